@@ -1,0 +1,118 @@
+#include "dialects/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+#include "dialects/Tile/IR/TileDialect.cpp.inc"
+#include "dialects/Tile/IR/TileEnums.cpp.inc"
+#define GET_TYPEDEF_CLASSES
+#include "dialects/Tile/IR/TileTypes.cpp.inc"
+
+namespace {
+/// Every tile op may be inlined: kernels call `@jit` helpers that the
+/// pipeline inlines before layouts are assigned.
+struct TileInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Operation *, bool) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
+void TileDialect::initialize() {
+  registerTypes();
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/Tile/IR/TileOps.cpp.inc"
+      >();
+  addInterfaces<TileInlinerInterface>();
+}
+
+void TileDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "dialects/Tile/IR/TileTypes.cpp.inc"
+      >();
+}
+
+Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+PointerType::verify(function_ref<InFlightDiagnostic()> emitError,
+                    Type pointeeType, int addressSpace) {
+  if (!isa<IntegerType, FloatType, PointerType>(pointeeType))
+    return emitError() << "pointee must be an integer, float or pointer type, got "
+                       << pointeeType;
+  if (addressSpace < 0)
+    return emitError() << "address space must be non-negative, got "
+                       << addressSpace;
+  return success();
+}
+
+LogicalResult
+TensorDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                       RankedTensorType blockType) {
+  if (!blockType.hasStaticShape())
+    return emitError() << "descriptor block must have a static shape, got "
+                       << blockType;
+  Type element = blockType.getElementType();
+  if (!isa<IntegerType, FloatType>(element))
+    return emitError() << "descriptor block elements must be integers or "
+                          "floats, got "
+                       << element;
+  for (int64_t dim : blockType.getShape())
+    if (!llvm::isPowerOf2_64(dim))
+      return emitError() << "descriptor block dimensions must be powers of "
+                            "two, got "
+                         << blockType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Type helpers
+//===----------------------------------------------------------------------===//
+
+Type mlir::tile::getPointeeType(Type ptrLike) {
+  if (auto ptr = dyn_cast<PointerType>(ptrLike))
+    return ptr.getPointeeType();
+  if (auto tensor = dyn_cast<RankedTensorType>(ptrLike))
+    if (auto ptr = dyn_cast<PointerType>(tensor.getElementType()))
+      return tensor.clone(ptr.getPointeeType());
+  return {};
+}
+
+Type mlir::tile::getI1SameShape(Type type) {
+  auto i1 = IntegerType::get(type.getContext(), 1);
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.clone(i1);
+  return i1;
+}
+
+unsigned mlir::tile::getElementBitWidth(Type scalar) {
+  if (isa<PointerType>(scalar))
+    return 64;
+  return scalar.getIntOrFloatBitWidth();
+}

@@ -1,0 +1,28 @@
+// The tilegpu dialect: tile IR with layouts and shared memory (DESIGN.md §2-3).
+#ifndef TERRAZZO_DIALECTS_TILEGPU_IR_TILEGPU_H
+#define TERRAZZO_DIALECTS_TILEGPU_IR_TILEGPU_H
+
+#include "dialects/Tile/IR/Tile.h"
+
+#include "mlir/IR/BuiltinTypeInterfaces.h"
+
+#include "dialects/TileGPU/IR/TileGPUDialect.h.inc"
+#include "dialects/TileGPU/IR/TileGPUAttrInterfaces.h.inc"
+#define GET_ATTRDEF_CLASSES
+#include "dialects/TileGPU/IR/TileGPUAttrs.h.inc"
+#define GET_TYPEDEF_CLASSES
+#include "dialects/TileGPU/IR/TileGPUTypes.h.inc"
+
+namespace mlir::tilegpu {
+
+/// Shared memory, the resource of local_alloc/load/store.
+struct SharedMemory : public SideEffects::Resource::Base<SharedMemory> {
+  StringRef getName() final { return "<SharedMemory>"; }
+};
+
+} // namespace mlir::tilegpu
+
+#define GET_OP_CLASSES
+#include "dialects/TileGPU/IR/TileGPUOps.h.inc"
+
+#endif // TERRAZZO_DIALECTS_TILEGPU_IR_TILEGPU_H

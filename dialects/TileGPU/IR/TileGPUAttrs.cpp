@@ -1,0 +1,144 @@
+// Layout attributes of tilegpu: verifiers and the layout interfaces.
+#include "dialects/TileGPU/IR/TileGPU.h"
+
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+#include "dialects/TileGPU/IR/TileGPUAttrInterfaces.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "dialects/TileGPU/IR/TileGPUAttrs.cpp.inc"
+
+void TileGPUDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/TileGPU/IR/TileGPUAttrs.cpp.inc"
+      >();
+}
+
+namespace {
+
+unsigned product(ArrayRef<unsigned> values) {
+  unsigned result = 1;
+  for (unsigned value : values)
+    result *= value;
+  return result;
+}
+
+LogicalResult verifyPermutation(function_ref<InFlightDiagnostic()> emitError,
+                                ArrayRef<unsigned> order, size_t rank) {
+  if (order.size() != rank)
+    return emitError() << "order has " << order.size()
+                       << " entries for rank " << rank;
+  SmallVector<bool> seen(rank, false);
+  for (unsigned dim : order) {
+    if (dim >= rank || seen[dim])
+      return emitError() << "order must be a permutation of 0.." << rank - 1;
+    seen[dim] = true;
+  }
+  return success();
+}
+
+LogicalResult verifyPowersOfTwo(function_ref<InFlightDiagnostic()> emitError,
+                                StringRef name, ArrayRef<unsigned> values) {
+  for (unsigned value : values)
+    if (value == 0 || !llvm::isPowerOf2_32(value))
+      return emitError() << name << " entries must be powers of two, got "
+                         << value;
+  return success();
+}
+
+LogicalResult verifyRank(unsigned rank, ArrayRef<int64_t> shape,
+                         function_ref<InFlightDiagnostic()> emitError) {
+  if (shape.size() != rank)
+    return emitError() << "layout of rank " << rank
+                       << " does not fit a tensor of rank " << shape.size();
+  return success();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// BlockedLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          ArrayRef<unsigned> sizePerThread,
+                          ArrayRef<unsigned> threadsPerWarp,
+                          ArrayRef<unsigned> warpsPerCTA,
+                          ArrayRef<unsigned> order) {
+  size_t rank = sizePerThread.size();
+  if (rank == 0)
+    return emitError() << "blocked layout needs at least one dimension";
+  if (threadsPerWarp.size() != rank || warpsPerCTA.size() != rank)
+    return emitError() << "sizePerThread, threadsPerWarp and warpsPerCTA must "
+                          "have one entry per dimension";
+  if (failed(verifyPowersOfTwo(emitError, "sizePerThread", sizePerThread)) ||
+      failed(verifyPowersOfTwo(emitError, "threadsPerWarp", threadsPerWarp)) ||
+      failed(verifyPowersOfTwo(emitError, "warpsPerCTA", warpsPerCTA)))
+    return failure();
+  return verifyPermutation(emitError, order, rank);
+}
+
+unsigned BlockedLayoutAttr::getRank() const { return getOrder().size(); }
+unsigned BlockedLayoutAttr::getNumWarps() const {
+  return product(getWarpsPerCTA());
+}
+unsigned BlockedLayoutAttr::getWarpSize() const {
+  return product(getThreadsPerWarp());
+}
+LogicalResult BlockedLayoutAttr::verifyTensorShape(
+    ArrayRef<int64_t> shape,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyRank(getRank(), shape, emitError);
+}
+
+//===----------------------------------------------------------------------===//
+// SliceLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        unsigned dim, DistributedLayoutAttr parent) {
+  if (parent.getRank() < 2)
+    return emitError() << "only a layout of rank 2 or more can be sliced";
+  if (dim >= parent.getRank())
+    return emitError() << "dim " << dim << " is out of range for a parent of rank "
+                       << parent.getRank();
+  return success();
+}
+
+unsigned SliceLayoutAttr::getRank() const { return getParent().getRank() - 1; }
+unsigned SliceLayoutAttr::getNumWarps() const {
+  return getParent().getNumWarps();
+}
+unsigned SliceLayoutAttr::getWarpSize() const {
+  return getParent().getWarpSize();
+}
+LogicalResult SliceLayoutAttr::verifyTensorShape(
+    ArrayRef<int64_t> shape,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyRank(getRank(), shape, emitError);
+}
+
+//===----------------------------------------------------------------------===//
+// SwizzledSharedLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+SwizzledSharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 unsigned vec, unsigned perPhase,
+                                 unsigned maxPhase, ArrayRef<unsigned> order) {
+  if (failed(verifyPowersOfTwo(emitError, "vec/perPhase/maxPhase",
+                               {vec, perPhase, maxPhase})))
+    return failure();
+  if (order.empty())
+    return emitError() << "shared layout needs at least one dimension";
+  return verifyPermutation(emitError, order, order.size());
+}
+
+unsigned SwizzledSharedLayoutAttr::getRank() const { return getOrder().size(); }

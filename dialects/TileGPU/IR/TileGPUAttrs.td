@@ -1,0 +1,109 @@
+#ifndef TERRAZZO_TILEGPU_ATTRS
+#define TERRAZZO_TILEGPU_ATTRS
+
+include "dialects/TileGPU/IR/TileGPUDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+
+//===----------------------------------------------------------------------===//
+// Layout interfaces
+//===----------------------------------------------------------------------===//
+
+def TileGPU_DistributedLayout : AttrInterface<"DistributedLayoutAttr"> {
+  let cppNamespace = "::mlir::tilegpu";
+  let description = [{
+    A layout that distributes the elements of a tensor over the registers,
+    lanes and warps of one program instance. Every named layout is a
+    constructor of a linear layout (DESIGN.md §3); this interface is what
+    passes ask of a layout without knowing which one it is.
+  }];
+  let methods = [
+    InterfaceMethod<"Rank of the tensors this layout distributes.",
+      "unsigned", "getRank">,
+    InterfaceMethod<"Warps the layout spans.", "unsigned", "getNumWarps">,
+    InterfaceMethod<"Threads per warp the layout assumes.",
+      "unsigned", "getWarpSize">,
+    InterfaceMethod<[{
+        Checks that a tensor of `shape` can carry this layout; reports why
+        not through `emitError`.
+      }], "::mlir::LogicalResult", "verifyTensorShape",
+      (ins "::llvm::ArrayRef<int64_t>":$shape,
+           "::llvm::function_ref<::mlir::InFlightDiagnostic()>":$emitError)>
+  ];
+}
+
+def TileGPU_SharedLayout : AttrInterface<"SharedLayoutAttr"> {
+  let cppNamespace = "::mlir::tilegpu";
+  let description = [{
+    A layout of a buffer in shared memory: where each element lives, as a
+    function of its coordinates.
+  }];
+  let methods = [
+    InterfaceMethod<"Rank of the buffers this layout describes.",
+      "unsigned", "getRank">
+  ];
+}
+
+class TileGPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<TileGPU_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+//===----------------------------------------------------------------------===//
+// Distributed layouts
+//===----------------------------------------------------------------------===//
+
+def TileGPU_BlockedLayout : TileGPU_Attr<"BlockedLayout", "blocked",
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>]> {
+  let summary = "Each thread holds a block of elements; threads and warps tile the tensor";
+  let description = [{
+    `sizePerThread[d]` consecutive elements of dimension `d` per thread,
+    `threadsPerWarp[d]` threads and `warpsPerCTA[d]` warps along it; `order`
+    lists dimensions from fastest- to slowest-varying. The pattern repeats
+    to cover tensors larger than one tile.
+
+        #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8],
+                          warpsPerCTA = [4, 1], order = [1, 0]}>
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"unsigned">:$sizePerThread,
+    ArrayRefParameter<"unsigned">:$threadsPerWarp,
+    ArrayRefParameter<"unsigned">:$warpsPerCTA,
+    ArrayRefParameter<"unsigned">:$order);
+  let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let genVerifyDecl = 1;
+}
+
+def TileGPU_SliceLayout : TileGPU_Attr<"SliceLayout", "slice",
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>]> {
+  let summary = "The parent layout with dimension `dim` removed";
+  let description = [{
+    The layout of a reduction's result along `dim`, and the layout that
+    `expand_dims` at `dim` turns back into the parent.
+
+        #tilegpu.slice<{dim = 1, parent = #blocked}>
+  }];
+  let parameters = (ins "unsigned":$dim, "DistributedLayoutAttr":$parent);
+  let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared layouts
+//===----------------------------------------------------------------------===//
+
+def TileGPU_SwizzledSharedLayout : TileGPU_Attr<"SwizzledSharedLayout", "swizzled_shared",
+    [DeclareAttrInterfaceMethods<TileGPU_SharedLayout>]> {
+  let summary = "Row-major shared buffer whose vectors are XOR-swizzled per row";
+  let description = [{
+    Rows (along `order[0]`) are split into vectors of `vec` elements; the
+    vector index of row `r` is XORed with `(r / perPhase) % maxPhase`, which
+    spreads column accesses over the shared-memory banks. `vec = 1,
+    perPhase = 1, maxPhase = 1` is no swizzle.
+  }];
+  let parameters = (ins "unsigned":$vec, "unsigned":$perPhase,
+                        "unsigned":$maxPhase, ArrayRefParameter<"unsigned">:$order);
+  let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let genVerifyDecl = 1;
+}
+
+#endif // TERRAZZO_TILEGPU_ATTRS

@@ -1,0 +1,166 @@
+#include "dialects/TileGPU/IR/TileGPU.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Regex.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+#include "dialects/TileGPU/IR/TileGPUDialect.cpp.inc"
+#define GET_TYPEDEF_CLASSES
+#include "dialects/TileGPU/IR/TileGPUTypes.cpp.inc"
+
+void TileGPUDialect::initialize() {
+  registerAttributes();
+  registerTypes();
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/TileGPU/IR/TileGPUOps.cpp.inc"
+      >();
+}
+
+void TileGPUDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "dialects/TileGPU/IR/TileGPUTypes.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Module attributes
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Checks that every distributed layout used in `module` agrees with the
+/// module's launch configuration, as reported by `property`.
+LogicalResult verifyLayoutsAgree(Operation *module, StringRef attrName,
+                                 int64_t expected,
+                                 unsigned (*property)(DistributedLayoutAttr)) {
+  auto check = [&](Type type, Operation *user) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor)
+      return success();
+    auto layout = dyn_cast_or_null<DistributedLayoutAttr>(tensor.getEncoding());
+    if (!layout || property(layout) == expected)
+      return success();
+    return user->emitOpError("layout ")
+           << layout << " disagrees with the module's " << attrName << " = "
+           << expected;
+  };
+  WalkResult result = module->walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (failed(check(type, op)))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (Type type : block.getArgumentTypes())
+          if (failed(check(type, op)))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+} // namespace
+
+LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
+                                                       NamedAttribute attr) {
+  StringRef name = attr.getName().strref();
+  bool known = name == kNumWarpsAttrName || name == kThreadsPerWarpAttrName ||
+               name == kTargetAttrName;
+  if (!known)
+    return op->emitError("unknown tilegpu attribute '") << name << "'";
+  if (!isa<ModuleOp>(op))
+    return op->emitError("'") << name << "' must be set on a builtin.module";
+
+  if (name == kTargetAttrName) {
+    auto target = dyn_cast<StringAttr>(attr.getValue());
+    static const llvm::Regex pattern("^(cuda:[0-9]+a?|hip:gfx[0-9a-f]+)$");
+    if (!target || !pattern.match(target.getValue()))
+      return op->emitError("'")
+             << name << "' must be a string like \"cuda:90\" or "
+             << "\"hip:gfx942\", got " << attr.getValue();
+    return success();
+  }
+
+  auto value = dyn_cast<IntegerAttr>(attr.getValue());
+  if (!value || !value.getType().isInteger(32))
+    return op->emitError("'") << name << "' must be an i32, got "
+                              << attr.getValue();
+  int64_t number = value.getInt();
+  if (name == kNumWarpsAttrName) {
+    if (number < 1 || number > 32 || !llvm::isPowerOf2_64(number))
+      return op->emitError("'")
+             << name << "' must be a power of two from 1 to 32, got " << number;
+    return verifyLayoutsAgree(op, name, number, [](DistributedLayoutAttr l) {
+      return l.getNumWarps();
+    });
+  }
+  if (number != 32 && number != 64)
+    return op->emitError("'") << name << "' must be 32 or 64, got " << number;
+  return verifyLayoutsAgree(op, name, number, [](DistributedLayoutAttr l) {
+    return l.getWarpSize();
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// MemDescType
+//===----------------------------------------------------------------------===//
+
+Type MemDescType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  Attribute encoding;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseType(elementType) || parser.parseComma())
+    return {};
+  SMLoc encodingLoc = parser.getCurrentLocation();
+  if (parser.parseAttribute(encoding))
+    return {};
+  auto layout = dyn_cast<SharedLayoutAttr>(encoding);
+  if (!layout) {
+    parser.emitError(encodingLoc, "expected a shared-memory layout, got ")
+        << encoding;
+    return {};
+  }
+  bool isMutable = succeeded(parser.parseOptionalComma());
+  if (isMutable && parser.parseKeyword("mutable"))
+    return {};
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<MemDescType>(parser.getContext(), shape, elementType,
+                                        layout, isMutable);
+}
+
+void MemDescType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t dim : getShape())
+    printer << dim << "x";
+  printer << getElementType() << ", " << getEncoding();
+  if (getMutableMemory())
+    printer << ", mutable";
+  printer << ">";
+}
+
+LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<int64_t> shape, Type elementType,
+                                  SharedLayoutAttr encoding, bool) {
+  if (shape.empty())
+    return emitError() << "shared-memory buffer needs at least one dimension";
+  for (int64_t dim : shape)
+    if (dim <= 0)
+      return emitError() << "shared-memory buffer dimensions must be positive";
+  if (!isa<IntegerType, FloatType>(elementType))
+    return emitError() << "shared-memory buffer elements must be integers or "
+                          "floats, got "
+                       << elementType;
+  if (encoding.getRank() != shape.size())
+    return emitError() << "layout of rank " << encoding.getRank()
+                       << " does not fit a buffer of rank " << shape.size();
+  return success();
+}

@@ -1,0 +1,37 @@
+#ifndef TERRAZZO_TILEGPU_DIALECT
+#define TERRAZZO_TILEGPU_DIALECT
+
+include "mlir/IR/OpBase.td"
+
+def TileGPU_Dialect : Dialect {
+  let name = "tilegpu";
+  let cppNamespace = "::mlir::tilegpu";
+  let summary = "Tile IR with layouts, shared memory and GPU synchronisation";
+  let description = [{
+    `tilegpu` keeps the tensors of `tile` but puts a layout in their encoding
+    slot: which register, lane, warp and block holds each element. It adds
+    layout conversions and shared-memory values. The module carries the
+    launch configuration:
+
+    * `tilegpu.num-warps` (i32): warps per program instance, a power of two;
+    * `tilegpu.threads-per-warp` (i32): 32 on NVIDIA, 32 or 64 on AMD;
+    * `tilegpu.target` (string): `cuda:<sm>` or `hip:<gfx arch>`.
+  }];
+  let dependentDialects = ["tile::TileDialect"];
+  let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+    void registerTypes();
+
+    static constexpr ::llvm::StringLiteral kNumWarpsAttrName = "tilegpu.num-warps";
+    static constexpr ::llvm::StringLiteral kThreadsPerWarpAttrName = "tilegpu.threads-per-warp";
+    static constexpr ::llvm::StringLiteral kTargetAttrName = "tilegpu.target";
+  }];
+}
+
+class TileGPU_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TileGPU_Dialect, mnemonic, traits>;
+
+#endif // TERRAZZO_TILEGPU_DIALECT

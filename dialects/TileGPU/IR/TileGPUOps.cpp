@@ -1,0 +1,90 @@
+// Verifiers and folders of the tilegpu ops.
+#include "dialects/TileGPU/IR/TileGPU.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+#define GET_OP_CLASSES
+#include "dialects/TileGPU/IR/TileGPUOps.cpp.inc"
+
+namespace {
+
+/// A distributed tensor and a shared buffer exchange data only when their
+/// shapes and element types agree.
+LogicalResult verifyBufferMatches(Operation *op, RankedTensorType tensor,
+                                  MemDescType buffer) {
+  if (tensor.getShape() != buffer.getShape() ||
+      tensor.getElementType() != buffer.getElementType())
+    return op->emitOpError("tensor ")
+           << tensor << " does not match the buffer " << buffer;
+  return success();
+}
+
+LogicalResult verifyLayoutFits(Operation *op, RankedTensorType tensor) {
+  auto layout = dyn_cast_or_null<DistributedLayoutAttr>(tensor.getEncoding());
+  if (!layout)
+    return success();
+  return layout.verifyTensorShape(tensor.getShape(),
+                                  [&] { return op->emitOpError(); });
+}
+
+} // namespace
+
+LogicalResult ConvertLayoutOp::verify() {
+  auto srcType = getSrc().getType();
+  auto resultType = getType();
+  if (srcType.getShape() != resultType.getShape() ||
+      srcType.getElementType() != resultType.getElementType())
+    return emitOpError("may change only the layout, not ")
+           << srcType << " into " << resultType;
+  if (failed(verifyLayoutFits(*this, srcType)))
+    return failure();
+  return verifyLayoutFits(*this, resultType);
+}
+
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  if (auto inner = getSrc().getDefiningOp<ConvertLayoutOp>()) {
+    getSrcMutable().assign(inner.getSrc());
+    return getResult();
+  }
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getSrc()))
+    return SplatElementsAttr::get(getType(), splat.getSplatValue<Attribute>());
+  return {};
+}
+
+LogicalResult ConvertLayoutOp::canonicalize(ConvertLayoutOp op,
+                                            PatternRewriter &rewriter) {
+  // A uniform block looks the same in every layout.
+  if (auto splat = op.getSrc().getDefiningOp<tile::SplatOp>()) {
+    rewriter.replaceOpWithNewOp<tile::SplatOp>(op, op.getType(), splat.getSrc());
+    return success();
+  }
+  return failure();
+}
+
+LogicalResult LocalAllocOp::verify() {
+  MemDescType buffer = getType();
+  if (!getSrc()) {
+    if (!buffer.getMutableMemory())
+      return emitOpError("an uninitialised buffer must be mutable");
+    return success();
+  }
+  return verifyBufferMatches(*this, getSrc().getType(), buffer);
+}
+
+LogicalResult LocalLoadOp::verify() {
+  return verifyBufferMatches(*this, getType(), getBuffer().getType());
+}
+
+LogicalResult LocalStoreOp::verify() {
+  if (!getBuffer().getType().getMutableMemory())
+    return emitOpError("cannot write an immutable buffer");
+  return verifyBufferMatches(*this, getSrc().getType(), getBuffer().getType());
+}

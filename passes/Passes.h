@@ -1,0 +1,17 @@
+// Terrazzo's passes (DESIGN.md §4).
+#ifndef TERRAZZO_PASSES_PASSES_H
+#define TERRAZZO_PASSES_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::terrazzo {
+
+#define GEN_PASS_DECL
+#include "passes/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "passes/Passes.h.inc"
+
+} // namespace mlir::terrazzo
+
+#endif // TERRAZZO_PASSES_PASSES_H
