@@ -1,5 +1,7 @@
 #include "lib/Registration.h"
 
+#include "lib/Pipeline.h"
+
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 #include "passes/Passes.h"
@@ -24,4 +26,5 @@ void terrazzo::registerDialects(mlir::DialectRegistry &registry) {
 void terrazzo::registerPasses() {
   mlir::registerTransformsPasses();
   mlir::terrazzo::registerTerrazzoPasses();
+  registerPipelines();
 }

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what Terrazzo needs on Debian 12 (apt packages, by name), then
+# configures and builds the development flavour in ./build.
+# Sourced by main.sh and test.sh; safe to run again (it only does what is
+# missing).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+TERRAZZO_APT_PACKAGES=(
+  cmake ninja-build ccache g++ mold python3
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22
+  libgtest-dev zlib1g-dev libzstd-dev zstd
+)
+
+missing=()
+for package in "${TERRAZZO_APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" \
+    || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  echo "== installing: ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+BUILD_DIR=${BUILD_DIR:-build}
+# Objects are shared between build folders (and flavours) through ccache.
+export CCACHE_BASEDIR=$PWD
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  cmake -G Ninja -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release ${TERRAZZO_CMAKE_ARGS:-}
+fi
+ninja -C "$BUILD_DIR" -j"${JOBS:-$(nproc)}"
