@@ -1,8 +1,13 @@
 // The implementation behind include/terrazzo/Compiler.h.
 #include "terrazzo/Compiler.h"
 
+#include "backends/Target.h"
+#include "backends/nvidia/CubinAssembler.h"
+#include "backends/nvidia/PTXEmitter.h"
 #include "lib/Pipeline.h"
 #include "lib/Registration.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -14,6 +19,8 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
 
 #ifndef TERRAZZO_VERSION
 #define TERRAZZO_VERSION "0.0.0"
@@ -101,6 +108,114 @@ std::string CompileResult::formatDiagnostics() const {
   return text;
 }
 
+bool parseStage(std::string_view name, Stage &stage) {
+  static const std::pair<const char *, Stage> kStages[] = {
+      {"tile", Stage::Tile},     {"tilegpu", Stage::TileGPU},
+      {"llvm", Stage::LLVM},     {"llvmir", Stage::LLVMIR},
+      {"ptx", Stage::PTX},       {"cubin", Stage::Cubin}};
+  for (auto [spelling, value] : kStages)
+    if (name == spelling) {
+      stage = value;
+      return true;
+    }
+  return false;
+}
+
+namespace {
+
+const char *stageName(Stage stage) {
+  switch (stage) {
+  case Stage::Tile:
+    return "tile";
+  case Stage::TileGPU:
+    return "tilegpu";
+  case Stage::LLVM:
+    return "llvm";
+  case Stage::LLVMIR:
+    return "llvmir";
+  case Stage::PTX:
+    return "ptx";
+  case Stage::Cubin:
+    return "cubin";
+  }
+  return "tile";
+}
+
+std::string typeToString(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+/// The kernel is the module's public function with a body.
+func::FuncOp findKernel(ModuleOp module) {
+  for (auto func : module.getOps<func::FuncOp>())
+    if (func.isPublic() && !func.isExternal())
+      return func;
+  return {};
+}
+
+void describeKernel(func::FuncOp kernel, KernelMetadata &metadata) {
+  metadata.name = kernel.getName().str();
+  for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i) {
+    KernelArgument argument;
+    argument.type = typeToString(kernel.getArgument(i).getType());
+    if (auto hint = kernel.getArgAttrOfType<IntegerAttr>(i, "tile.divisibility"))
+      argument.divisibility = hint.getInt();
+    metadata.arguments.push_back(argument);
+  }
+}
+
+std::string jsonString(const std::string &text) {
+  std::string out = "\"";
+  for (char c : text) {
+    switch (c) {
+    case '"':
+      out += "\\\"";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    default:
+      if (static_cast<unsigned char>(c) < 0x20) {
+        char escaped[8];
+        snprintf(escaped, sizeof(escaped), "\\u%04x", c);
+        out += escaped;
+      } else {
+        out += c;
+      }
+    }
+  }
+  return out + "\"";
+}
+
+} // namespace
+
+std::string KernelMetadata::toJSON() const {
+  std::string json = "{\n";
+  json += "  \"name\": " + jsonString(name) + ",\n";
+  json += "  \"target\": " + jsonString(target) + ",\n";
+  json += "  \"num_warps\": " + std::to_string(numWarps) + ",\n";
+  json += "  \"threads_per_block\": " + std::to_string(threadsPerBlock) + ",\n";
+  json += "  \"shared_memory_bytes\": " + std::to_string(sharedMemoryBytes) +
+          ",\n";
+  json += "  \"binary\": " + jsonString(binaryKind) + ",\n";
+  json += "  \"assembler\": " + jsonString(assembler) + ",\n";
+  json += "  \"arguments\": [";
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    json += i ? ",\n    " : "\n    ";
+    json += "{\"type\": " + jsonString(arguments[i].type) +
+            ", \"divisibility\": " + std::to_string(arguments[i].divisibility) +
+            "}";
+  }
+  json += arguments.empty() ? "]\n" : "\n  ]\n";
+  return json + "}\n";
+}
+
 CompileResult compileTileIR(std::string_view source, std::string_view sourceName,
                             const CompileOptions &options) {
   CompileResult result;
@@ -125,15 +240,71 @@ CompileResult compileTileIR(std::string_view source, std::string_view sourceName
   if (!module)
     return result;
 
-  if (options.optimize) {
-    PassManager pm(&context, ModuleOp::getOperationName());
-    buildTilePipeline(pm);
-    if (failed(pm.run(*module)))
+  Stage stage = options.stage;
+  KernelMetadata &metadata = result.metadata;
+  metadata.binaryKind = stageName(stage);
+  std::optional<Target> target;
+  if (stage != Stage::Tile) {
+    std::string error;
+    target = Target::parse(options.target, error);
+    if (!target) {
+      emitError(module->getLoc()) << error;
       return result;
+    }
+    func::FuncOp kernel = findKernel(*module);
+    if (!kernel) {
+      emitError(module->getLoc())
+          << "the module has no kernel: a public func.func with a body";
+      return result;
+    }
+    describeKernel(kernel, metadata);
+    metadata.target = target->name;
+    metadata.numWarps = options.numWarps;
+    metadata.threadsPerBlock = options.numWarps * int(target->warpSize);
   }
 
-  llvm::raw_string_ostream os(result.output);
-  module->print(os);
+  PassManager pm(&context, ModuleOp::getOperationName());
+  if (options.optimize || stage != Stage::Tile)
+    buildTilePipeline(pm);
+  if (stage >= Stage::TileGPU)
+    buildTileGPUPipeline(pm, target->name, options.numWarps);
+  if (stage >= Stage::LLVM)
+    buildLLVMPipeline(pm);
+  if (failed(pm.run(*module)))
+    return result;
+
+  if (stage <= Stage::LLVM) {
+    llvm::raw_string_ostream os(result.output);
+    module->print(os);
+    result.success = true;
+    return result;
+  }
+  if (!target->isCUDA()) {
+    emitError(module->getLoc())
+        << "this build has no code generator for target '" << target->name
+        << "'";
+    return result;
+  }
+  FailureOr<std::string> text = stage == Stage::LLVMIR
+                                    ? nvidia::emitLLVMIR(*module, *target)
+                                    : nvidia::emitPTX(*module, *target);
+  if (failed(text))
+    return result;
+  if (stage != Stage::Cubin) {
+    result.output = std::move(*text);
+    result.success = true;
+    return result;
+  }
+  nvidia::AssembledBinary binary;
+  std::string error;
+  if (!nvidia::assembleCubin(*text, *target, binary, error)) {
+    emitError(module->getLoc()) << error;
+    return result;
+  }
+  metadata.binaryKind =
+      binary.kind == nvidia::AssembledBinary::Kind::Cubin ? "cubin" : "ptx";
+  metadata.assembler = binary.assembler;
+  result.output = std::move(binary.bytes);
   result.success = true;
   return result;
 }

@@ -1,9 +1,13 @@
 #include "lib/Pipeline.h"
 
+#include "backends/Passes.h"
 #include "passes/Passes.h"
 
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -16,10 +20,52 @@ void terrazzo::buildTilePipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createSymbolDCEPass());
 }
 
+void terrazzo::buildTileGPUPipeline(mlir::OpPassManager &pm,
+                                    const std::string &target,
+                                    unsigned numWarps) {
+  mlir::terrazzo::TerrazzoConvertTileToTileGPUOptions options;
+  options.target = target;
+  options.numWarps = numWarps;
+  pm.addPass(mlir::terrazzo::createTerrazzoConvertTileToTileGPU(options));
+  pm.addPass(mlir::terrazzo::createTerrazzoCoalesce());
+  pm.addPass(mlir::terrazzo::createTerrazzoRemoveLayoutConversions());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+}
+
+void terrazzo::buildLLVMPipeline(mlir::OpPassManager &pm) {
+  pm.addPass(mlir::createSCFToControlFlowPass());
+  pm.addPass(mlir::terrazzo::createTerrazzoConvertTileGPUToLLVM());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  pm.addPass(mlir::createReconcileUnrealizedCastsPass());
+}
+
+namespace {
+struct TileGPUPipelineOptions
+    : public mlir::PassPipelineOptions<TileGPUPipelineOptions> {
+  Option<std::string> target{*this, "target",
+                             llvm::cl::desc("Target, e.g. cuda:90"),
+                             llvm::cl::init("cuda:80")};
+  Option<unsigned> numWarps{*this, "num-warps",
+                            llvm::cl::desc("Warps per program instance"),
+                            llvm::cl::init(4)};
+};
+} // namespace
+
 void terrazzo::registerPipelines() {
   mlir::PassPipelineRegistration<>(
       "terrazzo-tile-pipeline",
       "Target-independent simplification of tile IR (inline, canonicalize, "
       "combine, CSE, symbol DCE)",
       [](mlir::OpPassManager &pm) { buildTilePipeline(pm); });
+  mlir::PassPipelineRegistration<TileGPUPipelineOptions>(
+      "terrazzo-tilegpu-pipeline",
+      "Tile IR to tilegpu IR: layouts, coalescing, conversion cleanup",
+      [](mlir::OpPassManager &pm, const TileGPUPipelineOptions &options) {
+        buildTileGPUPipeline(pm, options.target, options.numWarps);
+      });
+  mlir::PassPipelineRegistration<>(
+      "terrazzo-llvm-pipeline", "tilegpu IR to the LLVM and NVVM dialects",
+      [](mlir::OpPassManager &pm) { buildLLVMPipeline(pm); });
 }

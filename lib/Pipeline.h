@@ -2,6 +2,8 @@
 #ifndef TERRAZZO_LIB_PIPELINE_H
 #define TERRAZZO_LIB_PIPELINE_H
 
+#include <string>
+
 namespace mlir {
 class OpPassManager;
 } // namespace mlir
@@ -12,8 +14,17 @@ namespace terrazzo {
 /// canonicalize, combine idioms, CSE, drop functions nothing calls.
 void buildTilePipeline(mlir::OpPassManager &pm);
 
+/// Tile IR to tilegpu IR for `target` with `numWarps` warps: default
+/// layouts, coalescing, removal of the conversions that creates.
+void buildTileGPUPipeline(mlir::OpPassManager &pm, const std::string &target,
+                          unsigned numWarps);
+
+/// tilegpu IR to the LLVM dialect (and the target's GPU dialect).
+void buildLLVMPipeline(mlir::OpPassManager &pm);
+
 /// Makes the pipelines available to textual pass pipelines
-/// (`terrazzo-opt --terrazzo-tile-pipeline`).
+/// (`terrazzo-opt --terrazzo-tile-pipeline`, `--terrazzo-tilegpu-pipeline`,
+/// `--terrazzo-llvm-pipeline`).
 void registerPipelines();
 
 } // namespace terrazzo

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::terrazzo {
@@ -62,7 +63,21 @@ struct MergeAddPtrs : public OpRewritePattern<tile::AddPtrOp> {
   }
 };
 
-/// select(m, load(p, m), o) -> load(p, m, o).
+/// Whether an op strictly between `from` and `to`, which are in one block,
+/// may write memory.
+bool mayWriteBetween(Operation *from, Operation *to) {
+  for (Operation *op = from->getNextNode(); op != to; op = op->getNextNode()) {
+    auto effects = getEffectsRecursively(op);
+    if (!effects || llvm::any_of(*effects, [](const auto &effect) {
+          return isa<MemoryEffects::Write>(effect.getEffect());
+        }))
+      return true;
+  }
+  return false;
+}
+
+/// select(m, load(p, m), o) -> load(p, m, o). The new load is created at the
+/// select, so nothing that may write memory can lie between the two.
 struct FoldSelectIntoLoad : public OpRewritePattern<arith::SelectOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -70,7 +85,8 @@ struct FoldSelectIntoLoad : public OpRewritePattern<arith::SelectOp> {
                                 PatternRewriter &rewriter) const override {
     auto load = select.getTrueValue().getDefiningOp<tile::LoadOp>();
     if (!load || !load->hasOneUse() || load.getOther() ||
-        load.getMask() != select.getCondition())
+        load.getMask() != select.getCondition() ||
+        load->getBlock() != select->getBlock() || mayWriteBetween(load, select))
       return failure();
     rewriter.replaceOpWithNewOp<tile::LoadOp>(
         select, load.getType(), load.getPtr(), load.getMask(),

@@ -15,9 +15,70 @@ def TerrazzoCombine : Pass<"terrazzo-combine"> {
     * `addptr(addptr(p, x), y)` into `addptr(p, x + y)` when `x` and `y` have
       one type, which gives AxisInfo one offset expression to analyse;
     * `select(m, load(p, m), o)` into `load(p, m, o)` when the load has no
-      `other` and no other user.
+      `other` and no other user, and the select follows it in the same block
+      with nothing that may write memory in between (the new load takes the
+      select's place).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::tile::TileDialect"];
+}
+
+def TerrazzoConvertTileToTileGPU
+    : Pass<"terrazzo-convert-tile-to-tilegpu", "::mlir::ModuleOp"> {
+  let summary = "Give every tensor a layout and the module its launch configuration";
+  let description = [{
+    Sets the module attributes `tilegpu.num-warps`, `tilegpu.threads-per-warp`
+    and `tilegpu.target`, and puts the default blocked layout of its shape in
+    the encoding of every tensor (lanes along the last dimension first, then
+    warps). Where an op needs its operands in a layout related to its
+    result's, the pass inserts `tilegpu.convert_layout`:
+
+    * `expand_dims` takes its source in the slice of the result's layout;
+    * `broadcast` takes its source in the result's layout;
+    * `reduce` produces the slice of its source's layout, converted back to
+      the default layout for its users.
+
+    Later passes (coalesce, layout-conversion removal) improve the choice.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cuda:80\"",
+           "Target, e.g. cuda:80, cuda:90 or hip:gfx942">,
+    Option<"numWarps", "num-warps", "unsigned", /*default=*/"4",
+           "Warps per program instance (a power of two from 1 to 32)">,
+    Option<"threadsPerWarp", "threads-per-warp", "unsigned", /*default=*/"0",
+           "Threads per warp; 0 takes the target's warp size">
+  ];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
+}
+
+def TerrazzoCoalesce : Pass<"terrazzo-coalesce", "::mlir::ModuleOp"> {
+  let summary = "Choose the layout of each global memory access for coalescing and vector width";
+  let description = [{
+    For every `tile.load` and `tile.store` of a block of pointers, AxisInfo
+    gives the contiguity and alignment of the addresses along each dimension.
+    The access gets a blocked layout whose fastest dimension is the most
+    contiguous one and whose threads each hold as many consecutive elements
+    as contiguity, alignment and 16 bytes allow (without leaving threads
+    idle), so that a warp reads whole cache lines with vector instructions.
+    Operands are converted to that layout and the result back with
+    `tilegpu.convert_layout`; terrazzo-remove-layout-conversions then moves
+    the rest of the computation to where it needs no conversion.
+  }];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
+}
+
+def TerrazzoRemoveLayoutConversions
+    : Pass<"terrazzo-remove-layout-conversions", "::mlir::ModuleOp"> {
+  let summary = "Remove layout conversions by computing values in the layout their users need";
+  let description = [{
+    A conversion of a value that is cheap to compute in any layout (splats,
+    ranges, constants, elementwise arithmetic, pointer arithmetic, broadcasts
+    and expand_dims of such values) is replaced by computing that value
+    directly in the target layout, recursively; chains of conversions fold
+    and code left unused disappears. What remains converts values that are
+    expensive or impossible to recompute: loaded data, loop-carried values
+    and results of reductions.
+  }];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }
 
 #endif // TERRAZZO_PASSES

@@ -15,5 +15,6 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.terrazzo_tools_dir, config.llvm_tools_dir]
-tools = [ToolSubst("terrazzo-opt", unresolved="fatal")]
+tools = [ToolSubst("terrazzo-opt", unresolved="fatal"),
+         ToolSubst("terrazzo-compile", unresolved="fatal")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

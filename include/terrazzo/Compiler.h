@@ -29,17 +29,62 @@ struct Diagnostic {
   TERRAZZO_API std::string str() const;
 };
 
+/// How far compilation goes, and what `CompileResult::output` holds.
+enum class Stage {
+  Tile,    ///< tile IR after the tile pipeline (text)
+  TileGPU, ///< tilegpu IR: layouts, coalescing (text)
+  LLVM,    ///< the LLVM and NVVM dialects (text)
+  LLVMIR,  ///< optimized LLVM IR (text)
+  PTX,     ///< PTX assembly (text)
+  Cubin,   ///< the loadable binary: a cubin, or PTX when no assembler exists
+};
+
+/// Parses "tile", "tilegpu", "llvm", "llvmir", "ptx" or "cubin"; false for
+/// anything else.
+TERRAZZO_API bool parseStage(std::string_view name, Stage &stage);
+
 struct CompileOptions {
   /// Run the tile-level pipeline (inline, canonicalize, combine, CSE, symbol
-  /// DCE) after parsing and verifying; otherwise only parse and verify.
+  /// DCE) after parsing and verifying; otherwise only parse and verify
+  /// (stage Tile only).
   bool optimize = true;
+  /// "cuda:80", "cuda:90", ...; ignored for stage Tile.
+  std::string target = "cuda:90";
+  /// Warps per program instance (a power of two from 1 to 32).
+  int numWarps = 4;
+  Stage stage = Stage::Tile;
+};
+
+struct KernelArgument {
+  /// The argument's type in tile IR, e.g. "!tile.ptr<f32>" or "i32".
+  std::string type;
+  /// Known divisibility (tile.divisibility), 1 when none.
+  int divisibility = 1;
+};
+
+/// What a launcher needs besides the binary (written beside it as JSON).
+struct KernelMetadata {
+  std::string name;
+  std::string target;
+  std::vector<KernelArgument> arguments;
+  int numWarps = 0;
+  int threadsPerBlock = 0;
+  int sharedMemoryBytes = 0;
+  /// "cubin" or "ptx" for stage Cubin; the stage's name otherwise.
+  std::string binaryKind;
+  /// What produced the binary: "nvJitLink", "ptxas" or "driver".
+  std::string assembler;
+
+  TERRAZZO_API std::string toJSON() const;
 };
 
 struct CompileResult {
   bool success = false;
-  /// The module's text after the last stage that ran.
+  /// The module after the last stage that ran: text, or the binary for
+  /// stage Cubin.
   std::string output;
   std::vector<Diagnostic> diagnostics;
+  KernelMetadata metadata;
 
   /// All diagnostics, one per line, in the order they were reported.
   TERRAZZO_API std::string formatDiagnostics() const;

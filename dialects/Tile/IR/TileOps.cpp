@@ -118,7 +118,9 @@ LogicalResult verifyReductionSources(Operation *op, OperandRange sources,
 //===----------------------------------------------------------------------===//
 
 LogicalResult MakeRangeOp::verify() {
-  int64_t start = getStart(), end = getEnd();
+  // I32Attr accessors return uint32_t: read the bounds as signed values.
+  int64_t start = static_cast<int32_t>(getStart()),
+          end = static_cast<int32_t>(getEnd());
   if (start < 0)
     return emitOpError("start must be non-negative, got ") << start;
   if (end <= start)
@@ -262,6 +264,15 @@ LogicalResult LoadOp::verify() {
   if (getOther() && !getMask())
     return emitOpError("'other' requires a 'mask'");
   return verifyLoadCacheModifier(*this, getCache());
+}
+
+void LoadOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getPtrMutable(),
+                       GlobalMemory::get());
+  if (getIsVolatile())
+    effects.emplace_back(MemoryEffects::Write::get(), GlobalMemory::get());
 }
 
 LogicalResult StoreOp::verify() {

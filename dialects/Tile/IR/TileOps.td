@@ -143,7 +143,7 @@ def Tile_AddPtrOp : Tile_Op<"addptr", [Pure, AllTypesMatch<["ptr", "result"]>]> 
 }
 
 def Tile_LoadOp : Tile_Op<"load", [
-    AttrSizedOperandSegments,
+    AttrSizedOperandSegments, DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     TypesMatchWith<"result type is the pointee type of ptr", "ptr", "result",
                    "::mlir::tile::getPointeeType($_self)">,
     OptionalTypesMatchWith<"mask is i1 with the shape of ptr", "ptr", "mask",
@@ -153,10 +153,12 @@ def Tile_LoadOp : Tile_Op<"load", [
   let summary = "Load from global memory, optionally masked";
   let description = [{
     Lanes whose `mask` is false are not accessed and take the value `other`
-    (undefined when `other` is absent). `other` requires `mask`.
+    (undefined when `other` is absent). `other` requires `mask`. A volatile
+    load is also treated as writing memory, so that it is neither removed nor
+    merged with another load.
   }];
   let arguments = (ins
-    Arg<Tile_PtrLike, "pointers to read", [MemRead<GlobalMemory>]>:$ptr,
+    Tile_PtrLike:$ptr,
     Optional<Tile_BoolLike>:$mask,
     Optional<Tile_Type>:$other,
     OptionalAttr<Tile_CacheModifier>:$cache,
@@ -427,12 +429,14 @@ def Tile_PrintOp : Tile_Op<"print", [MemoryEffects<[MemWrite<GlobalMemory>]>]> {
   let summary = "Print a prefix and values from every program instance";
   let description = [{
     `is_signed` has one entry per argument (1 for signed integers); it may be
-    omitted, in which case integers print as signed.
+    omitted, in which case integers print as signed. Arguments follow a colon,
+    `tile.print "x: " : %a, %b : i32, f32`, so that a print without arguments
+    cannot take the result names of the next op for its own arguments.
   }];
   let arguments = (ins StrAttr:$prefix, UnitAttr:$hex, Variadic<Tile_Type>:$args,
                        OptionalAttr<DenseI32ArrayAttr>:$isSigned);
   let assemblyFormat = [{
-    $prefix (`hex` $hex^)? attr-dict ($args^ `:` type($args))?
+    $prefix (`hex` $hex^)? attr-dict (`:` $args^ `:` type($args))?
   }];
   let hasVerifier = 1;
 }

@@ -5,8 +5,40 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::tilegpu;
+
+namespace mlir::tilegpu {
+
+/// `[1, 4]`: the syntax of the unsigned-list parameters of the layouts.
+static FailureOr<SmallVector<unsigned>> parseUnsignedArray(AsmParser &parser) {
+  SmallVector<unsigned> values;
+  if (parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            SMLoc loc = parser.getCurrentLocation();
+            int64_t value;
+            if (parser.parseInteger(value))
+              return failure();
+            if (value < 0 || value > std::numeric_limits<unsigned>::max())
+              return parser.emitError(loc, "expected an unsigned 32-bit "
+                                           "integer, got ")
+                     << value;
+            values.push_back(value);
+            return success();
+          }))
+    return failure();
+  return values;
+}
+
+static void printUnsignedArray(AsmPrinter &printer, ArrayRef<unsigned> values) {
+  printer << '[';
+  llvm::interleaveComma(values, printer);
+  printer << ']';
+}
+
+} // namespace mlir::tilegpu
 
 #include "dialects/TileGPU/IR/TileGPUAttrInterfaces.cpp.inc"
 #define GET_ATTRDEF_CLASSES

@@ -43,6 +43,15 @@ def TileGPU_SharedLayout : AttrInterface<"SharedLayoutAttr"> {
   ];
 }
 
+// A list of unsigned integers, written and printed in square brackets:
+// `[1, 4]`. (The default ArrayRefParameter syntax is an unbracketed list,
+// which cannot be followed by another parameter of a struct.)
+class TileGPU_UnsignedArrayParameter<string desc = "">
+    : ArrayRefParameter<"unsigned", desc> {
+  let parser = "::mlir::tilegpu::parseUnsignedArray($_parser)";
+  let printer = "::mlir::tilegpu::printUnsignedArray($_printer, $_self)";
+}
+
 class TileGPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<TileGPU_Dialect, name, traits> {
   let mnemonic = attrMnemonic;
@@ -65,10 +74,10 @@ def TileGPU_BlockedLayout : TileGPU_Attr<"BlockedLayout", "blocked",
                           warpsPerCTA = [4, 1], order = [1, 0]}>
   }];
   let parameters = (ins
-    ArrayRefParameter<"unsigned">:$sizePerThread,
-    ArrayRefParameter<"unsigned">:$threadsPerWarp,
-    ArrayRefParameter<"unsigned">:$warpsPerCTA,
-    ArrayRefParameter<"unsigned">:$order);
+    TileGPU_UnsignedArrayParameter<>:$sizePerThread,
+    TileGPU_UnsignedArrayParameter<>:$threadsPerWarp,
+    TileGPU_UnsignedArrayParameter<>:$warpsPerCTA,
+    TileGPU_UnsignedArrayParameter<>:$order);
   let assemblyFormat = "`<` `{` struct(params) `}` `>`";
   let genVerifyDecl = 1;
 }
@@ -101,7 +110,7 @@ def TileGPU_SwizzledSharedLayout : TileGPU_Attr<"SwizzledSharedLayout", "swizzle
     perPhase = 1, maxPhase = 1` is no swizzle.
   }];
   let parameters = (ins "unsigned":$vec, "unsigned":$perPhase,
-                        "unsigned":$maxPhase, ArrayRefParameter<"unsigned">:$order);
+                        "unsigned":$maxPhase, TileGPU_UnsignedArrayParameter<>:$order);
   let assemblyFormat = "`<` `{` struct(params) `}` `>`";
   let genVerifyDecl = 1;
 }

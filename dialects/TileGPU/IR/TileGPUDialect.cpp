@@ -1,10 +1,12 @@
 #include "dialects/TileGPU/IR/TileGPU.h"
 
+#include "backends/Target.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
-#include "llvm/Support/Regex.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -13,6 +15,26 @@ using namespace mlir::tilegpu;
 #define GET_TYPEDEF_CLASSES
 #include "dialects/TileGPU/IR/TileGPUTypes.cpp.inc"
 
+namespace {
+/// Layouts repeat on every tensor type; printing them as #blocked, #slice
+/// and #shared aliases keeps the IR readable.
+struct TileGPUOpAsmInterface : public OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (isa<BlockedLayoutAttr>(attr))
+      os << "blocked";
+    else if (isa<SliceLayoutAttr>(attr))
+      os << "slice";
+    else if (isa<SharedLayoutAttr>(attr))
+      os << "shared";
+    else
+      return AliasResult::NoAlias;
+    return AliasResult::OverridableAlias;
+  }
+};
+} // namespace
+
 void TileGPUDialect::initialize() {
   registerAttributes();
   registerTypes();
@@ -20,6 +42,7 @@ void TileGPUDialect::initialize() {
 #define GET_OP_LIST
 #include "dialects/TileGPU/IR/TileGPUOps.cpp.inc"
       >();
+  addInterfaces<TileGPUOpAsmInterface>();
 }
 
 void TileGPUDialect::registerTypes() {
@@ -27,6 +50,14 @@ void TileGPUDialect::registerTypes() {
 #define GET_TYPEDEF_LIST
 #include "dialects/TileGPU/IR/TileGPUTypes.cpp.inc"
       >();
+}
+
+/// Constants that folders produce (e.g. convert_layout of a constant splat)
+/// become arith.constant.
+Operation *TileGPUDialect::materializeConstant(OpBuilder &builder,
+                                               Attribute value, Type type,
+                                               Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
 }
 
 //===----------------------------------------------------------------------===//
@@ -79,16 +110,17 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
 
   if (name == kTargetAttrName) {
     auto target = dyn_cast<StringAttr>(attr.getValue());
-    static const llvm::Regex pattern("^(cuda:[0-9]+a?|hip:gfx[0-9a-f]+)$");
-    if (!target || !pattern.match(target.getValue()))
-      return op->emitError("'")
-             << name << "' must be a string like \"cuda:90\" or "
-             << "\"hip:gfx942\", got " << attr.getValue();
+    if (!target)
+      return op->emitError("'") << name << "' must be a string, got "
+                                << attr.getValue();
+    std::string error;
+    if (!::terrazzo::Target::parse(target.getValue().str(), error))
+      return op->emitError("'") << name << "': " << error;
     return success();
   }
 
   auto value = dyn_cast<IntegerAttr>(attr.getValue());
-  if (!value || !value.getType().isInteger(32))
+  if (!value || !value.getType().isSignlessInteger(32))
     return op->emitError("'") << name << "' must be an i32, got "
                               << attr.getValue();
   int64_t number = value.getInt();
@@ -102,6 +134,14 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
   }
   if (number != 32 && number != 64)
     return op->emitError("'") << name << "' must be 32 or 64, got " << number;
+  if (auto targetName = op->getAttrOfType<StringAttr>(kTargetAttrName)) {
+    std::string error;
+    auto target = ::terrazzo::Target::parse(targetName.getValue().str(), error);
+    if (target && number != target->warpSize)
+      return op->emitError("'")
+             << name << "' must be " << target->warpSize << " for the target "
+             << targetName << ", got " << number;
+  }
   return verifyLayoutsAgree(op, name, number, [](DistributedLayoutAttr l) {
     return l.getWarpSize();
   });

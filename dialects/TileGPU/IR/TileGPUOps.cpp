@@ -14,23 +14,25 @@ using namespace mlir::tilegpu;
 
 namespace {
 
-/// A distributed tensor and a shared buffer exchange data only when their
-/// shapes and element types agree.
-LogicalResult verifyBufferMatches(Operation *op, RankedTensorType tensor,
-                                  MemDescType buffer) {
-  if (tensor.getShape() != buffer.getShape() ||
-      tensor.getElementType() != buffer.getElementType())
-    return op->emitOpError("tensor ")
-           << tensor << " does not match the buffer " << buffer;
-  return success();
-}
-
 LogicalResult verifyLayoutFits(Operation *op, RankedTensorType tensor) {
   auto layout = dyn_cast_or_null<DistributedLayoutAttr>(tensor.getEncoding());
   if (!layout)
     return success();
   return layout.verifyTensorShape(tensor.getShape(),
                                   [&] { return op->emitOpError(); });
+}
+
+/// A distributed tensor and a shared buffer exchange data only when the
+/// tensor's layout fits it and their shapes and element types agree.
+LogicalResult verifyBufferMatches(Operation *op, RankedTensorType tensor,
+                                  MemDescType buffer) {
+  if (failed(verifyLayoutFits(op, tensor)))
+    return failure();
+  if (tensor.getShape() != buffer.getShape() ||
+      tensor.getElementType() != buffer.getElementType())
+    return op->emitOpError("tensor ")
+           << tensor << " does not match the buffer " << buffer;
+  return success();
 }
 
 } // namespace

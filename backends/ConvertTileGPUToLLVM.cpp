@@ -1,0 +1,119 @@
+// terrazzo-convert-tilegpu-to-llvm: see Passes.td.
+#include "backends/Passes.h"
+
+#include "backends/Target.h"
+#include "backends/common/Patterns.h"
+#include "backends/common/TypeConverter.h"
+#include "backends/common/Utility.h"
+#include "backends/nvidia/NVIDIATargetInfo.h"
+#include "dialects/Tile/IR/Tile.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
+#include "passes/Analysis/AxisInfo.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::terrazzo {
+#define GEN_PASS_DEF_TERRAZZOCONVERTTILEGPUTOLLVM
+#include "backends/Passes.h.inc"
+} // namespace mlir::terrazzo
+
+using namespace mlir;
+using namespace mlir::terrazzo;
+
+namespace {
+
+constexpr StringLiteral kDivisibilityAttr = "tile.divisibility";
+
+/// Pointer arguments known to be aligned tell LLVM so; the frontend's
+/// divisibility hints are otherwise consumed by AxisInfo.
+void lowerArgumentHints(ModuleOp module) {
+  Builder builder(module.getContext());
+  module.walk([&](func::FuncOp func) {
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+      auto hint = func.getArgAttrOfType<IntegerAttr>(i, kDivisibilityAttr);
+      if (!hint)
+        continue;
+      func.removeArgAttr(i, kDivisibilityAttr);
+      if (isa<tile::PointerType>(func.getArgument(i).getType()))
+        func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                        builder.getI64IntegerAttr(hint.getInt()));
+    }
+  });
+}
+
+struct ConvertTileGPUToLLVMPass
+    : public mlir::terrazzo::impl::TerrazzoConvertTileGPUToLLVMBase<
+          ConvertTileGPUToLLVMPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    auto targetName = module->getAttrOfType<StringAttr>(
+        tilegpu::TileGPUDialect::kTargetAttrName);
+    if (!targetName) {
+      module.emitError("module has no '")
+          << tilegpu::TileGPUDialect::kTargetAttrName
+          << "'; run terrazzo-convert-tile-to-tilegpu first";
+      return signalPassFailure();
+    }
+    std::string error;
+    std::optional<::terrazzo::Target> target =
+        ::terrazzo::Target::parse(targetName.getValue().str(), error);
+    if (!target) {
+      module.emitError(error);
+      return signalPassFailure();
+    }
+    if (!target->isCUDA()) {
+      module.emitError("this build has no code generator for target '")
+          << target->name << "'";
+      return signalPassFailure();
+    }
+    NVIDIATargetInfo targetInfo;
+
+    // AxisInfo reads the frontend's hints, so it runs before they change.
+    ModuleAxisInfoAnalysis axisInfo(module);
+    lowerArgumentHints(module);
+
+    LowerToLLVMOptions options(context);
+    TileGPUTypeConverter converter(context, options);
+    RewritePatternSet patterns(context);
+    populateElementwiseOpToLLVMPatterns(converter, patterns);
+    populateShapeOpToLLVMPatterns(converter, patterns, targetInfo);
+    populatePointerOpToLLVMPatterns(converter, patterns);
+    populateMemoryOpToLLVMPatterns(converter, patterns, axisInfo);
+    populateGridOpToLLVMPatterns(converter, patterns, targetInfo);
+    populateDebugOpToLLVMPatterns(converter, patterns, targetInfo);
+    // Transcendental functions through libdevice rather than LLVM
+    // intrinsics that NVPTX cannot select.
+    populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    populateMathToLLVMConversionPatterns(converter, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+    populateFuncToLLVMConversionPatterns(converter, patterns);
+
+    LLVMConversionTarget conversionTarget(*context);
+    conversionTarget.addLegalDialect<NVVM::NVVMDialect>();
+    conversionTarget.addLegalOp<ModuleOp>();
+    conversionTarget.addIllegalDialect<tile::TileDialect, tilegpu::TileGPUDialect,
+                                       scf::SCFDialect>();
+    if (failed(applyFullConversion(module, conversionTarget,
+                                   std::move(patterns))))
+      return signalPassFailure();
+
+    unsigned threads = getModuleNumWarps(module) * getModuleWarpSize(module);
+    module.walk([&](LLVM::LLVMFuncOp func) {
+      if (!func.isExternal() && func.isPublic())
+        targetInfo.markKernel(func, threads);
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,25 @@
+#ifndef TERRAZZO_BACKENDS_PASSES
+#define TERRAZZO_BACKENDS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def TerrazzoConvertTileGPUToLLVM
+    : Pass<"terrazzo-convert-tilegpu-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "Lower tilegpu IR to the LLVM dialect and the target's GPU dialect";
+  let description = [{
+    Each tensor becomes the values one thread holds under its layout (an LLVM
+    struct); each op becomes the per-thread code that computes them. The
+    target comes from the module's `tilegpu.target`: the shared patterns of
+    backends/common do the work, and the target's TargetInfo supplies special
+    registers, kernel attributes, printing and assertions (NVVM for `cuda:*`).
+    Loads and stores are vectorised from the layout and AxisInfo. Public
+    functions become kernels launched with `num-warps * threads-per-warp`
+    threads; a pointer argument's `tile.divisibility` becomes its LLVM
+    alignment. Transcendental math on NVIDIA calls libdevice (`__nv_*`),
+    which is linked when the module is turned into PTX. The module must
+    contain no `scf` ops (run `convert-scf-to-cf` first).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"];
+}
+
+#endif // TERRAZZO_BACKENDS_PASSES

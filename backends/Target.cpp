@@ -1,0 +1,101 @@
+#include "backends/Target.h"
+
+#include <array>
+#include <cstring>
+
+namespace terrazzo {
+namespace {
+
+struct CudaArch {
+  unsigned capability;
+  const char *processor;
+  const char *ptxFeature;
+  unsigned sharedMemory;
+};
+
+// Architectures with arch-specific features (wgmma, setmaxnreg, tcgen05)
+// compile for their "a" variant so those instructions are available.
+constexpr std::array<CudaArch, 9> kCudaArchs = {{
+    {75, "sm_75", "+ptx70", 64 * 1024},
+    {80, "sm_80", "+ptx70", 163 * 1024},
+    {86, "sm_86", "+ptx71", 99 * 1024},
+    {87, "sm_87", "+ptx74", 163 * 1024},
+    {89, "sm_89", "+ptx78", 99 * 1024},
+    {90, "sm_90a", "+ptx80", 227 * 1024},
+    {100, "sm_100a", "+ptx86", 227 * 1024},
+    {103, "sm_103a", "+ptx88", 227 * 1024},
+    {120, "sm_120a", "+ptx87", 99 * 1024},
+}};
+
+struct HipArch {
+  const char *processor;
+  unsigned warpSize;
+  unsigned sharedMemory;
+};
+
+constexpr std::array<HipArch, 6> kHipArchs = {{
+    {"gfx90a", 64, 64 * 1024},
+    {"gfx942", 64, 64 * 1024},
+    {"gfx950", 64, 160 * 1024},
+    {"gfx1100", 32, 64 * 1024},
+    {"gfx1200", 32, 64 * 1024},
+    {"gfx1201", 32, 64 * 1024},
+}};
+
+std::string acceptedTargets() {
+  std::string text;
+  for (const CudaArch &arch : kCudaArchs)
+    text += "cuda:" + std::to_string(arch.capability) + ", ";
+  for (const HipArch &arch : kHipArchs)
+    text += std::string("hip:") + arch.processor + ", ";
+  return text.substr(0, text.size() - 2);
+}
+
+} // namespace
+
+std::string Target::llvmTriple() const {
+  return isCUDA() ? "nvptx64-nvidia-cuda" : "amdgcn-amd-amdhsa";
+}
+
+std::optional<Target> Target::parse(std::string_view text, std::string &error) {
+  constexpr std::string_view cudaPrefix = "cuda:", hipPrefix = "hip:";
+  if (text.substr(0, cudaPrefix.size()) == cudaPrefix) {
+    std::string_view number = text.substr(cudaPrefix.size());
+    unsigned capability = 0;
+    bool digits = !number.empty() && number.size() <= 4;
+    for (char c : number) {
+      digits = digits && c >= '0' && c <= '9';
+      capability = capability * 10 + unsigned(c - '0');
+    }
+    if (digits)
+      for (const CudaArch &arch : kCudaArchs)
+        if (arch.capability == capability) {
+          Target target;
+          target.kind = Kind::CUDA;
+          target.name = "cuda:" + std::to_string(capability);
+          target.capability = capability;
+          target.processor = arch.processor;
+          target.features = arch.ptxFeature;
+          target.warpSize = 32;
+          target.maxSharedMemoryBytes = arch.sharedMemory;
+          return target;
+        }
+  } else if (text.substr(0, hipPrefix.size()) == hipPrefix) {
+    std::string_view processor = text.substr(hipPrefix.size());
+    for (const HipArch &arch : kHipArchs)
+      if (processor == arch.processor) {
+        Target target;
+        target.kind = Kind::HIP;
+        target.name = "hip:" + std::string(processor);
+        target.processor = arch.processor;
+        target.warpSize = arch.warpSize;
+        target.maxSharedMemoryBytes = arch.sharedMemory;
+        return target;
+      }
+  }
+  error = "unknown target '" + std::string(text) + "'; expected one of " +
+          acceptedTargets();
+  return std::nullopt;
+}
+
+} // namespace terrazzo

@@ -1,0 +1,189 @@
+// tile.load and tile.store: each thread accesses the elements it holds, in
+// vectors as wide as the layout (consecutive registers), AxisInfo
+// (contiguity, alignment, mask constancy) and 16 bytes allow. A masked
+// access is a branch around the vector access; a false mask reads `other`.
+#include "backends/common/Patterns.h"
+#include "backends/common/TypeConverter.h"
+#include "backends/common/Utility.h"
+#include "dialects/Tile/IR/Tile.h"
+#include "passes/Analysis/AxisInfo.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/bit.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace mlir::terrazzo;
+
+namespace {
+
+constexpr unsigned kMaxAccessBits = 128;
+
+unsigned memoryBits(Type element) {
+  // i1 lives in memory as a byte.
+  return std::max(8u, tile::getElementBitWidth(element));
+}
+
+/// How many consecutive registers one access may cover.
+unsigned getVectorWidth(const ModuleAxisInfoAnalysis &axisInfo, Value ptr,
+                        Value mask, Type element) {
+  auto type = dyn_cast<RankedTensorType>(ptr.getType());
+  if (!type)
+    return 1;
+  std::optional<LinearLayout> layout = getLinearLayout(type);
+  const AxisInfo *ptrInfo = axisInfo.getAxisInfo(ptr);
+  if (!layout || !ptrInfo)
+    return 1;
+  unsigned bits = memoryBits(element);
+  unsigned best = 1;
+  for (unsigned dim = 0, e = type.getRank(); dim < e; ++dim) {
+    int64_t width = std::min<int64_t>(layout->getContiguousRegisters(dim),
+                                      ptrInfo->getContiguity(dim));
+    // Every vector must start at an address aligned to its size.
+    int64_t alignedElements =
+        std::max<int64_t>(1, ptrInfo->getDivisibility(dim) * 8 / bits);
+    width = std::min(width, alignedElements);
+    if (mask)
+      if (const AxisInfo *maskInfo = axisInfo.getAxisInfo(mask))
+        width = std::min<int64_t>(width, maskInfo->getConstancy(dim));
+      else
+        width = 1;
+    best = std::max<unsigned>(best, width);
+  }
+  best = std::min(best, kMaxAccessBits / bits);
+  return llvm::bit_floor(best);
+}
+
+SmallVector<Value> elementsOf(RewriterBase &rewriter, Location loc, Value value) {
+  if (!value)
+    return {};
+  if (isa<LLVM::LLVMStructType>(value.getType()))
+    return unpackStruct(rewriter, loc, value);
+  return {value};
+}
+
+Value packVector(RewriterBase &rewriter, Location loc, Type vectorType,
+                 ArrayRef<Value> elements) {
+  if (elements.size() == 1)
+    return elements.front();
+  Value vector = LLVM::UndefOp::create(rewriter, loc, vectorType);
+  for (auto [i, element] : llvm::enumerate(elements))
+    vector = LLVM::InsertElementOp::create(rewriter, loc, vector, element,
+                                           i32Constant(rewriter, loc, i));
+  return vector;
+}
+
+void unpackVector(RewriterBase &rewriter, Location loc, Value vector,
+                  unsigned width, SmallVectorImpl<Value> &out) {
+  if (width == 1) {
+    out.push_back(vector);
+    return;
+  }
+  for (unsigned i = 0; i < width; ++i)
+    out.push_back(LLVM::ExtractElementOp::create(rewriter, loc, vector,
+                                                 i32Constant(rewriter, loc, i)));
+}
+
+struct LoadOpConversion : public ConvertOpToLLVMPattern<tile::LoadOp> {
+  LoadOpConversion(TileGPUTypeConverter &converter,
+                   const ModuleAxisInfoAnalysis &axisInfo)
+      : ConvertOpToLLVMPattern(converter), axisInfo(axisInfo) {}
+
+  LogicalResult
+  matchAndRewrite(tile::LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Type sourceElement = getElementTypeOrSelf(op.getType());
+    Type element = getTypeConverter()->convertType(sourceElement);
+    if (!resultType || !element)
+      return rewriter.notifyMatchFailure(op, "unconvertible types");
+
+    SmallVector<Value> ptrs = elementsOf(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> masks = elementsOf(rewriter, loc, adaptor.getMask());
+    SmallVector<Value> others = elementsOf(rewriter, loc, adaptor.getOther());
+    unsigned width =
+        getVectorWidth(axisInfo, op.getPtr(), op.getMask(), sourceElement);
+    unsigned alignment = width * memoryBits(sourceElement) / 8;
+    Type accessType =
+        width == 1 ? element : VectorType::get({int64_t(width)}, element);
+
+    SmallVector<Value> values;
+    for (size_t i = 0; i < ptrs.size(); i += width) {
+      auto load = [&]() -> Value {
+        return LLVM::LoadOp::create(rewriter, loc, accessType, ptrs[i],
+                                    alignment, op.getIsVolatile());
+      };
+      Value loaded;
+      if (masks.empty()) {
+        loaded = load();
+      } else {
+        Value fallback =
+            others.empty()
+                ? LLVM::ZeroOp::create(rewriter, loc, accessType).getResult()
+                : packVector(rewriter, loc, accessType,
+                             ArrayRef<Value>(others).slice(i, width));
+        loaded = emitGuarded(rewriter, loc, masks[i], fallback, load);
+      }
+      unpackVector(rewriter, loc, loaded, width, values);
+    }
+    rewriter.replaceOp(op, isa<LLVM::LLVMStructType>(resultType)
+                               ? packStruct(rewriter, loc, resultType, values)
+                               : values.front());
+    return success();
+  }
+
+  const ModuleAxisInfoAnalysis &axisInfo;
+};
+
+struct StoreOpConversion : public ConvertOpToLLVMPattern<tile::StoreOp> {
+  StoreOpConversion(TileGPUTypeConverter &converter,
+                    const ModuleAxisInfoAnalysis &axisInfo)
+      : ConvertOpToLLVMPattern(converter), axisInfo(axisInfo) {}
+
+  LogicalResult
+  matchAndRewrite(tile::StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type sourceElement = getElementTypeOrSelf(op.getValue().getType());
+    Type element = getTypeConverter()->convertType(sourceElement);
+    if (!element)
+      return rewriter.notifyMatchFailure(op, "unconvertible types");
+
+    SmallVector<Value> ptrs = elementsOf(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> values = elementsOf(rewriter, loc, adaptor.getValue());
+    SmallVector<Value> masks = elementsOf(rewriter, loc, adaptor.getMask());
+    unsigned width =
+        getVectorWidth(axisInfo, op.getPtr(), op.getMask(), sourceElement);
+    unsigned alignment = width * memoryBits(sourceElement) / 8;
+    Type accessType =
+        width == 1 ? element : VectorType::get({int64_t(width)}, element);
+
+    for (size_t i = 0; i < ptrs.size(); i += width) {
+      Value vector = packVector(rewriter, loc, accessType,
+                                ArrayRef<Value>(values).slice(i, width));
+      auto store = [&]() -> Value {
+        LLVM::StoreOp::create(rewriter, loc, vector, ptrs[i], alignment);
+        return Value();
+      };
+      if (masks.empty())
+        store();
+      else
+        emitGuarded(rewriter, loc, masks[i], Value(), store);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  const ModuleAxisInfoAnalysis &axisInfo;
+};
+
+} // namespace
+
+void mlir::terrazzo::populateMemoryOpToLLVMPatterns(
+    TileGPUTypeConverter &converter, RewritePatternSet &patterns,
+    const ModuleAxisInfoAnalysis &axisInfo) {
+  patterns.add<LoadOpConversion, StoreOpConversion>(converter, axisInfo);
+}

@@ -1,0 +1,34 @@
+#include "backends/common/TypeConverter.h"
+
+#include "backends/common/Utility.h"
+#include "dialects/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+
+using namespace mlir;
+using namespace mlir::terrazzo;
+
+TileGPUTypeConverter::TileGPUTypeConverter(MLIRContext *context,
+                                           const LowerToLLVMOptions &options)
+    : LLVMTypeConverter(context, options) {
+  addConversion([context](tile::PointerType type) -> Type {
+    return LLVM::LLVMPointerType::get(context, type.getAddressSpace());
+  });
+  addConversion([this](RankedTensorType type) -> std::optional<Type> {
+    if (Type converted = convertTensorType(type))
+      return converted;
+    return std::nullopt;
+  });
+}
+
+Type TileGPUTypeConverter::convertTensorType(RankedTensorType type) const {
+  std::optional<LinearLayout> layout = getLinearLayout(type);
+  if (!layout)
+    return {};
+  Type element = convertType(type.getElementType());
+  if (!element)
+    return {};
+  SmallVector<Type> fields(layout->getInDimSize(kRegister), element);
+  return LLVM::LLVMStructType::getLiteral(type.getContext(), fields);
+}

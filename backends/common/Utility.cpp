@@ -1,0 +1,174 @@
+#include "backends/common/Utility.h"
+
+#include "backends/common/TargetInfo.h"
+#include "dialects/TileGPU/IR/LinearLayoutConversion.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::terrazzo;
+
+TargetInfo::~TargetInfo() = default;
+
+std::optional<LinearLayout>
+mlir::terrazzo::getLinearLayout(RankedTensorType type) {
+  if (!type.getEncoding())
+    return std::nullopt;
+  return tilegpu::toLinearLayout(type.getShape(), type.getEncoding());
+}
+
+SmallVector<Value> mlir::terrazzo::unpackStruct(RewriterBase &rewriter,
+                                                Location loc, Value aggregate) {
+  auto type = cast<LLVM::LLVMStructType>(aggregate.getType());
+  SmallVector<Value> values;
+  for (int64_t i = 0, e = type.getBody().size(); i < e; ++i)
+    values.push_back(LLVM::ExtractValueOp::create(rewriter, loc, aggregate, i));
+  return values;
+}
+
+Value mlir::terrazzo::packStruct(RewriterBase &rewriter, Location loc,
+                                 Type structType, ValueRange values) {
+  Value aggregate = LLVM::UndefOp::create(rewriter, loc, structType);
+  for (auto [i, value] : llvm::enumerate(values))
+    aggregate = LLVM::InsertValueOp::create(rewriter, loc, aggregate, value, i);
+  return aggregate;
+}
+
+Value mlir::terrazzo::mapElements(RewriterBase &rewriter, Location loc,
+                                  Type resultType, ValueRange operands,
+                                  llvm::function_ref<Value(ValueRange)> fn) {
+  if (!isa<LLVM::LLVMStructType>(resultType))
+    return fn(operands);
+  SmallVector<SmallVector<Value>> elements;
+  for (Value operand : operands)
+    elements.push_back(unpackStruct(rewriter, loc, operand));
+  SmallVector<Value> results;
+  size_t count = cast<LLVM::LLVMStructType>(resultType).getBody().size();
+  for (size_t i = 0; i < count; ++i) {
+    SmallVector<Value> args;
+    for (auto &operandElements : elements)
+      args.push_back(operandElements[i]);
+    results.push_back(fn(args));
+  }
+  return packStruct(rewriter, loc, resultType, results);
+}
+
+Value mlir::terrazzo::emitGuarded(RewriterBase &rewriter, Location loc,
+                                  Value condition, Value otherwise,
+                                  llvm::function_ref<Value()> body) {
+  Block *before = rewriter.getInsertionBlock();
+  Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+  SmallVector<Type> resultTypes;
+  SmallVector<Location> resultLocs;
+  if (otherwise) {
+    resultTypes.push_back(otherwise.getType());
+    resultLocs.push_back(loc);
+  }
+  Block *merge = rewriter.createBlock(after, resultTypes, resultLocs);
+  LLVM::BrOp::create(rewriter, loc, ValueRange{}, after);
+  Block *guarded = rewriter.createBlock(merge);
+  Value result = body();
+  LLVM::BrOp::create(rewriter, loc,
+                     result ? ValueRange{result} : ValueRange{}, merge);
+  rewriter.setInsertionPointToEnd(before);
+  LLVM::CondBrOp::create(rewriter, loc, condition, guarded, ValueRange{}, merge,
+                         otherwise ? ValueRange{otherwise} : ValueRange{});
+  rewriter.setInsertionPointToStart(after);
+  return otherwise ? merge->getArgument(0) : Value();
+}
+
+Value mlir::terrazzo::i32Constant(RewriterBase &rewriter, Location loc,
+                                  int64_t value) {
+  return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                  rewriter.getI32IntegerAttr(value));
+}
+
+ThreadPosition mlir::terrazzo::getThreadPosition(RewriterBase &rewriter,
+                                                 Location loc,
+                                                 const TargetInfo &target,
+                                                 unsigned warpSize) {
+  Value tid = target.threadId(rewriter, loc);
+  Value lane = LLVM::AndOp::create(rewriter, loc, tid,
+                                   i32Constant(rewriter, loc, warpSize - 1));
+  Value warp = LLVM::LShrOp::create(
+      rewriter, loc, tid, i32Constant(rewriter, loc, llvm::Log2_32(warpSize)));
+  return {lane, warp};
+}
+
+SmallVector<SmallVector<Value>>
+mlir::terrazzo::emitIndices(RewriterBase &rewriter, Location loc,
+                            const LinearLayout &layout, ThreadPosition thread) {
+  unsigned rank = layout.getNumOutDims();
+  // The lane and warp contribute the same offset to every register: the
+  // XOR of the bases of their set bits, computed once per dimension.
+  SmallVector<Value> threadPart(rank);
+  SmallVector<int64_t> threadBits(rank, 0);
+  for (unsigned dim = 0; dim < rank; ++dim) {
+    Value acc;
+    for (auto [name, id] : {std::pair{kLane, thread.lane},
+                            std::pair{kWarp, thread.warp}}) {
+      if (!layout.hasInDim(name))
+        continue;
+      for (int i = 0, e = layout.getInDimSizeLog2(name); i < e; ++i) {
+        int32_t basis = layout.getBasis(name, i)[dim];
+        if (basis == 0)
+          continue;
+        threadBits[dim] |= basis;
+        Value bit = LLVM::AndOp::create(
+            rewriter, loc,
+            LLVM::LShrOp::create(rewriter, loc, id, i32Constant(rewriter, loc, i)),
+            i32Constant(rewriter, loc, 1));
+        Value term = LLVM::MulOp::create(rewriter, loc, bit,
+                                         i32Constant(rewriter, loc, basis));
+        acc = acc ? LLVM::XOrOp::create(rewriter, loc, acc, term).getResult()
+                  : term;
+      }
+    }
+    threadPart[dim] = acc;
+  }
+
+  SmallVector<SmallVector<Value>> indices;
+  int32_t numRegisters = layout.getInDimSize(kRegister);
+  for (int32_t reg = 0; reg < numRegisters; ++reg) {
+    std::vector<std::pair<std::string, int32_t>> inputs;
+    for (const std::string &name : layout.getInDimNames())
+      inputs.emplace_back(name, name == kRegister ? reg : 0);
+    auto registerPart = layout.apply(inputs);
+    SmallVector<Value> coords;
+    for (unsigned dim = 0; dim < rank; ++dim) {
+      int32_t constant = registerPart[dim].second;
+      Value c = i32Constant(rewriter, loc, constant);
+      if (!threadPart[dim]) {
+        coords.push_back(c);
+      } else if ((constant & threadBits[dim]) == 0) {
+        // Disjoint bits: XOR is addition, which later folds into addresses.
+        coords.push_back(LLVM::AddOp::create(rewriter, loc, threadPart[dim], c));
+      } else {
+        coords.push_back(LLVM::XOrOp::create(rewriter, loc, threadPart[dim], c));
+      }
+    }
+    indices.push_back(std::move(coords));
+  }
+  return indices;
+}
+
+static unsigned getModuleAttr(Operation *op, StringRef name, unsigned fallback) {
+  auto module = op->getParentOfType<ModuleOp>();
+  if (!module)
+    module = dyn_cast<ModuleOp>(op);
+  if (module)
+    if (auto attr = module->getAttrOfType<IntegerAttr>(name))
+      return attr.getInt();
+  return fallback;
+}
+
+unsigned mlir::terrazzo::getModuleWarpSize(Operation *op) {
+  return getModuleAttr(op, tilegpu::TileGPUDialect::kThreadsPerWarpAttrName, 32);
+}
+
+unsigned mlir::terrazzo::getModuleNumWarps(Operation *op) {
+  return getModuleAttr(op, tilegpu::TileGPUDialect::kNumWarpsAttrName, 4);
+}

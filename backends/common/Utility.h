@@ -1,0 +1,72 @@
+// Helpers every lowering pattern uses: packing a thread's values into the
+// struct of a tensor and back, the linear layout of a tensor type, and the
+// coordinates each register of a thread holds.
+#ifndef TERRAZZO_BACKENDS_COMMON_UTILITY_H
+#define TERRAZZO_BACKENDS_COMMON_UTILITY_H
+
+#include "dialects/TileGPU/Layout/LinearLayout.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <optional>
+
+namespace mlir::terrazzo {
+
+using ::terrazzo::LinearLayout;
+
+class TargetInfo;
+
+inline constexpr const char *kRegister = "register";
+inline constexpr const char *kLane = "lane";
+inline constexpr const char *kWarp = "warp";
+inline constexpr const char *kBlock = "block";
+
+/// The linear layout of a tensor type's encoding, or nullopt when it has no
+/// distributed layout.
+std::optional<LinearLayout> getLinearLayout(RankedTensorType type);
+
+/// The values in the fields of a struct, in order.
+SmallVector<Value> unpackStruct(RewriterBase &rewriter, Location loc,
+                                Value aggregate);
+/// A struct of type `structType` holding `values`.
+Value packStruct(RewriterBase &rewriter, Location loc, Type structType,
+                 ValueRange values);
+
+/// Applies `fn` to the elements of `operands` (all structs of one size, or
+/// all scalars) position by position; the results form a value of
+/// `resultType` (a struct, or the scalar itself).
+Value mapElements(RewriterBase &rewriter, Location loc, Type resultType,
+                  ValueRange operands,
+                  llvm::function_ref<Value(ValueRange)> fn);
+
+/// Runs `body` only when `condition` (i1) holds, as a branch around the
+/// code `body` emits; returns `body`'s value, or `otherwise` when the
+/// condition is false (pass null for both when there is no value). The code
+/// after the insertion point moves to a new block.
+Value emitGuarded(RewriterBase &rewriter, Location loc, Value condition,
+                  Value otherwise, llvm::function_ref<Value()> body);
+
+Value i32Constant(RewriterBase &rewriter, Location loc, int64_t value);
+
+/// The lane and warp of the calling thread.
+struct ThreadPosition {
+  Value lane;
+  Value warp;
+};
+ThreadPosition getThreadPosition(RewriterBase &rewriter, Location loc,
+                                 const TargetInfo &target, unsigned warpSize);
+
+/// For every register of `layout`, the coordinates (one i32 per output
+/// dimension) of the element the calling thread holds there.
+SmallVector<SmallVector<Value>>
+emitIndices(RewriterBase &rewriter, Location loc, const LinearLayout &layout,
+            ThreadPosition thread);
+
+/// The module's threads per warp and warps (from the tilegpu attributes).
+unsigned getModuleWarpSize(Operation *op);
+unsigned getModuleNumWarps(Operation *op);
+
+} // namespace mlir::terrazzo
+
+#endif // TERRAZZO_BACKENDS_COMMON_UTILITY_H

@@ -1,0 +1,157 @@
+#include "backends/nvidia/NVIDIATargetInfo.h"
+
+#include "backends/common/Utility.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace mlir::terrazzo;
+
+namespace {
+
+ModuleOp enclosingModule(RewriterBase &rewriter) {
+  return rewriter.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+}
+
+/// The address of a NUL-terminated string constant in the module.
+Value stringConstant(RewriterBase &rewriter, Location loc, StringRef prefix,
+                     StringRef text) {
+  ModuleOp module = enclosingModule(rewriter);
+  std::string contents = text.str();
+  contents.push_back('\0');
+  auto type = LLVM::LLVMArrayType::get(rewriter.getI8Type(), contents.size());
+  // Reuse an identical string; otherwise add one with a fresh name.
+  LLVM::GlobalOp global;
+  unsigned counter = 0;
+  std::string name;
+  while (true) {
+    name = (prefix + "_" + Twine(counter++)).str();
+    auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);
+    if (!existing)
+      break;
+    if (auto value = dyn_cast_or_null<StringAttr>(existing.getValueOrNull()))
+      if (value.getValue() == contents) {
+        global = existing;
+        break;
+      }
+  }
+  if (!global) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(module.getBody());
+    global = LLVM::GlobalOp::create(rewriter, loc, type, /*isConstant=*/true,
+                                    LLVM::Linkage::Internal, name,
+                                    rewriter.getStringAttr(contents));
+  }
+  return LLVM::AddressOfOp::create(rewriter, loc, global);
+}
+
+LLVM::LLVMFuncOp getOrDeclare(RewriterBase &rewriter, Location loc,
+                              StringRef name, LLVM::LLVMFunctionType type) {
+  ModuleOp module = enclosingModule(rewriter);
+  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return existing;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(module.getBody());
+  return LLVM::LLVMFuncOp::create(rewriter, loc, name, type);
+}
+
+} // namespace
+
+Value NVIDIATargetInfo::programId(RewriterBase &rewriter, Location loc,
+                                  unsigned dim) const {
+  Type i32 = rewriter.getI32Type();
+  switch (dim) {
+  case 0:
+    return NVVM::BlockIdXOp::create(rewriter, loc, i32);
+  case 1:
+    return NVVM::BlockIdYOp::create(rewriter, loc, i32);
+  default:
+    return NVVM::BlockIdZOp::create(rewriter, loc, i32);
+  }
+}
+
+Value NVIDIATargetInfo::numPrograms(RewriterBase &rewriter, Location loc,
+                                    unsigned dim) const {
+  Type i32 = rewriter.getI32Type();
+  switch (dim) {
+  case 0:
+    return NVVM::GridDimXOp::create(rewriter, loc, i32);
+  case 1:
+    return NVVM::GridDimYOp::create(rewriter, loc, i32);
+  default:
+    return NVVM::GridDimZOp::create(rewriter, loc, i32);
+  }
+}
+
+Value NVIDIATargetInfo::threadId(RewriterBase &rewriter, Location loc) const {
+  return NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
+}
+
+void NVIDIATargetInfo::markKernel(LLVM::LLVMFuncOp func,
+                                  unsigned numThreads) const {
+  Builder builder(func.getContext());
+  func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
+                builder.getUnitAttr());
+  func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+                builder.getDenseI32ArrayAttr({int32_t(numThreads), 1, 1}));
+}
+
+LogicalResult NVIDIATargetInfo::printf(RewriterBase &rewriter, Location loc,
+                                       StringRef format,
+                                       ValueRange values) const {
+  MLIRContext *context = rewriter.getContext();
+  auto ptr = LLVM::LLVMPointerType::get(context);
+  auto vprintf = getOrDeclare(
+      rewriter, loc, "vprintf",
+      LLVM::LLVMFunctionType::get(rewriter.getI32Type(), {ptr, ptr}));
+  Value formatPtr = stringConstant(rewriter, loc, "printfFormat", format);
+  Value buffer;
+  if (values.empty()) {
+    buffer = LLVM::ZeroOp::create(rewriter, loc, ptr);
+  } else {
+    // vprintf reads its arguments from a buffer laid out like a struct.
+    SmallVector<Type> fields;
+    for (Value value : values)
+      fields.push_back(value.getType());
+    auto structType = LLVM::LLVMStructType::getLiteral(context, fields);
+    Value one = i32Constant(rewriter, loc, 1);
+    buffer = LLVM::AllocaOp::create(rewriter, loc, ptr, structType, one,
+                                    /*alignment=*/8);
+    for (auto [i, value] : llvm::enumerate(values)) {
+      Value field = LLVM::GEPOp::create(
+          rewriter, loc, ptr, structType, buffer,
+          ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+      LLVM::StoreOp::create(rewriter, loc, value, field);
+    }
+  }
+  LLVM::CallOp::create(rewriter, loc, vprintf, ValueRange{formatPtr, buffer});
+  return success();
+}
+
+LogicalResult NVIDIATargetInfo::assertFail(RewriterBase &rewriter, Location loc,
+                                           Value failed, StringRef message,
+                                           StringRef file, unsigned line,
+                                           StringRef function) const {
+  MLIRContext *context = rewriter.getContext();
+  auto ptr = LLVM::LLVMPointerType::get(context);
+  auto assertfail = getOrDeclare(
+      rewriter, loc, "__assertfail",
+      LLVM::LLVMFunctionType::get(
+          LLVM::LLVMVoidType::get(context),
+          {ptr, ptr, rewriter.getI32Type(), ptr, rewriter.getI64Type()}));
+  emitGuarded(rewriter, loc, failed, Value(), [&]() -> Value {
+    Value messagePtr = stringConstant(rewriter, loc, "assertMessage", message);
+    Value filePtr = stringConstant(rewriter, loc, "assertFile", file);
+    Value functionPtr = stringConstant(rewriter, loc, "assertFunction", function);
+    Value lineValue = i32Constant(rewriter, loc, line);
+    Value charSize = LLVM::ConstantOp::create(rewriter, loc,
+                                              rewriter.getI64Type(),
+                                              rewriter.getI64IntegerAttr(1));
+    LLVM::CallOp::create(
+        rewriter, loc, assertfail,
+        ValueRange{messagePtr, filePtr, lineValue, functionPtr, charSize});
+    return Value();
+  });
+  return success();
+}

@@ -1,0 +1,27 @@
+// The NVIDIA side of the shared lowering: NVVM special registers, kernel
+// attributes, vprintf and __assertfail.
+#ifndef TERRAZZO_BACKENDS_NVIDIA_NVIDIATARGETINFO_H
+#define TERRAZZO_BACKENDS_NVIDIA_NVIDIATARGETINFO_H
+
+#include "backends/common/TargetInfo.h"
+
+namespace mlir::terrazzo {
+
+class NVIDIATargetInfo : public TargetInfo {
+public:
+  Value programId(RewriterBase &rewriter, Location loc,
+                  unsigned dim) const override;
+  Value numPrograms(RewriterBase &rewriter, Location loc,
+                    unsigned dim) const override;
+  Value threadId(RewriterBase &rewriter, Location loc) const override;
+  void markKernel(LLVM::LLVMFuncOp func, unsigned numThreads) const override;
+  LogicalResult printf(RewriterBase &rewriter, Location loc, StringRef format,
+                       ValueRange values) const override;
+  LogicalResult assertFail(RewriterBase &rewriter, Location loc, Value failed,
+                           StringRef message, StringRef file, unsigned line,
+                           StringRef function) const override;
+};
+
+} // namespace mlir::terrazzo
+
+#endif // TERRAZZO_BACKENDS_NVIDIA_NVIDIATARGETINFO_H

@@ -1,0 +1,191 @@
+#include "backends/nvidia/PTXEmitter.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <cstdlib>
+#include <mutex>
+
+extern "C" {
+void LLVMInitializeNVPTXTargetInfo();
+void LLVMInitializeNVPTXTarget();
+void LLVMInitializeNVPTXTargetMC();
+void LLVMInitializeNVPTXAsmPrinter();
+}
+
+using namespace mlir;
+
+namespace terrazzo::nvidia {
+namespace {
+
+void initializeNVPTX() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+std::unique_ptr<llvm::TargetMachine> createTargetMachine(const Target &target,
+                                                         std::string &error) {
+  initializeNVPTX();
+  llvm::Triple triple(target.llvmTriple());
+  const llvm::Target *llvmTarget =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!llvmTarget)
+    return nullptr;
+  llvm::TargetOptions options;
+  return std::unique_ptr<llvm::TargetMachine>(llvmTarget->createTargetMachine(
+      triple, target.processor, target.features, options, llvm::Reloc::PIC_,
+      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+}
+
+bool callsLibdevice(const llvm::Module &module) {
+  for (const llvm::Function &function : module)
+    if (function.isDeclaration() && function.getName().starts_with("__nv_"))
+      return true;
+  return false;
+}
+
+LogicalResult linkLibdevice(ModuleOp op, llvm::Module &module) {
+  std::string path = findLibdevice();
+  if (path.empty())
+    return op.emitError(
+        "the kernel uses math functions from libdevice, which was not found; "
+        "set TERRAZZO_LIBDEVICE to libdevice.10.bc or install the CUDA "
+        "toolkit");
+  llvm::SMDiagnostic diagnostic;
+  std::unique_ptr<llvm::Module> libdevice =
+      llvm::parseIRFile(path, diagnostic, module.getContext());
+  if (!libdevice)
+    return op.emitError("cannot read libdevice from ")
+           << path << ": " << diagnostic.getMessage().str();
+  libdevice->setTargetTriple(module.getTargetTriple());
+  libdevice->setDataLayout(module.getDataLayout());
+  if (llvm::Linker::linkModules(module, std::move(libdevice),
+                                llvm::Linker::Flags::LinkOnlyNeeded))
+    return op.emitError("linking libdevice from ") << path << " failed";
+  // Only the kernels are entry points; the library functions can be
+  // inlined and dropped.
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration() &&
+        function.getCallingConv() != llvm::CallingConv::PTX_Kernel)
+      function.setLinkage(llvm::GlobalValue::InternalLinkage);
+  // libdevice asks __nvvm_reflect whether to flush denormals: it should not.
+  module.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
+                       uint32_t(0));
+  return success();
+}
+
+void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgscc;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgscc);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgscc, modules);
+  llvm::ModulePassManager pipeline =
+      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  pipeline.run(module, modules);
+}
+
+/// The kernel module as optimized LLVM IR ready for the NVPTX backend.
+FailureOr<std::unique_ptr<llvm::Module>>
+translateAndOptimize(ModuleOp op, llvm::LLVMContext &context,
+                     llvm::TargetMachine &machine) {
+  std::unique_ptr<llvm::Module> module =
+      translateModuleToLLVMIR(op, context, "terrazzo");
+  if (!module)
+    return op.emitError("translation to LLVM IR failed");
+  module->setTargetTriple(machine.getTargetTriple());
+  module->setDataLayout(machine.createDataLayout());
+  if (callsLibdevice(*module) && failed(linkLibdevice(op, *module)))
+    return failure();
+  optimize(*module, machine);
+  return module;
+}
+
+} // namespace
+
+void registerTranslations(DialectRegistry &registry) {
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+}
+
+std::string findLibdevice() {
+  auto exists = [](const std::string &path) {
+    return !path.empty() && llvm::sys::fs::exists(path);
+  };
+  if (const char *explicitPath = std::getenv("TERRAZZO_LIBDEVICE"))
+    return exists(explicitPath) ? explicitPath : "";
+  for (const char *variable : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char *root = std::getenv(variable)) {
+      std::string path = std::string(root) + "/nvvm/libdevice/libdevice.10.bc";
+      if (exists(path))
+        return path;
+    }
+  std::string fallback = "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc";
+  return exists(fallback) ? fallback : "";
+}
+
+FailureOr<std::string> emitLLVMIR(ModuleOp op, const Target &target) {
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(target, error);
+  if (!machine)
+    return op.emitError("cannot create the NVPTX target machine: ") << error;
+  llvm::LLVMContext context;
+  auto module = translateAndOptimize(op, context, *machine);
+  if (failed(module))
+    return failure();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  (*module)->print(os, nullptr);
+  return text;
+}
+
+FailureOr<std::string> emitPTX(ModuleOp op, const Target &target) {
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(target, error);
+  if (!machine)
+    return op.emitError("cannot create the NVPTX target machine: ") << error;
+  llvm::LLVMContext context;
+  auto module = translateAndOptimize(op, context, *machine);
+  if (failed(module))
+    return failure();
+  llvm::SmallString<0> ptx;
+  llvm::raw_svector_ostream os(ptx);
+  llvm::legacy::PassManager codegen;
+  if (machine->addPassesToEmitFile(codegen, os, nullptr,
+                                   llvm::CodeGenFileType::AssemblyFile))
+    return op.emitError("the NVPTX backend cannot emit assembly");
+  codegen.run(**module);
+  return std::string(ptx.str());
+}
+
+} // namespace terrazzo::nvidia

@@ -1,0 +1,28 @@
+#include "dialects/TileGPU/IR/LinearLayoutConversion.h"
+
+#include "dialects/TileGPU/IR/TileGPU.h"
+#include "dialects/TileGPU/Layout/NamedLayouts.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+std::optional<::terrazzo::LinearLayout>
+mlir::tilegpu::toLinearLayout(ArrayRef<int64_t> shape, Attribute layout) {
+  if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout))
+    return ::terrazzo::blockedLayout(shape, blocked.getSizePerThread(),
+                                     blocked.getThreadsPerWarp(),
+                                     blocked.getWarpsPerCTA(),
+                                     blocked.getOrder());
+  if (auto slice = dyn_cast<SliceLayoutAttr>(layout)) {
+    // The parent sees the sliced dimension with size 1: its lanes and warps
+    // along it hold copies, and it needs no registers.
+    SmallVector<int64_t> parentShape(shape);
+    parentShape.insert(parentShape.begin() + slice.getDim(), 1);
+    std::optional<::terrazzo::LinearLayout> parent =
+        toLinearLayout(parentShape, slice.getParent());
+    if (!parent)
+      return std::nullopt;
+    return ::terrazzo::sliceLayout(*parent, slice.getDim());
+  }
+  return std::nullopt;
+}

@@ -1,0 +1,21 @@
+// The named layouts of tilegpu as linear layouts (DESIGN.md §3).
+#ifndef TERRAZZO_DIALECTS_TILEGPU_IR_LINEARLAYOUTCONVERSION_H
+#define TERRAZZO_DIALECTS_TILEGPU_IR_LINEARLAYOUTCONVERSION_H
+
+#include "dialects/TileGPU/Layout/LinearLayout.h"
+
+#include "mlir/IR/Attributes.h"
+
+#include <optional>
+
+namespace mlir::tilegpu {
+
+/// The linear layout that `layout` gives a tensor of `shape` (in dims
+/// register, lane, warp, block; out dims dim0..), or nullopt for attributes
+/// that are not distributed layouts.
+std::optional<::terrazzo::LinearLayout> toLinearLayout(ArrayRef<int64_t> shape,
+                                                       Attribute layout);
+
+} // namespace mlir::tilegpu
+
+#endif // TERRAZZO_DIALECTS_TILEGPU_IR_LINEARLAYOUTCONVERSION_H

@@ -1,0 +1,119 @@
+// terrazzo-coalesce: see Passes.td.
+#include "passes/Passes.h"
+
+#include "dialects/Tile/IR/Tile.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
+#include "passes/Analysis/AxisInfo.h"
+#include "passes/LayoutUtils.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/bit.h"
+
+namespace mlir::terrazzo {
+#define GEN_PASS_DEF_TERRAZZOCOALESCE
+#include "passes/Passes.h.inc"
+} // namespace mlir::terrazzo
+
+using namespace mlir;
+using namespace mlir::terrazzo;
+
+namespace {
+
+constexpr int64_t kMaxAccessBytes = 16;
+
+/// The layout that makes the accesses through `ptr` coalesced and as wide
+/// as the addresses allow.
+tilegpu::BlockedLayoutAttr chooseLayout(const ModuleAxisInfoAnalysis &axisInfo,
+                                        Value ptr, unsigned numWarps,
+                                        unsigned threadsPerWarp) {
+  auto type = cast<RankedTensorType>(ptr.getType());
+  const AxisInfo *info = axisInfo.getAxisInfo(ptr);
+  unsigned rank = type.getRank();
+  // Most contiguous dimension first; ties keep row-major preference.
+  SmallVector<unsigned> order;
+  for (unsigned d = rank; d-- > 0;)
+    order.push_back(d);
+  if (info)
+    llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+      return info->getContiguity(a) > info->getContiguity(b);
+    });
+  unsigned fastest = order.front();
+
+  auto pointer = cast<tile::PointerType>(type.getElementType());
+  int64_t elementBytes =
+      std::max<int64_t>(1, tile::getElementBitWidth(pointer.getPointeeType()) / 8);
+  int64_t perThread = 1;
+  if (info) {
+    int64_t alignedElements =
+        std::max<int64_t>(1, info->getDivisibility(fastest) / elementBytes);
+    perThread = std::min({info->getContiguity(fastest), alignedElements,
+                          kMaxAccessBytes / elementBytes});
+  }
+  // Every thread keeps at least one element.
+  int64_t perThreadIfAllBusy = std::max<int64_t>(
+      1, type.getNumElements() / int64_t(numWarps * threadsPerWarp));
+  perThread = std::min(perThread, perThreadIfAllBusy);
+  perThread = std::min<int64_t>(perThread, type.getDimSize(fastest));
+  perThread = llvm::bit_floor(uint64_t(std::max<int64_t>(1, perThread)));
+
+  SmallVector<unsigned> sizePerThread(rank, 1);
+  sizePerThread[fastest] = perThread;
+  return getBlockedLayout(type.getContext(), type.getShape(), sizePerThread,
+                          order, numWarps, threadsPerWarp);
+}
+
+Value convertTo(OpBuilder &builder, Location loc, Value value, Attribute layout) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || type.getEncoding() == layout)
+    return value;
+  return tilegpu::ConvertLayoutOp::create(builder, loc,
+                                          type.cloneWithEncoding(layout), value);
+}
+
+/// Puts `op` in `layout`: its tensor operands are converted to it and its
+/// tensor results converted back for their users.
+void setLayout(Operation *op, Attribute layout) {
+  OpBuilder builder(op);
+  for (OpOperand &operand : op->getOpOperands())
+    operand.set(convertTo(builder, op->getLoc(), operand.get(), layout));
+  builder.setInsertionPointAfter(op);
+  for (OpResult result : op->getResults()) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type)
+      continue;
+    result.setType(type.cloneWithEncoding(layout));
+    auto back = tilegpu::ConvertLayoutOp::create(builder, op->getLoc(), type,
+                                                 result);
+    result.replaceAllUsesExcept(back, back);
+  }
+}
+
+struct CoalescePass
+    : public mlir::terrazzo::impl::TerrazzoCoalesceBase<CoalescePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    ModuleAxisInfoAnalysis axisInfo(module);
+    unsigned numWarps = getNumWarps(module);
+    unsigned threadsPerWarp = getThreadsPerWarp(module);
+
+    // Decide every layout before changing the IR the analysis describes.
+    SmallVector<std::pair<Operation *, Attribute>> decisions;
+    module.walk([&](Operation *op) {
+      Value ptr;
+      if (auto load = dyn_cast<tile::LoadOp>(op))
+        ptr = load.getPtr();
+      else if (auto store = dyn_cast<tile::StoreOp>(op))
+        ptr = store.getPtr();
+      if (!ptr || !isa<RankedTensorType>(ptr.getType()))
+        return;
+      Attribute layout = chooseLayout(axisInfo, ptr, numWarps, threadsPerWarp);
+      if (layout != cast<RankedTensorType>(ptr.getType()).getEncoding())
+        decisions.emplace_back(op, layout);
+    });
+    for (auto [op, layout] : decisions)
+      setLayout(op, layout);
+  }
+};
+
+} // namespace

@@ -1,0 +1,146 @@
+// terrazzo-convert-tile-to-tilegpu: see Passes.td.
+#include "passes/Passes.h"
+
+#include "backends/Target.h"
+#include "passes/LayoutUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::terrazzo {
+#define GEN_PASS_DEF_TERRAZZOCONVERTTILETOTILEGPU
+#include "passes/Passes.h.inc"
+} // namespace mlir::terrazzo
+
+using namespace mlir;
+using namespace mlir::terrazzo;
+
+namespace {
+
+struct ConvertTileToTileGPUPass
+    : public mlir::terrazzo::impl::TerrazzoConvertTileToTileGPUBase<
+          ConvertTileToTileGPUPass> {
+  using TerrazzoConvertTileToTileGPUBase::TerrazzoConvertTileToTileGPUBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::string error;
+    std::optional<::terrazzo::Target> parsed =
+        ::terrazzo::Target::parse(target.getValue(), error);
+    if (!parsed) {
+      module.emitError(error);
+      return signalPassFailure();
+    }
+    warpSize = threadsPerWarp ? unsigned(threadsPerWarp) : parsed->warpSize;
+    if (numWarps < 1 || numWarps > 32 || !llvm::isPowerOf2_32(numWarps)) {
+      module.emitError("num-warps must be a power of two from 1 to 32, got ")
+          << numWarps;
+      return signalPassFailure();
+    }
+    if (warpSize != 32 && warpSize != 64) {
+      module.emitError("threads-per-warp must be 32 or 64, got ") << warpSize;
+      return signalPassFailure();
+    }
+
+    Builder builder(module.getContext());
+    module->setAttr(tilegpu::TileGPUDialect::kNumWarpsAttrName,
+                    builder.getI32IntegerAttr(numWarps));
+    module->setAttr(tilegpu::TileGPUDialect::kThreadsPerWarpAttrName,
+                    builder.getI32IntegerAttr(warpSize));
+    module->setAttr(tilegpu::TileGPUDialect::kTargetAttrName,
+                    builder.getStringAttr(parsed->name));
+
+    assignDefaultLayouts(module);
+    module.walk([&](Operation *op) {
+      if (auto reduce = dyn_cast<tile::ReduceOp>(op))
+        sliceReduceResults(reduce);
+      else if (auto expand = dyn_cast<tile::ExpandDimsOp>(op))
+        convertOperand(expand, expand.getSrcMutable(),
+                       tilegpu::SliceLayoutAttr::get(
+                           op->getContext(), expand.getAxis(),
+                           layoutOf(expand.getType())));
+      else if (auto broadcast = dyn_cast<tile::BroadcastOp>(op))
+        convertOperand(broadcast, broadcast.getSrcMutable(),
+                       broadcast.getType().getEncoding());
+    });
+  }
+
+private:
+  unsigned warpSize = 32;
+
+  Type convertType(Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || tensor.getEncoding())
+      return type;
+    return tensor.cloneWithEncoding(getDefaultBlockedLayout(
+        type.getContext(), tensor.getShape(), numWarps, warpSize));
+  }
+
+  static tilegpu::DistributedLayoutAttr layoutOf(Type type) {
+    return cast<tilegpu::DistributedLayoutAttr>(
+        cast<RankedTensorType>(type).getEncoding());
+  }
+
+  /// Every tensor, wherever it appears (results, block arguments, function
+  /// signatures, constants), gets the default layout of its shape; tensors
+  /// of one shape therefore agree and elementwise ops need nothing more.
+  void assignDefaultLayouts(ModuleOp module) {
+    module.walk([&](Operation *op) {
+      if (auto func = dyn_cast<func::FuncOp>(op)) {
+        SmallVector<Type> inputs, results;
+        for (Type type : func.getArgumentTypes())
+          inputs.push_back(convertType(type));
+        for (Type type : func.getResultTypes())
+          results.push_back(convertType(type));
+        func.setFunctionType(
+            FunctionType::get(op->getContext(), inputs, results));
+      }
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument argument : block.getArguments())
+            argument.setType(convertType(argument.getType()));
+      for (OpResult result : op->getResults())
+        result.setType(convertType(result.getType()));
+      if (auto constant = dyn_cast<arith::ConstantOp>(op))
+        if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+          constant.setValueAttr(
+              dense.reshape(cast<ShapedType>(constant.getType())));
+    });
+  }
+
+  /// Gives `operand` of `op` the layout `encoding`, through a conversion
+  /// placed just before `op`.
+  void convertOperand(Operation *op, OpOperand &operand, Attribute encoding) {
+    auto type = cast<RankedTensorType>(operand.get().getType());
+    if (type.getEncoding() == encoding)
+      return;
+    OpBuilder builder(op);
+    Value converted = tilegpu::ConvertLayoutOp::create(
+        builder, op->getLoc(), type.cloneWithEncoding(encoding), operand.get());
+    operand.set(converted);
+  }
+
+  /// A reduction's tensor results live in the slice of its sources' layout;
+  /// users get them back in the default layout.
+  void sliceReduceResults(tile::ReduceOp reduce) {
+    auto parent = layoutOf(reduce.getSrcs().front().getType());
+    auto slice = tilegpu::SliceLayoutAttr::get(reduce.getContext(),
+                                               reduce.getAxis(), parent);
+    OpBuilder builder(reduce.getContext());
+    builder.setInsertionPointAfter(reduce);
+    for (OpResult result : reduce->getResults()) {
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      if (!type)
+        continue;
+      result.setType(type.cloneWithEncoding(slice));
+      auto convert = tilegpu::ConvertLayoutOp::create(builder, reduce.getLoc(),
+                                                      type, result);
+      result.replaceAllUsesExcept(convert, convert);
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,70 @@
+#include "passes/LayoutUtils.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+BlockedLayoutAttr mlir::terrazzo::getBlockedLayout(
+    MLIRContext *context, ArrayRef<int64_t> shape,
+    ArrayRef<unsigned> sizePerThread, ArrayRef<unsigned> order,
+    unsigned numWarps, unsigned threadsPerWarp) {
+  size_t rank = shape.size();
+  SmallVector<unsigned> threads(rank, 1), warps(rank, 1);
+  // What each dimension still has to cover after the elements per thread.
+  SmallVector<int64_t> remaining(rank);
+  for (size_t d = 0; d < rank; ++d)
+    remaining[d] = std::max<int64_t>(1, shape[d] / sizePerThread[d]);
+
+  unsigned lanesLeft = threadsPerWarp;
+  for (unsigned d : order) {
+    unsigned take = std::min<int64_t>(lanesLeft, remaining[d]);
+    threads[d] = take;
+    lanesLeft /= take;
+    remaining[d] /= take;
+  }
+  // A tensor smaller than a warp still needs every lane placed somewhere:
+  // the surplus repeats along the slowest dimension (threads hold copies).
+  threads[order.back()] *= lanesLeft;
+
+  unsigned warpsLeft = numWarps;
+  for (unsigned d : order) {
+    unsigned take = std::min<int64_t>(warpsLeft, remaining[d]);
+    warps[d] = take;
+    warpsLeft /= take;
+    remaining[d] /= take;
+  }
+  warps[order.back()] *= warpsLeft;
+  return BlockedLayoutAttr::get(context, sizePerThread, threads, warps, order);
+}
+
+BlockedLayoutAttr mlir::terrazzo::getDefaultBlockedLayout(
+    MLIRContext *context, ArrayRef<int64_t> shape, unsigned numWarps,
+    unsigned threadsPerWarp) {
+  size_t rank = shape.size();
+  SmallVector<unsigned> sizePerThread(rank, 1), order;
+  for (size_t d = rank; d-- > 0;)
+    order.push_back(d);
+  return getBlockedLayout(context, shape, sizePerThread, order, numWarps,
+                          threadsPerWarp);
+}
+
+static unsigned getModuleInt(ModuleOp module, StringRef name, unsigned fallback) {
+  if (auto attr = module->getAttrOfType<IntegerAttr>(name))
+    return attr.getInt();
+  return fallback;
+}
+
+unsigned mlir::terrazzo::getNumWarps(ModuleOp module) {
+  return getModuleInt(module, TileGPUDialect::kNumWarpsAttrName, 4);
+}
+
+unsigned mlir::terrazzo::getThreadsPerWarp(ModuleOp module) {
+  return getModuleInt(module, TileGPUDialect::kThreadsPerWarpAttrName, 32);
+}
+
+Type mlir::terrazzo::withEncoding(Type type, Attribute encoding) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.cloneWithEncoding(encoding);
+  return type;
+}

@@ -1,0 +1,34 @@
+// Layout choices shared by the passes that assign layouts.
+#ifndef TERRAZZO_PASSES_LAYOUTUTILS_H
+#define TERRAZZO_PASSES_LAYOUTUTILS_H
+
+#include "dialects/TileGPU/IR/TileGPU.h"
+
+namespace mlir::terrazzo {
+
+/// The layout every tensor starts with: one element per thread per
+/// repetition, lanes along the fastest (last) dimension first, then warps,
+/// so that a warp covers contiguous memory of a row-major tensor.
+tilegpu::BlockedLayoutAttr getDefaultBlockedLayout(MLIRContext *context,
+                                                   ArrayRef<int64_t> shape,
+                                                   unsigned numWarps,
+                                                   unsigned threadsPerWarp);
+
+/// A blocked layout with `sizePerThread` consecutive elements per thread
+/// along `order` (fastest first); lanes and warps are spread like the
+/// default layout over what remains of the shape.
+tilegpu::BlockedLayoutAttr
+getBlockedLayout(MLIRContext *context, ArrayRef<int64_t> shape,
+                 ArrayRef<unsigned> sizePerThread, ArrayRef<unsigned> order,
+                 unsigned numWarps, unsigned threadsPerWarp);
+
+/// The module's launch configuration (the tilegpu module attributes).
+unsigned getNumWarps(ModuleOp module);
+unsigned getThreadsPerWarp(ModuleOp module);
+
+/// `type` with `encoding`, or `type` itself when it is not a tensor.
+Type withEncoding(Type type, Attribute encoding);
+
+} // namespace mlir::terrazzo
+
+#endif // TERRAZZO_PASSES_LAYOUTUTILS_H

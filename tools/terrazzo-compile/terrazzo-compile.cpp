@@ -1,0 +1,106 @@
+// terrazzo-compile: ahead-of-time compilation of a tile IR kernel.
+//
+//   terrazzo-compile kernel.mlir --target=cuda:90 --num-warps=4 \
+//       --emit=cubin -o kernel.cubin
+//
+// writes the binary and, for ptx and cubin, kernel.cubin.json with what a
+// launcher needs (kernel name, arguments, threads per block, shared memory).
+// Built on the public API only (include/terrazzo/Compiler.h).
+#include "terrazzo/Compiler.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+const char *kUsage =
+    "usage: terrazzo-compile <input.mlir> [--target=cuda:90] [--num-warps=4]\n"
+    "                        [--emit=tile|tilegpu|llvm|llvmir|ptx|cubin]\n"
+    "                        [-o <output>|-]\n";
+
+bool startsWith(const std::string &text, const std::string &prefix) {
+  return text.compare(0, prefix.size(), prefix) == 0;
+}
+
+int fail(const std::string &message) {
+  std::cerr << "terrazzo-compile: error: " << message << "\n";
+  return 1;
+}
+
+bool writeFile(const std::string &path, const std::string &contents) {
+  std::ofstream out(path, std::ios::binary);
+  out << contents;
+  return bool(out);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string input, output, emit = "cubin";
+  terrazzo::CompileOptions options;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "-h" || arg == "--help") {
+      std::cout << kUsage;
+      return 0;
+    } else if (startsWith(arg, "--target=")) {
+      options.target = arg.substr(9);
+    } else if (startsWith(arg, "--num-warps=")) {
+      char *end = nullptr;
+      long value = std::strtol(arg.c_str() + 12, &end, 10);
+      if (*end || end == arg.c_str() + 12)
+        return fail("--num-warps needs a number, got '" + arg.substr(12) + "'");
+      options.numWarps = int(value);
+    } else if (startsWith(arg, "--emit=")) {
+      emit = arg.substr(7);
+    } else if (arg == "-o" && i + 1 < argc) {
+      output = argv[++i];
+    } else if (startsWith(arg, "-o") && arg.size() > 2) {
+      output = arg.substr(2);
+    } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
+      return fail("unknown option '" + arg + "'\n" + kUsage);
+    } else if (input.empty()) {
+      input = arg;
+    } else {
+      return fail("more than one input file\n" + std::string(kUsage));
+    }
+  }
+  if (input.empty())
+    return fail(std::string("no input file\n") + kUsage);
+  if (!terrazzo::parseStage(emit, options.stage))
+    return fail("unknown --emit kind '" + emit +
+                "'; expected tile, tilegpu, llvm, llvmir, ptx or cubin");
+
+  std::stringstream source;
+  if (input == "-") {
+    source << std::cin.rdbuf();
+  } else {
+    std::ifstream file(input, std::ios::binary);
+    if (!file)
+      return fail("cannot read '" + input + "'");
+    source << file.rdbuf();
+  }
+
+  terrazzo::CompileResult result =
+      terrazzo::compileTileIR(source.str(), input == "-" ? "<stdin>" : input,
+                              options);
+  std::cerr << result.formatDiagnostics();
+  if (!result.success)
+    return 1;
+
+  if (output.empty() || output == "-") {
+    std::cout << result.output;
+    return 0;
+  }
+  if (!writeFile(output, result.output))
+    return fail("cannot write '" + output + "'");
+  if (options.stage == terrazzo::Stage::PTX ||
+      options.stage == terrazzo::Stage::Cubin)
+    if (!writeFile(output + ".json", result.metadata.toJSON()))
+      return fail("cannot write '" + output + ".json'");
+  return 0;
+}
