@@ -36,8 +36,9 @@ struct ConvertTileToTileGPUPass
     }
     warpSize = threadsPerWarp ? unsigned(threadsPerWarp) : parsed->warpSize;
     if (numWarps < 1 || numWarps > 32 || !llvm::isPowerOf2_32(numWarps)) {
+      // The option itself would print as a character: stream its value.
       module.emitError("num-warps must be a power of two from 1 to 32, got ")
-          << numWarps;
+          << unsigned(numWarps.getValue());
       return signalPassFailure();
     }
     if (warpSize != 32 && warpSize != 64) {

@@ -231,16 +231,15 @@ AxisInfo constantInfo(Type type, int64_t value) {
 /// Nothing known. Pointers keep the natural alignment of their pointee.
 AxisInfo unknownInfo(Type type) {
   unsigned rank = latticeShape(type).size();
-  return AxisInfo::getUnknown(rank, isPointerLike(type) ? pointeeBytes(type)
-                                                        : 1);
+  return AxisInfo::getUnknown(rank,
+                              isPointerLike(type) ? pointeeBytes(type) : 1);
 }
 
 struct Dim {
   int64_t contiguity, divisibility, constancy;
 };
 
-template <typename Fn>
-AxisInfo perDim(unsigned rank, Fn &&fn) {
+template <typename Fn> AxisInfo perDim(unsigned rank, Fn &&fn) {
   DimVector c, d, k;
   for (unsigned i = 0; i < rank; ++i) {
     Dim dim = fn(i);
@@ -284,8 +283,7 @@ AxisInfo subInfo(const AxisInfo &lhs, const AxisInfo &rhs) {
 AxisInfo mulInfo(const AxisInfo &lhs, const AxisInfo &rhs) {
   return perDim(lhs.getRank(), [&](unsigned d) {
     int64_t div = divAt(lhs, d, 1, 1) * divAt(rhs, d, 1, 1);
-    return Dim{1, div,
-               std::min(lhs.getConstancy(d), rhs.getConstancy(d))};
+    return Dim{1, div, std::min(lhs.getConstancy(d), rhs.getConstancy(d))};
   });
 }
 
@@ -458,8 +456,8 @@ AxisInfo broadcastScalar(const AxisInfo &scalar, ArrayRef<int64_t> shape) {
 // Transfer functions
 //===----------------------------------------------------------------------===//
 
-/// The lattice of result 0 of an arith binary op, or null when the generic
-/// fallback applies.
+/// The lattice of the result of an integer arith binary op. Known constants
+/// fold; otherwise a rule per op.
 AxisInfo visitArithBinary(Operation *op, const AxisInfo &lhs,
                           const AxisInfo &rhs) {
   Type type = op->getResult(0).getType();
@@ -517,7 +515,7 @@ AxisInfo visitArithBinary(Operation *op, const AxisInfo &lhs,
           if (*mask == -1)
             return *x;
           // x & (2^k - 1) is x mod 2^k (for negative x too).
-          if (*mask >= 0 && isPow2(*mask + 1)) {
+          if (*mask >= 0 && *mask < INT64_MAX && isPow2(*mask + 1)) {
             int64_t c = *mask + 1;
             if (everyDiv(*x, 1) >= c)
               return constantInfo(type, 0);
@@ -600,10 +598,10 @@ AxisInfo visitCmp(arith::CmpIOp cmp, const AxisInfo &lhs, const AxisInfo &rhs) {
 
   using P = arith::CmpIPredicate;
   P pred = cmp.getPredicate();
-  bool lhsRuns = pred == P::slt || pred == P::ult || pred == P::sge ||
-                 pred == P::uge;
-  bool rhsRuns = pred == P::sgt || pred == P::ugt || pred == P::sle ||
-                 pred == P::ule;
+  bool lhsRuns =
+      pred == P::slt || pred == P::ult || pred == P::sge || pred == P::uge;
+  bool rhsRuns =
+      pred == P::sgt || pred == P::ugt || pred == P::sle || pred == P::ule;
   return perDim(lhs.getRank(), [&](unsigned d) {
     int64_t k = std::min(lhs.getConstancy(d), rhs.getConstancy(d));
     int64_t chunk = 1;
@@ -619,8 +617,8 @@ AxisInfo visitCmp(arith::CmpIOp cmp, const AxisInfo &lhs, const AxisInfo &rhs) {
   });
 }
 
-AxisInfo visitSelect(arith::SelectOp select, AxisInfo cond,
-                     const AxisInfo &a, const AxisInfo &b) {
+AxisInfo visitSelect(arith::SelectOp select, AxisInfo cond, const AxisInfo &a,
+                     const AxisInfo &b) {
   SmallVector<int64_t> shape = latticeShape(select.getType());
   if (!isa<RankedTensorType>(select.getCondition().getType()))
     cond = broadcastScalar(cond, shape);
@@ -628,11 +626,11 @@ AxisInfo visitSelect(arith::SelectOp select, AxisInfo cond,
     return *c ? a : b;
   int64_t step = stepOf(select.getType());
   AxisInfo result = perDim(a.getRank(), [&](unsigned d) {
-    int64_t c = std::min({cond.getConstancy(d), a.getContiguity(d),
-                          b.getContiguity(d)});
+    int64_t c = std::min(
+        {cond.getConstancy(d), a.getContiguity(d), b.getContiguity(d)});
     int64_t div = std::min(divAt(a, d, c, step), divAt(b, d, c, step));
-    int64_t k = std::min({cond.getConstancy(d), a.getConstancy(d),
-                          b.getConstancy(d)});
+    int64_t k =
+        std::min({cond.getConstancy(d), a.getConstancy(d), b.getConstancy(d)});
     return Dim{c, div, k};
   });
   if (a.getConstantValue() && a.getConstantValue() == b.getConstantValue())
@@ -672,8 +670,9 @@ AxisInfo visitIntCast(Operation *op, const AxisInfo &src) {
   return src;
 }
 
-/// The lattice of result 0 of `op`, from its operands' lattices. Returns an
-/// uninitialized AxisInfo for ops it knows nothing about.
+/// The lattices of the results of `op`, from its operands' lattices; empty
+/// (or uninitialized entries) for ops it knows nothing about, whose results
+/// the caller then marks unknown.
 SmallVector<AxisInfo> transfer(Operation *op, ArrayRef<AxisInfo> in) {
   auto one = [](AxisInfo info) { return SmallVector<AxisInfo>{info}; };
   return llvm::TypeSwitch<Operation *, SmallVector<AxisInfo>>(op)
@@ -766,13 +765,11 @@ SmallVector<AxisInfo> transfer(Operation *op, ArrayRef<AxisInfo> in) {
         for (unsigned i = 0; i < to.size(); ++i)
           if (to[i] != 1)
             toDims.push_back(i);
-        bool sameDims = !reshape.getAllowReorder() &&
-                        fromDims.size() == toDims.size() &&
-                        llvm::all_of(llvm::seq<size_t>(0, fromDims.size()),
-                                     [&](size_t i) {
-                                       return from[fromDims[i]] ==
-                                              to[toDims[i]];
-                                     });
+        bool sameDims =
+            !reshape.getAllowReorder() && fromDims.size() == toDims.size() &&
+            llvm::all_of(llvm::seq<size_t>(0, fromDims.size()), [&](size_t i) {
+              return from[fromDims[i]] == to[toDims[i]];
+            });
         AxisInfo result = AxisInfo::getUnknown(to.size(), all);
         if (!sameDims)
           return one(result);
@@ -842,8 +839,7 @@ SmallVector<AxisInfo> transfer(Operation *op, ArrayRef<AxisInfo> in) {
           if (fromBytes == toBytes)
             return one(in[0]);
           return one(perDim(in[0].getRank(), [&](unsigned d) {
-            return Dim{1, divAt(in[0], d, 1, fromBytes),
-                       in[0].getConstancy(d)};
+            return Dim{1, divAt(in[0], d, 1, fromBytes), in[0].getConstancy(d)};
           }));
         }
         // Integers of the same width: the same numbers.
@@ -885,8 +881,7 @@ public:
     for (auto [i, result] : llvm::enumerate(results)) {
       Type type = op->getResult(i).getType();
       AxisInfo info = i < out.size() ? out[i] : AxisInfo();
-      if (!info.isInitialized() ||
-          info.getRank() != latticeShape(type).size())
+      if (!info.isInitialized() || info.getRank() != latticeShape(type).size())
         info = unknownInfo(type);
       propagateIfChanged(result, result->join(info));
     }
@@ -929,16 +924,15 @@ public:
     auto forOp = dyn_cast<scf::ForOp>(op);
     if (forOp && successor.getSuccessor() == &forOp.getRegion() &&
         firstIndex == 1 && !argLattices.empty()) {
-      ProgramPoint *point =
-          getProgramPointBefore(&forOp.getRegion().front());
+      ProgramPoint *point = getProgramPointBefore(&forOp.getRegion().front());
       const AxisInfoLattice *lb =
           getLatticeElementFor(point, forOp.getLowerBound());
       const AxisInfoLattice *step =
           getLatticeElementFor(point, forOp.getStep());
       if (!lb->getValue().isInitialized() || !step->getValue().isInitialized())
         return;
-      int64_t div = std::min(everyDiv(lb->getValue(), 1),
-                             everyDiv(step->getValue(), 1));
+      int64_t div =
+          std::min(everyDiv(lb->getValue(), 1), everyDiv(step->getValue(), 1));
       AxisInfoLattice *iv = argLattices.front();
       propagateIfChanged(iv, iv->join(AxisInfo::getUnknown(1, div)));
       return;

@@ -537,3 +537,26 @@ func.func @casts(%n: i32 {tile.divisibility = 16 : i32}) {
   %and = arith.andi %n, %pid : i32
   return
 }
+
+// -----
+
+// join / split keep the lattice of the old dimensions; reshaping a splat
+// gives a splat.
+func.func @join_split(%n: i32 {tile.divisibility = 16 : i32}) {
+  // expected-remark @below {{result #0: contiguity = [64], divisibility = [1073741824], constancy = [1]}}
+  %r = tile.make_range 0 to 64 : tensor<64xi32>
+  // expected-remark @below {{result #0: contiguity = [1], divisibility = [256], constancy = [64], constant_value = 256}}
+  %c256 = arith.constant dense<256> : tensor<64xi32>
+  // expected-remark @below {{result #0: contiguity = [64], divisibility = [256], constancy = [1]}}
+  %r2 = arith.addi %r, %c256 : tensor<64xi32>
+  // expected-remark @below {{result #0: contiguity = [64, 1], divisibility = [256, 1], constancy = [1, 1]}}
+  %j = tile.join %r, %r2 : tensor<64xi32> -> tensor<64x2xi32>
+  // expected-remark @below {{result #0: contiguity = [64], divisibility = [256], constancy = [1]}}
+  // expected-remark @below {{result #1: contiguity = [64], divisibility = [256], constancy = [1]}}
+  %lo, %hi = tile.split %j : tensor<64x2xi32> -> tensor<64xi32>
+  // expected-remark @below {{result #0: contiguity = [1, 1], divisibility = [16, 16], constancy = [4, 16]}}
+  %s = tile.splat %n : i32 -> tensor<4x16xi32>
+  // expected-remark @below {{result #0: contiguity = [1], divisibility = [16], constancy = [64], constant_value = <none>}}
+  %flat = tile.reshape %s : tensor<4x16xi32> -> tensor<64xi32>
+  return
+}
