@@ -16,6 +16,7 @@
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -78,6 +79,22 @@ struct ConvertTileGPUToLLVMPass
     }
     NVIDIATargetInfo targetInfo;
 
+    // Tensor constants lower only when uniform. Rejected here, once: a
+    // failing pattern would let the upstream arith lowering turn them into
+    // invalid LLVM constants of struct type instead.
+    bool nonUniform = false;
+    module.walk([&](arith::ConstantOp op) {
+      if (isa<RankedTensorType>(op.getType()) &&
+          !isa<SplatElementsAttr>(op.getValue())) {
+        op.emitOpError("non-uniform tensor constants cannot be lowered yet; "
+                       "build the values with make_range and arithmetic "
+                       "instead");
+        nonUniform = true;
+      }
+    });
+    if (nonUniform)
+      return signalPassFailure();
+
     // AxisInfo reads the frontend's hints, so it runs before they change.
     ModuleAxisInfoAnalysis axisInfo(module);
     lowerArgumentHints(module);
@@ -88,7 +105,7 @@ struct ConvertTileGPUToLLVMPass
     populateElementwiseOpToLLVMPatterns(converter, patterns);
     populateShapeOpToLLVMPatterns(converter, patterns, targetInfo);
     populatePointerOpToLLVMPatterns(converter, patterns);
-    populateMemoryOpToLLVMPatterns(converter, patterns, axisInfo);
+    populateMemoryOpToLLVMPatterns(converter, patterns, axisInfo, targetInfo);
     populateGridOpToLLVMPatterns(converter, patterns, targetInfo);
     populateDebugOpToLLVMPatterns(converter, patterns, targetInfo);
     // Transcendental functions through libdevice rather than LLVM

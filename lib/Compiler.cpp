@@ -297,7 +297,8 @@ CompileResult compileTileIR(std::string_view source, std::string_view sourceName
   }
   nvidia::AssembledBinary binary;
   std::string error;
-  if (!nvidia::assembleCubin(*text, *target, binary, error)) {
+  if (!nvidia::assembleCubin(*text, *target, options.assembler, binary,
+                             error)) {
     emitError(module->getLoc()) << error;
     return result;
   }

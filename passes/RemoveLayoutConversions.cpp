@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -96,13 +97,140 @@ struct RematerializeInTargetLayout
   }
 };
 
+/// Regions a conversion has already been moved into, in this run of the
+/// pass: moving a loop argument or an if result leaves a conversion back to
+/// the old layout for the remaining users, which must not pull it back.
+using MovedSet = llvm::DenseSet<std::pair<Operation *, unsigned>>;
+
+/// Carries iter_arg `index` of `loop` in `newType`: its init is converted
+/// before the loop and its yielded value at the end of the body; users of
+/// the argument and of the result get the old layout back through
+/// conversions, except `keep`, which takes the new value directly.
+void carryInLayout(scf::ForOp loop, unsigned index, RankedTensorType newType,
+                   Operation *keep, PatternRewriter &rewriter) {
+  Attribute layout = newType.getEncoding();
+  BlockArgument arg = loop.getRegionIterArg(index);
+  OpResult result = loop->getResult(index);
+  auto oldType = cast<RankedTensorType>(arg.getType());
+  Location loc = loop.getLoc();
+
+  rewriter.setInsertionPoint(loop);
+  Value init = convertTo(rewriter, loc, loop.getInitArgs()[index], layout);
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  rewriter.setInsertionPoint(yield);
+  Value yielded = convertTo(rewriter, loc, yield.getOperand(index), layout);
+  rewriter.modifyOpInPlace(loop, [&] {
+    loop.getInitArgsMutable()[index].set(init);
+    arg.setType(newType);
+    result.setType(newType);
+  });
+  rewriter.modifyOpInPlace(yield, [&] { yield->setOperand(index, yielded); });
+
+  rewriter.setInsertionPointToStart(loop.getBody());
+  auto inside = tilegpu::ConvertLayoutOp::create(rewriter, loc, oldType, arg);
+  rewriter.replaceUsesWithIf(arg, inside.getResult(), [&](OpOperand &use) {
+    return use.getOwner() != inside && use.getOwner() != keep;
+  });
+  rewriter.setInsertionPointAfter(loop);
+  auto outside = tilegpu::ConvertLayoutOp::create(rewriter, loc, oldType, result);
+  rewriter.replaceUsesWithIf(result, outside.getResult(), [&](OpOperand &use) {
+    return use.getOwner() != outside && use.getOwner() != keep;
+  });
+}
+
+/// Whether some user of `value` converts it to a layout other than `type`'s:
+/// then two users pull in different directions and nothing moves.
+bool wantedElsewhere(Value value, RankedTensorType type) {
+  return llvm::any_of(value.getUsers(), [&](Operation *user) {
+    auto other = dyn_cast<tilegpu::ConvertLayoutOp>(user);
+    return other && other.getType() != type;
+  });
+}
+
+/// convert(iter_arg) or convert(result) of an scf.for -> the loop carries
+/// that value in the converted layout (see carryInLayout); the other
+/// patterns then push the remaining conversions to where they fold.
+struct CarryLoopValueInTargetLayout
+    : public OpRewritePattern<tilegpu::ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tilegpu::ConvertLayoutOp convert,
+                                PatternRewriter &rewriter) const override {
+    Value src = convert.getSrc();
+    scf::ForOp loop;
+    unsigned index = 0;
+    if (auto arg = dyn_cast<BlockArgument>(src)) {
+      loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || arg.getArgNumber() < loop.getNumInductionVars())
+        return failure();
+      index = arg.getArgNumber() - loop.getNumInductionVars();
+    } else if (auto result = dyn_cast<OpResult>(src)) {
+      loop = dyn_cast<scf::ForOp>(result.getOwner());
+      if (!loop)
+        return failure();
+      index = result.getResultNumber();
+    } else {
+      return failure();
+    }
+    RankedTensorType newType = convert.getType();
+    if (wantedElsewhere(loop.getRegionIterArg(index), newType) ||
+        wantedElsewhere(loop->getResult(index), newType) ||
+        !moved.insert({loop.getOperation(), index}).second)
+      return failure();
+    carryInLayout(loop, index, newType, convert, rewriter);
+    rewriter.replaceOp(convert, src);
+    return success();
+  }
+
+  mutable MovedSet moved;
+};
+
+/// convert(result of scf.if) -> both branches yield the converted value.
+struct YieldIfResultInTargetLayout
+    : public OpRewritePattern<tilegpu::ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tilegpu::ConvertLayoutOp convert,
+                                PatternRewriter &rewriter) const override {
+    auto result = dyn_cast<OpResult>(convert.getSrc());
+    auto ifOp = result ? dyn_cast<scf::IfOp>(result.getOwner()) : scf::IfOp();
+    if (!ifOp || ifOp.getElseRegion().empty())
+      return failure();
+    unsigned index = result.getResultNumber();
+    RankedTensorType newType = convert.getType();
+    if (wantedElsewhere(result, newType) ||
+        !moved.insert({ifOp.getOperation(), index}).second)
+      return failure();
+    auto oldType = cast<RankedTensorType>(result.getType());
+    Location loc = ifOp.getLoc();
+    for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
+      auto yield = cast<scf::YieldOp>(region->front().getTerminator());
+      rewriter.setInsertionPoint(yield);
+      Value yielded = convertTo(rewriter, loc, yield.getOperand(index),
+                                newType.getEncoding());
+      rewriter.modifyOpInPlace(yield, [&] { yield->setOperand(index, yielded); });
+    }
+    rewriter.modifyOpInPlace(ifOp, [&] { result.setType(newType); });
+    rewriter.setInsertionPointAfter(ifOp);
+    auto back = tilegpu::ConvertLayoutOp::create(rewriter, loc, oldType, result);
+    rewriter.replaceUsesWithIf(result, back.getResult(), [&](OpOperand &use) {
+      return use.getOwner() != back && use.getOwner() != convert;
+    });
+    rewriter.replaceOp(convert, result);
+    return success();
+  }
+
+  mutable MovedSet moved;
+};
+
 struct RemoveLayoutConversionsPass
     : public mlir::terrazzo::impl::TerrazzoRemoveLayoutConversionsBase<
           RemoveLayoutConversionsPass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
-    patterns.add<RematerializeInTargetLayout>(context);
+    patterns.add<RematerializeInTargetLayout, CarryLoopValueInTargetLayout,
+                 YieldIfResultInTargetLayout>(context);
     tilegpu::ConvertLayoutOp::getCanonicalizationPatterns(patterns, context);
     tile::SplatOp::getCanonicalizationPatterns(patterns, context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

@@ -74,10 +74,8 @@ struct ConstantOpConversion : public ConvertOpToLLVMPattern<arith::ConstantOp> {
     if (!type)
       return failure();
     auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
-    if (!splat)
-      return op.emitOpError("non-uniform tensor constants cannot be lowered "
-                            "yet; build the values with make_range and "
-                            "arithmetic instead");
+    if (!splat) // Rejected with a diagnostic before the conversion.
+      return rewriter.notifyMatchFailure(op, "non-uniform tensor constant");
     Type structType = getTypeConverter()->convertType(type);
     if (!structType)
       return rewriter.notifyMatchFailure(op, "result has no layout");

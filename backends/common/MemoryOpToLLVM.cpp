@@ -3,6 +3,7 @@
 // (contiguity, alignment, mask constancy) and 16 bytes allow. A masked
 // access is a branch around the vector access; a false mask reads `other`.
 #include "backends/common/Patterns.h"
+#include "backends/common/TargetInfo.h"
 #include "backends/common/TypeConverter.h"
 #include "backends/common/Utility.h"
 #include "dialects/Tile/IR/Tile.h"
@@ -88,8 +89,9 @@ void unpackVector(RewriterBase &rewriter, Location loc, Value vector,
 
 struct LoadOpConversion : public ConvertOpToLLVMPattern<tile::LoadOp> {
   LoadOpConversion(TileGPUTypeConverter &converter,
-                   const ModuleAxisInfoAnalysis &axisInfo)
-      : ConvertOpToLLVMPattern(converter), axisInfo(axisInfo) {}
+                   const ModuleAxisInfoAnalysis &axisInfo,
+                   const TargetInfo &target)
+      : ConvertOpToLLVMPattern(converter), axisInfo(axisInfo), target(target) {}
 
   LogicalResult
   matchAndRewrite(tile::LoadOp op, OpAdaptor adaptor,
@@ -113,6 +115,9 @@ struct LoadOpConversion : public ConvertOpToLLVMPattern<tile::LoadOp> {
     SmallVector<Value> values;
     for (size_t i = 0; i < ptrs.size(); i += width) {
       auto load = [&]() -> Value {
+        if (op.getCache() || op.getEvict())
+          return target.loadWithHints(rewriter, loc, accessType, ptrs[i],
+                                      op.getCache(), op.getEvict());
         return LLVM::LoadOp::create(rewriter, loc, accessType, ptrs[i],
                                     alignment, op.getIsVolatile());
       };
@@ -136,12 +141,14 @@ struct LoadOpConversion : public ConvertOpToLLVMPattern<tile::LoadOp> {
   }
 
   const ModuleAxisInfoAnalysis &axisInfo;
+  const TargetInfo &target;
 };
 
 struct StoreOpConversion : public ConvertOpToLLVMPattern<tile::StoreOp> {
   StoreOpConversion(TileGPUTypeConverter &converter,
-                    const ModuleAxisInfoAnalysis &axisInfo)
-      : ConvertOpToLLVMPattern(converter), axisInfo(axisInfo) {}
+                    const ModuleAxisInfoAnalysis &axisInfo,
+                    const TargetInfo &target)
+      : ConvertOpToLLVMPattern(converter), axisInfo(axisInfo), target(target) {}
 
   LogicalResult
   matchAndRewrite(tile::StoreOp op, OpAdaptor adaptor,
@@ -165,7 +172,11 @@ struct StoreOpConversion : public ConvertOpToLLVMPattern<tile::StoreOp> {
       Value vector = packVector(rewriter, loc, accessType,
                                 ArrayRef<Value>(values).slice(i, width));
       auto store = [&]() -> Value {
-        LLVM::StoreOp::create(rewriter, loc, vector, ptrs[i], alignment);
+        if (op.getCache() || op.getEvict())
+          target.storeWithHints(rewriter, loc, vector, ptrs[i], op.getCache(),
+                                op.getEvict());
+        else
+          LLVM::StoreOp::create(rewriter, loc, vector, ptrs[i], alignment);
         return Value();
       };
       if (masks.empty())
@@ -178,12 +189,14 @@ struct StoreOpConversion : public ConvertOpToLLVMPattern<tile::StoreOp> {
   }
 
   const ModuleAxisInfoAnalysis &axisInfo;
+  const TargetInfo &target;
 };
 
 } // namespace
 
 void mlir::terrazzo::populateMemoryOpToLLVMPatterns(
     TileGPUTypeConverter &converter, RewritePatternSet &patterns,
-    const ModuleAxisInfoAnalysis &axisInfo) {
-  patterns.add<LoadOpConversion, StoreOpConversion>(converter, axisInfo);
+    const ModuleAxisInfoAnalysis &axisInfo, const TargetInfo &target) {
+  patterns.add<LoadOpConversion, StoreOpConversion>(converter, axisInfo,
+                                                    target);
 }

@@ -20,7 +20,8 @@ void populatePointerOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                      RewritePatternSet &patterns);
 void populateMemoryOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                     RewritePatternSet &patterns,
-                                    const ModuleAxisInfoAnalysis &axisInfo);
+                                    const ModuleAxisInfoAnalysis &axisInfo,
+                                    const TargetInfo &target);
 void populateGridOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                   RewritePatternSet &patterns,
                                   const TargetInfo &target);

@@ -4,6 +4,8 @@
 #ifndef TERRAZZO_BACKENDS_COMMON_TARGETINFO_H
 #define TERRAZZO_BACKENDS_COMMON_TARGETINFO_H
 
+#include "dialects/Tile/IR/Tile.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -30,6 +32,19 @@ public:
   /// per value) from the calling thread.
   virtual LogicalResult printf(RewriterBase &rewriter, Location loc,
                                StringRef format, ValueRange values) const = 0;
+
+  /// A load of `type` (a scalar or vector of at most 16 bytes) from global
+  /// `ptr` with a cache modifier and/or eviction hint, neither of which LLVM
+  /// IR can express. Called only when at least one is set.
+  virtual Value loadWithHints(RewriterBase &rewriter, Location loc, Type type,
+                              Value ptr,
+                              std::optional<tile::CacheModifier> cache,
+                              std::optional<tile::EvictionPolicy> evict) const = 0;
+  /// The store counterpart of loadWithHints.
+  virtual void storeWithHints(RewriterBase &rewriter, Location loc, Value value,
+                              Value ptr,
+                              std::optional<tile::CacheModifier> cache,
+                              std::optional<tile::EvictionPolicy> evict) const = 0;
 
   /// Stops the kernel with `message` when `failed` (i1) is true.
   virtual LogicalResult assertFail(RewriterBase &rewriter, Location loc,

@@ -171,30 +171,45 @@ bool assembleWithPtxas(const std::string &ptxas, const std::string &ptx,
 std::string findAssembler() {
   if (const char *forced = std::getenv("TERRAZZO_ASSEMBLER"))
     return forced;
-  if (nvJitLink().loaded)
-    return "nvJitLink";
   if (!findPtxas().empty())
     return "ptxas";
+  if (nvJitLink().loaded)
+    return "nvJitLink";
   return "driver";
 }
 
 bool assembleCubin(const std::string &ptx, const Target &target,
-                   AssembledBinary &result, std::string &error) {
-  std::string assembler = findAssembler();
+                   const std::string &requested, AssembledBinary &result,
+                   std::string &error) {
+  std::string assembler =
+      requested.empty() || requested == "auto" ? findAssembler() : requested;
   result.assembler = assembler;
-  if (assembler == "nvJitLink" && nvJitLink().loaded) {
+  if (assembler == "nvJitLink") {
+    if (!nvJitLink().loaded) {
+      error = "nvJitLink was asked for but libnvJitLink.so.13 was not found "
+              "(set TERRAZZO_NVJITLINK to its path)";
+      return false;
+    }
     result.kind = AssembledBinary::Kind::Cubin;
     return assembleWithNvJitLink(nvJitLink(), ptx, target, result.bytes, error);
   }
-  std::string ptxas = findPtxas();
-  if (assembler == "ptxas" && !ptxas.empty()) {
+  if (assembler == "ptxas") {
+    std::string ptxas = findPtxas();
+    if (ptxas.empty()) {
+      error = "ptxas was asked for but was not found (set PTXAS to its path)";
+      return false;
+    }
     result.kind = AssembledBinary::Kind::Cubin;
     return assembleWithPtxas(ptxas, ptx, target, result.bytes, error);
   }
-  result.assembler = "driver";
-  result.kind = AssembledBinary::Kind::PTX;
-  result.bytes = ptx;
-  return true;
+  if (assembler == "driver") {
+    result.kind = AssembledBinary::Kind::PTX;
+    result.bytes = ptx;
+    return true;
+  }
+  error = "unknown assembler '" + assembler +
+          "'; expected auto, ptxas, nvJitLink or driver";
+  return false;
 }
 
 } // namespace terrazzo::nvidia

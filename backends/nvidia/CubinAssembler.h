@@ -18,13 +18,18 @@ struct AssembledBinary {
   std::string assembler;
 };
 
-/// Assembles `ptx` for `target`. Returns false with `error` set when an
-/// assembler was found and rejected the PTX (its log is in the message).
+/// Assembles `ptx` for `target` with `assembler`: "nvJitLink", "ptxas",
+/// "driver" (keep the PTX), or "auto"/"" for the first available of ptxas,
+/// nvJitLink and the driver (ptxas first: a short-lived process pays ~30 ms
+/// to load nvJitLink, more than ptxas costs to start; a long-lived one that
+/// compiles many kernels may prefer "nvJitLink"). TERRAZZO_ASSEMBLER
+/// overrides "auto". Returns false with `error` set when the assembler is
+/// missing or rejected the PTX (its log is in the message).
 bool assembleCubin(const std::string &ptx, const Target &target,
-                   AssembledBinary &result, std::string &error);
+                   const std::string &assembler, AssembledBinary &result,
+                   std::string &error);
 
-/// Which assembler assembleCubin would use ("nvJitLink", "ptxas" or
-/// "driver").
+/// The assembler "auto" resolves to here: "ptxas", "nvJitLink" or "driver".
 std::string findAssembler();
 
 } // namespace terrazzo::nvidia

@@ -17,6 +17,12 @@ public:
   void markKernel(LLVM::LLVMFuncOp func, unsigned numThreads) const override;
   LogicalResult printf(RewriterBase &rewriter, Location loc, StringRef format,
                        ValueRange values) const override;
+  Value loadWithHints(RewriterBase &rewriter, Location loc, Type type,
+                      Value ptr, std::optional<tile::CacheModifier> cache,
+                      std::optional<tile::EvictionPolicy> evict) const override;
+  void storeWithHints(RewriterBase &rewriter, Location loc, Value value,
+                      Value ptr, std::optional<tile::CacheModifier> cache,
+                      std::optional<tile::EvictionPolicy> evict) const override;
   LogicalResult assertFail(RewriterBase &rewriter, Location loc, Value failed,
                            StringRef message, StringRef file, unsigned line,
                            StringRef function) const override;

@@ -53,6 +53,9 @@ struct CompileOptions {
   /// Warps per program instance (a power of two from 1 to 32).
   int numWarps = 4;
   Stage stage = Stage::Tile;
+  /// For stage Cubin: "auto" (ptxas, else nvJitLink, else leave PTX for the
+  /// driver), "ptxas", "nvJitLink" or "driver".
+  std::string assembler = "auto";
 };
 
 struct KernelArgument {

@@ -75,7 +75,8 @@ constexpr size_t kGuard = 64;
 
 unsigned cdiv(size_t a, size_t b) { return unsigned((a + b - 1) / b); }
 
-void testVectorAdd(const LoadedKernel &kernel, size_t n) {
+void testVectorAdd(const LoadedKernel &kernel, size_t n,
+                   const std::string &name = "vector_add") {
   Buffer<float> x(n), y(n), out(n + kGuard);
   x.host = randomFloats(n, -1, 1);
   y.host = randomFloats(n, -1, 1);
@@ -86,7 +87,7 @@ void testVectorAdd(const LoadedKernel &kernel, size_t n) {
          int32_t(n));
   check(runtime::synchronize(), "vector add");
   out.download();
-  checkElements("vector_add", out.host, n,
+  checkElements(name, out.host, n,
                 [&](size_t i) { return double(x.host[i]) + double(y.host[i]); },
                 1e-7, kGuard);
 }
@@ -142,6 +143,27 @@ void testCopy2D(const LoadedKernel &kernel, int m, int n, int srcStride,
                 m, n, srcStride, dstStride, wrong, clobbered);
   report("copy2d (2-D grid, masks on both dims)", wrong == 0 && clobbered == 0,
          detail);
+}
+
+void testLoopSum(const LoadedKernel &kernel, int rows, int cols) {
+  Buffer<float> x(size_t(std::max(rows, 1)) * cols), out(size_t(cols) + kGuard);
+  x.host = randomFloats(x.host.size(), -1, 1);
+  x.upload();
+  out.poison();
+  launch(kernel, cdiv(cols, 256), 1, x.pointer(), out.pointer(), int32_t(rows),
+         int32_t(cols));
+  check(runtime::synchronize(), "loop sum");
+  out.download();
+  char name[96];
+  std::snprintf(name, sizeof(name), "loop_sum (scf.for + scf.if) rows=%d", rows);
+  checkElements(name, out.host, size_t(cols),
+                [&](size_t j) {
+                  double sum = 0;
+                  for (int k = 0; k < rows; ++k)
+                    sum += x.host[size_t(k) * cols + j];
+                  return rows % 2 ? 2 * sum : sum;
+                },
+                1e-5, kGuard);
 }
 
 uint16_t floatToHalf(float f) {
@@ -276,10 +298,31 @@ int main(int argc, char **argv) {
   LoadedKernel fused = load("test/GPU/kernels/fused_elementwise.mlir");
   LoadedKernel copy2d = load("test/GPU/kernels/copy2d.mlir");
   LoadedKernel conversions = load("test/GPU/kernels/conversions.mlir");
+  LoadedKernel loopSum = load("test/GPU/kernels/loop_sum.mlir");
+  // The same vector add with a cache modifier or eviction hint on each
+  // access (inline PTX on NVIDIA).
+  std::string hinted = readFile(sourceRoot + "/tutorials/vector-add.mlir");
+  for (auto [from, to] :
+       {std::pair<std::string, std::string>{"%xv = tile.load %x_ptrs, %mask :",
+                                            "%xv = tile.load %x_ptrs, %mask cache = cg :"},
+        {"%yv = tile.load %y_ptrs, %mask :",
+         "%yv = tile.load %y_ptrs, %mask evict = evict_first :"},
+        {"tile.store %out_ptrs, %sum, %mask :",
+         "tile.store %out_ptrs, %sum, %mask cache = cs :"}}) {
+    size_t at = hinted.find(from);
+    if (at == std::string::npos) {
+      std::fprintf(stderr, "error: vector-add.mlir has no '%s'\n", from.c_str());
+      return 2;
+    }
+    hinted.replace(at, from.size(), to);
+  }
+  LoadedKernel vectorAddHinted = compileAndLoad(hinted, "vector-add-hints.mlir");
 
   // vector-add.mlir promises n % 16 == 0 (tile.divisibility on n).
   for (size_t n : {16, 1024 * 3 + 48, 98304 + 16 * 7, (1 << 20) + 16 * 5})
     testVectorAdd(vectorAdd, n);
+  for (size_t n : {48, (1 << 20) + 16 * 3})
+    testVectorAdd(vectorAddHinted, n, "vector_add with cache/eviction hints");
   for (size_t n : {1, 511, 513, 100003})
     testFused(fused, n);
   testCopy2D(copy2d, 1000, 777, 784, 800);
@@ -287,6 +330,9 @@ int main(int argc, char **argv) {
   testCopy2D(copy2d, 64, 128, 128, 128);
   for (size_t n : {1, 255, 5000})
     testConversions(conversions, n);
+  for (int rows : {0, 1, 7, 64})
+    for (int cols : {16, 256 * 3 + 48})
+      testLoopSum(loopSum, rows, cols);
 
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

@@ -20,6 +20,7 @@ namespace {
 const char *kUsage =
     "usage: terrazzo-compile <input.mlir> [--target=cuda:90] [--num-warps=4]\n"
     "                        [--emit=tile|tilegpu|llvm|llvmir|ptx|cubin]\n"
+    "                        [--assembler=auto|ptxas|nvJitLink|driver]\n"
     "                        [-o <output>|-]\n";
 
 bool startsWith(const std::string &text, const std::string &prefix) {
@@ -55,6 +56,8 @@ int main(int argc, char **argv) {
       if (*end || end == arg.c_str() + 12)
         return fail("--num-warps needs a number, got '" + arg.substr(12) + "'");
       options.numWarps = int(value);
+    } else if (startsWith(arg, "--assembler=")) {
+      options.assembler = arg.substr(12);
     } else if (startsWith(arg, "--emit=")) {
       emit = arg.substr(7);
     } else if (arg == "-o" && i + 1 < argc) {
