@@ -82,17 +82,29 @@ struct ConvertTileGPUToLLVMPass
     // Tensor constants lower only when uniform. Rejected here, once: a
     // failing pattern would let the upstream arith lowering turn them into
     // invalid LLVM constants of struct type instead.
-    bool nonUniform = false;
+    bool unsupported = false;
     module.walk([&](arith::ConstantOp op) {
       if (isa<RankedTensorType>(op.getType()) &&
           !isa<SplatElementsAttr>(op.getValue())) {
         op.emitOpError("non-uniform tensor constants cannot be lowered yet; "
                        "build the values with make_range and arithmetic "
                        "instead");
-        nonUniform = true;
+        unsupported = true;
       }
     });
-    if (nonUniform)
+    // Public functions with bodies become kernels (below), and a kernel
+    // returns nothing: NVPTX would emit PTX that ptxas rejects.
+    module.walk([&](func::FuncOp func) {
+      if (func.isPublic() && !func.isExternal() && func.getNumResults()) {
+        func.emitError("kernel '")
+            << func.getName()
+            << "' returns values; a kernel (a public function) must return "
+               "nothing: store results through pointer arguments, or make "
+               "it private to call it from a kernel";
+        unsupported = true;
+      }
+    });
+    if (unsupported)
       return signalPassFailure();
 
     // AxisInfo reads the frontend's hints, so it runs before they change.

@@ -1,14 +1,26 @@
 // RUN: terrazzo-opt %s -split-input-file --terrazzo-convert-tile-to-tilegpu="target=cuda:90 num-warps=4" | FileCheck %s
-// RUN: terrazzo-opt %s -split-input-file --terrazzo-convert-tile-to-tilegpu="target=cuda:90 num-warps=1" | FileCheck %s --check-prefix=W1
-// RUN: terrazzo-opt %s -split-input-file --terrazzo-convert-tile-to-tilegpu="target=cuda:80 num-warps=8" | FileCheck %s --check-prefix=W8
-// RUN: terrazzo-opt %s -split-input-file --terrazzo-convert-tile-to-tilegpu="target=hip:gfx942 num-warps=4" | FileCheck %s --check-prefix=HIP
 
-// Invalid options, one file each (they need different options):
+// The default layouts under other launch configurations, on the @shapes
+// case alone (split-file extracts it and an empty module from the end of
+// this file):
 // RUN: split-file %s %t
-// RUN: terrazzo-opt %t/unknown-target.mlir --terrazzo-convert-tile-to-tilegpu="target=cuda:91" -verify-diagnostics
-// RUN: terrazzo-opt %t/num-warps-3.mlir --terrazzo-convert-tile-to-tilegpu="target=cuda:90 num-warps=3" -verify-diagnostics
-// RUN: terrazzo-opt %t/num-warps-64.mlir --terrazzo-convert-tile-to-tilegpu="target=cuda:90 num-warps=64" -verify-diagnostics
-// RUN: terrazzo-opt %t/threads-per-warp-16.mlir --terrazzo-convert-tile-to-tilegpu="target=cuda:90 threads-per-warp=16" -verify-diagnostics
+// RUN: terrazzo-opt %t/shapes.mlir --terrazzo-convert-tile-to-tilegpu="target=cuda:90 num-warps=1" | FileCheck %s --check-prefix=W1
+// RUN: terrazzo-opt %t/shapes.mlir --terrazzo-convert-tile-to-tilegpu="target=cuda:80 num-warps=8" | FileCheck %s --check-prefix=W8
+// RUN: terrazzo-opt %t/shapes.mlir --terrazzo-convert-tile-to-tilegpu="target=hip:gfx942 num-warps=4" | FileCheck %s --check-prefix=HIP
+
+// Invalid options are reported on the module, and the pass fails.
+// RUN: not terrazzo-opt %t/empty.mlir --terrazzo-convert-tile-to-tilegpu="target=cuda:91" 2>&1 | FileCheck %s --check-prefix=BAD-TARGET
+// RUN: not terrazzo-opt %t/empty.mlir --terrazzo-convert-tile-to-tilegpu="target=cuda:90 num-warps=3" 2>&1 | FileCheck %s --check-prefix=BAD-WARPS3
+// RUN: not terrazzo-opt %t/empty.mlir --terrazzo-convert-tile-to-tilegpu="target=cuda:90 num-warps=64" 2>&1 | FileCheck %s --check-prefix=BAD-WARPS64
+// RUN: not terrazzo-opt %t/empty.mlir --terrazzo-convert-tile-to-tilegpu="target=cuda:90 threads-per-warp=16" 2>&1 | FileCheck %s --check-prefix=BAD-TPW
+// BAD-TARGET: empty.mlir:1:1: error: unknown target 'cuda:91'; expected one of cuda:75, cuda:80, cuda:86, cuda:87, cuda:89, cuda:90, cuda:100, cuda:103, cuda:120, hip:gfx90a, hip:gfx942, hip:gfx950, hip:gfx1100, hip:gfx1200, hip:gfx1201{{$}}
+// BAD-WARPS3: empty.mlir:1:1: error: num-warps must be a power of two from 1 to 32, got 3{{$}}
+// BAD-WARPS64: empty.mlir:1:1: error: num-warps must be a power of two from 1 to 32, got 64{{$}}
+// BAD-TPW: empty.mlir:1:1: error: threads-per-warp must be 32 or 64, got 16{{$}}
+// BAD-TARGET-NOT: tilegpu.num-warps
+// BAD-WARPS3-NOT: tilegpu.num-warps
+// BAD-WARPS64-NOT: tilegpu.num-warps
+// BAD-TPW-NOT: tilegpu.num-warps
 
 // The launch configuration lands in the module attributes: num-warps as
 // given, the warp size of the target (32 on NVIDIA, 64 on CDNA) and the
@@ -19,75 +31,10 @@
 // CHECK-NEXT: %[[PID:.*]] = tile.program_id x : i32
 // CHECK-NEXT: %[[S:.*]] = arith.addi %[[PID]], %[[A]] : i32
 // CHECK-NEXT: return %[[S]] : i32
-// W1-LABEL: module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32}
-// W8-LABEL: module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:80", "tilegpu.threads-per-warp" = 32 : i32}
-// HIP-LABEL: module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "hip:gfx942", "tilegpu.threads-per-warp" = 64 : i32}
 func.func @scalars(%a: i32, %p: !tile.ptr<f32> {tile.divisibility = 16 : i32}) -> i32 {
   %pid = tile.program_id x : i32
   %s = arith.addi %pid, %a : i32
   return %s : i32
-}
-
-// -----
-
-// Default layouts: one element per thread, lanes along the last dimension
-// first, then warps along what is left, fastest dimension first; a tensor
-// smaller than the threads repeats along its slowest dimension. Tensors of
-// one shape share one layout.
-
-// CHECK-DAG: #[[$L1D:.+]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-// CHECK-DAG: #[[$L64X64:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
-// CHECK-DAG: #[[$L16X128:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
-// CHECK-DAG: #[[$L3D:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 2, 16], warpsPerCTA = [2, 2, 1], order = [2, 1, 0]}>
-// CHECK-DAG: #[[$L8X4:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
-// CHECK-LABEL: func.func @shapes
-// CHECK-SAME: tensor<1024xf32, #[[$L1D]]>
-// CHECK-SAME: tensor<64xi32, #[[$L1D]]>
-// CHECK-SAME: tensor<64x64xf16, #[[$L64X64]]>
-// CHECK-SAME: tensor<16x128xf32, #[[$L16X128]]>
-// CHECK-SAME: tensor<2x4x16xf32, #[[$L3D]]>
-// CHECK-SAME: tensor<8x4xf32, #[[$L8X4]]>
-
-// W1-DAG: #[[$L1D:.+]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
-// W1-DAG: #[[$L2D:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]}>
-// W1-DAG: #[[$L3D:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 2, 16], warpsPerCTA = [1, 1, 1], order = [2, 1, 0]}>
-// W1-DAG: #[[$L8X4:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
-// W1-LABEL: func.func @shapes
-// W1-SAME: tensor<1024xf32, #[[$L1D]]>
-// W1-SAME: tensor<64xi32, #[[$L1D]]>
-// W1-SAME: tensor<64x64xf16, #[[$L2D]]>
-// W1-SAME: tensor<16x128xf32, #[[$L2D]]>
-// W1-SAME: tensor<2x4x16xf32, #[[$L3D]]>
-// W1-SAME: tensor<8x4xf32, #[[$L8X4]]>
-
-// W8-DAG: #[[$L1D:.+]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
-// W8-DAG: #[[$L64X64:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 2], order = [1, 0]}>
-// W8-DAG: #[[$L16X128:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 4], order = [1, 0]}>
-// W8-DAG: #[[$L3D:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 2, 16], warpsPerCTA = [4, 2, 1], order = [2, 1, 0]}>
-// W8-DAG: #[[$L8X4:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]}>
-// W8-LABEL: func.func @shapes
-// W8-SAME: tensor<1024xf32, #[[$L1D]]>
-// W8-SAME: tensor<64xi32, #[[$L1D]]>
-// W8-SAME: tensor<64x64xf16, #[[$L64X64]]>
-// W8-SAME: tensor<16x128xf32, #[[$L16X128]]>
-// W8-SAME: tensor<2x4x16xf32, #[[$L3D]]>
-// W8-SAME: tensor<8x4xf32, #[[$L8X4]]>
-
-// HIP-DAG: #[[$L1D:.+]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>
-// HIP-DAG: #[[$L64X64:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 64], warpsPerCTA = [4, 1], order = [1, 0]}>
-// HIP-DAG: #[[$L16X128:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 64], warpsPerCTA = [2, 2], order = [1, 0]}>
-// HIP-DAG: #[[$L3D:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 4, 16], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
-// HIP-DAG: #[[$L8X4:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
-// HIP-LABEL: func.func @shapes
-// HIP-SAME: tensor<1024xf32, #[[$L1D]]>
-// HIP-SAME: tensor<64xi32, #[[$L1D]]>
-// HIP-SAME: tensor<64x64xf16, #[[$L64X64]]>
-// HIP-SAME: tensor<16x128xf32, #[[$L16X128]]>
-// HIP-SAME: tensor<2x4x16xf32, #[[$L3D]]>
-// HIP-SAME: tensor<8x4xf32, #[[$L8X4]]>
-func.func @shapes(%a: tensor<1024xf32>, %b: tensor<64xi32>, %c: tensor<64x64xf16>,
-                  %d: tensor<16x128xf32>, %e: tensor<2x4x16xf32>, %f: tensor<8x4xf32>) {
-  return
 }
 
 // -----
@@ -256,22 +203,72 @@ func.func @keeps_layout(%x: tensor<512xf32, #mine>) -> tensor<512xf32, #mine> {
   return %y : tensor<512xf32, #mine>
 }
 
-//--- unknown-target.mlir
-// expected-error @below {{unknown target 'cuda:91'; expected one of cuda:75, cuda:80, cuda:86, cuda:87, cuda:89, cuda:90, cuda:100, cuda:103, cuda:120, hip:gfx90a, hip:gfx942}}
-module {
+// -----
+
+//--- shapes.mlir
+// Default layouts: one element per thread, lanes along the last dimension
+// first, then warps along what is left, fastest dimension first; a tensor
+// smaller than the threads repeats along its slowest dimension. Tensors of
+// one shape share one layout.
+
+// CHECK-DAG: #[[$L1D:.+]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[$L64X64:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+// CHECK-DAG: #[[$L16X128:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+// CHECK-DAG: #[[$L3D:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 2, 16], warpsPerCTA = [2, 2, 1], order = [2, 1, 0]}>
+// CHECK-DAG: #[[$L8X4:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: func.func @shapes
+// CHECK-SAME: tensor<1024xf32, #[[$L1D]]>
+// CHECK-SAME: tensor<64xi32, #[[$L1D]]>
+// CHECK-SAME: tensor<64x64xf16, #[[$L64X64]]>
+// CHECK-SAME: tensor<16x128xf32, #[[$L16X128]]>
+// CHECK-SAME: tensor<2x4x16xf32, #[[$L3D]]>
+// CHECK-SAME: tensor<8x4xf32, #[[$L8X4]]>
+
+// W1-DAG: #[[$L1D:.+]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+// W1-DAG: #[[$L2D:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]}>
+// W1-DAG: #[[$L3D:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 2, 16], warpsPerCTA = [1, 1, 1], order = [2, 1, 0]}>
+// W1-DAG: #[[$L8X4:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
+// W1: module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32}
+// W1-LABEL: func.func @shapes
+// W1-SAME: tensor<1024xf32, #[[$L1D]]>
+// W1-SAME: tensor<64xi32, #[[$L1D]]>
+// W1-SAME: tensor<64x64xf16, #[[$L2D]]>
+// W1-SAME: tensor<16x128xf32, #[[$L2D]]>
+// W1-SAME: tensor<2x4x16xf32, #[[$L3D]]>
+// W1-SAME: tensor<8x4xf32, #[[$L8X4]]>
+
+// W8-DAG: #[[$L1D:.+]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+// W8-DAG: #[[$L64X64:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 2], order = [1, 0]}>
+// W8-DAG: #[[$L16X128:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 4], order = [1, 0]}>
+// W8-DAG: #[[$L3D:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 2, 16], warpsPerCTA = [4, 2, 1], order = [2, 1, 0]}>
+// W8-DAG: #[[$L8X4:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]}>
+// W8: module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:80", "tilegpu.threads-per-warp" = 32 : i32}
+// W8-LABEL: func.func @shapes
+// W8-SAME: tensor<1024xf32, #[[$L1D]]>
+// W8-SAME: tensor<64xi32, #[[$L1D]]>
+// W8-SAME: tensor<64x64xf16, #[[$L64X64]]>
+// W8-SAME: tensor<16x128xf32, #[[$L16X128]]>
+// W8-SAME: tensor<2x4x16xf32, #[[$L3D]]>
+// W8-SAME: tensor<8x4xf32, #[[$L8X4]]>
+
+// HIP-DAG: #[[$L1D:.+]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>
+// HIP-DAG: #[[$L64X64:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 64], warpsPerCTA = [4, 1], order = [1, 0]}>
+// HIP-DAG: #[[$L16X128:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 64], warpsPerCTA = [2, 2], order = [1, 0]}>
+// HIP-DAG: #[[$L3D:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 4, 16], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+// HIP-DAG: #[[$L8X4:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+// HIP: module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "hip:gfx942", "tilegpu.threads-per-warp" = 64 : i32}
+// HIP-LABEL: func.func @shapes
+// HIP-SAME: tensor<1024xf32, #[[$L1D]]>
+// HIP-SAME: tensor<64xi32, #[[$L1D]]>
+// HIP-SAME: tensor<64x64xf16, #[[$L64X64]]>
+// HIP-SAME: tensor<16x128xf32, #[[$L16X128]]>
+// HIP-SAME: tensor<2x4x16xf32, #[[$L3D]]>
+// HIP-SAME: tensor<8x4xf32, #[[$L8X4]]>
+func.func @shapes(%a: tensor<1024xf32>, %b: tensor<64xi32>, %c: tensor<64x64xf16>,
+                  %d: tensor<16x128xf32>, %e: tensor<2x4x16xf32>, %f: tensor<8x4xf32>) {
+  return
 }
 
-//--- num-warps-3.mlir
-// expected-error @below {{num-warps must be a power of two from 1 to 32, got 3}}
-module {
-}
-
-//--- num-warps-64.mlir
-// expected-error @below {{num-warps must be a power of two from 1 to 32, got 64}}
-module {
-}
-
-//--- threads-per-warp-16.mlir
-// expected-error @below {{threads-per-warp must be 32 or 64, got 16}}
+//--- empty.mlir
 module {
 }

@@ -1,0 +1,374 @@
+// RUN: terrazzo-opt %s -split-input-file -verify-diagnostics --convert-scf-to-cf --terrazzo-convert-tilegpu-to-llvm | FileCheck %s
+
+// Each tensor becomes the struct of the values one thread holds under its
+// layout; each op becomes the per-thread code that computes them.
+
+// Grid queries read the NVVM special registers. Public functions become
+// kernels launched with num-warps * threads-per-warp threads (8 * 32 here);
+// a private function does not. tile.divisibility on a pointer becomes its
+// LLVM alignment; on an integer it is dropped.
+
+// CHECK-LABEL: llvm.func @grid
+// CHECK-SAME: (%[[X:.*]]: !llvm.ptr<1> {llvm.align = 16 : i64}, %[[Y:.*]]: !llvm.ptr<1>, %[[N:.*]]: i32)
+// CHECK-SAME: attributes {nvvm.kernel, nvvm.maxntid = array<i32: 256, 1, 1>}
+// CHECK-NEXT: %[[PX:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
+// CHECK-NEXT: %[[PY:.*]] = nvvm.read.ptx.sreg.ctaid.y : i32
+// CHECK-NEXT: %[[PZ:.*]] = nvvm.read.ptx.sreg.ctaid.z : i32
+// CHECK-NEXT: %[[NX:.*]] = nvvm.read.ptx.sreg.nctaid.x : i32
+// CHECK-NEXT: %[[NY:.*]] = nvvm.read.ptx.sreg.nctaid.y : i32
+// CHECK-NEXT: %[[NZ:.*]] = nvvm.read.ptx.sreg.nctaid.z : i32
+// CHECK-NEXT: %[[S1:.*]] = llvm.add %[[PX]], %[[PY]] : i32
+// CHECK-NEXT: %[[S2:.*]] = llvm.add %[[S1]], %[[PZ]] : i32
+// CHECK-NEXT: %[[S3:.*]] = llvm.add %[[S2]], %[[NX]] : i32
+// CHECK-NEXT: %[[S4:.*]] = llvm.add %[[S3]], %[[NY]] : i32
+// CHECK-NEXT: %[[S5:.*]] = llvm.add %[[S4]], %[[NZ]] : i32
+// CHECK-NEXT: %[[S6:.*]] = llvm.add %[[S5]], %[[N]] : i32
+// A scalar access: one element, aligned to its size.
+// CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %[[X]][%[[S6]]] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+// CHECK-NEXT: %[[V:.*]] = llvm.load %[[P]] {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// CHECK-NEXT: llvm.store %[[V]], %[[P]] {alignment = 4 : i64} : f32, !llvm.ptr<1>
+// CHECK-NEXT: llvm.return
+// CHECK-LABEL: llvm.func @helper
+// CHECK-NOT: nvvm.kernel
+// CHECK-SAME: {sym_visibility = "private"}
+module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @grid(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f16>,
+                  %n: i32 {tile.divisibility = 16 : i32}) {
+    %a = tile.program_id x : i32
+    %b = tile.program_id y : i32
+    %c = tile.program_id z : i32
+    %d = tile.num_programs x : i32
+    %e = tile.num_programs y : i32
+    %f = tile.num_programs z : i32
+    %s1 = arith.addi %a, %b : i32
+    %s2 = arith.addi %s1, %c : i32
+    %s3 = arith.addi %s2, %d : i32
+    %s4 = arith.addi %s3, %e : i32
+    %s5 = arith.addi %s4, %f : i32
+    %s6 = arith.addi %s5, %n : i32
+    %p = tile.addptr %x, %s6 : !tile.ptr<f32>, i32
+    %v = tile.load %p : !tile.ptr<f32>
+    tile.store %p, %v : !tile.ptr<f32>
+    return
+  }
+  func.func private @helper(%x: i32) -> i32 {
+    return %x : i32
+  }
+}
+
+// -----
+
+// One warp, 4 consecutive elements per thread: every tensor<128 x T> is a
+// struct of 4 values. make_range adds the thread's offset (lane * 4) to the
+// register offsets 0..3; splat repeats its scalar; addptr and elementwise
+// ops work register by register.
+
+// CHECK-LABEL: llvm.func @blocks
+// CHECK-SAME: (%[[X:.*]]: !llvm.ptr<1> {llvm.align = 16 : i64}, %[[S:.*]]: f32)
+// CHECK-SAME: attributes {nvvm.kernel, nvvm.maxntid = array<i32: 32, 1, 1>}
+// make_range: lane bit i contributes 4 << i.
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK: %[[LANE:.*]] = llvm.and %[[TID]], %{{.*}} : i32
+// CHECK: llvm.lshr %[[LANE]]
+// CHECK: %[[C4:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK-NEXT: llvm.mul %{{.*}}, %[[C4]] : i32
+// CHECK: %[[C64:.*]] = llvm.mlir.constant(64 : i32) : i32
+// CHECK-NEXT: %[[LAST:.*]] = llvm.mul %{{.*}}, %[[C64]] : i32
+// CHECK-NEXT: %[[OFF:.*]] = llvm.xor %{{.*}}, %[[LAST]] : i32
+// CHECK: %[[R3C:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK-NEXT: %[[R3:.*]] = llvm.add %[[OFF]], %[[R3C]] : i32
+// CHECK: %[[RANGE:.*]] = llvm.insertvalue %{{.*}}[3] : !llvm.struct<(i32, i32, i32, i32)>
+// splat of the pointer: the same value in all 4 registers.
+// CHECK: %[[PS0:.*]] = llvm.insertvalue %[[X]], %{{.*}}[0] : !llvm.struct<(ptr<1>, ptr<1>, ptr<1>, ptr<1>)>
+// CHECK-NEXT: %[[PS1:.*]] = llvm.insertvalue %[[X]], %[[PS0]][1]
+// CHECK-NEXT: %[[PS2:.*]] = llvm.insertvalue %[[X]], %[[PS1]][2]
+// CHECK-NEXT: %[[PS3:.*]] = llvm.insertvalue %[[X]], %[[PS2]][3]
+// addptr: one getelementptr per register.
+// CHECK-COUNT-4: llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+// CHECK-NOT: llvm.getelementptr
+// The unmasked load from 16-byte aligned, contiguous addresses: one
+// vector<4xf32> load, no branch.
+// CHECK-NOT: llvm.cond_br
+// CHECK: %[[V:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK-NOT: llvm.load
+// CHECK-COUNT-4: llvm.extractelement %[[V]]
+// CHECK-NOT: llvm.load
+// The elementwise multiply by the splat scalar: 4 fmul.
+// CHECK-NOT: llvm.fmul
+// CHECK-COUNT-4: llvm.fmul %{{.*}}, %{{.*}} : f32
+// CHECK-NOT: llvm.fmul
+// The store: one vector<4xf32> store.
+// CHECK-COUNT-4: llvm.insertelement
+// CHECK-NEXT: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+// CHECK-NOT: llvm.store
+// CHECK-NOT: llvm.cond_br
+// CHECK: llvm.return
+#blocked = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @blocks(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %s: f32) {
+    %r = tile.make_range 0 to 128 : tensor<128xi32, #blocked>
+    %xs = tile.splat %x : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>, #blocked>
+    %xp = tile.addptr %xs, %r : tensor<128x!tile.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+    %v = tile.load %xp : tensor<128x!tile.ptr<f32>, #blocked>
+    %ss = tile.splat %s : f32 -> tensor<128xf32, #blocked>
+    %w = arith.mulf %v, %ss : tensor<128xf32, #blocked>
+    tile.store %xp, %w : tensor<128x!tile.ptr<f32>, #blocked>
+    return
+  }
+}
+
+// -----
+
+// A masked load: the mask (offsets < n, with n divisible by 16) is constant
+// over each thread's 4 elements, so one branch guards one vector load; a
+// false mask gives `other` (here zero). The masked store is guarded the
+// same way.
+
+// CHECK-LABEL: llvm.func @masked
+// CHECK: %[[M0:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct<(i1, i1, i1, i1)>
+// CHECK: %[[ZERO:.*]] = llvm.mlir.zero : vector<4xf32>
+// CHECK-NEXT: llvm.cond_br %[[M0]], ^[[LOAD:.*]], ^[[JOIN:.*]](%[[ZERO]] : vector<4xf32>)
+// CHECK-NEXT: ^[[LOAD]]:
+// CHECK-NEXT: %[[L:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK-NEXT: llvm.br ^[[JOIN]](%[[L]] : vector<4xf32>)
+// CHECK-NEXT: ^[[JOIN]](%[[V:.*]]: vector<4xf32>):
+// CHECK-NOT: llvm.load
+// CHECK: llvm.cond_br %{{.*}}, ^[[STORE:.*]], ^
+// CHECK-NEXT: ^[[STORE]]:
+// CHECK-NEXT: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+// CHECK-NOT: llvm.store
+#blocked = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @masked(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) {
+    %r = tile.make_range 0 to 128 : tensor<128xi32, #blocked>
+    %ns = tile.splat %n : i32 -> tensor<128xi32, #blocked>
+    %m = arith.cmpi slt, %r, %ns : tensor<128xi32, #blocked>
+    %xs = tile.splat %x : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>, #blocked>
+    %xp = tile.addptr %xs, %r : tensor<128x!tile.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+    %v = tile.load %xp, %m : tensor<128x!tile.ptr<f32>, #blocked>
+    tile.store %xp, %v, %m : tensor<128x!tile.ptr<f32>, #blocked>
+    return
+  }
+}
+
+// -----
+
+// A masked load with an explicit `other` packs it as the fallback vector.
+
+// CHECK-LABEL: llvm.func @masked_other
+// CHECK: llvm.mlir.constant(-1.000000e+00 : f32) : f32
+// CHECK-NOT: llvm.mlir.zero
+// CHECK-COUNT-4: llvm.insertelement
+// CHECK-NEXT: llvm.cond_br %{{.*}}, ^[[LOAD:.*]], ^[[JOIN:.*]](%{{.*}} : vector<4xf32>)
+// CHECK-NEXT: ^[[LOAD]]:
+// CHECK-NEXT: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+#blocked = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @masked_other(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) {
+    %r = tile.make_range 0 to 128 : tensor<128xi32, #blocked>
+    %ns = tile.splat %n : i32 -> tensor<128xi32, #blocked>
+    %m = arith.cmpi slt, %r, %ns : tensor<128xi32, #blocked>
+    %xs = tile.splat %x : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>, #blocked>
+    %xp = tile.addptr %xs, %r : tensor<128x!tile.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+    %other = arith.constant dense<-1.0> : tensor<128xf32, #blocked>
+    %v = tile.load %xp, %m, %other : tensor<128x!tile.ptr<f32>, #blocked>
+    tile.store %xp, %v : tensor<128x!tile.ptr<f32>, #blocked>
+    return
+  }
+}
+
+// -----
+
+// The vector width comes from the addresses, not only the layout: with no
+// divisibility hint the 4 registers are 4 scalar loads aligned to 4 bytes;
+// with a mask constant in runs of 2 only (n divisible by 2), 2-wide vectors
+// each behind its own branch.
+
+// CHECK-LABEL: llvm.func @narrow
+// CHECK-NOT: vector<4xf32>
+// CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// CHECK-NOT: vector<4xf32>
+// CHECK: llvm.cond_br
+// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
+// CHECK: llvm.cond_br
+// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
+// CHECK-NOT: llvm.load
+#blocked = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @narrow(%x: !tile.ptr<f32>, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 2 : i32}) {
+    %r = tile.make_range 0 to 128 : tensor<128xi32, #blocked>
+    %xs = tile.splat %x : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>, #blocked>
+    %xp = tile.addptr %xs, %r : tensor<128x!tile.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+    %v = tile.load %xp : tensor<128x!tile.ptr<f32>, #blocked>
+    %ns = tile.splat %n : i32 -> tensor<128xi32, #blocked>
+    %m = arith.cmpi slt, %r, %ns : tensor<128xi32, #blocked>
+    %ys = tile.splat %y : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>, #blocked>
+    %yp = tile.addptr %ys, %r : tensor<128x!tile.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+    %w = tile.load %yp, %m : tensor<128x!tile.ptr<f32>, #blocked>
+    %sum = arith.addf %v, %w : tensor<128xf32, #blocked>
+    tile.store %yp, %sum : tensor<128x!tile.ptr<f32>, #blocked>
+    return
+  }
+}
+
+// -----
+
+// tile.print: vprintf with a format string per kind of line, the program
+// id first, then (for a tensor) the element's index and value; the
+// arguments travel in a stack buffer. A scalar prints once.
+
+// CHECK-DAG: llvm.mlir.global internal constant @[[FMT_T:printfFormat_[0-9]+]]("pid (%u, %u, %u) idx (%u) r = %d\0A\00")
+// CHECK-DAG: llvm.mlir.global internal constant @[[FMT_S:printfFormat_[0-9]+]]("pid (%u, %u, %u) n = %d\0A\00")
+// CHECK-DAG: llvm.mlir.global internal constant @[[FMT_F:printfFormat_[0-9]+]]("pid (%u, %u, %u) x = %f\0A\00")
+// CHECK-DAG: llvm.func @vprintf(!llvm.ptr, !llvm.ptr) -> i32
+// CHECK-LABEL: llvm.func @print
+// CHECK: %[[F1:.*]] = llvm.mlir.addressof @[[FMT_S]] : !llvm.ptr
+// CHECK: %[[B1:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: llvm.call @vprintf(%[[F1]], %[[B1]]) : (!llvm.ptr, !llvm.ptr) -> i32
+// A float is promoted to double, as C varargs require.
+// CHECK: %[[D:.*]] = llvm.fpext %{{.*}} : f32 to f64
+// CHECK: %[[F3:.*]] = llvm.mlir.addressof @[[FMT_F]] : !llvm.ptr
+// CHECK: %[[B3:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(i32, i32, i32, f64)>
+// CHECK: llvm.store %[[D]], %{{.*}} : f64, !llvm.ptr
+// CHECK: llvm.call @vprintf(%[[F3]], %[[B3]])
+// Two registers per thread: two lines.
+// CHECK-COUNT-2: llvm.call @vprintf(%{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> i32
+// CHECK-NOT: llvm.call
+#blocked = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @print(%n: i32, %x: f32) {
+    tile.print "n = " : %n : i32
+    tile.print "x = " : %x : f32
+    %r = tile.make_range 0 to 64 : tensor<64xi32, #blocked>
+    tile.print "r = " : %r : tensor<64xi32, #blocked>
+    return
+  }
+}
+
+// -----
+
+// tile.assert: each thread ANDs its conditions and calls __assertfail with
+// the message, file, line and function when one is false.
+
+// CHECK-DAG: llvm.mlir.global internal constant @[[MSG:assertMessage_[0-9]+]]("r < n\00")
+// CHECK-DAG: llvm.mlir.global internal constant @[[FILE:assertFile_[0-9]+]]("{{.*}}tilegpu-to-llvm.mlir\00")
+// CHECK-DAG: llvm.mlir.global internal constant @[[FUNC:assertFunction_[0-9]+]]("check\00")
+// CHECK-DAG: llvm.func @__assertfail(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i64)
+// CHECK-LABEL: llvm.func @check
+// CHECK: %[[C0:.*]] = llvm.icmp "slt"
+// CHECK: %[[C1:.*]] = llvm.icmp "slt"
+// CHECK: %[[ALL:.*]] = llvm.and %{{.*}}, %{{.*}} : i1
+// CHECK: %[[TRUE:.*]] = llvm.mlir.constant(true) : i1
+// CHECK-NEXT: %[[FAILED:.*]] = llvm.xor %[[ALL]], %[[TRUE]] : i1
+// CHECK-NEXT: llvm.cond_br %[[FAILED]], ^[[FAIL:.*]], ^
+// CHECK-NEXT: ^[[FAIL]]:
+// CHECK-DAG: %[[M:.*]] = llvm.mlir.addressof @[[MSG]]
+// CHECK-DAG: %[[F:.*]] = llvm.mlir.addressof @[[FILE]]
+// CHECK-DAG: %[[FN:.*]] = llvm.mlir.addressof @[[FUNC]]
+// CHECK-DAG: %[[LINE:.*]] = llvm.mlir.constant([[# @LINE + 8]] : i32) : i32
+// CHECK: llvm.call @__assertfail(%[[M]], %[[F]], %[[LINE]], %[[FN]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i64) -> ()
+#blocked = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @check(%n: i32) {
+    %r = tile.make_range 0 to 64 : tensor<64xi32, #blocked>
+    %ns = tile.splat %n : i32 -> tensor<64xi32, #blocked>
+    %m = arith.cmpi slt, %r, %ns : tensor<64xi32, #blocked>
+    tile.assert %m, "r < n" : tensor<64xi1, #blocked>
+    return
+  }
+}
+
+// -----
+
+// Layout conversions that only relabel a thread's registers are free;
+// broadcast and expand_dims are too when the layouts agree on the threads.
+// (Here and below, functions that return tensors are private: a kernel
+// returns nothing.)
+
+// CHECK-LABEL: llvm.func @relabel
+// CHECK-NOT: llvm.call
+// CHECK-NOT: llvm.load
+// CHECK: llvm.return
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#slice = #tilegpu.slice<{dim = 0, parent = #blocked}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @relabel() -> tensor<64x64xi32, #blocked> {
+    %r = tile.make_range 0 to 64 : tensor<64xi32, #slice>
+    %e = tile.expand_dims %r axis = 0 : tensor<64xi32, #slice> -> tensor<1x64xi32, #blocked>
+    %b = tile.broadcast %e : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    return %b : tensor<64x64xi32, #blocked>
+  }
+}
+
+// -----
+
+// What the backend cannot lower yet fails with a located diagnostic.
+
+// tile.dot (tensor cores come with accelerate-dot): the conversion reports
+// only that it could not legalize the op.
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @dot(%a: tensor<16x16xf16, #blocked>, %b: tensor<16x16xf16, #blocked>, %c: tensor<16x16xf32, #blocked>) -> tensor<16x16xf32, #blocked> {
+    // expected-error @below {{failed to legalize operation 'tile.dot'}}
+    %d = tile.dot %a, %b, %c : tensor<16x16xf16, #blocked> * tensor<16x16xf16, #blocked> -> tensor<16x16xf32, #blocked>
+    return %d : tensor<16x16xf32, #blocked>
+  }
+}
+
+// -----
+
+// A conversion that moves data between threads (needs shuffles or shared
+// memory).
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @shuffle(%x: tensor<512xf32, #a>) -> tensor<512xf32, #b> {
+    // expected-error @below {{'tilegpu.convert_layout' op moves data between threads (from 'tensor<512xf32, #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>' to 'tensor<512xf32, #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>'), which this backend cannot lower yet}}
+    // expected-error @below {{failed to legalize operation 'tilegpu.convert_layout'}}
+    %y = tilegpu.convert_layout %x : tensor<512xf32, #a> -> tensor<512xf32, #b>
+    return %y : tensor<512xf32, #b>
+  }
+}
+
+// -----
+
+// A non-uniform tensor constant: one clear error, before the conversion.
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @iota() -> tensor<4xi32, #a> {
+    // expected-error @below {{'arith.constant' op non-uniform tensor constants cannot be lowered yet; build the values with make_range and arithmetic instead}}
+    %c = arith.constant dense<[0, 1, 2, 3]> : tensor<4xi32, #a>
+    return %c : tensor<4xi32, #a>
+  }
+}
+
+// -----
+
+// The module must have been through terrazzo-convert-tile-to-tilegpu.
+// expected-error @below {{module has no 'tilegpu.target'; run terrazzo-convert-tile-to-tilegpu first}}
+module {
+  func.func @no_target() {
+    return
+  }
+}
+
+// -----
+
+// A target this build has no code generator for.
+// expected-error @below {{this build has no code generator for target 'hip:gfx942'}}
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "hip:gfx942", "tilegpu.threads-per-warp" = 64 : i32} {
+  func.func @amd() {
+    return
+  }
+}
+
+// -----
+
+// A public function is a kernel, and a kernel cannot return values.
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  // expected-error @below {{kernel 'returns' returns values; a kernel (a public function) must return nothing: store results through pointer arguments, or make it private to call it from a kernel}}
+  func.func @returns(%x: !tile.ptr<f32>) -> f32 {
+    %v = tile.load %x : !tile.ptr<f32>
+    return %v : f32
+  }
+}

@@ -1,0 +1,306 @@
+// RUN: terrazzo-opt %s -split-input-file --terrazzo-remove-layout-conversions | FileCheck %s
+
+// A conversion of a value that is cheap to compute in any layout is
+// replaced by computing the value in the target layout; loop-carried values
+// and if results move to the layout their users want; conversions of
+// loaded data, function arguments and reduction results stay.
+
+// Splat and make_range are rebuilt in the target layout; the originals,
+// unused, disappear.
+
+// CHECK: #[[$B:.+]] = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-NOT: #tilegpu.blocked
+// CHECK-LABEL: func.func @splat_and_range
+// CHECK-SAME: (%[[N:.*]]: i32)
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK-DAG: %[[S:.*]] = tile.splat %[[N]] : i32 -> tensor<512xi32, #[[$B]]>
+// CHECK-DAG: %[[R:.*]] = tile.make_range 0 to 512 : tensor<512xi32, #[[$B]]>
+// CHECK: return %[[S]], %[[R]] : tensor<512xi32, #[[$B]]>, tensor<512xi32, #[[$B]]>
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @splat_and_range(%n: i32) -> (tensor<512xi32, #b>, tensor<512xi32, #b>) {
+    %s = tile.splat %n : i32 -> tensor<512xi32, #a>
+    %sc = tilegpu.convert_layout %s : tensor<512xi32, #a> -> tensor<512xi32, #b>
+    %r = tile.make_range 0 to 512 : tensor<512xi32, #a>
+    %rc = tilegpu.convert_layout %r : tensor<512xi32, #a> -> tensor<512xi32, #b>
+    return %sc, %rc : tensor<512xi32, #b>, tensor<512xi32, #b>
+  }
+}
+
+// -----
+
+// Elementwise arithmetic (with a constant operand) and pointer arithmetic
+// move into the target layout together with everything they are built
+// from, so the pointers reach the load with no conversion.
+
+// CHECK-DAG: #[[$A:.+]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[$B:.+]] = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @elementwise_and_addptr
+// CHECK-SAME: (%[[X:.*]]: !tile.ptr<f32>, %[[N:.*]]: i32)
+// CHECK-NOT: tilegpu.convert_layout {{.*}}!tile.ptr
+// CHECK-DAG: %[[TWO:.*]] = arith.constant dense<2> : tensor<512xi32, #[[$B]]>
+// CHECK-DAG: %[[S:.*]] = tile.splat %[[N]] : i32 -> tensor<512xi32, #[[$B]]>
+// CHECK-DAG: %[[R:.*]] = tile.make_range 0 to 512 : tensor<512xi32, #[[$B]]>
+// CHECK-DAG: %[[XS:.*]] = tile.splat %[[X]] : !tile.ptr<f32> -> tensor<512x!tile.ptr<f32>, #[[$B]]>
+// CHECK: %[[SUM:.*]] = arith.addi %[[S]], %[[R]] : tensor<512xi32, #[[$B]]>
+// CHECK: %[[OFF:.*]] = arith.muli %[[SUM]], %[[TWO]] : tensor<512xi32, #[[$B]]>
+// CHECK: %[[P:.*]] = tile.addptr %[[XS]], %[[OFF]] : tensor<512x!tile.ptr<f32>, #[[$B]]>, tensor<512xi32, #[[$B]]>
+// CHECK: %[[V:.*]] = tile.load %[[P]] : tensor<512x!tile.ptr<f32>, #[[$B]]>
+// CHECK: %[[VA:.*]] = tilegpu.convert_layout %[[V]] : tensor<512xf32, #[[$B]]> -> tensor<512xf32, #[[$A]]>
+// CHECK: return %[[VA]]
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @elementwise_and_addptr(%x: !tile.ptr<f32>, %n: i32) -> tensor<512xf32, #a> {
+    %s = tile.splat %n : i32 -> tensor<512xi32, #a>
+    %r = tile.make_range 0 to 512 : tensor<512xi32, #a>
+    %sum = arith.addi %s, %r : tensor<512xi32, #a>
+    %two = arith.constant dense<2> : tensor<512xi32, #a>
+    %off = arith.muli %sum, %two : tensor<512xi32, #a>
+    %xs = tile.splat %x : !tile.ptr<f32> -> tensor<512x!tile.ptr<f32>, #a>
+    %p = tile.addptr %xs, %off : tensor<512x!tile.ptr<f32>, #a>, tensor<512xi32, #a>
+    %pc = tilegpu.convert_layout %p : tensor<512x!tile.ptr<f32>, #a> -> tensor<512x!tile.ptr<f32>, #b>
+    %v = tile.load %pc : tensor<512x!tile.ptr<f32>, #b>
+    %va = tilegpu.convert_layout %v : tensor<512xf32, #b> -> tensor<512xf32, #a>
+    return %va : tensor<512xf32, #a>
+  }
+}
+
+// -----
+
+// A value that also has users in its own layout is recomputed for the
+// converted use, not moved: both layouts of the range exist afterwards.
+
+// CHECK-DAG: #[[$A:.+]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[$B:.+]] = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @shared_producer
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK-DAG: %[[RA:.*]] = tile.make_range 0 to 512 : tensor<512xi32, #[[$A]]>
+// CHECK-DAG: %[[RB:.*]] = tile.make_range 0 to 512 : tensor<512xi32, #[[$B]]>
+// CHECK-DAG: %[[NA:.*]] = arith.subi %{{.*}}, %[[RA]] : tensor<512xi32, #[[$A]]>
+// CHECK-DAG: %[[NB:.*]] = arith.subi %{{.*}}, %[[RB]] : tensor<512xi32, #[[$B]]>
+// CHECK: return %[[NA]], %[[NB]]
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @shared_producer() -> (tensor<512xi32, #a>, tensor<512xi32, #b>) {
+    %zero = arith.constant dense<0> : tensor<512xi32, #a>
+    %r = tile.make_range 0 to 512 : tensor<512xi32, #a>
+    %neg = arith.subi %zero, %r : tensor<512xi32, #a>
+    %negb = tilegpu.convert_layout %neg : tensor<512xi32, #a> -> tensor<512xi32, #b>
+    return %neg, %negb : tensor<512xi32, #a>, tensor<512xi32, #b>
+  }
+}
+
+// -----
+
+// broadcast and expand_dims: a conversion after broadcast(expand_dims(
+// convert(make_range))) becomes a make_range in the slice of the target
+// layout, expanded and broadcast in the target layout, with no conversion
+// left.
+
+// CHECK-DAG: #[[$TARGET:.+]] = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[$SLICE:.+]] = #tilegpu.slice<{dim = 0, parent = #[[$TARGET]]}>
+// CHECK-LABEL: func.func @broadcast_expand_dims
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[R:.*]] = tile.make_range 0 to 64 : tensor<64xi32, #[[$SLICE]]>
+// CHECK-NEXT: %[[E:.*]] = tile.expand_dims %[[R]] axis = 0 : tensor<64xi32, #[[$SLICE]]> -> tensor<1x64xi32, #[[$TARGET]]>
+// CHECK-NEXT: %[[B:.*]] = tile.broadcast %[[E]] : tensor<1x64xi32, #[[$TARGET]]> -> tensor<64x64xi32, #[[$TARGET]]>
+// CHECK-NEXT: return %[[B]] : tensor<64x64xi32, #[[$TARGET]]>
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#blocked1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#target = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#row = #tilegpu.slice<{dim = 0, parent = #blocked}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @broadcast_expand_dims() -> tensor<64x64xi32, #target> {
+    %r = tile.make_range 0 to 64 : tensor<64xi32, #blocked1>
+    %rr = tilegpu.convert_layout %r : tensor<64xi32, #blocked1> -> tensor<64xi32, #row>
+    %e = tile.expand_dims %rr axis = 0 : tensor<64xi32, #row> -> tensor<1x64xi32, #blocked>
+    %b = tile.broadcast %e : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %bc = tilegpu.convert_layout %b : tensor<64x64xi32, #blocked> -> tensor<64x64xi32, #target>
+    return %bc : tensor<64x64xi32, #target>
+  }
+}
+
+// -----
+
+// A loaded value is not recomputed: its conversion stays (and the load
+// keeps its layout).
+
+// CHECK-DAG: #[[$A:.+]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[$B:.+]] = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @loaded_value
+// CHECK: %[[V:.*]] = tile.load %{{.*}} : tensor<512x!tile.ptr<f32>, #[[$B]]>
+// CHECK-NEXT: %[[VA:.*]] = tilegpu.convert_layout %[[V]] : tensor<512xf32, #[[$B]]> -> tensor<512xf32, #[[$A]]>
+// CHECK-NEXT: %[[NEG:.*]] = arith.negf %[[VA]] : tensor<512xf32, #[[$A]]>
+// CHECK-NEXT: return %[[NEG]]
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @loaded_value(%p: tensor<512x!tile.ptr<f32>, #b>) -> tensor<512xf32, #a> {
+    %v = tile.load %p : tensor<512x!tile.ptr<f32>, #b>
+    %va = tilegpu.convert_layout %v : tensor<512xf32, #b> -> tensor<512xf32, #a>
+    %neg = arith.negf %va : tensor<512xf32, #a>
+    return %neg : tensor<512xf32, #a>
+  }
+}
+
+// -----
+
+// A function argument cannot be recomputed: its conversion stays. A loop
+// instead carries its pointers in the layout the accesses in its body
+// want: the init is converted before the loop (the function argument
+// again) and the result converted back for its user after the loop.
+
+// CHECK-DAG: #[[$A:.+]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[$B:.+]] = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @block_arguments
+// CHECK-SAME: (%[[P:.*]]: tensor<512x!tile.ptr<f32>, #[[$A]]>, %[[N:.*]]: i32)
+// CHECK: %[[PB:.*]] = tilegpu.convert_layout %[[P]] : tensor<512x!tile.ptr<f32>, #[[$A]]> -> tensor<512x!tile.ptr<f32>, #[[$B]]>
+// CHECK-NEXT: %[[V:.*]] = tile.load %[[PB]] : tensor<512x!tile.ptr<f32>, #[[$B]]>
+// CHECK-NEXT: %[[INIT:.*]] = tilegpu.convert_layout %[[P]] : tensor<512x!tile.ptr<f32>, #[[$A]]> -> tensor<512x!tile.ptr<f32>, #[[$B]]>
+// CHECK-NEXT: %[[R:.*]] = scf.for {{.*}} iter_args(%[[Q:.*]] = %[[INIT]]) -> (tensor<512x!tile.ptr<f32>, #[[$B]]>)
+// CHECK-NEXT: %[[W:.*]] = tile.load %[[Q]] : tensor<512x!tile.ptr<f32>, #[[$B]]>
+// CHECK-NEXT: tile.store %[[Q]], %[[W]] : tensor<512x!tile.ptr<f32>, #[[$B]]>
+// CHECK-NEXT: %[[NEXT:.*]] = tile.addptr %[[Q]], %{{.*}} : tensor<512x!tile.ptr<f32>, #[[$B]]>, tensor<512xi32, #[[$B]]>
+// CHECK-NEXT: scf.yield %[[NEXT]] : tensor<512x!tile.ptr<f32>, #[[$B]]>
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[RA:.*]] = tilegpu.convert_layout %[[R]] : tensor<512x!tile.ptr<f32>, #[[$B]]> -> tensor<512x!tile.ptr<f32>, #[[$A]]>
+// CHECK-NEXT: return %[[V]], %[[RA]]
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @block_arguments(%p: tensor<512x!tile.ptr<f32>, #a>, %n: i32) -> (tensor<512xf32, #b>, tensor<512x!tile.ptr<f32>, #a>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<512> : tensor<512xi32, #a>
+    %pb = tilegpu.convert_layout %p : tensor<512x!tile.ptr<f32>, #a> -> tensor<512x!tile.ptr<f32>, #b>
+    %v = tile.load %pb : tensor<512x!tile.ptr<f32>, #b>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%q = %p) -> (tensor<512x!tile.ptr<f32>, #a>) : i32 {
+      %qb = tilegpu.convert_layout %q : tensor<512x!tile.ptr<f32>, #a> -> tensor<512x!tile.ptr<f32>, #b>
+      %w = tile.load %qb : tensor<512x!tile.ptr<f32>, #b>
+      tile.store %qb, %w : tensor<512x!tile.ptr<f32>, #b>
+      %next = tile.addptr %q, %step : tensor<512x!tile.ptr<f32>, #a>, tensor<512xi32, #a>
+      scf.yield %next : tensor<512x!tile.ptr<f32>, #a>
+    }
+    return %v, %r : tensor<512xf32, #b>, tensor<512x!tile.ptr<f32>, #a>
+  }
+}
+
+// -----
+
+// A loop argument that its users want in two different layouts stays where
+// it is, with both conversions.
+
+// CHECK-DAG: #[[$A:.+]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[$B:.+]] = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[$C:.+]] = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @two_ways
+// CHECK: scf.for {{.*}} iter_args(%[[Q:.*]] = %{{.*}}) -> (tensor<512x!tile.ptr<f32>, #[[$A]]>)
+// CHECK-DAG: tilegpu.convert_layout %[[Q]] : tensor<512x!tile.ptr<f32>, #[[$A]]> -> tensor<512x!tile.ptr<f32>, #[[$B]]>
+// CHECK-DAG: tilegpu.convert_layout %[[Q]] : tensor<512x!tile.ptr<f32>, #[[$A]]> -> tensor<512x!tile.ptr<f32>, #[[$C]]>
+// CHECK: tile.addptr %[[Q]], %{{.*}} : tensor<512x!tile.ptr<f32>, #[[$A]]>
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#c = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @two_ways(%p: tensor<512x!tile.ptr<f32>, #a>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<512> : tensor<512xi32, #a>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%q = %p) -> (tensor<512x!tile.ptr<f32>, #a>) : i32 {
+      %qb = tilegpu.convert_layout %q : tensor<512x!tile.ptr<f32>, #a> -> tensor<512x!tile.ptr<f32>, #b>
+      %w = tile.load %qb : tensor<512x!tile.ptr<f32>, #b>
+      tile.store %qb, %w : tensor<512x!tile.ptr<f32>, #b>
+      %qc = tilegpu.convert_layout %q : tensor<512x!tile.ptr<f32>, #a> -> tensor<512x!tile.ptr<f32>, #c>
+      %u = tile.load %qc : tensor<512x!tile.ptr<f32>, #c>
+      tile.store %qc, %u : tensor<512x!tile.ptr<f32>, #c>
+      %next = tile.addptr %q, %step : tensor<512x!tile.ptr<f32>, #a>, tensor<512xi32, #a>
+      scf.yield %next : tensor<512x!tile.ptr<f32>, #a>
+    }
+    return
+  }
+}
+
+// -----
+
+// A conversion of an scf.if result moves into both branches, where it
+// meets what each branch yields (here function arguments, so it stays
+// there).
+
+// CHECK-DAG: #[[$A:.+]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[$B:.+]] = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @branches
+// CHECK-SAME: (%[[X:.*]]: tensor<512xf32, #[[$A]]>, %[[Y:.*]]: tensor<512xf32, #[[$A]]>, %[[COND:.*]]: i1, %[[P:.*]]: tensor<512x!tile.ptr<f32>, #[[$B]]>)
+// CHECK-NEXT: %[[R:.*]] = scf.if %[[COND]] -> (tensor<512xf32, #[[$B]]>) {
+// CHECK-NEXT: %[[XB:.*]] = tilegpu.convert_layout %[[X]] : tensor<512xf32, #[[$A]]> -> tensor<512xf32, #[[$B]]>
+// CHECK-NEXT: %[[NX:.*]] = arith.negf %[[XB]] : tensor<512xf32, #[[$B]]>
+// CHECK-NEXT: scf.yield %[[NX]] : tensor<512xf32, #[[$B]]>
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[YB:.*]] = tilegpu.convert_layout %[[Y]] : tensor<512xf32, #[[$A]]> -> tensor<512xf32, #[[$B]]>
+// CHECK-NEXT: scf.yield %[[YB]] : tensor<512xf32, #[[$B]]>
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.store %[[P]], %[[R]] : tensor<512x!tile.ptr<f32>, #[[$B]]>
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @branches(%x: tensor<512xf32, #a>, %y: tensor<512xf32, #a>, %cond: i1, %p: tensor<512x!tile.ptr<f32>, #b>) {
+    %r = scf.if %cond -> tensor<512xf32, #a> {
+      %nx = arith.negf %x : tensor<512xf32, #a>
+      scf.yield %nx : tensor<512xf32, #a>
+    } else {
+      scf.yield %y : tensor<512xf32, #a>
+    }
+    %rb = tilegpu.convert_layout %r : tensor<512xf32, #a> -> tensor<512xf32, #b>
+    tile.store %p, %rb : tensor<512x!tile.ptr<f32>, #b>
+    return
+  }
+}
+
+// -----
+
+// Chains fold: A -> B -> C becomes A -> C, and A -> B -> A disappears.
+
+// CHECK-DAG: #[[$A:.+]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[$C:.+]] = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @chains
+// CHECK-SAME: (%[[X:.*]]: tensor<512xf32, #[[$A]]>)
+// CHECK-NEXT: %[[XC:.*]] = tilegpu.convert_layout %[[X]] : tensor<512xf32, #[[$A]]> -> tensor<512xf32, #[[$C]]>
+// CHECK-NEXT: return %[[XC]], %[[X]] : tensor<512xf32, #[[$C]]>, tensor<512xf32, #[[$A]]>
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#c = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @chains(%x: tensor<512xf32, #a>) -> (tensor<512xf32, #c>, tensor<512xf32, #a>) {
+    %xb = tilegpu.convert_layout %x : tensor<512xf32, #a> -> tensor<512xf32, #b>
+    %xc = tilegpu.convert_layout %xb : tensor<512xf32, #b> -> tensor<512xf32, #c>
+    %xa = tilegpu.convert_layout %xb : tensor<512xf32, #b> -> tensor<512xf32, #a>
+    return %xc, %xa : tensor<512xf32, #c>, tensor<512xf32, #a>
+  }
+}
+
+// -----
+
+// A reduction's result is expensive to recompute: its conversion stays.
+
+// CHECK-DAG: #[[$L2D:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+// CHECK-DAG: #[[$L1D:.+]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[$SLICE:.+]] = #tilegpu.slice<{dim = 1, parent = #[[$L2D]]}>
+// CHECK-LABEL: func.func @reduction
+// CHECK: %[[R:.*]] = tile.reduce
+// CHECK: tilegpu.convert_layout %[[R]] : tensor<32xf32, #[[$SLICE]]> -> tensor<32xf32, #[[$L1D]]>
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#blocked1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#slice = #tilegpu.slice<{dim = 1, parent = #blocked}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @reduction(%x: tensor<32x64xf32, #blocked>) -> tensor<32xf32, #blocked1> {
+    %0 = tile.reduce(%x) axis = 1 : (tensor<32x64xf32, #blocked>) -> tensor<32xf32, #slice> {
+    ^bb0(%a: f32, %b: f32):
+      %m = arith.maximumf %a, %b : f32
+      tile.reduce.return %m : f32
+    }
+    %1 = tilegpu.convert_layout %0 : tensor<32xf32, #slice> -> tensor<32xf32, #blocked1>
+    return %1 : tensor<32xf32, #blocked1>
+  }
+}

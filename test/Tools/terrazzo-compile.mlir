@@ -1,0 +1,148 @@
+// terrazzo-compile: a tile IR kernel to a binary and the JSON metadata a
+// launcher needs, or a located error and a non-zero exit. The kernels are
+// the //--- parts at the end (split-file keeps their line numbers).
+// RUN: rm -rf %t && split-file --leading-lines %s %t
+
+// A cubin (or PTX, where no assembler exists) and its JSON beside it.
+// RUN: terrazzo-compile %t/add.mlir --target=cuda:90 --num-warps=4 --emit=cubin -o %t/add.cubin
+// RUN: FileCheck %s --check-prefixes=JSON,JSON-AUTO < %t/add.cubin.json
+// JSON:      {
+// JSON-NEXT:   "name": "add_kernel",
+// JSON-NEXT:   "target": "cuda:90",
+// JSON-NEXT:   "num_warps": 4,
+// JSON-NEXT:   "threads_per_block": 128,
+// JSON-NEXT:   "shared_memory_bytes": 0,
+// JSON-AUTO-NEXT: "binary": "[[BINARY:cubin|ptx]]",
+// JSON-AUTO-NEXT: "assembler": "{{ptxas|nvJitLink|driver}}",
+// JSON-PTXAS-NEXT: "binary": "cubin",
+// JSON-PTXAS-NEXT: "assembler": "ptxas",
+// JSON-NEXT:   "arguments": [
+// JSON-NEXT:     {"type": "!tile.ptr<f32>", "divisibility": 16},
+// JSON-NEXT:     {"type": "!tile.ptr<f16>", "divisibility": 1},
+// JSON-NEXT:     {"type": "i32", "divisibility": 16},
+// JSON-NEXT:     {"type": "f32", "divisibility": 1}
+// JSON-NEXT:   ]
+// JSON-NEXT: }
+
+// With ptxas forced (where there is one): a real cubin, an ELF file.
+// RUN: %if ptxas %{ env TERRAZZO_ASSEMBLER=ptxas PTXAS=%ptxas terrazzo-compile %t/add.mlir --target=cuda:90 --num-warps=4 --emit=cubin -o %t/add-ptxas.cubin %}
+// RUN: %if ptxas %{ FileCheck %s --check-prefixes=JSON,JSON-PTXAS < %t/add-ptxas.cubin.json %}
+// RUN: %if ptxas %{ od -An -c -N4 %t/add-ptxas.cubin | FileCheck %s --check-prefix=ELF %}
+// ELF: 177 E L F
+
+// The driver (TERRAZZO_ASSEMBLER=driver): the "binary" is the PTX itself.
+// RUN: env TERRAZZO_ASSEMBLER=driver terrazzo-compile %t/add.mlir --target=cuda:90 -o %t/add-driver.cubin
+// RUN: FileCheck %s --check-prefix=DRIVER-JSON < %t/add-driver.cubin.json
+// RUN: FileCheck %s --check-prefix=DRIVER-BIN < %t/add-driver.cubin
+// DRIVER-JSON: "binary": "ptx",
+// DRIVER-JSON-NEXT: "assembler": "driver",
+// DRIVER-BIN: .target sm_90a
+// DRIVER-BIN: .visible .entry add_kernel(
+
+// Another launch configuration and target; --emit=ptx writes JSON too.
+// RUN: terrazzo-compile %t/add.mlir --target=cuda:80 --num-warps=8 --emit=ptx -o %t/add-sm80.ptx
+// RUN: FileCheck %s --check-prefix=PTX-JSON < %t/add-sm80.ptx.json
+// RUN: FileCheck %s --check-prefix=SM80-PTX < %t/add-sm80.ptx
+// PTX-JSON:      "target": "cuda:80",
+// PTX-JSON-NEXT: "num_warps": 8,
+// PTX-JSON-NEXT: "threads_per_block": 256,
+// PTX-JSON:      "binary": "ptx",
+// SM80-PTX: .target sm_80
+// SM80-PTX: .maxntid 256, 1, 1
+
+// Errors. An unknown target lists the accepted ones, and nothing is written.
+// RUN: not terrazzo-compile %t/add.mlir --target=cuda:91 -o %t/bad.cubin 2>&1 | FileCheck %s --check-prefix=BAD-TARGET
+// RUN: not ls %t/bad.cubin
+// RUN: not ls %t/bad.cubin.json
+// BAD-TARGET: add.mlir: error: unknown target 'cuda:91'; expected one of cuda:75, cuda:80, cuda:86, cuda:87, cuda:89, cuda:90, cuda:100, cuda:103, cuda:120, hip:gfx90a, hip:gfx942, hip:gfx950, hip:gfx1100, hip:gfx1200, hip:gfx1201{{$}}
+
+// RUN: not terrazzo-compile %t/add.mlir --emit=sass -o %t/bad.sass 2>&1 | FileCheck %s --check-prefix=BAD-EMIT
+// BAD-EMIT: terrazzo-compile: error: unknown --emit kind 'sass'; expected tile, tilegpu, llvm, llvmir, ptx or cubin
+
+// RUN: not terrazzo-compile %t/missing.mlir -o %t/bad.cubin 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: terrazzo-compile: error: cannot read '{{.*}}missing.mlir'
+
+// RUN: not terrazzo-compile --target=cuda:90 2>&1 | FileCheck %s --check-prefix=NO-INPUT
+// NO-INPUT: terrazzo-compile: error: no input file
+// NO-INPUT-NEXT: usage: terrazzo-compile <input.mlir>
+
+// RUN: not terrazzo-compile %t/add.mlir --num-warps=3 -o %t/bad.cubin 2>&1 | FileCheck %s --check-prefix=BAD-WARPS
+// BAD-WARPS: add.mlir: error: num-warps must be a power of two from 1 to 32, got 3
+
+// RUN: not env TERRAZZO_ASSEMBLER=bogus terrazzo-compile %t/add.mlir -o %t/bad.cubin 2>&1 | FileCheck %s --check-prefix=BAD-ASSEMBLER
+// BAD-ASSEMBLER: add.mlir: error: unknown assembler 'bogus'; expected auto, ptxas, nvJitLink or driver
+
+// An op the backend cannot lower yet, reported at its line and column.
+// RUN: not terrazzo-compile %t/dot.mlir -o %t/bad.cubin 2>&1 | FileCheck %s --check-prefix=DOT
+// (the DOT check sits next to the op, in dot.mlir)
+
+// A module without a kernel.
+// RUN: not terrazzo-compile %t/no-kernel.mlir -o %t/bad.cubin 2>&1 | FileCheck %s --check-prefix=NO-KERNEL
+// NO-KERNEL: no-kernel.mlir: error: the module has no kernel: a public func.func with a body
+
+// A kernel that returns a value (PTX kernels cannot), at its line.
+// RUN: not terrazzo-compile %t/returns.mlir -o %t/bad.cubin 2>&1 | FileCheck %s --check-prefix=RETURNS
+// (the RETURNS check sits next to the function, in returns.mlir)
+
+// ptxas rejecting the PTX: the error names ptxas and carries its output.
+// RUN: not env TERRAZZO_ASSEMBLER=ptxas PTXAS=%S/Inputs/failing-ptxas.sh terrazzo-compile %t/add.mlir --target=cuda:90 -o %t/bad.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS-FAIL
+// RUN: not ls %t/bad.cubin
+// PTXAS-FAIL: add.mlir: error: ptxas ({{.*}}Inputs/failing-ptxas.sh) failed:
+// PTXAS-FAIL-NEXT: ptxas fatal   : fake failure for -arch=sm_90a
+
+//--- add.mlir
+// Scales x[i] in place for i < n; y is unused but still part of the
+// signature the JSON describes.
+func.func @add_kernel(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32},
+                      %y: !tile.ptr<f16>,
+                      %n: i32 {tile.divisibility = 16 : i32},
+                      %scale: f32) {
+  %pid = tile.program_id x : i32
+  %c1024 = arith.constant 1024 : i32
+  %start = arith.muli %pid, %c1024 : i32
+  %starts = tile.splat %start : i32 -> tensor<1024xi32>
+  %range = tile.make_range 0 to 1024 : tensor<1024xi32>
+  %off = arith.addi %starts, %range : tensor<1024xi32>
+  %ns = tile.splat %n : i32 -> tensor<1024xi32>
+  %mask = arith.cmpi slt, %off, %ns : tensor<1024xi32>
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>>
+  %xp = tile.addptr %xs, %off : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
+  %xv = tile.load %xp, %mask : tensor<1024x!tile.ptr<f32>>
+  %scales = tile.splat %scale : f32 -> tensor<1024xf32>
+  %v = arith.mulf %xv, %scales : tensor<1024xf32>
+  tile.store %xp, %v, %mask : tensor<1024x!tile.ptr<f32>>
+  return
+}
+
+//--- dot.mlir
+func.func @dot_kernel(%a: !tile.ptr<f16>, %c: !tile.ptr<f32>) {
+  %s = tile.load %a : !tile.ptr<f16>
+  %av = tile.splat %s : f16 -> tensor<16x16xf16>
+  %zero = arith.constant dense<0.0> : tensor<16x16xf32>
+  // DOT: dot.mlir:[[# @LINE + 1]]:8: error: failed to legalize operation 'tile.dot'
+  %d = tile.dot %av, %av, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+  %r = tile.make_range 0 to 16 : tensor<16xi32>
+  %rows = tile.expand_dims %r axis = 1 : tensor<16xi32> -> tensor<16x1xi32>
+  %c16 = arith.constant dense<16> : tensor<16x1xi32>
+  %rowoff = arith.muli %rows, %c16 : tensor<16x1xi32>
+  %rowb = tile.broadcast %rowoff : tensor<16x1xi32> -> tensor<16x16xi32>
+  %cols = tile.expand_dims %r axis = 0 : tensor<16xi32> -> tensor<1x16xi32>
+  %colb = tile.broadcast %cols : tensor<1x16xi32> -> tensor<16x16xi32>
+  %off = arith.addi %rowb, %colb : tensor<16x16xi32>
+  %cs = tile.splat %c : !tile.ptr<f32> -> tensor<16x16x!tile.ptr<f32>>
+  %cp = tile.addptr %cs, %off : tensor<16x16x!tile.ptr<f32>>, tensor<16x16xi32>
+  tile.store %cp, %d : tensor<16x16x!tile.ptr<f32>>
+  return
+}
+
+//--- no-kernel.mlir
+func.func private @helper(%x: i32) -> i32 {
+  return %x : i32
+}
+
+//--- returns.mlir
+// RETURNS: returns.mlir:[[# @LINE + 1]]:1: error: kernel 'first_element' returns values; a kernel (a public function) must return nothing
+func.func @first_element(%x: !tile.ptr<f32>) -> f32 {
+  %v = tile.load %x : !tile.ptr<f32>
+  return %v : f32
+}
