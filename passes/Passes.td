@@ -74,8 +74,11 @@ def TerrazzoRemoveLayoutConversions
     ranges, constants, elementwise arithmetic, pointer arithmetic, broadcasts
     and expand_dims of such values) is replaced by computing that value
     directly in the target layout, recursively; chains of conversions fold
-    and code left unused disappears. What remains converts values that are
-    expensive or impossible to recompute: loaded data, loop-carried values
+    and code left unused disappears. A load used only by a conversion is
+    issued in the target layout instead. Loop-carried values (`scf.for`
+    iter_args) and `scf.if` results move into the layout their users want,
+    once per value. What remains converts values that are expensive or
+    impossible to recompute: loads with several users in different layouts
     and results of reductions.
   }];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];

@@ -84,6 +84,24 @@ struct RematerializeInTargetLayout
                                                       expand.getAxis());
       return success();
     }
+    // A load read only through this conversion is read in the target layout
+    // instead: same addresses, another assignment of them to threads. It is
+    // issued where the load was, never moved past a store.
+    if (auto load = dyn_cast<tile::LoadOp>(producer)) {
+      if (!load->hasOneUse())
+        return failure();
+      rewriter.setInsertionPoint(load);
+      auto convertOperand = [&](Value value) -> Value {
+        return value ? convertTo(rewriter, loc, value, layout) : Value();
+      };
+      auto reissued = tile::LoadOp::create(
+          rewriter, loc, target, convertOperand(load.getPtr()),
+          convertOperand(load.getMask()), convertOperand(load.getOther()),
+          load.getCacheAttr(), load.getEvictAttr(), load.getIsVolatile());
+      rewriter.replaceOp(convert, reissued.getResult());
+      rewriter.eraseOp(load);
+      return success();
+    }
     if (!isElementwise(producer))
       return failure();
     IRMapping mapping;

@@ -219,6 +219,42 @@ uint16_t floatToBFloat16(float f) {
   return uint16_t(x >> 16);
 }
 
+void testWidenF16(const LoadedKernel &kernel, size_t n) {
+  Buffer<uint16_t> x(n);
+  Buffer<float> out(n + kGuard);
+  std::vector<float> values = randomFloats(n, -60000, 60000);
+  for (size_t i = 0; i < n; ++i)
+    x.host[i] = floatToHalf(values[i]);
+  x.upload();
+  out.poison();
+  launch(kernel, cdiv(n, 1024), 1, x.pointer(), out.pointer());
+  check(runtime::synchronize(), "widen f16");
+  out.download();
+  checkElements("widen f16 -> f32 (load and store layouts differ)", out.host,
+                n, [&](size_t i) { return double(halfToFloat(x.host[i])); }, 0,
+                kGuard);
+}
+
+/// Vector add with `x` four bytes off a 16-byte boundary: the kernel drops
+/// x's alignment hint, so its loads are scalar while y's stay vectors.
+void testVectorAddMisaligned(const LoadedKernel &kernel, size_t n) {
+  Buffer<float> x(n + 1), y(n), out(n + kGuard);
+  x.host = randomFloats(n + 1, -1, 1);
+  y.host = randomFloats(n, -1, 1);
+  x.upload();
+  y.upload();
+  out.poison();
+  launch(kernel, cdiv(n, 1024), 1, x.pointer() + sizeof(float), y.pointer(),
+         out.pointer(), int32_t(n));
+  check(runtime::synchronize(), "misaligned vector add");
+  out.download();
+  checkElements("vector_add with a misaligned input", out.host, n,
+                [&](size_t i) {
+                  return double(x.host[i + 1]) + double(y.host[i]);
+                },
+                1e-7, kGuard);
+}
+
 void testConversions(const LoadedKernel &kernel, size_t n) {
   Buffer<float> x(n), f16f32(n + kGuard), i32f32(n + kGuard);
   Buffer<int32_t> xi(n), i32(n + kGuard);
@@ -299,6 +335,18 @@ int main(int argc, char **argv) {
   LoadedKernel copy2d = load("test/GPU/kernels/copy2d.mlir");
   LoadedKernel conversions = load("test/GPU/kernels/conversions.mlir");
   LoadedKernel loopSum = load("test/GPU/kernels/loop_sum.mlir");
+  LoadedKernel widen = load("test/GPU/kernels/widen_f16.mlir");
+  std::string misalignedSource =
+      readFile(sourceRoot + "/tutorials/vector-add.mlir");
+  const std::string xHint = "%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}";
+  size_t hintAt = misalignedSource.find(xHint);
+  if (hintAt == std::string::npos) {
+    std::fprintf(stderr, "error: vector-add.mlir has no '%s'\n", xHint.c_str());
+    return 2;
+  }
+  misalignedSource.replace(hintAt, xHint.size(), "%x: !tile.ptr<f32>");
+  LoadedKernel misaligned =
+      compileAndLoad(misalignedSource, "vector-add-misaligned.mlir");
   // The same vector add with a cache modifier or eviction hint on each
   // access (inline PTX on NVIDIA).
   std::string hinted = readFile(sourceRoot + "/tutorials/vector-add.mlir");
@@ -330,6 +378,10 @@ int main(int argc, char **argv) {
   testCopy2D(copy2d, 64, 128, 128, 128);
   for (size_t n : {1, 255, 5000})
     testConversions(conversions, n);
+  for (size_t n : {1024, 1024 * 37})
+    testWidenF16(widen, n);
+  for (size_t n : {16, 1024 * 5 + 32})
+    testVectorAddMisaligned(misaligned, n);
   for (int rows : {0, 1, 7, 64})
     for (int cols : {16, 256 * 3 + 48})
       testLoopSum(loopSum, rows, cols);

@@ -2,8 +2,10 @@
 
 // A conversion of a value that is cheap to compute in any layout is
 // replaced by computing the value in the target layout; loop-carried values
-// and if results move to the layout their users want; conversions of
-// loaded data, function arguments and reduction results stay.
+// and if results move to the layout their users want; a load read only
+// through a conversion is issued in the target layout; conversions of
+// loads with users in several layouts, function arguments and reduction
+// results stay.
 
 // Splat and make_range are rebuilt in the target layout; the originals,
 // unused, disappear.
@@ -48,11 +50,11 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 // CHECK: %[[P:.*]] = tile.addptr %[[XS]], %[[OFF]] : tensor<512x!tile.ptr<f32>, #[[$B]]>, tensor<512xi32, #[[$B]]>
 // CHECK: %[[V:.*]] = tile.load %[[P]] : tensor<512x!tile.ptr<f32>, #[[$B]]>
 // CHECK: %[[VA:.*]] = tilegpu.convert_layout %[[V]] : tensor<512xf32, #[[$B]]> -> tensor<512xf32, #[[$A]]>
-// CHECK: return %[[VA]]
+// CHECK: return %[[VA]], %[[V]]
 #a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
-  func.func @elementwise_and_addptr(%x: !tile.ptr<f32>, %n: i32) -> tensor<512xf32, #a> {
+  func.func @elementwise_and_addptr(%x: !tile.ptr<f32>, %n: i32) -> (tensor<512xf32, #a>, tensor<512xf32, #b>) {
     %s = tile.splat %n : i32 -> tensor<512xi32, #a>
     %r = tile.make_range 0 to 512 : tensor<512xi32, #a>
     %sum = arith.addi %s, %r : tensor<512xi32, #a>
@@ -63,7 +65,7 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
     %pc = tilegpu.convert_layout %p : tensor<512x!tile.ptr<f32>, #a> -> tensor<512x!tile.ptr<f32>, #b>
     %v = tile.load %pc : tensor<512x!tile.ptr<f32>, #b>
     %va = tilegpu.convert_layout %v : tensor<512xf32, #b> -> tensor<512xf32, #a>
-    return %va : tensor<512xf32, #a>
+    return %va, %v : tensor<512xf32, #a>, tensor<512xf32, #b>
   }
 }
 
@@ -125,24 +127,49 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
-// A loaded value is not recomputed: its conversion stays (and the load
-// keeps its layout).
+// A load whose only user is a conversion is issued in the target layout
+// instead: same addresses, no conversion. It stays where it was, before
+// the store that follows.
 
 // CHECK-DAG: #[[$A:.+]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-// CHECK-DAG: #[[$B:.+]] = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-LABEL: func.func @loaded_value
-// CHECK: %[[V:.*]] = tile.load %{{.*}} : tensor<512x!tile.ptr<f32>, #[[$B]]>
-// CHECK-NEXT: %[[VA:.*]] = tilegpu.convert_layout %[[V]] : tensor<512xf32, #[[$B]]> -> tensor<512xf32, #[[$A]]>
-// CHECK-NEXT: %[[NEG:.*]] = arith.negf %[[VA]] : tensor<512xf32, #[[$A]]>
+// CHECK-SAME: (%[[P:.*]]: tensor<512x!tile.ptr<f32>, #[[$B:.+]]>, %[[Q:.*]]: tensor<512x!tile.ptr<f32>, #[[$B]]>, %[[W:.*]]: tensor<512xf32, #[[$B]]>)
+// CHECK-NOT: tilegpu.convert_layout %{{.*}} : tensor<512xf32
+// CHECK: %[[PA:.*]] = tilegpu.convert_layout %[[P]] : tensor<512x!tile.ptr<f32>, #[[$B]]> -> tensor<512x!tile.ptr<f32>, #[[$A]]>
+// CHECK-NEXT: %[[V:.*]] = tile.load %[[PA]] : tensor<512x!tile.ptr<f32>, #[[$A]]>
+// CHECK-NEXT: tile.store %[[Q]], %[[W]] : tensor<512x!tile.ptr<f32>, #[[$B]]>
+// CHECK-NEXT: %[[NEG:.*]] = arith.negf %[[V]] : tensor<512xf32, #[[$A]]>
 // CHECK-NEXT: return %[[NEG]]
 #a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
-  func.func @loaded_value(%p: tensor<512x!tile.ptr<f32>, #b>) -> tensor<512xf32, #a> {
+  func.func @loaded_value(%p: tensor<512x!tile.ptr<f32>, #b>, %q: tensor<512x!tile.ptr<f32>, #b>, %w: tensor<512xf32, #b>) -> tensor<512xf32, #a> {
     %v = tile.load %p : tensor<512x!tile.ptr<f32>, #b>
+    tile.store %q, %w : tensor<512x!tile.ptr<f32>, #b>
     %va = tilegpu.convert_layout %v : tensor<512xf32, #b> -> tensor<512xf32, #a>
     %neg = arith.negf %va : tensor<512xf32, #a>
     return %neg : tensor<512xf32, #a>
+  }
+}
+
+// -----
+
+// A loaded value with users in two layouts is read once: its conversion
+// stays.
+
+// CHECK-DAG: #[[$A:.+]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[$B:.+]] = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @loaded_value_two_layouts
+// CHECK: %[[V:.*]] = tile.load %{{.*}} : tensor<512x!tile.ptr<f32>, #[[$B]]>
+// CHECK-NEXT: %[[VA:.*]] = tilegpu.convert_layout %[[V]] : tensor<512xf32, #[[$B]]> -> tensor<512xf32, #[[$A]]>
+// CHECK-NEXT: return %[[VA]], %[[V]]
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @loaded_value_two_layouts(%p: tensor<512x!tile.ptr<f32>, #b>) -> (tensor<512xf32, #a>, tensor<512xf32, #b>) {
+    %v = tile.load %p : tensor<512x!tile.ptr<f32>, #b>
+    %va = tilegpu.convert_layout %v : tensor<512xf32, #b> -> tensor<512xf32, #a>
+    return %va, %v : tensor<512xf32, #a>, tensor<512xf32, #b>
   }
 }
 
