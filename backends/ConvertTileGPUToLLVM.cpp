@@ -104,6 +104,20 @@ struct ConvertTileGPUToLLVMPass
         unsupported = true;
       }
     });
+    // Ops whose lowering has not been written yet get one clear error each
+    // rather than the conversion driver's "failed to legalize".
+    module.walk([&](Operation *op) {
+      if (isa<tile::DotOp, tile::ReduceOp, tile::ScanOp, tile::AtomicRMWOp,
+              tile::AtomicCASOp, tile::TransOp, tile::ReshapeOp, tile::JoinOp,
+              tile::SplitOp, tile::MakeTensorDescOp, tile::DescLoadOp,
+              tile::DescStoreOp, tile::ExternElementwiseOp,
+              tilegpu::LocalAllocOp, tilegpu::LocalLoadOp,
+              tilegpu::LocalStoreOp, tilegpu::LocalDeallocOp>(op)) {
+        op->emitOpError("cannot be lowered to ")
+            << target->name << " by this version of Terrazzo yet";
+        unsupported = true;
+      }
+    });
     if (unsupported)
       return signalPassFailure();
 
