@@ -10,6 +10,7 @@ TERRAZZO_APT_PACKAGES=(
   cmake ninja-build ccache g++ mold python3
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22
   libgtest-dev zlib1g-dev libzstd-dev zstd
+  python3-dev python3-pybind11 python3-numpy python3-pytest
 )
 
 missing=()
@@ -26,9 +27,13 @@ if ((${#missing[@]})); then
 fi
 
 BUILD_DIR=${BUILD_DIR:-build}
+# Debian's Python has the packages installed above; a python3 earlier on
+# PATH (pyenv, a venv) may not.
+export TERRAZZO_PYTHON=${TERRAZZO_PYTHON:-/usr/bin/python3}
 # Objects are shared between build folders (and flavours) through ccache.
 export CCACHE_BASEDIR=$PWD
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  cmake -G Ninja -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release ${TERRAZZO_CMAKE_ARGS:-}
+  cmake -G Ninja -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release \
+    -DPython3_EXECUTABLE="$TERRAZZO_PYTHON" ${TERRAZZO_CMAKE_ARGS:-}
 fi
 ninja -C "$BUILD_DIR" -j"${JOBS:-$(nproc)}"

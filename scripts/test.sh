@@ -1,31 +1,65 @@
 #!/usr/bin/env bash
-# Runs every test (lit + FileCheck suites and the C++ unit tests) after
-# setting up and building; ends with one line "N passed, N failed".
+# Runs every test after setting up and building: the lit suite (FileCheck
+# tests and the C++ unit tests) and the Python tests (pytest). Ends with one
+# line "N passed, N failed[, N skipped]".
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
 
-results="$BUILD_DIR/test-results.json"
-rm -f "$results"
+lit_log="$BUILD_DIR/lit.log"
+pytest_xml="$BUILD_DIR/pytest.xml"
+rm -f "$lit_log" "$pytest_xml"
 set +e
-/usr/lib/llvm-22/bin/lit -sv "$BUILD_DIR/test" --output "$results"
-lit_status=$?
+/usr/lib/llvm-22/bin/lit -sv "$BUILD_DIR/test" 2>&1 | tee "$lit_log"
+lit_status=${PIPESTATUS[0]}
+pytest_status=0
+if [ -d python/test ]; then
+  PYTHONPATH="$BUILD_DIR/python" TERRAZZO_BUILD_DIR="$BUILD_DIR" \
+  TERRAZZO_REQUIRE_EXTENSION=1 TERRAZZO_CACHE_DIR="$BUILD_DIR/test-cache" \
+    "$TERRAZZO_PYTHON" -m pytest -q -p no:cacheprovider python/test \
+    --junitxml="$pytest_xml"
+  pytest_status=$?
+fi
 set -e
 
-python3 - "$results" "$lit_status" <<'PY'
-import json, sys
-path, status = sys.argv[1], int(sys.argv[2])
-try:
-    tests = json.load(open(path))["tests"]
-except (OSError, ValueError, KeyError):
-    print("0 passed, 1 failed (the test runner did not produce results)")
-    sys.exit(1)
-passed = sum(t["code"] in ("PASS", "XFAIL") for t in tests)
-skipped = sum(t["code"] in ("UNSUPPORTED", "SKIPPED", "EXCLUDED") for t in tests)
-failed = len(tests) - passed - skipped
+"$TERRAZZO_PYTHON" - "$lit_log" "$lit_status" "$pytest_xml" "$pytest_status" <<'PY'
+import os, re, sys
+import xml.etree.ElementTree as ET
+
+lit_log, lit_status, pytest_xml, pytest_status = sys.argv[1:]
+passed = failed = skipped = 0
+# lit's own summary: "  Passed     : 73 (84.88%)", one line per result code.
+counts = {}
+for line in open(lit_log, errors="replace"):
+    m = re.match(r"\s+([A-Za-z ]+?)\s*:\s*(\d+)\s*\(", line)
+    if m:
+        counts[m.group(1).strip()] = int(m.group(2))
+if not counts:
+    failed += 1  # lit did not run to its summary
+passed += counts.get("Passed", 0) + counts.get("Expectedly Failed", 0)
+skipped += counts.get("Skipped", 0) + counts.get("Unsupported", 0) + counts.get("Excluded", 0)
+failed += sum(v for k, v in counts.items()
+              if k in ("Failed", "Unexpectedly Passed", "Unresolved", "Timed Out"))
+if int(lit_status) and not failed:
+    failed += 1
+if os.path.isdir("python/test"):
+    try:
+        root = ET.parse(pytest_xml).getroot()
+        suites = [root] if root.tag == "testsuite" else list(root)
+        for suite in suites:
+            total = int(suite.get("tests", 0))
+            bad = int(suite.get("failures", 0)) + int(suite.get("errors", 0))
+            skip = int(suite.get("skipped", 0))
+            passed += total - bad - skip
+            failed += bad
+            skipped += skip
+    except (OSError, ET.ParseError):
+        failed += 1  # pytest did not produce results
+    if int(pytest_status) not in (0, 5) and not failed:
+        failed += 1
 line = f"{passed} passed, {failed} failed"
 if skipped:
     line += f", {skipped} skipped"
 print(line)
-sys.exit(1 if failed or status else 0)
+sys.exit(1 if failed else 0)
 PY

@@ -1,0 +1,132 @@
+// terrazzo._C.compile, version, Diagnostic and CompileResult: the compiler
+// API of include/terrazzo/Compiler.h.
+#include "Common.h"
+
+#include "terrazzo/Compiler.h"
+
+#include <utility>
+
+namespace terrazzo::python {
+namespace {
+
+const char *severityName(Diagnostic::Severity severity) {
+  switch (severity) {
+  case Diagnostic::Severity::Error:
+    return "error";
+  case Diagnostic::Severity::Warning:
+    return "warning";
+  case Diagnostic::Severity::Note:
+    return "note";
+  case Diagnostic::Severity::Remark:
+    return "remark";
+  }
+  return "error";
+}
+
+/// What compile() returns: the C++ result converted once, so that repeated
+/// attribute reads cost nothing.
+struct PyCompileResult {
+  bool success = false;
+  py::bytes output;
+  py::list diagnostics;
+  py::dict metadata;
+  std::string formatted;
+};
+
+py::dict metadataDict(const KernelMetadata &metadata) {
+  py::dict dict;
+  dict["name"] = metadata.name;
+  dict["target"] = metadata.target;
+  dict["num_warps"] = metadata.numWarps;
+  dict["threads_per_block"] = metadata.threadsPerBlock;
+  dict["shared_memory_bytes"] = metadata.sharedMemoryBytes;
+  dict["binary"] = metadata.binaryKind;
+  dict["assembler"] = metadata.assembler;
+  py::list arguments;
+  for (const KernelArgument &argument : metadata.arguments) {
+    py::dict entry;
+    entry["type"] = argument.type;
+    entry["divisibility"] = argument.divisibility;
+    arguments.append(entry);
+  }
+  dict["arguments"] = arguments;
+  return dict;
+}
+
+PyCompileResult compile(const std::string &source, const std::string &name,
+                        const std::string &target, int numWarps,
+                        const std::string &stageName,
+                        const std::string &assembler, bool optimize) {
+  CompileOptions options;
+  if (!parseStage(stageName, options.stage))
+    raise(PyExc_ValueError, "unknown stage '" + stageName +
+                                "'; expected tile, tilegpu, llvm, llvmir, "
+                                "ptx or cubin");
+  options.target = target;
+  options.numWarps = numWarps;
+  options.assembler = assembler;
+  options.optimize = optimize;
+
+  CompileResult result;
+  {
+    py::gil_scoped_release release;
+    result = compileTileIR(source, name, options);
+  }
+  PyCompileResult converted;
+  converted.success = result.success;
+  converted.output = py::bytes(result.output);
+  converted.formatted = result.formatDiagnostics();
+  for (Diagnostic &diagnostic : result.diagnostics)
+    converted.diagnostics.append(py::cast(std::move(diagnostic)));
+  converted.metadata = metadataDict(result.metadata);
+  return converted;
+}
+
+} // namespace
+
+void registerCompileBindings(py::module_ &m) {
+  m.def("version", []() { return std::string(terrazzo::version()); },
+        "The compiler's version, including its LLVM; part of every cache "
+        "key.");
+
+  py::class_<Diagnostic>(m, "Diagnostic")
+      .def_property_readonly(
+          "severity",
+          [](const Diagnostic &d) { return severityName(d.severity); })
+      .def_readonly("file", &Diagnostic::file)
+      .def_readonly("line", &Diagnostic::line)
+      .def_readonly("column", &Diagnostic::column)
+      .def_readonly("message", &Diagnostic::message)
+      .def("__str__", &Diagnostic::str)
+      .def("__repr__", [](const Diagnostic &d) {
+        return "<terrazzo._C.Diagnostic " + d.str() + ">";
+      });
+
+  py::class_<PyCompileResult>(m, "CompileResult")
+      .def_readonly("success", &PyCompileResult::success)
+      .def_readonly("output", &PyCompileResult::output)
+      .def_readonly("diagnostics", &PyCompileResult::diagnostics)
+      .def_readonly("metadata", &PyCompileResult::metadata)
+      .def("format_diagnostics",
+           [](const PyCompileResult &r) { return r.formatted; },
+           "All diagnostics, one per line, as a compiler prints them.")
+      .def("__repr__", [](const PyCompileResult &r) {
+        return std::string("<terrazzo._C.CompileResult success=") +
+               (r.success ? "True" : "False") +
+               " diagnostics=" + std::to_string(py::len(r.diagnostics)) +
+               " output=" + std::to_string(py::len(r.output)) + " bytes>";
+      });
+
+  m.def("compile", &compile, py::arg("source"), py::arg("name"),
+        py::arg("target"), py::arg("num_warps"), py::arg("stage"),
+        py::arg("assembler") = "auto", py::kw_only(),
+        py::arg("optimize") = true,
+        R"doc(
+Compiles tile IR text `source` (named `name` in diagnostics) for `target`
+("cuda:90", ...) with `num_warps` up to `stage` (tile, tilegpu, llvm, llvmir,
+ptx or cubin). The GIL is released while compiling. Failures come back as
+`success == False` with diagnostics, never as exceptions; an unknown stage
+raises ValueError.)doc");
+}
+
+} // namespace terrazzo::python

@@ -1,0 +1,645 @@
+// terrazzo._C.Dispatcher: the launch path of a @jit function (DESIGN.md §8).
+//
+// One call binds the arguments to the parameters, computes the
+// specialization key, finds the compiled Kernel in a hash map (or asks the
+// Python compile callback for it), packs the arguments and launches; all of
+// it in C++, calling into Python only for data_ptr() and dtype of tensors
+// (and a grid callable, and the compile callback on a miss).
+//
+// The key, per parameter:
+//   constexpr                 the value itself
+//   pointer (tensor, None)    ("p", dtype name or None, address % 16 == 0)
+//   bool                      ("b",)
+//   int                       ("i" if it fits int32 else "l", == 1, % 16 == 0)
+//                             or ("i"/"l",) when do_not_specialize
+//   float                     ("f",)
+// followed by (num_warps, num_stages). Internally the same information is a
+// byte string plus the constexpr objects, hashed without building a tuple.
+#include "ArgumentPacking.h"
+#include "Kernel.h"
+
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <unordered_map>
+#include <vector>
+
+namespace terrazzo::python {
+namespace {
+
+constexpr long kDefaultNumWarps = 4;
+constexpr long kDefaultNumStages = 3;
+
+/// The key's bytes; on the stack unless the kernel has very many parameters.
+class KeyBytes {
+public:
+  KeyBytes() = default;
+  KeyBytes(const KeyBytes &) = delete;
+  KeyBytes &operator=(const KeyBytes &) = delete;
+
+  void push(std::uint8_t byte) {
+    if (size_ == capacity_)
+      grow();
+    data_[size_++] = byte;
+  }
+  void push32(std::uint32_t value) {
+    for (int i = 0; i < 4; ++i)
+      push(std::uint8_t(value >> (8 * i)));
+  }
+  const std::uint8_t *data() const { return data_; }
+  std::size_t size() const { return size_; }
+
+private:
+  void grow() {
+    std::unique_ptr<std::uint8_t[]> bigger(new std::uint8_t[capacity_ * 2]);
+    std::memcpy(bigger.get(), data_, size_);
+    heap_ = std::move(bigger);
+    data_ = heap_.get();
+    capacity_ *= 2;
+  }
+
+  std::uint8_t local_[128];
+  std::unique_ptr<std::uint8_t[]> heap_;
+  std::uint8_t *data_ = local_;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = sizeof(local_);
+};
+
+std::uint64_t hashBytes(const std::uint8_t *data, std::size_t size) {
+  std::uint64_t hash = 0xcbf29ce484222325ull; // FNV-1a
+  for (std::size_t i = 0; i < size; ++i) {
+    hash ^= data[i];
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+std::uint64_t mix(std::uint64_t hash, std::uint64_t value) {
+  hash ^= value + 0x9e3779b97f4a7c15ull + (hash << 6) + (hash >> 2);
+  return hash;
+}
+
+/// Strong references to the bound arguments, dropped at the end of a call.
+class BoundArgs {
+public:
+  explicit BoundArgs(std::size_t n) : refs_(n), n_(n) {
+    for (std::size_t i = 0; i < n; ++i)
+      refs_[i] = nullptr;
+  }
+  ~BoundArgs() {
+    for (std::size_t i = 0; i < n_; ++i)
+      Py_XDECREF(refs_[i]);
+  }
+  PyObject *&operator[](std::size_t i) { return refs_[i]; }
+  void set(std::size_t i, PyObject *object) {
+    Py_INCREF(object);
+    refs_[i] = object;
+  }
+
+private:
+  Scratch<PyObject *, 16> refs_;
+  std::size_t n_;
+};
+
+struct Options {
+  long numWarps = kDefaultNumWarps;
+  long numStages = kDefaultNumStages;
+};
+
+/// A compiled specialization.
+struct Entry {
+  std::uint64_t hash = 0;
+  std::string bytes;
+  std::vector<py::object> constexprs;
+  py::object kernelObject;
+  Kernel *kernel = nullptr;
+};
+
+/// A str's text for messages.
+std::string textOf(PyObject *text) {
+  const char *utf8 = PyUnicode_Check(text) ? PyUnicode_AsUTF8(text) : nullptr;
+  if (!utf8) {
+    PyErr_Clear();
+    return reprOf(text);
+  }
+  return utf8;
+}
+
+long optionValue(PyObject *value, const char *name, long minimum,
+                 long fallback) {
+  if (value == Py_None)
+    return fallback;
+  if (!PyLong_Check(value))
+    raise(PyExc_TypeError, std::string(name) + " must be an int, got " +
+                               typeName(value));
+  int overflow = 0;
+  long result = PyLong_AsLongAndOverflow(value, &overflow);
+  if (result == -1 && PyErr_Occurred())
+    throwPythonError();
+  if (overflow || result < minimum || result > INT32_MAX)
+    raise(PyExc_ValueError, std::string(name) + " = " + reprOf(value) +
+                                " is out of range");
+  return result;
+}
+
+class Dispatcher {
+public:
+  Dispatcher(std::vector<std::string> names, std::vector<bool> constexprs,
+             std::vector<bool> doNotSpecialize, py::sequence defaults,
+             py::object compile, std::string name);
+
+  py::object run(py::handle grid, py::handle args, py::handle kwargs,
+                 std::uintptr_t stream);
+  py::tuple keyFor(py::handle args, py::handle kwargs);
+  py::dict bindToDict(py::handle args, py::handle kwargs);
+  std::size_t cacheSize() const { return size_; }
+  void clear() {
+    ++epoch_;
+    last_ = nullptr;
+    size_ = 0;
+    // Move the entries out first: destroying them may run Python code.
+    auto old = std::move(cache_);
+    cache_.clear();
+  }
+  py::list paramNames() const {
+    py::list names;
+    for (const py::object &name : names_)
+      names.append(name);
+    return names;
+  }
+  const std::string &name() const { return name_; }
+
+private:
+  std::size_t size() const { return names_.size(); }
+  void bind(PyObject *args, PyObject *kwargs, BoundArgs &bound,
+            Options &options) const;
+  int findParam(PyObject *keyword) const;
+  std::uint64_t computeKey(BoundArgs &bound, ArgValue *values,
+                           PyObject **constexprObjects, KeyBytes &bytes,
+                           const Options &options) const;
+  py::tuple keyTuple(BoundArgs &bound, const ArgValue *values,
+                     const Options &options) const;
+  bool matches(const Entry &entry, std::uint64_t hash, const KeyBytes &bytes,
+               PyObject *const *constexprObjects) const;
+  Entry *lookup(std::uint64_t hash, const KeyBytes &bytes,
+                PyObject *const *constexprObjects);
+  Entry *compileAndInsert(BoundArgs &bound, const ArgValue *values,
+                          const Options &options, std::uint64_t hash,
+                          const KeyBytes &bytes,
+                          PyObject *const *constexprObjects);
+  [[noreturn]] void typeError(const std::string &message) const {
+    raise(PyExc_TypeError, name_ + "() " + message);
+  }
+
+  std::vector<py::object> names_; // interned str
+  std::vector<char> constexpr_;
+  std::vector<char> doNotSpecialize_;
+  std::vector<py::object> defaults_;
+  py::object compile_;
+  std::string name_;
+  std::size_t numConstexpr_ = 0;
+  std::size_t numRuntime_ = 0;
+
+  std::unordered_map<std::uint64_t, std::vector<std::unique_ptr<Entry>>>
+      cache_;
+  std::size_t size_ = 0;
+  Entry *last_ = nullptr;
+  std::uint64_t epoch_ = 0; ///< bumped by clear()
+};
+
+Dispatcher::Dispatcher(std::vector<std::string> names,
+                       std::vector<bool> constexprs,
+                       std::vector<bool> doNotSpecialize,
+                       py::sequence defaults, py::object compile,
+                       std::string name)
+    : compile_(std::move(compile)), name_(std::move(name)) {
+  std::size_t n = names.size();
+  if (constexprs.size() != n || doNotSpecialize.size() != n ||
+      std::size_t(py::len(defaults)) != n)
+    raise(PyExc_ValueError,
+          "param_names, constexpr, do_not_specialize and defaults must have "
+          "the same length (" +
+              std::to_string(n) + ", " + std::to_string(constexprs.size()) +
+              ", " + std::to_string(doNotSpecialize.size()) + ", " +
+              std::to_string(py::len(defaults)) + ")");
+  if (!PyCallable_Check(compile_.ptr()))
+    raise(PyExc_TypeError, "compile must be callable");
+  for (std::size_t i = 0; i < n; ++i) {
+    if (names[i] == "num_warps" || names[i] == "num_stages")
+      raise(PyExc_ValueError, "parameter name '" + names[i] +
+                                  "' is reserved for the launch option");
+    for (std::size_t j = 0; j < i; ++j)
+      if (names[i] == names[j])
+        raise(PyExc_ValueError,
+              "duplicate parameter name '" + names[i] + "'");
+    PyObject *text = PyUnicode_FromStringAndSize(names[i].data(),
+                                                 names[i].size());
+    if (!text)
+      throwPythonError();
+    // Interned, so that keywords from call sites usually match by identity.
+    PyUnicode_InternInPlace(&text);
+    names_.push_back(py::reinterpret_steal<py::object>(text));
+    constexpr_.push_back(constexprs[i]);
+    doNotSpecialize_.push_back(doNotSpecialize[i]);
+    defaults_.push_back(defaults[i]);
+    (constexprs[i] ? numConstexpr_ : numRuntime_)++;
+  }
+}
+
+int Dispatcher::findParam(PyObject *keyword) const {
+  for (std::size_t i = 0; i < names_.size(); ++i)
+    if (names_[i].ptr() == keyword)
+      return int(i);
+  if (!PyUnicode_Check(keyword))
+    typeError("keywords must be strings, got " + typeName(keyword));
+  for (std::size_t i = 0; i < names_.size(); ++i)
+    if (PyUnicode_Compare(names_[i].ptr(), keyword) == 0)
+      return int(i);
+  return -1;
+}
+
+void Dispatcher::bind(PyObject *args, PyObject *kwargs, BoundArgs &bound,
+                      Options &options) const {
+  std::size_t n = size();
+  if (!PyTuple_Check(args) && !PyList_Check(args))
+    raise(PyExc_TypeError, "args must be a tuple, got " + typeName(args));
+  Py_ssize_t positional = PySequence_Fast_GET_SIZE(args);
+  if (std::size_t(positional) > n)
+    typeError("takes " + std::to_string(n) + " positional argument" +
+              (n == 1 ? "" : "s") + " but " + std::to_string(positional) +
+              (positional == 1 ? " was" : " were") + " given");
+  PyObject **items = PySequence_Fast_ITEMS(args);
+  for (Py_ssize_t i = 0; i < positional; ++i)
+    bound.set(i, items[i]);
+
+  if (kwargs && kwargs != Py_None) {
+    if (!PyDict_Check(kwargs))
+      raise(PyExc_TypeError,
+            "kwargs must be a dict, got " + typeName(kwargs));
+    Py_ssize_t position = 0;
+    PyObject *keyword, *value;
+    while (PyDict_Next(kwargs, &position, &keyword, &value)) {
+      int index = findParam(keyword);
+      if (index < 0) {
+        if (keyword == interned.num_warps ||
+            PyUnicode_Compare(keyword, interned.num_warps) == 0) {
+          options.numWarps =
+              optionValue(value, "num_warps", 1, kDefaultNumWarps);
+          continue;
+        }
+        if (keyword == interned.num_stages ||
+            PyUnicode_Compare(keyword, interned.num_stages) == 0) {
+          options.numStages =
+              optionValue(value, "num_stages", 0, kDefaultNumStages);
+          continue;
+        }
+        typeError("got an unexpected keyword argument '" +
+                  textOf(keyword) + "'");
+      }
+      if (bound[index])
+        typeError("got multiple values for argument '" +
+                  textOf(keyword) + "'");
+      bound.set(index, value);
+    }
+  }
+
+  std::string missing;
+  std::size_t numMissing = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (bound[i])
+      continue;
+    PyObject *fallback = defaults_[i].ptr();
+    if (fallback != interned.noDefault) {
+      bound.set(i, fallback);
+      continue;
+    }
+    missing += std::string(numMissing ? ", '" : "'") +
+               textOf(names_[i].ptr()) + "'";
+    ++numMissing;
+  }
+  if (numMissing)
+    typeError("missing " + std::to_string(numMissing) + " required argument" +
+              (numMissing == 1 ? "" : "s") + ": " + missing);
+}
+
+std::uint64_t Dispatcher::computeKey(BoundArgs &bound, ArgValue *values,
+                                     PyObject **constexprObjects,
+                                     KeyBytes &bytes,
+                                     const Options &options) const {
+  std::size_t n = size();
+  std::size_t c = 0;
+  for (std::size_t p = 0; p < n; ++p) {
+    if (constexpr_[p]) {
+      bytes.push('C');
+      constexprObjects[c++] = bound[p];
+      continue;
+    }
+    ArgValue &value = values[p];
+    extractArgument(bound[p], value, /*wantDtype=*/true,
+                    ParamRef{p, names_[p].ptr()});
+    switch (value.kind) {
+    case ArgKind::Pointer:
+      bytes.push('p');
+      bytes.push(std::uint8_t(value.dtype));
+      bytes.push(std::uint8_t(value.dtype >> 8));
+      bytes.push(value.address % 16 == 0);
+      break;
+    case ArgKind::Bool:
+      bytes.push('b');
+      break;
+    case ArgKind::Int:
+      bytes.push(fitsInt32(value) ? 'i' : 'l');
+      if (!doNotSpecialize_[p])
+        bytes.push(std::uint8_t((!value.isUnsigned && value.i == 1) |
+                                ((value.u % 16 == 0) << 1)));
+      break;
+    case ArgKind::Float:
+      bytes.push('f');
+      break;
+    }
+  }
+  bytes.push32(std::uint32_t(options.numWarps));
+  bytes.push32(std::uint32_t(options.numStages));
+
+  std::uint64_t hash = hashBytes(bytes.data(), bytes.size());
+  c = 0;
+  for (std::size_t p = 0; p < n; ++p) {
+    if (!constexpr_[p])
+      continue;
+    PyObject *object = constexprObjects[c++];
+    Py_hash_t objectHash = PyObject_Hash(object);
+    if (objectHash == -1 && PyErr_Occurred()) {
+      PyErr_Clear();
+      raise(PyExc_TypeError,
+            describe(ParamRef{p, names_[p].ptr()}) +
+                " is a constexpr and must be hashable, got " +
+                typeName(object));
+    }
+    hash = mix(hash, std::uint64_t(objectHash));
+    hash = mix(hash, reinterpret_cast<std::uintptr_t>(Py_TYPE(object)));
+  }
+  return hash;
+}
+
+py::tuple Dispatcher::keyTuple(BoundArgs &bound, const ArgValue *values,
+                               const Options &options) const {
+  std::size_t n = size();
+  py::tuple key(n + 1);
+  auto name = [](PyObject *text) {
+    return py::reinterpret_borrow<py::object>(text);
+  };
+  for (std::size_t p = 0; p < n; ++p) {
+    if (constexpr_[p]) {
+      key[p] = py::reinterpret_borrow<py::object>(bound[p]);
+      continue;
+    }
+    const ArgValue &value = values[p];
+    switch (value.kind) {
+    case ArgKind::Pointer:
+      key[p] = py::make_tuple(name(interned.p), dtypeName(value.dtype),
+                              py::bool_(value.address % 16 == 0));
+      break;
+    case ArgKind::Bool:
+      key[p] = py::make_tuple(name(interned.b));
+      break;
+    case ArgKind::Int: {
+      py::object width = name(fitsInt32(value) ? interned.i : interned.l);
+      if (doNotSpecialize_[p])
+        key[p] = py::make_tuple(width);
+      else
+        key[p] = py::make_tuple(width,
+                                py::bool_(!value.isUnsigned && value.i == 1),
+                                py::bool_(value.u % 16 == 0));
+      break;
+    }
+    case ArgKind::Float:
+      key[p] = py::make_tuple(name(interned.f));
+      break;
+    }
+  }
+  key[n] = py::make_tuple(options.numWarps, options.numStages);
+  return key;
+}
+
+bool Dispatcher::matches(const Entry &entry, std::uint64_t hash,
+                         const KeyBytes &bytes,
+                         PyObject *const *constexprObjects) const {
+  if (entry.hash != hash || entry.bytes.size() != bytes.size() ||
+      std::memcmp(entry.bytes.data(), bytes.data(), bytes.size()) != 0)
+    return false;
+  for (std::size_t c = 0; c < entry.constexprs.size(); ++c) {
+    PyObject *stored = entry.constexprs[c].ptr();
+    PyObject *given = constexprObjects[c];
+    if (stored == given)
+      continue;
+    // 1, 1.0 and True are equal in Python but give different kernels.
+    if (Py_TYPE(stored) != Py_TYPE(given))
+      return false;
+    int equal = PyObject_RichCompareBool(stored, given, Py_EQ);
+    if (equal < 0)
+      throwPythonError();
+    if (!equal)
+      return false;
+  }
+  return true;
+}
+
+Entry *Dispatcher::lookup(std::uint64_t hash, const KeyBytes &bytes,
+                          PyObject *const *constexprObjects) {
+  // Comparing constexprs may run Python code (__eq__) that could clear the
+  // cache; start over if it did.
+  for (;;) {
+    std::uint64_t epoch = epoch_;
+    if (last_ && matches(*last_, hash, bytes, constexprObjects)) {
+      if (epoch_ != epoch)
+        continue;
+      return last_;
+    }
+    if (epoch_ != epoch)
+      continue;
+    auto it = cache_.find(hash);
+    if (it == cache_.end())
+      return nullptr;
+    bool restart = false;
+    for (std::size_t i = 0; i < it->second.size(); ++i) {
+      Entry *entry = it->second[i].get();
+      bool found = matches(*entry, hash, bytes, constexprObjects);
+      if (epoch_ != epoch) {
+        restart = true;
+        break;
+      }
+      if (found) {
+        last_ = entry;
+        return entry;
+      }
+    }
+    if (!restart)
+      return nullptr;
+  }
+}
+
+Entry *Dispatcher::compileAndInsert(BoundArgs &bound, const ArgValue *values,
+                                    const Options &options,
+                                    std::uint64_t hash, const KeyBytes &bytes,
+                                    PyObject *const *constexprObjects) {
+  std::size_t n = size();
+  py::tuple key = keyTuple(bound, values, options);
+  py::tuple boundTuple(n);
+  for (std::size_t p = 0; p < n; ++p)
+    boundTuple[p] = py::reinterpret_borrow<py::object>(bound[p]);
+
+  // Errors of the callback propagate unchanged.
+  py::object result = compile_(key, boundTuple);
+  if (!py::isinstance<Kernel>(result))
+    raise(PyExc_TypeError, "the compile callback of " + name_ +
+                               "() must return a terrazzo._C.Kernel, got " +
+                               typeName(result.ptr()));
+  Kernel *kernel = result.cast<Kernel *>();
+  if (kernel->signature().size() != numRuntime_)
+    raise(PyExc_ValueError,
+          "the compile callback of " + name_ + "() returned kernel '" +
+              kernel->name() + "' with signature '" + kernel->signature() +
+              "' (" + std::to_string(kernel->signature().size()) +
+              " characters), but the function has " +
+              std::to_string(numRuntime_) +
+              " non-constexpr parameters: one character each ('-' for one "
+              "not passed)");
+
+  // Another call may have compiled the same key while the callback ran
+  // (threads, recursion): keep the first.
+  if (Entry *existing = lookup(hash, bytes, constexprObjects))
+    return existing;
+  auto entry = std::make_unique<Entry>();
+  entry->hash = hash;
+  entry->bytes.assign(reinterpret_cast<const char *>(bytes.data()),
+                      bytes.size());
+  for (std::size_t c = 0; c < numConstexpr_; ++c)
+    entry->constexprs.push_back(
+        py::reinterpret_borrow<py::object>(constexprObjects[c]));
+  entry->kernelObject = std::move(result);
+  entry->kernel = kernel;
+  Entry *raw = entry.get();
+  cache_[hash].push_back(std::move(entry));
+  ++size_;
+  last_ = raw;
+  return raw;
+}
+
+py::object Dispatcher::run(py::handle grid, py::handle args,
+                           py::handle kwargs, std::uintptr_t stream) {
+  std::size_t n = size();
+  BoundArgs bound(n);
+  Options options;
+  bind(args.ptr(), kwargs.ptr(), bound, options);
+
+  Scratch<ArgValue, 16> values(n);
+  Scratch<PyObject *, 16> constexprObjects(numConstexpr_ ? numConstexpr_ : 1);
+  KeyBytes bytes;
+  std::uint64_t hash =
+      computeKey(bound, values.data(), constexprObjects.data(), bytes, options);
+
+  Entry *entry = lookup(hash, bytes, constexprObjects.data());
+  if (!entry)
+    entry = compileAndInsert(bound, values.data(), options, hash, bytes,
+                             constexprObjects.data());
+  // A reference of our own: Python code below (a grid callable) may clear
+  // the cache.
+  py::object kernelObject = entry->kernelObject;
+  Kernel *kernel = entry->kernel;
+
+  unsigned gridSize[3];
+  if (PyCallable_Check(grid.ptr())) {
+    py::dict meta;
+    for (std::size_t p = 0; p < n; ++p)
+      if (PyDict_SetItem(meta.ptr(), names_[p].ptr(), bound[p]) < 0)
+        throwPythonError();
+    py::object result = py::reinterpret_borrow<py::object>(grid)(meta);
+    parseGrid(result.ptr(), gridSize);
+  } else {
+    parseGrid(grid.ptr(), gridSize);
+  }
+
+  const std::string &signature = kernel->signature();
+  std::size_t numParams = kernel->numKernelParams();
+  Scratch<Slot, 16> slots(numParams);
+  Scratch<void *, 16> params(numParams);
+  std::size_t s = 0, k = 0;
+  for (std::size_t p = 0; p < n; ++p) {
+    if (constexpr_[p])
+      continue;
+    char c = signature[s++];
+    if (c == '-')
+      continue;
+    packArgument(c, values[p], slots[k], ParamRef{p, names_[p].ptr()});
+    params[k] = &slots[k];
+    ++k;
+  }
+  kernel->launch(gridSize, stream, slots.data(), params.data());
+  return kernelObject;
+}
+
+py::tuple Dispatcher::keyFor(py::handle args, py::handle kwargs) {
+  std::size_t n = size();
+  BoundArgs bound(n);
+  Options options;
+  bind(args.ptr(), kwargs.ptr(), bound, options);
+  Scratch<ArgValue, 16> values(n);
+  Scratch<PyObject *, 16> constexprObjects(numConstexpr_ ? numConstexpr_ : 1);
+  KeyBytes bytes;
+  computeKey(bound, values.data(), constexprObjects.data(), bytes, options);
+  return keyTuple(bound, values.data(), options);
+}
+
+py::dict Dispatcher::bindToDict(py::handle args, py::handle kwargs) {
+  std::size_t n = size();
+  BoundArgs bound(n);
+  Options options;
+  bind(args.ptr(), kwargs.ptr(), bound, options);
+  py::dict result;
+  for (std::size_t p = 0; p < n; ++p)
+    if (PyDict_SetItem(result.ptr(), names_[p].ptr(), bound[p]) < 0)
+      throwPythonError();
+  return result;
+}
+
+/// The type of terrazzo._C.NO_DEFAULT.
+struct NoDefault {};
+
+} // namespace
+
+void registerDispatcher(py::module_ &m) {
+  py::class_<NoDefault>(m, "_NoDefaultType")
+      .def("__repr__", [](const NoDefault &) { return "NO_DEFAULT"; });
+  py::object noDefault = py::cast(NoDefault());
+  interned.noDefault = noDefault.inc_ref().ptr(); // lives forever
+  m.attr("NO_DEFAULT") = noDefault;
+
+  py::class_<Dispatcher>(m, "Dispatcher", R"doc(
+The launch path of a jit function: binds arguments, computes the
+specialization key, finds or compiles the Kernel and launches it, in C++.
+`compile(key, bound_args)` is called on a cache miss and must return a Kernel
+whose signature has one character per non-constexpr parameter.)doc")
+      .def(py::init<std::vector<std::string>, std::vector<bool>,
+                    std::vector<bool>, py::sequence, py::object,
+                    std::string>(),
+           py::arg("param_names"), py::arg("constexpr"),
+           py::arg("do_not_specialize"), py::arg("defaults"),
+           py::arg("compile"), py::arg("name") = "kernel")
+      .def("run", &Dispatcher::run, py::arg("grid"), py::arg("args"),
+           py::arg("kwargs"), py::arg("stream") = 0,
+           "Binds, looks up or compiles, and launches; returns the Kernel.")
+      .def("key_for", &Dispatcher::keyFor, py::arg("args"),
+           py::arg("kwargs") = py::none(),
+           "The specialization key of a call, without compiling or "
+           "launching.")
+      .def("bind", &Dispatcher::bindToDict, py::arg("args"),
+           py::arg("kwargs") = py::none(),
+           "The arguments of a call bound to the parameters by name "
+           "(defaults filled in; launch options left out).")
+      .def("cache_size", &Dispatcher::cacheSize)
+      .def("clear", &Dispatcher::clear, "Forgets every compiled kernel.")
+      .def_property_readonly("param_names", &Dispatcher::paramNames)
+      .def_property_readonly("name", &Dispatcher::name);
+}
+
+} // namespace terrazzo::python
