@@ -72,6 +72,8 @@ private:
   ScopedDiagnosticHandler handler;
 };
 
+} // namespace
+
 const char *severityName(Diagnostic::Severity severity) {
   switch (severity) {
   case Diagnostic::Severity::Error:
@@ -85,8 +87,6 @@ const char *severityName(Diagnostic::Severity severity) {
   }
   return "error";
 }
-
-} // namespace
 
 std::string Diagnostic::str() const {
   std::string text;

@@ -152,39 +152,51 @@ std::string findLibdevice() {
   return exists(fallback) ? fallback : "";
 }
 
-FailureOr<std::string> emitLLVMIR(ModuleOp op, const Target &target) {
+/// The target machine and the optimized LLVM module that both outputs start
+/// from; the module lives in `context`.
+struct OptimizedModule {
+  std::unique_ptr<llvm::TargetMachine> machine;
+  std::unique_ptr<llvm::Module> module;
+};
+
+static FailureOr<OptimizedModule> optimizeForTarget(ModuleOp op,
+                                                    const Target &target,
+                                                    llvm::LLVMContext &context) {
   std::string error;
-  std::unique_ptr<llvm::TargetMachine> machine =
-      createTargetMachine(target, error);
-  if (!machine)
+  OptimizedModule result;
+  result.machine = createTargetMachine(target, error);
+  if (!result.machine)
     return op.emitError("cannot create the NVPTX target machine: ") << error;
-  llvm::LLVMContext context;
-  auto module = translateAndOptimize(op, context, *machine);
+  auto module = translateAndOptimize(op, context, *result.machine);
   if (failed(module))
+    return failure();
+  result.module = std::move(*module);
+  return result;
+}
+
+FailureOr<std::string> emitLLVMIR(ModuleOp op, const Target &target) {
+  llvm::LLVMContext context;
+  FailureOr<OptimizedModule> optimized = optimizeForTarget(op, target, context);
+  if (failed(optimized))
     return failure();
   std::string text;
   llvm::raw_string_ostream os(text);
-  (*module)->print(os, nullptr);
+  optimized->module->print(os, nullptr);
   return text;
 }
 
 FailureOr<std::string> emitPTX(ModuleOp op, const Target &target) {
-  std::string error;
-  std::unique_ptr<llvm::TargetMachine> machine =
-      createTargetMachine(target, error);
-  if (!machine)
-    return op.emitError("cannot create the NVPTX target machine: ") << error;
   llvm::LLVMContext context;
-  auto module = translateAndOptimize(op, context, *machine);
-  if (failed(module))
+  FailureOr<OptimizedModule> optimized = optimizeForTarget(op, target, context);
+  if (failed(optimized))
     return failure();
   llvm::SmallString<0> ptx;
   llvm::raw_svector_ostream os(ptx);
   llvm::legacy::PassManager codegen;
-  if (machine->addPassesToEmitFile(codegen, os, nullptr,
-                                   llvm::CodeGenFileType::AssemblyFile))
+  if (optimized->machine->addPassesToEmitFile(
+          codegen, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
     return op.emitError("the NVPTX backend cannot emit assembly");
-  codegen.run(**module);
+  codegen.run(*optimized->module);
   return std::string(ptx.str());
 }
 

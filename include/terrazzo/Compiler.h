@@ -29,6 +29,9 @@ struct Diagnostic {
   TERRAZZO_API std::string str() const;
 };
 
+/// "error", "warning", "note" or "remark".
+TERRAZZO_API const char *severityName(Diagnostic::Severity severity);
+
 /// How far compilation goes, and what `CompileResult::output` holds.
 enum class Stage {
   Tile,    ///< tile IR after the tile pipeline (text)

@@ -9,19 +9,6 @@
 namespace terrazzo::python {
 namespace {
 
-const char *severityName(Diagnostic::Severity severity) {
-  switch (severity) {
-  case Diagnostic::Severity::Error:
-    return "error";
-  case Diagnostic::Severity::Warning:
-    return "warning";
-  case Diagnostic::Severity::Note:
-    return "note";
-  case Diagnostic::Severity::Remark:
-    return "remark";
-  }
-  return "error";
-}
 
 /// What compile() returns: the C++ result converted once, so that repeated
 /// attribute reads cost nothing.
