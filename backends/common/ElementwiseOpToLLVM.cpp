@@ -45,15 +45,18 @@ struct ElementwiseOpConversion : public ConversionPattern {
       elements.push_back(isa<LLVM::LLVMStructType>(operand.getType())
                              ? unpackStruct(rewriter, loc, operand)
                              : SmallVector<Value>{operand});
-    size_t count =
-        cast<LLVM::LLVMStructType>(structType).getBody().size();
+    auto fields = cast<LLVM::LLVMStructType>(structType).getBody();
+    size_t count = fields.size();
+    // The element type as LLVM sees it (pointers become !llvm.ptr), so the
+    // scalar op's result can go straight into the struct.
+    Type elementType = fields.front();
     SmallVector<Value> results;
     for (size_t i = 0; i < count; ++i) {
       OperationState state(loc, op->getName());
       for (auto &operandElements : elements)
         state.addOperands(operandElements.size() == 1 ? operandElements[0]
                                                       : operandElements[i]);
-      state.addTypes(resultType.getElementType());
+      state.addTypes(elementType);
       state.addAttributes(op->getAttrs());
       results.push_back(rewriter.create(state)->getResult(0));
     }

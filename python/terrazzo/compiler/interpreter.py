@@ -1,0 +1,629 @@
+"""Builder 2: the interpreter, running kernels with NumPy on the CPU.
+
+The same code generator and semantic layer that emit tile IR drive this
+builder, so a kernel means the same thing in both. Values are NumPy arrays
+(0-d for scalars) of the storage type of their language type: bfloat16 is
+kept in float32 and rounded to bfloat16 after every operation, float16 is
+computed by NumPy in its own precision.
+
+Memory: each pointer argument's underlying allocation is registered as a
+byte buffer; a pointer is a (buffer, byte offset) pair encoded in an int64 as
+`(buffer + 1) << 40 | offset`, so pointer arithmetic is integer arithmetic
+and `tl.where` on pointers works. Every access is checked: an address outside
+its buffer (or misaligned) raises `InterpreterError` naming the kernel's file
+and line, the argument and the offending element.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from ..errors import CompilationError, InterpreterError
+from ..language import core as tl
+from ..language.core import _unwrap, constexpr, dtype, pointer_type, tensor
+from .builder import Builder
+
+_SHIFT = 40
+_OFFSET_MASK = (1 << _SHIFT) - 1
+
+_STORAGE = {
+    "int1": np.bool_, "int8": np.int8, "int16": np.int16, "int32": np.int32,
+    "int64": np.int64, "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32,
+    "uint64": np.uint64, "fp16": np.float16, "bf16": np.float32, "fp32": np.float32,
+    "fp64": np.float64,
+}
+# How each element type lives in memory.
+_MEMORY = dict(_STORAGE, bf16=np.uint16, int1=np.int8)
+
+
+def storage_dtype(ty) -> np.dtype:
+    sca = ty.scalar
+    if sca.is_ptr():
+        return np.dtype(np.int64)
+    try:
+        return np.dtype(_STORAGE[sca.name])
+    except KeyError:
+        raise CompilationError(f"the interpreter does not support {sca} values yet") from None
+
+
+# ---------------------------------------------------------------------------
+# bfloat16
+# ---------------------------------------------------------------------------
+
+def _f32_bits_to_bf16_rne(bits: np.ndarray, nan: np.ndarray) -> np.ndarray:
+    bits = bits.astype(np.uint64)
+    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
+    rounded = rounded.astype(np.uint32)
+    quiet = (bits.astype(np.uint32) & np.uint32(0xFFFF0000)) | np.uint32(0x00400000)
+    return np.where(nan, quiet, rounded).view(np.float32)
+
+
+def round_to_bf16(x) -> np.ndarray:
+    """float32 storage of x rounded to the nearest bfloat16 (ties to even).
+    float64 inputs are rounded once (through round-to-odd float32)."""
+    x = np.asarray(x)
+    shape = x.shape
+    if x.dtype == np.float64:
+        f = np.ascontiguousarray(x).reshape(-1)
+        f32 = f.astype(np.float32)
+        back = f32.astype(np.float64)
+        inexact = (back != f) & np.isfinite(f32)
+        toward0 = np.where(inexact & (np.abs(back) > np.abs(f)),
+                           np.nextafter(f32, np.float32(0)), f32).astype(np.float32)
+        bits = toward0.view(np.uint32) | inexact.astype(np.uint32)
+        out = _f32_bits_to_bf16_rne(bits, np.isnan(f))
+        return out.reshape(shape)
+    f32 = np.ascontiguousarray(x, dtype=np.float32).reshape(-1)
+    out = _f32_bits_to_bf16_rne(f32.view(np.uint32), np.isnan(f32))
+    return out.reshape(shape)
+
+
+def bf16_from_bits(u16: np.ndarray) -> np.ndarray:
+    u = np.ascontiguousarray(u16).astype(np.uint32) << 16
+    return u.view(np.float32)
+
+
+def bf16_to_bits(f32: np.ndarray) -> np.ndarray:
+    r = np.ascontiguousarray(round_to_bf16(f32)).view(np.uint32) >> 16
+    return r.astype(np.uint16)
+
+
+# ---------------------------------------------------------------------------
+# Memory
+# ---------------------------------------------------------------------------
+
+class _Buffer:
+    def __init__(self, data: np.ndarray, name: str, elt: Optional[dtype], write_back=None):
+        self.data = data  # 1-D uint8, sharing memory with the argument
+        self.name = name
+        self.elt = elt
+        self.write_back = write_back
+        self.dirty = False
+
+
+def _root_array(a: np.ndarray) -> Tuple[np.ndarray, int]:
+    """The array owning `a`'s memory as bytes, and `a`'s byte offset in it."""
+    root = a
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if not (root.flags.c_contiguous or root.flags.f_contiguous):
+        root = a
+        if not (a.flags.c_contiguous or a.flags.f_contiguous):
+            raise CompilationError("the interpreter needs arrays whose memory is "
+                                   "contiguous (or views of such arrays)")
+    flat = root.reshape(-1, order="A") if root.ndim else root.reshape(1)
+    u8 = flat.view(np.uint8)
+    offset = a.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    return u8, offset
+
+
+class Memory:
+    def __init__(self):
+        self.buffers: List[_Buffer] = []
+
+    def add_array(self, a: np.ndarray, name: str, elt: Optional[dtype]) -> int:
+        u8, offset = _root_array(a)
+        for i, b in enumerate(self.buffers):
+            if b.data.__array_interface__["data"][0] == u8.__array_interface__["data"][0] \
+                    and b.data.nbytes == u8.nbytes:
+                return ((i + 1) << _SHIFT) + offset
+        self.buffers.append(_Buffer(u8, name, elt))
+        return (len(self.buffers) << _SHIFT) + offset
+
+    def add_torch(self, t, name: str, elt: Optional[dtype]) -> int:
+        import torch
+        storage = t.untyped_storage()
+        nbytes = storage.nbytes()
+        whole = torch.empty(0, dtype=torch.uint8, device=t.device)
+        whole.set_(storage, 0, (nbytes,), (1,))
+        offset = t.storage_offset() * t.element_size()
+        if whole.device.type == "cpu":
+            data = whole.numpy()
+            write_back = None
+        else:
+            data = whole.cpu().numpy().copy()
+
+            def write_back(arr, whole=whole):
+                whole.copy_(torch.from_numpy(arr).to(whole.device))
+        key = (storage.data_ptr(), nbytes)
+        for i, b in enumerate(self.buffers):
+            if getattr(b, "key", None) == key:
+                return ((i + 1) << _SHIFT) + offset
+        buf = _Buffer(data, name, elt, write_back)
+        buf.key = key
+        self.buffers.append(buf)
+        return (len(self.buffers) << _SHIFT) + offset
+
+    def finish(self):
+        for b in self.buffers:
+            if b.write_back is not None and b.dirty:
+                b.write_back(b.data)
+
+    # -- access -----------------------------------------------------------
+    def _locate(self, addrs: np.ndarray, itemsize: int, what: str, elt: dtype, loc, pid):
+        ids = (addrs >> _SHIFT) - 1
+        offs = addrs & _OFFSET_MASK
+        first, last = int(ids.min()), int(ids.max())
+        if first == last and 0 <= first < len(self.buffers):
+            buf = self.buffers[first]
+            bad = (offs + itemsize > buf.data.nbytes) | (offs % itemsize != 0)
+            if not bad.any():
+                return [(first, None, offs)]
+        # General case (several buffers, or an error to describe).
+        result = []
+        for bid in np.unique(ids):
+            sel = ids == bid
+            o = offs[sel]
+            self._check(int(bid), o, itemsize, what, elt, loc, pid)
+            result.append((int(bid), sel, o))
+        return result
+
+    def _check(self, bid, offs, itemsize, what, elt, loc, pid):
+        def fail(msg):
+            raise InterpreterError(f"out-of-bounds {what} in program {pid}: {msg}", loc)
+        if bid < 0 or bid >= len(self.buffers):
+            # Possibly a negative offset from the next buffer.
+            nxt = bid + 1
+            if 0 <= nxt < len(self.buffers):
+                o = int(offs.min()) - (1 << _SHIFT)
+                buf = self.buffers[nxt]
+                fail(f"element {o // itemsize} of {buf.name!r} is before its start "
+                     f"(a {self._describe(buf, itemsize)})")
+            if bid == -1 and int(offs.max()) < (1 << 20):
+                fail("the pointer is null (an argument passed as None?)")
+            fail("the address belongs to no argument")
+        buf = self.buffers[bid]
+        big = offs + itemsize > buf.data.nbytes
+        if big.any():
+            o = int(offs[big].max())
+            if o >= (1 << (_SHIFT - 1)):
+                # A negative offset wrapped into this buffer's range.
+                fail(f"an element before the start of {buf.name!r}")
+            n = int(big.sum())
+            fail(f"element {o // itemsize} of {buf.name!r} is past its end (a "
+                 f"{self._describe(buf, itemsize)}; {n} lane{'s' if n > 1 else ''} out "
+                 "of bounds)")
+        if (offs % itemsize != 0).any():
+            fail(f"a {itemsize}-byte access to {buf.name!r} is misaligned")
+
+    @staticmethod
+    def _describe(buf: _Buffer, itemsize: int) -> str:
+        name = f"{buf.elt} " if buf.elt is not None else ""
+        return f"{name}buffer of {buf.data.nbytes // itemsize} elements"
+
+    def load(self, addrs: np.ndarray, mask: Optional[np.ndarray], elt: dtype, loc, pid):
+        shape = addrs.shape
+        flat = np.asarray(addrs, dtype=np.int64).reshape(-1)
+        mem_dt = np.dtype(_MEMORY[elt.name]) if not elt.is_ptr() else np.dtype(np.int64)
+        out = np.zeros(flat.shape, dtype=mem_dt)
+        active = None
+        if mask is not None:
+            active = np.broadcast_to(mask, shape).reshape(-1)
+            sel_addrs = flat[active]
+        else:
+            sel_addrs = flat
+        if sel_addrs.size:
+            vals = np.empty(sel_addrs.shape, dtype=mem_dt)
+            for bid, sel, offs in self._locate(sel_addrs, mem_dt.itemsize, "load", elt, loc,
+                                               pid):
+                data = self.buffers[bid].data
+                n = data.nbytes // mem_dt.itemsize
+                typed = data[:n * mem_dt.itemsize].view(mem_dt)
+                got = typed[offs // mem_dt.itemsize]
+                if sel is None:
+                    vals = got
+                else:
+                    vals[sel] = got
+            if active is None:
+                out = vals
+            else:
+                out[active] = vals
+        out = out.reshape(shape)
+        if elt.is_bf16():
+            return bf16_from_bits(out).reshape(shape)
+        return out
+
+    def store(self, addrs, values, mask, elt: dtype, loc, pid):
+        shape = addrs.shape
+        flat = np.asarray(addrs, dtype=np.int64).reshape(-1)
+        if elt.is_bf16():
+            values = bf16_to_bits(np.asarray(values, dtype=np.float32))
+        mem_dt = np.dtype(_MEMORY[elt.name]) if not elt.is_ptr() else np.dtype(np.int64)
+        vals = np.broadcast_to(np.asarray(values).astype(mem_dt, copy=False), shape).reshape(-1)
+        if mask is not None:
+            active = np.broadcast_to(mask, shape).reshape(-1)
+            flat, vals = flat[active], vals[active]
+        if not flat.size:
+            return
+        for bid, sel, offs in self._locate(flat, mem_dt.itemsize, "store", elt, loc, pid):
+            buf = self.buffers[bid]
+            data = buf.data
+            n = data.nbytes // mem_dt.itemsize
+            typed = data[:n * mem_dt.itemsize].view(mem_dt)
+            typed[offs // mem_dt.itemsize] = vals if sel is None else vals[sel]
+            buf.dirty = True
+
+
+# ---------------------------------------------------------------------------
+# The builder
+# ---------------------------------------------------------------------------
+
+def _vectorize(f):
+    uf = np.frompyfunc(f, 1, 1)
+
+    def g(x):
+        return uf(x).astype(x.dtype)
+    return g
+
+
+def _round_half_away(x):
+    return np.sign(x) * np.floor(np.abs(x) + 0.5)
+
+
+_UNARY = {
+    "exp": np.exp, "exp2": np.exp2, "log": np.log, "log2": np.log2, "sqrt": np.sqrt,
+    "rsqrt": lambda x: 1 / np.sqrt(x), "sin": np.sin, "cos": np.cos, "floor": np.floor,
+    "ceil": np.ceil, "erf": _vectorize(math.erf), "tanh": np.tanh, "log1p": np.log1p,
+    "expm1": np.expm1, "log10": np.log10, "tan": np.tan, "trunc": np.trunc,
+    "round": _round_half_away, "negf": np.negative, "absf": np.abs, "absi": np.abs,
+}
+
+_FLOAT_BINARY = {
+    "addf": np.add, "subf": np.subtract, "mulf": np.multiply, "divf": np.divide,
+    "remf": np.fmod, "powf": np.power, "minnumf": np.fmin, "maxnumf": np.fmax,
+    "minimumf": np.minimum, "maximumf": np.maximum,
+}
+
+_COMPARE = {
+    "olt": np.less, "ole": np.less_equal, "ogt": np.greater, "oge": np.greater_equal,
+    "oeq": np.equal, "une": np.not_equal, "slt": np.less, "sle": np.less_equal,
+    "sgt": np.greater, "sge": np.greater_equal, "ult": np.less, "ule": np.less_equal,
+    "ugt": np.greater, "uge": np.greater_equal, "eq": np.equal, "ne": np.not_equal,
+}
+
+
+def _c_div(a, b):
+    """Integer division truncating toward zero (C, and the GPU); x / 0 is 0."""
+    zero = b == 0
+    bs = np.where(zero, 1, b).astype(b.dtype)
+    q = np.floor_divide(a, bs)
+    if np.issubdtype(a.dtype, np.signedinteger):
+        r = a - q * bs
+        q = q + ((r != 0) & ((a < 0) != (bs < 0)))
+    return np.where(zero, 0, q)
+
+
+def _c_rem(a, b):
+    zero = b == 0
+    bs = np.where(zero, 1, b).astype(b.dtype)
+    return np.where(zero, a, np.fmod(a, bs))
+
+
+class InterpreterBuilder(Builder):
+    concrete = True
+
+    def __init__(self, memory: Memory, grid: Tuple[int, int, int]):
+        self.memory = memory
+        self.grid = grid
+        self.pid = (0, 0, 0)
+        self.loc = None
+
+    def to_python(self, h):
+        return np.asarray(h).item()
+
+    def _finish(self, x, ty):
+        x = np.asarray(x)
+        sca = ty.scalar
+        if sca.is_bf16():
+            return round_to_bf16(x)
+        dt = storage_dtype(ty)
+        if x.dtype != dt:
+            x = x.astype(dt)
+        return x
+
+    # -- values ---------------------------------------------------------------
+    def constant(self, value, ty):
+        shape = ty.shape if ty.is_block() else ()
+        sca = ty.scalar
+        if sca.is_bf16():
+            return np.broadcast_to(round_to_bf16(np.array(value, dtype=np.float64)), shape)
+        with np.errstate(all="ignore"):  # out-of-range floats become infinities
+            return np.full(shape, value, dtype=storage_dtype(sca))
+
+    def program_id(self, axis):
+        return np.array(self.pid[axis], dtype=np.int32)
+
+    def num_programs(self, axis):
+        return np.array(self.grid[axis], dtype=np.int32)
+
+    def make_range(self, start, end, ty):
+        return np.arange(start, end, dtype=np.int32)
+
+    def splat(self, h, src_ty, dst_ty):
+        return np.broadcast_to(np.asarray(h), dst_ty.shape)
+
+    def broadcast(self, h, src_ty, dst_ty):
+        return np.broadcast_to(h, dst_ty.shape)
+
+    def expand_dims(self, h, axis, src_ty, dst_ty):
+        return np.expand_dims(h, axis)
+
+    # -- arithmetic -------------------------------------------------------------
+    def binary(self, op, a, b, ty):
+        a, b = np.asarray(a), np.asarray(b)
+        sca = ty.scalar
+        if op in _FLOAT_BINARY:
+            return self._finish(_FLOAT_BINARY[op](a, b), ty)
+        dt = storage_dtype(ty)
+        if sca.is_bool():
+            a8, b8 = a.astype(np.uint8), b.astype(np.uint8)
+            r = self._int_binary(op, a8, b8, 1, np.dtype(np.uint8))
+            return (r & 1).astype(np.bool_)
+        return self._int_binary(op, a, b, sca.int_bitwidth, dt).astype(dt, copy=False)
+
+    def _int_binary(self, op, a, b, bits, dt):
+        if op == "addi":
+            return np.add(a, b, dtype=dt)
+        if op == "subi":
+            return np.subtract(a, b, dtype=dt)
+        if op == "muli":
+            return np.multiply(a, b, dtype=dt)
+        if op in ("divsi", "divui"):
+            return _c_div(a, b)
+        if op in ("remsi", "remui"):
+            return _c_rem(a, b)
+        if op == "andi":
+            return np.bitwise_and(a, b)
+        if op == "ori":
+            return np.bitwise_or(a, b)
+        if op == "xori":
+            return np.bitwise_xor(a, b)
+        if op in ("shli", "shrsi", "shrui"):
+            big = (b < 0) | (b >= bits) if np.issubdtype(b.dtype, np.signedinteger) \
+                else (b >= bits)
+            s = np.where(big, 0, b).astype(a.dtype)
+            if op == "shli":
+                return np.where(big, 0, np.left_shift(a, s))
+            r = np.right_shift(a, s)
+            if op == "shrsi":
+                return np.where(big, np.where(a < 0, -1, 0), r)
+            return np.where(big, 0, r)
+        if op in ("minsi", "minui"):
+            return np.minimum(a, b)
+        if op in ("maxsi", "maxui"):
+            return np.maximum(a, b)
+        raise NotImplementedError(op)
+
+    def compare(self, pred, a, b, operand_ty, result_ty):
+        return np.asarray(_COMPARE[pred](a, b))
+
+    def unary(self, op, x, ty):
+        x = np.asarray(x)
+        return self._finish(_UNARY[op](x), ty)
+
+    def fma(self, a, b, c, ty):
+        sca = ty.scalar
+        if sca.is_fp64():
+            return self._finish(np.asarray(a) * b + c, ty)
+        r = np.asarray(a, dtype=np.float64) * np.asarray(b, dtype=np.float64) + \
+            np.asarray(c, dtype=np.float64)
+        if sca.is_bf16():
+            return round_to_bf16(r)
+        return self._finish(r, ty)
+
+    def select(self, cond, a, b, cond_ty, ty):
+        return self._finish(np.where(cond, a, b), ty)
+
+    def cast(self, op, x, src_ty, dst_ty, rounding=None):
+        x = np.asarray(x)
+        src, dst = src_ty.scalar, dst_ty.scalar
+        if op in ("ptr_to_int", "int_to_ptr"):
+            return x.astype(np.int64)
+        if op == "bitcast":
+            if src.is_ptr():
+                return x
+            return self._bitcast(x, src, dst)
+        if op == "fp_to_fp":
+            if dst.is_bf16():
+                return round_to_bf16(x)
+            return x.astype(storage_dtype(dst))
+        if op in ("fptosi", "fptoui"):
+            info = np.iinfo(storage_dtype(dst))
+            t = np.trunc(np.where(np.isnan(x), 0, x).astype(np.float64))
+            t = np.clip(t, info.min, info.max)
+            return t.astype(storage_dtype(dst))
+        if op in ("sitofp", "uitofp"):
+            return self._finish(x, dst_ty) if not dst.is_bf16() else \
+                round_to_bf16(x.astype(np.float64))
+        # extf truncf extsi extui trunci int_sign
+        return x.astype(storage_dtype(dst))
+
+    @staticmethod
+    def _bitcast(x, src, dst):
+        x = np.ascontiguousarray(x)
+        if src.is_bf16():
+            bits = bf16_to_bits(x)
+            return bits.view(storage_dtype(dst)) if not dst.is_bf16() else x
+        if dst.is_bf16():
+            return bf16_from_bits(x.view(np.uint16)).reshape(x.shape)
+        return x.view(storage_dtype(dst)).reshape(x.shape)
+
+    # -- memory -----------------------------------------------------------------
+    def addptr(self, ptr, offset, ptr_ty, offset_ty):
+        size = ptr_ty.scalar.element_ty.itemsize
+        return np.asarray(ptr, dtype=np.int64) + np.asarray(offset).astype(np.int64) * size
+
+    def load(self, ptr, mask, other, ptr_ty, result_ty, cache, evict, volatile):
+        elt = ptr_ty.scalar.element_ty
+        if elt.is_ptr():
+            raise InterpreterError("the interpreter cannot load pointers from memory",
+                                   self.loc)
+        addrs = np.asarray(ptr, dtype=np.int64)
+        vals = self.memory.load(addrs, None if mask is None else np.asarray(mask), elt,
+                                self.loc, self.pid)
+        vals = vals.astype(storage_dtype(result_ty), copy=False)
+        if mask is not None:
+            fill = other if other is not None else np.zeros((), storage_dtype(result_ty))
+            vals = np.where(mask, vals, fill).astype(storage_dtype(result_ty), copy=False)
+        return vals
+
+    def store(self, ptr, value, mask, ptr_ty, cache, evict):
+        elt = ptr_ty.scalar.element_ty
+        self.memory.store(np.asarray(ptr, dtype=np.int64), np.asarray(value),
+                          None if mask is None else np.asarray(mask), elt, self.loc,
+                          self.pid)
+
+    # -- debugging ----------------------------------------------------------------
+    def print(self, prefix, hex, args):
+        parts = []
+        for h, t in args:
+            v = np.asarray(h)
+            if hex and v.dtype.kind in "iub":
+                parts.append(np.array2string(v, formatter={"int": lambda i: hex_(i)})
+                             if v.ndim else hex_(int(v)))
+            else:
+                parts.append(str(v) if v.ndim else str(v.item()))
+        print(f"pid ({self.pid[0]}, {self.pid[1]}, {self.pid[2]}) {prefix}{' '.join(parts)}")
+
+    def assert_(self, cond, cond_ty, message):
+        c = np.asarray(cond)
+        if not c.all():
+            where = ""
+            if c.ndim:
+                idx = np.argwhere(~c)[0]
+                where = f" at index {tuple(int(i) for i in idx)}"
+            raise InterpreterError(f"device_assert failed in program {self.pid}{where}: "
+                                   f"{message}", self.loc)
+
+
+def hex_(i: int) -> str:
+    return hex(int(i))
+
+
+# ---------------------------------------------------------------------------
+# Launching
+# ---------------------------------------------------------------------------
+
+def _is_torch_tensor(x) -> bool:
+    t = type(x)
+    return t.__module__.startswith("torch") and hasattr(x, "untyped_storage")
+
+
+def _array_dtype(x) -> Optional[dtype]:
+    if isinstance(x, np.ndarray):
+        return tl.dtype_from_name(x.dtype.name)
+    return tl.dtype_from_name(str(getattr(x, "dtype", "")))
+
+
+def argument_value(memory: Memory, builder: InterpreterBuilder, name: str, value):
+    """The interpreter's value of one (non-constexpr) kernel argument."""
+    if value is None:
+        return constexpr(None)
+    if isinstance(value, constexpr) or isinstance(value, tl.dtype):
+        return constexpr(value)
+    if isinstance(value, np.ndarray) and value.ndim >= 0 and not np.isscalar(value):
+        if value.ndim == 0 and value.dtype.kind in "biuf":
+            return _scalar_argument(value.item())
+        elt = _array_dtype(value)
+        if elt is None:
+            raise CompilationError(f"argument {name!r}: arrays of {value.dtype} are not "
+                                   "supported")
+        addr = memory.add_array(value, name, elt)
+        return tensor(np.array(addr, dtype=np.int64), pointer_type(elt))
+    if _is_torch_tensor(value):
+        elt = _array_dtype(value)
+        if elt is None:
+            raise CompilationError(f"argument {name!r}: tensors of {value.dtype} are not "
+                                   "supported")
+        addr = memory.add_torch(value, name, elt)
+        return tensor(np.array(addr, dtype=np.int64), pointer_type(elt))
+    if hasattr(value, "__array_interface__"):
+        arr = np.asarray(value)
+        return argument_value(memory, builder, name, arr)
+    if hasattr(value, "data_ptr") or hasattr(value, "__cuda_array_interface__"):
+        raise CompilationError(f"argument {name!r}: the interpreter accepts NumPy arrays "
+                               f"and torch tensors, not {type(value).__name__}")
+    if isinstance(value, (bool, int, float, np.generic)):
+        return _scalar_argument(value)
+    raise CompilationError(f"argument {name!r}: cannot pass a {type(value).__name__} to a "
+                           "kernel (mark the parameter tl.constexpr for compile-time "
+                           "values)")
+
+
+def _scalar_argument(value):
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, bool):
+        return tensor(np.array(value, dtype=np.bool_), tl.int1)
+    if isinstance(value, int):
+        if -(1 << 31) <= value < (1 << 31):
+            return tensor(np.array(value, dtype=np.int32), tl.int32)
+        if -(1 << 63) <= value < (1 << 63):
+            return tensor(np.array(value, dtype=np.int64), tl.int64)
+        if 0 <= value < (1 << 64):
+            return tensor(np.array(value, dtype=np.uint64), tl.uint64)
+        raise CompilationError(f"integer argument {value} does not fit in 64 bits")
+    return tensor(np.array(value, dtype=np.float32), tl.float32)
+
+
+def normalize_grid(grid) -> Tuple[int, int, int]:
+    if isinstance(grid, int) or (hasattr(grid, "__index__") and not isinstance(grid, tuple)):
+        grid = (grid,)
+    grid = tuple(int(_unwrap(g)) for g in grid)
+    if not 1 <= len(grid) <= 3:
+        raise ValueError(f"the grid has 1 to 3 dimensions, got {grid}")
+    for g in grid:
+        if g < 0:
+            raise ValueError(f"grid dimensions must not be negative, got {grid}")
+    return tuple(grid) + (1,) * (3 - len(grid))
+
+
+def interpret(parsed, grid, bound: Dict[str, Any]) -> None:
+    """Runs every program instance of `grid` with the bound arguments."""
+    from .codegen import CompileContext, run_function_body
+    from .semantic import Semantic
+
+    grid3 = normalize_grid(grid)
+    memory = Memory()
+    builder = InterpreterBuilder(memory, grid3)
+    sem = Semantic(builder, debug=True)
+    ctx = CompileContext(builder, sem)
+    base: Dict[str, Any] = {}
+    for name, is_cx in zip(parsed.arg_names, parsed.constexprs):
+        value = bound[name]
+        if is_cx:
+            base[name] = constexpr(value)
+        else:
+            base[name] = argument_value(memory, builder, name, value)
+    try:
+        with np.errstate(all="ignore"):
+            for z in range(grid3[2]):
+                for y in range(grid3[1]):
+                    for x in range(grid3[0]):
+                        builder.pid = (x, y, z)
+                        run_function_body(ctx, parsed, dict(base))
+    finally:
+        memory.finish()

@@ -1,0 +1,211 @@
+"""Specialisation keys and the tile IR of a kernel for one key.
+
+A key has one entry per parameter, then (num_warps, num_stages):
+
+* constexpr parameter: its value;
+* pointer: ("p", dtype name, aligned to 16 bytes);
+* bool: ("b",);
+* integer: ("i" or "l", value == 1, value % 16 == 0), or ("i"/"l",) when the
+  parameter is not specialised (do_not_specialize);
+* float: ("f",) (and ("d",) for float64 values).
+
+The C++ dispatcher (`_C.Dispatcher`) computes the same key at launch;
+`compute_key` here is the reference implementation, used by the Python-only
+paths (IR inspection, tests).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import numbers
+from typing import Any, List, NamedTuple, Optional, Sequence, Tuple
+
+from ..errors import CompilationError
+from ..language import core as tl
+from ..language.core import constexpr, pointer_type, tensor
+from .codegen import CompileContext, ParsedFunction, run_function_body
+from .ir_builder import IRBuilder
+from .semantic import Semantic
+
+DIVISIBILITY = "{tile.divisibility = 16 : i32}"
+_NONE_NAMES = (None, "", "none", "None", "NoneType", "null")
+
+
+class ParamSpec(NamedTuple):
+    kind: str  # constexpr | ptr | none | int | float | bool
+    value: Any = None  # constexpr value
+    dtype: Any = None  # tl dtype of a pointer's elements / of a scalar
+    divisible: bool = False  # pointer aligned to 16 bytes / int % 16 == 0
+    equal_to_1: bool = False
+    sig: str = ""  # launch signature character
+
+
+def _pointer_dtype_name(value) -> Tuple[Optional[str], bool]:
+    """(dtype name, aligned to 16) of a pointer-like argument."""
+    if value is None:
+        return None, True
+    if hasattr(value, "data_ptr") and hasattr(value, "dtype"):
+        return str(value.dtype).replace("torch.", ""), value.data_ptr() % 16 == 0
+    iface = getattr(value, "__cuda_array_interface__", None) or \
+        getattr(value, "__array_interface__", None)
+    if iface is not None:
+        import numpy as np
+        return np.dtype(iface["typestr"]).name, iface["data"][0] % 16 == 0
+    raise CompilationError(f"cannot pass {type(value).__name__} as a pointer")
+
+
+def _is_pointer_like(value) -> bool:
+    if value is None or hasattr(value, "data_ptr") or hasattr(value, "__cuda_array_interface__"):
+        return True
+    if hasattr(value, "__array_interface__"):
+        import numpy as np
+        return not isinstance(value, np.generic) and getattr(value, "ndim", 1) != 0
+    return False
+
+
+def compute_key(parsed: ParsedFunction, values: Sequence[Any], do_not_specialize: Sequence[bool],
+                num_warps: int = 4, num_stages: int = 3) -> tuple:
+    """The specialisation key of a launch (see the module's docstring)."""
+    key = []
+    for value, is_cx, dns in zip(values, parsed.constexprs, do_not_specialize):
+        if not is_cx and getattr(value, "ndim", None) == 0 and hasattr(value, "item") and \
+                not hasattr(value, "data_ptr"):
+            value = value.item()  # NumPy scalars
+        if is_cx:
+            key.append(value.value if isinstance(value, constexpr) else value)
+        elif isinstance(value, bool):
+            key.append(("b",))
+        elif isinstance(value, numbers.Integral) and not _is_pointer_like(value):
+            v = int(value)
+            kind = "i" if -(1 << 31) <= v < (1 << 31) else "l"
+            key.append((kind,) if dns else (kind, v == 1, v % 16 == 0))
+        elif isinstance(value, numbers.Real) and not _is_pointer_like(value):
+            key.append(("f",))
+        elif _is_pointer_like(value):
+            name, aligned = _pointer_dtype_name(value)
+            key.append(("p", name if name is not None else "none", aligned))
+        else:
+            raise CompilationError(f"cannot pass a {type(value).__name__} to a kernel; mark "
+                                   "the parameter tl.constexpr for compile-time values")
+    key.append(int(num_warps))
+    key.append(int(num_stages))
+    return tuple(key)
+
+
+def split_key(key, n: int) -> Tuple[list, int, int]:
+    """(per-parameter entries, num_warps, num_stages) from a key, accepting
+    the flat form and the nested ((entries...), (num_warps, num_stages))."""
+    key = tuple(key)
+    if len(key) == n + 2:
+        return list(key[:n]), int(key[n]), int(key[n + 1])
+    if len(key) == n + 1 and isinstance(key[n], tuple) and len(key[n]) == 2:
+        return list(key[:n]), int(key[n][0]), int(key[n][1])
+    if len(key) == 2 and isinstance(key[0], tuple) and len(key[0]) == n:
+        opts = key[1]
+        return list(key[0]), int(opts[0]), int(opts[1])
+    if len(key) == 3 and isinstance(key[0], tuple) and len(key[0]) == n:
+        return list(key[0]), int(key[1]), int(key[2])
+    raise CompilationError(f"unexpected specialisation key {key!r} for {n} parameters")
+
+
+def specs_from_key(parsed: ParsedFunction, entries: Sequence[Any]) -> List[ParamSpec]:
+    specs = []
+    for name, is_cx, e in zip(parsed.arg_names, parsed.constexprs, entries):
+        if is_cx:
+            specs.append(ParamSpec("constexpr", value=e))
+            continue
+        if e is None:
+            specs.append(ParamSpec("none", sig="p"))
+            continue
+        if not isinstance(e, tuple) or not e:
+            raise CompilationError(f"unexpected key entry {e!r} for parameter {name!r}")
+        tag = e[0]
+        if tag == "p":
+            dname = e[1] if len(e) > 1 else None
+            aligned = bool(e[2]) if len(e) > 2 else False
+            if dname in _NONE_NAMES:
+                specs.append(ParamSpec("none", sig="p"))
+                continue
+            dt = tl.dtype_from_name(dname)
+            if dt is None or dt.is_void():
+                raise CompilationError(f"argument {name!r}: tensors of {dname} are not "
+                                       "supported")
+            specs.append(ParamSpec("ptr", dtype=dt, divisible=aligned, sig="p"))
+        elif tag in ("i", "l"):
+            dt = tl.int32 if tag == "i" else tl.int64
+            eq1 = bool(e[1]) if len(e) > 1 else False
+            div = bool(e[2]) if len(e) > 2 else False
+            specs.append(ParamSpec("int", dtype=dt, divisible=div, equal_to_1=eq1, sig=tag))
+        elif tag == "f":
+            specs.append(ParamSpec("float", dtype=tl.float32, sig="f"))
+        elif tag == "d":
+            specs.append(ParamSpec("float", dtype=tl.float64, sig="d"))
+        elif tag == "b":
+            specs.append(ParamSpec("bool", dtype=tl.int1, sig="b"))
+        else:
+            raise CompilationError(f"unexpected key entry {e!r} for parameter {name!r}")
+    return specs
+
+
+class KernelIR(NamedTuple):
+    text: str
+    name: str
+    signature: str  # one character per runtime parameter
+
+
+def generate_kernel_ir(parsed: ParsedFunction, specs: Sequence[ParamSpec],
+                       debug: bool = False) -> KernelIR:
+    """The tile IR of `parsed` specialised for `specs`."""
+    builder = IRBuilder()
+    sem = Semantic(builder, debug=debug)
+    ctx = CompileContext(builder, sem)
+    ctx.symbols.add(parsed.name)
+    arg_nodes = parsed.tree.args.args + parsed.tree.args.kwonlyargs
+    node_by_name = {a.arg: a for a in arg_nodes}
+    args, runtime, signature = [], [], ""
+    for name, spec in zip(parsed.arg_names, specs):
+        if spec.kind == "constexpr":
+            continue
+        aloc = parsed.loc(node_by_name[name]) if name in node_by_name else None
+        if spec.kind in ("ptr", "none"):
+            ty = pointer_type(spec.dtype if spec.kind == "ptr" else tl.int8)
+            attrs = DIVISIBILITY if spec.divisible and spec.kind == "ptr" else ""
+        elif spec.kind == "int":
+            ty = spec.dtype
+            attrs = DIVISIBILITY if spec.divisible and not spec.equal_to_1 else ""
+        else:
+            ty, attrs = spec.dtype, ""
+        args.append((ty, attrs, aloc))
+        runtime.append((name, spec, ty))
+        signature += spec.sig
+    fn_loc = parsed.loc(parsed.tree)
+    func, handles = builder.begin_function(parsed.name, args, False, fn_loc)
+    scope = {}
+    for name, spec in zip(parsed.arg_names, specs):
+        if spec.kind == "constexpr":
+            scope[name] = constexpr(spec.value)
+    with builder.insert_into(func.body):
+        builder.loc = fn_loc
+        for (name, spec, ty), h in zip(runtime, handles):
+            if spec.kind == "none":
+                scope[name] = constexpr(None)
+            elif spec.kind == "int" and spec.equal_to_1:
+                builder.loc = parsed.loc(node_by_name[name]) if name in node_by_name else fn_loc
+                scope[name] = sem.constant(1, ty)
+            else:
+                scope[name] = tensor(h, ty)
+        builder.loc = fn_loc
+        run_function_body(ctx, parsed, scope)
+        last = parsed.tree.body[-1] if parsed.tree.body else parsed.tree
+        builder.loc = parsed.loc(last)
+        builder.function_return([])
+    header = f"Generated by Terrazzo from {parsed.file}: kernel {parsed.name}"
+    return KernelIR(builder.module_text(header), parsed.name, signature)
+
+
+def key_digest(*parts) -> str:
+    """A stable hash of JSON-able parts (values that JSON cannot hold are
+    spelled with repr)."""
+    text = json.dumps(parts, sort_keys=True, default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()

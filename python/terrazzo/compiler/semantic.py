@@ -1,0 +1,878 @@
+"""The semantic layer: types, promotion, broadcasting and checks.
+
+`Semantic` implements every operation of the language on `tl.tensor` values
+and Python constants, following Triton's rules, and emits the result through
+an abstract builder (`builder.Builder`): the IR builder (tile IR text) or the
+interpreter (NumPy). It never looks at handles; the builders never look at
+language rules. Errors are raised as `SemanticError` without a position; the
+code generator adds the position of the node being compiled.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import List, Optional, Sequence, Tuple
+
+from ..errors import SemanticError, SemanticUnsupported
+from ..language import core as tl
+from ..language.core import _unwrap, block_type, dtype, pointer_type, tensor
+
+MAX_BLOCK_NUMEL = 1 << 20
+
+_LOAD_CACHE = {"": None, ".ca": "ca", ".cg": "cg", ".cv": "cv", ".cs": "cs"}
+_STORE_CACHE = {"": None, ".wb": "wb", ".cg": "cg", ".cs": "cs", ".wt": "wt"}
+_EVICTION = {"": None, "evict_normal": "evict_normal", "evict_first": "evict_first",
+             "evict_last": "evict_last"}
+
+# Transcendental functions and the math-dialect op that computes them.
+MATH_UNARY = ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "floor",
+              "ceil", "erf", "tanh", "log1p", "expm1", "log10", "tan", "trunc", "round")
+
+
+def _is_py_number(x) -> bool:
+    return isinstance(x, (numbers.Number,)) and not isinstance(x, complex)
+
+
+def _type_name(t) -> str:
+    if isinstance(t, tensor):
+        t = t.type
+    if isinstance(t, block_type):
+        return f"block of {t.element_ty} with shape {list(t.shape)}"
+    if isinstance(t, pointer_type):
+        return f"pointer to {t.element_ty}"
+    return str(t)
+
+
+def integer_promote(a: dtype, b: dtype) -> dtype:
+    """C's usual arithmetic conversions for two integer types."""
+    a_bits, b_bits = a.int_bitwidth, b.int_bitwidth
+    a_signed, b_signed = a.is_int_signed(), b.is_int_signed()
+    if a_signed == b_signed:
+        return a if a_bits > b_bits else b
+    if not a_signed:  # a unsigned, b signed
+        return a if a_bits >= b_bits else b
+    return b if b_bits >= a_bits else a
+
+
+def computation_type(a: dtype, a_is_py: bool, b: dtype, b_is_py: bool,
+                     div_or_mod: bool = False) -> dtype:
+    """The type two operands are converted to before an arithmetic op.
+
+    A Python scalar of a kind (bool < int < float) no higher than the
+    tensor's does not take part in promotion; otherwise the usual order
+    fp64 > fp32 > fp16 > bf16 > integers applies, with / and % on 16-bit
+    floats computed in fp32."""
+    if a_is_py != b_is_py:
+        scalar_ty, tensor_ty = (a, b) if a_is_py else (b, a)
+        if scalar_ty.kind() <= tensor_ty.kind():
+            if div_or_mod and (tensor_ty.is_fp16() or tensor_ty.is_bf16()):
+                return tl.float32
+            return tensor_ty
+    if a.is_fp64() or b.is_fp64():
+        return tl.float64
+    if a.is_fp32() or b.is_fp32():
+        return tl.float32
+    if a.is_fp16() or b.is_fp16():
+        return tl.float32 if div_or_mod else tl.float16
+    if a.is_bf16() and b.is_bf16():
+        return tl.float32 if div_or_mod else tl.bfloat16
+    if a.is_bf16() or b.is_bf16():
+        return tl.float32
+    if a.is_fp8() or b.is_fp8():
+        raise SemanticUnsupported("arithmetic on fp8 values is not supported yet")
+    if not a.is_int() or not b.is_int():
+        raise SemanticError(f"unexpected operand types {a} and {b}")
+    if div_or_mod and a.is_int_signed() != b.is_int_signed():
+        raise SemanticError(
+            f"cannot use / or % between {a} and {b}, whose signedness differs: "
+            "cast one of them first")
+    return integer_promote(a, b)
+
+
+def python_scalar_type(x) -> dtype:
+    """The type a Python constant takes when it becomes a tensor."""
+    if isinstance(x, bool):
+        return tl.int1
+    if isinstance(x, numbers.Integral):
+        x = int(x)
+        if -(1 << 31) <= x < (1 << 31):
+            return tl.int32
+        if -(1 << 63) <= x < (1 << 63):
+            return tl.int64
+        if 0 <= x < (1 << 64):
+            return tl.uint64
+        raise SemanticError(f"integer constant {x} does not fit in 64 bits")
+    if isinstance(x, numbers.Real):
+        x = float(x)
+        ax = abs(x)
+        if ax == 0.0 or ax != ax or ax == float("inf") or \
+                2.0 ** -126 <= ax <= (2 - 2.0 ** -23) * 2.0 ** 127:
+            return tl.float32
+        return tl.float64
+    raise SemanticError(f"cannot use {x!r} (of Python type {type(x).__name__}) as a "
+                        "value in a kernel")
+
+
+def validate_block_shape(shape: Sequence[int]) -> List[int]:
+    numel = 1
+    for i, d in enumerate(shape):
+        if not isinstance(d, int) or isinstance(d, bool):
+            raise SemanticError(f"shape dimension {i} must be a constexpr integer, got {d!r}")
+        if d <= 0 or d & (d - 1):
+            raise SemanticError(f"shape dimension {i} must be a power of two, got {d}")
+        numel *= d
+    if numel > MAX_BLOCK_NUMEL:
+        raise SemanticError(f"a block has at most {MAX_BLOCK_NUMEL} elements, "
+                            f"shape {list(shape)} has {numel}")
+    return list(shape)
+
+
+def broadcast_shapes(a: Sequence[int], b: Sequence[int]) -> List[int]:
+    """The common shape of two shapes (ranks aligned on the right)."""
+    a, b = list(a), list(b)
+    rank = max(len(a), len(b))
+    a = [1] * (rank - len(a)) + a
+    b = [1] * (rank - len(b)) + b
+    out = []
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x == y or y == 1:
+            out.append(x)
+        elif x == 1:
+            out.append(y)
+        else:
+            raise SemanticError(
+                f"cannot broadcast shapes {a} and {b}: dimension {i} is {x} in one "
+                f"and {y} in the other")
+    return out
+
+
+class Semantic:
+    """Language operations over an abstract builder."""
+
+    def __init__(self, builder, debug: bool = False):
+        self.builder = builder
+        self.debug = debug
+
+    # ------------------------------------------------------------------
+    # Values
+    # ------------------------------------------------------------------
+    def _ty(self, scalar: dtype, shape: Sequence[int]):
+        return block_type(scalar, shape) if shape else scalar
+
+    def constant(self, value, ty: dtype, shape: Sequence[int] = ()) -> tensor:
+        """A constant of scalar type `ty` (splat to `shape` when given)."""
+        if ty.is_bool():
+            value = 1 if value else 0
+        elif ty.is_int():
+            if isinstance(value, float):
+                if value != value or value in (float("inf"), float("-inf")):
+                    raise SemanticError(f"cannot convert {value} to {ty}")
+                value = int(value)
+            value = int(value)
+            lo, hi = ty.get_int_min_value(), ty.get_int_max_value()
+            if not lo <= value <= hi:
+                # Wrap around like a C conversion (e.g. -1 to uint32).
+                value &= (1 << ty.int_bitwidth) - 1
+                if ty.is_int_signed() and value > hi:
+                    value -= 1 << ty.int_bitwidth
+        elif ty.is_floating():
+            if ty.is_fp8():
+                raise SemanticUnsupported("fp8 constants are not supported yet")
+            value = float(value)
+        else:
+            raise SemanticError(f"cannot make a constant of type {ty}")
+        full_ty = self._ty(ty, shape)
+        return tensor(self.builder.constant(value, full_ty), full_ty)
+
+    def to_tensor(self, x) -> tensor:
+        x = _unwrap(x)
+        if isinstance(x, tensor):
+            return x
+        if hasattr(x, "dtype") and hasattr(x, "item") and getattr(x, "ndim", 1) == 0:
+            x = x.item()  # a NumPy scalar
+        if x is None:
+            raise SemanticError("cannot use None as a value (a pointer argument passed as "
+                                "None is the compile-time constant None)")
+        if not _is_py_number(x):
+            raise SemanticError(f"cannot use {x!r} (of Python type "
+                                f"{type(x).__name__}) as a value in a kernel")
+        return self.constant(x, python_scalar_type(x))
+
+    # ------------------------------------------------------------------
+    # Shapes
+    # ------------------------------------------------------------------
+    def splat(self, x: tensor, shape: Sequence[int]) -> tensor:
+        ty = block_type(x.type.scalar, shape)
+        return tensor(self.builder.splat(x.handle, x.type, ty), ty)
+
+    def expand_dims(self, x, axis) -> tensor:
+        x = self.to_tensor(x)
+        axes = list(axis) if isinstance(axis, (list, tuple)) else [axis]
+        axes = [_unwrap(a) for a in axes]
+        for a in axes:
+            if not isinstance(a, int):
+                raise SemanticError(f"expand_dims axis must be a constexpr int, got {a!r}")
+        rank = len(x.shape) + len(axes)
+        axes = sorted(a + rank if a < 0 else a for a in axes)
+        for a in axes:
+            if not 0 <= a < rank:
+                raise SemanticError(f"expand_dims axis {a} is out of range for a result "
+                                    f"of rank {rank}")
+        if len(set(axes)) != len(axes):
+            raise SemanticError(f"expand_dims axes {axes} repeat")
+        for a in axes:
+            if not x.type.is_block():
+                if a != 0:
+                    raise SemanticError(f"expand_dims axis {a} is out of range for a scalar")
+                x = self.splat(x, [1])
+                continue
+            shape = list(x.shape)
+            shape.insert(a, 1)
+            ty = block_type(x.type.scalar, shape)
+            x = tensor(self.builder.expand_dims(x.handle, a, x.type, ty), ty)
+        return x
+
+    def broadcast_to(self, x, shape: Sequence[int]) -> tensor:
+        x = self.to_tensor(x)
+        shape = list(shape)
+        if not x.type.is_block():
+            if not shape:
+                return x
+            return self.splat(x, shape)
+        src = list(x.shape)
+        if src == shape:
+            return x
+        if len(src) > len(shape):
+            raise SemanticError(f"cannot broadcast a block of shape {src} to the "
+                                f"smaller rank shape {shape}")
+        while len(src) < len(shape):
+            x = self.expand_dims(x, 0)
+            src = list(x.shape)
+        for i, (s, d) in enumerate(zip(src, shape)):
+            if s != d and s != 1:
+                raise SemanticError(f"cannot broadcast shape {src} to {shape}: "
+                                    f"dimension {i} is {s}, not 1 or {d}")
+        if src == shape:
+            return x
+        ty = block_type(x.type.scalar, shape)
+        return tensor(self.builder.broadcast(x.handle, x.type, ty), ty)
+
+    def broadcast_pair(self, a, b) -> Tuple[tensor, tensor]:
+        a, b = self.to_tensor(a), self.to_tensor(b)
+        a_block, b_block = a.type.is_block(), b.type.is_block()
+        if not a_block and not b_block:
+            return a, b
+        if not a_block:
+            return self.splat(a, b.shape), b
+        if not b_block:
+            return a, self.splat(b, a.shape)
+        shape = broadcast_shapes(a.shape, b.shape)
+        return self.broadcast_to(a, shape), self.broadcast_to(b, shape)
+
+    def subscript(self, x, slices) -> tensor:
+        x = self.to_tensor(x)
+        if not isinstance(slices, tuple):
+            slices = (slices,)
+        # Expand an Ellipsis to the dimensions it stands for.
+        if any(s is Ellipsis for s in slices):
+            i = [k for k, s in enumerate(slices) if s is Ellipsis]
+            if len(i) > 1:
+                raise SemanticError("only one `...` is allowed in an index")
+            named = sum(1 for s in slices if isinstance(s, slice))
+            fill = len(x.shape) - named
+            slices = slices[:i[0]] + (slice(None),) * fill + slices[i[0] + 1:]
+        consumed = sum(1 for s in slices if isinstance(s, slice))
+        if consumed > len(x.shape):
+            raise SemanticError(f"too many indices for a block of rank {len(x.shape)}")
+        out_dim = 0
+        for s in slices:
+            s = _unwrap(s)
+            if s is None:
+                x = self.expand_dims(x, out_dim)
+                out_dim += 1
+            elif isinstance(s, slice) and s == slice(None, None, None):
+                out_dim += 1
+            else:
+                raise SemanticUnsupported(
+                    f"indexing a block with {s!r} is not supported; only `None` "
+                    "(new axis) and `:` are")
+        return x
+
+    # ------------------------------------------------------------------
+    # Conversions
+    # ------------------------------------------------------------------
+    def cast(self, x, dst, rounding: Optional[str] = None, bitcast: bool = False) -> tensor:
+        x = self.to_tensor(x)
+        dst = _unwrap(dst)
+        if not isinstance(dst, dtype):
+            raise SemanticError(f"cannot convert to {dst!r}: not a dtype")
+        dst_sca = dst.scalar
+        src_sca = x.type.scalar
+        if bitcast:
+            return self.bitcast(x, dst_sca)
+        if src_sca == dst_sca:
+            return x
+        if src_sca.is_void() or dst_sca.is_void():
+            raise SemanticError("cannot convert to or from void")
+        if src_sca.is_fp8() or dst_sca.is_fp8():
+            raise SemanticUnsupported(f"conversions from {src_sca} to {dst_sca} are not "
+                                      "supported yet (fp8)")
+        if rounding is not None and rounding not in ("rtne", "rtz"):
+            raise SemanticError(f"unknown rounding mode {rounding!r} (use 'rtne' or 'rtz')")
+        shape = x.shape
+        b = self.builder
+
+        def emit(op, value, to_sca, **kw):
+            to_ty = self._ty(to_sca, shape)
+            return tensor(b.cast(op, value.handle, value.type, to_ty, **kw), to_ty)
+
+        # float -> float
+        if src_sca.is_floating() and dst_sca.is_floating():
+            narrowing = dst_sca.primitive_bitwidth < src_sca.primitive_bitwidth or \
+                dst_sca.primitive_bitwidth == src_sca.primitive_bitwidth
+            if rounding == "rtz" and narrowing:
+                raise SemanticUnsupported("round-toward-zero float conversions are not "
+                                          "supported yet")
+            if src_sca.is_bf16() or dst_sca.is_bf16():
+                return emit("fp_to_fp", x, dst_sca,
+                            rounding="rtne" if narrowing else None)
+            if dst_sca.primitive_bitwidth > src_sca.primitive_bitwidth:
+                return emit("extf", x, dst_sca)
+            return emit("truncf", x, dst_sca)
+        # int -> int
+        if src_sca.is_int() and dst_sca.is_int():
+            if dst_sca.is_bool():
+                return self.compare("ne", x, 0)
+            if src_sca.int_bitwidth == dst_sca.int_bitwidth:
+                return emit("int_sign", x, dst_sca)
+            if src_sca.int_bitwidth < dst_sca.int_bitwidth:
+                return emit("extsi" if src_sca.is_int_signed() else "extui", x, dst_sca)
+            return emit("trunci", x, dst_sca)
+        # float -> int
+        if src_sca.is_floating() and dst_sca.is_int():
+            if dst_sca.is_bool():
+                return self.compare("ne", x, 0.0)
+            if src_sca.is_bf16():
+                x = emit("fp_to_fp", x, tl.float32)
+            return emit("fptosi" if dst_sca.is_int_signed() else "fptoui", x, dst_sca)
+        # int -> float
+        if src_sca.is_int() and dst_sca.is_floating():
+            op = "sitofp" if src_sca.is_int_signed() else "uitofp"
+            if dst_sca.is_bf16():
+                wide = emit(op, x, tl.float32)
+                return emit("fp_to_fp", wide, dst_sca, rounding="rtne")
+            return emit(op, x, dst_sca)
+        # pointers
+        if src_sca.is_ptr() and dst_sca.is_int():
+            if dst_sca.is_bool():
+                as_int = emit("ptr_to_int", x, tl.int64)
+                return self.compare("ne", as_int, 0)
+            if not dst_sca.is_int64():
+                raise SemanticError(f"pointers convert to int64 only, not {dst_sca}")
+            return emit("ptr_to_int", x, dst_sca)
+        if src_sca.is_int() and dst_sca.is_ptr():
+            if not src_sca.is_int64():
+                raise SemanticError(f"only int64 values convert to pointers, not {src_sca}")
+            return emit("int_to_ptr", x, dst_sca)
+        if src_sca.is_ptr() and dst_sca.is_ptr():
+            return emit("bitcast", x, dst_sca)
+        raise SemanticError(f"cannot convert {src_sca} to {dst_sca}")
+
+    def bitcast(self, x, dst_sca: dtype) -> tensor:
+        x = self.to_tensor(x)
+        src_sca = x.type.scalar
+        if src_sca == dst_sca:
+            return x
+        if src_sca.is_ptr() != dst_sca.is_ptr():
+            raise SemanticError(f"cannot bitcast between {src_sca} and {dst_sca}; use "
+                                ".to(tl.int64) / .to(pointer_type) for pointers")
+        if src_sca.primitive_bitwidth != dst_sca.primitive_bitwidth:
+            raise SemanticError(
+                f"cannot bitcast {src_sca} ({src_sca.primitive_bitwidth} bits) to "
+                f"{dst_sca} ({dst_sca.primitive_bitwidth} bits): widths differ")
+        if src_sca.is_fp8() or dst_sca.is_fp8():
+            raise SemanticUnsupported("fp8 values are not supported yet")
+        ty = self._ty(dst_sca, x.shape)
+        if src_sca.is_int() and dst_sca.is_int():
+            return tensor(self.builder.cast("int_sign", x.handle, x.type, ty), ty)
+        return tensor(self.builder.cast("bitcast", x.handle, x.type, ty), ty)
+
+    # ------------------------------------------------------------------
+    # Binary operations
+    # ------------------------------------------------------------------
+    def _prep(self, a, b, allow_lhs_ptr=False, allow_rhs_ptr=False, arithmetic=True,
+              div_or_mod=False) -> Tuple[tensor, tensor]:
+        """Converts Python scalars, checks pointer use, promotes to the
+        computation type and broadcasts."""
+        a, b = _unwrap(a), _unwrap(b)
+        a_py = not isinstance(a, tensor)
+        b_py = not isinstance(b, tensor)
+        if a_py and not _is_py_number(a):
+            self.to_tensor(a)  # raises with a clear message
+        if b_py and not _is_py_number(b):
+            self.to_tensor(b)
+        a_sca = python_scalar_type(a) if a_py else a.type.scalar
+        b_sca = python_scalar_type(b) if b_py else b.type.scalar
+        if a_sca.is_ptr() and not allow_lhs_ptr:
+            raise SemanticError(f"this operation does not accept a pointer "
+                                f"({_type_name(a)}) on its left side")
+        if b_sca.is_ptr() and not allow_rhs_ptr:
+            raise SemanticError(f"this operation does not accept a pointer "
+                                f"({_type_name(b)}) on its right side")
+        if a_sca.is_ptr() and b_sca.is_floating() or b_sca.is_ptr() and a_sca.is_floating():
+            raise SemanticError(f"pointer arithmetic needs integer offsets, got "
+                                f"{a_sca if a_sca.is_floating() else b_sca}")
+        if arithmetic and not a_sca.is_ptr() and not b_sca.is_ptr():
+            ret = computation_type(a_sca, a_py, b_sca, b_py, div_or_mod)
+            for val, is_py in ((a, a_py), (b, b_py)):
+                if is_py and ret.is_int():
+                    v = int(val)
+                    if v < 0 and ret.is_int_unsigned():
+                        raise SemanticError(
+                            f"cannot combine the negative constant {v} with an unsigned "
+                            f"{ret} value: cast one of them explicitly")
+                    if not ret.get_int_min_value() <= v <= ret.get_int_max_value():
+                        raise SemanticError(f"constant {v} is out of range for {ret}")
+            other_shape_a = b.shape if not b_py else []
+            other_shape_b = a.shape if not a_py else []
+            a = self.constant(a, ret, other_shape_a) if a_py else self.cast(a, ret)
+            b = self.constant(b, ret, other_shape_b) if b_py else self.cast(b, ret)
+        else:
+            if a_py:
+                a = self.constant(a, a_sca, b.shape if not b_py else [])
+            if b_py:
+                b = self.constant(b, b_sca, a.shape if not a_py else [])
+        return self.broadcast_pair(a, b)
+
+    def _arith(self, fop, iop, a: tensor, b: tensor, uop=None) -> tensor:
+        sca = a.type.scalar
+        if sca.is_floating():
+            if fop is None:
+                raise SemanticError(f"this operation is not defined on {sca}")
+            op = fop
+        else:
+            op = uop if (uop is not None and sca.is_int_unsigned()) else iop
+        return tensor(self.builder.binary(op, a.handle, b.handle, a.type), a.type)
+
+    def addptr(self, ptr: tensor, offset: tensor) -> tensor:
+        off_sca = offset.type.scalar
+        if not off_sca.is_int():
+            raise SemanticError(f"pointer offsets must be integers, got {off_sca}")
+        if off_sca.is_bool():
+            offset = self.cast(offset, tl.int32)
+        elif off_sca.is_int_unsigned():
+            # Offsets are signed in addptr; widen unsigned ones to int64 so
+            # that no value turns negative.
+            offset = self.cast(offset, tl.int64)
+        elif off_sca.int_bitwidth < 32:
+            offset = self.cast(offset, tl.int32)
+        ptr, offset = self.broadcast_pair(ptr, offset)
+        return tensor(self.builder.addptr(ptr.handle, offset.handle, ptr.type, offset.type),
+                      ptr.type)
+
+    def add(self, a, b) -> tensor:
+        a, b = self._prep(a, b, allow_lhs_ptr=True, allow_rhs_ptr=True)
+        if a.type.scalar.is_ptr() and b.type.scalar.is_ptr():
+            raise SemanticError("cannot add two pointers")
+        if b.type.scalar.is_ptr():
+            a, b = b, a
+        if a.type.scalar.is_ptr():
+            return self.addptr(a, b)
+        return self._arith("addf", "addi", a, b)
+
+    def sub(self, a, b) -> tensor:
+        a, b = self._prep(a, b, allow_lhs_ptr=True)
+        if a.type.scalar.is_ptr():
+            if b.type.scalar.is_ptr():
+                raise SemanticUnsupported("subtracting two pointers is not supported yet")
+            return self.addptr(a, self.neg(b))
+        return self._arith("subf", "subi", a, b)
+
+    def mul(self, a, b) -> tensor:
+        a, b = self._prep(a, b)
+        return self._arith("mulf", "muli", a, b)
+
+    def truediv(self, a, b) -> tensor:
+        a, b = self._prep(a, b, div_or_mod=True)
+        a_sca, b_sca = a.type.scalar, b.type.scalar
+        if a_sca.is_int() and b_sca.is_int():
+            a, b = self.cast(a, tl.float32), self.cast(b, tl.float32)
+        elif a_sca.is_floating() and b_sca.is_floating() and a_sca != b_sca:
+            if a_sca.fp_mantissa_width > b_sca.fp_mantissa_width:
+                b = self.cast(b, a_sca)
+            else:
+                a = self.cast(a, b_sca)
+        return self._arith("divf", None, a, b)
+
+    def floordiv(self, a, b) -> tensor:
+        a, b = self._prep(a, b, div_or_mod=True)
+        if not a.type.scalar.is_int():
+            raise SemanticError(f"`//` is defined on integers only, not {a.type.scalar}; "
+                                "use `/` and tl.floor for floats")
+        return self._arith(None, "divsi", a, b, uop="divui")
+
+    def mod(self, a, b) -> tensor:
+        a, b = self._prep(a, b, div_or_mod=True)
+        return self._arith("remf", "remsi", a, b, uop="remui")
+
+    def _bitwise_prep(self, a, b, what: str) -> Tuple[tensor, tensor]:
+        a, b = self._prep(a, b, arithmetic=False)
+        a_sca, b_sca = a.type.scalar, b.type.scalar
+        if not a_sca.is_int() or not b_sca.is_int():
+            raise SemanticError(f"`{what}` is defined on integers only, not between "
+                                f"{a_sca} and {b_sca}")
+        ret = integer_promote(a_sca, b_sca)
+        return self.cast(a, ret), self.cast(b, ret)
+
+    def and_(self, a, b) -> tensor:
+        a, b = self._bitwise_prep(a, b, "&")
+        return self._arith(None, "andi", a, b)
+
+    def or_(self, a, b) -> tensor:
+        a, b = self._bitwise_prep(a, b, "|")
+        return self._arith(None, "ori", a, b)
+
+    def xor_(self, a, b) -> tensor:
+        a, b = self._bitwise_prep(a, b, "^")
+        return self._arith(None, "xori", a, b)
+
+    def shl(self, a, b) -> tensor:
+        a, b = self._bitwise_prep(a, b, "<<")
+        return self._arith(None, "shli", a, b)
+
+    def shr(self, a, b) -> tensor:
+        a, b = self._bitwise_prep(a, b, ">>")
+        return self._arith(None, "shrsi", a, b, uop="shrui")
+
+    def logical_and(self, a, b) -> tensor:
+        return self.and_(self.cast(a, tl.int1), self.cast(b, tl.int1))
+
+    def logical_or(self, a, b) -> tensor:
+        return self.or_(self.cast(a, tl.int1), self.cast(b, tl.int1))
+
+    def logical_not(self, a) -> tensor:
+        a = self.cast(a, tl.int1)
+        return self.xor_(a, self.constant(1, tl.int1, a.shape))
+
+    def compare(self, op: str, a, b) -> tensor:
+        a, b = self._prep(a, b, allow_lhs_ptr=True, allow_rhs_ptr=True)
+        a_sca, b_sca = a.type.scalar, b.type.scalar
+        if a_sca.is_ptr() or b_sca.is_ptr():
+            if not (a_sca.is_ptr() and b_sca.is_ptr()):
+                raise SemanticError(f"cannot compare {a_sca} with {b_sca}")
+            a, b = self.cast(a, tl.int64), self.cast(b, tl.int64)
+            a_sca = tl.uint64
+        if a_sca.is_floating():
+            pred = {"lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge", "eq": "oeq",
+                    "ne": "une"}[op]
+        elif a_sca.is_int_signed():
+            pred = {"lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge", "eq": "eq",
+                    "ne": "ne"}[op]
+        else:
+            pred = {"lt": "ult", "le": "ule", "gt": "ugt", "ge": "uge", "eq": "eq",
+                    "ne": "ne"}[op]
+        res_ty = self._ty(tl.int1, a.shape)
+        return tensor(self.builder.compare(pred, a.handle, b.handle, a.type, res_ty), res_ty)
+
+    def minmax(self, kind: str, a, b, propagate_nan=0) -> tensor:
+        a, b = self._prep(a, b)
+        sca = a.type.scalar
+        if sca.is_floating():
+            if propagate_nan:
+                op = "minimumf" if kind == "min" else "maximumf"
+            else:
+                op = "minnumf" if kind == "min" else "maxnumf"
+        elif sca.is_int_signed():
+            op = "minsi" if kind == "min" else "maxsi"
+        else:
+            op = "minui" if kind == "min" else "maxui"
+        return tensor(self.builder.binary(op, a.handle, b.handle, a.type), a.type)
+
+    # ------------------------------------------------------------------
+    # Unary operations
+    # ------------------------------------------------------------------
+    def neg(self, x) -> tensor:
+        x = self.to_tensor(x)
+        sca = x.type.scalar
+        if sca.is_ptr():
+            raise SemanticError("cannot negate a pointer")
+        if sca.is_floating():
+            return tensor(self.builder.unary("negf", x.handle, x.type), x.type)
+        return self.sub(self.constant(0, sca, x.shape), x)
+
+    def invert(self, x) -> tensor:
+        x = self.to_tensor(x)
+        sca = x.type.scalar
+        if not sca.is_int():
+            raise SemanticError(f"`~` is defined on integers only, not {sca}")
+        ones = self.constant(-1 if not sca.is_bool() else 1, sca, x.shape)
+        return tensor(self.builder.binary("xori", x.handle, ones.handle, x.type), x.type)
+
+    def _float_compute(self, x) -> Tuple[tensor, Optional[dtype]]:
+        """x in a type transcendental functions take (fp32 for 16-bit
+        floats), and the type to round the result back to."""
+        sca = x.type.scalar
+        if sca.is_fp16() or sca.is_bf16():
+            return self.cast(x, tl.float32), sca
+        return x, None
+
+    def math_unary(self, name: str, x) -> tensor:
+        x = self.to_tensor(x)
+        sca = x.type.scalar
+        if not sca.is_floating():
+            raise SemanticError(f"tl.{name} expects floating-point values, got {sca}; "
+                                f"convert first, e.g. x.to(tl.float32)")
+        if sca.is_fp8():
+            raise SemanticUnsupported("math on fp8 values is not supported yet")
+        x, back = self._float_compute(x)
+        r = tensor(self.builder.unary(name, x.handle, x.type), x.type)
+        return self.cast(r, back) if back is not None else r
+
+    def abs(self, x) -> tensor:
+        x = self.to_tensor(x)
+        sca = x.type.scalar
+        if sca.is_floating():
+            return tensor(self.builder.unary("absf", x.handle, x.type), x.type)
+        if sca.is_int_signed():
+            return tensor(self.builder.unary("absi", x.handle, x.type), x.type)
+        if sca.is_int():
+            return x
+        raise SemanticError(f"abs is not defined on {sca}")
+
+    def fma(self, x, y, z) -> tensor:
+        x, y = self._prep(x, y)
+        z, x = self._prep(z, x)
+        z, y = self._prep(z, y)
+        x, y = self.broadcast_pair(x, y)
+        sca = x.type.scalar
+        if not sca.is_floating():
+            raise SemanticError(f"tl.fma expects floating-point values, got {sca}")
+        return tensor(self.builder.fma(x.handle, y.handle, z.handle, x.type), x.type)
+
+    def sigmoid(self, x) -> tensor:
+        x = self.to_tensor(x)
+        if not x.type.scalar.is_floating():
+            raise SemanticError(f"tl.sigmoid expects floating-point values, got "
+                                f"{x.type.scalar}")
+        x, back = self._float_compute(x)
+        e = self.math_unary("exp", self.neg(x))
+        r = self.truediv(1.0, self.add(1.0, e))
+        return self.cast(r, back) if back is not None else r
+
+    def pow(self, x, y) -> tensor:
+        x, y = self._prep(x, y)
+        if not x.type.scalar.is_floating():
+            raise SemanticError(f"pow expects floating-point values, got {x.type.scalar}")
+        x, back = self._float_compute(x)
+        y, _ = self._float_compute(y)
+        r = tensor(self.builder.binary("powf", x.handle, y.handle, x.type), x.type)
+        return self.cast(r, back) if back is not None else r
+
+    def where(self, cond, x, y) -> tensor:
+        cond = self.to_tensor(cond)
+        if not cond.type.scalar.is_bool():
+            cond = self.cast(cond, tl.int1)
+        x, y = self._prep(x, y, allow_lhs_ptr=True, allow_rhs_ptr=True)
+        if x.type.scalar != y.type.scalar:
+            raise SemanticError(f"tl.where branches have different types: "
+                                f"{x.type.scalar} and {y.type.scalar}")
+        shape = broadcast_shapes(cond.shape, x.shape) if (cond.shape or x.shape) else []
+        if shape:
+            cond = self.broadcast_to(cond, shape)
+            x = self.broadcast_to(x, shape)
+            y = self.broadcast_to(y, shape)
+        if x.type.scalar.is_ptr():
+            # The backend cannot lower arith.select on pointers yet: select
+            # the addresses as int64.
+            ptr_sca = x.type.scalar
+            xi, yi = self.cast(x, tl.int64), self.cast(y, tl.int64)
+            r = tensor(self.builder.select(cond.handle, xi.handle, yi.handle, cond.type,
+                                           xi.type), xi.type)
+            return self.cast(r, ptr_sca)
+        return tensor(self.builder.select(cond.handle, x.handle, y.handle, cond.type, x.type),
+                      x.type)
+
+    # ------------------------------------------------------------------
+    # Grid, creation
+    # ------------------------------------------------------------------
+    def program_id(self, axis) -> tensor:
+        if axis not in (0, 1, 2):
+            raise SemanticError(f"program_id axis must be 0, 1 or 2, got {axis!r}")
+        return tensor(self.builder.program_id(axis), tl.int32)
+
+    def num_programs(self, axis) -> tensor:
+        if axis not in (0, 1, 2):
+            raise SemanticError(f"num_programs axis must be 0, 1 or 2, got {axis!r}")
+        return tensor(self.builder.num_programs(axis), tl.int32)
+
+    def arange(self, start, end) -> tensor:
+        start, end = _unwrap(start), _unwrap(end)
+        for name, v in (("start", start), ("end", end)):
+            if isinstance(v, tensor):
+                raise SemanticError(
+                    f"arange's {name} must be a compile-time constant (tl.constexpr), "
+                    "not a runtime value")
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise SemanticError(f"arange's {name} must be an integer, got {v!r}")
+        if not (-(1 << 31) <= start < (1 << 31) and -(1 << 31) <= end < (1 << 31)):
+            raise SemanticError("arange's bounds must fit in int32")
+        n = end - start
+        if n <= 0:
+            raise SemanticError(f"arange needs end > start, got [{start}, {end})")
+        if n & (n - 1):
+            raise SemanticError(f"arange's length (end - start) must be a power of two, "
+                                f"got {n}")
+        if n > MAX_BLOCK_NUMEL:
+            raise SemanticError(f"arange's length must be at most {MAX_BLOCK_NUMEL}, got {n}")
+        ty = block_type(tl.int32, [n])
+        return tensor(self.builder.make_range(start, end, ty), ty)
+
+    def full(self, shape, value, dtype_) -> tensor:
+        dtype_ = _unwrap(dtype_)
+        if not isinstance(dtype_, dtype) or dtype_.is_block() or dtype_.is_void():
+            raise SemanticError(f"expected a scalar dtype, got {dtype_!r}")
+        shape = validate_block_shape(shape)
+        value = _unwrap(value)
+        if isinstance(value, tensor):
+            if value.type.is_block():
+                raise SemanticError("the fill value must be a scalar, not a block")
+            v = self.cast(value, dtype_)
+            return self.splat(v, shape) if shape else v
+        if dtype_.is_ptr():
+            raise SemanticError("cannot fill a block with a constant pointer")
+        if not _is_py_number(value):
+            raise SemanticError(f"the fill value must be a number, got {value!r}")
+        return self.constant(value, dtype_, shape)
+
+    def zeros_like(self, x) -> tensor:
+        x = self.to_tensor(x)
+        return self.full(x.shape, 0, x.type.scalar)
+
+    # ------------------------------------------------------------------
+    # Memory
+    # ------------------------------------------------------------------
+    def _check_pointer(self, ptr, what: str) -> tensor:
+        if _unwrap(ptr) is None:
+            raise SemanticError(f"{what} through a None pointer")
+        ptr = self.to_tensor(ptr)
+        if not ptr.type.scalar.is_ptr():
+            raise SemanticError(f"{what} expects a pointer or a block of pointers, got "
+                                f"{_type_name(ptr)}")
+        return ptr
+
+    def _mask(self, mask, what: str) -> Optional[tensor]:
+        mask = _unwrap(mask)
+        if mask is None:
+            return None
+        if isinstance(mask, bool):
+            return self.constant(int(mask), tl.int1)
+        mask = self.to_tensor(mask)
+        if not mask.type.scalar.is_bool():
+            raise SemanticError(f"{what}'s mask must be boolean (int1), got "
+                                f"{mask.type.scalar}; compare it first, e.g. `x != 0`")
+        return mask
+
+    def load(self, ptr, mask, other, cache: str, evict: str, volatile: bool) -> tensor:
+        ptr = self._check_pointer(ptr, "load")
+        mask = self._mask(mask, "load")
+        other = _unwrap(other)
+        if mask is None and other is not None:
+            raise SemanticError("load: `other` needs a `mask`")
+        if cache not in _LOAD_CACHE:
+            raise SemanticError(f"load: unknown cache modifier {cache!r} (use '.ca', "
+                                "'.cg', '.cv' or '.cs')")
+        if evict not in _EVICTION:
+            raise SemanticError(f"load: unknown eviction policy {evict!r}")
+        if mask is not None:
+            if ptr.type.is_block():
+                mask = self.broadcast_to(mask, ptr.shape)
+            elif mask.type.is_block():
+                ptr = self.broadcast_to(ptr, mask.shape)
+        elt = ptr.type.scalar.element_ty
+        if elt.is_fp8():
+            raise SemanticUnsupported("loading fp8 values is not supported yet")
+        is_bool = elt.is_bool()
+        if is_bool:
+            # Booleans live in memory as bytes.
+            ptr = self.cast(ptr, pointer_type(tl.int8, ptr.type.scalar.address_space))
+            elt = tl.int8
+        if other is not None:
+            if isinstance(other, tensor):
+                other = self.cast(self.broadcast_to(other, ptr.shape), elt)
+            else:
+                if not _is_py_number(other):
+                    raise SemanticError(f"load: `other` must be a number or a tensor, "
+                                        f"got {other!r}")
+                other = self.constant(other, elt, ptr.shape)
+        res_ty = self._ty(elt, ptr.shape)
+        h = self.builder.load(ptr.handle, mask.handle if mask is not None else None,
+                              other.handle if other is not None else None, ptr.type,
+                              res_ty, _LOAD_CACHE[cache], _EVICTION[evict], bool(volatile))
+        r = tensor(h, res_ty)
+        if is_bool:
+            r = self.compare("ne", r, 0)
+        return r
+
+    def store(self, ptr, value, mask, cache: str, evict: str) -> None:
+        ptr = self._check_pointer(ptr, "store")
+        mask = self._mask(mask, "store")
+        if cache not in _STORE_CACHE:
+            raise SemanticError(f"store: unknown cache modifier {cache!r} (use '.wb', "
+                                "'.cg', '.cs' or '.wt')")
+        if evict not in _EVICTION:
+            raise SemanticError(f"store: unknown eviction policy {evict!r}")
+        value = _unwrap(value)
+        elt = ptr.type.scalar.element_ty
+        if elt.is_fp8():
+            raise SemanticUnsupported("storing fp8 values is not supported yet")
+        if not ptr.type.is_block():
+            if isinstance(value, tensor) and value.type.is_block():
+                raise SemanticError(
+                    f"store: the value is a {_type_name(value)} but the pointer is a "
+                    "scalar; add a block of offsets to the pointer (ptr + offsets)")
+            if mask is not None and mask.type.is_block():
+                raise SemanticError("store: the mask is a block but the pointer is a scalar")
+        if elt.is_bool():
+            ptr = self.cast(ptr, pointer_type(tl.int8, ptr.type.scalar.address_space))
+            if isinstance(value, tensor):
+                value = self.cast(self.cast(value, tl.int1), tl.int8)
+            else:
+                value = 1 if value else 0
+            elt = tl.int8
+        if isinstance(value, tensor):
+            if value.type.scalar.is_ptr() != elt.is_ptr():
+                raise SemanticError(f"store: cannot store {_type_name(value)} through a "
+                                    f"pointer to {elt}")
+            value = self.cast(self.broadcast_to(value, ptr.shape), elt)
+        else:
+            if not _is_py_number(value):
+                raise SemanticError(f"store: the value must be a number or a tensor, got "
+                                    f"{value!r}")
+            value = self.constant(value, elt, ptr.shape)
+        if mask is not None and ptr.type.is_block():
+            mask = self.broadcast_to(mask, ptr.shape)
+        self.builder.store(ptr.handle, value.handle,
+                           mask.handle if mask is not None else None, ptr.type,
+                           _STORE_CACHE[cache], _EVICTION[evict])
+        return None
+
+    # ------------------------------------------------------------------
+    # Debugging
+    # ------------------------------------------------------------------
+    def device_print(self, prefix, args, hex=False) -> None:
+        if not isinstance(prefix, str):
+            raise SemanticError("device_print's first argument must be a string prefix")
+        vals = [self.to_tensor(a) for a in args]
+        self.builder.print(prefix, bool(hex), [(v.handle, v.type) for v in vals])
+
+    def device_assert(self, cond, msg: str, mask=None) -> None:
+        if not (self.debug or getattr(self.builder, "concrete", False)):
+            return None
+        cond = self.to_tensor(cond)
+        if not cond.type.scalar.is_bool():
+            cond = self.cast(cond, tl.int1)
+        if mask is not None:
+            m = self._mask(mask, "device_assert")
+            cond = self.or_(cond, self.logical_not(m))
+        self.builder.assert_(cond.handle, cond.type, str(msg))
+        return None

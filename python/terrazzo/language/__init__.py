@@ -1,0 +1,13 @@
+"""The kernel language, `import terrazzo.language as tl` (names and
+semantics follow `triton.language`)."""
+
+from . import core, math  # noqa: F401
+from .core import *  # noqa: F401,F403
+from .core import __all__ as _core_all
+from .core import (_unwrap, block_type, constexpr, dtype, dtype_from_name,  # noqa: F401
+                   pointer_type, tensor)
+
+# Triton spellings of a few names.
+pi32_t = pointer_type(core.int32)
+
+__all__ = list(_core_all) + ["math", "core", "dtype_from_name", "pi32_t"]

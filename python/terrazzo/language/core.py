@@ -1,0 +1,851 @@
+"""Types, values and builtins of the kernel language (`terrazzo.language`).
+
+The names follow `triton.language`. Builtins are plain Python functions; when a
+kernel is compiled or interpreted, the code generator makes a *semantic*
+object current (see `_current_semantic`) and every builtin forwards to it, so
+one definition serves the IR builder and the interpreter alike. Called outside
+a kernel, a builtin raises a clear error.
+"""
+
+from __future__ import annotations
+
+import builtins as _py
+import functools
+import threading
+from typing import List, Optional, Sequence
+
+from ..errors import SemanticError, SemanticUnsupported
+
+# ---------------------------------------------------------------------------
+# The semantic object of the kernel being compiled
+# ---------------------------------------------------------------------------
+
+_state = threading.local()
+
+
+def _current_semantic():
+    stack = getattr(_state, "stack", None)
+    if not stack:
+        raise RuntimeError(
+            "terrazzo.language functions can only be called inside a "
+            "@terrazzo.jit function (or from a function it calls)")
+    return stack[-1]
+
+
+def _push_semantic(sem) -> None:
+    stack = getattr(_state, "stack", None)
+    if stack is None:
+        stack = _state.stack = []
+    stack.append(sem)
+
+
+def _pop_semantic() -> None:
+    _state.stack.pop()
+
+
+def builtin(fn):
+    """Marks `fn` as a language builtin (callable only inside kernels)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        _current_semantic()  # raises outside kernels
+        return fn(*args, **kwargs)
+
+    wrapper.__terrazzo_builtin__ = True
+    return wrapper
+
+
+def _unwrap(x):
+    """The Python value of a constexpr (anything else unchanged)."""
+    while isinstance(x, constexpr):
+        x = x.value
+    return x
+
+
+def _unwrap_shape(shape) -> List[int]:
+    shape = _unwrap(shape)
+    if isinstance(shape, (int, constexpr)):
+        shape = [shape]
+    if isinstance(shape, tensor):
+        raise SemanticError("shapes must be compile-time constants (tl.constexpr), "
+                            "not runtime values")
+    out = []
+    for d in shape:
+        d = _unwrap(d)
+        if isinstance(d, tensor):
+            raise SemanticError(
+                "shapes must be compile-time constants (tl.constexpr); a runtime "
+                "value was given: mark the argument `: tl.constexpr`")
+        if not isinstance(d, int) or isinstance(d, bool):
+            raise SemanticError(f"shape dimensions must be integers, got {d!r}")
+        out.append(d)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Types
+# ---------------------------------------------------------------------------
+
+class dtype:
+    """A scalar type: int1, (u)int8..64, fp16, bf16, fp32, fp64 (and fp8
+    names, which no operation accepts yet)."""
+
+    SINT_TYPES = ("int8", "int16", "int32", "int64")
+    UINT_TYPES = ("int1", "uint8", "uint16", "uint32", "uint64")
+    FP_TYPES = ("fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64")
+    OTHER_TYPES = ("void",)
+
+    _BITS = {"int1": 1, "int8": 8, "int16": 16, "int32": 32, "int64": 64,
+             "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64,
+             "fp8e4nv": 8, "fp8e5": 8, "fp16": 16, "bf16": 16, "fp32": 32,
+             "fp64": 64, "void": 0}
+    _MANTISSA = {"fp8e4nv": 3, "fp8e5": 2, "fp16": 10, "bf16": 7, "fp32": 23,
+                 "fp64": 52}
+    _ALIASES = {"float16": "fp16", "bfloat16": "bf16", "float32": "fp32",
+                "float64": "fp64", "bool": "int1", "half": "fp16",
+                "float": "fp32", "double": "fp64", "f16": "fp16", "bf16": "bf16",
+                "f32": "fp32", "f64": "fp64", "i1": "int1", "i8": "int8",
+                "i16": "int16", "i32": "int32", "i64": "int64",
+                "float8e4nv": "fp8e4nv", "float8e5": "fp8e5",
+                "float8_e4m3fn": "fp8e4nv", "float8_e5m2": "fp8e5"}
+
+    def __init__(self, name: str):
+        name = self._ALIASES.get(name, name)
+        if name not in self._BITS:
+            raise ValueError(f"unknown dtype {name!r}")
+        self.name = name
+        self.primitive_bitwidth = self._BITS[name]
+        if name in self.SINT_TYPES or name in self.UINT_TYPES:
+            self.int_bitwidth = self.primitive_bitwidth
+            self.int_signedness = "signed" if name in self.SINT_TYPES else "unsigned"
+        if name in self.FP_TYPES:
+            self.fp_mantissa_width = self._MANTISSA[name]
+
+    # Classification ------------------------------------------------------
+    def is_void(self): return self.name == "void"
+    def is_bool(self): return self.name == "int1"
+    def is_int(self): return self.name in self.SINT_TYPES or self.name in self.UINT_TYPES
+    def is_int_signed(self): return self.name in self.SINT_TYPES
+    def is_int_unsigned(self): return self.name in self.UINT_TYPES
+    def is_floating(self): return self.name in self.FP_TYPES
+    def is_fp8(self): return self.name in ("fp8e4nv", "fp8e5")
+    def is_fp16(self): return self.name == "fp16"
+    def is_bf16(self): return self.name == "bf16"
+    def is_fp32(self): return self.name == "fp32"
+    def is_fp64(self): return self.name == "fp64"
+    def is_int1(self): return self.name == "int1"
+    def is_int8(self): return self.name == "int8"
+    def is_int16(self): return self.name == "int16"
+    def is_int32(self): return self.name == "int32"
+    def is_int64(self): return self.name == "int64"
+    def is_uint8(self): return self.name == "uint8"
+    def is_uint16(self): return self.name == "uint16"
+    def is_uint32(self): return self.name == "uint32"
+    def is_uint64(self): return self.name == "uint64"
+    def is_ptr(self): return False
+    def is_block(self): return False
+    def is_standard_floating(self): return self.name in ("fp16", "bf16", "fp32", "fp64")
+
+    def kind(self) -> int:
+        """0 for bool, 1 for integers, 2 for floats (used by promotion)."""
+        if self.is_bool():
+            return 0
+        if self.is_int():
+            return 1
+        return 2
+
+    def get_int_min_value(self) -> int:
+        if self.is_int_signed():
+            return -(1 << (self.int_bitwidth - 1))
+        return 0
+
+    def get_int_max_value(self) -> int:
+        if self.is_int_signed():
+            return (1 << (self.int_bitwidth - 1)) - 1
+        return (1 << self.int_bitwidth) - 1
+
+    @property
+    def scalar(self) -> "dtype":
+        return self
+
+    @property
+    def itemsize(self) -> int:
+        return _py.max(self.primitive_bitwidth // 8, 1)
+
+    def __eq__(self, other):
+        other = _unwrap(other)
+        return isinstance(other, dtype) and type(other) is type(self) and \
+            self._key() == other._key()
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def _key(self):
+        return (self.name,)
+
+    def __str__(self):
+        return self.name
+
+    def __repr__(self):
+        return f"tl.{_PUBLIC_NAMES.get(self.name, self.name)}"
+
+    def to_ir(self, builder=None):  # Triton spells it this way; unused here.
+        raise NotImplementedError
+
+
+class pointer_type(dtype):
+    """A pointer to `element_ty` in `address_space` (1: global memory)."""
+
+    def __init__(self, element_ty: dtype, address_space: int = 1, const: bool = False):
+        element_ty = _unwrap(element_ty)
+        if not isinstance(element_ty, dtype):
+            raise TypeError(f"pointer_type expects a dtype, got {element_ty!r}")
+        self.element_ty = element_ty
+        self.address_space = address_space
+        self.const = const
+        self.name = f"pointer<{element_ty}>"
+        self.primitive_bitwidth = 64
+
+    def is_ptr(self): return True
+    def is_int(self): return False
+    def is_floating(self): return False
+    def is_bool(self): return False
+    def is_int_signed(self): return False
+    def is_int_unsigned(self): return False
+    def is_fp8(self): return False
+    def is_void(self): return False
+    def kind(self): return 3
+
+    @property
+    def scalar(self):
+        return self
+
+    def _key(self):
+        return ("ptr", self.element_ty._key(), self.address_space)
+
+    def __repr__(self):
+        return f"tl.pointer_type({self.element_ty!r})"
+
+
+class block_type(dtype):
+    """A block (tile) of `element_ty` with a static `shape`."""
+
+    def __init__(self, element_ty: dtype, shape: Sequence[int]):
+        self.element_ty = element_ty
+        self.shape = tuple(int(s) for s in shape)
+        if not self.shape:
+            raise SemanticError("blocks have at least one dimension")
+        self.numel = 1
+        for s in self.shape:
+            self.numel *= s
+        self.name = f"<{self.shape}, {element_ty}>"
+        self.primitive_bitwidth = element_ty.primitive_bitwidth
+
+    def is_block(self): return True
+    def is_ptr(self): return False
+
+    def __getattr__(self, item):
+        # Classification methods (is_int, is_floating, ...) answer for the
+        # element type, as in Triton.
+        if item.startswith("is_") or item in ("int_bitwidth", "int_signedness",
+                                               "fp_mantissa_width"):
+            return getattr(self.element_ty, item)
+        raise AttributeError(item)
+
+    def get_block_shapes(self):
+        return self.shape
+
+    @property
+    def scalar(self):
+        return self.element_ty
+
+    def _key(self):
+        return ("block", self.element_ty._key(), self.shape)
+
+    def __str__(self):
+        return f"<{'x'.join(str(s) for s in self.shape)}x{self.element_ty}>"
+
+    def __repr__(self):
+        return f"tl.block_type({self.element_ty!r}, {list(self.shape)})"
+
+
+def _delegate(name):
+    def method(self, *args):
+        return getattr(self.element_ty, name)(*args)
+    method.__name__ = name
+    return method
+
+
+for _name in [n for n in vars(dtype) if n.startswith("is_") and n not in ("is_block", "is_ptr")] + \
+        ["kind", "get_int_min_value", "get_int_max_value"]:
+    setattr(block_type, _name, _delegate(_name))
+block_type.itemsize = property(lambda self: self.element_ty.itemsize)
+
+void = dtype("void")
+int1 = dtype("int1")
+int8 = dtype("int8")
+int16 = dtype("int16")
+int32 = dtype("int32")
+int64 = dtype("int64")
+uint8 = dtype("uint8")
+uint16 = dtype("uint16")
+uint32 = dtype("uint32")
+uint64 = dtype("uint64")
+float8e4nv = dtype("fp8e4nv")
+float8e5 = dtype("fp8e5")
+float16 = dtype("fp16")
+bfloat16 = dtype("bf16")
+float32 = dtype("fp32")
+float64 = dtype("fp64")
+
+_PUBLIC_NAMES = {"int1": "int1", "fp16": "float16", "bf16": "bfloat16",
+                 "fp32": "float32", "fp64": "float64", "fp8e4nv": "float8e4nv",
+                 "fp8e5": "float8e5"}
+
+_DTYPE_BY_NAME = {d.name: d for d in (void, int1, int8, int16, int32, int64,
+                                      uint8, uint16, uint32, uint64, float8e4nv,
+                                      float8e5, float16, bfloat16, float32, float64)}
+
+
+def dtype_from_name(name: str) -> Optional[dtype]:
+    """The dtype for a torch/numpy/tile/Triton spelling ("torch.float32",
+    "float32", "f32", "fp32", "bool", ...), or None."""
+    if name is None:
+        return None
+    name = str(name)
+    if name.startswith("torch."):
+        name = name[len("torch."):]
+    name = dtype._ALIASES.get(name, name)
+    return _DTYPE_BY_NAME.get(name)
+
+
+# ---------------------------------------------------------------------------
+# Compile-time constants
+# ---------------------------------------------------------------------------
+
+class constexpr:
+    """A value known when the kernel is compiled. Parameters annotated
+    `: tl.constexpr` are specialised on their value; arithmetic between
+    constexprs is folded by Python."""
+
+    def __init__(self, value):
+        self.value = _unwrap(value)
+
+    def __repr__(self):
+        return f"constexpr[{self.value!r}]"
+
+    def __hash__(self):
+        return hash(self.value)
+
+    def __index__(self):
+        return self.value.__index__()
+
+    def __int__(self):
+        return int(self.value)
+
+    def __float__(self):
+        return float(self.value)
+
+    def __bool__(self):
+        return bool(self.value)
+
+    def __call__(self, *args, **kwargs):
+        return self.value(*args, **kwargs)
+
+    def __getattr__(self, item):
+        if item == "value":
+            raise AttributeError(item)
+        return getattr(self.value, item)
+
+
+def _constexpr_binop(op):
+    def fwd(self, other):
+        return constexpr(op(self.value, _unwrap(other)))
+
+    def rev(self, other):
+        return constexpr(op(_unwrap(other), self.value))
+    return fwd, rev
+
+
+import operator as _op  # noqa: E402
+
+for _name, _fn in [("add", _op.add), ("sub", _op.sub), ("mul", _op.mul),
+                   ("truediv", _op.truediv), ("floordiv", _op.floordiv),
+                   ("mod", _op.mod), ("pow", _op.pow), ("and", _op.and_),
+                   ("or", _op.or_), ("xor", _op.xor), ("lshift", _op.lshift),
+                   ("rshift", _op.rshift)]:
+    _f, _r = _constexpr_binop(_fn)
+    setattr(constexpr, f"__{_name}__", _f)
+    setattr(constexpr, f"__r{_name}__", _r)
+for _name, _fn in [("eq", _op.eq), ("ne", _op.ne), ("lt", _op.lt), ("le", _op.le),
+                   ("gt", _op.gt), ("ge", _op.ge)]:
+    setattr(constexpr, f"__{_name}__", _constexpr_binop(_fn)[0])
+constexpr.__neg__ = lambda self: constexpr(-self.value)
+constexpr.__pos__ = lambda self: constexpr(+self.value)
+constexpr.__invert__ = lambda self: constexpr(~self.value)
+constexpr.__abs__ = lambda self: constexpr(_py.abs(self.value))
+
+
+def is_constexpr(x) -> bool:
+    return not isinstance(x, tensor)
+
+
+# ---------------------------------------------------------------------------
+# Runtime values
+# ---------------------------------------------------------------------------
+
+class tensor:
+    """A runtime value of a kernel: a scalar or a block. `handle` belongs to
+    the builder in use (an SSA name when emitting IR, a NumPy array in the
+    interpreter); `type` is a dtype, pointer_type or block_type."""
+
+    def __init__(self, handle, type: dtype):
+        self.handle = handle
+        self.type = type
+        self.dtype = type.scalar
+
+    @property
+    def shape(self) -> List[int]:
+        return list(self.type.shape) if self.type.is_block() else []
+
+    @property
+    def numel(self) -> int:
+        return self.type.numel if self.type.is_block() else 1
+
+    def __repr__(self):
+        return f"tensor({self.type})"
+
+    def __bool__(self):
+        raise SemanticError(
+            "a runtime tensor has no compile-time truth value; use it in an `if` "
+            "or `while` condition directly, or compare constexprs instead")
+
+    def __index__(self):
+        raise SemanticError("a runtime tensor cannot be used where a compile-time "
+                            "integer is expected (tl.constexpr)")
+
+    __hash__ = object.__hash__
+
+    # Arithmetic -----------------------------------------------------------
+    def __add__(self, o): return _current_semantic().add(self, o)
+    def __radd__(self, o): return _current_semantic().add(o, self)
+    def __sub__(self, o): return _current_semantic().sub(self, o)
+    def __rsub__(self, o): return _current_semantic().sub(o, self)
+    def __mul__(self, o): return _current_semantic().mul(self, o)
+    def __rmul__(self, o): return _current_semantic().mul(o, self)
+    def __truediv__(self, o): return _current_semantic().truediv(self, o)
+    def __rtruediv__(self, o): return _current_semantic().truediv(o, self)
+    def __floordiv__(self, o): return _current_semantic().floordiv(self, o)
+    def __rfloordiv__(self, o): return _current_semantic().floordiv(o, self)
+    def __mod__(self, o): return _current_semantic().mod(self, o)
+    def __rmod__(self, o): return _current_semantic().mod(o, self)
+    def __and__(self, o): return _current_semantic().and_(self, o)
+    def __rand__(self, o): return _current_semantic().and_(o, self)
+    def __or__(self, o): return _current_semantic().or_(self, o)
+    def __ror__(self, o): return _current_semantic().or_(o, self)
+    def __xor__(self, o): return _current_semantic().xor_(self, o)
+    def __rxor__(self, o): return _current_semantic().xor_(o, self)
+    def __lshift__(self, o): return _current_semantic().shl(self, o)
+    def __rlshift__(self, o): return _current_semantic().shl(o, self)
+    def __rshift__(self, o): return _current_semantic().shr(self, o)
+    def __rrshift__(self, o): return _current_semantic().shr(o, self)
+    def __pow__(self, o): raise SemanticUnsupported("`**` on tensors is not supported yet")
+    def __neg__(self): return _current_semantic().neg(self)
+    def __pos__(self): return self
+    def __invert__(self): return _current_semantic().invert(self)
+    def __abs__(self): return _current_semantic().abs(self)
+
+    # Comparisons ------------------------------------------------------------
+    def __lt__(self, o): return _current_semantic().compare("lt", self, o)
+    def __le__(self, o): return _current_semantic().compare("le", self, o)
+    def __gt__(self, o): return _current_semantic().compare("gt", self, o)
+    def __ge__(self, o): return _current_semantic().compare("ge", self, o)
+    def __eq__(self, o): return _current_semantic().compare("eq", self, o)
+    def __ne__(self, o): return _current_semantic().compare("ne", self, o)
+
+    def logical_and(self, o): return _current_semantic().logical_and(self, o)
+    def logical_or(self, o): return _current_semantic().logical_or(self, o)
+    def logical_not(self): return _current_semantic().logical_not(self)
+
+    # Indexing: only `None` (new axis) and `:` -----------------------------
+    def __getitem__(self, slices):
+        return _current_semantic().subscript(self, slices)
+
+    # Conversions -------------------------------------------------------------
+    def to(self, dtype, fp_downcast_rounding=None, bitcast=False):
+        return _current_semantic().cast(self, _unwrap(dtype),
+                                        rounding=_unwrap(fp_downcast_rounding),
+                                        bitcast=_unwrap(bitcast))
+
+    @property
+    def T(self):
+        raise SemanticUnsupported("transposing blocks (`.T`, tl.trans) is not supported yet")
+
+    # Member forms of some builtins (x.exp(), x.sum(), ...) are attached at
+    # the end of this module.
+
+
+# ---------------------------------------------------------------------------
+# Builtins
+# ---------------------------------------------------------------------------
+
+@builtin
+def program_id(axis):
+    """Index of this program instance along grid axis 0, 1 or 2."""
+    return _current_semantic().program_id(_unwrap(axis))
+
+
+@builtin
+def num_programs(axis):
+    """Number of program instances along grid axis 0, 1 or 2."""
+    return _current_semantic().num_programs(_unwrap(axis))
+
+
+@builtin
+def arange(start, end):
+    """The block [start, end) of int32; end - start is a power of two."""
+    return _current_semantic().arange(start, end)
+
+
+@builtin
+def full(shape, value, dtype):
+    """A block of `shape` filled with `value`, of type `dtype`."""
+    return _current_semantic().full(_unwrap_shape(shape), value, _unwrap(dtype))
+
+
+@builtin
+def zeros(shape, dtype):
+    """A block of `shape` filled with zeros of type `dtype`."""
+    return _current_semantic().full(_unwrap_shape(shape), 0, _unwrap(dtype))
+
+
+@builtin
+def zeros_like(input):
+    return _current_semantic().zeros_like(input)
+
+
+@builtin
+def full_like(input, value):
+    return _current_semantic().full(input.shape, value, input.dtype) if isinstance(input, tensor) \
+        and input.type.is_block() else _current_semantic().cast(value, input.dtype)
+
+
+@builtin
+def cast(input, dtype, fp_downcast_rounding=None, bitcast=False):
+    """Convert `input` to `dtype` (reinterpreting its bits when `bitcast`)."""
+    return _current_semantic().cast(input, _unwrap(dtype),
+                                    rounding=_unwrap(fp_downcast_rounding),
+                                    bitcast=_unwrap(bitcast))
+
+
+@builtin
+def load(pointer, mask=None, other=None, boundary_check=(), padding_option="",
+         cache_modifier="", eviction_policy="", volatile=False):
+    """Load a block (or a scalar) through `pointer`; lanes whose `mask` is
+    false are not accessed and take `other`."""
+    if _unwrap(boundary_check) or _unwrap(padding_option):
+        raise SemanticUnsupported("block pointers (boundary_check, padding_option) "
+                                  "are not supported yet")
+    return _current_semantic().load(pointer, mask, other, _unwrap(cache_modifier),
+                                    _unwrap(eviction_policy), _unwrap(volatile))
+
+
+@builtin
+def store(pointer, value, mask=None, boundary_check=(), cache_modifier="",
+          eviction_policy=""):
+    """Store `value` through `pointer` where `mask` is true."""
+    if _unwrap(boundary_check):
+        raise SemanticUnsupported("block pointers (boundary_check) are not supported yet")
+    return _current_semantic().store(pointer, value, mask, _unwrap(cache_modifier),
+                                     _unwrap(eviction_policy))
+
+
+@builtin
+def where(condition, x, y):
+    """Elementwise `x if condition else y`, broadcasting all three."""
+    return _current_semantic().where(condition, x, y)
+
+
+class PropagateNan:
+    NONE = 0
+    ALL = 0xFFFF
+
+
+@builtin
+def minimum(x, y, propagate_nan=PropagateNan.NONE):
+    return _current_semantic().minmax("min", x, y, _unwrap(propagate_nan))
+
+
+@builtin
+def maximum(x, y, propagate_nan=PropagateNan.NONE):
+    return _current_semantic().minmax("max", x, y, _unwrap(propagate_nan))
+
+
+@builtin
+def clamp(x, min, max, propagate_nan=PropagateNan.NONE):
+    sem = _current_semantic()
+    return sem.minmax("min", sem.minmax("max", x, min, _unwrap(propagate_nan)), max,
+                      _unwrap(propagate_nan))
+
+
+def _math1(name, doc):
+    @builtin
+    def fn(x):
+        return _current_semantic().math_unary(name, x)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
+
+
+exp = _math1("exp", "Elementwise e**x.")
+exp2 = _math1("exp2", "Elementwise 2**x.")
+log = _math1("log", "Elementwise natural logarithm.")
+log2 = _math1("log2", "Elementwise base-2 logarithm.")
+sqrt = _math1("sqrt", "Elementwise square root (correctly rounded).")
+sqrt_rn = _math1("sqrt", "Elementwise square root, rounded to nearest.")
+sqrt_rn.__name__ = "sqrt_rn"
+rsqrt = _math1("rsqrt", "Elementwise 1 / sqrt(x).")
+sin = _math1("sin", "Elementwise sine.")
+cos = _math1("cos", "Elementwise cosine.")
+floor = _math1("floor", "Elementwise floor.")
+ceil = _math1("ceil", "Elementwise ceiling.")
+erf = _math1("erf", "Elementwise error function.")
+
+
+@builtin
+def abs(x):
+    """Elementwise absolute value."""
+    return _current_semantic().abs(x)
+
+
+@builtin
+def fma(x, y, z):
+    """Elementwise x * y + z, rounded once."""
+    return _current_semantic().fma(x, y, z)
+
+
+@builtin
+def sigmoid(x):
+    """Elementwise 1 / (1 + exp(-x))."""
+    return _current_semantic().sigmoid(x)
+
+
+@builtin
+def fdiv(x, y, ieee_rounding=False):
+    return _current_semantic().truediv(x, y)
+
+
+@builtin
+def div_rn(x, y):
+    return _current_semantic().truediv(x, y)
+
+
+@builtin
+def cdiv(x, div):
+    """Ceiling division: (x + div - 1) // div."""
+    x, div = _unwrap(x), _unwrap(div)
+    if not isinstance(x, tensor) and not isinstance(div, tensor):
+        return (x + div - 1) // div
+    sem = _current_semantic()
+    return sem.floordiv(sem.sub(sem.add(x, div), 1), div)
+
+
+@builtin
+def broadcast(input, other):
+    """Broadcast two blocks to a common shape."""
+    return _current_semantic().broadcast_pair(input, other)
+
+
+@builtin
+def broadcast_to(input, *shape):
+    """Broadcast `input` to `shape`."""
+    if len(shape) == 1 and isinstance(_unwrap(shape[0]), (list, tuple)):
+        shape = _unwrap(shape[0])
+    return _current_semantic().broadcast_to(input, _unwrap_shape(shape))
+
+
+@builtin
+def expand_dims(input, axis):
+    """Insert dimensions of size 1 at `axis` (an int or a sequence of ints)."""
+    return _current_semantic().expand_dims(input, _unwrap(axis))
+
+
+@builtin
+def multiple_of(input, values):
+    """Hint that `input` is a multiple of `values` (accepted and ignored)."""
+    return _current_semantic().to_tensor(input)
+
+
+@builtin
+def max_contiguous(input, values):
+    """Hint about contiguity (accepted and ignored)."""
+    return _current_semantic().to_tensor(input)
+
+
+@builtin
+def max_constancy(input, values):
+    """Hint about constancy (accepted and ignored)."""
+    return _current_semantic().to_tensor(input)
+
+
+@builtin
+def assume(cond):
+    """Hint that `cond` holds (accepted and ignored)."""
+    return None
+
+
+@builtin
+def static_assert(cond, msg=""):
+    """Fail compilation unless the compile-time `cond` holds."""
+    cond = _unwrap(cond)
+    if isinstance(cond, tensor):
+        raise SemanticError("static_assert needs a compile-time condition; use "
+                            "tl.device_assert for runtime values")
+    if not cond:
+        raise SemanticError(f"static_assert failed: {_unwrap(msg)}" if _unwrap(msg)
+                            else "static_assert failed")
+
+
+@builtin
+def static_print(*values, sep=" ", end="\n", file=None, flush=False):
+    """Print compile-time values while compiling."""
+    _py.print(*[_unwrap(v) for v in values], sep=sep, end=end, file=file, flush=flush)
+
+
+@builtin
+def device_print(prefix, *args, hex=False):
+    """Print `prefix` and the values of `args` from every program instance."""
+    return _current_semantic().device_print(_unwrap(prefix), list(args), _unwrap(hex))
+
+
+@builtin
+def device_assert(cond, msg="", mask=None):
+    """Stop the kernel with `msg` where `cond` is false (compiled in only with
+    debug=True / TERRAZZO_DEBUG=1; always checked by the interpreter)."""
+    return _current_semantic().device_assert(cond, _unwrap(msg), mask)
+
+
+class static_range:
+    """`for i in tl.static_range(...)`: a loop unrolled at compile time; the
+    bounds must be constexprs."""
+
+    def __init__(self, arg1, arg2=None, step=None):
+        self.args = (arg1, arg2, step)
+
+    def __iter__(self):
+        raise RuntimeError("static_range can only be used in a for loop of a kernel")
+
+
+class range:
+    """`for i in tl.range(...)`: a loop that stays a loop (scf.for), like
+    Python's range inside a kernel. Pipelining hints are accepted and
+    ignored."""
+
+    def __init__(self, arg1, arg2=None, step=None, num_stages=None,
+                 loop_unroll_factor=None, disallow_acc_multi_buffer=False,
+                 flatten=False, warp_specialize=False, disable_licm=False):
+        self.args = (arg1, arg2, step)
+
+    def __iter__(self):
+        raise RuntimeError("tl.range can only be used in a for loop of a kernel")
+
+
+# ---------------------------------------------------------------------------
+# Operations that the backend cannot lower yet
+# ---------------------------------------------------------------------------
+
+def _not_supported(name, what):
+    @builtin
+    def fn(*args, **kwargs):
+        raise SemanticUnsupported(f"tl.{name} is not supported yet ({what})")
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"Not supported yet: {what}."
+    return fn
+
+
+_UNSUPPORTED = {
+    "dot": "matrix products need the tensor-core backend",
+    "dot_scaled": "matrix products need the tensor-core backend",
+    "sum": "reductions are not lowered yet",
+    "max": "reductions are not lowered yet; use tl.maximum for elementwise max",
+    "min": "reductions are not lowered yet; use tl.minimum for elementwise min",
+    "argmax": "reductions are not lowered yet",
+    "argmin": "reductions are not lowered yet",
+    "reduce": "reductions are not lowered yet",
+    "xor_sum": "reductions are not lowered yet",
+    "softmax": "reductions are not lowered yet",
+    "cumsum": "scans are not lowered yet",
+    "cumprod": "scans are not lowered yet",
+    "associative_scan": "scans are not lowered yet",
+    "sort": "sorting is not lowered yet",
+    "topk": "sorting is not lowered yet",
+    "histogram": "histograms are not lowered yet",
+    "gather": "gathers are not lowered yet",
+    "atomic_add": "atomics are not lowered yet",
+    "atomic_and": "atomics are not lowered yet",
+    "atomic_cas": "atomics are not lowered yet",
+    "atomic_max": "atomics are not lowered yet",
+    "atomic_min": "atomics are not lowered yet",
+    "atomic_or": "atomics are not lowered yet",
+    "atomic_xchg": "atomics are not lowered yet",
+    "atomic_xor": "atomics are not lowered yet",
+    "reshape": "reshaping blocks is not lowered yet",
+    "view": "reshaping blocks is not lowered yet",
+    "ravel": "reshaping blocks is not lowered yet",
+    "trans": "transposing blocks is not lowered yet",
+    "permute": "transposing blocks is not lowered yet",
+    "join": "join is not lowered yet",
+    "split": "split is not lowered yet",
+    "interleave": "join is not lowered yet",
+    "cat": "concatenation is not lowered yet",
+    "flip": "flip is not lowered yet",
+    "make_block_ptr": "block pointers are not lowered yet",
+    "advance": "block pointers are not lowered yet",
+    "make_tensor_descriptor": "tensor descriptors are not lowered yet",
+    "load_tensor_descriptor": "tensor descriptors are not lowered yet",
+    "store_tensor_descriptor": "tensor descriptors are not lowered yet",
+    "inline_asm_elementwise": "inline assembly is not supported",
+    "debug_barrier": "barriers are not lowered yet",
+    "umulhi": "umulhi is not lowered yet",
+    "rand": "random numbers are not supported yet",
+    "randn": "random numbers are not supported yet",
+    "randint": "random numbers are not supported yet",
+    "randint4x": "random numbers are not supported yet",
+    "swizzle2d": "swizzle2d is not provided yet",
+}
+
+for _name, _what in _UNSUPPORTED.items():
+    globals()[_name] = _not_supported(_name, _what)
+
+
+# Member functions on tensors, as in Triton (x.exp(), x.to(...), ...).
+def _attach_members():
+    for name in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "floor",
+                 "ceil", "erf", "abs", "sigmoid", "cdiv", "broadcast_to", "expand_dims",
+                 "multiple_of", "max_contiguous", "max_constancy", "cast", "sum",
+                 "max", "min", "argmax", "argmin", "reduce", "cumsum", "cumprod",
+                 "associative_scan", "reshape", "view", "ravel", "trans", "permute",
+                 "split", "sort", "flip", "xor_sum", "softmax"):
+        fn = globals().get(name)
+        if fn is None or hasattr(tensor, name):
+            continue
+        setattr(tensor, name, fn)
+
+
+_attach_members()
+
+__all__ = [
+    "dtype", "pointer_type", "block_type", "constexpr", "tensor", "builtin",
+    "void", "int1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+    "uint64", "float8e4nv", "float8e5", "float16", "bfloat16", "float32", "float64",
+    "program_id", "num_programs", "arange", "full", "zeros", "zeros_like", "full_like",
+    "cast", "load", "store", "where", "minimum", "maximum", "clamp", "exp", "exp2",
+    "log", "log2", "sqrt", "sqrt_rn", "rsqrt", "sin", "cos", "floor", "ceil", "erf",
+    "abs", "fma", "sigmoid", "fdiv", "div_rn", "cdiv", "broadcast", "broadcast_to",
+    "expand_dims", "multiple_of", "max_contiguous", "max_constancy", "assume",
+    "static_assert", "static_print", "device_print", "device_assert", "static_range",
+    "range", "PropagateNan",
+] + _py.list(_UNSUPPORTED)

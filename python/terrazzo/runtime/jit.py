@@ -1,0 +1,381 @@
+"""`@jit` and the launch path.
+
+`kernel[grid](*args, num_warps=4, num_stages=3, **meta)`:
+
+* interpreter mode (`TERRAZZO_INTERPRET=1` / `@jit(interpret=True)`): runs
+  every program instance with NumPy;
+* otherwise the C++ dispatcher (`_C.Dispatcher`, created once per function)
+  binds the arguments, computes the specialisation key, finds the kernel in
+  its in-memory cache and launches it. On a miss it calls back
+  `JITFunction._compile_for_key`, which generates the tile IR for the key,
+  looks in the disk cache and otherwise compiles with `_C.compile`.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import inspect
+import json
+import linecache
+import os
+from pathlib import Path
+from typing import Any, Callable, Dict, Optional
+
+from ..compiler.codegen import ParsedFunction, _is_jit_function
+from ..compiler.kernel import (KernelIR, compute_key, generate_kernel_ir, key_digest,
+                               specs_from_key, split_key)
+from ..errors import CompilationError, SourceLocation
+from ..language.core import constexpr, dtype
+from . import driver
+from .cache import DiskCache
+
+#: Launch options that Triton accepts and Terrazzo ignores.
+IGNORED_LAUNCH_OPTIONS = ("num_ctas", "maxnreg", "enable_fp_fusion", "launch_cooperative_grid",
+                          "enable_warp_specialization", "num_buffers_warp_spec",
+                          "num_consumer_groups", "reg_dec_producer", "reg_inc_consumer")
+LAUNCH_OPTIONS = ("num_warps", "num_stages") + IGNORED_LAUNCH_OPTIONS
+_IGNORED = frozenset(IGNORED_LAUNCH_OPTIONS)
+
+STAGES_TO_DUMP = (("tile", "mlir"), ("tilegpu", "mlir"), ("llvm", "mlir"), ("ptx", "ptx"))
+
+
+class KernelInterface:
+    """`kernel[grid](...)` for every launchable object."""
+
+    def __getitem__(self, grid) -> Callable:
+        return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)
+
+    def run(self, *args, grid, **kwargs):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+def _global_dependencies(parsed: ParsedFunction):
+    """@jit functions and simple global values a function's body refers to."""
+    jit_fns, values = [], []
+    seen = set()
+    for node in ast.walk(parsed.tree):
+        chain = []
+        n = node
+        while isinstance(n, ast.Attribute):
+            chain.append(n.attr)
+            n = n.value
+        if not isinstance(n, ast.Name) or not isinstance(getattr(node, "ctx", None), ast.Load):
+            continue
+        if isinstance(node, ast.Name) and node.id in parsed.arg_names:
+            continue
+        found, obj = parsed.lookup_global(n.id)
+        if not found:
+            continue
+        path = [n.id]
+        for attr in reversed(chain):
+            try:
+                obj = getattr(obj, attr)
+            except Exception:
+                break
+            path.append(attr)
+        name = ".".join(path)
+        if name in seen:
+            continue
+        seen.add(name)
+        inner = obj
+        while not _is_jit_function(inner) and hasattr(inner, "fn") and \
+                isinstance(inner, KernelInterface):
+            inner = inner.fn
+        if _is_jit_function(inner):
+            jit_fns.append(inner)
+        elif isinstance(obj, (int, float, bool, str, type(None), constexpr, dtype)):
+            values.append((name, repr(obj)))
+    return jit_fns, values
+
+
+class JITFunction(KernelInterface):
+    """A Python function compiled to a GPU kernel (or run in the
+    interpreter)."""
+
+    _terrazzo_jit_function = True
+
+    def __init__(self, fn, version=None, do_not_specialize=None,
+                 do_not_specialize_on_alignment=None, debug=None, noinline=None,
+                 interpret=None, repr=None, launch_metadata=None):
+        self.fn = fn
+        self.module = fn.__module__
+        self.version = version
+        self.parsed = ParsedFunction(fn)
+        self.arg_names = self.parsed.arg_names
+        self.constexprs = self.parsed.constexprs
+        self.params = self.parsed.params
+        self.signature = self.parsed.signature
+        self.src = self.parsed.source
+        self.debug = debug
+        self.noinline = noinline
+        self.interpret = interpret
+        dns = set()
+        for d in do_not_specialize or ():
+            dns.add(self.arg_names[d] if isinstance(d, int) else d)
+        unknown = dns - set(self.arg_names)
+        if unknown:
+            raise ValueError(f"do_not_specialize names unknown parameters {sorted(unknown)}")
+        self.do_not_specialize = [n in dns for n in self.arg_names]
+        self._dispatcher = None
+        self._cache_key: Optional[str] = None
+        self._disk_cache: Optional[DiskCache] = None
+        self._compiled: Dict[Any, Any] = {}
+        functools.update_wrapper(self, fn)
+
+    def __repr__(self):
+        return f"JITFunction({self.module}:{self.fn.__qualname__})"
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(f"{self.__name__} is a @jit function: launch it with "
+                           f"{self.__name__}[grid](...), or call it from another @jit "
+                           "function")
+
+    # ------------------------------------------------------------------
+    # Identity for caching
+    # ------------------------------------------------------------------
+    @property
+    def cache_key(self) -> str:
+        """Hash of this function's source and of every @jit function and
+        global value it uses (transitively)."""
+        if self._cache_key is None:
+            h = hashlib.sha256()
+            visited = set()
+
+            def add(jf):
+                if id(jf) in visited:
+                    return
+                visited.add(id(jf))
+                h.update(jf.parsed.source.encode())
+                h.update(repr(jf.version).encode())
+                fns, values = _global_dependencies(jf.parsed)
+                h.update(json.dumps(values).encode())
+                for f in fns:
+                    add(f)
+            add(self)
+            self._cache_key = h.hexdigest()
+        return self._cache_key
+
+    # ------------------------------------------------------------------
+    # Binding
+    # ------------------------------------------------------------------
+    def _bind(self, args, kwargs) -> Dict[str, Any]:
+        """All parameters (defaults applied) plus the launch options given."""
+        kw = {k: v for k, v in kwargs.items() if k not in LAUNCH_OPTIONS}
+        try:
+            bound = self.signature.bind(*args, **kw)
+        except TypeError as e:
+            raise TypeError(f"{self.__name__}: {e}") from None
+        bound.apply_defaults()
+        meta = dict(bound.arguments)
+        for k in LAUNCH_OPTIONS:
+            if k in kwargs:
+                meta[k] = kwargs[k]
+        return meta
+
+    def _interpreting(self) -> bool:
+        if self.interpret is not None:
+            return bool(self.interpret)
+        return driver.interpret_requested()
+
+    def _debug(self) -> bool:
+        if self.debug is not None:
+            return bool(self.debug)
+        return driver.env_flag("TERRAZZO_DEBUG") or driver.env_flag("TRITON_DEBUG")
+
+    # ------------------------------------------------------------------
+    # Launching
+    # ------------------------------------------------------------------
+    def run(self, *args, grid, warmup=False, **kwargs):
+        if self.interpret if self.interpret is not None else driver.interpret_requested():
+            from ..compiler.interpreter import interpret
+            meta = self._bind(args, kwargs)
+            if callable(grid):
+                grid = grid(meta)
+            if warmup:
+                return None
+            interpret(self.parsed, grid, meta)
+            return None
+        dispatcher = self._dispatcher or self._make_dispatcher()
+        if kwargs and not _IGNORED.isdisjoint(kwargs):
+            kwargs = {k: v for k, v in kwargs.items() if k not in IGNORED_LAUNCH_OPTIONS}
+        if warmup:
+            key = dispatcher.key_for(args, kwargs)
+            return self._compile_for_key(key, args)
+        # The dispatcher calls a grid callable with the bound arguments.
+        return dispatcher.run(grid, args, kwargs, driver.current_stream())
+
+    def warmup(self, *args, grid=(1,), **kwargs):
+        """Compile for these arguments without launching."""
+        return self.run(*args, grid=grid, warmup=True, **kwargs)
+
+    def _make_dispatcher(self):
+        C = driver.get_C()
+        if not C.runtime_available() and not driver.env_flag("TERRAZZO_DRY_LAUNCH"):
+            raise RuntimeError(
+                f"cannot launch {self.__name__}: no GPU runtime ({C.runtime_error()}). "
+                "Set TERRAZZO_INTERPRET=1 to run kernels on the CPU.")
+        defaults = [p.default if p.default is not inspect.Parameter.empty else C.NO_DEFAULT
+                    for p in self.params]
+        self._dispatcher = C.Dispatcher(list(self.arg_names), list(self.constexprs),
+                                        list(self.do_not_specialize), defaults,
+                                        self._compile_for_key, self.__name__)
+        return self._dispatcher
+
+    # ------------------------------------------------------------------
+    # Compiling
+    # ------------------------------------------------------------------
+    def key_for(self, *args, num_warps=4, num_stages=3, **kwargs) -> tuple:
+        """The specialisation key of a launch, computed in Python."""
+        meta = self._bind(args, kwargs)
+        values = [meta[n] for n in self.arg_names]
+        return compute_key(self.parsed, values, self.do_not_specialize, num_warps, num_stages)
+
+    def ir_for_key(self, key) -> KernelIR:
+        entries, _, _ = split_key(key, len(self.arg_names))
+        specs = specs_from_key(self.parsed, entries)
+        return generate_kernel_ir(self.parsed, specs, debug=self._debug())
+
+    def ir(self, *args, **kwargs) -> str:
+        """The tile IR the frontend generates for these arguments (no
+        extension needed)."""
+        return self.ir_for_key(self.key_for(*args, **kwargs)).text
+
+    def compile(self, *args, stage: str = "ptx", target: Optional[str] = None,
+                num_warps: int = 4, num_stages: int = 3, **kwargs):
+        """This kernel, specialised for these arguments, at `stage` (tile,
+        tilegpu, llvm, llvmir, ptx, cubin): text, or bytes for cubin."""
+        C = driver.get_C()
+        key = self.key_for(*args, num_warps=num_warps, num_stages=num_stages, **kwargs)
+        kir = self.ir_for_key(key)
+        target = target or _default_target(C)
+        res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, stage)
+        if not res.success:
+            raise compile_error(res.diagnostics, kir, self, target)
+        out = res.output
+        if stage != "cubin" and isinstance(out, (bytes, bytearray)):
+            out = bytes(out).decode()
+        return out
+
+    def _compile_for_key(self, key, bound_args=None):
+        """The dispatcher's callback: a `_C.Kernel` for `key`."""
+        C = driver.get_C()
+        entries, num_warps, num_stages = split_key(key, len(self.arg_names))
+        target = _default_target(C)
+        debug = self._debug()
+        digest = key_digest("terrazzo-kernel", self.cache_key, C.version(), target,
+                            {"num_warps": num_warps, "num_stages": num_stages,
+                             "debug": debug}, [repr(e) for e in entries])
+        dump_dir = os.environ.get("TERRAZZO_DUMP_IR")
+        cache = self._disk_cache or DiskCache()
+        if not dump_dir:
+            hit = cache.load(digest)
+            if hit is not None:
+                binary, meta = hit
+                try:
+                    return _make_kernel(C, binary, meta["name"], meta["threads_per_block"],
+                                        meta["shared_memory_bytes"], meta["signature"])
+                except Exception:
+                    pass  # an entry the runtime rejects is recompiled
+        specs = specs_from_key(self.parsed, entries)
+        kir = generate_kernel_ir(self.parsed, specs, debug=debug)
+        if dump_dir:
+            dump_stages(C, kir, target, num_warps, Path(dump_dir), digest[:8])
+        res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, "cubin")
+        if not res.success:
+            raise compile_error(res.diagnostics, kir, self, target)
+        md = dict(res.metadata)
+        binary = bytes(res.output)
+        name = md.get("name") or kir.name
+        threads = int(md.get("threads_per_block") or num_warps * 32)
+        smem = int(md.get("shared_memory_bytes") or 0)
+        cache.store(digest, binary, {"name": name, "threads_per_block": threads,
+                                     "shared_memory_bytes": smem,
+                                     "signature": kir.signature, "target": target,
+                                     "kernel": self.__name__, "source": self.parsed.file})
+        return _make_kernel(C, binary, name, threads, smem, kir.signature)
+
+
+def _make_kernel(C, binary, name, threads, smem, signature):
+    if driver.env_flag("TERRAZZO_DRY_LAUNCH"):
+        # Pack the arguments and stop before the driver (tests without a GPU).
+        return C.Kernel(binary, name, threads, smem, signature, dry_run=True)
+    return C.Kernel(binary, name, threads, smem, signature)
+
+
+def _default_target(C) -> str:
+    try:
+        t = C.current_target()
+    except Exception:
+        t = None
+    return t or "cuda:90"
+
+
+def dump_stages(C, kir: KernelIR, target: str, num_warps: int, folder: Path, tag: str):
+    """Writes the frontend's IR and every stage's output to `folder`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    base = f"{kir.name}-{tag}"
+    (folder / f"{base}.source.mlir").write_text(kir.text)
+    for stage, ext in STAGES_TO_DUMP:
+        res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, stage)
+        out = res.output
+        if isinstance(out, (bytes, bytearray)):
+            out = bytes(out).decode(errors="replace")
+        if not res.success:
+            out = "\n".join(str(d) for d in res.diagnostics)
+            ext = "errors.txt"
+        (folder / f"{base}.{stage}.{ext}").write_text(out)
+
+
+def compile_error(diagnostics, kir: KernelIR, jitfn: Optional[JITFunction],
+                  target: str) -> CompilationError:
+    """A CompilationError pointing at the user's line from the compiler's
+    diagnostics."""
+    diags = list(diagnostics)
+    errors = [d for d in diags if "error" in str(getattr(d, "severity", "error")).lower()] \
+        or diags
+    ir_lines = kir.text.splitlines()
+    notes = []
+    first_loc, first_msg = None, None
+    for d in errors + [d for d in diags if d not in errors]:
+        file, line, col = getattr(d, "file", ""), getattr(d, "line", 0), getattr(d, "column", 0)
+        msg = getattr(d, "message", str(d))
+        sev = str(getattr(d, "severity", "error")).split(".")[-1].lower()
+        if file and line and not file.endswith(".mlir") and os.path.exists(file):
+            text = linecache.getline(file, line) or None
+            loc = SourceLocation(file, line, max(col - 1, 0), text)
+        elif file.endswith(".mlir") and line and line <= len(ir_lines):
+            loc = None
+            msg = f"{msg}\n    (tile IR line {line}: {ir_lines[line - 1].strip()})"
+        else:
+            loc = None
+        if first_msg is None:
+            first_loc, first_msg = loc, msg
+            if loc is None and file.endswith(".mlir"):
+                first_msg = ("internal error: the compiler rejected the IR generated by "
+                             f"the frontend: {msg}")
+        else:
+            where = f"{loc}: " if loc is not None else ""
+            notes.append(f"  {where}{sev}: {msg}")
+    if first_msg is None:
+        first_msg = "compilation failed without diagnostics"
+    name = kir.name
+    notes.append(f"  while compiling kernel {name!r} for {target}")
+    return CompilationError(first_msg, first_loc, notes, kernel=name)
+
+
+def jit(fn=None, *, version=None, do_not_specialize=None, do_not_specialize_on_alignment=None,
+        debug=None, noinline=None, interpret=None, repr=None, launch_metadata=None):
+    """Decorator: compile `fn` as a kernel (or a function kernels call).
+
+    `@jit`, `@jit(interpret=True)`, `@jit(do_not_specialize=["n"])`,
+    `@jit(debug=True)` (compile device_assert in)."""
+    def decorate(f):
+        return JITFunction(f, version=version, do_not_specialize=do_not_specialize,
+                           do_not_specialize_on_alignment=do_not_specialize_on_alignment,
+                           debug=debug, noinline=noinline, interpret=interpret, repr=repr,
+                           launch_metadata=launch_metadata)
+    if fn is not None:
+        return decorate(fn)
+    return decorate
