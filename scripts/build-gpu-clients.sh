@@ -29,4 +29,6 @@ link=(-L"$core/lib" -L"$out" -lterrazzo-core -lterrazzo-runtime
   "${link[@]}" -o "$out/run-gpu-kernels"
 "$cxx" "${flags[@]}" bench/VectorAddBandwidth.cpp test/GPU/GpuTestSupport.cpp \
   "${link[@]}" -o "$out/vector-add-bandwidth"
-echo "built in $out: run-gpu-kernels, vector-add-bandwidth"
+"$cxx" "${flags[@]}" bench/RawLaunchCost.cpp test/GPU/GpuTestSupport.cpp \
+  "${link[@]}" -o "$out/raw-launch-cost"
+echo "built in $out: run-gpu-kernels, vector-add-bandwidth, raw-launch-cost"

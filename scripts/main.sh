@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# The main job: set up, build, and compile the tutorial kernel
-# tutorials/vector-add.mlir from tile IR to tilegpu IR and PTX (and a cubin
-# where ptxas or nvJitLink exists); on a machine with an NVIDIA GPU, also
-# run it and the other GPU test kernels against host references.
+# The main job: set up, build, and run tutorials/01-vector-add.py (the Triton
+# tutorial's kernel through Terrazzo's Python frontend: on the GPU when there
+# is one, else in the interpreter, printing the generated PTX), then follow
+# the same kernel in tile IR (tutorials/vector-add.mlir) through every stage
+# of terrazzo-compile; on a machine with an NVIDIA GPU, also run the GPU test
+# kernels against host references.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
+
+echo
+echo "== tutorials/01-vector-add.py"
+PYTHONPATH="$BUILD_DIR/python" "$TERRAZZO_PYTHON" tutorials/01-vector-add.py
 
 kernel=tutorials/vector-add.mlir
 bin="$BUILD_DIR/bin"

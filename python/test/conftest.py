@@ -60,6 +60,28 @@ def tool(name: str) -> Path:
     return path
 
 
+def find_ptxas():
+    """ptxas from $PTXAS, PATH or the CUDA installation; None without one."""
+    import shutil
+    candidates = [os.environ.get("PTXAS"), shutil.which("ptxas")]
+    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if root:
+            candidates.append(os.path.join(root, "bin", "ptxas"))
+    for candidate in candidates:
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+PTXAS = find_ptxas()
+
+
+def ptx_arch(target: str) -> str:
+    """The ptxas -arch of a target string ("cuda:90" -> "sm_90a")."""
+    capability = int(target.split(":")[1])
+    return f"sm_{capability}a" if capability >= 90 else f"sm_{capability}"
+
+
 class IRChecker:
     """Runs the compiler binaries on IR text."""
 
@@ -89,7 +111,14 @@ class IRChecker:
                             f"--target={target}", f"--num-warps={num_warps}", "-o", str(out)],
                            capture_output=True, text=True, timeout=300)
         assert r.returncode == 0, f"terrazzo-compile failed:\n{r.stderr}\n{text}"
-        return out.read_text()
+        output = out.read_text()
+        if emit == "ptx" and PTXAS:
+            # Every PTX the frontend's kernels lower to must assemble.
+            a = subprocess.run([PTXAS, f"-arch={ptx_arch(target)}", str(out), "-o",
+                                str(out.with_suffix(".cubin"))],
+                               capture_output=True, text=True, timeout=300)
+            assert a.returncode == 0, f"ptxas rejected the PTX:\n{a.stderr}\n{output}"
+        return output
 
     def compile_fails(self, text: str, emit: str = "ptx") -> str:
         path = self._write(text)

@@ -62,12 +62,34 @@ def interpret_requested() -> bool:
 _stream_broken = False
 
 
+_raw_stream_functions = None
+
+
 def current_stream() -> int:
     """torch's current CUDA stream when torch is imported, else 0 (the
-    default stream)."""
-    global _stream_broken
+    default stream). On every launch, so it asks torch's C layer for the raw
+    stream of the current device: `torch.cuda.current_stream()` builds a
+    Python Stream object each time, which costs several microseconds."""
+    global _stream_broken, _raw_stream_functions
     if _stream_broken:
         return 0
+    if _raw_stream_functions is not None:
+        raw_stream, current_device = _raw_stream_functions
+        return raw_stream(current_device())
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return 0
+    try:
+        stream = torch.cuda.current_stream().cuda_stream
+    except Exception:  # torch without CUDA
+        _stream_broken = True
+        return 0
+    try:
+        _raw_stream_functions = (torch._C._cuda_getCurrentRawStream,
+                                 torch._C._cuda_getDevice)
+    except AttributeError:  # a torch without these: keep the public API
+        pass
+    return stream
     torch = sys.modules.get("torch")
     if torch is None:
         return 0
