@@ -15,6 +15,7 @@ namespace {
 enum class TypeKind : std::uint8_t {
   DataPtr,        ///< has data_ptr() (torch.Tensor and friends)
   ArrayInterface, ///< has __cuda_array_interface__ (CuPy, Numba, ...)
+  DLPack,         ///< has __dlpack__ and __dlpack_device__ (JAX, NumPy, ...)
   NumpyBool,      ///< numpy.bool_
   IntLike,        ///< an int subclass or anything with __index__
   FloatLike,      ///< a float subclass or anything with __float__
@@ -51,6 +52,12 @@ TypeInfo classify(PyTypeObject *type) {
   }
   if (hasAttr(typeObject, interned.cuda_array_interface)) {
     info.kind = TypeKind::ArrayInterface;
+    return info;
+  }
+  // Before the int check: NumPy arrays have __index__ too.
+  if (hasAttr(typeObject, interned.dlpack) &&
+      hasAttr(typeObject, interned.dlpack_device)) {
+    info.kind = TypeKind::DLPack;
     return info;
   }
   std::string name = type->tp_name;
@@ -269,6 +276,92 @@ void readArrayInterface(PyObject *object, ArgValue &out, bool wantDtype,
   out.dtype = typestr ? dtypeIndexFromTypestr(typestr) : 0;
 }
 
+// The DLPack structures we read, declared here as the protocol defines them
+// (the unversioned "dltensor" capsule every producer supports).
+struct DLDevice {
+  std::int32_t deviceType;
+  std::int32_t deviceId;
+};
+struct DLDataType {
+  std::uint8_t code;
+  std::uint8_t bits;
+  std::uint16_t lanes;
+};
+struct DLTensor {
+  void *data;
+  DLDevice device;
+  std::int32_t ndim;
+  DLDataType dtype;
+  std::int64_t *shape;
+  std::int64_t *strides;
+  std::uint64_t byteOffset;
+};
+struct DLManagedTensor {
+  DLTensor tensor;
+  void *managerContext;
+  void (*deleter)(DLManagedTensor *);
+};
+constexpr std::int32_t kDLCUDA = 2, kDLCUDAManaged = 13;
+
+std::string dlpackDtypeName(DLDataType dtype) {
+  const char *prefix = nullptr;
+  switch (dtype.code) {
+  case 0:
+    prefix = "int";
+    break;
+  case 1:
+    prefix = "uint";
+    break;
+  case 2:
+    prefix = "float";
+    break;
+  case 4:
+    prefix = "bfloat";
+    break;
+  case 6:
+    return "bool";
+  default:
+    return "dlpack" + std::to_string(dtype.code) + "_" + std::to_string(dtype.bits);
+  }
+  return prefix + std::to_string(dtype.bits);
+}
+
+/// A pointer from the DLPack protocol: the device must be a CUDA GPU (host
+/// arrays, NumPy's included, are refused with a message that says so).
+void readDLPack(PyObject *object, ArgValue &out, bool wantDtype,
+                const ParamRef &who) {
+  PyObject *device = PyObject_CallMethodNoArgs(object, interned.dlpack_device);
+  if (!device)
+    throwPythonError();
+  py::object deviceOwner = py::reinterpret_steal<py::object>(device);
+  long deviceType = -1;
+  if (PyTuple_Check(device) && PyTuple_GET_SIZE(device) >= 1)
+    deviceType = PyLong_AsLong(PyTuple_GET_ITEM(device, 0));
+  if (deviceType == -1 && PyErr_Occurred())
+    throwPythonError();
+  if (deviceType != kDLCUDA && deviceType != kDLCUDAManaged)
+    raise(PyExc_TypeError,
+          describe(who) + " is a " + typeName(object) +
+              " in host memory (DLPack device type " +
+              std::to_string(deviceType) +
+              "); a GPU kernel needs GPU memory: pass a CUDA tensor, or run "
+              "the kernel in the interpreter (TERRAZZO_INTERPRET=1)");
+  PyObject *capsule = PyObject_CallMethodNoArgs(object, interned.dlpack);
+  if (!capsule)
+    throwPythonError();
+  // Not consumed: releasing the capsule calls the producer's deleter.
+  py::object capsuleOwner = py::reinterpret_steal<py::object>(capsule);
+  auto *managed = static_cast<DLManagedTensor *>(
+      PyCapsule_GetPointer(capsule, "dltensor"));
+  if (!managed)
+    throwPythonError();
+  out.kind = ArgKind::Pointer;
+  out.address = reinterpret_cast<std::uint64_t>(managed->tensor.data) +
+                managed->tensor.byteOffset;
+  if (wantDtype)
+    out.dtype = indexForName(dlpackDtypeName(managed->tensor.dtype));
+}
+
 void readInt(PyObject *value, ArgValue &out, const ParamRef &who) {
   out.kind = ArgKind::Int;
   int overflow = 0;
@@ -295,8 +388,8 @@ void readInt(PyObject *value, ArgValue &out, const ParamRef &who) {
 [[noreturn]] void unsupported(PyObject *object, const ParamRef &who) {
   raise(PyExc_TypeError,
         describe(who) + " has type " + typeName(object) +
-            ", which is not a pointer (a tensor, an object with data_ptr() "
-            "or __cuda_array_interface__, or None), a bool, an int or a "
+            ", which is not a pointer (a tensor, an object with data_ptr(), "
+            "__cuda_array_interface__ or DLPack, or None), a bool, an int or a "
             "float; mark the parameter tl.constexpr to pass other values");
 }
 
@@ -377,6 +470,8 @@ void extractArgument(PyObject *object, ArgValue &out, bool wantDtype,
     return readDataPtr(object, &info, out, wantDtype, who);
   case TypeKind::ArrayInterface:
     return readArrayInterface(object, out, wantDtype, who);
+  case TypeKind::DLPack:
+    return readDLPack(object, out, wantDtype, who);
   case TypeKind::NumpyBool: {
     int truth = PyObject_IsTrue(object);
     if (truth < 0)

@@ -60,6 +60,8 @@ void initInterned() {
   interned.data_ptr = intern("data_ptr");
   interned.dtype = intern("dtype");
   interned.cuda_array_interface = intern("__cuda_array_interface__");
+  interned.dlpack = intern("__dlpack__");
+  interned.dlpack_device = intern("__dlpack_device__");
   interned.data = intern("data");
   interned.typestr = intern("typestr");
   interned.num_warps = intern("num_warps");

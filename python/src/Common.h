@@ -39,6 +39,8 @@ struct Interned {
   PyObject *data_ptr;
   PyObject *dtype;
   PyObject *cuda_array_interface;
+  PyObject *dlpack;        ///< "__dlpack__"
+  PyObject *dlpack_device; ///< "__dlpack_device__"
   PyObject *data;
   PyObject *typestr;
   PyObject *num_warps;

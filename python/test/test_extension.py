@@ -484,6 +484,38 @@ def test_launch_option_errors(kwargs, error, message):
         make_dispatcher(["n"]).key_for((1,), kwargs)
 
 
+class DLPackOnGpu:
+    """Exports host memory through DLPack but says it lives on a GPU: enough
+    to check that the address and dtype come from the capsule."""
+
+    def __init__(self, array):
+        self.array = array
+
+    def __dlpack_device__(self):
+        return (2, 0)  # kDLCUDA
+
+    def __dlpack__(self, stream=None):
+        return self.array.__dlpack__()
+
+
+def test_dlpack_pointer_argument():
+    np = pytest.importorskip("numpy")
+    array = np.arange(16, dtype=np.float16)[1:]  # 2 bytes off the buffer start
+    key = make_dispatcher(["x", "n"]).key_for((DLPackOnGpu(array), 3), {})
+    assert key[0] == ("p", "float16", array.ctypes.data % 16 == 0)
+    kernel = _C.Kernel(b"x", "k", 32, 0, "pi", dry_run=True)
+    kernel.launch((1, 1, 1), 0, (DLPackOnGpu(array), 3))
+    assert kernel.last_launch()["args"][0] == array.ctypes.data
+
+
+def test_host_array_is_refused_with_a_clear_message():
+    np = pytest.importorskip("numpy")
+    with pytest.raises(TypeError, match=r"argument 0 \('x'\) is a numpy.ndarray in host "
+                                        r"memory .*pass a CUDA tensor, or run the kernel "
+                                        r"in the interpreter"):
+        make_dispatcher(["x", "n"]).key_for((np.zeros(8, np.float32), 3), {})
+
+
 def test_dispatcher_constructor_errors():
     with pytest.raises(ValueError, match="same length"):
         _C.Dispatcher(["a", "b"], [False], [False, False], [_C.NO_DEFAULT] * 2, Recorder())
