@@ -24,10 +24,11 @@ regions through the IR builder's region API.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any, Optional, Sequence, Tuple
 
 
-class Builder:
+class Builder(ABC):
     #: True when values are computed on the spot (the interpreter), so that
     #: `if`/`for` conditions can be evaluated in Python.
     concrete = False
@@ -37,30 +38,42 @@ class Builder:
         self.loc = loc
 
     # Values and shapes
-    def constant(self, value, ty): raise NotImplementedError
-    def program_id(self, axis: int): raise NotImplementedError
-    def num_programs(self, axis: int): raise NotImplementedError
-    def make_range(self, start: int, end: int, ty): raise NotImplementedError
-    def splat(self, h, src_ty, dst_ty): raise NotImplementedError
-    def broadcast(self, h, src_ty, dst_ty): raise NotImplementedError
-    def expand_dims(self, h, axis: int, src_ty, dst_ty): raise NotImplementedError
-
+    @abstractmethod
+    def constant(self, value, ty): ...
+    @abstractmethod
+    def program_id(self, axis: int): ...
+    @abstractmethod
+    def num_programs(self, axis: int): ...
+    @abstractmethod
+    def make_range(self, start: int, end: int, ty): ...
+    @abstractmethod
+    def splat(self, h, src_ty, dst_ty): ...
+    @abstractmethod
+    def broadcast(self, h, src_ty, dst_ty): ...
+    @abstractmethod
+    def expand_dims(self, h, axis: int, src_ty, dst_ty): ...
     # Arithmetic
-    def binary(self, op: str, a, b, ty): raise NotImplementedError
-    def compare(self, pred: str, a, b, operand_ty, result_ty): raise NotImplementedError
-    def unary(self, op: str, x, ty): raise NotImplementedError
-    def fma(self, a, b, c, ty): raise NotImplementedError
-    def select(self, cond, a, b, cond_ty, ty): raise NotImplementedError
-    def cast(self, op: str, x, src_ty, dst_ty, rounding: Optional[str] = None):
-        raise NotImplementedError
-
+    @abstractmethod
+    def binary(self, op: str, a, b, ty): ...
+    @abstractmethod
+    def compare(self, pred: str, a, b, operand_ty, result_ty): ...
+    @abstractmethod
+    def unary(self, op: str, x, ty): ...
+    @abstractmethod
+    def fma(self, a, b, c, ty): ...
+    @abstractmethod
+    def select(self, cond, a, b, cond_ty, ty): ...
+    @abstractmethod
+    def cast(self, op: str, x, src_ty, dst_ty, rounding: Optional[str] = None): ...
     # Memory
-    def addptr(self, ptr, offset, ptr_ty, offset_ty): raise NotImplementedError
-    def load(self, ptr, mask, other, ptr_ty, result_ty, cache, evict, volatile):
-        raise NotImplementedError
-    def store(self, ptr, value, mask, ptr_ty, cache, evict): raise NotImplementedError
-
+    @abstractmethod
+    def addptr(self, ptr, offset, ptr_ty, offset_ty): ...
+    @abstractmethod
+    def load(self, ptr, mask, other, ptr_ty, result_ty, cache, evict, volatile): ...
+    @abstractmethod
+    def store(self, ptr, value, mask, ptr_ty, cache, evict): ...
     # Debugging
-    def print(self, prefix: str, hex: bool, args: Sequence[Tuple[Any, Any]]):
-        raise NotImplementedError
-    def assert_(self, cond, cond_ty, message: str): raise NotImplementedError
+    @abstractmethod
+    def print(self, prefix: str, hex: bool, args: Sequence[Tuple[Any, Any]]): ...
+    @abstractmethod
+    def assert_(self, cond, cond_ty, message: str): ...

@@ -415,7 +415,7 @@ class InterpreterBuilder(Builder):
             return np.minimum(a, b)
         if op in ("maxsi", "maxui"):
             return np.maximum(a, b)
-        raise NotImplementedError(op)
+        raise AssertionError(f"the interpreter has no binary op {op!r}")
 
     def compare(self, pred, a, b, operand_ty, result_ty):
         return np.asarray(_COMPARE[pred](a, b))

@@ -192,9 +192,6 @@ class dtype:
     def __repr__(self):
         return f"tl.{_PUBLIC_NAMES.get(self.name, self.name)}"
 
-    def to_ir(self, builder=None):  # Triton spells it this way; unused here.
-        raise NotImplementedError
-
 
 class pointer_type(dtype):
     """A pointer to `element_ty` in `address_space` (1: global memory)."""

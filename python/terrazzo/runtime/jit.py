@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import abc
 import ast
 import functools
 import hashlib
@@ -41,14 +42,14 @@ _IGNORED = frozenset(IGNORED_LAUNCH_OPTIONS)
 STAGES_TO_DUMP = (("tile", "mlir"), ("tilegpu", "mlir"), ("llvm", "mlir"), ("ptx", "ptx"))
 
 
-class KernelInterface:
+class KernelInterface(abc.ABC):
     """`kernel[grid](...)` for every launchable object."""
 
     def __getitem__(self, grid) -> Callable:
         return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)
 
-    def run(self, *args, grid, **kwargs):  # pragma: no cover - overridden
-        raise NotImplementedError
+    @abc.abstractmethod
+    def run(self, *args, grid, **kwargs): ...
 
 
 def _global_dependencies(parsed: ParsedFunction):
