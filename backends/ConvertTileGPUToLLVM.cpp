@@ -51,6 +51,43 @@ void lowerArgumentHints(ModuleOp module) {
   });
 }
 
+/// Sizes the shared memory the kernel needs (every op's scratch reuses one
+/// buffer, separated by barriers, so the largest need is the size), checks
+/// it against the target, and declares the module's dynamic shared-memory
+/// array and the `tilegpu.shared` attribute when it is not zero.
+LogicalResult declareSharedMemory(ModuleOp module,
+                                  const ::terrazzo::Target &target) {
+  int64_t bytes = 0;
+  bool tooLarge = false;
+  module.walk([&](Operation *op) {
+    int64_t need = getConvertLayoutScratchBytes(op);
+    if (need > int64_t(target.maxSharedMemoryBytes)) {
+      op->emitOpError("needs ")
+          << need << " bytes of shared memory to move its data between "
+          << "threads, more than target '" << target.name
+          << "' allows in one program instance (" << target.maxSharedMemoryBytes
+          << " bytes); use smaller blocks";
+      tooLarge = true;
+    }
+    bytes = std::max(bytes, need);
+  });
+  if (tooLarge)
+    return failure();
+  if (bytes == 0)
+    return success();
+  OpBuilder builder(module.getBodyRegion());
+  builder.setInsertionPointToStart(module.getBody());
+  if (!module.lookupSymbol(kSharedMemoryGlobalName)) {
+    auto type = LLVM::LLVMArrayType::get(builder.getI8Type(), 0);
+    LLVM::GlobalOp::create(builder, module.getLoc(), type,
+                           /*isConstant=*/false, LLVM::Linkage::External,
+                           kSharedMemoryGlobalName, Attribute(),
+                           /*alignment=*/16, /*addrSpace=*/3);
+  }
+  module->setAttr(kSharedMemoryAttrName, builder.getI32IntegerAttr(bytes));
+  return success();
+}
+
 struct ConvertTileGPUToLLVMPass
     : public mlir::terrazzo::impl::TerrazzoConvertTileGPUToLLVMBase<
           ConvertTileGPUToLLVMPass> {
@@ -119,6 +156,8 @@ struct ConvertTileGPUToLLVMPass
       }
     });
     if (unsupported)
+      return signalPassFailure();
+    if (failed(declareSharedMemory(module, *target)))
       return signalPassFailure();
 
     // AxisInfo reads the frontend's hints, so it runs before they change.

@@ -12,7 +12,17 @@ def TerrazzoConvertTileGPUToLLVM
     target comes from the module's `tilegpu.target`: the shared patterns of
     backends/common do the work, and the target's TargetInfo supplies special
     registers, kernel attributes, printing and assertions (NVVM for `cuda:*`).
-    Loads and stores are vectorised from the layout and AxisInfo. Public
+    Loads and stores are vectorised from the layout and AxisInfo. A
+    `convert_layout` that only relabels a thread's registers costs nothing;
+    one that keeps every element in its warp, with each result register read
+    from the same source register in every lane, is one warp shuffle per
+    distinct (register, lane offset); any other goes through shared memory: a
+    barrier, every thread storing its elements at their row-major offsets in
+    the module's external `@global_smem` (address space 3), a barrier, and
+    the loads of the result layout. Every such conversion reuses that
+    buffer, and the module attribute `tilegpu.shared` (i32) records the
+    largest need: the dynamic shared memory the kernel must be launched
+    with, checked against the target's limit. Public
     functions become kernels launched with `num-warps * threads-per-warp`
     threads; a pointer argument's `tile.divisibility` becomes its LLVM
     alignment. Transcendental math on NVIDIA calls libdevice (`__nv_*`),

@@ -272,6 +272,9 @@ CompileResult compileTileIR(std::string_view source, std::string_view sourceName
     buildLLVMPipeline(pm);
   if (failed(pm.run(*module)))
     return result;
+  // The lowering records the dynamic shared memory the kernel needs.
+  if (auto shared = (*module)->getAttrOfType<IntegerAttr>("tilegpu.shared"))
+    metadata.sharedMemoryBytes = int(shared.getInt());
 
   if (stage <= Stage::LLVM) {
     llvm::raw_string_ostream os(result.output);

@@ -5,11 +5,26 @@
 
 #include "mlir/IR/PatternMatch.h"
 
+#include <cstdint>
+
 namespace mlir::terrazzo {
 
 class ModuleAxisInfoAnalysis;
 class TargetInfo;
 class TileGPUTypeConverter;
+
+/// The module's dynamic shared memory, declared by the lowering when some op
+/// needs scratch there, and the module attribute (i32) that records how many
+/// bytes the kernel must be launched with.
+inline constexpr const char *kSharedMemoryGlobalName = "global_smem";
+inline constexpr const char *kSharedMemoryAttrName = "tilegpu.shared"; // = tilegpu::TileGPUDialect::kSharedMemoryAttrName
+
+/// Bytes one element of a tensor of `elementType` (a tile-level scalar or
+/// pointer type) takes in shared-memory scratch.
+unsigned scratchElementBytes(Type elementType);
+/// The shared-memory scratch `op` needs when lowered: a convert_layout that
+/// moves data between threads needs its whole tensor; 0 for everything else.
+int64_t getConvertLayoutScratchBytes(Operation *op);
 
 void populateElementwiseOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                          RewritePatternSet &patterns);

@@ -1,6 +1,7 @@
-// Ops that create blocks or change their shape or layout without moving data
-// between threads: splat, make_range, broadcast, expand_dims, and the
-// conversions between layouts that only relabel a thread's registers.
+// Ops that create blocks or change their shape or layout: splat, make_range,
+// broadcast, expand_dims, and convert_layout (a relabelling of a thread's
+// registers where the layouts allow, warp shuffles where data stays in its
+// warp, otherwise through shared memory).
 #include "backends/common/Patterns.h"
 #include "backends/common/TargetInfo.h"
 #include "backends/common/TypeConverter.h"
@@ -10,6 +11,7 @@
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <map>
@@ -170,18 +172,337 @@ struct ExpandDimsOpConversion
   }
 };
 
+/// How many consecutive registers of `layout` (a power of two) hold
+/// elements consecutive in row-major order and start at an offset that is a
+/// multiple of their number, so that they move as one vector of at most
+/// `maxElements`.
+int32_t contiguousRegisters(const LinearLayout &layout, int32_t maxElements) {
+  unsigned rank = layout.getNumOutDims();
+  int registerBits = layout.getInDimSizeLog2(kRegister);
+  int k = 0;
+  while (k < registerBits && (int32_t(1) << (k + 1)) <= maxElements) {
+    std::vector<int32_t> basis = layout.getBasis(kRegister, k);
+    bool unit = true;
+    for (unsigned d = 0; d < rank; ++d)
+      unit &= basis[d] == (d + 1 == rank ? (int32_t(1) << k) : 0);
+    if (!unit)
+      break;
+    ++k;
+  }
+  // No other basis may touch the low k bits of the last dimension.
+  int32_t lowBits = (int32_t(1) << k) - 1;
+  for (const std::string &name : layout.getInDimNames())
+    for (int i = name == kRegister ? k : 0, e = layout.getInDimSizeLog2(name);
+         i < e; ++i)
+      while (k > 0 && (layout.getBasis(name, i)[rank - 1] & lowBits)) {
+        --k;
+        lowBits >>= 1;
+      }
+  return int32_t(1) << k;
+}
+
+/// The type an element of `type` (an LLVM scalar) has in shared memory.
+Type scratchType(Type type) {
+  if (type.isInteger(1))
+    return IntegerType::get(type.getContext(), 8);
+  return type;
+}
+
+/// Moves the elements of `src` (laid out by `srcLayout`) to the registers
+/// of `dstLayout` through the module's shared-memory scratch: each thread
+/// stores what it holds at the element's row-major offset, and after a
+/// barrier loads what it needs. A barrier before the stores keeps them from
+/// overwriting what an earlier use of the scratch has yet to read.
+LogicalResult convertThroughSharedMemory(tilegpu::ConvertLayoutOp op, Value src,
+                                         const LinearLayout &srcLayout,
+                                         const LinearLayout &dstLayout,
+                                         const TypeConverter &converter,
+                                         const TargetInfo &target,
+                                         ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  auto module = op->getParentOfType<ModuleOp>();
+  auto global = module.lookupSymbol<LLVM::GlobalOp>(kSharedMemoryGlobalName);
+  if (!global)
+    return op.emitOpError("needs shared memory but the module declares no '")
+           << kSharedMemoryGlobalName << "'";
+  RankedTensorType type = op.getType();
+  Type elementType = converter.convertType(type.getElementType());
+  Type memoryType = scratchType(elementType);
+  bool vectorisable = !elementType.isInteger(1) && memoryType.isIntOrFloat();
+  unsigned elementBytes = scratchElementBytes(type.getElementType());
+  auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+
+  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int d = int(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  auto offsetOf = [&](ArrayRef<Value> coords) {
+    Value offset;
+    for (size_t d = 0; d < coords.size(); ++d) {
+      Value term = strides[d] == 1
+                       ? coords[d]
+                       : LLVM::MulOp::create(rewriter, loc, coords[d],
+                                             i32Constant(rewriter, loc,
+                                                         strides[d]))
+                             .getResult();
+      offset = offset ? LLVM::AddOp::create(rewriter, loc, offset, term)
+                            .getResult()
+                      : term;
+    }
+    return offset;
+  };
+  auto addressOf = [&](ArrayRef<Value> coords) -> Value {
+    Value base = LLVM::AddressOfOp::create(rewriter, loc, global);
+    return LLVM::GEPOp::create(rewriter, loc, sharedPtr, memoryType, base,
+                               ValueRange{offsetOf(coords)});
+  };
+  auto vectorWidth = [&](const LinearLayout &layout) -> int32_t {
+    return vectorisable ? contiguousRegisters(layout, 16 / elementBytes) : 1;
+  };
+
+  ThreadPosition thread =
+      getThreadPosition(rewriter, loc, target, getModuleWarpSize(op));
+  target.barrier(rewriter, loc);
+  SmallVector<Value> values = unpackStruct(rewriter, loc, src);
+  auto srcIndices = emitIndices(rewriter, loc, srcLayout, thread);
+  int32_t storeWidth = vectorWidth(srcLayout);
+  for (size_t reg = 0; reg < values.size(); reg += storeWidth) {
+    Value ptr = addressOf(srcIndices[reg]);
+    if (storeWidth == 1) {
+      Value value = values[reg];
+      if (memoryType != elementType)
+        value = LLVM::ZExtOp::create(rewriter, loc, memoryType, value);
+      LLVM::StoreOp::create(rewriter, loc, value, ptr, elementBytes);
+      continue;
+    }
+    auto vectorType = VectorType::get({storeWidth}, memoryType);
+    Value vector = LLVM::UndefOp::create(rewriter, loc, vectorType);
+    for (int32_t i = 0; i < storeWidth; ++i)
+      vector = LLVM::InsertElementOp::create(rewriter, loc, vector,
+                                             values[reg + i],
+                                             i32Constant(rewriter, loc, i));
+    LLVM::StoreOp::create(rewriter, loc, vector, ptr,
+                          storeWidth * elementBytes);
+  }
+  target.barrier(rewriter, loc);
+
+  auto dstIndices = emitIndices(rewriter, loc, dstLayout, thread);
+  int32_t loadWidth = vectorWidth(dstLayout);
+  SmallVector<Value> results;
+  for (size_t reg = 0; reg < dstIndices.size(); reg += loadWidth) {
+    Value ptr = addressOf(dstIndices[reg]);
+    if (loadWidth == 1) {
+      Value value = LLVM::LoadOp::create(rewriter, loc, memoryType, ptr,
+                                         elementBytes);
+      if (memoryType != elementType)
+        value = LLVM::TruncOp::create(rewriter, loc, elementType, value);
+      results.push_back(value);
+      continue;
+    }
+    auto vectorType = VectorType::get({loadWidth}, memoryType);
+    Value vector = LLVM::LoadOp::create(rewriter, loc, vectorType, ptr,
+                                        loadWidth * elementBytes);
+    for (int32_t i = 0; i < loadWidth; ++i)
+      results.push_back(LLVM::ExtractElementOp::create(
+          rewriter, loc, vector, i32Constant(rewriter, loc, i)));
+  }
+  rewriter.replaceOp(op, packStruct(rewriter, loc, converter.convertType(type),
+                                    results));
+  return success();
+}
+
+/// How a conversion moves data within warps: for each destination register,
+/// the source register to read (the same in every lane) and the lane to read
+/// it from, `laneConstant[r]` XOR the image of the calling lane's bits
+/// (`laneImage`).
+struct ShufflePlan {
+  SmallVector<int32_t> srcRegister;
+  SmallVector<int32_t> laneConstant;
+  SmallVector<int32_t> laneImage;
+};
+
+/// A plan when every element of `dst` is held by the same warp (and block)
+/// of `src` and the source register of a destination register does not
+/// depend on the lane; otherwise nullopt.
+std::optional<ShufflePlan> planWarpShuffle(const LinearLayout &src,
+                                           const LinearLayout &dst) {
+  for (const char *name : {kRegister, kLane})
+    if (!src.hasInDim(name) || !dst.hasInDim(name))
+      return std::nullopt;
+  std::optional<LinearLayout> map = dst.tryInvertAndCompose(src);
+  if (!map)
+    return std::nullopt;
+  auto image = [&](const std::string &in, int i, const char *out) -> int32_t {
+    return map->hasOutDim(out) ? map->getBasis(in, i, out) : 0;
+  };
+  for (const char *name : {kWarp, kBlock}) {
+    int srcBits = src.hasInDim(name) ? src.getInDimSizeLog2(name) : 0;
+    int dstBits = dst.hasInDim(name) ? dst.getInDimSizeLog2(name) : 0;
+    if (srcBits != dstBits)
+      return std::nullopt;
+  }
+  for (const std::string &in : map->getInDimNames())
+    for (int i = 0, e = map->getInDimSizeLog2(in); i < e; ++i) {
+      bool thread = in == kWarp || in == kBlock;
+      for (const char *out : {kWarp, kBlock}) {
+        int32_t expected = thread && in == out ? int32_t(1) << i : 0;
+        if (image(in, i, out) != expected)
+          return std::nullopt;
+      }
+      if (thread && (image(in, i, kRegister) || image(in, i, kLane)))
+        return std::nullopt;
+      if (in == kLane && image(in, i, kRegister))
+        return std::nullopt;
+    }
+  ShufflePlan plan;
+  for (int i = 0, e = map->getInDimSizeLog2(kLane); i < e; ++i)
+    plan.laneImage.push_back(image(kLane, i, kLane));
+  for (int32_t reg = 0, e = dst.getInDimSize(kRegister); reg < e; ++reg) {
+    int32_t srcReg = 0, lane = 0;
+    for (int i = 0, bits = map->getInDimSizeLog2(kRegister); i < bits; ++i)
+      if (reg & (1 << i)) {
+        srcReg ^= image(kRegister, i, kRegister);
+        lane ^= image(kRegister, i, kLane);
+      }
+    plan.srcRegister.push_back(srcReg);
+    plan.laneConstant.push_back(lane);
+  }
+  return plan;
+}
+
+/// Whether elements of `type` (a tile-level scalar) can go through warp
+/// shuffles of 32-bit values.
+bool isShuffleable(Type type) {
+  if (type.isIntOrFloat())
+    return type.getIntOrFloatBitWidth() <= 64;
+  return isa<tile::PointerType>(type);
+}
+
+/// `value` (an LLVM scalar of at most 64 bits or a pointer) of lane `lane`.
+Value shuffleScalar(RewriterBase &rewriter, Location loc,
+                    const TargetInfo &target, Value value, Value lane,
+                    unsigned warpSize) {
+  Type type = value.getType();
+  Type i32 = rewriter.getI32Type();
+  Type i64 = rewriter.getI64Type();
+  if (isa<LLVM::LLVMPointerType>(type)) {
+    Value asInt = LLVM::PtrToIntOp::create(rewriter, loc, i64, value);
+    Value moved = shuffleScalar(rewriter, loc, target, asInt, lane, warpSize);
+    return LLVM::IntToPtrOp::create(rewriter, loc, type, moved);
+  }
+  unsigned bits = type.getIntOrFloatBitWidth();
+  Type intType = rewriter.getIntegerType(bits);
+  Value asInt = type == intType
+                    ? value
+                    : LLVM::BitcastOp::create(rewriter, loc, intType, value)
+                          .getResult();
+  Value moved;
+  if (bits < 32) {
+    Value wide = LLVM::ZExtOp::create(rewriter, loc, i32, asInt);
+    moved = LLVM::TruncOp::create(
+        rewriter, loc, intType,
+        target.shuffleIdx(rewriter, loc, wide, lane, warpSize));
+  } else if (bits == 32) {
+    moved = target.shuffleIdx(rewriter, loc, asInt, lane, warpSize);
+  } else {
+    Value shift = LLVM::ConstantOp::create(rewriter, loc, i64,
+                                           rewriter.getI64IntegerAttr(32));
+    Value lo = LLVM::TruncOp::create(rewriter, loc, i32, asInt);
+    Value hi = LLVM::TruncOp::create(
+        rewriter, loc, i32, LLVM::LShrOp::create(rewriter, loc, asInt, shift));
+    lo = target.shuffleIdx(rewriter, loc, lo, lane, warpSize);
+    hi = target.shuffleIdx(rewriter, loc, hi, lane, warpSize);
+    moved = LLVM::OrOp::create(
+        rewriter, loc, LLVM::ZExtOp::create(rewriter, loc, i64, lo),
+        LLVM::ShlOp::create(rewriter, loc,
+                            LLVM::ZExtOp::create(rewriter, loc, i64, hi),
+                            shift));
+  }
+  return type == intType
+             ? moved
+             : LLVM::BitcastOp::create(rewriter, loc, type, moved).getResult();
+}
+
+/// Moves data within warps with one shuffle per distinct (source register,
+/// source lane) a destination register needs.
+void convertWithShuffles(tilegpu::ConvertLayoutOp op, Value src,
+                         const ShufflePlan &plan,
+                         const TypeConverter &converter,
+                         const TargetInfo &target,
+                         ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  unsigned warpSize = getModuleWarpSize(op);
+  ThreadPosition thread = getThreadPosition(rewriter, loc, target, warpSize);
+  Value lanePart;
+  for (auto [i, basis] : llvm::enumerate(plan.laneImage)) {
+    if (!basis)
+      continue;
+    Value bit = LLVM::AndOp::create(
+        rewriter, loc,
+        LLVM::LShrOp::create(rewriter, loc, thread.lane,
+                             i32Constant(rewriter, loc, i)),
+        i32Constant(rewriter, loc, 1));
+    Value term = LLVM::MulOp::create(rewriter, loc, bit,
+                                     i32Constant(rewriter, loc, basis));
+    lanePart = lanePart ? LLVM::XOrOp::create(rewriter, loc, lanePart, term)
+                              .getResult()
+                        : term;
+  }
+  SmallVector<Value> values = unpackStruct(rewriter, loc, src);
+  std::map<std::pair<int32_t, int32_t>, Value> moved;
+  SmallVector<Value> results;
+  for (auto [srcReg, laneConstant] :
+       llvm::zip_equal(plan.srcRegister, plan.laneConstant)) {
+    Value &result = moved[{srcReg, laneConstant}];
+    if (!result) {
+      Value constant = i32Constant(rewriter, loc, laneConstant);
+      Value lane = !lanePart ? constant
+                   : laneConstant
+                       ? LLVM::XOrOp::create(rewriter, loc, lanePart, constant)
+                             .getResult()
+                       : lanePart;
+      result = shuffleScalar(rewriter, loc, target, values[srcReg], lane,
+                             warpSize);
+    }
+    results.push_back(result);
+  }
+  rewriter.replaceOp(op, packStruct(rewriter, loc,
+                                    converter.convertType(op.getType()),
+                                    results));
+}
+
 struct ConvertLayoutOpConversion
     : public ConvertOpToLLVMPattern<tilegpu::ConvertLayoutOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  ConvertLayoutOpConversion(TileGPUTypeConverter &converter,
+                            const TargetInfo &target)
+      : ConvertOpToLLVMPattern(converter), target(target) {}
 
   LogicalResult
   matchAndRewrite(tilegpu::ConvertLayoutOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto identity = [](const Coordinates &coords) { return coords; };
-    return relabelRegisters(op, adaptor.getSrc(), op.getSrc().getType(),
-                            op.getType(), identity, *getTypeConverter(),
-                            rewriter);
+    std::optional<LinearLayout> srcLayout =
+        getLinearLayout(op.getSrc().getType());
+    std::optional<LinearLayout> dstLayout = getLinearLayout(op.getType());
+    if (!srcLayout || !dstLayout)
+      return rewriter.notifyMatchFailure(op, "operand or result has no layout");
+    if (succeeded(mapRegisters(*srcLayout, *dstLayout, identity)))
+      return relabelRegisters(op, adaptor.getSrc(), op.getSrc().getType(),
+                              op.getType(), identity, *getTypeConverter(),
+                              rewriter);
+    if (isShuffleable(op.getType().getElementType()))
+      if (std::optional<ShufflePlan> plan =
+              planWarpShuffle(*srcLayout, *dstLayout)) {
+        convertWithShuffles(op, adaptor.getSrc(), *plan, *getTypeConverter(),
+                            target, rewriter);
+        return success();
+      }
+    return convertThroughSharedMemory(op, adaptor.getSrc(), *srcLayout,
+                                      *dstLayout, *getTypeConverter(), target,
+                                      rewriter);
   }
+
+  const TargetInfo &target;
 };
 
 } // namespace
@@ -189,7 +510,33 @@ struct ConvertLayoutOpConversion
 void mlir::terrazzo::populateShapeOpToLLVMPatterns(
     TileGPUTypeConverter &converter, RewritePatternSet &patterns,
     const TargetInfo &target) {
-  patterns.add<SplatOpConversion, BroadcastOpConversion, ExpandDimsOpConversion,
-               ConvertLayoutOpConversion>(converter);
-  patterns.add<MakeRangeOpConversion>(converter, target);
+  patterns.add<SplatOpConversion, BroadcastOpConversion,
+               ExpandDimsOpConversion>(converter);
+  patterns.add<MakeRangeOpConversion, ConvertLayoutOpConversion>(converter,
+                                                                 target);
+}
+
+unsigned mlir::terrazzo::scratchElementBytes(Type elementType) {
+  if (elementType.isIntOrFloat())
+    return std::max(1u, (elementType.getIntOrFloatBitWidth() + 7) / 8);
+  return 8; // pointers
+}
+
+int64_t mlir::terrazzo::getConvertLayoutScratchBytes(Operation *op) {
+  auto convert = dyn_cast<tilegpu::ConvertLayoutOp>(op);
+  if (!convert)
+    return 0;
+  std::optional<LinearLayout> srcLayout =
+      getLinearLayout(convert.getSrc().getType());
+  std::optional<LinearLayout> dstLayout = getLinearLayout(convert.getType());
+  if (!srcLayout || !dstLayout)
+    return 0;
+  auto identity = [](const Coordinates &coords) { return coords; };
+  if (succeeded(mapRegisters(*srcLayout, *dstLayout, identity)))
+    return 0;
+  RankedTensorType type = convert.getType();
+  if (isShuffleable(type.getElementType()) &&
+      planWarpShuffle(*srcLayout, *dstLayout))
+    return 0;
+  return type.getNumElements() * scratchElementBytes(type.getElementType());
 }

@@ -1,6 +1,7 @@
 // What the shared lowering asks of a GPU vendor (DESIGN.md §5): special
-// registers, kernel marking, device-side printing and assertions. NVIDIA and
-// AMD implement it; everything else in backends/common is shared.
+// registers, barriers, warp shuffles, kernel marking, device-side printing
+// and assertions. NVIDIA and AMD implement it; everything else in
+// backends/common is shared.
 #ifndef TERRAZZO_BACKENDS_COMMON_TARGETINFO_H
 #define TERRAZZO_BACKENDS_COMMON_TARGETINFO_H
 
@@ -23,6 +24,15 @@ public:
                             unsigned dim) const = 0;
   /// The thread's index within its program instance (i32).
   virtual Value threadId(RewriterBase &rewriter, Location loc) const = 0;
+
+  /// Waits until every thread of the program instance reaches this point,
+  /// with their shared-memory accesses before it visible to all after it.
+  virtual void barrier(RewriterBase &rewriter, Location loc) const = 0;
+
+  /// The i32 `value` of lane `lane` (i32) of the calling thread's warp, in
+  /// which every lane takes part.
+  virtual Value shuffleIdx(RewriterBase &rewriter, Location loc, Value value,
+                           Value lane, unsigned warpSize) const = 0;
 
   /// Turns `func` into a kernel entry point launched with `numThreads`
   /// threads per program instance.

@@ -88,6 +88,21 @@ Value NVIDIATargetInfo::threadId(RewriterBase &rewriter, Location loc) const {
   return NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
 }
 
+void NVIDIATargetInfo::barrier(RewriterBase &rewriter, Location loc) const {
+  NVVM::Barrier0Op::create(rewriter, loc);
+}
+
+Value NVIDIATargetInfo::shuffleIdx(RewriterBase &rewriter, Location loc,
+                                   Value value, Value lane,
+                                   unsigned warpSize) const {
+  Value allLanes = i32Constant(rewriter, loc, -1);
+  // shfl.sync.idx: c = 0x1f (no segments, clamp at the last lane).
+  Value clamp = i32Constant(rewriter, loc, warpSize - 1);
+  return NVVM::ShflOp::create(rewriter, loc, rewriter.getI32Type(), allLanes,
+                              value, lane, clamp, NVVM::ShflKind::idx,
+                              UnitAttr());
+}
+
 void NVIDIATargetInfo::markKernel(LLVM::LLVMFuncOp func,
                                   unsigned numThreads) const {
   Builder builder(func.getContext());

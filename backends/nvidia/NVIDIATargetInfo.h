@@ -14,6 +14,9 @@ public:
   Value numPrograms(RewriterBase &rewriter, Location loc,
                     unsigned dim) const override;
   Value threadId(RewriterBase &rewriter, Location loc) const override;
+  void barrier(RewriterBase &rewriter, Location loc) const override;
+  Value shuffleIdx(RewriterBase &rewriter, Location loc, Value value,
+                   Value lane, unsigned warpSize) const override;
   void markKernel(LLVM::LLVMFuncOp func, unsigned numThreads) const override;
   LogicalResult printf(RewriterBase &rewriter, Location loc, StringRef format,
                        ValueRange values) const override;

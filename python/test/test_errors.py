@@ -487,10 +487,12 @@ def test_device_assert_in_the_interpreter(monkeypatch):
 
 @triton.jit
 def k_cross_thread(x_ptr, out_ptr):
-    x = tl.load(x_ptr + tl.arange(0, 16))
-    y = tl.load(x_ptr + tl.arange(0, 32))
+    # x[:, None] moves 65536 floats between threads through shared memory:
+    # 256 KiB, more than an H100 has.
+    x = tl.load(x_ptr + tl.arange(0, 65536))
+    y = tl.load(x_ptr + tl.arange(0, 2))
     z = x[:, None] * y[None, :] + x[:, None]  # <-
-    tl.store(out_ptr + tl.arange(0, 16)[:, None] * 32 + tl.arange(0, 32)[None, :], z)
+    tl.store(out_ptr + tl.arange(0, 65536)[:, None] * 2 + tl.arange(0, 2)[None, :], z)
 
 
 def _diagnostics_from_stderr(stderr: str):
@@ -507,14 +509,14 @@ def _diagnostics_from_stderr(stderr: str):
 def test_compiler_diagnostics_point_at_the_users_line(check_ir):
     kir = k_cross_thread.ir_for_key(k_cross_thread.key_for(f32(32), f32(512)))
     check_ir.opt(kir.text)  # valid IR ...
-    stderr = check_ir.compile_fails(kir.text)  # ... that the backend cannot lower yet
+    stderr = check_ir.compile_fails(kir.text)  # ... that the backend rejects
     diags = _diagnostics_from_stderr(stderr)
     assert diags, stderr
     err = compile_error(diags, kir, k_cross_thread, "cuda:90")
 
     class Info:
         value = err
-    e = check(Info, k_cross_thread, r"moves data between threads")
+    e = check(Info, k_cross_thread, r"needs 262144 bytes of shared memory")
     assert "while compiling kernel 'k_cross_thread' for cuda:90" in str(e)
 
 

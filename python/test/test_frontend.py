@@ -30,9 +30,9 @@ def body_lines(text: str):
 
 # Kernels the backend cannot lower yet, with the diagnostic it gives (at the
 # user's line).
-BACKEND_LIMITS = {
-    # expand_dims of loaded data needs a layout conversion across threads.
-    "outer": "moves data between threads",
+BACKEND_LIMITS: dict = {
+    # (none at the moment; "outer" moved here until layout conversions
+    # across threads went through shared memory)
 }
 
 

@@ -62,11 +62,11 @@ def add_kernel(x_ptr, y_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
 
 
 @triton.jit
-def cross_thread_kernel(x_ptr, out_ptr):
-    x = tl.load(x_ptr + tl.arange(0, 16))
-    y = tl.load(x_ptr + tl.arange(0, 32))
-    z = x[:, None] * y[None, :] + x[:, None]  # the backend cannot lower this yet
-    tl.store(out_ptr + tl.arange(0, 16)[:, None] * 32 + tl.arange(0, 32)[None, :], z)
+def cross_thread_kernel(x_ptr, out_ptr, BM: tl.constexpr, BN: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BM))
+    y = tl.load(x_ptr + tl.arange(0, BN))
+    z = x[:, None] * y[None, :] + x[:, None]  # moves x between threads
+    tl.store(out_ptr + tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :], z)
 
 
 def ptrs(*dtypes, base=1 << 20):
@@ -99,14 +99,25 @@ def test_compile_cubin_and_vectorized_ptx():
     assert "ld.global.v4" in ptx  # divisibility hints reach the backend
 
 
+def test_cross_thread_conversion_goes_through_shared_memory():
+    x = np.zeros(64, np.float32)
+    ptx = cross_thread_kernel.compile(x, np.zeros(512, np.float32), BM=16, BN=32,
+                                      stage="ptx")
+    assert ".extern .shared" in ptx and "st.shared" in ptx and "ld.shared" in ptx
+    assert "bar.sync" in ptx
+
+
 def test_compiler_diagnostics_are_mapped_to_the_users_line():
+    # x[:, None] of 65536 floats moves 256 KiB through shared memory: more
+    # than an H100 has.
     x = np.zeros(64, np.float32)
     with pytest.raises(CompilationError) as ei:
-        cross_thread_kernel.compile(x, np.zeros(512, np.float32), stage="ptx")
+        cross_thread_kernel.compile(x, np.zeros(512, np.float32), BM=65536, BN=2,
+                                    stage="ptx")
     e = ei.value
     assert e.file == cross_thread_kernel.parsed.file
-    assert "the backend cannot lower this yet" in e.source_line
-    assert "moves data between threads" in str(e)
+    assert "moves x between threads" in e.source_line
+    assert "bytes of shared memory" in str(e)
     assert str(e).startswith(f"{e.file}:{e.line}:")
 
 

@@ -317,16 +317,140 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
-// A conversion that moves data between threads (needs shuffles or shared
-// memory).
+// A conversion between layouts that hold the same elements in the same
+// thread only reorders registers: no shared memory, no barrier.
+
+// CHECK-NOT: @global_smem
+// CHECK-LABEL: llvm.func @permute
+// CHECK-NOT: nvvm.barrier0
+// CHECK-NOT: llvm.store
+// CHECK-NOT: llvm.load
+// CHECK: llvm.return
+#a = #tilegpu.blocked<{sizePerThread = [2, 2], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]}>
+#b = #tilegpu.blocked<{sizePerThread = [2, 2], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [0, 1]}>
+module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @permute(%x: tensor<2x64xf32, #a>) -> tensor<2x64xf32, #b> {
+    %y = tilegpu.convert_layout %x : tensor<2x64xf32, #a> -> tensor<2x64xf32, #b>
+    return %y : tensor<2x64xf32, #b>
+  }
+}
+
+// -----
+
+// A conversion that keeps every element in its warp, where each result
+// register reads the same source register in every lane, uses warp
+// shuffles: no shared memory, no barrier. Here the lanes and the registers
+// are transposed: lane bits 0-4 of the result read source lanes
+// 8, 16, 1, 2, 4; result registers 1 and 2 read source registers 2 and 1.
+// Values narrower than 32 bits are widened, 64-bit ones (and pointers) move
+// in two halves.
+
+// CHECK-NOT: @global_smem
+// CHECK-LABEL: llvm.func @lanes
+// CHECK-NOT: nvvm.barrier0
+// CHECK: %[[L8:.*]] = llvm.mlir.constant(8 : i32) : i32
+// CHECK-NEXT: llvm.mul %{{.*}}, %[[L8]] : i32
+// CHECK: %[[L16:.*]] = llvm.mlir.constant(16 : i32) : i32
+// CHECK-NEXT: llvm.mul %{{.*}}, %[[L16]] : i32
+// CHECK-NOT: llvm.store
+// CHECK: %[[R0:.*]] = llvm.extractvalue %arg0[0]
+// CHECK: %[[R1:.*]] = llvm.extractvalue %arg0[1]
+// CHECK: %[[R2:.*]] = llvm.extractvalue %arg0[2]
+// CHECK: llvm.bitcast %[[R0]] : f16 to i16
+// CHECK: nvvm.shfl.sync idx %{{.*}}, %{{.*}}, %[[SRC:.*]], %{{.*}} : i32 -> i32
+// CHECK: llvm.bitcast %[[R2]] : f16 to i16
+// CHECK: nvvm.shfl.sync idx %{{.*}}, %{{.*}}, %[[SRC]], %{{.*}}
+// CHECK: llvm.bitcast %[[R1]] : f16 to i16
+// CHECK: nvvm.shfl.sync idx %{{.*}}, %{{.*}}, %[[SRC]], %{{.*}}
+// CHECK: nvvm.shfl.sync idx %{{.*}}, %{{.*}}, %[[SRC]], %{{.*}}
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: llvm.return
+// CHECK-LABEL: llvm.func @lanes_ptr
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.ptrtoint %{{.*}} : !llvm.ptr<1> to i64
+// CHECK-COUNT-2: nvvm.shfl.sync idx
+// CHECK: llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
+#a = #tilegpu.blocked<{sizePerThread = [2, 2], threadsPerWarp = [4, 8], warpsPerCTA = [2, 1], order = [1, 0]}>
+#b = #tilegpu.blocked<{sizePerThread = [2, 2], threadsPerWarp = [4, 8], warpsPerCTA = [2, 1], order = [0, 1]}>
+module attributes {"tilegpu.num-warps" = 2 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @lanes(%x: tensor<16x16xf16, #a>) -> tensor<16x16xf16, #b> {
+    %y = tilegpu.convert_layout %x : tensor<16x16xf16, #a> -> tensor<16x16xf16, #b>
+    return %y : tensor<16x16xf16, #b>
+  }
+  func.func private @lanes_ptr(%x: tensor<16x16x!tile.ptr<f32>, #a>) -> tensor<16x16x!tile.ptr<f32>, #b> {
+    %y = tilegpu.convert_layout %x : tensor<16x16x!tile.ptr<f32>, #a> -> tensor<16x16x!tile.ptr<f32>, #b>
+    return %y : tensor<16x16x!tile.ptr<f32>, #b>
+  }
+}
+
+// -----
+
+// A conversion that moves data between threads goes through shared memory:
+// a barrier (the buffer may still be read by an earlier conversion), each
+// thread's stores at the elements' row-major offsets, a barrier, the loads
+// of the result layout. One scalar store per element here (consecutive
+// registers are not consecutive elements), one 16-byte load per thread.
+// The module records the bytes it needs (512 x 4).
+
+// CHECK: module attributes {{{.*}}tilegpu.shared = 2048 : i32
+// CHECK: llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK-LABEL: llvm.func @shared
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
+// CHECK: nvvm.barrier0
+// CHECK: %[[V:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-NOT: llvm.load
+// CHECK: llvm.extractelement %[[V]]
+// CHECK: llvm.return
 #a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
-  func.func private @shuffle(%x: tensor<512xf32, #a>) -> tensor<512xf32, #b> {
-    // expected-error @below {{'tilegpu.convert_layout' op moves data between threads (from 'tensor<512xf32, #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>' to 'tensor<512xf32, #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>'), which this backend cannot lower yet}}
-    // expected-error @below {{failed to legalize operation 'tilegpu.convert_layout'}}
+  func.func private @shared(%x: tensor<512xf32, #a>) -> tensor<512xf32, #b> {
     %y = tilegpu.convert_layout %x : tensor<512xf32, #a> -> tensor<512xf32, #b>
     return %y : tensor<512xf32, #b>
+  }
+}
+
+// -----
+
+// Two conversions reuse one buffer, sized for the larger (64 x 64 x 2
+// bytes); i1 travels as i8. Addresses are row-major offsets into
+// @global_smem.
+
+// CHECK: module attributes {{{.*}}tilegpu.shared = 8192 : i32
+// CHECK-LABEL: llvm.func @two
+// CHECK: nvvm.barrier0
+// CHECK: %[[BASE:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
+// CHECK: llvm.getelementptr %[[BASE]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
+// CHECK: llvm.store %{{.*}} : vector<4xf16>, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f16
+// CHECK: nvvm.barrier0
+// CHECK: llvm.zext %{{.*}} : i1 to i8
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i8
+// CHECK: llvm.trunc %{{.*}} : i8 to i1
+#row = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#col = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @two(%x: tensor<64x64xf16, #row>, %m: tensor<64xi1, #tilegpu.slice<{dim = 1, parent = #row}>>) -> (tensor<64x64xf16, #col>, tensor<64xi1, #tilegpu.slice<{dim = 1, parent = #col}>>) {
+    %y = tilegpu.convert_layout %x : tensor<64x64xf16, #row> -> tensor<64x64xf16, #col>
+    %n = tilegpu.convert_layout %m : tensor<64xi1, #tilegpu.slice<{dim = 1, parent = #row}>> -> tensor<64xi1, #tilegpu.slice<{dim = 1, parent = #col}>>
+    return %y, %n : tensor<64x64xf16, #col>, tensor<64xi1, #tilegpu.slice<{dim = 1, parent = #col}>>
+  }
+}
+
+// -----
+
+// Scratch larger than the target's shared memory: a located error.
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @huge(%x: tensor<65536xf32, #a>) -> tensor<65536xf32, #b> {
+    // expected-error @below {{'tilegpu.convert_layout' op needs 262144 bytes of shared memory to move its data between threads, more than target 'cuda:80' allows in one program instance}}
+    %y = tilegpu.convert_layout %x : tensor<65536xf32, #a> -> tensor<65536xf32, #b>
+    return %y : tensor<65536xf32, #b>
   }
 }
 

@@ -27,6 +27,11 @@ LoadedKernel compileAndLoad(const std::string &source, const std::string &name,
                        "load " + name);
   kernel.function = take(kernel.module.getFunction(result.metadata.name),
                          "function " + result.metadata.name);
+  // Above 48 KiB of dynamic shared memory a kernel must opt in.
+  if (result.metadata.sharedMemoryBytes > 48 * 1024)
+    check(kernel.function.setMaxDynamicSharedMemory(
+              result.metadata.sharedMemoryBytes),
+          "shared memory of " + result.metadata.name);
   return kernel;
 }
 

@@ -90,7 +90,8 @@ void launch(const LoadedKernel &kernel, unsigned gridX, unsigned gridY,
             Args... args) {
   void *params[] = {static_cast<void *>(&args)...};
   check(kernel.function.launch(gridX, gridY, 1,
-                               kernel.metadata.threadsPerBlock, 1, 1, 0,
+                               kernel.metadata.threadsPerBlock, 1, 1,
+                               unsigned(kernel.metadata.sharedMemoryBytes),
                                nullptr, params),
         "launch " + kernel.metadata.name);
 }

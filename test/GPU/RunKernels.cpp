@@ -311,6 +311,43 @@ void testConversions(const LoadedKernel &kernel, size_t n) {
 
 } // namespace
 
+/// out[i, j] = x[i] * y[j] + x[i] (m x n, row-major, n columns) and
+/// twice[i] = 2 x[i]: x broadcast along the columns moves between threads,
+/// through shared memory (several warps) or warp shuffles (one warp).
+void testOuter(const LoadedKernel &kernel, int m, int n) {
+  Buffer<float> x(m), y(n), out(size_t(m) * n + kGuard), twice(m + kGuard);
+  x.host = randomFloats(m, -10, 10);
+  y.host = randomFloats(n, -10, 10);
+  x.upload();
+  y.upload();
+  out.poison();
+  twice.poison();
+  bool shuffles = kernel.metadata.numWarps == 1;
+  if (!shuffles && kernel.metadata.sharedMemoryBytes <= 0) {
+    report("outer (layout conversion through shared memory)", false,
+           "the kernel declares no shared memory");
+    return;
+  }
+  launch(kernel, cdiv(m, 32), cdiv(n, 64), x.pointer(), y.pointer(),
+         out.pointer(), twice.pointer(), int32_t(m), int32_t(n));
+  check(runtime::synchronize(), "outer");
+  out.download();
+  twice.download();
+  std::string shape = std::to_string(m) + "x" + std::to_string(n) +
+                      (shuffles ? " (shuffles)" : " (shared memory)");
+  checkElements(
+      "outer x[:, None] * y[None, :] + x[:, None] " + shape, out.host,
+      size_t(m) * n,
+      [&](size_t k) {
+        double xv = x.host[k / n], yv = y.host[k % n];
+        return xv * yv + xv;
+      },
+      2e-5, kGuard);
+  checkElements(
+      "outer: x used directly, 2 * x " + shape, twice.host, size_t(m),
+      [&](size_t i) { return 2.0 * x.host[i]; }, 0, kGuard);
+}
+
 int main(int argc, char **argv) {
   sourceRoot = argc > 1 ? argv[1] : ".";
   runtime::Status status = runtime::initialize();
@@ -336,6 +373,16 @@ int main(int argc, char **argv) {
   LoadedKernel conversions = load("test/GPU/kernels/conversions.mlir");
   LoadedKernel loopSum = load("test/GPU/kernels/loop_sum.mlir");
   LoadedKernel widen = load("test/GPU/kernels/widen_f16.mlir");
+  LoadedKernel outer = load("test/GPU/kernels/outer.mlir");
+  // With one warp, outer's conversion is a warp shuffle and those of
+  // conversions.mlir go through shared memory.
+  LoadedKernel outerOneWarp = compileAndLoad(
+      readFile(sourceRoot + "/test/GPU/kernels/outer.mlir"), "outer.mlir", 1);
+  LoadedKernel outerEightWarps = compileAndLoad(
+      readFile(sourceRoot + "/test/GPU/kernels/outer.mlir"), "outer.mlir", 8);
+  LoadedKernel conversionsOneWarp = compileAndLoad(
+      readFile(sourceRoot + "/test/GPU/kernels/conversions.mlir"),
+      "conversions.mlir", 1);
   std::string misalignedSource =
       readFile(sourceRoot + "/tutorials/vector-add.mlir");
   const std::string xHint = "%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}";
@@ -385,6 +432,11 @@ int main(int argc, char **argv) {
   for (int rows : {0, 1, 7, 64})
     for (int cols : {16, 256 * 3 + 48})
       testLoopSum(loopSum, rows, cols);
+  for (auto [m, n] : {std::pair{32, 64}, {1, 1}, {100, 77}, {257, 1000}})
+    for (const LoadedKernel *kernel : {&outer, &outerOneWarp, &outerEightWarps})
+      testOuter(*kernel, m, n);
+  for (size_t n : {1, 255, 5000})
+    testConversions(conversionsOneWarp, n);
 
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

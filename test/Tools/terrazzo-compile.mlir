@@ -76,6 +76,18 @@
 // RUN: not terrazzo-compile %t/dot.mlir -o %t/bad.cubin 2>&1 | FileCheck %s --check-prefix=DOT
 // (the DOT check sits next to the op, in dot.mlir)
 
+// A layout conversion that moves data between threads goes through shared
+// memory; the JSON has the bytes the kernel must be launched with (16
+// floats). A kernel without one needs none (add.mlir, above).
+// RUN: terrazzo-compile %t/outer.mlir --target=cuda:90 --emit=ptx -o %t/outer.ptx
+// RUN: FileCheck %s --check-prefix=SHARED-JSON < %t/outer.ptx.json
+// SHARED-JSON:      "threads_per_block": 128,
+// SHARED-JSON-NEXT: "shared_memory_bytes": 64,
+
+// More shared memory than the target has: an error at the op's line.
+// RUN: not terrazzo-compile %t/outer-huge.mlir --target=cuda:90 -o %t/bad.cubin 2>&1 | FileCheck %s --check-prefix=HUGE
+// (the HUGE check sits next to the op, in outer-huge.mlir)
+
 // A module without a kernel.
 // RUN: not terrazzo-compile %t/no-kernel.mlir -o %t/bad.cubin 2>&1 | FileCheck %s --check-prefix=NO-KERNEL
 // NO-KERNEL: no-kernel.mlir: error: the module has no kernel: a public func.func with a body
@@ -145,4 +157,60 @@ func.func private @helper(%x: i32) -> i32 {
 func.func @first_element(%x: !tile.ptr<f32>) -> f32 {
   %v = tile.load %x : !tile.ptr<f32>
   return %v : f32
+}
+
+//--- outer.mlir
+// out[i, j] = x[i] * y[j], and x stored back in place: x, used in its own
+// layout and broadcast along the columns, changes threads.
+func.func @outer(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %out: !tile.ptr<f32>) {
+  %r16 = tile.make_range 0 to 16 : tensor<16xi32>
+  %r32 = tile.make_range 0 to 32 : tensor<32xi32>
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<16x!tile.ptr<f32>>
+  %xp = tile.addptr %xs, %r16 : tensor<16x!tile.ptr<f32>>, tensor<16xi32>
+  %xv = tile.load %xp : tensor<16x!tile.ptr<f32>>
+  tile.store %xp, %xv : tensor<16x!tile.ptr<f32>>
+  %ys = tile.splat %y : !tile.ptr<f32> -> tensor<32x!tile.ptr<f32>>
+  %yp = tile.addptr %ys, %r32 : tensor<32x!tile.ptr<f32>>, tensor<32xi32>
+  %yv = tile.load %yp : tensor<32x!tile.ptr<f32>>
+  %xc = tile.expand_dims %xv axis = 1 : tensor<16xf32> -> tensor<16x1xf32>
+  %xb = tile.broadcast %xc : tensor<16x1xf32> -> tensor<16x32xf32>
+  %yr = tile.expand_dims %yv axis = 0 : tensor<32xf32> -> tensor<1x32xf32>
+  %yb = tile.broadcast %yr : tensor<1x32xf32> -> tensor<16x32xf32>
+  %v = arith.mulf %xb, %yb : tensor<16x32xf32>
+  %rows = tile.expand_dims %r16 axis = 1 : tensor<16xi32> -> tensor<16x1xi32>
+  %c32 = arith.constant dense<32> : tensor<16x1xi32>
+  %rowoff = arith.muli %rows, %c32 : tensor<16x1xi32>
+  %rowb = tile.broadcast %rowoff : tensor<16x1xi32> -> tensor<16x32xi32>
+  %cols = tile.expand_dims %r32 axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+  %colb = tile.broadcast %cols : tensor<1x32xi32> -> tensor<16x32xi32>
+  %off = arith.addi %rowb, %colb : tensor<16x32xi32>
+  %os = tile.splat %out : !tile.ptr<f32> -> tensor<16x32x!tile.ptr<f32>>
+  %op = tile.addptr %os, %off : tensor<16x32x!tile.ptr<f32>>, tensor<16x32xi32>
+  tile.store %op, %v : tensor<16x32x!tile.ptr<f32>>
+  return
+}
+
+//--- outer-huge.mlir
+// The same with 65536 rows: 256 KiB of x to move, more than an H100 has.
+func.func @outer_huge(%x: !tile.ptr<f32>, %out: !tile.ptr<f32>) {
+  %r = tile.make_range 0 to 65536 : tensor<65536xi32>
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<65536x!tile.ptr<f32>>
+  %xp = tile.addptr %xs, %r : tensor<65536x!tile.ptr<f32>>, tensor<65536xi32>
+  %xv = tile.load %xp : tensor<65536x!tile.ptr<f32>>
+  tile.store %xp, %xv : tensor<65536x!tile.ptr<f32>>
+  // HUGE: outer-huge.mlir:[[# @LINE + 1]]:9: error: 'tilegpu.convert_layout' op needs 262144 bytes of shared memory to move its data between threads, more than target 'cuda:90' allows in one program instance (232448 bytes); use smaller blocks
+  %xc = tile.expand_dims %xv axis = 1 : tensor<65536xf32> -> tensor<65536x1xf32>
+  %xb = tile.broadcast %xc : tensor<65536x1xf32> -> tensor<65536x2xf32>
+  %rows = tile.expand_dims %r axis = 1 : tensor<65536xi32> -> tensor<65536x1xi32>
+  %c2 = arith.constant dense<2> : tensor<65536x1xi32>
+  %rowoff = arith.muli %rows, %c2 : tensor<65536x1xi32>
+  %rowb = tile.broadcast %rowoff : tensor<65536x1xi32> -> tensor<65536x2xi32>
+  %c = tile.make_range 0 to 2 : tensor<2xi32>
+  %cols = tile.expand_dims %c axis = 0 : tensor<2xi32> -> tensor<1x2xi32>
+  %colb = tile.broadcast %cols : tensor<1x2xi32> -> tensor<65536x2xi32>
+  %off = arith.addi %rowb, %colb : tensor<65536x2xi32>
+  %os = tile.splat %out : !tile.ptr<f32> -> tensor<65536x2x!tile.ptr<f32>>
+  %op = tile.addptr %os, %off : tensor<65536x2x!tile.ptr<f32>>, tensor<65536x2xi32>
+  tile.store %op, %xb : tensor<65536x2x!tile.ptr<f32>>
+  return
 }

@@ -102,7 +102,7 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
                                                        NamedAttribute attr) {
   StringRef name = attr.getName().strref();
   bool known = name == kNumWarpsAttrName || name == kThreadsPerWarpAttrName ||
-               name == kTargetAttrName;
+               name == kTargetAttrName || name == kSharedMemoryAttrName;
   if (!known)
     return op->emitError("unknown tilegpu attribute '") << name << "'";
   if (!isa<ModuleOp>(op))
@@ -124,6 +124,12 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
     return op->emitError("'") << name << "' must be an i32, got "
                               << attr.getValue();
   int64_t number = value.getInt();
+  if (name == kSharedMemoryAttrName) {
+    if (number < 0)
+      return op->emitError("'") << name << "' must not be negative, got "
+                                << number;
+    return success();
+  }
   if (name == kNumWarpsAttrName) {
     if (number < 1 || number > 32 || !llvm::isPowerOf2_64(number))
       return op->emitError("'")

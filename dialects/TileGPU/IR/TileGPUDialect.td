@@ -29,6 +29,9 @@ def TileGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kNumWarpsAttrName = "tilegpu.num-warps";
     static constexpr ::llvm::StringLiteral kThreadsPerWarpAttrName = "tilegpu.threads-per-warp";
     static constexpr ::llvm::StringLiteral kTargetAttrName = "tilegpu.target";
+    /// Dynamic shared memory (bytes) the kernel needs; set by the lowering
+    /// to LLVM.
+    static constexpr ::llvm::StringLiteral kSharedMemoryAttrName = "tilegpu.shared";
   }];
 }
 

@@ -232,6 +232,17 @@ module attributes {"tilegpu.num-warps" = 4 : i64} {}
 
 // -----
 
+// The shared memory the lowering records: a non-negative i32.
+// expected-error @+1 {{'tilegpu.shared' must not be negative, got -16}}
+module attributes {tilegpu.shared = -16 : i32} {}
+
+// -----
+
+// expected-error @+1 {{'tilegpu.shared' must be an i32, got 16 : i64}}
+module attributes {tilegpu.shared = 16 : i64} {}
+
+// -----
+
 // expected-error @+1 {{'tilegpu.num-warps' must be an i32, got "4"}}
 module attributes {"tilegpu.num-warps" = "4"} {}
 
