@@ -51,7 +51,8 @@ void lowerArgumentHints(ModuleOp module) {
   });
 }
 
-/// Sizes the shared memory the kernel needs (every op's scratch reuses one
+/// Sizes the shared memory the kernel needs for layout conversions and
+/// reductions across warps (every op's scratch reuses one
 /// buffer, separated by barriers, so the largest need is the size), checks
 /// it against the target, and declares the module's dynamic shared-memory
 /// array and the `tilegpu.shared` attribute when it is not zero.
@@ -60,7 +61,8 @@ LogicalResult declareSharedMemory(ModuleOp module,
   int64_t bytes = 0;
   bool tooLarge = false;
   module.walk([&](Operation *op) {
-    int64_t need = getConvertLayoutScratchBytes(op);
+    int64_t need =
+        std::max(getConvertLayoutScratchBytes(op), getReduceScratchBytes(op));
     if (need > int64_t(target.maxSharedMemoryBytes)) {
       op->emitOpError("needs ")
           << need << " bytes of shared memory to move its data between "
@@ -144,7 +146,7 @@ struct ConvertTileGPUToLLVMPass
     // Ops whose lowering has not been written yet get one clear error each
     // rather than the conversion driver's "failed to legalize".
     module.walk([&](Operation *op) {
-      if (isa<tile::DotOp, tile::ReduceOp, tile::ScanOp, tile::AtomicRMWOp,
+      if (isa<tile::DotOp, tile::ScanOp, tile::AtomicRMWOp,
               tile::AtomicCASOp, tile::TransOp, tile::ReshapeOp, tile::JoinOp,
               tile::SplitOp, tile::MakeTensorDescOp, tile::DescLoadOp,
               tile::DescStoreOp, tile::ExternElementwiseOp,
@@ -169,6 +171,7 @@ struct ConvertTileGPUToLLVMPass
     RewritePatternSet patterns(context);
     populateElementwiseOpToLLVMPatterns(converter, patterns);
     populateShapeOpToLLVMPatterns(converter, patterns, targetInfo);
+    populateReduceOpToLLVMPatterns(converter, patterns, targetInfo);
     populatePointerOpToLLVMPatterns(converter, patterns);
     populateMemoryOpToLLVMPatterns(converter, patterns, axisInfo, targetInfo);
     populateGridOpToLLVMPatterns(converter, patterns, targetInfo);

@@ -19,7 +19,12 @@ def TerrazzoConvertTileGPUToLLVM
     distinct (register, lane offset); any other goes through shared memory: a
     barrier, every thread storing its elements at their row-major offsets in
     the module's external `@global_smem` (address space 3), a barrier, and
-    the loads of the result layout. Every such conversion reuses that
+    the loads of the result layout. A `tile.reduce` combines, with its
+    region, first the registers of a thread that differ only along the axis,
+    then across the lanes along the axis with butterfly shuffles, then, when
+    warps hold different parts of the axis, through that buffer (a barrier,
+    each warp's partials stored per output element, a barrier, every thread
+    combining them). Every such conversion or reduction reuses that
     buffer, and the module attribute `tilegpu.shared` (i32) records the
     largest need: the dynamic shared memory the kernel must be launched
     with, checked against the target's limit. Public

@@ -26,11 +26,19 @@ unsigned scratchElementBytes(Type elementType);
 /// moves data between threads needs its whole tensor; 0 for everything else.
 int64_t getConvertLayoutScratchBytes(Operation *op);
 
+/// The shared-memory scratch a tile.reduce needs when lowered: its partial
+/// results, one per output element and warp along the axis, when warps
+/// hold different parts of the axis; 0 otherwise.
+int64_t getReduceScratchBytes(Operation *op);
+
 void populateElementwiseOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                          RewritePatternSet &patterns);
 void populateShapeOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                    RewritePatternSet &patterns,
                                    const TargetInfo &target);
+void populateReduceOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                    RewritePatternSet &patterns,
+                                    const TargetInfo &target);
 void populatePointerOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                      RewritePatternSet &patterns);
 void populateMemoryOpToLLVMPatterns(TileGPUTypeConverter &converter,

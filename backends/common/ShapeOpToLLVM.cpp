@@ -378,51 +378,6 @@ bool isShuffleable(Type type) {
   return isa<tile::PointerType>(type);
 }
 
-/// `value` (an LLVM scalar of at most 64 bits or a pointer) of lane `lane`.
-Value shuffleScalar(RewriterBase &rewriter, Location loc,
-                    const TargetInfo &target, Value value, Value lane,
-                    unsigned warpSize) {
-  Type type = value.getType();
-  Type i32 = rewriter.getI32Type();
-  Type i64 = rewriter.getI64Type();
-  if (isa<LLVM::LLVMPointerType>(type)) {
-    Value asInt = LLVM::PtrToIntOp::create(rewriter, loc, i64, value);
-    Value moved = shuffleScalar(rewriter, loc, target, asInt, lane, warpSize);
-    return LLVM::IntToPtrOp::create(rewriter, loc, type, moved);
-  }
-  unsigned bits = type.getIntOrFloatBitWidth();
-  Type intType = rewriter.getIntegerType(bits);
-  Value asInt = type == intType
-                    ? value
-                    : LLVM::BitcastOp::create(rewriter, loc, intType, value)
-                          .getResult();
-  Value moved;
-  if (bits < 32) {
-    Value wide = LLVM::ZExtOp::create(rewriter, loc, i32, asInt);
-    moved = LLVM::TruncOp::create(
-        rewriter, loc, intType,
-        target.shuffleIdx(rewriter, loc, wide, lane, warpSize));
-  } else if (bits == 32) {
-    moved = target.shuffleIdx(rewriter, loc, asInt, lane, warpSize);
-  } else {
-    Value shift = LLVM::ConstantOp::create(rewriter, loc, i64,
-                                           rewriter.getI64IntegerAttr(32));
-    Value lo = LLVM::TruncOp::create(rewriter, loc, i32, asInt);
-    Value hi = LLVM::TruncOp::create(
-        rewriter, loc, i32, LLVM::LShrOp::create(rewriter, loc, asInt, shift));
-    lo = target.shuffleIdx(rewriter, loc, lo, lane, warpSize);
-    hi = target.shuffleIdx(rewriter, loc, hi, lane, warpSize);
-    moved = LLVM::OrOp::create(
-        rewriter, loc, LLVM::ZExtOp::create(rewriter, loc, i64, lo),
-        LLVM::ShlOp::create(rewriter, loc,
-                            LLVM::ZExtOp::create(rewriter, loc, i64, hi),
-                            shift));
-  }
-  return type == intType
-             ? moved
-             : LLVM::BitcastOp::create(rewriter, loc, type, moved).getResult();
-}
-
 /// Moves data within warps with one shuffle per distinct (source register,
 /// source lane) a destination register needs.
 void convertWithShuffles(tilegpu::ConvertLayoutOp op, Value src,
@@ -461,8 +416,9 @@ void convertWithShuffles(tilegpu::ConvertLayoutOp op, Value src,
                        ? LLVM::XOrOp::create(rewriter, loc, lanePart, constant)
                              .getResult()
                        : lanePart;
-      result = shuffleScalar(rewriter, loc, target, values[srcReg], lane,
-                             warpSize);
+      result = shuffleScalar(rewriter, loc, values[srcReg], [&](Value word) {
+        return target.shuffleIdx(rewriter, loc, word, lane, warpSize);
+      });
     }
     results.push_back(result);
   }

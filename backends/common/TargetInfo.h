@@ -34,6 +34,11 @@ public:
   virtual Value shuffleIdx(RewriterBase &rewriter, Location loc, Value value,
                            Value lane, unsigned warpSize) const = 0;
 
+  /// The i32 `value` of the lane whose index is the calling lane's XOR
+  /// `mask` (a butterfly shuffle), in which every lane takes part.
+  virtual Value shuffleXor(RewriterBase &rewriter, Location loc, Value value,
+                           unsigned mask, unsigned warpSize) const = 0;
+
   /// Turns `func` into a kernel entry point launched with `numThreads`
   /// threads per program instance.
   virtual void markKernel(LLVM::LLVMFuncOp func, unsigned numThreads) const = 0;

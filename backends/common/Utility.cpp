@@ -155,6 +155,48 @@ mlir::terrazzo::emitIndices(RewriterBase &rewriter, Location loc,
   return indices;
 }
 
+Value mlir::terrazzo::shuffleScalar(RewriterBase &rewriter, Location loc,
+                                   Value value,
+                                   llvm::function_ref<Value(Value)> shuffle32) {
+  Type type = value.getType();
+  Type i32 = rewriter.getI32Type();
+  Type i64 = rewriter.getI64Type();
+  if (isa<LLVM::LLVMPointerType>(type)) {
+    Value asInt = LLVM::PtrToIntOp::create(rewriter, loc, i64, value);
+    Value moved = shuffleScalar(rewriter, loc, asInt, shuffle32);
+    return LLVM::IntToPtrOp::create(rewriter, loc, type, moved);
+  }
+  unsigned bits = type.getIntOrFloatBitWidth();
+  Type intType = rewriter.getIntegerType(bits);
+  Value asInt = type == intType
+                    ? value
+                    : LLVM::BitcastOp::create(rewriter, loc, intType, value)
+                          .getResult();
+  Value moved;
+  if (bits < 32) {
+    Value wide = LLVM::ZExtOp::create(rewriter, loc, i32, asInt);
+    moved = LLVM::TruncOp::create(rewriter, loc, intType, shuffle32(wide));
+  } else if (bits == 32) {
+    moved = shuffle32(asInt);
+  } else {
+    Value shift = LLVM::ConstantOp::create(rewriter, loc, i64,
+                                           rewriter.getI64IntegerAttr(32));
+    Value lo = LLVM::TruncOp::create(rewriter, loc, i32, asInt);
+    Value hi = LLVM::TruncOp::create(
+        rewriter, loc, i32, LLVM::LShrOp::create(rewriter, loc, asInt, shift));
+    lo = shuffle32(lo);
+    hi = shuffle32(hi);
+    moved = LLVM::OrOp::create(
+        rewriter, loc, LLVM::ZExtOp::create(rewriter, loc, i64, lo),
+        LLVM::ShlOp::create(rewriter, loc,
+                            LLVM::ZExtOp::create(rewriter, loc, i64, hi),
+                            shift));
+  }
+  return type == intType
+             ? moved
+             : LLVM::BitcastOp::create(rewriter, loc, type, moved).getResult();
+}
+
 static unsigned getModuleAttr(Operation *op, StringRef name, unsigned fallback) {
   auto module = op->getParentOfType<ModuleOp>();
   if (!module)

@@ -63,6 +63,12 @@ SmallVector<SmallVector<Value>>
 emitIndices(RewriterBase &rewriter, Location loc, const LinearLayout &layout,
             ThreadPosition thread);
 
+/// Moves `value` (an LLVM scalar of at most 64 bits or a pointer) between
+/// lanes with `shuffle32`, a warp shuffle of one i32: narrower values are
+/// widened, 64-bit ones (and pointers) move in two halves.
+Value shuffleScalar(RewriterBase &rewriter, Location loc, Value value,
+                    llvm::function_ref<Value(Value)> shuffle32);
+
 /// The module's threads per warp and warps (from the tilegpu attributes).
 unsigned getModuleWarpSize(Operation *op);
 unsigned getModuleNumWarps(Operation *op);

@@ -103,6 +103,17 @@ Value NVIDIATargetInfo::shuffleIdx(RewriterBase &rewriter, Location loc,
                               UnitAttr());
 }
 
+Value NVIDIATargetInfo::shuffleXor(RewriterBase &rewriter, Location loc,
+                                   Value value, unsigned mask,
+                                   unsigned warpSize) const {
+  Value allLanes = i32Constant(rewriter, loc, -1);
+  // shfl.sync.bfly: c = 0x1f (no segments).
+  Value clamp = i32Constant(rewriter, loc, warpSize - 1);
+  return NVVM::ShflOp::create(rewriter, loc, rewriter.getI32Type(), allLanes,
+                              value, i32Constant(rewriter, loc, mask), clamp,
+                              NVVM::ShflKind::bfly, UnitAttr());
+}
+
 void NVIDIATargetInfo::markKernel(LLVM::LLVMFuncOp func,
                                   unsigned numThreads) const {
   Builder builder(func.getContext());

@@ -17,6 +17,8 @@ public:
   void barrier(RewriterBase &rewriter, Location loc) const override;
   Value shuffleIdx(RewriterBase &rewriter, Location loc, Value value,
                    Value lane, unsigned warpSize) const override;
+  Value shuffleXor(RewriterBase &rewriter, Location loc, Value value,
+                   unsigned mask, unsigned warpSize) const override;
   void markKernel(LLVM::LLVMFuncOp func, unsigned numThreads) const override;
   LogicalResult printf(RewriterBase &rewriter, Location loc, StringRef format,
                        ValueRange values) const override;

@@ -443,6 +443,113 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
+// A reduction along the fast axis within a warp: each thread adds its 4
+// registers along the axis, then 3 butterfly shuffles over the lane bits
+// that move along the axis (1, 2, 4). No shared memory (the module has no
+// tilegpu.shared), no barrier.
+
+// CHECK: module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"
+// CHECK-NOT: @global_smem
+// CHECK-LABEL: llvm.func @in_warp
+// CHECK-NOT: nvvm.barrier0
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK: %[[A:.*]] = llvm.fadd %{{.*}}, %{{.*}} : f32
+// CHECK: %[[B:.*]] = llvm.fadd %[[A]], %{{.*}} : f32
+// CHECK: %[[C:.*]] = llvm.fadd %[[B]], %{{.*}} : f32
+// CHECK: %[[W:.*]] = llvm.bitcast %[[C]] : f32 to i32
+// CHECK: %[[M1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: nvvm.shfl.sync bfly %{{.*}}, %[[W]], %[[M1]], %{{.*}} : i32 -> i32
+// CHECK: llvm.fadd %[[C]], %{{.*}} : f32
+// CHECK: %[[M2:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[M2]], %{{.*}} : i32 -> i32
+// CHECK: %[[M4:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[M4]], %{{.*}} : i32 -> i32
+// CHECK: %[[S:.*]] = llvm.fadd
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK-NOT: nvvm.barrier0
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK: llvm.insertvalue %[[S]], %{{.*}}[0] : !llvm.struct<(f32)>
+// CHECK: llvm.return
+#row = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @in_warp(%x: tensor<16x32xf32, #row>) -> tensor<16xf32, #tilegpu.slice<{dim = 1, parent = #row}>> {
+    %r = tile.reduce (%x) axis = 1 : (tensor<16x32xf32, #row>) -> tensor<16xf32, #tilegpu.slice<{dim = 1, parent = #row}>> {
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      tile.reduce.return %s : f32
+    }
+    return %r : tensor<16xf32, #tilegpu.slice<{dim = 1, parent = #row}>>
+  }
+}
+
+// -----
+
+// Across warps: after the in-thread and lane steps (5 butterflies per
+// output row here), each warp writes its partials to shared memory at
+// (row, warp along the axis), a barrier, every thread reads the 4 partials
+// of each of its rows and combines them. A barrier before the stores lets
+// the scratch be reused. Two sources reduced together (argmax with the
+// lower index on ties) each get an area: 16 rows x 4 warps x 4 bytes each.
+// The 1-D f16 max ends with a scalar in every thread.
+
+// CHECK: module attributes {{{.*}}tilegpu.shared = 512 : i32
+// CHECK: llvm.mlir.global external @global_smem()
+// CHECK-LABEL: llvm.func @argmax
+// CHECK-COUNT-5: nvvm.shfl.sync bfly %{{.*}} : i32 -> i32
+// CHECK: %[[BASE:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
+// CHECK: %[[BASE1:.*]] = llvm.getelementptr %{{.*}}[256] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK: nvvm.barrier0
+// CHECK-NOT: llvm.load
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<3>
+// CHECK-NOT: llvm.load
+// CHECK: nvvm.barrier0
+// CHECK-NOT: llvm.store
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> i32
+// CHECK: llvm.fcmp "ogt"
+// CHECK-NOT: nvvm.barrier0
+// CHECK-NOT: llvm.store
+// CHECK: llvm.return %{{.*}} : !llvm.struct<(struct<(f32, f32, f32, f32)>, struct<(i32, i32, i32, i32)>)>
+// CHECK-LABEL: llvm.func @scalar
+// CHECK: llvm.intr.maximum(%{{.*}}, %{{.*}}) : (f16, f16) -> f16
+// CHECK: llvm.zext %{{.*}} : i16 to i32
+// CHECK: nvvm.shfl.sync bfly
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store %{{.*}} : f16, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> f16
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return %{{.*}} : f16
+#col = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [1, 0]}>
+#flat = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @argmax(%x: tensor<16x128xf32, #col>, %i: tensor<16x128xi32, #col>) -> (tensor<16xf32, #tilegpu.slice<{dim = 1, parent = #col}>>, tensor<16xi32, #tilegpu.slice<{dim = 1, parent = #col}>>) {
+    %r:2 = tile.reduce (%x, %i) axis = 1 : (tensor<16x128xf32, #col>, tensor<16x128xi32, #col>) -> (tensor<16xf32, #tilegpu.slice<{dim = 1, parent = #col}>>, tensor<16xi32, #tilegpu.slice<{dim = 1, parent = #col}>>) {
+    ^bb0(%a: f32, %ai: i32, %b: f32, %bi: i32):
+      %gt = arith.cmpf ogt, %b, %a : f32
+      %eq = arith.cmpf oeq, %b, %a : f32
+      %lt = arith.cmpi slt, %bi, %ai : i32
+      %tie = arith.andi %eq, %lt : i1
+      %take = arith.ori %gt, %tie : i1
+      %v = arith.select %take, %b, %a : f32
+      %vi = arith.select %take, %bi, %ai : i32
+      tile.reduce.return %v, %vi : f32, i32
+    }
+    return %r#0, %r#1 : tensor<16xf32, #tilegpu.slice<{dim = 1, parent = #col}>>, tensor<16xi32, #tilegpu.slice<{dim = 1, parent = #col}>>
+  }
+  func.func private @scalar(%x: tensor<256xf16, #flat>) -> f16 {
+    %r = tile.reduce (%x) axis = 0 : (tensor<256xf16, #flat>) -> f16 {
+    ^bb0(%a: f16, %b: f16):
+      %s = arith.maximumf %a, %b : f16
+      tile.reduce.return %s : f16
+    }
+    return %r : f16
+  }
+}
+
+// -----
+
 // Scratch larger than the target's shared memory: a located error.
 #a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>

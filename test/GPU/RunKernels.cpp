@@ -348,6 +348,83 @@ void testOuter(const LoadedKernel &kernel, int m, int n) {
       [&](size_t i) { return 2.0 * x.host[i]; }, 0, kGuard);
 }
 
+/// For an m x n matrix tiled 8 x 128 over a 2-D grid, sum[b * m + i],
+/// max[b * m + i] and arg[b * m + i] are the sum, the maximum and the
+/// column of the maximum (lowest on ties) of row i over column block b, and
+/// total[b * programs along x + p] the sum of tile (p, b): tile.reduce along
+/// axis 1 with three combine regions (the argmax with two sources), masked
+/// on both dimensions, and a 1-D reduction to a scalar. With 4 or 8 warps
+/// the axis spans warps (shared memory); with one warp it stays in the warp
+/// (butterfly shuffles).
+void testRowSum(const LoadedKernel &kernel, int m, int n) {
+  size_t blocks = size_t(n + 127) / 128;
+  size_t gridM = size_t(m + 7) / 8;
+  size_t count = blocks * m;
+  Buffer<float> x(size_t(m) * n), sum(count + kGuard), max(count + kGuard),
+      total(blocks * gridM + kGuard);
+  Buffer<int32_t> arg(count + kGuard);
+  x.host = randomFloats(size_t(m) * n, -10, 10);
+  // Ties: in some rows every element of a block is equal, so the argmax
+  // must pick the lowest column.
+  for (size_t i = 3; i < size_t(m); i += 5)
+    for (size_t j = 0; j < size_t(n); ++j)
+      x.host[i * n + j] = 1.5f;
+  x.upload();
+  sum.poison();
+  max.poison();
+  arg.poison();
+  total.poison();
+  launch(kernel, unsigned(gridM), unsigned(blocks), x.pointer(), sum.pointer(),
+         max.pointer(), arg.pointer(), total.pointer(), int32_t(m),
+         int32_t(n));
+  check(runtime::synchronize(), "row_sum");
+  sum.download();
+  max.download();
+  arg.download();
+  total.download();
+  std::string shape = std::to_string(m) + "x" + std::to_string(n) + ", " +
+                      std::to_string(kernel.metadata.numWarps) + " warps";
+  // Sums in float32 of up to 128 (1024 for the tile) values in [-10, 10]
+  // against float64: relative 1e-3 leaves room for rounding, not for a
+  // missing or doubled element.
+  struct Row {
+    double sum = 0, max = -INFINITY;
+    size_t arg = 0;
+  };
+  auto reference = [&](size_t k) {
+    size_t block = k / m, row = k % m;
+    Row r;
+    for (size_t j = block * 128; j < std::min<size_t>(n, (block + 1) * 128);
+         ++j) {
+      double v = x.host[row * n + j];
+      r.sum += v;
+      if (v > r.max) {
+        r.max = v;
+        r.arg = j;
+      }
+    }
+    return r;
+  };
+  checkElements("row_sum: sum along axis 1 " + shape, sum.host, count,
+                [&](size_t k) { return reference(k).sum; }, 1e-3, kGuard);
+  checkElements("row_sum: max along axis 1 " + shape, max.host, count,
+                [&](size_t k) { return reference(k).max; }, 0, kGuard);
+  checkElements("row_sum: argmax along axis 1 " + shape, arg.host, count,
+                [&](size_t k) { return double(reference(k).arg); }, 0, kGuard);
+  checkElements(
+      "row_sum: 1-D sum of a tile's row sums " + shape, total.host,
+      blocks * gridM,
+      [&](size_t t) {
+        size_t block = t / gridM, tileRow = t % gridM;
+        double s = 0;
+        for (size_t i = tileRow * 8; i < std::min<size_t>(m, tileRow * 8 + 8);
+             ++i)
+          s += reference(block * m + i).sum;
+        return s;
+      },
+      1e-3, kGuard);
+}
+
 int main(int argc, char **argv) {
   sourceRoot = argc > 1 ? argv[1] : ".";
   runtime::Status status = runtime::initialize();
@@ -380,6 +457,11 @@ int main(int argc, char **argv) {
       readFile(sourceRoot + "/test/GPU/kernels/outer.mlir"), "outer.mlir", 1);
   LoadedKernel outerEightWarps = compileAndLoad(
       readFile(sourceRoot + "/test/GPU/kernels/outer.mlir"), "outer.mlir", 8);
+  LoadedKernel rowSum = load("test/GPU/kernels/row_sum.mlir");
+  LoadedKernel rowSumOneWarp = compileAndLoad(
+      readFile(sourceRoot + "/test/GPU/kernels/row_sum.mlir"), "row_sum.mlir", 1);
+  LoadedKernel rowSumEightWarps = compileAndLoad(
+      readFile(sourceRoot + "/test/GPU/kernels/row_sum.mlir"), "row_sum.mlir", 8);
   LoadedKernel conversionsOneWarp = compileAndLoad(
       readFile(sourceRoot + "/test/GPU/kernels/conversions.mlir"),
       "conversions.mlir", 1);
@@ -437,6 +519,10 @@ int main(int argc, char **argv) {
       testOuter(*kernel, m, n);
   for (size_t n : {1, 255, 5000})
     testConversions(conversionsOneWarp, n);
+  for (auto [m, n] : {std::pair{8, 128}, {1, 1}, {13, 100}, {100, 300},
+                      {257, 1000}})
+    for (const LoadedKernel *kernel : {&rowSum, &rowSumOneWarp, &rowSumEightWarps})
+      testRowSum(*kernel, m, n);
 
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

@@ -1,0 +1,380 @@
+// tile.reduce, generic over linear layouts: each thread first combines the
+// registers that differ only along the axis, then lanes combine with
+// butterfly shuffles for the lane bits that move along the axis, then, when
+// warps hold different parts of the axis, each warp's partials go through
+// the module's shared-memory scratch and every thread combines them. The
+// combine step is the op's region, cloned with its block arguments mapped
+// to the accumulators and the new values; the same conversion lowers the
+// cloned scalar ops.
+#include "backends/common/Patterns.h"
+#include "backends/common/TargetInfo.h"
+#include "backends/common/TypeConverter.h"
+#include "backends/common/Utility.h"
+#include "dialects/Tile/IR/Tile.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::terrazzo;
+
+namespace {
+
+using Coordinates = std::vector<int32_t>;
+
+Coordinates registerCoordinates(const LinearLayout &layout, int32_t reg) {
+  std::vector<std::pair<std::string, int32_t>> inputs;
+  for (const std::string &name : layout.getInDimNames())
+    inputs.emplace_back(name, name == kRegister ? reg : 0);
+  Coordinates coords;
+  for (auto &[name, value] : layout.apply(inputs))
+    coords.push_back(value);
+  return coords;
+}
+
+/// How the bits of a hardware dimension of the source layout relate to the
+/// axis.
+enum class BitKind { Broadcast, Axis, Other, Mixed };
+
+BitKind classify(const std::vector<int32_t> &basis, unsigned axis) {
+  bool alongAxis = basis[axis] != 0;
+  bool elsewhere = false;
+  for (unsigned d = 0; d < basis.size(); ++d)
+    elsewhere |= d != axis && basis[d] != 0;
+  if (alongAxis && elsewhere)
+    return BitKind::Mixed;
+  return alongAxis   ? BitKind::Axis
+         : elsewhere ? BitKind::Other
+                     : BitKind::Broadcast;
+}
+
+/// The plan of a reduction, computed from the source layout alone.
+struct ReducePlan {
+  /// Registers grouped by their coordinates with the axis coordinate
+  /// zeroed; the key is those coordinates.
+  std::map<Coordinates, SmallVector<int32_t>> groups;
+  /// Lane bits whose bases move along the axis only: one butterfly each.
+  SmallVector<unsigned> laneBits;
+  /// Warp bits whose bases move along the axis only.
+  SmallVector<unsigned> warpBits;
+};
+
+FailureOr<ReducePlan> planReduce(const LinearLayout &layout, unsigned axis) {
+  ReducePlan plan;
+  for (int32_t reg = 0, e = layout.getInDimSize(kRegister); reg < e; ++reg) {
+    Coordinates key = registerCoordinates(layout, reg);
+    key[axis] = 0;
+    plan.groups[key].push_back(reg);
+  }
+  for (const char *name : {kLane, kWarp, kBlock}) {
+    if (!layout.hasInDim(name))
+      continue;
+    for (int i = 0, e = layout.getInDimSizeLog2(name); i < e; ++i) {
+      BitKind kind = classify(layout.getBasis(name, i), axis);
+      if (kind == BitKind::Mixed)
+        return failure();
+      if (kind != BitKind::Axis)
+        continue;
+      if (StringRef(name) == kLane)
+        plan.laneBits.push_back(i);
+      else if (StringRef(name) == kWarp)
+        plan.warpBits.push_back(i);
+      else
+        return failure(); // across program instances
+    }
+  }
+  return plan;
+}
+
+/// The source layout and plan of `op`'s reduction, or failure with a reason.
+FailureOr<std::pair<LinearLayout, ReducePlan>> analyse(tile::ReduceOp op,
+                                                       std::string &reason) {
+  auto type = cast<RankedTensorType>(op.getSrcs().front().getType());
+  std::optional<LinearLayout> layout = getLinearLayout(type);
+  if (!layout) {
+    reason = "sources have no layout";
+    return failure();
+  }
+  for (Value src : op.getSrcs())
+    if (getLinearLayout(cast<RankedTensorType>(src.getType())) != layout) {
+      reason = "sources have different layouts";
+      return failure();
+    }
+  FailureOr<ReducePlan> plan = planReduce(*layout, op.getAxis());
+  if (failed(plan)) {
+    reason = "the layout of the sources spreads the axis over threads in a "
+             "way this backend cannot reduce yet";
+    return failure();
+  }
+  return std::make_pair(std::move(*layout), std::move(*plan));
+}
+
+/// Bytes of scratch for source `type`'s partials: one per output element
+/// and warp along the axis, each source's area aligned to 8 bytes.
+int64_t scratchAreaBytes(RankedTensorType type, unsigned axis,
+                         int64_t warpsAlongAxis) {
+  int64_t outputs = type.getNumElements() / type.getShape()[axis];
+  int64_t bytes =
+      outputs * warpsAlongAxis * scratchElementBytes(type.getElementType());
+  return (bytes + 7) / 8 * 8;
+}
+
+struct ReduceOpConversion : public ConvertOpToLLVMPattern<tile::ReduceOp> {
+  ReduceOpConversion(TileGPUTypeConverter &converter, const TargetInfo &target)
+      : ConvertOpToLLVMPattern(converter), target(target) {}
+
+  /// The region applied to `acc` and `values`, cloned at the insertion
+  /// point.
+  SmallVector<Value> combine(tile::ReduceOp op, ValueRange acc,
+                             ValueRange values,
+                             ConversionPatternRewriter &rewriter) const {
+    Block &body = op.getCombineOp().front();
+    IRMapping mapping;
+    unsigned n = acc.size();
+    for (unsigned i = 0; i < n; ++i) {
+      mapping.map(body.getArgument(i), acc[i]);
+      mapping.map(body.getArgument(n + i), values[i]);
+    }
+    for (Operation &inner : body.without_terminator())
+      rewriter.clone(inner, mapping);
+    SmallVector<Value> results;
+    for (Value result : body.getTerminator()->getOperands())
+      results.push_back(mapping.lookupOrDefault(result));
+    return results;
+  }
+
+  LogicalResult
+  matchAndRewrite(tile::ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::string reason;
+    auto analysis = analyse(op, reason);
+    if (failed(analysis))
+      return op.emitOpError(reason);
+    auto &[layout, plan] = *analysis;
+    Location loc = op.getLoc();
+    unsigned axis = op.getAxis();
+    unsigned n = op.getSrcs().size();
+    unsigned warpSize = getModuleWarpSize(op);
+
+    SmallVector<SmallVector<Value>> sources;
+    for (Value src : adaptor.getSrcs())
+      sources.push_back(unpackStruct(rewriter, loc, src));
+
+    // 1. In each thread: one accumulator (N values) per group.
+    std::map<Coordinates, SmallVector<Value>> acc;
+    for (auto &[key, registers] : plan.groups) {
+      SmallVector<Value> value;
+      for (unsigned s = 0; s < n; ++s)
+        value.push_back(sources[s][registers.front()]);
+      for (int32_t reg : ArrayRef(registers).drop_front()) {
+        SmallVector<Value> next;
+        for (unsigned s = 0; s < n; ++s)
+          next.push_back(sources[s][reg]);
+        value = combine(op, value, next, rewriter);
+      }
+      acc[key] = value;
+    }
+
+    // 2. Across lanes: butterflies over the lane bits along the axis.
+    for (unsigned bit : plan.laneBits)
+      for (auto &[key, value] : acc) {
+        SmallVector<Value> other;
+        for (Value v : value)
+          other.push_back(shuffleScalar(rewriter, loc, v, [&](Value word) {
+            return target.shuffleXor(rewriter, loc, word, 1u << bit, warpSize);
+          }));
+        value = combine(op, value, other, rewriter);
+      }
+
+    // 3. Across warps, through shared memory.
+    if (!plan.warpBits.empty()) {
+      auto module = op->getParentOfType<ModuleOp>();
+      auto global =
+          module.lookupSymbol<LLVM::GlobalOp>(kSharedMemoryGlobalName);
+      if (!global)
+        return op.emitOpError("needs shared memory but the module declares "
+                              "no '")
+               << kSharedMemoryGlobalName << "'";
+      int64_t warpsAlongAxis = int64_t(1) << plan.warpBits.size();
+      ThreadPosition thread =
+          getThreadPosition(rewriter, loc, target, warpSize);
+      // This warp's index among the warps along the axis.
+      Value warpIndex = i32Constant(rewriter, loc, 0);
+      for (auto [j, bit] : llvm::enumerate(plan.warpBits)) {
+        Value b = LLVM::AndOp::create(
+            rewriter, loc,
+            LLVM::LShrOp::create(rewriter, loc, thread.warp,
+                                 i32Constant(rewriter, loc, bit)),
+            i32Constant(rewriter, loc, 1));
+        warpIndex = LLVM::OrOp::create(
+            rewriter, loc, warpIndex,
+            LLVM::ShlOp::create(rewriter, loc, b,
+                                i32Constant(rewriter, loc, j)));
+      }
+      // Row-major index of each group's output element (the axis dropped).
+      auto srcType = cast<RankedTensorType>(op.getSrcs().front().getType());
+      ArrayRef<int64_t> shape = srcType.getShape();
+      auto indices = emitIndices(rewriter, loc, layout, thread);
+      std::map<Coordinates, Value> outputIndex;
+      for (auto &[key, registers] : plan.groups) {
+        auto &coords = indices[registers.front()];
+        Value index = i32Constant(rewriter, loc, 0);
+        for (unsigned d = 0; d < shape.size(); ++d) {
+          if (d == axis)
+            continue;
+          index = LLVM::AddOp::create(
+              rewriter, loc,
+              LLVM::MulOp::create(rewriter, loc, index,
+                                  i32Constant(rewriter, loc, shape[d])),
+              coords[d]);
+        }
+        outputIndex[key] = LLVM::MulOp::create(
+            rewriter, loc, index, i32Constant(rewriter, loc, warpsAlongAxis));
+      }
+      auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+      SmallVector<Value> bases;
+      SmallVector<Type> memoryTypes, elementTypes;
+      SmallVector<unsigned> elementBytes;
+      int64_t offset = 0;
+      for (Value src : op.getSrcs()) {
+        auto type = cast<RankedTensorType>(src.getType());
+        Value base = LLVM::AddressOfOp::create(rewriter, loc, global);
+        if (offset)
+          base = LLVM::GEPOp::create(rewriter, loc, sharedPtr,
+                                     rewriter.getI8Type(), base,
+                                     ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+        bases.push_back(base);
+        Type elementType =
+            getTypeConverter()->convertType(type.getElementType());
+        elementTypes.push_back(elementType);
+        memoryTypes.push_back(elementType.isInteger(1) ? rewriter.getI8Type()
+                                                       : elementType);
+        elementBytes.push_back(scratchElementBytes(type.getElementType()));
+        offset += scratchAreaBytes(type, axis, warpsAlongAxis);
+      }
+      auto address = [&](unsigned s, Value index) -> Value {
+        return LLVM::GEPOp::create(rewriter, loc, sharedPtr, memoryTypes[s],
+                                   bases[s], ValueRange{index});
+      };
+      // A barrier first: an earlier use of the scratch may still read it.
+      target.barrier(rewriter, loc);
+      for (auto &[key, value] : acc) {
+        Value index =
+            LLVM::AddOp::create(rewriter, loc, outputIndex[key], warpIndex);
+        for (unsigned s = 0; s < n; ++s) {
+          Value v = value[s];
+          if (memoryTypes[s] != elementTypes[s])
+            v = LLVM::ZExtOp::create(rewriter, loc, memoryTypes[s], v);
+          LLVM::StoreOp::create(rewriter, loc, v, address(s, index),
+                                elementBytes[s]);
+        }
+      }
+      target.barrier(rewriter, loc);
+      for (auto &[key, value] : acc) {
+        SmallVector<Value> total;
+        for (int64_t w = 0; w < warpsAlongAxis; ++w) {
+          Value index = LLVM::AddOp::create(rewriter, loc, outputIndex[key],
+                                            i32Constant(rewriter, loc, w));
+          SmallVector<Value> partial;
+          for (unsigned s = 0; s < n; ++s) {
+            Value v = LLVM::LoadOp::create(rewriter, loc, memoryTypes[s],
+                                           address(s, index), elementBytes[s]);
+            if (memoryTypes[s] != elementTypes[s])
+              v = LLVM::TruncOp::create(rewriter, loc, elementTypes[s], v);
+            partial.push_back(v);
+          }
+          total = w == 0 ? partial : combine(op, total, partial, rewriter);
+        }
+        value = total;
+      }
+    }
+
+    // 4. The results: each register of the result layout takes the value of
+    // its coordinates.
+    SmallVector<Value> results;
+    if (shapeRank(op) == 1) {
+      if (acc.size() != 1)
+        return op.emitOpError("internal error: a 1-D reduction left ")
+               << acc.size() << " partial results in a thread";
+      results = acc.begin()->second;
+    } else {
+      auto resultType =
+          cast<RankedTensorType>(op.getResult().front().getType());
+      std::optional<LinearLayout> resultLayout = getLinearLayout(resultType);
+      if (!resultLayout)
+        return op.emitOpError("results have no layout");
+      // The result's threads must hold what the source's threads hold.
+      for (const char *name : {kLane, kWarp, kBlock}) {
+        if (!layout.hasInDim(name))
+          continue;
+        for (int i = 0, e = layout.getInDimSizeLog2(name); i < e; ++i) {
+          Coordinates basis = layout.getBasis(name, i);
+          basis.erase(basis.begin() + axis);
+          Coordinates resultBasis =
+              resultLayout->hasInDim(name) &&
+                      i < resultLayout->getInDimSizeLog2(name)
+                  ? resultLayout->getBasis(name, i)
+                  : Coordinates(basis.size(), 0);
+          if (basis != resultBasis)
+            return op.emitOpError("results are not laid out as the slice of "
+                                  "the sources' layout along the axis");
+        }
+      }
+      SmallVector<SmallVector<Value>> perSource(n);
+      for (int32_t reg = 0, e = resultLayout->getInDimSize(kRegister); reg < e;
+           ++reg) {
+        Coordinates key = registerCoordinates(*resultLayout, reg);
+        key.insert(key.begin() + axis, 0);
+        auto it = acc.find(key);
+        if (it == acc.end())
+          return op.emitOpError("internal error: no partial result for a "
+                                "register of the result");
+        for (unsigned s = 0; s < n; ++s)
+          perSource[s].push_back(it->second[s]);
+      }
+      for (unsigned s = 0; s < n; ++s)
+        results.push_back(packStruct(
+            rewriter, loc,
+            getTypeConverter()->convertType(op.getResult()[s].getType()),
+            perSource[s]));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+
+  static unsigned shapeRank(tile::ReduceOp op) {
+    return cast<RankedTensorType>(op.getSrcs().front().getType()).getRank();
+  }
+
+  const TargetInfo &target;
+};
+
+} // namespace
+
+void mlir::terrazzo::populateReduceOpToLLVMPatterns(
+    TileGPUTypeConverter &converter, RewritePatternSet &patterns,
+    const TargetInfo &target) {
+  patterns.add<ReduceOpConversion>(converter, target);
+}
+
+int64_t mlir::terrazzo::getReduceScratchBytes(Operation *op) {
+  auto reduce = dyn_cast<tile::ReduceOp>(op);
+  if (!reduce)
+    return 0;
+  std::string reason;
+  auto analysis = analyse(reduce, reason);
+  if (failed(analysis) || analysis->second.warpBits.empty())
+    return 0;
+  int64_t warpsAlongAxis = int64_t(1) << analysis->second.warpBits.size();
+  int64_t bytes = 0;
+  for (Value src : reduce.getSrcs())
+    bytes += scratchAreaBytes(cast<RankedTensorType>(src.getType()),
+                              reduce.getAxis(), warpsAlongAxis);
+  return bytes;
+}
