@@ -338,8 +338,8 @@ def k_dot(x_ptr):
 
 
 @triton.jit
-def k_sum(x_ptr):
-    s = tl.sum(tl.load(x_ptr + tl.arange(0, 16)), axis=0)  # <-
+def k_cumsum(x_ptr):
+    s = tl.cumsum(tl.load(x_ptr + tl.arange(0, 16)), axis=0)  # <-
 
 
 @triton.jit
@@ -356,15 +356,15 @@ def k_matmul_operator(x_ptr):
 @triton.jit
 def k_method_reduction(x_ptr):
     a = tl.load(x_ptr + tl.arange(0, 16))
-    b = a.sum()  # <-
+    b = a.cumsum(0)  # <-
 
 
 @pytest.mark.parametrize("kernel,pattern", [
     (k_dot, r"tl.dot is not supported yet"),
-    (k_sum, r"tl.sum is not supported yet \(reductions"),
+    (k_cumsum, r"tl.cumsum is not supported yet \(scans"),
     (k_atomic, r"tl.atomic_add is not supported yet \(atomics"),
     (k_matmul_operator, r"`@` .* is not supported yet"),
-    (k_method_reduction, r"tl.sum is not supported yet"),
+    (k_method_reduction, r"tl.cumsum is not supported yet"),
 ])
 def test_not_supported_yet(kernel, pattern):
     ir_error(kernel, f32(256), pattern=pattern, cls=UnsupportedError)

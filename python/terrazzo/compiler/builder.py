@@ -17,6 +17,13 @@ Operation vocabulary (`op` arguments):
   bitcast ptr_to_int int_to_ptr int_sign (same-width change of signedness:
   nothing in IR)
 
+`reduce(operands, axis, result_types, combine)` reduces the blocks
+`operands` ((handle, block type) pairs of one shape) together along `axis`;
+`combine(accumulators, new_values)` emits the combining ops on scalar
+handles (element types of the operands) through this same builder and
+returns the new accumulators. The IR builder calls it once to build the
+region of `tile.reduce`; the interpreter calls it on whole slices.
+
 Control flow is not part of this interface: the code generator asks
 `builder.concrete` and either evaluates conditions (interpreter) or builds
 regions through the IR builder's region API.
@@ -65,6 +72,9 @@ class Builder(ABC):
     def select(self, cond, a, b, cond_ty, ty): ...
     @abstractmethod
     def cast(self, op: str, x, src_ty, dst_ty, rounding: Optional[str] = None): ...
+    @abstractmethod
+    def reduce(self, operands: Sequence[Tuple[Any, Any]], axis: int, result_types,
+               combine): ...
     # Memory
     @abstractmethod
     def addptr(self, ptr, offset, ptr_ty, offset_ty): ...

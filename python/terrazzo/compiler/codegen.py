@@ -216,6 +216,31 @@ class CompileContext:
         self.functions: Dict[Any, Tuple[str, list, Any]] = {}
         self.symbols: set = set()
         self.in_progress: List[Any] = []
+        semantic.inline_jit = self.inline_jit
+
+    def inline_jit(self, callee, args):
+        """Visits the body of the @jit function `callee` with the tensors
+        `args` at the builder's insertion point (the combine region of a
+        reduction) and returns what it returns."""
+        parsed = callee.parsed
+        if len(args) != len(parsed.arg_names):
+            raise SemanticError(f"the combine function {parsed.name}() takes "
+                                f"{len(parsed.arg_names)} arguments, but the reduction "
+                                f"passes {len(args)}")
+        scope = {}
+        for name, v, is_cx in zip(parsed.arg_names, args, parsed.constexprs):
+            if is_cx:
+                raise SemanticError(f"argument {name!r} of the combine function "
+                                    f"{parsed.name}() cannot be a tl.constexpr")
+            scope[name] = v
+        if len(self.in_progress) > 64:
+            raise SemanticError(f"recursive use of {parsed.name} is not supported")
+        self.in_progress.append(callee)
+        try:
+            r = CodeGenerator(self, parsed, scope).visit_block(parsed.tree.body)
+        finally:
+            self.in_progress.pop()
+        return None if r is None else r.value
 
 
 def _mangle(name: str, parts: Sequence[str]) -> str:

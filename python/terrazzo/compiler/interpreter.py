@@ -472,6 +472,35 @@ class InterpreterBuilder(Builder):
         return x.view(storage_dtype(dst)).reshape(x.shape)
 
     # -- memory -----------------------------------------------------------------
+    def reduce(self, operands, axis, result_types, combine):
+        # A tree over halves (lower indices stay in the accumulator), then the
+        # leftover elements of odd lengths folded in from the left.
+        loc = self.loc
+        parts = [np.asarray(h) for h, _ in operands]
+        leftovers = []
+        while parts[0].shape[axis] > 1:
+            n = parts[0].shape[axis]
+            if n % 2:
+                leftovers.append([np.take(p, [n - 1], axis=axis) for p in parts])
+                parts = [np.take(p, np.arange(n - 1), axis=axis) for p in parts]
+                n -= 1
+            half = n // 2
+            lo = [np.take(p, np.arange(half), axis=axis) for p in parts]
+            hi = [np.take(p, np.arange(half, n), axis=axis) for p in parts]
+            try:
+                parts = [np.asarray(x) for x in combine(lo, hi)]
+            finally:
+                self.loc = loc
+            parts = [np.broadcast_to(x, lo[0].shape) for x in parts]
+        for extra in reversed(leftovers):
+            try:
+                parts = [np.broadcast_to(np.asarray(x), extra[0].shape)
+                         for x in combine(parts, extra)]
+            finally:
+                self.loc = loc
+        return [self._finish(np.take(p, 0, axis=axis), t)
+                for p, t in zip(parts, result_types)]
+
     def addptr(self, ptr, offset, ptr_ty, offset_ty):
         size = ptr_ty.scalar.element_ty.itemsize
         return np.asarray(ptr, dtype=np.int64) + np.asarray(offset).astype(np.int64) * size

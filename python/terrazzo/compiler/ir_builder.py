@@ -432,6 +432,40 @@ class IRBuilder(Builder):
             return self._op(f"arith.bitcast {x} : {s} to {d}")
         return self._op(f"arith.{op} {x} : {s} to {d}")
 
+    def reduce(self, operands, axis, result_types, combine):
+        loc = self.loc
+        elts = [ir_type(t.scalar) for _, t in operands]
+        accs = [self._fresh() for _ in operands]
+        news = [self._fresh() for _ in operands]
+        body: List = []
+        with self.insert_into(body):
+            try:
+                outs = combine(list(accs), list(news))
+            finally:
+                self.loc = loc
+            body.append(f"tile.reduce.return {', '.join(outs)} : {', '.join(elts)} "
+                        f"{format_loc(loc)}")
+        srcs = ", ".join(h for h, _ in operands)
+        src_tys = ", ".join(ir_type(t) for _, t in operands)
+        res = [ir_type(t) for t in result_types]
+        res_text = res[0] if len(res) == 1 else f"({', '.join(res)})"
+        r = self._fresh()
+        n = len(operands)
+        head = f"{r} = " if n == 1 else f"{r}:{n} = "
+        results = [r] if n == 1 else [f"{r}#{i}" for i in range(n)]
+        block_args = ", ".join(f"{a}: {t}" for a, t in zip(accs + news, elts + elts))
+        op = _RegionOp(loc)
+
+        def render(indent):
+            lines = [f"{head}tile.reduce({srcs}) axis = {axis} : ({src_tys}) -> {res_text} {{",
+                     f"^bb0({block_args}):"]
+            lines += _render_block(body, indent + 1)
+            lines.append(f"}} {format_loc(loc)}")
+            return lines
+        op.render = render
+        self.block.append(op)
+        return results
+
     def addptr(self, ptr, offset, ptr_ty, offset_ty):
         return self._op(f"tile.addptr {ptr}, {offset} : {ir_type(ptr_ty)}, "
                         f"{ir_type(offset_ty)}")

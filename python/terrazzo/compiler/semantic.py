@@ -695,6 +695,166 @@ class Semantic:
     # ------------------------------------------------------------------
     # Grid, creation
     # ------------------------------------------------------------------
+    # ------------------------------------------------------------------
+    # Reductions
+    # ------------------------------------------------------------------
+    #: Set by the code generator: inline_jit(jit function, argument tensors)
+    #: visits the function's body at the current insertion point and returns
+    #: what it returns.
+    inline_jit = None
+
+    def _reduce_axis(self, x: tensor, axis) -> int:
+        axis = _unwrap(axis)
+        if isinstance(axis, bool) or not isinstance(axis, int):
+            raise SemanticError(f"reduction axis must be a constexpr int or None, got {axis!r}")
+        rank = len(x.shape)
+        if not -rank <= axis < rank:
+            raise SemanticError(f"reduction axis {axis} is out of range for a block of "
+                                f"rank {rank} (shape {list(x.shape)})")
+        return axis + rank if axis < 0 else axis
+
+    def _combine_call(self, combine_fn, args: List[tensor]):
+        fn = _unwrap(combine_fn)
+        if getattr(fn, "_terrazzo_jit_function", False):
+            if self.inline_jit is None:
+                raise SemanticError("a @jit combine function cannot be called here")
+            return self.inline_jit(fn, args)
+        if not callable(fn):
+            raise SemanticError(f"the combine function of a reduction must be a @jit "
+                                f"function, got {fn!r}")
+        return fn(*args)
+
+    def reduce(self, inputs, axis, combine_fn, keep_dims: bool = False):
+        """Reduces one tensor or a tuple of tensors of one shape along `axis`
+        (None: all axes) with `combine_fn(*accumulators, *new_values)`.
+        Returns a tensor, or a tuple when `inputs` is a tuple."""
+        single = not isinstance(_unwrap(inputs), (tuple, list))
+        xs = [self.to_tensor(x) for x in ([inputs] if single else _unwrap(inputs))]
+        if not xs:
+            raise SemanticError("tl.reduce needs at least one input")
+        for x in xs:
+            if not x.type.is_block():
+                raise SemanticError(f"cannot reduce a scalar ({_type_name(x)})")
+            if x.shape != xs[0].shape:
+                raise SemanticError(f"tl.reduce inputs must have one shape, got "
+                                    f"{xs[0].shape} and {x.shape}")
+        keep_dims = bool(_unwrap(keep_dims))
+        axis = _unwrap(axis)
+        if axis is None:
+            rank = len(xs[0].shape)
+            for a in reversed(range(rank)):
+                xs = self._reduce_one(xs, a, combine_fn)
+            if keep_dims:
+                xs = [self.expand_dims(x, list(range(rank))) for x in xs]
+        else:
+            a = self._reduce_axis(xs[0], axis)
+            xs = self._reduce_one(xs, a, combine_fn)
+            if keep_dims:
+                xs = [self.expand_dims(x, a) for x in xs]
+        return xs[0] if single else tuple(xs)
+
+    def _reduce_one(self, xs: List[tensor], axis: int, combine_fn) -> List[tensor]:
+        shape = list(xs[0].shape)
+        del shape[axis]
+        elts = [x.type.scalar for x in xs]
+        res_tys = [self._ty(e, shape) for e in elts]
+        n = len(xs)
+
+        def combine(accs, news):
+            args = [tensor(h, e) for h, e in zip(accs, elts)] + \
+                   [tensor(h, e) for h, e in zip(news, elts)]
+            out = self._combine_call(combine_fn, args)
+            out = list(_unwrap(out)) if isinstance(_unwrap(out), (tuple, list)) else [out]
+            if len(out) != n:
+                raise SemanticError(f"the combine function returned {len(out)} value(s) "
+                                    f"for a reduction of {n} input(s)")
+            handles = []
+            for v, e in zip(out, elts):
+                v = self.to_tensor(v)
+                if v.type.is_block():
+                    raise SemanticError(f"the combine function must return scalars, got "
+                                        f"{_type_name(v)}")
+                if v.type.scalar != e:
+                    v = self.cast(v, e)
+                handles.append(v.handle)
+            return handles
+
+        hs = self.builder.reduce([(x.handle, x.type) for x in xs], axis, res_tys, combine)
+        return [tensor(h, t) for h, t in zip(hs, res_tys)]
+
+    def _index_block(self, x: tensor, axis) -> tensor:
+        """int32 indices of `x`'s elements along `axis` (None: flat row-major
+        indices), broadcast to x's shape."""
+        shape = list(x.shape)
+        axes = range(len(shape)) if axis is None else [axis]
+        total = None
+        stride = 1
+        for a in reversed(list(axes)):
+            r = self.arange(0, shape[a])
+            if len(shape) > 1:
+                r = self.expand_dims(r, [d for d in range(len(shape)) if d != a])
+            if stride != 1:
+                r = self.mul(r, stride)
+            stride *= shape[a]
+            total = r if total is None else self.add(total, r)
+        return self.broadcast_to(total, shape)
+
+    def sum(self, x, axis, keep_dims, dtype_=None) -> tensor:
+        x = self.to_tensor(x)
+        sca = x.type.scalar
+        dtype_ = _unwrap(dtype_)
+        back = None
+        if dtype_ is not None:
+            x = self.cast(x, dtype_)
+        elif sca.is_int() and sca.int_bitwidth < 32:
+            x = self.cast(x, tl.int32 if sca.is_int_signed() else tl.uint32)
+        elif sca.is_fp16() or sca.is_bf16():
+            # Accumulate in fp32, return the input's type.
+            x, back = self.cast(x, tl.float32), sca
+        r = self.reduce(x, axis, lambda a, b: self.add(a, b), keep_dims)
+        return self.cast(r, back) if back is not None else r
+
+    def xor_sum(self, x, axis, keep_dims) -> tensor:
+        x = self.to_tensor(x)
+        if not x.type.scalar.is_int():
+            raise SemanticError(f"xor_sum needs integers, got {_type_name(x)}")
+        return self.reduce(x, axis, lambda a, b: self.xor_(a, b), keep_dims)
+
+    def _arg_combine(self, kind: str, tie_break_left: bool):
+        def combine(v1, i1, v2, i2):
+            better = self.compare("gt" if kind == "max" else "lt", v1, v2)
+            if tie_break_left:
+                tie = self.logical_and(self.compare("eq", v1, v2), self.compare("lt", i1, i2))
+                better = self.logical_or(better, tie)
+            return self.where(better, v1, v2), self.where(better, i1, i2)
+        return combine
+
+    def minmax_reduce(self, kind: str, x, axis, return_indices=False,
+                      tie_break_left=True, keep_dims=False):
+        x = self.to_tensor(x)
+        sca = x.type.scalar
+        if sca.is_ptr():
+            raise SemanticError(f"cannot take the {kind} of pointers")
+        if _unwrap(return_indices):
+            return self.arg_reduce(kind, x, axis, _unwrap(tie_break_left), keep_dims,
+                                   values=True)
+        if sca.primitive_bitwidth < 32:
+            x = self.cast(x, tl.float32 if sca.is_floating() else tl.int32)
+        return self.reduce(x, axis, lambda a, b: self.minmax(kind, a, b), keep_dims)
+
+    def arg_reduce(self, kind: str, x, axis, tie_break_left=True, keep_dims=False,
+                   values=False):
+        x = self.to_tensor(x)
+        if not x.type.is_block():
+            raise SemanticError(f"cannot reduce a scalar ({_type_name(x)})")
+        axis = _unwrap(axis)
+        if axis is not None:
+            axis = self._reduce_axis(x, axis)
+        idx = self._index_block(x, axis)
+        v, i = self.reduce((x, idx), axis, self._arg_combine(kind, bool(tie_break_left)),
+                           keep_dims)
+        return (v, i) if values else i
+
     def program_id(self, axis) -> tensor:
         if axis not in (0, 1, 2):
             raise SemanticError(f"program_id axis must be 0, 1 or 2, got {axis!r}")

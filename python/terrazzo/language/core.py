@@ -753,6 +753,68 @@ class range:
 # ---------------------------------------------------------------------------
 # Operations that the backend cannot lower yet
 # ---------------------------------------------------------------------------
+# Reductions
+# ---------------------------------------------------------------------------
+
+@builtin
+def reduce(input, axis, combine_fn, keep_dims=False):
+    """Reduce `input` (a tensor or a tuple of tensors of one shape) along
+    `axis` (None: all axes) with `combine_fn`, a @jit function taking the
+    accumulators then the new values (`combine_fn(a0, .., b0, ..)`) and
+    returning the new accumulators. Returns a tensor, or a tuple for a tuple."""
+    return _current_semantic().reduce(input, axis, combine_fn, keep_dims)
+
+
+@builtin
+def sum(input, axis=None, keep_dims=False, dtype=None):
+    """Sum along `axis` (None: all axes). Integers narrower than 32 bits sum
+    as int32/uint32 (as Triton); fp16 and bf16 accumulate in fp32 and the
+    result is converted back to the input's type; `dtype` picks the type to
+    sum in (and the result's type)."""
+    return _current_semantic().sum(input, axis, keep_dims, dtype)
+
+
+@builtin
+def xor_sum(input, axis=None, keep_dims=False):
+    """Bitwise xor of the elements along `axis` (integers only)."""
+    return _current_semantic().xor_sum(input, axis, keep_dims)
+
+
+@builtin
+def max(input, axis=None, return_indices=False, return_indices_tie_break_left=True,
+        keep_dims=False):
+    """Maximum along `axis` (None: all axes). As Triton: without indices,
+    types narrower than 32 bits are reduced (and returned) as fp32/int32;
+    NaNs are ignored unless all are NaN. With return_indices, also the
+    (int32) index of the maximum, the lowest on ties."""
+    return _current_semantic().minmax_reduce("max", input, axis, return_indices,
+                                             return_indices_tie_break_left, keep_dims)
+
+
+@builtin
+def min(input, axis=None, return_indices=False, return_indices_tie_break_left=True,
+        keep_dims=False):
+    """Minimum along `axis`; see tl.max."""
+    return _current_semantic().minmax_reduce("min", input, axis, return_indices,
+                                             return_indices_tie_break_left, keep_dims)
+
+
+@builtin
+def argmax(input, axis, tie_break_left=True, keep_dims=False):
+    """The int32 index of the maximum along `axis` (None: the flat index),
+    the lowest on ties."""
+    return _current_semantic().arg_reduce("max", input, axis, _unwrap(tie_break_left),
+                                          keep_dims)
+
+
+@builtin
+def argmin(input, axis, tie_break_left=True, keep_dims=False):
+    """The int32 index of the minimum along `axis`; see tl.argmax."""
+    return _current_semantic().arg_reduce("min", input, axis, _unwrap(tie_break_left),
+                                          keep_dims)
+
+
+# ---------------------------------------------------------------------------
 
 def _not_supported(name, what):
     @builtin
@@ -766,13 +828,6 @@ def _not_supported(name, what):
 _UNSUPPORTED = {
     "dot": "matrix products need the tensor-core backend",
     "dot_scaled": "matrix products need the tensor-core backend",
-    "sum": "reductions are not lowered yet",
-    "max": "reductions are not lowered yet; use tl.maximum for elementwise max",
-    "min": "reductions are not lowered yet; use tl.minimum for elementwise min",
-    "argmax": "reductions are not lowered yet",
-    "argmin": "reductions are not lowered yet",
-    "reduce": "reductions are not lowered yet",
-    "xor_sum": "reductions are not lowered yet",
     "softmax": "reductions are not lowered yet",
     "cumsum": "scans are not lowered yet",
     "cumprod": "scans are not lowered yet",
@@ -844,5 +899,5 @@ __all__ = [
     "abs", "fma", "sigmoid", "fdiv", "div_rn", "cdiv", "broadcast", "broadcast_to",
     "expand_dims", "multiple_of", "max_contiguous", "max_constancy", "assume",
     "static_assert", "static_print", "device_print", "device_assert", "static_range",
-    "range", "PropagateNan",
+    "range", "PropagateNan", "reduce", "sum", "xor_sum", "max", "min", "argmax", "argmin",
 ] + _py.list(_UNSUPPORTED)
