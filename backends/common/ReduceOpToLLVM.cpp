@@ -26,17 +26,6 @@ using namespace mlir::terrazzo;
 
 namespace {
 
-using Coordinates = std::vector<int32_t>;
-
-Coordinates registerCoordinates(const LinearLayout &layout, int32_t reg) {
-  std::vector<std::pair<std::string, int32_t>> inputs;
-  for (const std::string &name : layout.getInDimNames())
-    inputs.emplace_back(name, name == kRegister ? reg : 0);
-  Coordinates coords;
-  for (auto &[name, value] : layout.apply(inputs))
-    coords.push_back(value);
-  return coords;
-}
 
 /// How the bits of a hardware dimension of the source layout relate to the
 /// axis.

@@ -21,18 +21,7 @@ using namespace mlir::terrazzo;
 
 namespace {
 
-using Coordinates = std::vector<int32_t>;
 using CoordinateMap = llvm::function_ref<Coordinates(const Coordinates &)>;
-
-Coordinates registerCoordinates(const LinearLayout &layout, int32_t reg) {
-  std::vector<std::pair<std::string, int32_t>> inputs;
-  for (const std::string &name : layout.getInDimNames())
-    inputs.emplace_back(name, name == kRegister ? reg : 0);
-  Coordinates coords;
-  for (auto &[name, value] : layout.apply(inputs))
-    coords.push_back(value);
-  return coords;
-}
 
 /// For each register of `dst`, the register of `src` that holds the same
 /// element in the same thread, where `dstToSrc` maps coordinates of the

@@ -98,6 +98,16 @@ ThreadPosition mlir::terrazzo::getThreadPosition(RewriterBase &rewriter,
   return {lane, warp};
 }
 
+Coordinates mlir::terrazzo::registerCoordinates(const LinearLayout &layout, int32_t reg) {
+  std::vector<std::pair<std::string, int32_t>> inputs;
+  for (const std::string &name : layout.getInDimNames())
+    inputs.emplace_back(name, name == kRegister ? reg : 0);
+  Coordinates coords;
+  for (auto &[name, value] : layout.apply(inputs))
+    coords.push_back(value);
+  return coords;
+}
+
 SmallVector<SmallVector<Value>>
 mlir::terrazzo::emitIndices(RewriterBase &rewriter, Location loc,
                             const LinearLayout &layout, ThreadPosition thread) {
@@ -133,13 +143,10 @@ mlir::terrazzo::emitIndices(RewriterBase &rewriter, Location loc,
   SmallVector<SmallVector<Value>> indices;
   int32_t numRegisters = layout.getInDimSize(kRegister);
   for (int32_t reg = 0; reg < numRegisters; ++reg) {
-    std::vector<std::pair<std::string, int32_t>> inputs;
-    for (const std::string &name : layout.getInDimNames())
-      inputs.emplace_back(name, name == kRegister ? reg : 0);
-    auto registerPart = layout.apply(inputs);
+    Coordinates registerPart = registerCoordinates(layout, reg);
     SmallVector<Value> coords;
     for (unsigned dim = 0; dim < rank; ++dim) {
-      int32_t constant = registerPart[dim].second;
+      int32_t constant = registerPart[dim];
       Value c = i32Constant(rewriter, loc, constant);
       if (!threadPart[dim]) {
         coords.push_back(c);

@@ -57,6 +57,13 @@ struct ThreadPosition {
 ThreadPosition getThreadPosition(RewriterBase &rewriter, Location loc,
                                  const TargetInfo &target, unsigned warpSize);
 
+/// Coordinates of a tensor element, one per output dimension.
+using Coordinates = std::vector<int32_t>;
+
+/// The coordinates register `reg` holds in lane 0 of warp 0 (the register's
+/// own part of the layout, before the thread's part is added).
+Coordinates registerCoordinates(const LinearLayout &layout, int32_t reg);
+
 /// For every register of `layout`, the coordinates (one i32 per output
 /// dimension) of the element the calling thread holds there.
 SmallVector<SmallVector<Value>>
