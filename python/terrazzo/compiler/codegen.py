@@ -759,14 +759,24 @@ class CodeGenerator:
         start, end, step = to_int(start), to_int(end), to_int(step)
         if step == 0:
             raise self.error(node.iter, "range() step must not be zero at run time")
+        def iterations():
+            for i in builtins.range(start, end, step):
+                self._assign(node.target, self.sem.constant(i, iv_ty), node)
+                yield
+
+        return self._interpret_loop(node, iterations())
+
+    def _interpret_loop(self, node, iterations):
+        """Interpreter: runs the loop body once per item `iterations` yields
+        (the generator sets up each iteration: induction variable, condition),
+        checking loop-carried values as the IR builder would type them."""
         before = self.scope
         self.scope = dict(before)
         self.loop_depth += 1
         first = True
         types: Dict[str, Any] = {}
         try:
-            for i in builtins.range(start, end, step):
-                self._assign(node.target, self.sem.constant(i, iv_ty), node)
+            for _ in iterations:
                 entry = {n: self.scope[n] for n in before}
                 self.visit_block(node.body)
                 self._check_carried(node, before, entry, types, first)
@@ -945,27 +955,13 @@ class CodeGenerator:
             raise self.error(node, "`return` inside a loop is not supported",
                              UnsupportedError)
         if self.builder.concrete:
-            before = self.scope
-            self.scope = dict(before)
-            self.loop_depth += 1
-            types: Dict[str, Any] = {}
-            first = True
-            try:
-                while True:
-                    entry = {n: self.scope[n] for n in before}
-                    if not self._truthy(self.visit(node.test)):
-                        break
-                    self.visit_block(node.body)
-                    self._check_carried(node, before, entry, types, first)
-                    first = False
-            finally:
-                self.loop_depth -= 1
-            if first:
-                self._zero_trip(node.body)
-            body_scope = self.scope
-            self.scope = before
-            self._finish_loop_scope(before, body_scope)
-            return None
+            def iterations():
+                # A condition is an expression: it assigns no names, so the
+                # carried values seen after it are those before it.
+                while self._truthy(self.visit(node.test)):
+                    yield
+
+            return self._interpret_loop(node, iterations())
         b = self.builder
 
         def dry():
