@@ -25,7 +25,9 @@ flags=(-O2 -std=c++17 -Iinclude -I"$core/include")
   -o "$out/libterrazzo-runtime.so" -ldl -lpthread
 link=(-L"$core/lib" -L"$out" -lterrazzo-core -lterrazzo-runtime
       -Wl,-rpath,"$core/lib" -Wl,-rpath,"$out")
-"$cxx" "${flags[@]}" test/GPU/RunKernels.cpp test/GPU/GpuTestSupport.cpp \
+shopt -s nullglob
+suites=(test/GPU/*Tests.cpp)
+"$cxx" "${flags[@]}" test/GPU/RunKernels.cpp "${suites[@]}" test/GPU/GpuTestSupport.cpp \
   "${link[@]}" -o "$out/run-gpu-kernels"
 "$cxx" "${flags[@]}" bench/VectorAddBandwidth.cpp test/GPU/GpuTestSupport.cpp \
   "${link[@]}" -o "$out/vector-add-bandwidth"

@@ -7,7 +7,12 @@
 #include "terrazzo/Compiler.h"
 #include "terrazzo/Runtime.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <functional>
+#include <random>
+#include <vector>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -95,6 +100,88 @@ void launch(const LoadedKernel &kernel, unsigned gridX, unsigned gridY,
                                nullptr, params),
         "launch " + kernel.metadata.name);
 }
+
+// ---------------------------------------------------------------------------
+// Checking results
+// ---------------------------------------------------------------------------
+
+/// The source tree (for kernels under test/GPU/kernels) given on the command
+/// line of the test program.
+const std::string &sourceRoot();
+/// Fresh random numbers for every run (seeded from the device's entropy).
+std::mt19937_64 &rng();
+
+/// Counts one test as passed or failed and prints its line.
+void report(const std::string &name, bool ok, const std::string &detail);
+
+std::vector<float> randomFloats(size_t n, float low, float high);
+
+/// Compiles test IR `path` (relative to the source tree) and prints how long
+/// it took.
+LoadedKernel loadKernel(const std::string &path, int numWarps = 4);
+
+template <typename T> bool isPoison(T value) {
+  T poison;
+  std::memset(&poison, 0xFF, sizeof(T));
+  return std::memcmp(&value, &poison, sizeof(T)) == 0;
+}
+
+/// Checks `got[i]` against `want(i)` for i < n within `tolerance` (relative
+/// to max(1, |want|)), and that the `guard` elements after n kept the poison.
+template <typename T, typename Want>
+void checkElements(const std::string &name, const std::vector<T> &got, size_t n,
+                   Want want, double tolerance, size_t guard) {
+  size_t bad = 0, firstBad = n;
+  double worst = 0;
+  for (size_t i = 0; i < n; ++i) {
+    double expected = want(i);
+    double actual = double(got[i]);
+    double error =
+        std::fabs(actual - expected) / std::max(1.0, std::fabs(expected));
+    // An unwritten float is NaN and fails here; an unwritten integer is -1,
+    // which fails unless -1 is the right answer.
+    if (!(error <= tolerance)) {
+      if (!bad++)
+        firstBad = i;
+    }
+    if (error > worst || std::isnan(error))
+      worst = error;
+  }
+  size_t clobbered = 0;
+  for (size_t i = n; i < n + guard; ++i)
+    clobbered += !isPoison(got[i]);
+  char detail[256];
+  std::snprintf(detail, sizeof(detail),
+                "n=%zu max rel err %.2e, %zu wrong (first at %zu), %zu of %zu "
+                "guard elements overwritten",
+                n, worst, bad, firstBad, clobbered, guard);
+  report(name, bad == 0 && clobbered == 0, detail);
+}
+
+constexpr size_t kGuard = 64;
+
+inline unsigned cdiv(size_t a, size_t b) { return unsigned((a + b - 1) / b); }
+
+// ---------------------------------------------------------------------------
+// Suites: each test file registers its own, and the test program runs them
+// all, in the order of their names.
+// ---------------------------------------------------------------------------
+
+struct SuiteRegistration {
+  SuiteRegistration(const char *name, std::function<void()> run);
+};
+
+#define TERRAZZO_GPU_TEST_SUITE(name)                                          \
+  static void runSuite_##name();                                               \
+  static ::terrazzo::gputest::SuiteRegistration registration_##name(           \
+      #name, runSuite_##name);                                                 \
+  static void runSuite_##name()
+
+/// Runs every registered suite (or those whose names contain `filter`).
+void runSuites(const std::string &root, const std::string &filter);
+/// The counts so far.
+int passedCount();
+int failedCount();
 
 } // namespace terrazzo::gputest
 

@@ -4,7 +4,7 @@
 // inputs, including sizes that are not multiples of the block and the
 // elements just past the end, which masked stores must leave alone.
 //
-//   run-gpu-kernels <source root>      (exit 77 when there is no GPU)
+//   run-gpu-kernels <source root> [suite filter]   (exit 77 without a GPU)
 #include "GpuTestSupport.h"
 
 #include <cmath>
@@ -15,65 +15,6 @@ using namespace terrazzo;
 using namespace terrazzo::gputest;
 
 namespace {
-
-std::string sourceRoot;
-std::mt19937_64 rng(std::random_device{}());
-int passed = 0, failed = 0;
-
-void report(const std::string &name, bool ok, const std::string &detail) {
-  std::printf("%s  %-44s %s\n", ok ? "PASS" : "FAIL", name.c_str(),
-              detail.c_str());
-  (ok ? passed : failed)++;
-}
-
-std::vector<float> randomFloats(size_t n, float low, float high) {
-  std::uniform_real_distribution<float> dist(low, high);
-  std::vector<float> values(n);
-  for (float &value : values)
-    value = dist(rng);
-  return values;
-}
-
-template <typename T> bool isPoison(T value) {
-  T poison;
-  std::memset(&poison, 0xFF, sizeof(T));
-  return std::memcmp(&value, &poison, sizeof(T)) == 0;
-}
-
-/// Checks `got[i]` against `want(i)` for i < n within `tolerance` (relative
-/// to max(1, |want|)), and that the `guard` elements after n kept the poison.
-template <typename T, typename Want>
-void checkElements(const std::string &name, const std::vector<T> &got, size_t n,
-                   Want want, double tolerance, size_t guard) {
-  size_t bad = 0, firstBad = n;
-  double worst = 0;
-  for (size_t i = 0; i < n; ++i) {
-    double expected = want(i);
-    double actual = double(got[i]);
-    double error = std::fabs(actual - expected) / std::max(1.0, std::fabs(expected));
-    // An unwritten float is NaN and fails here; an unwritten integer is -1,
-    // which fails unless -1 is the right answer.
-    if (!(error <= tolerance)) {
-      if (!bad++)
-        firstBad = i;
-    }
-    if (error > worst || std::isnan(error))
-      worst = error;
-  }
-  size_t clobbered = 0;
-  for (size_t i = n; i < n + guard; ++i)
-    clobbered += !isPoison(got[i]);
-  char detail[256];
-  std::snprintf(detail, sizeof(detail),
-                "n=%zu max rel err %.2e, %zu wrong (first at %zu), %zu of %zu "
-                "guard elements overwritten",
-                n, worst, bad, firstBad, clobbered, guard);
-  report(name, bad == 0 && clobbered == 0, detail);
-}
-
-constexpr size_t kGuard = 64;
-
-unsigned cdiv(size_t a, size_t b) { return unsigned((a + b - 1) / b); }
 
 void testVectorAdd(const LoadedKernel &kernel, size_t n,
                    const std::string &name = "vector_add") {
@@ -264,7 +205,7 @@ void testConversions(const LoadedKernel &kernel, size_t n) {
   x.host = randomFloats(n, -1000, 1000);
   std::uniform_int_distribution<int32_t> ints(-(1 << 30), 1 << 30);
   for (int32_t &value : xi.host)
-    value = ints(rng);
+    value = ints(rng());
   x.upload();
   xi.upload();
   for (auto *buffer : {&f16f32, &i32f32})
@@ -308,8 +249,6 @@ void testConversions(const LoadedKernel &kernel, size_t n) {
                 },
                 0, kGuard);
 }
-
-} // namespace
 
 /// out[i, j] = x[i] * y[j] + x[i] (m x n, row-major, n columns) and
 /// twice[i] = 2 x[i]: x broadcast along the columns moves between threads,
@@ -425,24 +364,14 @@ void testRowSum(const LoadedKernel &kernel, int m, int n) {
       1e-3, kGuard);
 }
 
-int main(int argc, char **argv) {
-  sourceRoot = argc > 1 ? argv[1] : ".";
-  runtime::Status status = runtime::initialize();
-  if (!status.ok() || !runtime::isAvailable()) {
-    std::printf("SKIP: no CUDA GPU here (%s)\n", status.message.c_str());
-    return 77;
-  }
-  auto properties = take(runtime::getDeviceProperties(0), "device properties");
-  std::printf("device: %s (%s)\n", properties.name.c_str(),
-              deviceTarget().c_str());
+} // namespace
 
+// The code generation of issue 3 and the conversions and reductions of
+// issue 5; other suites live in their own files (*Tests.cpp).
+TERRAZZO_GPU_TEST_SUITE(codegen) {
+  const std::string &root = sourceRoot();
   auto load = [&](const std::string &path) {
-    LoadedKernel kernel =
-        compileAndLoad(readFile(sourceRoot + "/" + path), path);
-    std::printf("compiled %-40s %6.1f ms (%s via %s)\n", path.c_str(),
-                kernel.compileMilliseconds, kernel.metadata.binaryKind.c_str(),
-                kernel.metadata.assembler.c_str());
-    return kernel;
+    return loadKernel(path);
   };
   LoadedKernel vectorAdd = load("tutorials/vector-add.mlir");
   LoadedKernel fused = load("test/GPU/kernels/fused_elementwise.mlir");
@@ -454,31 +383,31 @@ int main(int argc, char **argv) {
   // With one warp, outer's conversion is a warp shuffle and those of
   // conversions.mlir go through shared memory.
   LoadedKernel outerOneWarp = compileAndLoad(
-      readFile(sourceRoot + "/test/GPU/kernels/outer.mlir"), "outer.mlir", 1);
+      readFile(root + "/test/GPU/kernels/outer.mlir"), "outer.mlir", 1);
   LoadedKernel outerEightWarps = compileAndLoad(
-      readFile(sourceRoot + "/test/GPU/kernels/outer.mlir"), "outer.mlir", 8);
+      readFile(root + "/test/GPU/kernels/outer.mlir"), "outer.mlir", 8);
   LoadedKernel rowSum = load("test/GPU/kernels/row_sum.mlir");
   LoadedKernel rowSumOneWarp = compileAndLoad(
-      readFile(sourceRoot + "/test/GPU/kernels/row_sum.mlir"), "row_sum.mlir", 1);
+      readFile(root + "/test/GPU/kernels/row_sum.mlir"), "row_sum.mlir", 1);
   LoadedKernel rowSumEightWarps = compileAndLoad(
-      readFile(sourceRoot + "/test/GPU/kernels/row_sum.mlir"), "row_sum.mlir", 8);
+      readFile(root + "/test/GPU/kernels/row_sum.mlir"), "row_sum.mlir", 8);
   LoadedKernel conversionsOneWarp = compileAndLoad(
-      readFile(sourceRoot + "/test/GPU/kernels/conversions.mlir"),
+      readFile(root + "/test/GPU/kernels/conversions.mlir"),
       "conversions.mlir", 1);
   std::string misalignedSource =
-      readFile(sourceRoot + "/tutorials/vector-add.mlir");
+      readFile(root + "/tutorials/vector-add.mlir");
   const std::string xHint = "%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}";
   size_t hintAt = misalignedSource.find(xHint);
   if (hintAt == std::string::npos) {
     std::fprintf(stderr, "error: vector-add.mlir has no '%s'\n", xHint.c_str());
-    return 2;
+    std::exit(2);
   }
   misalignedSource.replace(hintAt, xHint.size(), "%x: !tile.ptr<f32>");
   LoadedKernel misaligned =
       compileAndLoad(misalignedSource, "vector-add-misaligned.mlir");
   // The same vector add with a cache modifier or eviction hint on each
   // access (inline PTX on NVIDIA).
-  std::string hinted = readFile(sourceRoot + "/tutorials/vector-add.mlir");
+  std::string hinted = readFile(root + "/tutorials/vector-add.mlir");
   for (auto [from, to] :
        {std::pair<std::string, std::string>{"%xv = tile.load %x_ptrs, %mask :",
                                             "%xv = tile.load %x_ptrs, %mask cache = cg :"},
@@ -489,7 +418,7 @@ int main(int argc, char **argv) {
     size_t at = hinted.find(from);
     if (at == std::string::npos) {
       std::fprintf(stderr, "error: vector-add.mlir has no '%s'\n", from.c_str());
-      return 2;
+      std::exit(2);
     }
     hinted.replace(at, from.size(), to);
   }
@@ -523,7 +452,18 @@ int main(int argc, char **argv) {
                       {257, 1000}})
     for (const LoadedKernel *kernel : {&rowSum, &rowSumOneWarp, &rowSumEightWarps})
       testRowSum(*kernel, m, n);
+}
 
-  std::printf("%d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
+int main(int argc, char **argv) {
+  runtime::Status status = runtime::initialize();
+  if (!status.ok() || !runtime::isAvailable()) {
+    std::printf("SKIP: no CUDA GPU here (%s)\n", status.message.c_str());
+    return 77;
+  }
+  auto properties = take(runtime::getDeviceProperties(0), "device properties");
+  std::printf("device: %s (%s)\n", properties.name.c_str(),
+              deviceTarget().c_str());
+  runSuites(argc > 1 ? argv[1] : ".", argc > 2 ? argv[2] : "");
+  std::printf("%d passed, %d failed\n", passedCount(), failedCount());
+  return failedCount() ? 1 : 0;
 }
