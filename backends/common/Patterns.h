@@ -19,6 +19,10 @@ class TileGPUTypeConverter;
 inline constexpr const char *kSharedMemoryGlobalName = "global_smem";
 inline constexpr const char *kSharedMemoryAttrName = "tilegpu.shared"; // = tilegpu::TileGPUDialect::kSharedMemoryAttrName
 
+/// The byte offset (i32) in the module's shared memory at which an op's
+/// scratch starts, set by the shared-memory allocation.
+inline constexpr const char *kScratchOffsetAttrName = "tilegpu.scratch_offset";
+
 /// Bytes one element of a tensor of `elementType` (a tile-level scalar or
 /// pointer type) takes in shared-memory scratch.
 unsigned scratchElementBytes(Type elementType);

@@ -183,13 +183,9 @@ struct ReduceOpConversion : public ConvertOpToLLVMPattern<tile::ReduceOp> {
 
     // 3. Across warps, through shared memory.
     if (!plan.warpBits.empty()) {
-      auto module = op->getParentOfType<ModuleOp>();
-      auto global =
-          module.lookupSymbol<LLVM::GlobalOp>(kSharedMemoryGlobalName);
-      if (!global)
-        return op.emitOpError("needs shared memory but the module declares "
-                              "no '")
-               << kSharedMemoryGlobalName << "'";
+      Value scratch = getScratchPointer(rewriter, loc, op);
+      if (!scratch)
+        return failure();
       int64_t warpsAlongAxis = int64_t(1) << plan.warpBits.size();
       ThreadPosition thread =
           getThreadPosition(rewriter, loc, target, warpSize);
@@ -233,7 +229,7 @@ struct ReduceOpConversion : public ConvertOpToLLVMPattern<tile::ReduceOp> {
       int64_t offset = 0;
       for (Value src : op.getSrcs()) {
         auto type = cast<RankedTensorType>(src.getType());
-        Value base = LLVM::AddressOfOp::create(rewriter, loc, global);
+        Value base = scratch;
         if (offset)
           base = LLVM::GEPOp::create(rewriter, loc, sharedPtr,
                                      rewriter.getI8Type(), base,

@@ -209,11 +209,9 @@ LogicalResult convertThroughSharedMemory(tilegpu::ConvertLayoutOp op, Value src,
                                          const TargetInfo &target,
                                          ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
-  auto module = op->getParentOfType<ModuleOp>();
-  auto global = module.lookupSymbol<LLVM::GlobalOp>(kSharedMemoryGlobalName);
-  if (!global)
-    return op.emitOpError("needs shared memory but the module declares no '")
-           << kSharedMemoryGlobalName << "'";
+  Value scratch = getScratchPointer(rewriter, loc, op);
+  if (!scratch)
+    return failure();
   RankedTensorType type = op.getType();
   Type elementType = converter.convertType(type.getElementType());
   Type memoryType = scratchType(elementType);
@@ -241,8 +239,7 @@ LogicalResult convertThroughSharedMemory(tilegpu::ConvertLayoutOp op, Value src,
     return offset;
   };
   auto addressOf = [&](ArrayRef<Value> coords) -> Value {
-    Value base = LLVM::AddressOfOp::create(rewriter, loc, global);
-    return LLVM::GEPOp::create(rewriter, loc, sharedPtr, memoryType, base,
+    return LLVM::GEPOp::create(rewriter, loc, sharedPtr, memoryType, scratch,
                                ValueRange{offsetOf(coords)});
   };
   auto vectorWidth = [&](const LinearLayout &layout) -> int32_t {

@@ -1,5 +1,6 @@
 #include "backends/common/Utility.h"
 
+#include "backends/common/Patterns.h"
 #include "backends/common/TargetInfo.h"
 #include "dialects/TileGPU/IR/LinearLayoutConversion.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
@@ -220,4 +221,26 @@ unsigned mlir::terrazzo::getModuleWarpSize(Operation *op) {
 
 unsigned mlir::terrazzo::getModuleNumWarps(Operation *op) {
   return getModuleAttr(op, tilegpu::TileGPUDialect::kNumWarpsAttrName, 4);
+}
+
+Value mlir::terrazzo::getScratchPointer(RewriterBase &rewriter, Location loc,
+                                        Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  auto global = module
+                    ? module.lookupSymbol<LLVM::GlobalOp>(kSharedMemoryGlobalName)
+                    : LLVM::GlobalOp();
+  if (!global) {
+    op->emitOpError("needs shared memory but the module declares no '")
+        << kSharedMemoryGlobalName << "'";
+    return Value();
+  }
+  auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+  Value base = LLVM::AddressOfOp::create(rewriter, loc, sharedPtr,
+                                         global.getSymName());
+  auto offset = op->getAttrOfType<IntegerAttr>(kScratchOffsetAttrName);
+  if (!offset || offset.getInt() == 0)
+    return base;
+  return LLVM::GEPOp::create(rewriter, loc, sharedPtr, rewriter.getI8Type(),
+                             base,
+                             ArrayRef<LLVM::GEPArg>{int32_t(offset.getInt())});
 }

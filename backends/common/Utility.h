@@ -76,6 +76,13 @@ emitIndices(RewriterBase &rewriter, Location loc, const LinearLayout &layout,
 Value shuffleScalar(RewriterBase &rewriter, Location loc, Value value,
                     llvm::function_ref<Value(Value)> shuffle32);
 
+/// Where `op`'s shared-memory scratch starts: the module's dynamic shared
+/// memory (declared by the lowering when some op needs scratch) at the
+/// offset the allocation gave `op` (attribute `tilegpu.scratch_offset`, 0
+/// when absent). Emits an error on `op` and returns null when the module
+/// declares no shared memory.
+Value getScratchPointer(RewriterBase &rewriter, Location loc, Operation *op);
+
 /// The module's threads per warp and warps (from the tilegpu attributes).
 unsigned getModuleWarpSize(Operation *op);
 unsigned getModuleNumWarps(Operation *op);

@@ -420,8 +420,8 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 
 // CHECK: module attributes {{{.*}}tilegpu.shared = 8192 : i32
 // CHECK-LABEL: llvm.func @two
-// CHECK: nvvm.barrier0
 // CHECK: %[[BASE:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
+// CHECK: nvvm.barrier0
 // CHECK: llvm.getelementptr %[[BASE]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
 // CHECK: llvm.store %{{.*}} : vector<4xf16>, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
