@@ -1,5 +1,6 @@
 // terrazzo-remove-layout-conversions: see Passes.td.
 #include "passes/Passes.h"
+#include "passes/LayoutPropagation.h"
 
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
@@ -22,17 +23,6 @@ using namespace mlir;
 using namespace mlir::terrazzo;
 
 namespace {
-
-/// Ops that compute each element from the same element of their operands
-/// (or from nothing), so they can run in any layout as well as another.
-bool isElementwise(Operation *op) {
-  if (!isPure(op) || op->getNumRegions() != 0 || op->getNumResults() != 1)
-    return false;
-  if (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
-    return !isa<arith::ConstantOp>(op);
-  return isa<tile::AddPtrOp, tile::BitcastOp, tile::IntToPtrOp,
-             tile::PtrToIntOp, tile::FpToFpOp>(op);
-}
 
 Value convertTo(PatternRewriter &rewriter, Location loc, Value value,
                 Attribute layout) {
@@ -102,7 +92,7 @@ struct RematerializeInTargetLayout
       rewriter.eraseOp(load);
       return success();
     }
-    if (!isElementwise(producer))
+    if (!isLayoutAgnosticElementwise(producer))
       return failure();
     IRMapping mapping;
     for (Value operand : producer->getOperands())
@@ -246,6 +236,7 @@ struct RemoveLayoutConversionsPass
           RemoveLayoutConversionsPass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
+    propagateLayoutsFromAnchors(getOperation());
     RewritePatternSet patterns(context);
     patterns.add<RematerializeInTargetLayout, CarryLoopValueInTargetLayout,
                  YieldIfResultInTargetLayout>(context);

@@ -331,3 +331,145 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
     return %1 : tensor<32xf32, #blocked1>
   }
 }
+
+// -----
+
+// Forward propagation from anchors: the row of a softmax is loaded in the
+// layout coalescing chose (#b, 4 contiguous elements per thread); the
+// reductions, the exponential and the division follow the load into #b
+// instead of converting the row to the default layout (#a) through shared
+// memory, and the exponential, once computed in one layout, is not
+// computed again for the store.
+
+// CHECK-DAG: #[[$B:.+]] = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @softmax_row
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[X:.*]] = tile.load %{{.*}} : tensor<512x!tile.ptr<f32>, #[[$B]]>
+// CHECK: tile.reduce(%[[X]]) axis = 0 : (tensor<512xf32, #[[$B]]>) -> f32
+// CHECK: math.exp %{{.*}} : tensor<512xf32, #[[$B]]>
+// CHECK-NOT: math.exp
+// CHECK: tile.reduce(%{{.*}}) axis = 0 : (tensor<512xf32, #[[$B]]>) -> f32
+// CHECK: arith.divf %{{.*}} : tensor<512xf32, #[[$B]]>
+// CHECK: tile.store %{{.*}} : tensor<512x!tile.ptr<f32>, #[[$B]]>
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @softmax_row(%in: tensor<512x!tile.ptr<f32>, #b>, %out: tensor<512x!tile.ptr<f32>, #b>) {
+    %x = tile.load %in : tensor<512x!tile.ptr<f32>, #b>
+    %xa = tilegpu.convert_layout %x : tensor<512xf32, #b> -> tensor<512xf32, #a>
+    %m = tile.reduce(%xa) axis = 0 : (tensor<512xf32, #a>) -> f32 {
+    ^bb0(%p: f32, %q: f32):
+      %r = arith.maxnumf %p, %q : f32
+      tile.reduce.return %r : f32
+    }
+    %ms = tile.splat %m : f32 -> tensor<512xf32, #a>
+    %d = arith.subf %xa, %ms : tensor<512xf32, #a>
+    %e = math.exp %d : tensor<512xf32, #a>
+    %s = tile.reduce(%e) axis = 0 : (tensor<512xf32, #a>) -> f32 {
+    ^bb0(%p: f32, %q: f32):
+      %r = arith.addf %p, %q : f32
+      tile.reduce.return %r : f32
+    }
+    %ms2 = tile.splat %m : f32 -> tensor<512xf32, #b>
+    %d2 = arith.subf %x, %ms2 : tensor<512xf32, #b>
+    %e2 = math.exp %d2 : tensor<512xf32, #b>
+    %ss = tile.splat %s : f32 -> tensor<512xf32, #b>
+    %y = arith.divf %e2, %ss : tensor<512xf32, #b>
+    tile.store %out, %y : tensor<512x!tile.ptr<f32>, #b>
+    return
+  }
+}
+
+// -----
+
+// A reduction along axis 1 of a loaded tile produces the slice of the
+// load's layout, and expand_dims of that slice gives the load's layout
+// back: subtracting the row maxima from the tile needs no conversion.
+
+// CHECK-DAG: #[[$L:.+]] = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[$S:.+]] = #tilegpu.slice<{dim = 1, parent = #[[$L]]}>
+// CHECK-LABEL: func.func @row_max_2d
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.reduce(%{{.*}}) axis = 1 : (tensor<16x64xf32, #[[$L]]>) -> tensor<16xf32, #[[$S]]>
+// CHECK: tile.expand_dims %{{.*}} axis = 1 : tensor<16xf32, #[[$S]]> -> tensor<16x1xf32, #[[$L]]>
+// CHECK: arith.subf %{{.*}} : tensor<16x64xf32, #[[$L]]>
+// CHECK: return
+#l = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#d = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @row_max_2d(%in: tensor<16x64x!tile.ptr<f32>, #l>, %out: tensor<16x64x!tile.ptr<f32>, #l>) {
+    %x = tile.load %in : tensor<16x64x!tile.ptr<f32>, #l>
+    %xd = tilegpu.convert_layout %x : tensor<16x64xf32, #l> -> tensor<16x64xf32, #d>
+    %m = tile.reduce(%xd) axis = 1 : (tensor<16x64xf32, #d>) -> tensor<16xf32, #tilegpu.slice<{dim = 1, parent = #d}>> {
+    ^bb0(%p: f32, %q: f32):
+      %r = arith.maxnumf %p, %q : f32
+      tile.reduce.return %r : f32
+    }
+    %m2 = tile.expand_dims %m axis = 1 : tensor<16xf32, #tilegpu.slice<{dim = 1, parent = #d}>> -> tensor<16x1xf32, #d>
+    %mb = tile.broadcast %m2 : tensor<16x1xf32, #d> -> tensor<16x64xf32, #d>
+    %y = arith.subf %xd, %mb : tensor<16x64xf32, #d>
+    %yl = tilegpu.convert_layout %y : tensor<16x64xf32, #d> -> tensor<16x64xf32, #l>
+    tile.store %out, %yl : tensor<16x64x!tile.ptr<f32>, #l>
+    return
+  }
+}
+
+// -----
+
+// A sum accumulated in a loop from loads follows the loads: the iter_arg
+// is carried in the load's layout and its zero init is built there.
+
+// CHECK-DAG: #[[$B:.+]] = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @loop_accumulator
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<512xf32, #[[$B]]>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (tensor<512xf32, #[[$B]]>)
+// CHECK: tile.store %{{.*}} : tensor<512x!tile.ptr<f32>, #[[$B]]>
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @loop_accumulator(%in: tensor<512x!tile.ptr<f32>, #b>, %out: tensor<512x!tile.ptr<f32>, #b>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<512xf32, #a>
+    %acc = scf.for %i = %c0 to %n step %c1 iter_args(%sum = %zero) -> (tensor<512xf32, #a>) : i32 {
+      %x = tile.load %in : tensor<512x!tile.ptr<f32>, #b>
+      %xa = tilegpu.convert_layout %x : tensor<512xf32, #b> -> tensor<512xf32, #a>
+      %next = arith.addf %sum, %xa : tensor<512xf32, #a>
+      scf.yield %next : tensor<512xf32, #a>
+    }
+    %r = tilegpu.convert_layout %acc : tensor<512xf32, #a> -> tensor<512xf32, #b>
+    tile.store %out, %r : tensor<512x!tile.ptr<f32>, #b>
+    return
+  }
+}
+
+// -----
+
+// Must not: two loads in different layouts meet in one addition. The
+// first layout to reach the sum wins; the other load is converted once,
+// and nothing is computed twice.
+
+// CHECK-DAG: #[[$A:.+]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[$B:.+]] = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @two_anchors
+// CHECK-COUNT-1: tilegpu.convert_layout
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK-COUNT-1: arith.addf {{.*}} : tensor
+// CHECK-NOT: arith.addf {{.*}} : tensor
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @two_anchors(%p: tensor<512x!tile.ptr<f32>, #a>, %q: tensor<512x!tile.ptr<f32>, #b>) -> f32 {
+    %x = tile.load %p : tensor<512x!tile.ptr<f32>, #a>
+    %y = tile.load %q : tensor<512x!tile.ptr<f32>, #b>
+    %yb = tilegpu.convert_layout %y : tensor<512xf32, #b> -> tensor<512xf32, #a>
+    %z = arith.addf %x, %yb : tensor<512xf32, #a>
+    %s = tile.reduce(%z) axis = 0 : (tensor<512xf32, #a>) -> f32 {
+    ^bb0(%u: f32, %v: f32):
+      %r = arith.addf %u, %v : f32
+      tile.reduce.return %r : f32
+    }
+    return %s : f32
+  }
+}

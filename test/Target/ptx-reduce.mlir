@@ -24,15 +24,17 @@
 // CHECK: ret;
 // JSON: "shared_memory_bytes": 256,
 
-// With one warp the reductions stay in the warp: the row sum's 40
-// shuffles come before any barrier. (The kernel still uses shared memory
-// for the layout conversions of the row results to the layout of the
-// stores' pointers.)
+// With one warp the reductions stay in the warp: all 160 butterfly
+// shuffles (40 each for the sum and the max, 80 for the argmax's value and
+// index) come before any barrier, and the sum of the row sums, which every
+// lane holds whole, needs none. (Shared memory is still used after them,
+// for the conversions of the row results to the layout of the stores'
+// pointers.)
 // RUN: terrazzo-compile %S/../GPU/kernels/row_sum.mlir --target=cuda:90 --num-warps=1 --emit=ptx -o %t.rs1.ptx
 // RUN: FileCheck %s --check-prefix=ONE < %t.rs1.ptx
 // RUN: %ptxas -arch=sm_90a %t.rs1.ptx -o %t.rs1.cubin
 // ONE: .entry row_sum(
 // ONE-NOT: bar.sync
-// ONE-COUNT-40: shfl.sync.bfly.b32
-// ONE-NOT: shfl.sync.bfly
+// ONE-COUNT-160: shfl.sync.bfly.b32
+// ONE-NOT: shfl.sync
 // ONE: bar.sync 0;

@@ -1,0 +1,215 @@
+// Forward layout propagation, the first phase of
+// terrazzo-remove-layout-conversions: values whose layout was chosen for a
+// reason (loads, in the layout coalescing picked for their addresses) lend
+// that layout to everything computed from them that can run in any layout,
+// so the computation follows the data instead of the data being moved to
+// the default layouts the computation started in.
+#include "passes/LayoutPropagation.h"
+
+#include "dialects/Tile/IR/Tile.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+
+namespace mlir::terrazzo {
+
+bool isLayoutAgnosticElementwise(Operation *op) {
+  if (!isPure(op) || op->getNumRegions() != 0 || op->getNumResults() != 1)
+    return false;
+  if (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+    return !isa<arith::ConstantOp>(op);
+  return isa<tile::AddPtrOp, tile::BitcastOp, tile::IntToPtrOp,
+             tile::PtrToIntOp, tile::FpToFpOp>(op);
+}
+
+namespace {
+
+RankedTensorType tensorType(Value value) {
+  return dyn_cast<RankedTensorType>(value.getType());
+}
+
+/// The values an anchor's layout reaches, and the layout each gets.
+class Propagation {
+public:
+  /// First layout to reach a value wins; a later, different one leaves a
+  /// conversion where it meets the value.
+  void propagate(Value value, Attribute layout) {
+    RankedTensorType type = tensorType(value);
+    if (!type || !layout || !chosen.insert({value, layout}).second)
+      return;
+    worklist.push_back(value);
+  }
+
+  void run() {
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      Attribute layout = chosen.lookup(value);
+      for (OpOperand &use : value.getUses())
+        visitUse(use, layout);
+    }
+  }
+
+  const llvm::MapVector<Value, Attribute> &layouts() const { return chosen; }
+
+private:
+  void visitUse(OpOperand &use, Attribute layout) {
+    Operation *user = use.getOwner();
+    if (isa<tilegpu::ConvertLayoutOp>(user) ||
+        isa<tile::BroadcastOp>(user) ||
+        (isLayoutAgnosticElementwise(user) && tensorType(user->getResult(0)))) {
+      propagate(user->getResult(0), layout);
+      return;
+    }
+    if (auto expand = dyn_cast<tile::ExpandDimsOp>(user)) {
+      auto slice = dyn_cast<tilegpu::SliceLayoutAttr>(layout);
+      if (slice && slice.getDim() == expand.getAxis())
+        propagate(expand.getResult(), slice.getParent());
+      return;
+    }
+    if (auto reduce = dyn_cast<tile::ReduceOp>(user)) {
+      auto parent = dyn_cast<tilegpu::DistributedLayoutAttr>(layout);
+      if (!parent)
+        return;
+      Attribute slice = tilegpu::SliceLayoutAttr::get(
+          user->getContext(), reduce.getAxis(), parent);
+      // Other sources get a conversion to this layout, in the rewrite.
+      for (Value result : reduce->getResults())
+        propagate(result, slice);
+      return;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(user)) {
+      unsigned first = loop.getNumControlOperands();
+      if (use.getOperandNumber() < first)
+        return;
+      unsigned index = use.getOperandNumber() - first;
+      propagate(loop.getRegionIterArg(index), layout);
+      propagate(loop->getResult(index), layout);
+      return;
+    }
+    if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+      unsigned index = use.getOperandNumber();
+      Operation *parent = yield->getParentOp();
+      if (auto loop = dyn_cast<scf::ForOp>(parent)) {
+        propagate(loop.getRegionIterArg(index), layout);
+        propagate(loop->getResult(index), layout);
+      } else if (auto ifOp = dyn_cast<scf::IfOp>(parent)) {
+        propagate(ifOp->getResult(index), layout);
+      }
+      return;
+    }
+  }
+
+  llvm::MapVector<Value, Attribute> chosen;
+  SmallVector<Value> worklist;
+};
+
+/// The type operand `use` must have for its owner to be valid now that
+/// some values changed layout, or null when any layout will do; `oldTypes`
+/// holds the types values had before.
+Type expectedOperandType(OpOperand &use,
+                         const DenseMap<Value, Type> &oldTypes) {
+  Operation *user = use.getOwner();
+  Value operand = use.get();
+  RankedTensorType operandType = tensorType(operand);
+  if (!operandType)
+    return Type();
+  auto withLayoutOf = [&](Value like) -> Type {
+    return operandType.cloneWithEncoding(tensorType(like).getEncoding());
+  };
+  if (isa<tilegpu::ConvertLayoutOp>(user))
+    return Type();
+  if ((isLayoutAgnosticElementwise(user) || isa<tile::BroadcastOp>(user)) &&
+      tensorType(user->getResult(0)))
+    return withLayoutOf(user->getResult(0));
+  if (auto expand = dyn_cast<tile::ExpandDimsOp>(user))
+    return operandType.cloneWithEncoding(tilegpu::SliceLayoutAttr::get(
+        user->getContext(), expand.getAxis(),
+        cast<tilegpu::DistributedLayoutAttr>(
+            expand.getType().getEncoding())));
+  if (auto reduce = dyn_cast<tile::ReduceOp>(user)) {
+    for (Value result : reduce->getResults())
+      if (auto type = tensorType(result))
+        if (auto slice =
+                dyn_cast<tilegpu::SliceLayoutAttr>(type.getEncoding()))
+          return operandType.cloneWithEncoding(slice.getParent());
+    return withLayoutOf(reduce.getSrcs().front());
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(user)) {
+    unsigned first = loop.getNumControlOperands();
+    if (use.getOperandNumber() >= first)
+      return loop.getRegionIterArg(use.getOperandNumber() - first).getType();
+    return Type();
+  }
+  if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+    Operation *parent = yield->getParentOp();
+    if (isa<scf::ForOp, scf::IfOp>(parent))
+      return parent->getResult(use.getOperandNumber()).getType();
+  }
+  // Everything else keeps what it was built for.
+  auto old = oldTypes.find(operand);
+  return old == oldTypes.end() ? Type() : old->second;
+}
+
+} // namespace
+
+void propagateLayoutsFromAnchors(Operation *root) {
+  Propagation propagation;
+  root->walk([&](Operation *op) {
+    if (isa<tile::LoadOp>(op))
+      propagation.propagate(op->getResult(0),
+                            tensorType(op->getResult(0))
+                                ? tensorType(op->getResult(0)).getEncoding()
+                                : Attribute());
+  });
+  propagation.run();
+
+  // Retype every value that moves; remember what it was.
+  DenseMap<Value, Type> oldTypes;
+  llvm::SetVector<Operation *> touched;
+  for (auto [value, layout] : propagation.layouts()) {
+    RankedTensorType type = tensorType(value);
+    if (type.getEncoding() == layout)
+      continue;
+    oldTypes[value] = type;
+    value.setType(type.cloneWithEncoding(layout));
+    for (Operation *user : value.getUsers())
+      touched.insert(user);
+    Operation *producer = value.getDefiningOp();
+    if (auto arg = dyn_cast<BlockArgument>(value))
+      producer = arg.getOwner()->getParentOp();
+    touched.insert(producer);
+    // Region results are yielded by their regions' terminators.
+    if (isa<OpResult>(value))
+      for (Region &region : producer->getRegions())
+        for (Block &block : region)
+          if (auto yield = dyn_cast<scf::YieldOp>(block.getTerminator()))
+            touched.insert(yield);
+  }
+  if (oldTypes.empty())
+    return;
+
+  // Then give every operand of an op that saw a change the type its op now
+  // needs, through a conversion in front of the op.
+  for (Operation *op : touched) {
+    for (OpOperand &use : op->getOpOperands()) {
+      Type expected = expectedOperandType(use, oldTypes);
+      if (!expected || expected == use.get().getType())
+        continue;
+      OpBuilder builder(op);
+      Value converted = tilegpu::ConvertLayoutOp::create(
+          builder, op->getLoc(), expected, use.get());
+      use.set(converted);
+    }
+  }
+}
+
+} // namespace mlir::terrazzo
