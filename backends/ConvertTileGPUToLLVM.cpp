@@ -5,6 +5,7 @@
 #include "backends/common/Patterns.h"
 #include "backends/common/TypeConverter.h"
 #include "backends/common/Utility.h"
+#include "backends/nvidia/NVIDIAPatterns.h"
 #include "backends/nvidia/NVIDIATargetInfo.h"
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
@@ -52,7 +53,7 @@ void lowerArgumentHints(ModuleOp module) {
 }
 
 /// Sizes the shared memory the kernel needs for layout conversions and
-/// reductions across warps (every op's scratch reuses one
+/// reductions and scans across warps (every op's scratch reuses one
 /// buffer, separated by barriers, so the largest need is the size), checks
 /// it against the target, and declares the module's dynamic shared-memory
 /// array and the `tilegpu.shared` attribute when it is not zero.
@@ -62,7 +63,8 @@ LogicalResult declareSharedMemory(ModuleOp module,
   bool tooLarge = false;
   module.walk([&](Operation *op) {
     int64_t need =
-        std::max(getConvertLayoutScratchBytes(op), getReduceScratchBytes(op));
+        std::max({getConvertLayoutScratchBytes(op), getReduceScratchBytes(op),
+                  getScanScratchBytes(op)});
     if (need > int64_t(target.maxSharedMemoryBytes)) {
       op->emitOpError("needs ")
           << need << " bytes of shared memory to move its data between "
@@ -146,7 +148,7 @@ struct ConvertTileGPUToLLVMPass
     // Ops whose lowering has not been written yet get one clear error each
     // rather than the conversion driver's "failed to legalize".
     module.walk([&](Operation *op) {
-      if (isa<tile::DotOp, tile::ScanOp, tile::AtomicRMWOp,
+      if (isa<tile::DotOp, tile::AtomicRMWOp,
               tile::AtomicCASOp, tile::TransOp, tile::ReshapeOp, tile::JoinOp,
               tile::SplitOp, tile::MakeTensorDescOp, tile::DescLoadOp,
               tile::DescStoreOp, tile::ExternElementwiseOp,
@@ -172,6 +174,7 @@ struct ConvertTileGPUToLLVMPass
     populateElementwiseOpToLLVMPatterns(converter, patterns);
     populateShapeOpToLLVMPatterns(converter, patterns, targetInfo);
     populateReduceOpToLLVMPatterns(converter, patterns, targetInfo);
+    populateScanOpToLLVMPatterns(converter, patterns, targetInfo);
     populatePointerOpToLLVMPatterns(converter, patterns);
     populateMemoryOpToLLVMPatterns(converter, patterns, axisInfo, targetInfo);
     populateGridOpToLLVMPatterns(converter, patterns, targetInfo);
@@ -179,6 +182,7 @@ struct ConvertTileGPUToLLVMPass
     // Transcendental functions through libdevice rather than LLVM
     // intrinsics that NVPTX cannot select.
     populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
+    populateNVIDIAFastMathPatterns(converter, patterns, /*benefit=*/10);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);

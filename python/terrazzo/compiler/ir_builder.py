@@ -399,6 +399,8 @@ class IRBuilder(Builder):
                         f"{ir_type(dst_ty)}")
 
     def binary(self, op, a, b, ty):
+        if op == "divf_approx":
+            return self._op(f"arith.divf {a}, {b} fastmath<afn> : {ir_type(ty)}")
         name = _BINARY_OPS.get(op, f"arith.{op}")
         return self._op(f"{name} {a}, {b} : {ir_type(ty)}")
 

@@ -492,7 +492,9 @@ class Semantic:
         a, b = self._prep(a, b)
         return self._arith("mulf", "muli", a, b)
 
-    def truediv(self, a, b) -> tensor:
+    def truediv(self, a, b, ieee_rounding: bool = False) -> tensor:
+        """`/`: float32 division to within 2 ulp unless `ieee_rounding`
+        (as Triton's `/`, `tl.fdiv` and `tl.div_rn`); exact elsewhere."""
         a, b = self._prep(a, b, div_or_mod=True)
         a_sca, b_sca = a.type.scalar, b.type.scalar
         if a_sca.is_int() and b_sca.is_int():
@@ -502,7 +504,8 @@ class Semantic:
                 b = self.cast(b, a_sca)
             else:
                 a = self.cast(a, b_sca)
-        return self._arith("divf", None, a, b)
+        approx = not ieee_rounding and a.type.scalar == tl.float32
+        return self._arith("divf_approx" if approx else "divf", None, a, b)
 
     def floordiv(self, a, b) -> tensor:
         a, b = self._prep(a, b, div_or_mod=True)

@@ -632,12 +632,12 @@ def sigmoid(x):
 
 @builtin
 def fdiv(x, y, ieee_rounding=False):
-    return _current_semantic().truediv(x, y)
+    return _current_semantic().truediv(x, y, ieee_rounding=ieee_rounding)
 
 
 @builtin
 def div_rn(x, y):
-    return _current_semantic().truediv(x, y)
+    return _current_semantic().truediv(x, y, ieee_rounding=True)
 
 
 @builtin
