@@ -1,5 +1,6 @@
 // terrazzo-convert-tilegpu-to-llvm: see Passes.td.
 #include "backends/Passes.h"
+#include "backends/SharedMemory.h"
 
 #include "backends/Target.h"
 #include "backends/common/Patterns.h"
@@ -52,32 +53,24 @@ void lowerArgumentHints(ModuleOp module) {
   });
 }
 
-/// Sizes the shared memory the kernel needs for layout conversions and
-/// reductions and scans across warps (every op's scratch reuses one
-/// buffer, separated by barriers, so the largest need is the size), checks
-/// it against the target, and declares the module's dynamic shared-memory
-/// array and the `tilegpu.shared` attribute when it is not zero.
-LogicalResult declareSharedMemory(ModuleOp module,
-                                  const ::terrazzo::Target &target) {
-  int64_t bytes = 0;
-  bool tooLarge = false;
+/// Declares the module's dynamic shared-memory array when the allocation
+/// (terrazzo-allocate-shared-memory, which also checks the target's limit)
+/// gave the kernel some; every op that needs scratch must have been given
+/// its place.
+LogicalResult declareSharedMemory(ModuleOp module) {
+  bool unallocated = false;
   module.walk([&](Operation *op) {
-    int64_t need =
-        std::max({getConvertLayoutScratchBytes(op), getReduceScratchBytes(op),
-                  getScanScratchBytes(op)});
-    if (need > int64_t(target.maxSharedMemoryBytes)) {
-      op->emitOpError("needs ")
-          << need << " bytes of shared memory to move its data between "
-          << "threads, more than target '" << target.name
-          << "' allows in one program instance (" << target.maxSharedMemoryBytes
-          << " bytes); use smaller blocks";
-      tooLarge = true;
+    if (getScratchBytes(op) && !op->hasAttr(kScratchOffsetAttrName)) {
+      op->emitOpError("needs shared memory that was not allocated; run "
+                      "terrazzo-allocate-shared-memory (and "
+                      "terrazzo-insert-barriers) first");
+      unallocated = true;
     }
-    bytes = std::max(bytes, need);
   });
-  if (tooLarge)
+  if (unallocated)
     return failure();
-  if (bytes == 0)
+  auto bytes = module->getAttrOfType<IntegerAttr>(kSharedMemoryAttrName);
+  if (!bytes || bytes.getInt() == 0)
     return success();
   OpBuilder builder(module.getBodyRegion());
   builder.setInsertionPointToStart(module.getBody());
@@ -88,7 +81,6 @@ LogicalResult declareSharedMemory(ModuleOp module,
                            kSharedMemoryGlobalName, Attribute(),
                            /*alignment=*/16, /*addrSpace=*/3);
   }
-  module->setAttr(kSharedMemoryAttrName, builder.getI32IntegerAttr(bytes));
   return success();
 }
 
@@ -161,7 +153,7 @@ struct ConvertTileGPUToLLVMPass
     });
     if (unsupported)
       return signalPassFailure();
-    if (failed(declareSharedMemory(module, *target)))
+    if (failed(declareSharedMemory(module)))
       return signalPassFailure();
 
     // AxisInfo reads the frontend's hints, so it runs before they change.
@@ -179,6 +171,7 @@ struct ConvertTileGPUToLLVMPass
     populateMemoryOpToLLVMPatterns(converter, patterns, axisInfo, targetInfo);
     populateGridOpToLLVMPatterns(converter, patterns, targetInfo);
     populateDebugOpToLLVMPatterns(converter, patterns, targetInfo);
+    populateBarrierOpToLLVMPatterns(converter, patterns, targetInfo);
     // Transcendental functions through libdevice rather than LLVM
     // intrinsics that NVPTX cannot select.
     populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);

@@ -37,4 +37,41 @@ def TerrazzoConvertTileGPUToLLVM
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"];
 }
 
+def TerrazzoAllocateSharedMemory
+    : Pass<"terrazzo-allocate-shared-memory", "::mlir::ModuleOp"> {
+  let summary = "Give every shared-memory buffer and scratch area its offset";
+  let description = [{
+    Two kinds of shared memory: the scratch an op needs while it runs (a
+    layout conversion between warps, a reduction or scan across warps), live
+    only at that op, and explicit buffers (`tilegpu.local_alloc`), live from
+    their allocation to their last use (to the end of a loop that uses a
+    buffer allocated outside it). Offsets are chosen first-fit, 16-byte
+    aligned, so that buffers live at the same time never overlap; a scratch
+    area is moved past the previous op's scratch when that costs no more
+    than the kernel needs anyway (or at most 4 KiB), so that
+    terrazzo-insert-barriers can drop the barrier between the two. Offsets
+    are recorded as `tilegpu.scratch_offset` on ops and
+    `tilegpu.buffer_offset` on allocations; the module attribute
+    `tilegpu.shared` (i32) is the total, the dynamic shared memory a kernel
+    is launched with, checked against the target's limit.
+  }];
+}
+
+def TerrazzoInsertBarriers
+    : Pass<"terrazzo-insert-barriers", "::mlir::ModuleOp"> {
+  let summary = "Insert a barrier exactly where shared-memory accesses can conflict";
+  let description = [{
+    Walks each function in program order with the set of shared-memory
+    accesses (byte ranges, read or write) made since the last barrier. An
+    access that overlaps a pending write, or a write that overlaps a pending
+    read, gets a `tilegpu.barrier` in front of its op, which clears the set.
+    An op with scratch writes its whole area, waits at a barrier of its own
+    lowering, and reads it: after it, its area is pending as read. Loops
+    iterate to a fixed point (the end of an iteration flows into the next)
+    and the branches of an `scf.if` join. A call may touch any shared memory.
+    Run after terrazzo-allocate-shared-memory.
+  }];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
+}
+
 #endif // TERRAZZO_BACKENDS_PASSES

@@ -34,6 +34,8 @@ void terrazzo::buildTileGPUPipeline(mlir::OpPassManager &pm,
 }
 
 void terrazzo::buildLLVMPipeline(mlir::OpPassManager &pm) {
+  pm.addPass(mlir::terrazzo::createTerrazzoAllocateSharedMemory());
+  pm.addPass(mlir::terrazzo::createTerrazzoInsertBarriers());
   pm.addPass(mlir::createSCFToControlFlowPass());
   pm.addPass(mlir::terrazzo::createTerrazzoConvertTileGPUToLLVM());
   pm.addPass(mlir::createCanonicalizerPass());

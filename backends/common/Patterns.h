@@ -52,6 +52,9 @@ void populateMemoryOpToLLVMPatterns(TileGPUTypeConverter &converter,
 void populateGridOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                   RewritePatternSet &patterns,
                                   const TargetInfo &target);
+void populateBarrierOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                     RewritePatternSet &patterns,
+                                     const TargetInfo &target);
 void populateDebugOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                    RewritePatternSet &patterns,
                                    const TargetInfo &target);

@@ -247,8 +247,9 @@ struct ReduceOpConversion : public ConvertOpToLLVMPattern<tile::ReduceOp> {
         return LLVM::GEPOp::create(rewriter, loc, sharedPtr, memoryTypes[s],
                                    bases[s], ValueRange{index});
       };
-      // A barrier first: an earlier use of the scratch may still read it.
-      target.barrier(rewriter, loc);
+      // No barrier first: terrazzo-insert-barriers puts one in front of
+      // the op when an earlier access to this scratch may still be in
+      // flight.
       for (auto &[key, value] : acc) {
         Value index =
             LLVM::AddOp::create(rewriter, loc, outputIndex[key], warpIndex);

@@ -248,7 +248,8 @@ LogicalResult convertThroughSharedMemory(tilegpu::ConvertLayoutOp op, Value src,
 
   ThreadPosition thread =
       getThreadPosition(rewriter, loc, target, getModuleWarpSize(op));
-  target.barrier(rewriter, loc);
+  // No barrier first: terrazzo-insert-barriers puts one in front of the op
+  // when an earlier access to this scratch may still be in flight.
   SmallVector<Value> values = unpackStruct(rewriter, loc, src);
   auto srcIndices = emitIndices(rewriter, loc, srcLayout, thread);
   int32_t storeWidth = vectorWidth(srcLayout);

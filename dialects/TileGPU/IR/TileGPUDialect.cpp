@@ -101,6 +101,17 @@ LogicalResult verifyLayoutsAgree(Operation *module, StringRef attrName,
 LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
                                                        NamedAttribute attr) {
   StringRef name = attr.getName().strref();
+  if (name == kScratchOffsetAttrName || name == kBufferOffsetAttrName) {
+    auto offset = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!offset || !offset.getType().isSignlessInteger(64) ||
+        offset.getInt() < 0)
+      return op->emitError("'")
+             << name << "' must be a non-negative i64, got " << attr.getValue();
+    if (name == kBufferOffsetAttrName && !isa<LocalAllocOp>(op))
+      return op->emitError("'") << name << "' must be set on a "
+                                << LocalAllocOp::getOperationName();
+    return success();
+  }
   bool known = name == kNumWarpsAttrName || name == kThreadsPerWarpAttrName ||
                name == kTargetAttrName || name == kSharedMemoryAttrName;
   if (!known)

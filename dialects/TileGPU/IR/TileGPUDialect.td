@@ -29,9 +29,13 @@ def TileGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kNumWarpsAttrName = "tilegpu.num-warps";
     static constexpr ::llvm::StringLiteral kThreadsPerWarpAttrName = "tilegpu.threads-per-warp";
     static constexpr ::llvm::StringLiteral kTargetAttrName = "tilegpu.target";
-    /// Dynamic shared memory (bytes) the kernel needs; set by the lowering
-    /// to LLVM.
+    /// Dynamic shared memory (bytes) the kernel needs; set by
+    /// terrazzo-allocate-shared-memory.
     static constexpr ::llvm::StringLiteral kSharedMemoryAttrName = "tilegpu.shared";
+    /// Byte offsets (i64) in that memory, set by the same pass: of an op's
+    /// scratch, and of a local_alloc's buffer.
+    static constexpr ::llvm::StringLiteral kScratchOffsetAttrName = "tilegpu.scratch_offset";
+    static constexpr ::llvm::StringLiteral kBufferOffsetAttrName = "tilegpu.buffer_offset";
   }];
 }
 

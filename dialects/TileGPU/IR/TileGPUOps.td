@@ -56,4 +56,15 @@ def TileGPU_LocalStoreOp : TileGPU_Op<"local_store"> {
   let hasVerifier = 1;
 }
 
+def TileGPU_BarrierOp : TileGPU_Op<"barrier"> {
+  let summary = "Wait for every thread of the program instance";
+  let description = [{
+    Every thread of the program instance reaches this point before any goes
+    on, and shared-memory accesses before it are visible to all threads
+    after it. Inserted by terrazzo-insert-barriers where shared-memory
+    accesses of different threads could otherwise conflict.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // TERRAZZO_TILEGPU_OPS

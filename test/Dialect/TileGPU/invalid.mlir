@@ -534,3 +534,32 @@ func.func @f(%m: !tilegpu.memdesc<16x16xf16, #shared, mutable>, %a: tensor<16x16
   tilegpu.local_store %a, %m : tensor<16x16xf16, #b3> -> !tilegpu.memdesc<16x16xf16, #shared, mutable>
   return
 }
+
+// -----
+
+#ia = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#ib = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+func.func @negative_scratch_offset(%x: tensor<512xf32, #ia>) -> tensor<512xf32, #ib> {
+  // expected-error @+1 {{'tilegpu.scratch_offset' must be a non-negative i64, got -16 : i64}}
+  %y = tilegpu.convert_layout %x {tilegpu.scratch_offset = -16 : i64} : tensor<512xf32, #ia> -> tensor<512xf32, #ib>
+  return %y : tensor<512xf32, #ib>
+}
+
+// -----
+
+#ia = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#ib = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+func.func @string_scratch_offset(%x: tensor<512xf32, #ia>) -> tensor<512xf32, #ib> {
+  // expected-error @+1 {{'tilegpu.scratch_offset' must be a non-negative i64, got "zero"}}
+  %y = tilegpu.convert_layout %x {tilegpu.scratch_offset = "zero"} : tensor<512xf32, #ia> -> tensor<512xf32, #ib>
+  return %y : tensor<512xf32, #ib>
+}
+
+// -----
+
+#ia = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+func.func @buffer_offset_elsewhere(%x: tensor<512xf32, #ia>) -> tensor<512xf32, #ia> {
+  // expected-error @+1 {{'tilegpu.buffer_offset' must be set on a tilegpu.local_alloc}}
+  %y = arith.negf %x {tilegpu.buffer_offset = 0 : i64} : tensor<512xf32, #ia>
+  return %y : tensor<512xf32, #ia>
+}

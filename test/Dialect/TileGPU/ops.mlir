@@ -138,3 +138,18 @@ module @slice_alias {
     return %a : tensor<16xf32, #tilegpu.slice<{dim = 1, parent = #tilegpu.blocked<{sizePerThread = [2, 2], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>}>>
   }
 }
+
+// A barrier, and the offsets the shared-memory allocation records.
+// CHECK-LABEL: func.func @barrier_and_offsets
+// CHECK: tilegpu.local_alloc {tilegpu.buffer_offset = 64 : i64}
+// CHECK: tilegpu.barrier
+// CHECK: tilegpu.convert_layout %{{.*}} {tilegpu.scratch_offset = 0 : i64}
+#bo_a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#bo_b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#bo_s = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @barrier_and_offsets(%x: tensor<512xf32, #bo_a>) -> tensor<512xf32, #bo_b> {
+  %m = tilegpu.local_alloc {tilegpu.buffer_offset = 64 : i64} : () -> !tilegpu.memdesc<16xf32, #bo_s, mutable>
+  tilegpu.barrier
+  %y = tilegpu.convert_layout %x {tilegpu.scratch_offset = 0 : i64} : tensor<512xf32, #bo_a> -> tensor<512xf32, #bo_b>
+  return %y : tensor<512xf32, #bo_b>
+}

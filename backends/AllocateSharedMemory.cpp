@@ -1,0 +1,242 @@
+// terrazzo-allocate-shared-memory: see Passes.td.
+#include "backends/Passes.h"
+#include "backends/SharedMemory.h"
+#include "backends/Target.h"
+#include "backends/common/Patterns.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+namespace mlir::terrazzo {
+#define GEN_PASS_DEF_TERRAZZOALLOCATESHAREDMEMORY
+#include "backends/Passes.h.inc"
+} // namespace mlir::terrazzo
+
+using namespace mlir;
+using namespace mlir::terrazzo;
+
+int64_t mlir::terrazzo::getScratchBytes(Operation *op) {
+  return std::max({getConvertLayoutScratchBytes(op), getReduceScratchBytes(op),
+                   getScanScratchBytes(op), getAtomicScratchBytes(op)});
+}
+
+int64_t mlir::terrazzo::getBufferBytes(Operation *alloc) {
+  auto type = cast<tilegpu::MemDescType>(alloc->getResult(0).getType());
+  int64_t elements = 1;
+  for (int64_t size : type.getShape())
+    elements *= size;
+  return elements * scratchElementBytes(type.getElementType());
+}
+
+std::optional<SharedRange> mlir::terrazzo::getScratchRange(Operation *op) {
+  auto offset = op->getAttrOfType<IntegerAttr>(kScratchOffsetAttrName);
+  int64_t bytes = offset ? getScratchBytes(op) : 0;
+  if (!bytes)
+    return std::nullopt;
+  return SharedRange{offset.getInt(), offset.getInt() + bytes};
+}
+
+namespace {
+
+constexpr int64_t kAlignment = 16;
+/// Scratch may grow the kernel's shared memory by this much to sit apart
+/// from the previous op's scratch (and save a barrier).
+constexpr int64_t kApartBudget = 4096;
+
+int64_t alignUp(int64_t bytes) { return llvm::alignTo(bytes, kAlignment); }
+
+/// One buffer to place: live over [first, last] in program order.
+struct Buffer {
+  Operation *owner;
+  bool isScratch;
+  int64_t bytes;
+  int64_t first, last;
+  int64_t offset = -1;
+};
+
+/// Positions of ops in program order (pre-order walk), and the span of
+/// each loop, so that a buffer used in a loop it was not allocated in stays
+/// live for the whole loop.
+class Liveness {
+public:
+  explicit Liveness(func::FuncOp func) {
+    func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      position[op] = next++;
+    });
+    func.walk([&](Operation *op) {
+      int64_t end = position[op];
+      op->walk([&](Operation *inner) { end = std::max(end, position[inner]); });
+      spanEnd[op] = end;
+    });
+  }
+
+  int64_t at(Operation *op) const { return position.lookup(op); }
+
+  /// The last position at which `alloc`'s buffer is live.
+  int64_t lastUse(Operation *alloc) const {
+    int64_t last = at(alloc);
+    for (Operation *user : alloc->getResult(0).getUsers()) {
+      // The outermost loop around the user that does not contain the
+      // allocation keeps the buffer live to its end.
+      Operation *anchor = user;
+      for (Operation *parent = user->getParentOp(); parent;
+           parent = parent->getParentOp()) {
+        if (parent->isAncestor(alloc))
+          break;
+        if (isa<LoopLikeOpInterface>(parent))
+          anchor = parent;
+      }
+      last = std::max(last, spanEnd.lookup(anchor));
+    }
+    return last;
+  }
+
+private:
+  DenseMap<Operation *, int64_t> position, spanEnd;
+  int64_t next = 0;
+};
+
+/// First-fit: the lowest aligned offset at which `buffer` overlaps no
+/// placed buffer live at the same time, at or after `from`.
+int64_t firstFit(const Buffer &buffer, ArrayRef<Buffer> placed, int64_t from) {
+  int64_t offset = from;
+  bool moved = true;
+  while (moved) {
+    moved = false;
+    for (const Buffer &other : placed) {
+      if (other.last < buffer.first || buffer.last < other.first)
+        continue;
+      if (offset < other.offset + other.bytes &&
+          other.offset < offset + buffer.bytes) {
+        offset = alignUp(other.offset + other.bytes);
+        moved = true;
+      }
+    }
+  }
+  return offset;
+}
+
+struct AllocateSharedMemoryPass
+    : public mlir::terrazzo::impl::TerrazzoAllocateSharedMemoryBase<
+          AllocateSharedMemoryPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    int64_t limit = std::numeric_limits<int32_t>::max();
+    std::string targetName;
+    if (auto name = module->getAttrOfType<StringAttr>(
+            tilegpu::TileGPUDialect::kTargetAttrName)) {
+      std::string error;
+      if (auto target = ::terrazzo::Target::parse(name.str(), error)) {
+        limit = target->maxSharedMemoryBytes;
+        targetName = target->name;
+      }
+    }
+    int64_t total = 0;
+    bool tooLarge = false;
+    module.walk([&](Operation *op) {
+      int64_t need = isa<tilegpu::LocalAllocOp>(op) ? getBufferBytes(op)
+                                                    : getScratchBytes(op);
+      if (need > limit) {
+        op->emitOpError("needs ")
+            << need << " bytes of shared memory"
+            << (isa<tilegpu::LocalAllocOp>(op)
+                    ? ""
+                    : " to move its data between threads")
+            << ", more than target '" << targetName
+            << "' allows in one program instance (" << limit
+            << " bytes); use smaller blocks";
+        tooLarge = true;
+      }
+    });
+    if (tooLarge)
+      return signalPassFailure();
+    module.walk([&](func::FuncOp func) {
+      int64_t need = allocate(func);
+      if (need > limit) {
+        func.emitError("needs ")
+            << need
+            << " bytes of shared memory for buffers live at the same time, "
+               "more than target '"
+            << targetName << "' allows in one program instance (" << limit
+            << " bytes); use smaller blocks";
+        tooLarge = true;
+      }
+      total = std::max(total, need);
+    });
+    if (tooLarge)
+      return signalPassFailure();
+    Builder builder(module.getContext());
+    if (total)
+      module->setAttr(kSharedMemoryAttrName,
+                      builder.getI32IntegerAttr(int32_t(total)));
+    else
+      module->removeAttr(kSharedMemoryAttrName);
+  }
+
+  /// Places the buffers of `func`; returns the bytes it needs.
+  int64_t allocate(func::FuncOp func) {
+    Liveness liveness(func);
+    SmallVector<Buffer> buffers;
+    func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<tilegpu::LocalAllocOp>(op)) {
+        buffers.push_back({op, false, alignUp(getBufferBytes(op)),
+                           liveness.at(op), liveness.lastUse(op)});
+        return;
+      }
+      op->removeAttr(kScratchOffsetAttrName);
+      if (int64_t bytes = getScratchBytes(op))
+        buffers.push_back({op, true, alignUp(bytes), liveness.at(op),
+                           liveness.at(op)});
+    });
+    // Explicit buffers first (longest lived), then scratch in program
+    // order.
+    std::stable_sort(buffers.begin(), buffers.end(),
+                     [](const Buffer &a, const Buffer &b) {
+                       return !a.isScratch && b.isScratch;
+                     });
+    SmallVector<Buffer> placed;
+    int64_t packed = 0; // what first-fit alone needs
+    for (Buffer &buffer : buffers) {
+      buffer.offset = firstFit(buffer, placed, 0);
+      packed = std::max(packed, buffer.offset + buffer.bytes);
+      placed.push_back(buffer);
+    }
+    // Scratch apart from the previous scratch where the budget allows.
+    int64_t budget = std::max(packed, kApartBudget);
+    placed.clear();
+    std::optional<size_t> previousScratch;
+    int64_t need = 0;
+    for (Buffer &buffer : buffers) {
+      int64_t offset = firstFit(buffer, placed, 0);
+      if (buffer.isScratch && previousScratch) {
+        SharedRange mine{offset, offset + buffer.bytes};
+        const Buffer &previous = placed[*previousScratch];
+        SharedRange theirs{previous.offset, previous.offset + previous.bytes};
+        if (mine.overlaps(theirs)) {
+          int64_t apart = firstFit(buffer, placed, alignUp(theirs.end));
+          if (apart + buffer.bytes <= budget)
+            offset = apart;
+        }
+      }
+      buffer.offset = offset;
+      need = std::max(need, offset + buffer.bytes);
+      placed.push_back(buffer);
+      if (buffer.isScratch)
+        previousScratch = placed.size() - 1;
+    }
+    Builder builder(func.getContext());
+    for (const Buffer &buffer : placed)
+      buffer.owner->setAttr(buffer.isScratch ? kScratchOffsetAttrName
+                                             : kBufferOffsetAttrName,
+                            builder.getI64IntegerAttr(buffer.offset));
+    return need;
+  }
+};
+
+} // namespace

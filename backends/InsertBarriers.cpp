@@ -1,0 +1,197 @@
+// terrazzo-insert-barriers: see Passes.td.
+#include "backends/Passes.h"
+#include "backends/SharedMemory.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <limits>
+
+namespace mlir::terrazzo {
+#define GEN_PASS_DEF_TERRAZZOINSERTBARRIERS
+#include "backends/Passes.h.inc"
+} // namespace mlir::terrazzo
+
+using namespace mlir;
+using namespace mlir::terrazzo;
+
+namespace {
+
+/// Shared-memory accesses since the last barrier.
+struct Pending {
+  SmallVector<SharedRange> reads, writes;
+
+  bool empty() const { return reads.empty() && writes.empty(); }
+  void clear() {
+    reads.clear();
+    writes.clear();
+  }
+  static bool anyOverlap(ArrayRef<SharedRange> ranges, SharedRange range) {
+    return llvm::any_of(ranges,
+                        [&](const SharedRange &r) { return r.overlaps(range); });
+  }
+  /// Whether reading `range` now could see another thread's write in flight.
+  bool readConflicts(SharedRange range) const {
+    return anyOverlap(writes, range);
+  }
+  /// Whether writing `range` now could race with other threads' accesses.
+  bool writeConflicts(SharedRange range) const {
+    return anyOverlap(writes, range) || anyOverlap(reads, range);
+  }
+  static void add(SmallVector<SharedRange> &ranges, SharedRange range) {
+    for (const SharedRange &r : ranges)
+      if (r.begin == range.begin && r.end == range.end)
+        return;
+    ranges.push_back(range);
+  }
+  void join(const Pending &other) {
+    for (const SharedRange &r : other.reads)
+      add(reads, r);
+    for (const SharedRange &r : other.writes)
+      add(writes, r);
+  }
+  bool operator==(const Pending &other) const {
+    auto same = [](ArrayRef<SharedRange> a, ArrayRef<SharedRange> b) {
+      if (a.size() != b.size())
+        return false;
+      for (const SharedRange &r : a)
+        if (!llvm::any_of(b, [&](const SharedRange &s) {
+              return s.begin == r.begin && s.end == r.end;
+            }))
+          return false;
+      return true;
+    };
+    return same(reads, other.reads) && same(writes, other.writes);
+  }
+};
+
+constexpr SharedRange kEverything{0, std::numeric_limits<int64_t>::max()};
+
+/// The range of the buffer a tilegpu.local_* op accesses, if allocated.
+std::optional<SharedRange> bufferRange(Value buffer) {
+  Operation *alloc = buffer.getDefiningOp();
+  if (!alloc || !isa<tilegpu::LocalAllocOp>(alloc))
+    return kEverything; // unknown buffer: assume the worst
+  auto offset = alloc->getAttrOfType<IntegerAttr>(kBufferOffsetAttrName);
+  if (!offset)
+    return kEverything;
+  return SharedRange{offset.getInt(), offset.getInt() + getBufferBytes(alloc)};
+}
+
+class BarrierInsertion {
+public:
+  /// Walks `block` from `state`; inserts barriers when `insert` is set.
+  Pending walk(Block &block, Pending state, bool insert) {
+    for (Operation &op : block)
+      visit(&op, state, insert);
+    return state;
+  }
+
+private:
+  void barrierBefore(Operation *op, Pending &state, bool insert) {
+    state.clear();
+    if (!insert)
+      return;
+    OpBuilder builder(op);
+    tilegpu::BarrierOp::create(builder, op->getLoc());
+  }
+
+  void read(Operation *op, SharedRange range, Pending &state, bool insert) {
+    if (state.readConflicts(range))
+      barrierBefore(op, state, insert);
+    Pending::add(state.reads, range);
+  }
+  void write(Operation *op, SharedRange range, Pending &state, bool insert) {
+    if (state.writeConflicts(range))
+      barrierBefore(op, state, insert);
+    Pending::add(state.writes, range);
+  }
+
+  void visit(Operation *op, Pending &state, bool insert) {
+    if (isa<tilegpu::BarrierOp>(op)) {
+      state.clear();
+      return;
+    }
+    if (std::optional<SharedRange> scratch = getScratchRange(op)) {
+      // The op writes its scratch, passes its own barrier, reads it back.
+      write(op, *scratch, state, insert);
+      state.clear();
+      Pending::add(state.reads, *scratch);
+      return;
+    }
+    if (auto alloc = dyn_cast<tilegpu::LocalAllocOp>(op)) {
+      if (alloc.getSrc())
+        write(op, *bufferRange(alloc.getResult()), state, insert);
+      return;
+    }
+    if (auto store = dyn_cast<tilegpu::LocalStoreOp>(op)) {
+      write(op, *bufferRange(store.getBuffer()), state, insert);
+      return;
+    }
+    if (auto load = dyn_cast<tilegpu::LocalLoadOp>(op)) {
+      read(op, *bufferRange(load.getBuffer()), state, insert);
+      return;
+    }
+    if (isa<func::CallOp>(op)) {
+      // The callee may touch any shared memory, and leave it touched.
+      if (!state.empty())
+        barrierBefore(op, state, insert);
+      Pending::add(state.writes, kEverything);
+      return;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      Pending thenState = walk(ifOp.getThenRegion().front(), state, insert);
+      Pending elseState =
+          ifOp.getElseRegion().empty()
+              ? state
+              : walk(ifOp.getElseRegion().front(), state, insert);
+      thenState.join(elseState);
+      state = thenState;
+      return;
+    }
+    if (isa<LoopLikeOpInterface>(op)) {
+      // The state at the top of an iteration: before the loop, or at the
+      // end of the previous iteration; grow to a fixed point first.
+      Pending entry = state;
+      for (int round = 0; round < 8; ++round) {
+        Pending end = entry;
+        for (Region &region : op->getRegions())
+          for (Block &block : region)
+            end = walk(block, end, /*insert=*/false);
+        Pending next = state;
+        next.join(end);
+        if (next == entry)
+          break;
+        entry = next;
+      }
+      Pending end = entry;
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          end = walk(block, end, insert);
+      // Zero iterations leave the state before the loop.
+      state.join(end);
+      state.join(entry);
+      return;
+    }
+    // Regions of other ops (combine regions of reductions and scans) hold
+    // scalar code only.
+  }
+};
+
+struct InsertBarriersPass
+    : public mlir::terrazzo::impl::TerrazzoInsertBarriersBase<
+          InsertBarriersPass> {
+  void runOnOperation() override {
+    getOperation().walk([&](func::FuncOp func) {
+      if (func.isExternal())
+        return;
+      BarrierInsertion insertion;
+      insertion.walk(func.getBody().front(), Pending(), /*insert=*/true);
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,131 @@
+// RUN: terrazzo-opt %s -split-input-file -verify-diagnostics --terrazzo-allocate-shared-memory | FileCheck %s
+
+// Scratch of consecutive ops is placed apart when the kernel can afford it
+// (here 2 KiB + 2 KiB within the 4 KiB budget), so that no barrier is
+// needed between them; the module records the total.
+
+// CHECK: module attributes {{{.*}}tilegpu.shared = 4096 : i32
+// CHECK-LABEL: func.func private @apart
+// CHECK: tilegpu.convert_layout {{.*}} {tilegpu.scratch_offset = 0 : i64}
+// CHECK: tilegpu.convert_layout {{.*}} {tilegpu.scratch_offset = 2048 : i64}
+// CHECK: tilegpu.convert_layout {{.*}} {tilegpu.scratch_offset = 0 : i64}
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @apart(%x: tensor<512xf32, #a>) -> tensor<512xf32, #b> {
+    %y = tilegpu.convert_layout %x : tensor<512xf32, #a> -> tensor<512xf32, #b>
+    %z = tilegpu.convert_layout %y : tensor<512xf32, #b> -> tensor<512xf32, #a>
+    %w = tilegpu.convert_layout %z : tensor<512xf32, #a> -> tensor<512xf32, #b>
+    return %w : tensor<512xf32, #b>
+  }
+}
+
+// -----
+
+// Must not: spend more than the budget to keep scratch apart. Two 8 KiB
+// conversions share offset 0 (16 KiB would double what the kernel needs).
+
+// CHECK: module attributes {{{.*}}tilegpu.shared = 8192 : i32
+// CHECK-LABEL: func.func private @together
+// CHECK: tilegpu.convert_layout {{.*}} {tilegpu.scratch_offset = 0 : i64}
+// CHECK: tilegpu.convert_layout {{.*}} {tilegpu.scratch_offset = 0 : i64}
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @together(%x: tensor<2048xf32, #a>) -> tensor<2048xf32, #a> {
+    %y = tilegpu.convert_layout %x : tensor<2048xf32, #a> -> tensor<2048xf32, #b>
+    %z = tilegpu.convert_layout %y : tensor<2048xf32, #b> -> tensor<2048xf32, #a>
+    return %z : tensor<2048xf32, #a>
+  }
+}
+
+// -----
+
+// Explicit buffers live from their allocation to their last use; a buffer
+// used in a loop it was not allocated in stays live to the end of the
+// loop. %buf (4 KiB) and %tmp (2 KiB) are live together, and the
+// conversions inside the loop get scratch above both (not apart from each
+// other: that would need 10 KiB); %late, allocated after the last uses of
+// both, and the conversion after it reuse offset 0.
+
+// CHECK: module attributes {{{.*}}tilegpu.shared = 8192 : i32
+// CHECK-LABEL: func.func private @buffers
+// CHECK: tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64}
+// CHECK: tilegpu.local_alloc {tilegpu.buffer_offset = 4096 : i64}
+// CHECK: scf.for
+// CHECK: tilegpu.convert_layout {{.*}} {tilegpu.scratch_offset = 6144 : i64}
+// CHECK: tilegpu.convert_layout {{.*}} {tilegpu.scratch_offset = 6144 : i64}
+// CHECK: tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64}
+// CHECK: tilegpu.convert_layout {{.*}} {tilegpu.scratch_offset = 0 : i64}
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#s = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @buffers(%x: tensor<512xf32, #a>, %n: i32) -> tensor<512xf32, #b> {
+    %buf = tilegpu.local_alloc : () -> !tilegpu.memdesc<1024xf32, #s, mutable>
+    %tmp = tilegpu.local_alloc : () -> !tilegpu.memdesc<512xf32, #s, mutable>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> (tensor<512xf32, #a>) : i32 {
+      tilegpu.local_store %v, %tmp : tensor<512xf32, #a> -> !tilegpu.memdesc<512xf32, #s, mutable>
+      %w = tilegpu.local_load %tmp : !tilegpu.memdesc<512xf32, #s, mutable> -> tensor<512xf32, #a>
+      %c = tilegpu.convert_layout %w : tensor<512xf32, #a> -> tensor<512xf32, #b>
+      %d = tilegpu.convert_layout %c : tensor<512xf32, #b> -> tensor<512xf32, #a>
+      scf.yield %d : tensor<512xf32, #a>
+    }
+    %big = tilegpu.local_load %buf : !tilegpu.memdesc<1024xf32, #s, mutable> -> tensor<1024xf32, #a>
+    %late = tilegpu.local_alloc : () -> !tilegpu.memdesc<512xf32, #s, mutable>
+    tilegpu.local_store %r, %late : tensor<512xf32, #a> -> !tilegpu.memdesc<512xf32, #s, mutable>
+    %out = tilegpu.convert_layout %r : tensor<512xf32, #a> -> tensor<512xf32, #b>
+    return %out : tensor<512xf32, #b>
+  }
+}
+
+// -----
+
+// A conversion that only reorders a thread's registers needs no scratch:
+// no offset, no shared memory.
+
+// CHECK-NOT: tilegpu.shared
+// CHECK-LABEL: func.func private @permute
+// CHECK-NOT: tilegpu.scratch_offset
+#a = #tilegpu.blocked<{sizePerThread = [2, 2], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]}>
+#b = #tilegpu.blocked<{sizePerThread = [2, 2], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [0, 1]}>
+module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @permute(%x: tensor<2x64xf32, #a>) -> tensor<2x64xf32, #b> {
+    %y = tilegpu.convert_layout %x : tensor<2x64xf32, #a> -> tensor<2x64xf32, #b>
+    return %y : tensor<2x64xf32, #b>
+  }
+}
+
+// -----
+
+// Scratch larger than the target's shared memory: a located error.
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @huge(%x: tensor<65536xf32, #a>) -> tensor<65536xf32, #b> {
+    // expected-error @below {{'tilegpu.convert_layout' op needs 262144 bytes of shared memory to move its data between threads, more than target 'cuda:80' allows in one program instance}}
+    %y = tilegpu.convert_layout %x : tensor<65536xf32, #a> -> tensor<65536xf32, #b>
+    return %y : tensor<65536xf32, #b>
+  }
+}
+
+// -----
+
+// Buffers that fit one by one but not together: a located error on the
+// function.
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#s = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "tilegpu.threads-per-warp" = 32 : i32} {
+  // expected-error @below {{needs 196608 bytes of shared memory for buffers live at the same time, more than target 'cuda:80' allows in one program instance (166912 bytes)}}
+  func.func private @together(%x: tensor<16384xf32, #a>) {
+    %p = tilegpu.local_alloc %x : (tensor<16384xf32, #a>) -> !tilegpu.memdesc<16384xf32, #s>
+    %q = tilegpu.local_alloc %x : (tensor<16384xf32, #a>) -> !tilegpu.memdesc<16384xf32, #s>
+    %r = tilegpu.local_alloc %x : (tensor<16384xf32, #a>) -> !tilegpu.memdesc<16384xf32, #s>
+    %u = tilegpu.local_load %p : !tilegpu.memdesc<16384xf32, #s> -> tensor<16384xf32, #a>
+    %v = tilegpu.local_load %q : !tilegpu.memdesc<16384xf32, #s> -> tensor<16384xf32, #a>
+    %w = tilegpu.local_load %r : !tilegpu.memdesc<16384xf32, #s> -> tensor<16384xf32, #a>
+    return
+  }
+}

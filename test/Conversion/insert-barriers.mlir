@@ -1,0 +1,158 @@
+// RUN: terrazzo-opt %s -split-input-file --terrazzo-insert-barriers | FileCheck %s
+
+// The first use of shared memory needs no barrier in front. An op whose
+// scratch overlaps the previous op's needs one (it would overwrite what
+// other threads may still be reading); one whose scratch is apart does
+// not, and neither does the op after that back at offset 0: the barrier
+// inside the middle op already waited for the first op's reads.
+
+// CHECK-LABEL: func.func private @sequence
+// CHECK-NEXT: tilegpu.convert_layout {{.*}}scratch_offset = 0
+// CHECK-NEXT: tilegpu.convert_layout {{.*}}scratch_offset = 2048
+// CHECK-NEXT: tilegpu.convert_layout {{.*}}scratch_offset = 0
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.convert_layout {{.*}}scratch_offset = 0
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.convert_layout {{.*}}scratch_offset = 0
+// CHECK-NEXT: return
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @sequence(%x: tensor<512xf32, #a>) -> tensor<512xf32, #b> {
+    %y = tilegpu.convert_layout %x {tilegpu.scratch_offset = 0 : i64} : tensor<512xf32, #a> -> tensor<512xf32, #b>
+    %z = tilegpu.convert_layout %y {tilegpu.scratch_offset = 2048 : i64} : tensor<512xf32, #b> -> tensor<512xf32, #a>
+    %w = tilegpu.convert_layout %z {tilegpu.scratch_offset = 0 : i64} : tensor<512xf32, #a> -> tensor<512xf32, #b>
+    %u = tilegpu.convert_layout %w {tilegpu.scratch_offset = 0 : i64} : tensor<512xf32, #b> -> tensor<512xf32, #a>
+    %t = tilegpu.convert_layout %u {tilegpu.scratch_offset = 0 : i64} : tensor<512xf32, #a> -> tensor<512xf32, #b>
+    return %t : tensor<512xf32, #b>
+  }
+}
+
+// -----
+
+// Reductions across warps: a softmax's two reductions. With their scratch
+// at the same offset the second needs a barrier in front; apart, none.
+
+// CHECK-LABEL: func.func private @same_offset
+// CHECK: tile.reduce
+// CHECK: tilegpu.barrier
+// CHECK-NEXT: tile.reduce
+// CHECK-LABEL: func.func private @apart
+// CHECK-NOT: tilegpu.barrier
+// CHECK: return
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @same_offset(%x: tensor<512xf32, #b>) -> (f32, f32) {
+    %m = tile.reduce(%x) axis = 0 {tilegpu.scratch_offset = 0 : i64} : (tensor<512xf32, #b>) -> f32 {
+    ^bb0(%p: f32, %q: f32):
+      %r = arith.maxnumf %p, %q : f32
+      tile.reduce.return %r : f32
+    }
+    %s = tile.reduce(%x) axis = 0 {tilegpu.scratch_offset = 0 : i64} : (tensor<512xf32, #b>) -> f32 {
+    ^bb0(%p: f32, %q: f32):
+      %r = arith.addf %p, %q : f32
+      tile.reduce.return %r : f32
+    }
+    return %m, %s : f32, f32
+  }
+  func.func private @apart(%x: tensor<512xf32, #b>) -> (f32, f32) {
+    %m = tile.reduce(%x) axis = 0 {tilegpu.scratch_offset = 0 : i64} : (tensor<512xf32, #b>) -> f32 {
+    ^bb0(%p: f32, %q: f32):
+      %r = arith.maxnumf %p, %q : f32
+      tile.reduce.return %r : f32
+    }
+    %s = tile.reduce(%x) axis = 0 {tilegpu.scratch_offset = 16 : i64} : (tensor<512xf32, #b>) -> f32 {
+    ^bb0(%p: f32, %q: f32):
+      %r = arith.addf %p, %q : f32
+      tile.reduce.return %r : f32
+    }
+    return %m, %s : f32, f32
+  }
+}
+
+// -----
+
+// In a loop, the end of one iteration meets the start of the next: a
+// conversion alone in the body at one offset conflicts with itself from
+// the previous iteration and gets a barrier at the top of the body; the
+// op after the loop conflicts too (the loop may have run).
+
+// CHECK-LABEL: func.func private @loop
+// CHECK: scf.for
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.convert_layout
+// CHECK: scf.yield
+// CHECK: tilegpu.barrier
+// CHECK-NEXT: tilegpu.convert_layout
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @loop(%x: tensor<512xf32, #a>, %n: i32) -> tensor<512xf32, #b> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> (tensor<512xf32, #a>) : i32 {
+      %c = tilegpu.convert_layout %v {tilegpu.scratch_offset = 0 : i64} : tensor<512xf32, #a> -> tensor<512xf32, #b>
+      %d = arith.negf %c : tensor<512xf32, #b>
+      %e = tilegpu.convert_layout %d : tensor<512xf32, #b> -> tensor<512xf32, #a>
+      scf.yield %e : tensor<512xf32, #a>
+    }
+    %out = tilegpu.convert_layout %r {tilegpu.scratch_offset = 0 : i64} : tensor<512xf32, #a> -> tensor<512xf32, #b>
+    return %out : tensor<512xf32, #b>
+  }
+}
+
+// -----
+
+// Must not: a barrier already there is not doubled, and a read after a
+// read needs none. Explicit buffers: a store then a load of the same buffer
+// needs one (read after write); loads of two different buffers after it
+// do not.
+
+// CHECK-LABEL: func.func private @buffers
+// CHECK: tilegpu.local_store
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_load
+// CHECK-NEXT: tilegpu.local_load
+// CHECK-NEXT: tilegpu.local_load
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_store
+// CHECK-NEXT: return
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#s = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @buffers(%x: tensor<512xf32, #a>) {
+    %p = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<512xf32, #s, mutable>
+    %q = tilegpu.local_alloc {tilegpu.buffer_offset = 2048 : i64} : () -> !tilegpu.memdesc<512xf32, #s, mutable>
+    tilegpu.local_store %x, %p : tensor<512xf32, #a> -> !tilegpu.memdesc<512xf32, #s, mutable>
+    %u = tilegpu.local_load %p : !tilegpu.memdesc<512xf32, #s, mutable> -> tensor<512xf32, #a>
+    %v = tilegpu.local_load %q : !tilegpu.memdesc<512xf32, #s, mutable> -> tensor<512xf32, #a>
+    %w = tilegpu.local_load %p : !tilegpu.memdesc<512xf32, #s, mutable> -> tensor<512xf32, #a>
+    tilegpu.barrier
+    tilegpu.local_store %x, %q : tensor<512xf32, #a> -> !tilegpu.memdesc<512xf32, #s, mutable>
+    return
+  }
+}
+
+// -----
+
+// An scf.if joins its branches: a write in one branch conflicts with a
+// read after the if.
+
+// CHECK-LABEL: func.func private @branches
+// CHECK: scf.if
+// CHECK-NOT: tilegpu.barrier
+// CHECK: }
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_load
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#s = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @branches(%x: tensor<512xf32, #a>, %c: i1) -> tensor<512xf32, #a> {
+    %p = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<512xf32, #s, mutable>
+    scf.if %c {
+      tilegpu.local_store %x, %p : tensor<512xf32, #a> -> !tilegpu.memdesc<512xf32, #s, mutable>
+    }
+    %u = tilegpu.local_load %p : !tilegpu.memdesc<512xf32, #s, mutable> -> tensor<512xf32, #a>
+    return %u : tensor<512xf32, #a>
+  }
+}
