@@ -920,10 +920,12 @@ public:
                                     ArrayRef<AxisInfoLattice *> argLattices,
                                     unsigned firstIndex) override {
     // The induction variable of scf.for is lb + i * step: divisible by
-    // whatever divides both.
+    // whatever divides both. (firstIndex, where the iter_args start, is 0
+    // for a loop without iter_args: the induction variable is still the
+    // first block argument.)
     auto forOp = dyn_cast<scf::ForOp>(op);
     if (forOp && successor.getSuccessor() == &forOp.getRegion() &&
-        firstIndex == 1 && !argLattices.empty()) {
+        !argLattices.empty()) {
       ProgramPoint *point = getProgramPointBefore(&forOp.getRegion().front());
       const AxisInfoLattice *lb =
           getLatticeElementFor(point, forOp.getLowerBound());

@@ -367,6 +367,7 @@ func.func @loop(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) {
   %c32 = arith.constant dense<32> : tensor<64xi32>
   // expected-remark @below {{result #0: contiguity = [1], divisibility = [1], constancy = [64], constant_value = 1}}
   %c1 = arith.constant dense<1> : tensor<64xi32>
+  %c1f = arith.constant dense<1.0> : tensor<64xf32>
 
   // Advanced by 32 elements (128 bytes): stays 16-byte aligned.
   // expected-remark @below {{region #0 arg #0: contiguity = [1], divisibility = [16], constancy = [1]}}
@@ -405,6 +406,18 @@ func.func @loop(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) {
     // expected-remark @below {{result #0: contiguity = [1], divisibility = [64], constancy = [1], constant_value = <none>}}
     %o2 = arith.addi %o, %c64 : i32
     scf.yield %o2 : i32
+  }
+
+  // A loop without iter_args: its induction variable is still lb + i * step.
+  // expected-remark @below {{region #0 arg #0: contiguity = [1], divisibility = [16], constancy = [1]}}
+  scf.for %i = %c0 to %n step %c16 : i32 {
+    // expected-remark @below {{result #0: contiguity = [1], divisibility = [16], constancy = [64]}}
+    %is = tile.splat %i : i32 -> tensor<64xi32>
+    // expected-remark @below {{result #0: contiguity = [64], divisibility = [16], constancy = [1]}}
+    %offs = arith.addi %is, %r : tensor<64xi32>
+    // expected-remark @below {{result #0: contiguity = [64], divisibility = [16], constancy = [1]}}
+    %q = tile.addptr %ps, %offs : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
+    tile.store %q, %c1f : tensor<64x!tile.ptr<f32>>
   }
   return
 }

@@ -83,6 +83,12 @@ class Builder(ABC):
     def load(self, ptr, mask, other, ptr_ty, result_ty, cache, evict, volatile): ...
     @abstractmethod
     def store(self, ptr, value, mask, ptr_ty, cache, evict): ...
+    # Synchronisation
+    @abstractmethod
+    def barrier(self):
+        """Every thread of the program instance waits here; memory writes
+        before it are visible to all its threads after it."""
+
     # Debugging
     @abstractmethod
     def print(self, prefix: str, hex: bool, args: Sequence[Tuple[Any, Any]]): ...

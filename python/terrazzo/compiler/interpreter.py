@@ -526,6 +526,10 @@ class InterpreterBuilder(Builder):
                           self.pid)
 
     # -- debugging ----------------------------------------------------------------
+    def barrier(self):
+        # A program instance runs as one: its accesses are already ordered.
+        return None
+
     def print(self, prefix, hex, args):
         parts = []
         for h, t in args:

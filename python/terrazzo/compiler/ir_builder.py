@@ -497,6 +497,9 @@ class IRBuilder(Builder):
             operands += f", {mask}"
         self._emit(f"tile.store {operands}{self._hints(cache, evict)} : {ir_type(ptr_ty)}")
 
+    def barrier(self):
+        self._emit("tilegpu.barrier")
+
     def print(self, prefix, hex, args):
         text = f"tile.print {mlir_string(prefix)}"
         if hex:

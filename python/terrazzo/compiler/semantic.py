@@ -1022,6 +1022,9 @@ class Semantic:
     # ------------------------------------------------------------------
     # Debugging
     # ------------------------------------------------------------------
+    def debug_barrier(self) -> None:
+        self.builder.barrier()
+
     def device_print(self, prefix, args, hex=False) -> None:
         if not isinstance(prefix, str):
             raise SemanticError("device_print's first argument must be a string prefix")

@@ -713,6 +713,13 @@ def static_print(*values, sep=" ", end="\n", file=None, flush=False):
 
 
 @builtin
+def debug_barrier():
+    """Waits until every thread of the program instance gets here; their
+    memory accesses before it are visible to all of them after it."""
+    return _current_semantic().debug_barrier()
+
+
+@builtin
 def device_print(prefix, *args, hex=False):
     """Print `prefix` and the values of `args` from every program instance."""
     return _current_semantic().device_print(_unwrap(prefix), list(args), _unwrap(hex))
@@ -860,7 +867,6 @@ _UNSUPPORTED = {
     "load_tensor_descriptor": "tensor descriptors are not lowered yet",
     "store_tensor_descriptor": "tensor descriptors are not lowered yet",
     "inline_asm_elementwise": "inline assembly is not supported",
-    "debug_barrier": "barriers are not lowered yet",
     "umulhi": "umulhi is not lowered yet",
     "rand": "random numbers are not supported yet",
     "randn": "random numbers are not supported yet",
@@ -898,6 +904,6 @@ __all__ = [
     "log", "log2", "sqrt", "sqrt_rn", "rsqrt", "sin", "cos", "floor", "ceil", "erf",
     "abs", "fma", "sigmoid", "fdiv", "div_rn", "cdiv", "broadcast", "broadcast_to",
     "expand_dims", "multiple_of", "max_contiguous", "max_constancy", "assume",
-    "static_assert", "static_print", "device_print", "device_assert", "static_range",
+    "static_assert", "static_print", "debug_barrier", "device_print", "device_assert", "static_range",
     "range", "PropagateNan", "reduce", "sum", "xor_sum", "max", "min", "argmax", "argmin",
 ] + _py.list(_UNSUPPORTED)
