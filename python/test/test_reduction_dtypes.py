@@ -1,0 +1,170 @@
+"""Reductions over many shapes and every supported dtype, against float64
+(or exact integer) references on fresh random inputs: tl.sum, tl.max,
+tl.min and tl.argmax along both axes of a 2-D block, with masked tails
+(shapes that are not multiples of the block), at 1, 4 and 8 warps on the
+GPU; the same kernel in the interpreter here. Output buffers are poisoned
+and checked past their ends, so a missing or stray store fails.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import terrazzo as triton
+import terrazzo.language as tl
+
+
+@triton.jit
+def reduce_kernel(x_ptr, sum_ptr, max_ptr, min_ptr, amax_ptr, m, n,
+                  AXIS: tl.constexpr, LOW: tl.constexpr, HIGH: tl.constexpr,
+                  BM: tl.constexpr, BN: tl.constexpr):
+    rows = tl.arange(0, BM)
+    cols = tl.arange(0, BN)
+    mask = (rows[:, None] < m) & (cols[None, :] < n)
+    offs = rows[:, None] * n + cols[None, :]
+    x = tl.load(x_ptr + offs, mask=mask, other=0)
+    lo = tl.load(x_ptr + offs, mask=mask, other=LOW)
+    hi = tl.load(x_ptr + offs, mask=mask, other=HIGH)
+    if AXIS == 0:
+        out = cols
+        out_mask = cols < n
+    else:
+        out = rows
+        out_mask = rows < m
+    tl.store(sum_ptr + out, tl.sum(x, axis=AXIS), mask=out_mask)
+    tl.store(max_ptr + out, tl.max(lo, axis=AXIS), mask=out_mask)
+    tl.store(min_ptr + out, tl.min(hi, axis=AXIS), mask=out_mask)
+    tl.store(amax_ptr + out, tl.argmax(lo, axis=AXIS), mask=out_mask)
+
+
+GUARD = 16
+
+# dtype -> (numpy type, dtype of tl.sum's result, relative tolerance of the sum
+# against float64, relative to the sum of magnitudes)
+DTYPES = {
+    "float16": (np.float16, np.float32, 2e-3),
+    "float32": (np.float32, np.float32, 1e-5),
+    "float64": (np.float64, np.float64, 1e-12),
+    "int8": (np.int8, np.int32, 0),
+    "int16": (np.int16, np.int32, 0),
+    "int32": (np.int32, np.int32, 0),
+    "int64": (np.int64, np.int64, 0),
+    "uint8": (np.uint8, np.uint32, 0),
+}
+
+
+def _inputs(dtype, m, n, rng):
+    np_type = DTYPES[dtype][0]
+    if np.issubdtype(np_type, np.floating):
+        x = rng.standard_normal((m, n)) * 4
+        low, high = -float("inf"), float("inf")
+    else:
+        info = np.iinfo(np_type)
+        x = rng.integers(max(info.min, -100), min(info.max, 100) + 1, (m, n))
+        low, high = int(info.min), int(info.max)
+    return x.astype(np_type), low, high
+
+
+def _sum_type(dtype):
+    return DTYPES[dtype][1]
+
+
+def _outputs(dtype, size, xp):
+    """Poisoned outputs (sum, max, min, argmax) of `size` plus GUARD."""
+    np_type = DTYPES[dtype][0]
+    sentinel = lambda t: (np.nan if np.issubdtype(t, np.floating) else np.iinfo(t).max - 3)
+    outs = []
+    for t in (_sum_type(dtype), np_type, np_type, np.int32):
+        outs.append(xp(np.full(size + GUARD, sentinel(t), dtype=t)))
+    return outs
+
+
+def _check(dtype, x, axis, sums, maxs, mins, amaxs):
+    tol = DTYPES[dtype][2]
+    m, n = x.shape
+    size = n if axis == 0 else m
+    x64 = x.astype(np.float64)
+    want_sum = x64.sum(axis=axis)
+    scale = np.abs(x64).sum(axis=axis) + 1
+    got_sum = sums[:size].astype(np.float64)
+    assert np.all(np.abs(got_sum - want_sum) <= tol * scale), (got_sum, want_sum)
+    np.testing.assert_array_equal(maxs[:size], x.max(axis=axis))
+    np.testing.assert_array_equal(mins[:size], x.min(axis=axis))
+    # Ties go to the lowest index, as numpy's argmax.
+    np.testing.assert_array_equal(amaxs[:size], x.argmax(axis=axis))
+    for out in (sums, maxs, mins, amaxs):
+        tail = out[size:]
+        if np.issubdtype(tail.dtype, np.floating):
+            assert np.all(np.isnan(tail)), "a store went past the end"
+        else:
+            assert np.all(tail == np.iinfo(tail.dtype).max - 3), "a store went past the end"
+
+
+SHAPES = [(1, 1), (16, 32), (37, 100), (64, 256), (100, 1000)]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "int8", "int32", "uint8"])
+@pytest.mark.parametrize("shape", [(1, 1), (37, 100)])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_interpreter(dtype, shape, axis, rng):
+    m, n = shape
+    x, low, high = _inputs(dtype, m, n, rng)
+    outs = _outputs(dtype, n if axis == 0 else m, lambda a: a)
+    kernel = triton.jit(reduce_kernel.fn, interpret=True)
+    kernel[(1,)](x, *outs, m, n, AXIS=axis, LOW=low, HIGH=high,
+                 BM=triton.next_power_of_2(m), BN=triton.next_power_of_2(n))
+    _check(dtype, x, axis, *outs)
+
+
+@pytest.fixture
+def torch_cuda(monkeypatch):
+    monkeypatch.delenv("TERRAZZO_DRY_LAUNCH", raising=False)
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("torch has no CUDA device")
+    return torch
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", sorted(DTYPES))
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("axis", [0, 1])
+@pytest.mark.parametrize("num_warps", [1, 4, 8])
+def test_gpu(torch_cuda, dtype, shape, axis, num_warps, rng):
+    torch = torch_cuda
+    m, n = shape
+    x, low, high = _inputs(dtype, m, n, rng)
+    outs = _outputs(dtype, n if axis == 0 else m, lambda a: torch.from_numpy(a).cuda())
+    reduce_kernel[(1,)](torch.from_numpy(x).cuda(), *outs, m, n, AXIS=axis, LOW=low,
+                        HIGH=high, BM=triton.next_power_of_2(m),
+                        BN=triton.next_power_of_2(n), num_warps=num_warps)
+    torch.cuda.synchronize()
+    _check(dtype, x, axis, *[o.cpu().numpy() for o in outs])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("shape", [(16, 32), (37, 100), (100, 1000)])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_gpu_bfloat16(torch_cuda, shape, axis, rng):
+    torch = torch_cuda
+    m, n = shape
+    x = torch.from_numpy(rng.standard_normal((m, n)) * 4).to(torch.bfloat16).cuda()
+    size = n if axis == 0 else m
+    sums = torch.full((size + GUARD,), float("nan"), dtype=torch.float32, device="cuda")
+    maxs = torch.full((size + GUARD,), float("nan"), dtype=torch.bfloat16, device="cuda")
+    mins = torch.full((size + GUARD,), float("nan"), dtype=torch.bfloat16, device="cuda")
+    amaxs = torch.full((size + GUARD,), -7, dtype=torch.int32, device="cuda")
+    reduce_kernel[(1,)](x, sums, maxs, mins, amaxs, m, n, AXIS=axis, LOW=-float("inf"),
+                        HIGH=float("inf"), BM=triton.next_power_of_2(m),
+                        BN=triton.next_power_of_2(n), num_warps=4)
+    torch.cuda.synchronize()
+    x64 = x.double()
+    want = x64.sum(dim=axis)
+    scale = x64.abs().sum(dim=axis) + 1
+    assert torch.all((sums[:size].double() - want).abs() <= 2e-2 * scale)
+    assert torch.equal(maxs[:size], x.max(dim=axis).values)
+    assert torch.equal(mins[:size], x.min(dim=axis).values)
+    assert torch.equal(amaxs[:size].long(), x.float().argmax(dim=axis))
+    assert torch.all(torch.isnan(sums[size:].float()))
+    assert torch.all(amaxs[size:] == -7)
