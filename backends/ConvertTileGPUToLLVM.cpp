@@ -140,9 +140,10 @@ struct ConvertTileGPUToLLVMPass
     // Ops whose lowering has not been written yet get one clear error each
     // rather than the conversion driver's "failed to legalize".
     module.walk([&](Operation *op) {
+      if (failed(checkShapeTransformLowering(op)))
+        unsupported = true;
       if (isa<tile::DotOp, tile::AtomicRMWOp,
-              tile::AtomicCASOp, tile::TransOp, tile::ReshapeOp, tile::JoinOp,
-              tile::SplitOp, tile::MakeTensorDescOp, tile::DescLoadOp,
+              tile::AtomicCASOp, tile::MakeTensorDescOp, tile::DescLoadOp,
               tile::DescStoreOp, tile::ExternElementwiseOp,
               tilegpu::LocalAllocOp, tilegpu::LocalLoadOp,
               tilegpu::LocalStoreOp, tilegpu::LocalDeallocOp>(op)) {
@@ -165,6 +166,7 @@ struct ConvertTileGPUToLLVMPass
     RewritePatternSet patterns(context);
     populateElementwiseOpToLLVMPatterns(converter, patterns);
     populateShapeOpToLLVMPatterns(converter, patterns, targetInfo);
+    populateShapeTransformOpToLLVMPatterns(converter, patterns);
     populateReduceOpToLLVMPatterns(converter, patterns, targetInfo);
     populateScanOpToLLVMPatterns(converter, patterns, targetInfo);
     populatePointerOpToLLVMPatterns(converter, patterns);

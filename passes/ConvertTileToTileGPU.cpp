@@ -3,6 +3,7 @@
 
 #include "backends/Target.h"
 #include "passes/LayoutUtils.h"
+#include "passes/ShapeOpLayouts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -54,10 +55,16 @@ struct ConvertTileToTileGPUPass
     module->setAttr(tilegpu::TileGPUDialect::kTargetAttrName,
                     builder.getStringAttr(parsed->name));
 
+    if (failed(checkShapeOpsHaveLayouts(module)))
+      return signalPassFailure();
     assignDefaultLayouts(module);
+    bool shapeOpFailed = false;
     module.walk([&](Operation *op) {
       if (auto reduce = dyn_cast<tile::ReduceOp>(op))
         sliceReduceResults(reduce);
+      else if (isa<tile::TransOp, tile::ReshapeOp, tile::JoinOp,
+                   tile::SplitOp>(op))
+        shapeOpFailed |= failed(assignShapeOpLayouts(op));
       else if (auto expand = dyn_cast<tile::ExpandDimsOp>(op))
         convertOperand(expand, expand.getSrcMutable(),
                        tilegpu::SliceLayoutAttr::get(
@@ -67,6 +74,8 @@ struct ConvertTileToTileGPUPass
         convertOperand(broadcast, broadcast.getSrcMutable(),
                        broadcast.getType().getEncoding());
     });
+    if (shapeOpFailed)
+      return signalPassFailure();
   }
 
 private:

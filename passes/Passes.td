@@ -36,6 +36,11 @@ def TerrazzoConvertTileToTileGPU
     * `broadcast` takes its source in the result's layout;
     * `reduce` produces the slice of its source's layout, converted back to
       the default layout for its users.
+    * `trans`, `reshape`, `join` and `split` produce the layout inferred
+      from their source's (a blocked layout where one describes it, else a
+      `#tilegpu.linear`), in which they only relabel registers, converted
+      back to the default layout for their users; `split` first converts a
+      source that does not hold both halves of an element in one thread.
 
     Later passes (coalesce, layout-conversion removal) improve the choice.
   }];

@@ -40,6 +40,14 @@ void populateElementwiseOpToLLVMPatterns(TileGPUTypeConverter &converter,
 void populateShapeOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                    RewritePatternSet &patterns,
                                    const TargetInfo &target);
+/// Emits an error on a trans, reshape, join or split whose result layout
+/// is not the one inferred from its source's (dialects/TileGPU/Layout/
+/// ShapeLayouts.h), which the lowering requires; success for other ops.
+LogicalResult checkShapeTransformLowering(Operation *op);
+/// trans, reshape, join and split, as relabellings of registers (their
+/// results must have the layouts inferred from their sources').
+void populateShapeTransformOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                            RewritePatternSet &patterns);
 void populateReduceOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                     RewritePatternSet &patterns,
                                     const TargetInfo &target);

@@ -80,8 +80,11 @@ LogicalResult ExpandDimsOp::canonicalize(ExpandDimsOp op,
                                          PatternRewriter &rewriter) {
   if (succeeded(replaceSplatSource(op, op.getSrc(), rewriter)))
     return success();
-  // Both keep row-major order, so expanding a reshape is one reshape.
-  if (auto reshape = op.getSrc().getDefiningOp<ReshapeOp>()) {
+  // Both keep row-major order, so expanding a reshape is one reshape. (Not
+  // once tensors have layouts: the reshape's result layout follows its
+  // source's.)
+  auto reshape = op.getSrc().getDefiningOp<ReshapeOp>();
+  if (reshape && !op.getType().getEncoding()) {
     rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), reshape.getSrc(),
                                            reshape.getAllowReorder());
     return success();
@@ -98,6 +101,10 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
 LogicalResult ReshapeOp::canonicalize(ReshapeOp op, PatternRewriter &rewriter) {
   if (succeeded(replaceSplatSource(op, op.getSrc(), rewriter)))
     return success();
+  // Once tensors have layouts, the result's layout is inferred from the
+  // source's: a new source would need another one.
+  if (op.getType().getEncoding())
+    return failure();
   Value src = op.getSrc();
   bool allowReorder = op.getAllowReorder();
   if (auto inner = src.getDefiningOp<ReshapeOp>()) {
@@ -117,10 +124,12 @@ OpFoldResult TransOp::fold(FoldAdaptor adaptor) {
   bool identity = llvm::all_of(llvm::enumerate(order), [](auto pair) {
     return static_cast<int64_t>(pair.index()) == pair.value();
   });
-  if (identity)
+  if (identity && getSrc().getType() == getType())
     return getSrc();
-  // trans(trans(x, inner), outer) == trans(x, inner[outer[i]]).
-  if (auto inner = getSrc().getDefiningOp<TransOp>()) {
+  // trans(trans(x, inner), outer) == trans(x, inner[outer[i]]). (Not once
+  // tensors have layouts: the result's layout follows the source's.)
+  auto inner = getSrc().getDefiningOp<TransOp>();
+  if (inner && !getType().getEncoding()) {
     SmallVector<int32_t> composed;
     for (int32_t dim : order)
       composed.push_back(inner.getOrder()[dim]);

@@ -24,5 +24,7 @@ mlir::tilegpu::toLinearLayout(ArrayRef<int64_t> shape, Attribute layout) {
       return std::nullopt;
     return ::terrazzo::sliceLayout(*parent, slice.getDim());
   }
+  if (auto linear = dyn_cast<LinearLayoutAttr>(layout))
+    return linearAttrToLinearLayout(linear, shape);
   return std::nullopt;
 }

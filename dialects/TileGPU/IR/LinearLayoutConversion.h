@@ -16,6 +16,19 @@ namespace mlir::tilegpu {
 std::optional<::terrazzo::LinearLayout> toLinearLayout(ArrayRef<int64_t> shape,
                                                        Attribute layout);
 
+class LinearLayoutAttr;
+
+/// The layout a #tilegpu.linear gives a tensor of `shape` (see its
+/// description), or nullopt when the shape does not fit it.
+std::optional<::terrazzo::LinearLayout>
+linearAttrToLinearLayout(LinearLayoutAttr attr, ArrayRef<int64_t> shape);
+
+/// The #tilegpu.linear attribute holding `layout` (in dims among register,
+/// lane, warp and block; out dims in order), or null for a layout that no
+/// #tilegpu.linear describes.
+Attribute getLinearLayoutAttr(MLIRContext *context,
+                              const ::terrazzo::LinearLayout &layout);
+
 } // namespace mlir::tilegpu
 
 #endif // TERRAZZO_DIALECTS_TILEGPU_IR_LINEARLAYOUTCONVERSION_H

@@ -5,6 +5,7 @@
 #include "dialects/Tile/IR/Tile.h"
 
 #include "mlir/IR/BuiltinTypeInterfaces.h"
+#include "mlir/IR/TensorEncoding.h"
 
 #include "dialects/TileGPU/IR/TileGPUDialect.h.inc"
 #include "dialects/TileGPU/IR/TileGPUAttrInterfaces.h.inc"

@@ -3,6 +3,7 @@
 
 include "dialects/TileGPU/IR/TileGPUDialect.td"
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/TensorEncoding.td"
 
 //===----------------------------------------------------------------------===//
 // Layout interfaces
@@ -93,6 +94,40 @@ def TileGPU_SliceLayout : TileGPU_Attr<"SliceLayout", "slice",
   }];
   let parameters = (ins "unsigned":$dim, "DistributedLayoutAttr":$parent);
   let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let genVerifyDecl = 1;
+}
+
+def TileGPU_LinearLayoutAttr : TileGPU_Attr<"LinearLayout", "linear",
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>,
+     DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let summary = "A linear layout given by its bases";
+  let description = [{
+    The layout itself (DESIGN.md §3), for tensors whose layout no named
+    layout describes, e.g. the results of `trans`, `reshape`, `join` and
+    `split` laid out so that the op moves no data. For each hardware input
+    (`register`, `lane`, `warp`, `block`), its bases: basis `i` is the
+    coordinate (one entry per tensor dimension) of the element that input
+    `2^i` holds when every other input is 0; other inputs hold the XOR of the
+    bases of their set bits. The warp size is 2^(number of lane bases) and
+    the number of warps 2^(number of warp bases).
+
+        #tilegpu.linear<{register = [[0, 1], [2, 0]],
+                         lane = [[0, 2], [0, 4], [0, 8], [0, 16], [1, 0]],
+                         warp = [[4, 0], [8, 0]], block = []}>
+
+    A tensor carrying it must have the rank of the bases and power-of-two
+    sizes, and every element must be held somewhere; coordinates must be
+    below the sizes (checked where the tensor type is parsed). (As the parent of a `#tilegpu.slice`, it describes the
+    parent shape with the sliced dimension of size 1: coordinates along it
+    are dropped, and register bases left zero are removed.)
+  }];
+  let parameters = (ins
+    "unsigned":$tensorRank,
+    ArrayRefParameter<"int32_t", "register bases, flattened">:$registerBases,
+    ArrayRefParameter<"int32_t", "lane bases, flattened">:$laneBases,
+    ArrayRefParameter<"int32_t", "warp bases, flattened">:$warpBases,
+    ArrayRefParameter<"int32_t", "block bases, flattened">:$blockBases);
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
 

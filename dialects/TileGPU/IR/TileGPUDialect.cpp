@@ -16,8 +16,8 @@ using namespace mlir::tilegpu;
 #include "dialects/TileGPU/IR/TileGPUTypes.cpp.inc"
 
 namespace {
-/// Layouts repeat on every tensor type; printing them as #blocked, #slice
-/// and #shared aliases keeps the IR readable.
+/// Layouts repeat on every tensor type; printing them as #blocked, #slice,
+/// #linear and #shared aliases keeps the IR readable.
 struct TileGPUOpAsmInterface : public OpAsmDialectInterface {
   using OpAsmDialectInterface::OpAsmDialectInterface;
 
@@ -26,6 +26,8 @@ struct TileGPUOpAsmInterface : public OpAsmDialectInterface {
       os << "blocked";
     else if (isa<SliceLayoutAttr>(attr))
       os << "slice";
+    else if (isa<LinearLayoutAttr>(attr))
+      os << "linear";
     else if (isa<SharedLayoutAttr>(attr))
       os << "shared";
     else
