@@ -3,6 +3,7 @@
 #include "passes/LayoutPropagation.h"
 
 #include "dialects/Tile/IR/Tile.h"
+#include "dialects/TileGPU/IR/LinearLayoutConversion.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -31,6 +32,27 @@ Value convertTo(PatternRewriter &rewriter, Location loc, Value value,
     return value;
   return tilegpu::ConvertLayoutOp::create(rewriter, loc,
                                           type.cloneWithEncoding(layout), value);
+}
+
+/// The dimension along which a thread's consecutive registers (or, with
+/// one register, consecutive lanes) move: the one along which accesses in
+/// this layout are contiguous.
+std::optional<unsigned> fastestDimension(RankedTensorType type) {
+  std::optional<::terrazzo::LinearLayout> layout =
+      tilegpu::toLinearLayout(type.getShape(), type.getEncoding());
+  if (!layout)
+    return std::nullopt;
+  for (StringRef name : {"register", "lane"}) {
+    if (!layout->hasInDim(name))
+      continue;
+    for (int i = 0, e = layout->getInDimSizeLog2(name); i < e; ++i) {
+      const auto &basis = layout->getBasis(name, i);
+      for (unsigned d = 0; d < basis.size(); ++d)
+        if (basis[d])
+          return d;
+    }
+  }
+  return std::nullopt;
 }
 
 /// convert(f(x, y)) -> f(convert(x), convert(y)) for ops that are as cheap in
@@ -78,7 +100,13 @@ struct RematerializeInTargetLayout
     // instead: same addresses, another assignment of them to threads. It is
     // issued where the load was, never moved past a store.
     if (auto load = dyn_cast<tile::LoadOp>(producer)) {
-      if (!load->hasOneUse())
+      // Only where the accesses stay contiguous along the same dimension:
+      // a load re-issued across its rows (a transpose) would lose
+      // coalescing, which costs more than the conversion.
+      auto loaded = dyn_cast<RankedTensorType>(load.getType());
+      std::optional<unsigned> from =
+          loaded ? fastestDimension(loaded) : std::nullopt;
+      if (!load->hasOneUse() || !from || from != fastestDimension(target))
         return failure();
       rewriter.setInsertionPoint(load);
       auto convertOperand = [&](Value value) -> Value {

@@ -197,6 +197,68 @@ Type scratchType(Type type) {
   return type;
 }
 
+/// Where each element of a tensor goes in the conversion scratch: row-major
+/// over rows of the last dimension, with the chunks of `chunk` elements of
+/// a row permuted by XOR with the row's phase, so that threads reading a
+/// column (the other layout of a transposing conversion) hit different
+/// banks. Chunks are as wide as the widest vector either side moves, so
+/// vectors stay contiguous; rows sharing one 128-byte line share a phase.
+struct SwizzledRows {
+  SmallVector<int64_t> strides; // row-major, in elements
+  int32_t chunk = 1;            // elements per chunk (a power of two)
+  int32_t perPhase = 1;         // rows per phase
+  int32_t maxPhase = 1;         // phases (1: no swizzle)
+
+  Value offset(RewriterBase &rewriter, Location loc,
+               ArrayRef<Value> coords) const {
+    auto constant = [&](int64_t v) { return i32Constant(rewriter, loc, v); };
+    Value row;
+    for (size_t d = 0; d + 1 < coords.size(); ++d) {
+      Value term =
+          strides[d] == 1
+              ? coords[d]
+              : LLVM::MulOp::create(rewriter, loc, coords[d],
+                                    constant(strides[d]))
+                    .getResult();
+      row = row ? LLVM::AddOp::create(rewriter, loc, row, term).getResult()
+                : term;
+    }
+    Value column = coords.back();
+    if (!row)
+      return column;
+    if (maxPhase > 1) {
+      Value phase = LLVM::AndOp::create(
+          rewriter, loc,
+          LLVM::UDivOp::create(rewriter, loc, row,
+                               constant(perPhase * strides[coords.size() - 2])),
+          constant(maxPhase - 1));
+      column = LLVM::XOrOp::create(
+          rewriter, loc, column,
+          LLVM::MulOp::create(rewriter, loc, phase, constant(chunk)));
+    }
+    return LLVM::AddOp::create(rewriter, loc, row, column);
+  }
+};
+
+SwizzledRows chooseSwizzle(ArrayRef<int64_t> shape, int32_t chunk,
+                           unsigned elementBytes) {
+  SwizzledRows swizzle;
+  swizzle.strides.assign(shape.size(), 1);
+  for (int d = int(shape.size()) - 2; d >= 0; --d)
+    swizzle.strides[d] = swizzle.strides[d + 1] * shape[d + 1];
+  swizzle.chunk = chunk;
+  int64_t rowLength = shape.back();
+  if (shape.size() < 2 || rowLength < 2 * chunk)
+    return swizzle;
+  constexpr int64_t kBankLineBytes = 128;
+  int64_t rowBytes = rowLength * elementBytes;
+  int64_t chunkBytes = int64_t(chunk) * elementBytes;
+  swizzle.perPhase = int32_t(std::max<int64_t>(1, kBankLineBytes / rowBytes));
+  swizzle.maxPhase = int32_t(std::min<int64_t>(
+      rowLength / chunk, std::max<int64_t>(1, kBankLineBytes / chunkBytes)));
+  return swizzle;
+}
+
 /// Moves the elements of `src` (laid out by `srcLayout`) to the registers
 /// of `dstLayout` through the module's shared-memory scratch: each thread
 /// stores what it holds at the element's row-major offset, and after a
@@ -219,31 +281,18 @@ LogicalResult convertThroughSharedMemory(tilegpu::ConvertLayoutOp op, Value src,
   unsigned elementBytes = scratchElementBytes(type.getElementType());
   auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
 
-  ArrayRef<int64_t> shape = type.getShape();
-  SmallVector<int64_t> strides(shape.size(), 1);
-  for (int d = int(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  auto offsetOf = [&](ArrayRef<Value> coords) {
-    Value offset;
-    for (size_t d = 0; d < coords.size(); ++d) {
-      Value term = strides[d] == 1
-                       ? coords[d]
-                       : LLVM::MulOp::create(rewriter, loc, coords[d],
-                                             i32Constant(rewriter, loc,
-                                                         strides[d]))
-                             .getResult();
-      offset = offset ? LLVM::AddOp::create(rewriter, loc, offset, term)
-                            .getResult()
-                      : term;
-    }
-    return offset;
-  };
-  auto addressOf = [&](ArrayRef<Value> coords) -> Value {
-    return LLVM::GEPOp::create(rewriter, loc, sharedPtr, memoryType, scratch,
-                               ValueRange{offsetOf(coords)});
-  };
   auto vectorWidth = [&](const LinearLayout &layout) -> int32_t {
     return vectorisable ? contiguousRegisters(layout, 16 / elementBytes) : 1;
+  };
+  int32_t storeWidth = vectorWidth(srcLayout);
+  int32_t loadWidth = vectorWidth(dstLayout);
+  SwizzledRows swizzle =
+      chooseSwizzle(type.getShape(), std::max(storeWidth, loadWidth),
+                    elementBytes);
+  auto addressOf = [&](ArrayRef<Value> coords) -> Value {
+    return LLVM::GEPOp::create(rewriter, loc, sharedPtr, memoryType, scratch,
+                               ValueRange{swizzle.offset(rewriter, loc,
+                                                         coords)});
   };
 
   ThreadPosition thread =
@@ -252,7 +301,6 @@ LogicalResult convertThroughSharedMemory(tilegpu::ConvertLayoutOp op, Value src,
   // when an earlier access to this scratch may still be in flight.
   SmallVector<Value> values = unpackStruct(rewriter, loc, src);
   auto srcIndices = emitIndices(rewriter, loc, srcLayout, thread);
-  int32_t storeWidth = vectorWidth(srcLayout);
   for (size_t reg = 0; reg < values.size(); reg += storeWidth) {
     Value ptr = addressOf(srcIndices[reg]);
     if (storeWidth == 1) {
@@ -274,7 +322,6 @@ LogicalResult convertThroughSharedMemory(tilegpu::ConvertLayoutOp op, Value src,
   target.barrier(rewriter, loc);
 
   auto dstIndices = emitIndices(rewriter, loc, dstLayout, thread);
-  int32_t loadWidth = vectorWidth(dstLayout);
   SmallVector<Value> results;
   for (size_t reg = 0; reg < dstIndices.size(); reg += loadWidth) {
     Value ptr = addressOf(dstIndices[reg]);

@@ -414,6 +414,42 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
+// A transposing conversion (rows of 4 contiguous elements per thread to
+// columns) swizzles the scratch: the 16-byte chunks of each 256-byte row
+// are permuted by XOR with the row's phase (row mod 8), so that the
+// column reads of a warp spread over the banks; vectors stay whole. A 1-D
+// conversion has nothing to swizzle.
+
+// CHECK-LABEL: llvm.func @transpose
+// CHECK: %[[ROW:.*]] = llvm.udiv %{{.*}}, %{{.*}} : i32
+// CHECK: %[[PHASE:.*]] = llvm.and %[[ROW]], %{{.*}} : i32
+// CHECK: %[[SHIFT:.*]] = llvm.mul %[[PHASE]], %{{.*}} : i32
+// CHECK: llvm.xor %{{.*}}, %[[SHIFT]] : i32
+// CHECK: llvm.store %{{.*}} : vector<4xf32>, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.udiv
+// CHECK: llvm.xor
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK-LABEL: llvm.func @flat
+// CHECK-NOT: llvm.udiv
+// CHECK: llvm.return
+#row = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#col = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @transpose(%x: tensor<64x64xf32, #row>) -> tensor<64x64xf32, #col> {
+    %y = tilegpu.convert_layout %x : tensor<64x64xf32, #row> -> tensor<64x64xf32, #col>
+    return %y : tensor<64x64xf32, #col>
+  }
+  func.func private @flat(%x: tensor<512xf32, #a>) -> tensor<512xf32, #b> {
+    %y = tilegpu.convert_layout %x : tensor<512xf32, #a> -> tensor<512xf32, #b>
+    return %y : tensor<512xf32, #b>
+  }
+}
+
+// -----
+
 // Two conversions reuse one buffer, sized for the larger (64 x 64 x 2
 // bytes; placing the second apart would need 12 KiB); i1 travels as i8.
 // Addresses are row-major offsets into @global_smem. Three barriers: one

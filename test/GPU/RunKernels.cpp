@@ -86,6 +86,37 @@ void testCopy2D(const LoadedKernel &kernel, int m, int n, int srcStride,
          detail);
 }
 
+/// dst (n x m, row stride dstStride) = the transpose of src (m x n, row
+/// stride srcStride); the padding past each destination row must survive.
+void testTranspose(const LoadedKernel &kernel, int m, int n, int srcStride,
+                   int dstStride, const std::string &name) {
+  Buffer<float> src(size_t(m) * srcStride), dst(size_t(n) * dstStride + kGuard);
+  src.host = randomFloats(src.host.size(), -100, 100);
+  src.upload();
+  dst.poison();
+  launch(kernel, cdiv(m, 64), cdiv(n, 64), src.pointer(), dst.pointer(),
+         int32_t(m), int32_t(n), int32_t(srcStride), int32_t(dstStride));
+  check(runtime::synchronize(), "transpose");
+  dst.download();
+  size_t wrong = 0, clobbered = 0;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < dstStride; ++i) {
+      float value = dst.host[size_t(j) * dstStride + i];
+      if (i < m)
+        wrong += value != src.host[size_t(i) * srcStride + j];
+      else
+        clobbered += !isPoison(value);
+    }
+  for (size_t k = 0; k < kGuard; ++k)
+    clobbered += !isPoison(dst.host[size_t(n) * dstStride + k]);
+  char detail[200];
+  std::snprintf(detail, sizeof(detail),
+                "%dx%d, strides %d/%d: %zu wrong, %zu padding elements "
+                "overwritten",
+                m, n, srcStride, dstStride, wrong, clobbered);
+  report(name, wrong == 0 && clobbered == 0, detail);
+}
+
 void testLoopSum(const LoadedKernel &kernel, int rows, int cols) {
   Buffer<float> x(size_t(std::max(rows, 1)) * cols), out(size_t(cols) + kGuard);
   x.host = randomFloats(x.host.size(), -1, 1);
@@ -434,6 +465,17 @@ TERRAZZO_GPU_TEST_SUITE(codegen) {
   testCopy2D(copy2d, 1000, 777, 784, 800);
   testCopy2D(copy2d, 31, 65, 80, 96);
   testCopy2D(copy2d, 64, 128, 128, 128);
+  // A transposing conversion through swizzled shared memory, at 1, 4 and 8
+  // warps.
+  for (int warps : {1, 4, 8}) {
+    LoadedKernel transpose =
+        loadKernel("test/GPU/kernels/transpose_copy.mlir", warps);
+    std::string name =
+        "transpose_copy (swizzled scratch), " + std::to_string(warps) + " warps";
+    testTranspose(transpose, 1000, 777, 784, 1008, name);
+    testTranspose(transpose, 64, 64, 64, 64, name);
+    testTranspose(transpose, 1, 130, 144, 16, name);
+  }
   for (size_t n : {1, 255, 5000})
     testConversions(conversions, n);
   for (size_t n : {1024, 1024 * 37})
