@@ -142,6 +142,8 @@ struct ConvertTileGPUToLLVMPass
     module.walk([&](Operation *op) {
       if (failed(checkShapeTransformLowering(op)))
         unsupported = true;
+      if (failed(checkScanLowering(op)))
+        unsupported = true;
       if (isa<tile::DotOp, tile::AtomicRMWOp,
               tile::AtomicCASOp, tile::MakeTensorDescOp, tile::DescLoadOp,
               tile::DescStoreOp, tile::ExternElementwiseOp,

@@ -35,6 +35,15 @@ int64_t getConvertLayoutScratchBytes(Operation *op);
 /// hold different parts of the axis; 0 otherwise.
 int64_t getReduceScratchBytes(Operation *op);
 
+/// The shared-memory scratch a tile.scan needs when lowered: for each run of
+/// warps along the axis, one total per block of that level and warp of the
+/// run, for every source; the largest such need; 0 when the axis stays in
+/// each warp.
+int64_t getScanScratchBytes(Operation *op);
+/// Emits an error on a tile.scan whose layouts the lowering cannot handle;
+/// success for every other op.
+LogicalResult checkScanLowering(Operation *op);
+
 void populateElementwiseOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                          RewritePatternSet &patterns);
 void populateShapeOpToLLVMPatterns(TileGPUTypeConverter &converter,
@@ -51,6 +60,9 @@ void populateShapeTransformOpToLLVMPatterns(TileGPUTypeConverter &converter,
 void populateReduceOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                     RewritePatternSet &patterns,
                                     const TargetInfo &target);
+void populateScanOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                  RewritePatternSet &patterns,
+                                  const TargetInfo &target);
 void populatePointerOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                      RewritePatternSet &patterns);
 void populateMemoryOpToLLVMPatterns(TileGPUTypeConverter &converter,
