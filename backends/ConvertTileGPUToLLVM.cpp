@@ -110,7 +110,7 @@ struct ConvertTileGPUToLLVMPass
           << target->name << "'";
       return signalPassFailure();
     }
-    NVIDIATargetInfo targetInfo;
+    NVIDIATargetInfo targetInfo(target->capability);
 
     // Tensor constants lower only when uniform. Rejected here, once: a
     // failing pattern would let the upstream arith lowering turn them into
@@ -140,12 +140,13 @@ struct ConvertTileGPUToLLVMPass
     // Ops whose lowering has not been written yet get one clear error each
     // rather than the conversion driver's "failed to legalize".
     module.walk([&](Operation *op) {
+      if (failed(checkAtomicLowering(op)))
+        unsupported = true;
       if (failed(checkShapeTransformLowering(op)))
         unsupported = true;
       if (failed(checkScanLowering(op)))
         unsupported = true;
-      if (isa<tile::DotOp, tile::AtomicRMWOp,
-              tile::AtomicCASOp, tile::MakeTensorDescOp, tile::DescLoadOp,
+      if (isa<tile::DotOp, tile::MakeTensorDescOp, tile::DescLoadOp,
               tile::DescStoreOp, tile::ExternElementwiseOp,
               tilegpu::LocalAllocOp, tilegpu::LocalLoadOp,
               tilegpu::LocalStoreOp, tilegpu::LocalDeallocOp>(op)) {
@@ -173,6 +174,7 @@ struct ConvertTileGPUToLLVMPass
     populateScanOpToLLVMPatterns(converter, patterns, targetInfo);
     populatePointerOpToLLVMPatterns(converter, patterns);
     populateMemoryOpToLLVMPatterns(converter, patterns, axisInfo, targetInfo);
+    populateAtomicOpToLLVMPatterns(converter, patterns, axisInfo, targetInfo);
     populateGridOpToLLVMPatterns(converter, patterns, targetInfo);
     populateDebugOpToLLVMPatterns(converter, patterns, targetInfo);
     populateBarrierOpToLLVMPatterns(converter, patterns, targetInfo);

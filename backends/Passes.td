@@ -27,7 +27,15 @@ def TerrazzoConvertTileGPUToLLVM
     combining them). Every such conversion or reduction reuses that
     buffer, and the module attribute `tilegpu.shared` (i32) records the
     largest need: the dynamic shared memory the kernel must be launched
-    with, checked against the target's limit. Public
+    with, checked against the target's limit. A `tile.atomic_rmw` or
+    `tile.atomic_cas` updates each element once, from the one thread and
+    register that hold it with no free bit of the layout (thread 0 for a
+    scalar), as inline PTX `atom` (`red` when the old values are unused and
+    the ordering allows) with its ordering and scope; float max/min of
+    f32/f64 are integer max/min of the bits chosen by the value's sign, and
+    what has no instruction (f16/bf16 max, min and exchange, bf16 add before
+    sm_90) is a compare-and-swap loop; the copies of an element get its old
+    value by a shuffle or through the op's scratch. Public
     functions become kernels launched with `num-warps * threads-per-warp`
     threads; a pointer argument's `tile.divisibility` becomes its LLVM
     alignment. Transcendental math on NVIDIA calls libdevice (`__nv_*`),

@@ -8,6 +8,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/bit.h"
 
 namespace mlir::terrazzo {
@@ -23,10 +24,11 @@ namespace {
 constexpr int64_t kMaxAccessBytes = 16;
 
 /// The layout that makes the accesses through `ptr` coalesced and as wide
-/// as the addresses allow.
+/// as the addresses allow, up to `maxAccessBytes` per thread.
 tilegpu::BlockedLayoutAttr chooseLayout(const ModuleAxisInfoAnalysis &axisInfo,
                                         Value ptr, unsigned numWarps,
-                                        unsigned threadsPerWarp) {
+                                        unsigned threadsPerWarp,
+                                        int64_t maxAccessBytes = kMaxAccessBytes) {
   auto type = cast<RankedTensorType>(ptr.getType());
   const AxisInfo *info = axisInfo.getAxisInfo(ptr);
   unsigned rank = type.getRank();
@@ -48,7 +50,7 @@ tilegpu::BlockedLayoutAttr chooseLayout(const ModuleAxisInfoAnalysis &axisInfo,
     int64_t alignedElements =
         std::max<int64_t>(1, info->getDivisibility(fastest) / elementBytes);
     perThread = std::min({info->getContiguity(fastest), alignedElements,
-                          kMaxAccessBytes / elementBytes});
+                          std::max<int64_t>(1, maxAccessBytes / elementBytes)});
   }
   // Every thread keeps at least one element.
   int64_t perThreadIfAllBusy = std::max<int64_t>(
@@ -101,13 +103,28 @@ struct CoalescePass
     SmallVector<std::pair<Operation *, Attribute>> decisions;
     module.walk([&](Operation *op) {
       Value ptr;
-      if (auto load = dyn_cast<tile::LoadOp>(op))
+      int64_t maxAccessBytes = kMaxAccessBytes;
+      if (auto load = dyn_cast<tile::LoadOp>(op)) {
         ptr = load.getPtr();
-      else if (auto store = dyn_cast<tile::StoreOp>(op))
+      } else if (auto store = dyn_cast<tile::StoreOp>(op)) {
         ptr = store.getPtr();
+      } else if (auto rmw = dyn_cast<tile::AtomicRMWOp>(op)) {
+        // Atomics go one element at a time, except f16/bf16 adds, which
+        // go in pairs (f16x2/bf16x2) where two elements are adjacent.
+        ptr = rmw.getPtr();
+        Type element = getElementTypeOrSelf(rmw.getVal().getType());
+        maxAccessBytes = rmw.getRmwOp() == tile::RMWOp::FAdd &&
+                                 (element.isF16() || element.isBF16())
+                             ? 4
+                             : 1;
+      } else if (auto cas = dyn_cast<tile::AtomicCASOp>(op)) {
+        ptr = cas.getPtr();
+        maxAccessBytes = 1;
+      }
       if (!ptr || !isa<RankedTensorType>(ptr.getType()))
         return;
-      Attribute layout = chooseLayout(axisInfo, ptr, numWarps, threadsPerWarp);
+      Attribute layout = chooseLayout(axisInfo, ptr, numWarps, threadsPerWarp,
+                                      maxAccessBytes);
       if (layout != cast<RankedTensorType>(ptr.getType()).getEncoding())
         decisions.emplace_back(op, layout);
     });

@@ -64,7 +64,10 @@ def TerrazzoCoalesce : Pass<"terrazzo-coalesce", "::mlir::ModuleOp"> {
     contiguous one and whose threads each hold as many consecutive elements
     as contiguity, alignment and 16 bytes allow (without leaving threads
     idle), so that a warp reads whole cache lines with vector instructions.
-    Operands are converted to that layout and the result back with
+    Atomics (`tile.atomic_rmw`, `tile.atomic_cas`) are laid out the same way
+    with one element per thread, or two for f16/bf16 adds, which the
+    lowering pairs into `f16x2`/`bf16x2` atomics. Operands are converted
+    to that layout and the result back with
     `tilegpu.convert_layout`; terrazzo-remove-layout-conversions then moves
     the rest of the computation to where it needs no conversion.
   }];

@@ -35,6 +35,16 @@ int64_t getConvertLayoutScratchBytes(Operation *op);
 /// hold different parts of the axis; 0 otherwise.
 int64_t getReduceScratchBytes(Operation *op);
 
+/// The shared-memory scratch a tile.atomic_rmw or tile.atomic_cas needs
+/// when lowered: when its old values are used and reach the copies of an
+/// element in other warps (or lanes that hold it in other registers), one
+/// slot per element of the tensor (one for a scalar atomic with several
+/// warps); 0 otherwise.
+int64_t getAtomicScratchBytes(Operation *op);
+/// Emits an error on an atomic op whose pointers' layout the lowering
+/// cannot handle; success for every other op.
+LogicalResult checkAtomicLowering(Operation *op);
+
 /// The shared-memory scratch a tile.scan needs when lowered: for each run of
 /// warps along the axis, one total per block of that level and warp of the
 /// run, for every source; the largest such need; 0 when the axis stays in
@@ -66,6 +76,10 @@ void populateScanOpToLLVMPatterns(TileGPUTypeConverter &converter,
 void populatePointerOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                      RewritePatternSet &patterns);
 void populateMemoryOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                    RewritePatternSet &patterns,
+                                    const ModuleAxisInfoAnalysis &axisInfo,
+                                    const TargetInfo &target);
+void populateAtomicOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                     RewritePatternSet &patterns,
                                     const ModuleAxisInfoAnalysis &axisInfo,
                                     const TargetInfo &target);

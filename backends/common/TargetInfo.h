@@ -61,6 +61,26 @@ public:
                               std::optional<tile::CacheModifier> cache,
                               std::optional<tile::EvictionPolicy> evict) const = 0;
 
+  /// Whether atomicRMW does `op` on `type` in one instruction. `type` is an
+  /// LLVM integer (i32, i64) for And/Or/Xor/Add/Max/Min/UMax/UMin/Xchg
+  /// (Max/Min compare as signed integers here: the shared lowering builds
+  /// float max/min from them), or a float (f16, bf16, f32, f64) or a vector
+  /// of two f16 or bf16 for FAdd. Anything else goes through a
+  /// compare-and-swap loop (see backends/common/AtomicOpToLLVM.cpp).
+  virtual bool hasAtomicRMW(tile::RMWOp op, Type type) const = 0;
+  /// One atomic read-modify-write of global `ptr` with `val` (see
+  /// hasAtomicRMW for the types), with memory ordering `sem` at `scope`.
+  /// Returns the old value; with `needOld` false, the target may use an
+  /// instruction that returns nothing, and the result is null.
+  virtual Value atomicRMW(RewriterBase &rewriter, Location loc, tile::RMWOp op,
+                          Value ptr, Value val, tile::MemSemantic sem,
+                          tile::MemScope scope, bool needOld) const = 0;
+  /// Atomic compare-and-swap of the i16, i32 or i64 at global `ptr`:
+  /// stores `val` where the memory equals `cmp`; returns the old value.
+  virtual Value atomicCAS(RewriterBase &rewriter, Location loc, Value ptr,
+                          Value cmp, Value val, tile::MemSemantic sem,
+                          tile::MemScope scope) const = 0;
+
   /// Stops the kernel with `message` when `failed` (i1) is true.
   virtual LogicalResult assertFail(RewriterBase &rewriter, Location loc,
                                    Value failed, StringRef message,

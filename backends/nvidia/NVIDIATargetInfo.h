@@ -9,6 +9,10 @@ namespace mlir::terrazzo {
 
 class NVIDIATargetInfo : public TargetInfo {
 public:
+  /// `capability`: the CUDA compute capability times ten (80, 90, ...);
+  /// it decides which atomic instructions exist.
+  explicit NVIDIATargetInfo(unsigned capability = 90) : capability(capability) {}
+
   Value programId(RewriterBase &rewriter, Location loc,
                   unsigned dim) const override;
   Value numPrograms(RewriterBase &rewriter, Location loc,
@@ -31,6 +35,16 @@ public:
   LogicalResult assertFail(RewriterBase &rewriter, Location loc, Value failed,
                            StringRef message, StringRef file, unsigned line,
                            StringRef function) const override;
+  bool hasAtomicRMW(tile::RMWOp op, Type type) const override;
+  Value atomicRMW(RewriterBase &rewriter, Location loc, tile::RMWOp op,
+                  Value ptr, Value val, tile::MemSemantic sem,
+                  tile::MemScope scope, bool needOld) const override;
+  Value atomicCAS(RewriterBase &rewriter, Location loc, Value ptr, Value cmp,
+                  Value val, tile::MemSemantic sem,
+                  tile::MemScope scope) const override;
+
+private:
+  unsigned capability;
 };
 
 } // namespace mlir::terrazzo

@@ -1,10 +1,15 @@
 // The inline PTX of the NVIDIA backend, kept in this one file: instructions
 // that neither the NVVM dialect nor LLVM IR can express. Today that is global
 // loads and stores with cache modifiers (ld.global.cg, st.global.wt, ...)
-// and L1 eviction hints (L1::evict_first/last).
+// and L1 eviction hints (L1::evict_first/last), and atomics (atom/red) with
+// their memory ordering and scope: LLVM 22's NVPTX back end emits a plain
+// `atom.global.<op>` for every `atomicrmw`, whatever its ordering and
+// syncscope (checked with llc: acquire, "block" and system scope all came
+// out as relaxed gpu-scope atomics), and has no f16x2 atomic add.
 #include "backends/nvidia/NVIDIATargetInfo.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace mlir::terrazzo;
@@ -163,4 +168,177 @@ void NVIDIATargetInfo::storeWithHints(
       /*has_side_effects=*/true, /*is_align_stack=*/false,
       LLVM::tailcallkind::TailCallKind::None,
       /*asm_dialect=*/LLVM::AsmDialectAttr(), /*operand_attrs=*/ArrayAttr());
+}
+
+//===----------------------------------------------------------------------===//
+// Atomics
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// ".relaxed.gpu", ".acq_rel.cta", ...: PTX's ordering and scope
+/// qualifiers (PTX ISA 6.0+, sm_70+), in the order `atom` takes them.
+std::string orderingQualifiers(tile::MemSemantic sem, tile::MemScope scope) {
+  std::string text = "." + tile::stringifyMemSemantic(sem).str();
+  switch (scope) {
+  case tile::MemScope::GPU:
+    return text + ".gpu";
+  case tile::MemScope::CTA:
+    return text + ".cta";
+  case tile::MemScope::System:
+    return text + ".sys";
+  }
+  return text;
+}
+
+/// The PTX operation and type of an atomic on `type`, e.g. "add.u32",
+/// "max.s64", "add.noftz.f16x2"; empty when PTX has none.
+std::string atomicOperation(tile::RMWOp op, Type type) {
+  if (auto vector = dyn_cast<VectorType>(type)) {
+    if (op != tile::RMWOp::FAdd || vector.getNumElements() != 2)
+      return "";
+    Type element = vector.getElementType();
+    if (element.isF16())
+      return "add.noftz.f16x2";
+    if (element.isBF16())
+      return "add.noftz.bf16x2";
+    return "";
+  }
+  if (!type.isIntOrFloat())
+    return "";
+  unsigned bits = type.getIntOrFloatBitWidth();
+  std::string width = std::to_string(bits);
+  if (op == tile::RMWOp::FAdd) {
+    if (type.isF16())
+      return "add.noftz.f16";
+    if (type.isBF16())
+      return "add.noftz.bf16";
+    if (type.isF32() || type.isF64())
+      return "add.f" + width;
+    return "";
+  }
+  if (!type.isInteger() || (bits != 32 && bits != 64))
+    return "";
+  switch (op) {
+  case tile::RMWOp::And:
+    return "and.b" + width;
+  case tile::RMWOp::Or:
+    return "or.b" + width;
+  case tile::RMWOp::Xor:
+    return "xor.b" + width;
+  case tile::RMWOp::Add:
+    return "add.u" + width;
+  case tile::RMWOp::Max:
+    return "max.s" + width;
+  case tile::RMWOp::Min:
+    return "min.s" + width;
+  case tile::RMWOp::UMax:
+    return "max.u" + width;
+  case tile::RMWOp::UMin:
+    return "min.u" + width;
+  case tile::RMWOp::Xchg:
+    return "exch.b" + width;
+  case tile::RMWOp::FAdd:
+    break;
+  }
+  return "";
+}
+
+/// The integer type that carries a value of `type` through an asm
+/// operand, and its constraint letter.
+Type asmCarrier(RewriterBase &rewriter, Type type, char &constraint) {
+  unsigned bits = isa<VectorType>(type)
+                      ? 32
+                      : type.getIntOrFloatBitWidth();
+  constraint = bits == 16 ? 'h' : bits == 32 ? 'r' : 'l';
+  return rewriter.getIntegerType(bits);
+}
+
+Value toCarrier(RewriterBase &rewriter, Location loc, Value value,
+                Type carrier) {
+  if (value.getType() == carrier)
+    return value;
+  return LLVM::BitcastOp::create(rewriter, loc, carrier, value);
+}
+
+Value fromCarrier(RewriterBase &rewriter, Location loc, Value value,
+                  Type type) {
+  if (value.getType() == type)
+    return value;
+  return LLVM::BitcastOp::create(rewriter, loc, type, value);
+}
+
+Value inlinePTX(RewriterBase &rewriter, Location loc, Type resultType,
+                ValueRange operands, StringRef text, StringRef constraints) {
+  auto asmOp = LLVM::InlineAsmOp::create(
+      rewriter, loc, resultType ? TypeRange{resultType} : TypeRange{},
+      operands, text, constraints, /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      /*asm_dialect=*/LLVM::AsmDialectAttr(), /*operand_attrs=*/ArrayAttr());
+  return resultType ? asmOp.getResult(0) : Value();
+}
+
+} // namespace
+
+bool NVIDIATargetInfo::hasAtomicRMW(tile::RMWOp op, Type type) const {
+  if (atomicOperation(op, type).empty())
+    return false;
+  Type element = getElementTypeOrSelf(type);
+  // bf16 and bf16x2 atomic adds are new in sm_90; f16 ones need sm_70.
+  if (element.isBF16())
+    return capability >= 90;
+  if (element.isF16())
+    return capability >= 70;
+  return true;
+}
+
+Value NVIDIATargetInfo::atomicRMW(RewriterBase &rewriter, Location loc,
+                                  tile::RMWOp op, Value ptr, Value val,
+                                  tile::MemSemantic sem, tile::MemScope scope,
+                                  bool needOld) const {
+  Type type = val.getType();
+  std::string operation = atomicOperation(op, type);
+  assert(!operation.empty() && "no atomic instruction for this op and type");
+  char constraint;
+  Type carrier = asmCarrier(rewriter, type, constraint);
+  Value address = asPointerBits(rewriter, loc, ptr);
+  Value operand = toCarrier(rewriter, loc, val, carrier);
+  // `red` has no result and orders only as relaxed or release; there is no
+  // red.exch.
+  if (!needOld && op != tile::RMWOp::Xchg &&
+      (sem == tile::MemSemantic::Relaxed || sem == tile::MemSemantic::Release)) {
+    std::string text =
+        "red" + orderingQualifiers(sem, scope) + ".global." + operation +
+        " [$0], $1;";
+    inlinePTX(rewriter, loc, Type(), ValueRange{address, operand}, text,
+              std::string("l,") + constraint);
+    return Value();
+  }
+  std::string text = "atom" + orderingQualifiers(sem, scope) + ".global." +
+                     operation + " $0, [$1], $2;";
+  Value old = inlinePTX(rewriter, loc, carrier, ValueRange{address, operand},
+                        text,
+                        std::string("=") + constraint + ",l," + constraint);
+  return needOld ? fromCarrier(rewriter, loc, old, type) : Value();
+}
+
+Value NVIDIATargetInfo::atomicCAS(RewriterBase &rewriter, Location loc,
+                                  Value ptr, Value cmp, Value val,
+                                  tile::MemSemantic sem,
+                                  tile::MemScope scope) const {
+  Type type = val.getType();
+  char constraint;
+  Type carrier = asmCarrier(rewriter, type, constraint);
+  unsigned bits = carrier.getIntOrFloatBitWidth();
+  std::string text = "atom" + orderingQualifiers(sem, scope) +
+                     ".global.cas.b" + std::to_string(bits) +
+                     " $0, [$1], $2, $3;";
+  std::string c(1, constraint);
+  Value old = inlinePTX(
+      rewriter, loc, carrier,
+      ValueRange{asPointerBits(rewriter, loc, ptr),
+                 toCarrier(rewriter, loc, cmp, carrier),
+                 toCarrier(rewriter, loc, val, carrier)},
+      text, "=" + c + ",l," + c + "," + c);
+  return fromCarrier(rewriter, loc, old, type);
 }

@@ -343,11 +343,6 @@ def k_cumsum(x_ptr):
 
 
 @triton.jit
-def k_atomic(x_ptr):
-    tl.atomic_add(x_ptr, 1.0)  # <-
-
-
-@triton.jit
 def k_matmul_operator(x_ptr):
     a = tl.load(x_ptr + tl.arange(0, 16))
     b = a @ a  # <-
@@ -362,7 +357,6 @@ def k_method_reduction(x_ptr):
 @pytest.mark.parametrize("kernel,pattern", [
     (k_dot, r"tl.dot is not supported yet"),
     (k_cumsum, r"tl.cumsum is not supported yet \(scans"),
-    (k_atomic, r"tl.atomic_add is not supported yet \(atomics"),
     (k_matmul_operator, r"`@` .* is not supported yet"),
     (k_method_reduction, r"tl.cumsum is not supported yet"),
 ])

@@ -273,3 +273,29 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
     return %v : f32
   }
 }
+
+// -----
+
+// Atomics: one element per thread, coalesced, except f16/bf16 adds, which
+// take two adjacent elements (the lowering pairs them into f16x2 atomics).
+
+// CHECK-DAG: #[[$ONE:.+]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[$PAIR:.+]] = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @atomics
+// CHECK: %[[P:.*]] = tilegpu.convert_layout %[[XP:.*]] : tensor<1024x!tile.ptr<f16>, #[[$ONE]]> -> tensor<1024x!tile.ptr<f16>, #[[$PAIR]]>
+// CHECK: %[[V:.*]] = tilegpu.convert_layout %{{.*}} : tensor<1024xf16, #[[$ONE]]> -> tensor<1024xf16, #[[$PAIR]]>
+// CHECK: tile.atomic_rmw fadd, relaxed, gpu, %[[P]], %[[V]] : tensor<1024x!tile.ptr<f16>, #[[$PAIR]]>
+// CHECK: tile.atomic_rmw max, relaxed, gpu, %[[XP]], %{{.*}} : tensor<1024x!tile.ptr<f16>, #[[$ONE]]>
+// CHECK: tile.atomic_cas relaxed, gpu, %[[XP]], %{{.*}}, %{{.*}} : tensor<1024x!tile.ptr<f16>, #[[$ONE]]>
+#b = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @atomics(%x: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %v: tensor<1024xf16, #b>) -> tensor<1024xf16, #b> {
+    %r = tile.make_range 0 to 1024 : tensor<1024xi32, #b>
+    %xs = tile.splat %x : !tile.ptr<f16> -> tensor<1024x!tile.ptr<f16>, #b>
+    %xp = tile.addptr %xs, %r : tensor<1024x!tile.ptr<f16>, #b>, tensor<1024xi32, #b>
+    %old = tile.atomic_rmw fadd, relaxed, gpu, %xp, %v : tensor<1024x!tile.ptr<f16>, #b>
+    %m = tile.atomic_rmw max, relaxed, gpu, %xp, %v : tensor<1024x!tile.ptr<f16>, #b>
+    %c = tile.atomic_cas relaxed, gpu, %xp, %v, %v : tensor<1024x!tile.ptr<f16>, #b>
+    return %old : tensor<1024xf16, #b>
+  }
+}

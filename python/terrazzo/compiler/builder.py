@@ -25,6 +25,17 @@ handles (element types of the operands) through this same builder and
 returns the new accumulators. The IR builder calls it once to build the
 region of `tile.reduce`; the interpreter calls it on whole slices.
 
+`atomic_rmw(op, ptr, val, mask, ptr_ty, result_ty, sem, scope)` updates
+the memory at `ptr` (a pointer or block of pointers; `val` and the optional
+i1 `mask` have its shape) atomically and returns the old values (0 where
+the mask is false). `op` is a `tile.atomic_rmw` kind: add (integers) fadd
+(floats) and or xor max min (signed integers, and floats in IEEE totalOrder)
+umax umin (unsigned integers) xchg. `atomic_cas(ptr, cmp, val, ptr_ty,
+result_ty, sem, scope)` stores `val` where the memory equals `cmp` bit for
+bit and returns the old values. `sem` is relaxed, acquire, release or
+acq_rel; `scope` gpu, cta or sys. Elements that point to the same address
+are all applied, in some order (the interpreter: row-major order).
+
 Control flow is not part of this interface: the code generator asks
 `builder.concrete` and either evaluates conditions (interpreter) or builds
 regions through the IR builder's region API.
@@ -83,6 +94,11 @@ class Builder(ABC):
     def load(self, ptr, mask, other, ptr_ty, result_ty, cache, evict, volatile): ...
     @abstractmethod
     def store(self, ptr, value, mask, ptr_ty, cache, evict): ...
+    @abstractmethod
+    def atomic_rmw(self, op: str, ptr, val, mask, ptr_ty, result_ty, sem: str,
+                   scope: str): ...
+    @abstractmethod
+    def atomic_cas(self, ptr, cmp, val, ptr_ty, result_ty, sem: str, scope: str): ...
     # Synchronisation
     @abstractmethod
     def barrier(self):

@@ -525,6 +525,19 @@ class InterpreterBuilder(Builder):
                           None if mask is None else np.asarray(mask), elt, self.loc,
                           self.pid)
 
+    def atomic_rmw(self, op, ptr, val, mask, ptr_ty, result_ty, sem, scope):
+        from . import interpreter_atomics
+        return interpreter_atomics.atomic_rmw(
+            self.memory, op, np.asarray(ptr, dtype=np.int64), np.asarray(val),
+            None if mask is None else np.asarray(mask), ptr_ty, result_ty, self.loc,
+            self.pid)
+
+    def atomic_cas(self, ptr, cmp, val, ptr_ty, result_ty, sem, scope):
+        from . import interpreter_atomics
+        return interpreter_atomics.atomic_cas(
+            self.memory, np.asarray(ptr, dtype=np.int64), np.asarray(cmp),
+            np.asarray(val), ptr_ty, result_ty, self.loc, self.pid)
+
     # -- debugging ----------------------------------------------------------------
     def barrier(self):
         # A program instance runs as one: its accesses are already ordered.

@@ -500,6 +500,15 @@ class IRBuilder(Builder):
     def barrier(self):
         self._emit("tilegpu.barrier")
 
+    def atomic_rmw(self, op, ptr, val, mask, ptr_ty, result_ty, sem, scope):
+        operands = f"{ptr}, {val}" + (f", {mask}" if mask is not None else "")
+        return self._op(f"tile.atomic_rmw {op}, {sem}, {scope}, {operands} : "
+                        f"{ir_type(ptr_ty)}")
+
+    def atomic_cas(self, ptr, cmp, val, ptr_ty, result_ty, sem, scope):
+        return self._op(f"tile.atomic_cas {sem}, {scope}, {ptr}, {cmp}, {val} : "
+                        f"{ir_type(ptr_ty)}")
+
     def print(self, prefix, hex, args):
         text = f"tile.print {mlir_string(prefix)}"
         if hex:

@@ -16,6 +16,7 @@ from typing import List, Optional, Sequence, Tuple
 from ..errors import SemanticError, SemanticUnsupported
 from ..language import core as tl
 from ..language.core import _unwrap, block_type, dtype, pointer_type, tensor
+from .semantic_atomics import AtomicSemantic
 
 MAX_BLOCK_NUMEL = 1 << 20
 
@@ -146,7 +147,7 @@ def broadcast_shapes(a: Sequence[int], b: Sequence[int]) -> List[int]:
     return out
 
 
-class Semantic:
+class Semantic(AtomicSemantic):
     """Language operations over an abstract builder."""
 
     def __init__(self, builder, debug: bool = False):

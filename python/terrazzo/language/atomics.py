@@ -1,0 +1,79 @@
+"""Atomic read-modify-write operations on global memory (`tl.atomic_*`).
+
+The signatures follow `triton.language`: `pointer` is a pointer or a block
+of pointers; `val` (and `cmp`, `mask`) are broadcast to a common shape with
+it; each returns the values the memory held before (zero where `mask` is
+false). `sem` is the memory ordering, one of "relaxed", "acquire",
+"release" and "acq_rel" (the default, as in Triton); `scope` is "gpu" (the
+default), "cta" or "sys".
+
+Element types: int32, uint32, int64, uint64, float16, bfloat16, float32 and
+float64 (and/or/xor: integers only; cas: any 16-, 32- or 64-bit type).
+Float max and min order values as IEEE 754 totalOrder: -NaN < -inf < ... <
+-0.0 < +0.0 < ... < +inf < +NaN, so max(-0.0, +0.0) is +0.0 and a
+positive NaN wins a max. Elements of a block that point to the same address
+are all applied, one after another.
+"""
+
+from __future__ import annotations
+
+from .core import _current_semantic, _unwrap, builtin
+
+__all__ = ["atomic_add", "atomic_and", "atomic_cas", "atomic_max", "atomic_min",
+           "atomic_or", "atomic_xchg", "atomic_xor"]
+
+
+def _rmw(kind, pointer, val, mask, sem, scope):
+    return _current_semantic().atomic_rmw(kind, pointer, val, mask, _unwrap(sem),
+                                          _unwrap(scope))
+
+
+@builtin
+def atomic_add(pointer, val, mask=None, sem=None, scope=None):
+    """*pointer += val atomically; returns the old values."""
+    return _rmw("add", pointer, val, mask, sem, scope)
+
+
+@builtin
+def atomic_max(pointer, val, mask=None, sem=None, scope=None):
+    """*pointer = max(*pointer, val) atomically (signed or unsigned by the
+    element type; floats in totalOrder); returns the old values."""
+    return _rmw("max", pointer, val, mask, sem, scope)
+
+
+@builtin
+def atomic_min(pointer, val, mask=None, sem=None, scope=None):
+    """*pointer = min(*pointer, val) atomically; returns the old values."""
+    return _rmw("min", pointer, val, mask, sem, scope)
+
+
+@builtin
+def atomic_and(pointer, val, mask=None, sem=None, scope=None):
+    """*pointer &= val atomically (integers); returns the old values."""
+    return _rmw("and", pointer, val, mask, sem, scope)
+
+
+@builtin
+def atomic_or(pointer, val, mask=None, sem=None, scope=None):
+    """*pointer |= val atomically (integers); returns the old values."""
+    return _rmw("or", pointer, val, mask, sem, scope)
+
+
+@builtin
+def atomic_xor(pointer, val, mask=None, sem=None, scope=None):
+    """*pointer ^= val atomically (integers); returns the old values."""
+    return _rmw("xor", pointer, val, mask, sem, scope)
+
+
+@builtin
+def atomic_xchg(pointer, val, mask=None, sem=None, scope=None):
+    """*pointer = val atomically; returns the old values."""
+    return _rmw("xchg", pointer, val, mask, sem, scope)
+
+
+@builtin
+def atomic_cas(pointer, cmp, val, sem=None, scope=None):
+    """Where *pointer equals cmp (bit for bit), *pointer = val, atomically;
+    returns the old values."""
+    return _current_semantic().atomic_cas(pointer, cmp, val, _unwrap(sem),
+                                          _unwrap(scope))
