@@ -338,8 +338,8 @@ def k_dot(x_ptr):
 
 
 @triton.jit
-def k_cumsum(x_ptr):
-    s = tl.cumsum(tl.load(x_ptr + tl.arange(0, 16)), axis=0)  # <-
+def k_histogram(x_ptr):
+    h = tl.histogram(tl.load(x_ptr + tl.arange(0, 16)), 8)  # <-
 
 
 @triton.jit
@@ -349,16 +349,16 @@ def k_matmul_operator(x_ptr):
 
 
 @triton.jit
-def k_method_reduction(x_ptr):
+def k_method_unsupported(x_ptr):
     a = tl.load(x_ptr + tl.arange(0, 16))
-    b = a.cumsum(0)  # <-
+    b = a.sort()  # <-
 
 
 @pytest.mark.parametrize("kernel,pattern", [
     (k_dot, r"tl.dot is not supported yet"),
-    (k_cumsum, r"tl.cumsum is not supported yet \(scans"),
+    (k_histogram, r"tl.histogram is not supported yet \(histograms"),
     (k_matmul_operator, r"`@` .* is not supported yet"),
-    (k_method_reduction, r"tl.cumsum is not supported yet"),
+    (k_method_unsupported, r"tl.sort is not supported yet"),
 ])
 def test_not_supported_yet(kernel, pattern):
     ir_error(kernel, f32(256), pattern=pattern, cls=UnsupportedError)

@@ -25,6 +25,14 @@ handles (element types of the operands) through this same builder and
 returns the new accumulators. The IR builder calls it once to build the
 region of `tile.reduce`; the interpreter calls it on whole slices.
 
+`scan(operands, axis, reverse, result_types, combine)` is the inclusive scan
+of the blocks `operands` ((handle, block type) pairs of one shape) together
+along `axis`: element i of each result combines elements 0..i in order
+(n-1..i with `reverse`, the accumulator then holding the later elements).
+`combine` is as for `reduce`; the results have the operands' types. The IR
+builder emits `tile.scan` with the region; the interpreter calls `combine`
+on whole slices, one position of the axis after the other.
+
 `atomic_rmw(op, ptr, val, mask, ptr_ty, result_ty, sem, scope)` updates
 the memory at `ptr` (a pointer or block of pointers; `val` and the optional
 i1 `mask` have its shape) atomically and returns the old values (0 where
@@ -71,6 +79,25 @@ class Builder(ABC):
     def broadcast(self, h, src_ty, dst_ty): ...
     @abstractmethod
     def expand_dims(self, h, axis: int, src_ty, dst_ty): ...
+    @abstractmethod
+    def trans(self, h, order: Sequence[int], src_ty, dst_ty):
+        """The block `h` with its dimensions permuted: result dimension i is
+        dimension order[i] of `h` (order is a permutation, not the
+        identity)."""
+    @abstractmethod
+    def reshape(self, h, allow_reorder: bool, src_ty, dst_ty):
+        """The elements of `h` in row-major order, as a block of dst_ty's
+        shape (same number of elements). With `allow_reorder` the elements
+        may be placed in any order (tl.view, can_reorder=True); both
+        builders keep row-major order."""
+    @abstractmethod
+    def join(self, a, b, src_ty, dst_ty):
+        """Blocks `a` and `b` (of type src_ty) stacked along a new last
+        dimension of size 2: result[..., 0] is a, result[..., 1] is b."""
+    @abstractmethod
+    def split(self, h, src_ty, dst_ty) -> Tuple[Any, Any]:
+        """The halves h[..., 0] and h[..., 1] of a block whose last dimension
+        has size 2 (rank 2 or more), each of type dst_ty."""
     # Arithmetic
     @abstractmethod
     def binary(self, op: str, a, b, ty): ...
@@ -87,6 +114,9 @@ class Builder(ABC):
     @abstractmethod
     def reduce(self, operands: Sequence[Tuple[Any, Any]], axis: int, result_types,
                combine): ...
+    @abstractmethod
+    def scan(self, operands: Sequence[Tuple[Any, Any]], axis: int, reverse: bool,
+             result_types, combine): ...
     # Memory
     @abstractmethod
     def addptr(self, ptr, offset, ptr_ty, offset_ty): ...

@@ -371,6 +371,21 @@ class InterpreterBuilder(Builder):
     def expand_dims(self, h, axis, src_ty, dst_ty):
         return np.expand_dims(h, axis)
 
+    def trans(self, h, order, src_ty, dst_ty):
+        return np.ascontiguousarray(np.transpose(np.asarray(h), order))
+
+    def reshape(self, h, allow_reorder, src_ty, dst_ty):
+        # Row-major order, also when reordering is allowed.
+        return np.ascontiguousarray(np.asarray(h)).reshape(dst_ty.shape)
+
+    def join(self, a, b, src_ty, dst_ty):
+        shape = src_ty.shape
+        return np.stack([np.broadcast_to(a, shape), np.broadcast_to(b, shape)], axis=-1)
+
+    def split(self, h, src_ty, dst_ty):
+        h = np.asarray(h)
+        return np.ascontiguousarray(h[..., 0]), np.ascontiguousarray(h[..., 1])
+
     # -- arithmetic -------------------------------------------------------------
     def binary(self, op, a, b, ty):
         a, b = np.asarray(a), np.asarray(b)
@@ -500,6 +515,31 @@ class InterpreterBuilder(Builder):
                 self.loc = loc
         return [self._finish(np.take(p, 0, axis=axis), t)
                 for p, t in zip(parts, result_types)]
+
+    def scan(self, operands, axis, reverse, result_types, combine):
+        # Sequentially in axis order (from the end with reverse): the
+        # accumulator, holding the positions before, combined with each
+        # position's slice.
+        loc = self.loc
+        parts = [np.asarray(h) for h, _ in operands]
+        length = parts[0].shape[axis]
+        positions = range(length - 1, -1, -1) if reverse else range(length)
+        slices = [[None] * length for _ in parts]
+        acc = None
+        for i in positions:
+            current = [np.take(p, i, axis=axis) for p in parts]
+            if acc is None:
+                acc = current
+            else:
+                try:
+                    acc = [np.broadcast_to(np.asarray(x), current[0].shape)
+                           for x in combine(acc, current)]
+                finally:
+                    self.loc = loc
+            for out, value in zip(slices, acc):
+                out[i] = value
+        return [self._finish(np.stack(out, axis=axis), t)
+                for out, t in zip(slices, result_types)]
 
     def addptr(self, ptr, offset, ptr_ty, offset_ty):
         size = ptr_ty.scalar.element_ty.itemsize

@@ -398,6 +398,24 @@ class IRBuilder(Builder):
         return self._op(f"tile.expand_dims {h} axis = {axis} : {ir_type(src_ty)} -> "
                         f"{ir_type(dst_ty)}")
 
+    def trans(self, h, order, src_ty, dst_ty):
+        dims = ", ".join(str(d) for d in order)
+        return self._op(f"tile.trans {h} [{dims}] : {ir_type(src_ty)} -> "
+                        f"{ir_type(dst_ty)}")
+
+    def reshape(self, h, allow_reorder, src_ty, dst_ty):
+        reorder = " allow_reorder" if allow_reorder else ""
+        return self._op(f"tile.reshape {h}{reorder} : {ir_type(src_ty)} -> "
+                        f"{ir_type(dst_ty)}")
+
+    def join(self, a, b, src_ty, dst_ty):
+        return self._op(f"tile.join {a}, {b} : {ir_type(src_ty)} -> {ir_type(dst_ty)}")
+
+    def split(self, h, src_ty, dst_ty):
+        lo, hi = self._results(f"tile.split {h} : {ir_type(src_ty)} -> "
+                               f"{ir_type(dst_ty)}", 2)
+        return lo, hi
+
     def binary(self, op, a, b, ty):
         if op == "divf_approx":
             return self._op(f"arith.divf {a}, {b} fastmath<afn> : {ir_type(ty)}")
@@ -460,6 +478,42 @@ class IRBuilder(Builder):
 
         def render(indent):
             lines = [f"{head}tile.reduce({srcs}) axis = {axis} : ({src_tys}) -> {res_text} {{",
+                     f"^bb0({block_args}):"]
+            lines += _render_block(body, indent + 1)
+            lines.append(f"}} {format_loc(loc)}")
+            return lines
+        op.render = render
+        self.block.append(op)
+        return results
+
+    def scan(self, operands, axis, reverse, result_types, combine):
+        loc = self.loc
+        elts = [ir_type(t.scalar) for _, t in operands]
+        accs = [self._fresh() for _ in operands]
+        news = [self._fresh() for _ in operands]
+        body: List = []
+        with self.insert_into(body):
+            try:
+                outs = combine(list(accs), list(news))
+            finally:
+                self.loc = loc
+            body.append(f"tile.scan.return {', '.join(outs)} : {', '.join(elts)} "
+                        f"{format_loc(loc)}")
+        srcs = ", ".join(h for h, _ in operands)
+        src_tys = ", ".join(ir_type(t) for _, t in operands)
+        res = [ir_type(t) for t in result_types]
+        res_text = res[0] if len(res) == 1 else f"({', '.join(res)})"
+        r = self._fresh()
+        n = len(operands)
+        head = f"{r} = " if n == 1 else f"{r}:{n} = "
+        results = [r] if n == 1 else [f"{r}#{i}" for i in range(n)]
+        block_args = ", ".join(f"{a}: {t}" for a, t in zip(accs + news, elts + elts))
+        rev = " reverse" if reverse else ""
+        op = _RegionOp(loc)
+
+        def render(indent):
+            lines = [f"{head}tile.scan({srcs}) axis = {axis}{rev} : ({src_tys}) -> "
+                     f"{res_text} {{",
                      f"^bb0({block_args}):"]
             lines += _render_block(body, indent + 1)
             lines.append(f"}} {format_loc(loc)}")

@@ -17,6 +17,7 @@ from ..errors import SemanticError, SemanticUnsupported
 from ..language import core as tl
 from ..language.core import _unwrap, block_type, dtype, pointer_type, tensor
 from .semantic_atomics import AtomicSemantic
+from .semantic_shapes import ShapeSemantic
 
 MAX_BLOCK_NUMEL = 1 << 20
 
@@ -147,7 +148,7 @@ def broadcast_shapes(a: Sequence[int], b: Sequence[int]) -> List[int]:
     return out
 
 
-class Semantic(AtomicSemantic):
+class Semantic(AtomicSemantic, ShapeSemantic):
     """Language operations over an abstract builder."""
 
     def __init__(self, builder, debug: bool = False):
@@ -785,6 +786,88 @@ class Semantic(AtomicSemantic):
 
         hs = self.builder.reduce([(x.handle, x.type) for x in xs], axis, res_tys, combine)
         return [tensor(h, t) for h, t in zip(hs, res_tys)]
+
+    # ------------------------------------------------------------------
+    # Scans
+    # ------------------------------------------------------------------
+    def associative_scan(self, inputs, axis, combine_fn, reverse=False):
+        """The inclusive scan of one tensor or a tuple of tensors of one shape
+        along `axis` with `combine_fn(*accumulators, *new_values)` (the
+        accumulators hold the earlier elements: the later ones with
+        `reverse`). Returns a tensor, or a tuple when `inputs` is a tuple."""
+        single = not isinstance(_unwrap(inputs), (tuple, list))
+        xs = [self.to_tensor(x) for x in ([inputs] if single else _unwrap(inputs))]
+        if not xs:
+            raise SemanticError("tl.associative_scan needs at least one input")
+        for x in xs:
+            if not x.type.is_block():
+                raise SemanticError(f"cannot scan a scalar ({_type_name(x)})")
+            if x.shape != xs[0].shape:
+                raise SemanticError(f"tl.associative_scan inputs must have one shape, got "
+                                    f"{xs[0].shape} and {x.shape}")
+        axis = _unwrap(axis)
+        if isinstance(axis, bool) or not isinstance(axis, int):
+            raise SemanticError(f"scan axis must be a constexpr int, got {axis!r}")
+        rank = len(xs[0].shape)
+        if not -rank <= axis < rank:
+            raise SemanticError(f"scan axis {axis} is out of range for a block of rank "
+                                f"{rank} (shape {list(xs[0].shape)})")
+        axis = axis + rank if axis < 0 else axis
+        reverse = _unwrap(reverse)
+        if not isinstance(reverse, (bool, int)):
+            raise SemanticError(f"scan's reverse must be a constexpr bool, got {reverse!r}")
+        elts = [x.type.scalar for x in xs]
+        n = len(xs)
+
+        def combine(accs, news):
+            args = [tensor(h, e) for h, e in zip(accs, elts)] + \
+                   [tensor(h, e) for h, e in zip(news, elts)]
+            out = self._combine_call(combine_fn, args)
+            out = list(_unwrap(out)) if isinstance(_unwrap(out), (tuple, list)) else [out]
+            if len(out) != n:
+                raise SemanticError(f"the combine function returned {len(out)} value(s) "
+                                    f"for a scan of {n} input(s)")
+            handles = []
+            for v, e in zip(out, elts):
+                v = self.to_tensor(v)
+                if v.type.is_block():
+                    raise SemanticError(f"the combine function must return scalars, got "
+                                        f"{_type_name(v)}")
+                if v.type.scalar != e:
+                    v = self.cast(v, e)
+                handles.append(v.handle)
+            return handles
+
+        tys = [x.type for x in xs]
+        hs = self.builder.scan([(x.handle, x.type) for x in xs], axis, bool(reverse), tys,
+                               combine)
+        ys = [tensor(h, t) for h, t in zip(hs, tys)]
+        return ys[0] if single else tuple(ys)
+
+    def cumsum(self, x, axis=0, reverse=False, dtype_=None) -> tensor:
+        """As Triton: bf16 sums as fp32 (and returns fp32); integers
+        narrower than 32 bits as int32/uint32; `dtype` picks the type."""
+        x = self.to_tensor(x)
+        if x.type.scalar.is_ptr():
+            raise SemanticError("cannot take the cumulative sum of pointers")
+        if x.type.scalar.is_bf16():
+            x = self.cast(x, tl.float32)
+        sca = x.type.scalar
+        dtype_ = _unwrap(dtype_)
+        if dtype_ is not None:
+            x = self.cast(x, dtype_)
+        elif sca.is_int() and sca.int_bitwidth < 32:
+            x = self.cast(x, tl.int32 if sca.is_int_signed() else tl.uint32)
+        return self.associative_scan(x, axis, lambda a, b: self.add(a, b), reverse)
+
+    def cumprod(self, x, axis=0, reverse=False) -> tensor:
+        """As Triton: bf16 multiplies as fp32 (and returns fp32)."""
+        x = self.to_tensor(x)
+        if x.type.scalar.is_ptr():
+            raise SemanticError("cannot take the cumulative product of pointers")
+        if x.type.scalar.is_bf16():
+            x = self.cast(x, tl.float32)
+        return self.associative_scan(x, axis, lambda a, b: self.mul(a, b), reverse)
 
     def _index_block(self, x: tensor, axis) -> tensor:
         """int32 indices of `x`'s elements along `axis` (None: flat row-major

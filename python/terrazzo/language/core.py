@@ -479,7 +479,8 @@ class tensor:
 
     @property
     def T(self):
-        raise SemanticUnsupported("transposing blocks (`.T`, tl.trans) is not supported yet")
+        """The transpose of a 2-D block (tl.trans)."""
+        return _current_semantic().trans(self, ())
 
     # Member forms of some builtins (x.exp(), x.sum(), ...) are attached at
     # the end of this module.
@@ -822,6 +823,36 @@ def argmin(input, axis, tie_break_left=True, keep_dims=False):
 
 
 # ---------------------------------------------------------------------------
+# Scans
+# ---------------------------------------------------------------------------
+
+@builtin
+def associative_scan(input, axis, combine_fn, reverse=False):
+    """The inclusive scan of `input` (a tensor or a tuple of tensors of one
+    shape) along `axis` with `combine_fn`, a @jit function taking the
+    accumulators then the new values (`combine_fn(a0, .., b0, ..)`) and
+    returning the new accumulators: element i combines elements 0..i in
+    order, or n-1..i with `reverse` (the accumulators then hold the later
+    elements). Returns a tensor, or a tuple for a tuple."""
+    return _current_semantic().associative_scan(input, axis, combine_fn, reverse)
+
+
+@builtin
+def cumsum(input, axis=0, reverse=False, dtype=None):
+    """Cumulative sum along `axis` (from the end with `reverse`). As Triton:
+    integers narrower than 32 bits sum as int32/uint32, bf16 as fp32 (the
+    result's type); `dtype` picks the type to sum in."""
+    return _current_semantic().cumsum(input, axis, reverse, dtype)
+
+
+@builtin
+def cumprod(input, axis=0, reverse=False):
+    """Cumulative product along `axis` (from the end with `reverse`); bf16
+    multiplies as fp32, as in Triton."""
+    return _current_semantic().cumprod(input, axis, reverse)
+
+
+# ---------------------------------------------------------------------------
 
 def _not_supported(name, what):
     @builtin
@@ -836,21 +867,10 @@ _UNSUPPORTED = {
     "dot": "matrix products need the tensor-core backend",
     "dot_scaled": "matrix products need the tensor-core backend",
     "softmax": "reductions are not lowered yet",
-    "cumsum": "scans are not lowered yet",
-    "cumprod": "scans are not lowered yet",
-    "associative_scan": "scans are not lowered yet",
     "sort": "sorting is not lowered yet",
     "topk": "sorting is not lowered yet",
     "histogram": "histograms are not lowered yet",
     "gather": "gathers are not lowered yet",
-    "reshape": "reshaping blocks is not lowered yet",
-    "view": "reshaping blocks is not lowered yet",
-    "ravel": "reshaping blocks is not lowered yet",
-    "trans": "transposing blocks is not lowered yet",
-    "permute": "transposing blocks is not lowered yet",
-    "join": "join is not lowered yet",
-    "split": "split is not lowered yet",
-    "interleave": "join is not lowered yet",
     "cat": "concatenation is not lowered yet",
     "flip": "flip is not lowered yet",
     "make_block_ptr": "block pointers are not lowered yet",
@@ -898,4 +918,5 @@ __all__ = [
     "expand_dims", "multiple_of", "max_contiguous", "max_constancy", "assume",
     "static_assert", "static_print", "debug_barrier", "device_print", "device_assert", "static_range",
     "range", "PropagateNan", "reduce", "sum", "xor_sum", "max", "min", "argmax", "argmin",
+    "associative_scan", "cumsum", "cumprod",
 ] + _py.list(_UNSUPPORTED)
