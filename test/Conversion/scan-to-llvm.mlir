@@ -221,6 +221,64 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
+// A linear layout whose bits along the axis come in no convenient order:
+// from the lowest digit of the position, lanes 1, 0 and 3 (one Hillis-Steele
+// scan over a lane index gathered from those bits: 3 steps and the run's
+// total, for each of the 2 registers), warp 0 (through shared memory:
+// 16 blocks of 16 elements x 2 warps x 4 bytes), lane 2 (one more shuffle
+// step), warp 1 (shared memory again, after a barrier, since its stores
+// overwrite what the first run's loads read), register 0, lane 4.
+
+// CHECK: module attributes {{{.*}}tilegpu.shared = 128 : i32
+// CHECK-LABEL: llvm.func @weird
+// CHECK-NOT: nvvm.barrier0
+// CHECK-COUNT-8: nvvm.shfl.sync idx
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.store %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK-NOT: nvvm.barrier0
+// CHECK: nvvm.shfl.sync idx
+// CHECK: nvvm.barrier0
+// CHECK-NOT: llvm.load
+// CHECK: llvm.store %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK-NOT: nvvm.barrier0
+// CHECK: nvvm.shfl.sync idx
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+#lin = #tilegpu.linear<{register = [[64]], lane = [[2], [1], [16], [4], [128]], warp = [[8], [32]], block = []}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @weird(%x: tensor<256xf32, #lin>) -> tensor<256xf32, #lin> {
+    %r = tile.scan (%x) axis = 0 : (tensor<256xf32, #lin>) -> tensor<256xf32, #lin> {
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      tile.scan.return %s : f32
+    }
+    return %r : tensor<256xf32, #lin>
+  }
+}
+
+// -----
+
+// A hardware bit that moves along the axis and another dimension at once
+// is not supported: a located error.
+#mixed = #tilegpu.linear<{register = [[1, 1], [0, 1]], lane = [[0, 2], [0, 4], [0, 8], [0, 16], [2, 0]], warp = [[4, 0], [8, 0]], block = []}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @mixed_bits(%x: tensor<16x32xf32, #mixed>) -> tensor<16x32xf32, #mixed> {
+    // expected-error @below {{'tile.scan' op the layout of the sources moves along the axis and another dimension with one hardware bit, which this backend cannot scan yet}}
+    %r = tile.scan (%x) axis = 1 : (tensor<16x32xf32, #mixed>) -> tensor<16x32xf32, #mixed> {
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      tile.scan.return %s : f32
+    }
+    return %r : tensor<16x32xf32, #mixed>
+  }
+}
+
+// -----
+
 // The results must be laid out as the sources.
 #a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>

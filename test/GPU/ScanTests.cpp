@@ -3,8 +3,9 @@
 // blocks and both axes of 2-D blocks, at 1, 4 and 8 warps, with sizes that
 // are not multiples of the block. Every element is checked against a
 // float64 (or exact) host reference computed sequentially, and the elements
-// past the end must keep the poison. The kernels are in
-// test/GPU/kernels/scan_*.mlir.
+// past the end must keep the poison. Explicit layouts (blocked, slice and
+// linear ones with their bits along the axis in unusual orders) run at 4
+// warps. The kernels are in test/GPU/kernels/scan_*.mlir.
 #include "GpuTestSupport.h"
 
 #include <algorithm>
@@ -324,6 +325,84 @@ void testScanLayouts(const LoadedKernel &kernel, size_t n) {
       0, sizeC + kGuard - countC);
 }
 
+/// scan_linear.mlir (one program, 4 warps) with n valid elements of x.
+void testScanLinear(const LoadedKernel &kernel, size_t n) {
+  const size_t sizeA = 256, sizeB = 512;
+  Buffer<float> x(std::max<size_t>(n, 1)), aSum(sizeA + kGuard),
+      aRev(sizeA + kGuard), bRow(sizeB + kGuard), bCol(sizeB + kGuard);
+  Buffer<int32_t> aArg(sizeA + kGuard);
+  x.host = smallIntegers(x.host.size(), -8, 8);
+  x.upload();
+  for (auto *buffer : {&aSum, &aRev, &bRow, &bCol})
+    buffer->poison();
+  aArg.poison();
+  launch(kernel, 1, 1, x.pointer(), aSum.pointer(), aRev.pointer(),
+         aArg.pointer(), bRow.pointer(), bCol.pointer(), int32_t(n));
+  check(runtime::synchronize(), "scan_linear");
+  for (auto *buffer : {&aSum, &aRev, &bRow, &bCol})
+    buffer->download();
+  aArg.download();
+
+  auto value = [&](size_t flat) { return flat < n ? double(x.host[flat]) : 0.0; };
+  std::string label = " (n=" + std::to_string(n) + ")";
+  size_t countA = std::min(n, sizeA);
+  checkElements(
+      "scan_linear: cumsum, lanes out of order, 2 warp runs" + label,
+      aSum.host, countA,
+      [&](size_t i) {
+        double s = 0;
+        for (size_t j = 0; j <= i; ++j)
+          s += value(j);
+        return s;
+      },
+      0, sizeA + kGuard - countA);
+  checkElements(
+      "scan_linear: reverse cumsum, 2 warp runs" + label, aRev.host, countA,
+      [&](size_t i) {
+        double s = 0;
+        for (size_t j = i; j < sizeA; ++j)
+          s += value(j);
+        return s;
+      },
+      0, sizeA + kGuard - countA);
+  checkElements(
+      "scan_linear: running argmax, 2 sources" + label, aArg.host, countA,
+      [&](size_t i) {
+        double best = -INFINITY;
+        size_t arg = 0;
+        for (size_t j = 0; j <= i; ++j)
+          if (value(j) > best) {
+            best = value(j);
+            arg = j;
+          }
+        return double(arg);
+      },
+      0, sizeA + kGuard - countA);
+  size_t countB = std::min(n, sizeB);
+  checkElements(
+      "scan_linear: cumsum along axis 1 with copies" + label, bRow.host,
+      countB,
+      [&](size_t f) {
+        size_t r = f / 32, c = f % 32;
+        double s = 0;
+        for (size_t j = 0; j <= c; ++j)
+          s += value(r * 32 + j);
+        return s;
+      },
+      0, sizeB + kGuard - countB);
+  checkElements(
+      "scan_linear: reverse cumsum along axis 0 with copies" + label,
+      bCol.host, countB,
+      [&](size_t f) {
+        size_t r = f / 32, c = f % 32;
+        double s = 0;
+        for (size_t i = r; i < 16; ++i)
+          s += value(i * 32 + c);
+        return s;
+      },
+      0, sizeB + kGuard - countB);
+}
+
 } // namespace
 
 TERRAZZO_GPU_TEST_SUITE(scan) {
@@ -356,4 +435,7 @@ TERRAZZO_GPU_TEST_SUITE(scan) {
   LoadedKernel layouts = loadKernel("test/GPU/kernels/scan_layouts.mlir", 4);
   for (size_t n : {size_t(2048), size_t(1000), size_t(7)})
     testScanLayouts(layouts, n);
+  LoadedKernel linear = loadKernel("test/GPU/kernels/scan_linear.mlir", 4);
+  for (size_t n : {size_t(512), size_t(300), size_t(200), size_t(7)})
+    testScanLinear(linear, n);
 }

@@ -48,6 +48,9 @@
 // TWOD4: bar.sync 0;
 // TWOD4: ret;
 
-// Explicit layouts (registers below the lanes, lanes from bit 3, copies).
+// Explicit layouts (registers below the lanes, lanes from bit 3, copies;
+// linear layouts with lanes out of order and two runs of warps).
 // RUN: terrazzo-compile %S/../GPU/kernels/scan_layouts.mlir --target=cuda:90 --num-warps=4 --emit=ptx -o %t.layouts.ptx
 // RUN: %ptxas -arch=sm_90a %t.layouts.ptx -o %t.layouts.cubin
+// RUN: terrazzo-compile %S/../GPU/kernels/scan_linear.mlir --target=cuda:90 --num-warps=4 --emit=ptx -o %t.linear.ptx
+// RUN: %ptxas -arch=sm_90a %t.linear.ptx -o %t.linear.cubin
