@@ -3,6 +3,13 @@
 // one describes the inferred layout exactly, a #tilegpu.linear otherwise.
 // The algebra is in dialects/TileGPU/Layout/ShapeLayouts.h; the lowering
 // checks result layouts against it.
+//
+// The other direction (the source layout that makes an op a relabelling
+// when its result must have a given layout, e.g. to move a conversion from
+// after the op to before it) is the inference of the inverse op on the
+// result's type: trans with the inverse permutation, reshape back to the
+// source shape, split for a join's sources (null when the result does not
+// hold its last dimension in registers) and join for a split's source.
 #ifndef TERRAZZO_DIALECTS_TILEGPU_IR_SHAPELAYOUTINFERENCE_H
 #define TERRAZZO_DIALECTS_TILEGPU_IR_SHAPELAYOUTINFERENCE_H
 
