@@ -46,6 +46,7 @@
 
 #include <algorithm>
 #include <map>
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::terrazzo;
@@ -532,7 +533,7 @@ struct ScanOpConversion : public ConvertOpToLLVMPattern<tile::ScanOp> {
       for (int32_t rep : reps) {
         bool alone = singleton(rep);
         // The inclusive prefixes of the warps' totals, in axis order.
-        SmallVector<Tuple> prefixes;
+        std::vector<Tuple> prefixes(size);
         for (int64_t w = 0; w < size; ++w) {
           Value slot = LLVM::AddOp::create(rewriter, loc, firstSlot[rep],
                                            i32Constant(rewriter, loc, w));
@@ -544,12 +545,11 @@ struct ScanOpConversion : public ConvertOpToLLVMPattern<tile::ScanOp> {
               v = LLVM::TruncOp::create(rewriter, loc, elementTypes[s], v);
             warpTotal.push_back(v);
           }
-          prefixes.push_back(w == 0 ? warpTotal
-                                    : combine(prefixes.back(), warpTotal));
+          prefixes[w] = w == 0 ? warpTotal : combine(prefixes[w - 1], warpTotal);
         }
         if (alone) {
           // This warp's inclusive prefix is the new S.
-          Tuple mine = prefixes.front();
+          Tuple mine = prefixes[0];
           for (int64_t w = 1; w < size; ++w)
             mine = select(cmp(LLVM::ICmpPredicate::eq, index, w), prefixes[w],
                           mine);
@@ -557,7 +557,7 @@ struct ScanOpConversion : public ConvertOpToLLVMPattern<tile::ScanOp> {
             prefix[reg] = mine;
         } else {
           // The inclusive prefix of the warp before, combined with S.
-          Tuple before = prefixes.front();
+          Tuple before = prefixes[0];
           for (int64_t w = 1; w + 1 < size; ++w)
             before = select(cmp(LLVM::ICmpPredicate::eq, index, w + 1),
                             prefixes[w], before);
@@ -567,7 +567,7 @@ struct ScanOpConversion : public ConvertOpToLLVMPattern<tile::ScanOp> {
                                  prefix[reg]);
         }
         if (!last)
-          total[rep] = prefixes.back();
+          total[rep] = prefixes[size - 1];
       }
     }
 
