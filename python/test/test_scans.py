@@ -320,6 +320,26 @@ def test_scans_lower_to_ptx(case, num_warps, check_ir):
     assert ".entry" in ptx and "shfl.sync.idx" in ptx
 
 
+@pytest.mark.parametrize("case", sorted(IR_CASES))
+def test_scans_compile_through_the_extension(case):
+    """The same kernels through terrazzo._C.compile (JITFunction.compile):
+    PTX with the scan's shuffles, and a cubin."""
+    import os
+    try:
+        from terrazzo import _C  # noqa: F401
+    except ImportError as e:
+        if os.environ.get("TERRAZZO_REQUIRE_EXTENSION", "") not in ("", "0"):
+            pytest.fail(f"terrazzo._C cannot be imported: {e}", pytrace=False)
+        pytest.skip(f"terrazzo._C is not built ({e})")
+    kernel, make_args, meta = IR_CASES[case]
+    ptx = kernel.compile(*make_args(), stage="ptx", target="cuda:90", **meta)
+    assert ".entry" in ptx and "shfl.sync.idx.b32" in ptx
+    tilegpu = kernel.compile(*make_args(), stage="tilegpu", target="cuda:90", **meta)
+    assert "tile.scan(" in tilegpu
+    cubin = kernel.compile(*make_args(), stage="cubin", target="cuda:90", num_warps=8, **meta)
+    assert isinstance(cubin, bytes) and len(cubin) > 100
+
+
 def test_scan_ir_form_and_locations():
     kernel, make_args, meta = IR_CASES["user_combine"]
     text = kernel.ir(*make_args(), **meta)
