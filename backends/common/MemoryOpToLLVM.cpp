@@ -1,7 +1,8 @@
 // tile.load and tile.store: each thread accesses the elements it holds, in
 // vectors as wide as the layout (consecutive registers), AxisInfo
 // (contiguity, alignment, mask constancy) and 16 bytes allow. A masked
-// access is a branch around the vector access; a false mask reads `other`.
+// access is one predicated instruction where the target has one (NVIDIA),
+// else a branch around the vector access; a false mask reads `other`.
 #include "backends/common/Patterns.h"
 #include "backends/common/TargetInfo.h"
 #include "backends/common/TypeConverter.h"
@@ -87,6 +88,12 @@ void unpackVector(RewriterBase &rewriter, Location loc, Value vector,
                                                  i32Constant(rewriter, loc, i)));
 }
 
+/// Elements the targets' predicated accesses move: whole bytes of integer
+/// or float data (pointers and i1 take the branch).
+bool hasPredicatedForm(Type element) {
+  return element.isIntOrFloat() && element.getIntOrFloatBitWidth() >= 8;
+}
+
 struct LoadOpConversion : public ConvertOpToLLVMPattern<tile::LoadOp> {
   LoadOpConversion(TileGPUTypeConverter &converter,
                    const ModuleAxisInfoAnalysis &axisInfo,
@@ -130,7 +137,15 @@ struct LoadOpConversion : public ConvertOpToLLVMPattern<tile::LoadOp> {
                 ? LLVM::ZeroOp::create(rewriter, loc, accessType).getResult()
                 : packVector(rewriter, loc, accessType,
                              ArrayRef<Value>(others).slice(i, width));
-        loaded = emitGuarded(rewriter, loc, masks[i], fallback, load);
+        // One predicated instruction where the target has it (no branch,
+        // no merge of values), else a branch around the load.
+        loaded = op.getIsVolatile() || !hasPredicatedForm(element)
+                     ? Value()
+                     : target.loadGlobal(rewriter, loc, accessType, ptrs[i],
+                                         masks[i], fallback, op.getCache(),
+                                         op.getEvict());
+        if (!loaded)
+          loaded = emitGuarded(rewriter, loc, masks[i], fallback, load);
       }
       unpackVector(rewriter, loc, loaded, width, values);
     }
@@ -181,7 +196,9 @@ struct StoreOpConversion : public ConvertOpToLLVMPattern<tile::StoreOp> {
       };
       if (masks.empty())
         store();
-      else
+      else if (!hasPredicatedForm(element) ||
+               !target.storeGlobal(rewriter, loc, vector, ptrs[i], masks[i],
+                                   op.getCache(), op.getEvict()))
         emitGuarded(rewriter, loc, masks[i], Value(), store);
     }
     rewriter.eraseOp(op);

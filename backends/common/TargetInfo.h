@@ -61,6 +61,24 @@ public:
                               std::optional<tile::CacheModifier> cache,
                               std::optional<tile::EvictionPolicy> evict) const = 0;
 
+  /// A load of `type` (as loadWithHints) that happens only where `mask`
+  /// (i1) holds, giving `other` (of `type`; zero when null) elsewhere, as
+  /// one predicated instruction; null when the target has none, and the
+  /// caller branches around a plain load instead.
+  virtual Value loadGlobal(RewriterBase &rewriter, Location loc, Type type,
+                           Value ptr, Value mask, Value other,
+                           std::optional<tile::CacheModifier> cache,
+                           std::optional<tile::EvictionPolicy> evict) const {
+    return Value();
+  }
+  /// The store counterpart of loadGlobal; false when the target has none.
+  virtual bool storeGlobal(RewriterBase &rewriter, Location loc, Value value,
+                           Value ptr, Value mask,
+                           std::optional<tile::CacheModifier> cache,
+                           std::optional<tile::EvictionPolicy> evict) const {
+    return false;
+  }
+
   /// Whether atomicRMW does `op` on `type` in one instruction. `type` is an
   /// LLVM integer (i32, i64) for And/Or/Xor/Add/Max/Min/UMax/UMin/Xchg
   /// (Max/Min compare as signed integers here: the shared lowering builds

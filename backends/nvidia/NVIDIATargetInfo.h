@@ -32,6 +32,14 @@ public:
   void storeWithHints(RewriterBase &rewriter, Location loc, Value value,
                       Value ptr, std::optional<tile::CacheModifier> cache,
                       std::optional<tile::EvictionPolicy> evict) const override;
+  Value loadGlobal(RewriterBase &rewriter, Location loc, Type type, Value ptr,
+                   Value mask, Value other,
+                   std::optional<tile::CacheModifier> cache,
+                   std::optional<tile::EvictionPolicy> evict) const override;
+  bool storeGlobal(RewriterBase &rewriter, Location loc, Value value,
+                   Value ptr, Value mask,
+                   std::optional<tile::CacheModifier> cache,
+                   std::optional<tile::EvictionPolicy> evict) const override;
   LogicalResult assertFail(RewriterBase &rewriter, Location loc, Value failed,
                            StringRef message, StringRef file, unsigned line,
                            StringRef function) const override;

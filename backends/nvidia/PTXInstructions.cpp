@@ -79,7 +79,9 @@ SmallVector<Value> toWords(RewriterBase &rewriter, Location loc, Value value,
   Value packed;
   if (words.count == 1) {
     Type scalarType = value.getType();
-    if (scalarType.getIntOrFloatBitWidth() < words.bits) // i1
+    // (A vector of one word, such as vector<2xf16>, bitcasts as it is.)
+    if (!isa<VectorType>(scalarType) &&
+        scalarType.getIntOrFloatBitWidth() < words.bits) // i1
       value = LLVM::ZExtOp::create(rewriter, loc, rewriter.getI8Type(), value);
     packed = LLVM::BitcastOp::create(rewriter, loc, wordType, value);
     if (words.registerBits != words.bits)
@@ -103,8 +105,18 @@ Value NVIDIATargetInfo::loadWithHints(
     RewriterBase &rewriter, Location loc, Type type, Value ptr,
     std::optional<tile::CacheModifier> cache,
     std::optional<tile::EvictionPolicy> evict) const {
+  return loadGlobal(rewriter, loc, type, ptr, Value(), Value(), cache, evict);
+}
+
+Value NVIDIATargetInfo::loadGlobal(
+    RewriterBase &rewriter, Location loc, Type type, Value ptr, Value mask,
+    Value other, std::optional<tile::CacheModifier> cache,
+    std::optional<tile::EvictionPolicy> evict) const {
   Words words = wordsFor(type);
-  std::string text = "ld.global" + qualifier(cache, evict) +
+  // Predicated: the outputs start as `other` (tied operands) and the load
+  // overwrites them only where the predicate holds, as one instruction.
+  std::string guard = mask ? "@$" + std::to_string(words.count + 1) + " " : "";
+  std::string text = guard + "ld.global" + qualifier(cache, evict) +
                      vectorSuffix(words.count) + ".b" +
                      std::to_string(words.bits) + " " +
                      registerList(0, words.count) + ", [$" +
@@ -113,6 +125,16 @@ Value NVIDIATargetInfo::loadWithHints(
   for (unsigned i = 0; i < words.count; ++i)
     constraints += std::string("=") + constraintFor(words.registerBits) + ",";
   constraints += "l";
+  SmallVector<Value> operands = {asPointerBits(rewriter, loc, ptr)};
+  if (mask) {
+    constraints += ",b";
+    operands.push_back(mask);
+    if (!other)
+      other = LLVM::ZeroOp::create(rewriter, loc, type);
+    llvm::append_range(operands, toWords(rewriter, loc, other, words));
+    for (unsigned i = 0; i < words.count; ++i)
+      constraints += "," + std::to_string(i);
+  }
   Type registerType = rewriter.getIntegerType(words.registerBits);
   Type resultType =
       words.count == 1
@@ -121,8 +143,7 @@ Value NVIDIATargetInfo::loadWithHints(
                 rewriter.getContext(),
                 SmallVector<Type>(words.count, registerType));
   Value loaded =
-      LLVM::InlineAsmOp::create(rewriter, loc, resultType,
-                                ValueRange{asPointerBits(rewriter, loc, ptr)},
+      LLVM::InlineAsmOp::create(rewriter, loc, resultType, operands,
                                 text, constraints, /*has_side_effects=*/true,
                                 /*is_align_stack=*/false,
                                 LLVM::tailcallkind::TailCallKind::None,
@@ -133,7 +154,7 @@ Value NVIDIATargetInfo::loadWithHints(
     Type wordType = rewriter.getIntegerType(words.bits);
     if (words.registerBits != words.bits)
       loaded = LLVM::TruncOp::create(rewriter, loc, wordType, loaded);
-    if (type.getIntOrFloatBitWidth() < words.bits) // i1
+    if (!isa<VectorType>(type) && type.getIntOrFloatBitWidth() < words.bits) // i1
       return LLVM::TruncOp::create(rewriter, loc, type, loaded);
     return LLVM::BitcastOp::create(rewriter, loc, type, loaded);
   }
@@ -153,8 +174,16 @@ void NVIDIATargetInfo::storeWithHints(
     RewriterBase &rewriter, Location loc, Value value, Value ptr,
     std::optional<tile::CacheModifier> cache,
     std::optional<tile::EvictionPolicy> evict) const {
+  storeGlobal(rewriter, loc, value, ptr, Value(), cache, evict);
+}
+
+bool NVIDIATargetInfo::storeGlobal(
+    RewriterBase &rewriter, Location loc, Value value, Value ptr, Value mask,
+    std::optional<tile::CacheModifier> cache,
+    std::optional<tile::EvictionPolicy> evict) const {
   Words words = wordsFor(value.getType());
-  std::string text = "st.global" + qualifier(cache, evict) +
+  std::string guard = mask ? "@$" + std::to_string(words.count + 1) + " " : "";
+  std::string text = guard + "st.global" + qualifier(cache, evict) +
                      vectorSuffix(words.count) + ".b" +
                      std::to_string(words.bits) + " [$0], " +
                      registerList(1, words.count) + ";";
@@ -163,11 +192,16 @@ void NVIDIATargetInfo::storeWithHints(
     constraints += std::string(",") + constraintFor(words.registerBits);
   SmallVector<Value> operands = {asPointerBits(rewriter, loc, ptr)};
   llvm::append_range(operands, toWords(rewriter, loc, value, words));
+  if (mask) {
+    constraints += ",b";
+    operands.push_back(mask);
+  }
   LLVM::InlineAsmOp::create(
       rewriter, loc, TypeRange{}, operands, text, constraints,
       /*has_side_effects=*/true, /*is_align_stack=*/false,
       LLVM::tailcallkind::TailCallKind::None,
       /*asm_dialect=*/LLVM::AsmDialectAttr(), /*operand_attrs=*/ArrayAttr());
+  return true;
 }
 
 //===----------------------------------------------------------------------===//

@@ -120,23 +120,20 @@ module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:90", "t
 // -----
 
 // A masked load: the mask (offsets < n, with n divisible by 16) is constant
-// over each thread's 4 elements, so one branch guards one vector load; a
-// false mask gives `other` (here zero). The masked store is guarded the
-// same way.
+// over each thread's 4 elements, so one predicated instruction loads one
+// vector (on NVIDIA, inline PTX `@p ld.global.v4`: the outputs start as
+// `other`, here zero, through tied operands); no branch, no merge. The
+// masked store is one predicated `st.global.v4`.
 
 // CHECK-LABEL: llvm.func @masked
+// CHECK-NOT: llvm.cond_br
 // CHECK: %[[M0:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct<(i1, i1, i1, i1)>
-// CHECK: %[[ZERO:.*]] = llvm.mlir.zero : vector<4xf32>
-// CHECK-NEXT: llvm.cond_br %[[M0]], ^[[LOAD:.*]], ^[[JOIN:.*]](%[[ZERO]] : vector<4xf32>)
-// CHECK-NEXT: ^[[LOAD]]:
-// CHECK-NEXT: %[[L:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
-// CHECK-NEXT: llvm.br ^[[JOIN]](%[[L]] : vector<4xf32>)
-// CHECK-NEXT: ^[[JOIN]](%[[V:.*]]: vector<4xf32>):
+// CHECK: llvm.mlir.zero : vector<4xf32>
+// CHECK: llvm.inline_asm has_side_effects "@$5 ld.global.v4.b32 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,l,b,0,1,2,3" %{{.*}}, %[[M0]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (i64, i1, i32, i32, i32, i32) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-NOT: llvm.load
-// CHECK: llvm.cond_br %{{.*}}, ^[[STORE:.*]], ^
-// CHECK-NEXT: ^[[STORE]]:
-// CHECK-NEXT: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+// CHECK: llvm.inline_asm has_side_effects "@$5 st.global.v4.b32 [$0], {$1, $2, $3, $4};", "l,r,r,r,r,b"
 // CHECK-NOT: llvm.store
+// CHECK-NOT: llvm.cond_br
 #blocked = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
   func.func @masked(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) {
@@ -159,9 +156,8 @@ module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:90", "t
 // CHECK: llvm.mlir.constant(-1.000000e+00 : f32) : f32
 // CHECK-NOT: llvm.mlir.zero
 // CHECK-COUNT-4: llvm.insertelement
-// CHECK-NEXT: llvm.cond_br %{{.*}}, ^[[LOAD:.*]], ^[[JOIN:.*]](%{{.*}} : vector<4xf32>)
-// CHECK-NEXT: ^[[LOAD]]:
-// CHECK-NEXT: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK: llvm.bitcast %{{.*}} : vector<4xf32> to vector<4xi32>
+// CHECK: llvm.inline_asm has_side_effects "@$5 ld.global.v4.b32
 #blocked = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
   func.func @masked_other(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) {
@@ -182,17 +178,16 @@ module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:90", "t
 // The vector width comes from the addresses, not only the layout: with no
 // divisibility hint the 4 registers are 4 scalar loads aligned to 4 bytes;
 // with a mask constant in runs of 2 only (n divisible by 2), 2-wide vectors
-// each behind its own branch.
+// each under its own predicate.
 
 // CHECK-LABEL: llvm.func @narrow
 // CHECK-NOT: vector<4xf32>
 // CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
 // CHECK-NOT: vector<4xf32>
-// CHECK: llvm.cond_br
-// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
-// CHECK: llvm.cond_br
-// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
+// CHECK: llvm.inline_asm has_side_effects "@$3 ld.global.v2.b32 {$0, $1}, [$2];", "=r,=r,l,b,0,1"
+// CHECK: llvm.inline_asm has_side_effects "@$3 ld.global.v2.b32 {$0, $1}, [$2];", "=r,=r,l,b,0,1"
 // CHECK-NOT: llvm.load
+// CHECK-NOT: ld.global
 #blocked = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
   func.func @narrow(%x: !tile.ptr<f32>, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 2 : i32}) {
