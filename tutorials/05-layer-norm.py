@@ -39,25 +39,12 @@ import numpy as np
 
 import terrazzo as triton
 import terrazzo.language as tl
+from terrazzo.testing import extension, gpu_available
 
 try:
     import torch
 except ImportError:
     torch = None
-
-
-def extension():
-    try:
-        from terrazzo import _C
-        return _C
-    except ImportError:
-        return None
-
-
-def gpu_available() -> bool:
-    C = extension()
-    return (C is not None and C.runtime_available() and torch is not None
-            and torch.cuda.is_available())
 
 
 # %%

@@ -84,17 +84,9 @@ FailureOr<ReducePlan> planReduce(const LinearLayout &layout, unsigned axis) {
 /// The source layout and plan of `op`'s reduction, or failure with a reason.
 FailureOr<std::pair<LinearLayout, ReducePlan>> analyse(tile::ReduceOp op,
                                                        std::string &reason) {
-  auto type = cast<RankedTensorType>(op.getSrcs().front().getType());
-  std::optional<LinearLayout> layout = getLinearLayout(type);
-  if (!layout) {
-    reason = "sources have no layout";
+  std::optional<LinearLayout> layout = getCommonLayout(op.getSrcs(), reason);
+  if (!layout)
     return failure();
-  }
-  for (Value src : op.getSrcs())
-    if (getLinearLayout(cast<RankedTensorType>(src.getType())) != layout) {
-      reason = "sources have different layouts";
-      return failure();
-    }
   FailureOr<ReducePlan> plan = planReduce(*layout, op.getAxis());
   if (failed(plan)) {
     reason = "the layout of the sources spreads the axis over threads in a "

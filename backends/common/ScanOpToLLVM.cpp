@@ -137,16 +137,9 @@ FailureOr<ScanPlan> planScan(const LinearLayout &layout, unsigned axis,
 FailureOr<std::pair<LinearLayout, ScanPlan>> analyse(tile::ScanOp op,
                                                      std::string &reason) {
   auto type = cast<RankedTensorType>(op.getSrcs().front().getType());
-  std::optional<LinearLayout> layout = getLinearLayout(type);
-  if (!layout) {
-    reason = "sources have no layout";
+  std::optional<LinearLayout> layout = getCommonLayout(op.getSrcs(), reason);
+  if (!layout)
     return failure();
-  }
-  for (Value src : op.getSrcs())
-    if (getLinearLayout(cast<RankedTensorType>(src.getType())) != layout) {
-      reason = "sources have different layouts";
-      return failure();
-    }
   for (Value result : op.getResult())
     if (getLinearLayout(cast<RankedTensorType>(result.getType())) != layout) {
       reason = "results must have the layout of the sources";

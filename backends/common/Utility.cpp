@@ -244,3 +244,19 @@ Value mlir::terrazzo::getScratchPointer(RewriterBase &rewriter, Location loc,
                              base,
                              ArrayRef<LLVM::GEPArg>{int32_t(offset.getInt())});
 }
+
+std::optional<LinearLayout>
+mlir::terrazzo::getCommonLayout(ValueRange values, std::string &reason) {
+  std::optional<LinearLayout> layout =
+      getLinearLayout(cast<RankedTensorType>(values.front().getType()));
+  if (!layout) {
+    reason = "sources have no layout";
+    return std::nullopt;
+  }
+  for (Value value : values.drop_front())
+    if (getLinearLayout(cast<RankedTensorType>(value.getType())) != layout) {
+      reason = "sources have different layouts";
+      return std::nullopt;
+    }
+  return layout;
+}

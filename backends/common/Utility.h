@@ -26,6 +26,11 @@ inline constexpr const char *kBlock = "block";
 /// distributed layout.
 std::optional<LinearLayout> getLinearLayout(RankedTensorType type);
 
+/// The linear layout that every tensor of `values` has, or nullopt with a
+/// reason ("sources have no layout", "sources have different layouts").
+std::optional<LinearLayout> getCommonLayout(ValueRange values,
+                                            std::string &reason);
+
 /// The values in the fields of a struct, in order.
 SmallVector<Value> unpackStruct(RewriterBase &rewriter, Location loc,
                                 Value aggregate);

@@ -161,3 +161,25 @@ def perf_report(benchmarks):
     """Decorator turning a function into a benchmark whose `.run()` prints a
     table (no plots)."""
     return lambda fn: _Mark(fn, benchmarks)
+
+
+def extension():
+    """terrazzo._C, or None where the extension is not built."""
+    try:
+        from terrazzo import _C
+        return _C
+    except ImportError:
+        return None
+
+
+def gpu_available() -> bool:
+    """Whether kernels can run on a GPU here through torch tensors: the
+    extension loads, the driver answers, and torch sees a CUDA device."""
+    C = extension()
+    if C is None or not C.runtime_available():
+        return False
+    try:
+        import torch
+    except ImportError:
+        return False
+    return torch.cuda.is_available()

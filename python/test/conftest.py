@@ -175,3 +175,14 @@ def rng(request):
     seed = int.from_bytes(os.urandom(4), "little")
     print(f"random seed: {seed}")
     return np.random.default_rng(seed)
+
+
+@pytest.fixture
+def torch_cuda(monkeypatch):
+    """torch, for tests that run kernels on a CUDA device through it
+    (skipped where torch or the device is missing)."""
+    monkeypatch.delenv("TERRAZZO_DRY_LAUNCH", raising=False)
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("torch has no CUDA device")
+    return torch

@@ -576,12 +576,6 @@ def test_errors_name_the_line(kernel, arg, pattern):
 # GPU
 # ---------------------------------------------------------------------------
 
-@pytest.fixture
-def torch_cuda():
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("torch has no CUDA device")
-    return torch
 
 
 @pytest.mark.gpu

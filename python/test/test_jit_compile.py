@@ -274,13 +274,6 @@ def test_autotune_and_heuristics_pick_configs():
 # On a GPU
 # ---------------------------------------------------------------------------
 
-@pytest.fixture
-def torch_cuda(monkeypatch):
-    monkeypatch.delenv("TERRAZZO_DRY_LAUNCH", raising=False)
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("torch has no CUDA device")
-    return torch
 
 
 def _to_torch(torch, a):

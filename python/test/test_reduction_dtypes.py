@@ -120,13 +120,6 @@ def test_interpreter(dtype, shape, axis, rng):
     _check(dtype, x, axis, *outs)
 
 
-@pytest.fixture
-def torch_cuda(monkeypatch):
-    monkeypatch.delenv("TERRAZZO_DRY_LAUNCH", raising=False)
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("torch has no CUDA device")
-    return torch
 
 
 @pytest.mark.gpu

@@ -363,13 +363,6 @@ def test_combine_function_arity_and_scalars():
 # GPU
 # ---------------------------------------------------------------------------
 
-@pytest.fixture
-def torch_cuda(monkeypatch):
-    monkeypatch.delenv("TERRAZZO_DRY_LAUNCH", raising=False)
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("torch has no CUDA device")
-    return torch
 
 
 @pytest.mark.gpu

@@ -414,13 +414,6 @@ def test_errors_name_the_line(kernel, pattern, interpret):
 # GPU: the compiled kernels against the interpreter
 # ---------------------------------------------------------------------------
 
-@pytest.fixture
-def torch_cuda(monkeypatch):
-    monkeypatch.delenv("TERRAZZO_DRY_LAUNCH", raising=False)
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("torch has no CUDA device")
-    return torch
 
 
 @pytest.mark.gpu
