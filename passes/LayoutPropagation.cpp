@@ -7,6 +7,8 @@
 #include "passes/LayoutPropagation.h"
 
 #include "dialects/Tile/IR/Tile.h"
+#include "dialects/TileGPU/IR/LinearLayoutConversion.h"
+#include "dialects/TileGPU/IR/ShapeLayoutInference.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -37,9 +39,36 @@ RankedTensorType tensorType(Value value) {
   return dyn_cast<RankedTensorType>(value.getType());
 }
 
+/// The layout the results of shape op `op` (trans, reshape, join, split)
+/// get, as relabellings of its registers, when `operand` has `layout`
+/// (for a join, both sources). Null for other ops, and where no relabelling
+/// exists (a split whose halves are not in one thread's registers).
+Attribute inferShapeResultLayout(Operation *op, Value operand,
+                                 Attribute layout) {
+  auto type = tensorType(operand);
+  if (!type || !isa_and_nonnull<tilegpu::DistributedLayoutAttr>(layout))
+    return Attribute();
+  RankedTensorType source = type.cloneWithEncoding(layout);
+  Attribute current = tensorType(op->getResult(0)).getEncoding();
+  if (auto trans = dyn_cast<tile::TransOp>(op))
+    return tilegpu::inferTransLayout(source, trans.getOrder(), current);
+  if (auto reshape = dyn_cast<tile::ReshapeOp>(op))
+    return tilegpu::inferReshapeLayout(source, reshape.getType().getShape(),
+                                       current);
+  if (isa<tile::JoinOp>(op))
+    return tilegpu::inferJoinLayout(source, current);
+  if (isa<tile::SplitOp>(op))
+    return tilegpu::inferSplitLayout(source, current);
+  return Attribute();
+}
+
+
 /// The values an anchor's layout reaches, and the layout each gets.
 class Propagation {
 public:
+  explicit Propagation(bool throughReshapes)
+      : throughReshapes(throughReshapes) {}
+
   /// First layout to reach a value wins; a later, different one leaves a
   /// conversion where it meets the value.
   void propagate(Value value, Attribute layout) {
@@ -75,6 +104,16 @@ private:
         propagate(expand.getResult(), slice.getParent());
       return;
     }
+    if (isa<tile::TransOp, tile::ReshapeOp, tile::JoinOp, tile::SplitOp>(
+            user)) {
+      if (isa<tile::ReshapeOp>(user) && !throughReshapes)
+        return;
+      Attribute inferred = inferShapeResultLayout(user, use.get(), layout);
+      if (inferred)
+        for (Value result : user->getResults())
+          propagate(result, inferred);
+      return;
+    }
     if (auto reduce = dyn_cast<tile::ReduceOp>(user)) {
       auto parent = dyn_cast<tilegpu::DistributedLayoutAttr>(layout);
       if (!parent)
@@ -108,6 +147,7 @@ private:
     }
   }
 
+  bool throughReshapes;
   llvm::MapVector<Value, Attribute> chosen;
   SmallVector<Value> worklist;
 };
@@ -135,6 +175,21 @@ Type expectedOperandType(OpOperand &use,
         user->getContext(), expand.getAxis(),
         cast<tilegpu::DistributedLayoutAttr>(
             expand.getType().getEncoding())));
+  if (isa<tile::TransOp, tile::ReshapeOp, tile::JoinOp, tile::SplitOp>(user)) {
+    // Fine as it is when the op relabels it into its result's layout; a
+    // join's other source may have to follow the first.
+    Attribute result = tensorType(user->getResult(0)).getEncoding();
+    if (inferShapeResultLayout(user, operand, operandType.getEncoding()) ==
+        result)
+      return Type();
+    for (Value other : user->getOperands())
+      if (other != operand &&
+          inferShapeResultLayout(user, other,
+                                 tensorType(other).getEncoding()) == result)
+        return operandType.cloneWithEncoding(tensorType(other).getEncoding());
+    auto old = oldTypes.find(operand);
+    return old == oldTypes.end() ? Type() : old->second;
+  }
   if (auto reduce = dyn_cast<tile::ReduceOp>(user)) {
     for (Value result : reduce->getResults())
       if (auto type = tensorType(result))
@@ -161,8 +216,8 @@ Type expectedOperandType(OpOperand &use,
 
 } // namespace
 
-void propagateLayoutsFromAnchors(Operation *root) {
-  Propagation propagation;
+void propagateLayoutsFromAnchors(Operation *root, bool throughReshapes) {
+  Propagation propagation(throughReshapes);
   root->walk([&](Operation *op) {
     if (isa<tile::LoadOp>(op))
       propagation.propagate(op->getResult(0),

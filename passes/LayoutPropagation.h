@@ -14,10 +14,14 @@ namespace mlir::terrazzo {
 bool isLayoutAgnosticElementwise(Operation *op);
 
 /// Gives the values computed from each load (through elementwise ops,
-/// conversions, broadcasts, reductions, loop-carried values and if results)
+/// conversions, broadcasts, reductions, trans/reshape/join/split as
+/// relabellings, loop-carried values and if results)
 /// the load's layout, and puts conversions where an op still needs another
 /// layout: in front of it, from the new layout to the needed one.
-void propagateLayoutsFromAnchors(Operation *root);
+/// Through a reshape only with `throughReshapes`: whether relabelling there
+/// beats issuing the load in its users' layout depends on the whole kernel
+/// (the pass tries both).
+void propagateLayoutsFromAnchors(Operation *root, bool throughReshapes);
 
 } // namespace mlir::terrazzo
 

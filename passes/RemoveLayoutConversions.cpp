@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -259,18 +260,68 @@ struct YieldIfResultInTargetLayout
   mutable MovedSet moved;
 };
 
+/// Forward propagation, then the backward patterns, on `module`.
+LogicalResult removeConversions(ModuleOp module, bool throughReshapes) {
+  MLIRContext *context = module.getContext();
+  propagateLayoutsFromAnchors(module, throughReshapes);
+  RewritePatternSet patterns(context);
+  patterns.add<RematerializeInTargetLayout, CarryLoopValueInTargetLayout,
+               YieldIfResultInTargetLayout>(context);
+  tilegpu::ConvertLayoutOp::getCanonicalizationPatterns(patterns, context);
+  tile::SplatOp::getCanonicalizationPatterns(patterns, context);
+  return applyPatternsGreedily(module, std::move(patterns));
+}
+
+/// What the conversions left in `module` move between threads: each
+/// element once when lanes exchange data, twice when it crosses warps
+/// (through shared memory); nothing for a relabelling of registers.
+int64_t movementCost(ModuleOp module) {
+  int64_t cost = 0;
+  module.walk([&](tilegpu::ConvertLayoutOp convert) {
+    RankedTensorType from = convert.getSrc().getType();
+    RankedTensorType to = convert.getType();
+    auto src = tilegpu::toLinearLayout(from.getShape(), from.getEncoding());
+    auto dst = tilegpu::toLinearLayout(to.getShape(), to.getEncoding());
+    if (!src || !dst)
+      return;
+    auto sameBases = [&](StringRef name) {
+      if (src->hasInDim(name) != dst->hasInDim(name))
+        return false;
+      if (!src->hasInDim(name))
+        return true;
+      if (src->getInDimSizeLog2(name) != dst->getInDimSizeLog2(name))
+        return false;
+      for (int i = 0, e = src->getInDimSizeLog2(name); i < e; ++i)
+        if (src->getBasis(name, i) != dst->getBasis(name, i))
+          return false;
+      return true;
+    };
+    if (!sameBases("warp") || !sameBases("block"))
+      cost += 2 * to.getNumElements();
+    else if (!sameBases("lane"))
+      cost += to.getNumElements();
+  });
+  return cost;
+}
+
 struct RemoveLayoutConversionsPass
     : public mlir::terrazzo::impl::TerrazzoRemoveLayoutConversionsBase<
           RemoveLayoutConversionsPass> {
   void runOnOperation() override {
-    MLIRContext *context = &getContext();
-    propagateLayoutsFromAnchors(getOperation());
-    RewritePatternSet patterns(context);
-    patterns.add<RematerializeInTargetLayout, CarryLoopValueInTargetLayout,
-                 YieldIfResultInTargetLayout>(context);
-    tilegpu::ConvertLayoutOp::getCanonicalizationPatterns(patterns, context);
-    tile::SplatOp::getCanonicalizationPatterns(patterns, context);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    ModuleOp module = getOperation();
+    // Through reshapes or not: whichever leaves less data to move (an
+    // interleave, join then reshape, gains; a strided tile flattened for
+    // a contiguous store loses to issuing its load in the store's layout).
+    bool throughReshapes = false;
+    if (module.walk([](tile::ReshapeOp) { return WalkResult::interrupt(); })
+            .wasInterrupted()) {
+      OwningOpRef<ModuleOp> with = module.clone();
+      OwningOpRef<ModuleOp> without = module.clone();
+      if (succeeded(removeConversions(*with, true)) &&
+          succeeded(removeConversions(*without, false)))
+        throughReshapes = movementCost(*with) < movementCost(*without);
+    }
+    if (failed(removeConversions(module, throughReshapes)))
       signalPassFailure();
   }
 };

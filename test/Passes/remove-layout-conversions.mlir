@@ -473,3 +473,101 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
     return %s : f32
   }
 }
+
+
+// -----
+
+// Through a join and a reshape: the interleave of two loaded blocks is a
+// relabelling of registers end to end (join adds the pair as a register
+// bit, the reshape flattens it), so the loads, the join, the reshape and
+// the store share compatible layouts and nothing moves between threads.
+// (The pass tries propagating through reshapes and keeps it only when
+// less data moves; here it removes every conversion.)
+
+// CHECK-LABEL: func.func @interleave
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[A:.*]] = tile.load
+// CHECK: %[[B:.*]] = tile.load
+// CHECK: %[[J:.*]] = tile.join %[[A]], %[[B]]
+// CHECK: %[[F:.*]] = tile.reshape %[[J]]
+// CHECK: tile.store %{{.*}}, %[[F]]
+// CHECK-NOT: tilegpu.convert_layout
+#blocked = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked2 = #tilegpu.blocked<{sizePerThread = [1, 2], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked3 = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked4 = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @interleave(%arg0: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+    %0 = tile.make_range 0 to 256 : tensor<256xi32, #blocked>
+    %1 = tile.splat %arg0 : !tile.ptr<f32> -> tensor<256x!tile.ptr<f32>, #blocked>
+    %2 = tile.addptr %1, %0 : tensor<256x!tile.ptr<f32>, #blocked>, tensor<256xi32, #blocked>
+    %3 = tilegpu.convert_layout %2 : tensor<256x!tile.ptr<f32>, #blocked> -> tensor<256x!tile.ptr<f32>, #blocked1>
+    %4 = tile.load %3 : tensor<256x!tile.ptr<f32>, #blocked1>
+    %5 = tilegpu.convert_layout %4 : tensor<256xf32, #blocked1> -> tensor<256xf32, #blocked>
+    %6 = tile.splat %arg1 : !tile.ptr<f32> -> tensor<256x!tile.ptr<f32>, #blocked>
+    %7 = tile.addptr %6, %0 : tensor<256x!tile.ptr<f32>, #blocked>, tensor<256xi32, #blocked>
+    %8 = tilegpu.convert_layout %7 : tensor<256x!tile.ptr<f32>, #blocked> -> tensor<256x!tile.ptr<f32>, #blocked1>
+    %9 = tile.load %8 : tensor<256x!tile.ptr<f32>, #blocked1>
+    %10 = tilegpu.convert_layout %9 : tensor<256xf32, #blocked1> -> tensor<256xf32, #blocked>
+    %11 = tile.join %5, %10 : tensor<256xf32, #blocked> -> tensor<256x2xf32, #blocked2>
+    %12 = tilegpu.convert_layout %11 : tensor<256x2xf32, #blocked2> -> tensor<256x2xf32, #blocked3>
+    %13 = tile.reshape %12 : tensor<256x2xf32, #blocked3> -> tensor<512xf32, #blocked>
+    %14 = tile.make_range 0 to 512 : tensor<512xi32, #blocked>
+    %15 = tile.splat %arg2 : !tile.ptr<f32> -> tensor<512x!tile.ptr<f32>, #blocked>
+    %16 = tile.addptr %15, %14 : tensor<512x!tile.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+    %17 = tilegpu.convert_layout %16 : tensor<512x!tile.ptr<f32>, #blocked> -> tensor<512x!tile.ptr<f32>, #blocked4>
+    %18 = tilegpu.convert_layout %13 : tensor<512xf32, #blocked> -> tensor<512xf32, #blocked4>
+    tile.store %17, %18 : tensor<512x!tile.ptr<f32>, #blocked4>
+    return
+  }
+}
+
+// -----
+
+// Must not: a contiguous load unflattened to a tile stored with an unknown
+// row stride. Propagating the load's vector layout through the reshape
+// would leave a conversion before the store; issuing the load in the
+// store's (scalar, still coalesced) layout leaves none, and is kept.
+
+// CHECK-DAG: #[[$FLAT:.+]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[$TILE:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+// CHECK-LABEL: func.func @unflatten
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[V:.*]] = tile.load %{{.*}} : tensor<2048x!tile.ptr<f32>, #[[$FLAT]]>
+// CHECK: %[[T:.*]] = tile.reshape %[[V]] : tensor<2048xf32, #[[$FLAT]]> -> tensor<32x64xf32, #[[$TILE]]>
+// CHECK: tile.store %{{.*}}, %[[T]] : tensor<32x64x!tile.ptr<f32>, #[[$TILE]]>
+// CHECK-NOT: tilegpu.convert_layout
+#blocked = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked2 = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#blocked3 = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#slice = #tilegpu.slice<{dim = 1, parent = #blocked3}>
+#slice1 = #tilegpu.slice<{dim = 0, parent = #blocked2}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @unflatten(%arg0: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg2: i32) {
+    %0 = tile.make_range 0 to 2048 : tensor<2048xi32, #blocked>
+    %1 = tile.splat %arg0 : !tile.ptr<f32> -> tensor<2048x!tile.ptr<f32>, #blocked>
+    %2 = tile.addptr %1, %0 : tensor<2048x!tile.ptr<f32>, #blocked>, tensor<2048xi32, #blocked>
+    %3 = tilegpu.convert_layout %2 : tensor<2048x!tile.ptr<f32>, #blocked> -> tensor<2048x!tile.ptr<f32>, #blocked1>
+    %4 = tile.load %3 : tensor<2048x!tile.ptr<f32>, #blocked1>
+    %5 = tilegpu.convert_layout %4 : tensor<2048xf32, #blocked1> -> tensor<2048xf32, #blocked>
+    %6 = tile.reshape %5 : tensor<2048xf32, #blocked> -> tensor<32x64xf32, #blocked2>
+    %7 = tile.make_range 0 to 32 : tensor<32xi32, #blocked>
+    %8 = tile.make_range 0 to 64 : tensor<64xi32, #blocked>
+    %9 = tilegpu.convert_layout %7 : tensor<32xi32, #blocked> -> tensor<32xi32, #slice>
+    %10 = tile.expand_dims %9 axis = 1 : tensor<32xi32, #slice> -> tensor<32x1xi32, #blocked3>
+    %11 = tilegpu.convert_layout %8 : tensor<64xi32, #blocked> -> tensor<64xi32, #slice1>
+    %12 = tile.expand_dims %11 axis = 0 : tensor<64xi32, #slice1> -> tensor<1x64xi32, #blocked2>
+    %13 = tile.splat %arg2 : i32 -> tensor<32x1xi32, #blocked3>
+    %14 = arith.muli %10, %13 : tensor<32x1xi32, #blocked3>
+    %15 = tilegpu.convert_layout %14 : tensor<32x1xi32, #blocked3> -> tensor<32x1xi32, #blocked2>
+    %16 = tile.broadcast %15 : tensor<32x1xi32, #blocked2> -> tensor<32x64xi32, #blocked2>
+    %17 = tile.broadcast %12 : tensor<1x64xi32, #blocked2> -> tensor<32x64xi32, #blocked2>
+    %18 = arith.addi %16, %17 : tensor<32x64xi32, #blocked2>
+    %19 = tile.splat %arg1 : !tile.ptr<f32> -> tensor<32x64x!tile.ptr<f32>, #blocked2>
+    %20 = tile.addptr %19, %18 : tensor<32x64x!tile.ptr<f32>, #blocked2>, tensor<32x64xi32, #blocked2>
+    tile.store %20, %6 : tensor<32x64x!tile.ptr<f32>, #blocked2>
+    return
+  }
+}
