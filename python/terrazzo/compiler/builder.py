@@ -129,6 +129,14 @@ class Builder(ABC):
                    scope: str): ...
     @abstractmethod
     def atomic_cas(self, ptr, cmp, val, ptr_ty, result_ty, sem: str, scope: str): ...
+    # Matrix products
+    @abstractmethod
+    def dot(self, a, b, acc, input_precision: str, max_num_imprecise_acc: int,
+            a_ty, b_ty, result_ty):
+        """acc + a @ b over the last two dimensions (a leading batch
+        dimension is shared); `input_precision` ("tf32", "tf32x3", "ieee")
+        matters for float32 operands only."""
+
     # Synchronisation
     @abstractmethod
     def barrier(self):

@@ -176,7 +176,7 @@ _BINOPS = {
     ast.BitAnd: ("and_", operator.and_), ast.BitOr: ("or_", operator.or_),
     ast.BitXor: ("xor_", operator.xor), ast.LShift: ("shl", operator.lshift),
     ast.RShift: ("shr", operator.rshift), ast.Pow: (None, operator.pow),
-    ast.MatMult: (None, operator.matmul),
+    ast.MatMult: ("dot", operator.matmul),
 }
 
 _CMPOPS = {
@@ -1050,9 +1050,7 @@ class CodeGenerator:
         if not isinstance(l, tensor) and not isinstance(r, tensor):
             return pyop(l, r)
         if name is None:
-            what = "`**`" if isinstance(op, ast.Pow) else "`@` (matrix product, tl.dot)"
-            raise self.error(node, f"{what} on tensors is not supported yet",
-                             UnsupportedError)
+            raise self.error(node, "`**` on tensors is not supported yet", UnsupportedError)
         return getattr(self.sem, name)(l, r)
 
     def visit_BinOp(self, node):

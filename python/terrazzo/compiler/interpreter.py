@@ -322,6 +322,25 @@ def _c_rem(a, b):
     return np.where(zero, a, np.fmod(a, bs))
 
 
+def _round_to_tf32(x: np.ndarray) -> np.ndarray:
+    """float32 values rounded to tf32 (10 mantissa bits, to nearest even),
+    as tensor cores read them with input_precision="tf32"."""
+    bits = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    finite = np.isfinite(x)
+    lsb = (bits >> 13) & 1
+    rounded = ((bits + 0xFFF + lsb) & ~np.uint64(0x1FFF)).astype(np.uint32)
+    return np.where(finite, rounded.view(np.float32), x)
+
+
+def _round_operands(x: np.ndarray, precision: str) -> np.ndarray:
+    """What the product sees of float32 operands: tf32 rounds each operand;
+    tf32x3 (three tf32 products recovering nearly all of float32) is taken
+    as float32 itself."""
+    if precision == "tf32":
+        return _round_to_tf32(x)
+    return x  # tf32x3: within float32 rounding of the exact product
+
+
 class InterpreterBuilder(Builder):
     concrete = True
 
@@ -579,6 +598,19 @@ class InterpreterBuilder(Builder):
             np.asarray(val), ptr_ty, result_ty, self.loc, self.pid)
 
     # -- debugging ----------------------------------------------------------------
+    def dot(self, a, b, acc, input_precision, max_num_imprecise_acc, a_ty, b_ty,
+            result_ty):
+        a, b, acc = np.asarray(a), np.asarray(b), np.asarray(acc)
+        if np.issubdtype(a.dtype, np.integer):
+            product = np.matmul(a.astype(np.int64), b.astype(np.int64))
+            return self._finish((acc.astype(np.int64) + product).astype(np.int32), result_ty)
+        if a_ty.scalar == tl.float32 and input_precision != "ieee":
+            a, b = _round_operands(a, input_precision), _round_operands(b, input_precision)
+        # Products and sums in float64, rounded once to the result type: at
+        # least as accurate as the tensor cores' float32 accumulation.
+        product = np.matmul(a.astype(np.float64), b.astype(np.float64))
+        return self._finish(acc.astype(np.float64) + product, result_ty)
+
     def barrier(self):
         # A program instance runs as one: its accesses are already ordered.
         return None

@@ -551,6 +551,14 @@ class IRBuilder(Builder):
             operands += f", {mask}"
         self._emit(f"tile.store {operands}{self._hints(cache, evict)} : {ir_type(ptr_ty)}")
 
+    def dot(self, a, b, acc, input_precision, max_num_imprecise_acc, a_ty, b_ty,
+            result_ty):
+        attrs = f" precision = {input_precision}" if input_precision != "ieee" else ""
+        if max_num_imprecise_acc:
+            attrs += f" {{maxNumImpreciseAcc = {max_num_imprecise_acc} : i32}}"
+        return self._op(f"tile.dot {a}, {b}, {acc}{attrs} : {ir_type(a_ty)} * "
+                        f"{ir_type(b_ty)} -> {ir_type(result_ty)}")
+
     def barrier(self):
         self._emit("tilegpu.barrier")
 

@@ -714,6 +714,20 @@ def static_print(*values, sep=" ", end="\n", file=None, flush=False):
 
 
 @builtin
+def dot(input, other, acc=None, input_precision=None, allow_tf32=None,
+        max_num_imprecise_acc=None, out_dtype=float32):
+    """The matrix product of two blocks (M x K and K x N, or batched B x M x
+    K and B x K x N; M, N, K at least 16) plus `acc`: int8 gives int32;
+    float16, bfloat16 and float32 accumulate in float32 (float16 also in
+    float16 with out_dtype=tl.float16); float64 in float64.
+    `input_precision` ("tf32", the default unless allow_tf32=False;
+    "tf32x3"; "ieee") says how float32 operands are multiplied."""
+    return _current_semantic().dot(input, other, acc, _unwrap(input_precision),
+                                   _unwrap(allow_tf32), _unwrap(max_num_imprecise_acc),
+                                   _unwrap(out_dtype))
+
+
+@builtin
 def debug_barrier():
     """Waits until every thread of the program instance gets here; their
     memory accesses before it are visible to all of them after it."""
@@ -864,7 +878,6 @@ def _not_supported(name, what):
 
 
 _UNSUPPORTED = {
-    "dot": "matrix products need the tensor-core backend",
     "dot_scaled": "matrix products need the tensor-core backend",
     "softmax": "reductions are not lowered yet",
     "sort": "sorting is not lowered yet",
@@ -916,7 +929,7 @@ __all__ = [
     "log", "log2", "sqrt", "sqrt_rn", "rsqrt", "sin", "cos", "floor", "ceil", "erf",
     "abs", "fma", "sigmoid", "fdiv", "div_rn", "cdiv", "broadcast", "broadcast_to",
     "expand_dims", "multiple_of", "max_contiguous", "max_constancy", "assume",
-    "static_assert", "static_print", "debug_barrier", "device_print", "device_assert", "static_range",
+    "static_assert", "static_print", "debug_barrier", "device_print", "dot", "device_assert", "static_range",
     "range", "PropagateNan", "reduce", "sum", "xor_sum", "max", "min", "argmax", "argmin",
     "associative_scan", "cumsum", "cumprod",
 ] + _py.list(_UNSUPPORTED)

@@ -1,0 +1,225 @@
+"""tl.dot in the frontend: operand checks, result types, accumulators and
+precisions as in Triton; the interpreter against float64 NumPy on fresh
+random inputs with masked tails; the tile IR it generates (verified by
+terrazzo-opt; not lowered to PTX: the GPU lowering comes with issue 6: until then compiling a
+dot for a GPU is a located error at the user's line.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pytest
+
+import terrazzo as triton
+import terrazzo.language as tl
+from terrazzo.errors import CompilationError
+
+
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, d_ptr, M, N, K, PRECISION: tl.constexpr,
+                  USE_ACC: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
+                  BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :],
+                mask=(rm[:, None] < M) & (rk[None, :] < K), other=0)
+    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :],
+                mask=(rk[:, None] < K) & (rn[None, :] < N), other=0)
+    c_mask = (rm[:, None] < M) & (rn[None, :] < N)
+    if USE_ACC:
+        c = tl.load(c_ptr + rm[:, None] * N + rn[None, :], mask=c_mask, other=0)
+        d = tl.dot(a, b, acc=c, input_precision=PRECISION)
+    else:
+        d = tl.dot(a, b, input_precision=PRECISION)
+    tl.store(d_ptr + rm[:, None] * N + rn[None, :], d, mask=c_mask)
+
+
+@triton.jit
+def half_out_kernel(a_ptr, b_ptr, d_ptr, BM: tl.constexpr, BN: tl.constexpr,
+                    BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a = tl.load(a_ptr + rm[:, None] * BK + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * BN + rn[None, :])
+    d = tl.dot(a, b, out_dtype=tl.float16)
+    tl.store(d_ptr + rm[:, None] * BN + rn[None, :], d)
+
+
+@triton.jit
+def batched_kernel(a_ptr, b_ptr, d_ptr, B: tl.constexpr, M: tl.constexpr, N: tl.constexpr,
+                   K: tl.constexpr):
+    rb = tl.arange(0, B)
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    a = tl.load(a_ptr + rb[:, None, None] * M * K + rm[None, :, None] * K + rk[None, None, :])
+    b = tl.load(b_ptr + rb[:, None, None] * K * N + rk[None, :, None] * N + rn[None, None, :])
+    d = tl.dot(a, b)
+    tl.store(d_ptr + rb[:, None, None] * M * N + rm[None, :, None] * N + rn[None, None, :], d)
+
+
+@triton.jit
+def matmul_operator_kernel(a_ptr, b_ptr, d_ptr):
+    r = tl.arange(0, 16)
+    a = tl.load(a_ptr + r[:, None] * 16 + r[None, :])
+    b = tl.load(b_ptr + r[:, None] * 16 + r[None, :])
+    tl.store(d_ptr + r[:, None] * 16 + r[None, :], a @ b)
+
+
+def interp(kernel):
+    return triton.jit(kernel.fn, interpret=True)
+
+
+def _blocks(m, n, k):
+    return dict(BM=max(16, triton.next_power_of_2(m)), BN=max(16, triton.next_power_of_2(n)),
+                BK=max(16, triton.next_power_of_2(k)))
+
+
+def _run(dtype, m, n, k, precision, use_acc, rng):
+    if np.issubdtype(dtype, np.integer):
+        a = rng.integers(-128, 128, (m, k)).astype(dtype)
+        b = rng.integers(-128, 128, (k, n)).astype(dtype)
+        c = rng.integers(-1000, 1000, (m, n)).astype(np.int32)
+        d = np.full((m, n), -7, np.int32)
+    else:
+        a = rng.standard_normal((m, k)).astype(dtype)
+        b = rng.standard_normal((k, n)).astype(dtype)
+        c = rng.standard_normal((m, n)).astype(np.float32)
+        d = np.full((m, n), np.nan, np.float32)
+    interp(matmul_kernel)[(1,)](a, b, c, d, m, n, k, PRECISION=precision,
+                                USE_ACC=use_acc, **_blocks(m, n, k))
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    if use_acc:
+        want = want + c
+    scale = np.abs(a.astype(np.float64)) @ np.abs(b.astype(np.float64)) + 1
+    return d, want, scale
+
+
+@pytest.mark.parametrize("shape", [(16, 16, 16), (20, 30, 40), (33, 17, 65)])
+@pytest.mark.parametrize("use_acc", [False, True])
+def test_float32_ieee_and_tf32(shape, use_acc, rng):
+    m, n, k = shape
+    d, want, scale = _run(np.float32, m, n, k, "ieee", use_acc, rng)
+    assert np.all(np.abs(d - want) <= 1e-6 * scale)
+    d, want, scale = _run(np.float32, m, n, k, "tf32", use_acc, rng)
+    err = np.abs(d - want)
+    # Operands rounded to 10 mantissa bits: each product is off by at most
+    # about 2^-10 of its size.
+    assert np.all(err <= 2e-3 * scale)
+    assert np.any(err > 1e-6 * scale), "tf32 should round the operands"
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.int8])
+@pytest.mark.parametrize("use_acc", [False, True])
+def test_float16_and_int8(dtype, use_acc, rng):
+    d, want, scale = _run(dtype, 37, 21, 50, "ieee", use_acc, rng)
+    if dtype == np.int8:
+        np.testing.assert_array_equal(d, want.astype(np.int64))
+    else:
+        # float16 products are exact in float32; only the sums round.
+        assert np.all(np.abs(d - want) <= 1e-6 * scale)
+
+
+def test_float16_output(rng):
+    a = rng.standard_normal((16, 32)).astype(np.float16)
+    b = rng.standard_normal((32, 16)).astype(np.float16)
+    d = np.full((16, 16), np.nan, np.float16)
+    interp(half_out_kernel)[(1,)](a, b, d, BM=16, BN=16, BK=32)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(d.astype(np.float64), want, rtol=2e-3, atol=2e-3)
+
+
+def test_matmul_operator_is_dot(rng):
+    a = rng.standard_normal((16, 16)).astype(np.float16)
+    b = rng.standard_normal((16, 16)).astype(np.float16)
+    d = np.full((16, 16), np.nan, np.float32)
+    interp(matmul_operator_kernel)[(1,)](a, b, d)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    assert np.all(np.abs(d - want) <= 1e-6 * (np.abs(a.astype(np.float64)) @
+                                              np.abs(b.astype(np.float64)) + 1))
+
+
+def test_batched(rng):
+    a = rng.standard_normal((2, 16, 32)).astype(np.float32)
+    b = rng.standard_normal((2, 32, 16)).astype(np.float32)
+    d = np.full((2, 16, 16), np.nan, np.float32)
+    interp(batched_kernel)[(1,)](a, b, d, B=2, M=16, N=16, K=32)
+    want = np.matmul(a.astype(np.float64), b.astype(np.float64))
+    scale = np.matmul(np.abs(a.astype(np.float64)), np.abs(b.astype(np.float64))) + 1
+    assert np.all(np.abs(d - want) <= 2e-3 * scale)  # tf32 operands, the default
+
+
+def test_ir(check_ir):
+    z = np.zeros
+    args = (z((16, 32), np.float32), z((32, 16), np.float32), z((16, 16), np.float32),
+            z((16, 16), np.float32), 16, 16, 32)
+    tf32 = matmul_kernel.ir(*args, PRECISION="tf32", USE_ACC=False, BM=16, BN=16, BK=32)
+    assert "tile.dot" in tf32 and "precision = tf32" in tf32
+    assert "-> tensor<16x16xf32>" in tf32
+    check_ir(tf32, ptx=False)
+    ieee = matmul_kernel.ir(*args, PRECISION="ieee", USE_ACC=True, BM=16, BN=16, BK=32)
+    assert "tile.dot" in ieee and "precision" not in ieee.split("tile.dot")[1].split("\n")[0]
+    check_ir(ieee, ptx=False)
+    ints = matmul_kernel.ir(z((16, 32), np.int8), z((32, 16), np.int8), z((16, 16), np.int32),
+                            z((16, 16), np.int32), 16, 16, 32, PRECISION="ieee", USE_ACC=False,
+                            BM=16, BN=16, BK=32)
+    assert "tensor<16x32xi8> * tensor<32x16xi8> -> tensor<16x16xi32>" in ints
+    check_ir(ints, ptx=False)
+
+
+@triton.jit
+def bad_dot_kernel(x_ptr, CASE: tl.constexpr):
+    r16 = tl.arange(0, 16)
+    r8 = tl.arange(0, 8)
+    a = tl.load(x_ptr + r16[:, None] * 16 + r16[None, :])
+    if CASE == 0:
+        d = tl.dot(a, tl.load(x_ptr + r8[:, None] * 16 + r16[None, :]))  # K mismatch
+    elif CASE == 1:
+        d = tl.dot(tl.load(x_ptr + r8[:, None] * 16 + r16[None, :]), a)  # M = 8
+    elif CASE == 2:
+        d = tl.dot(a, a.to(tl.float16))  # mixed types
+    elif CASE == 3:
+        d = tl.dot(a, a, acc=tl.zeros((16, 16), dtype=tl.float16))  # wrong acc
+    else:
+        d = tl.dot(a, a, input_precision="bf16x9")  # unknown precision
+    tl.store(x_ptr + r16[:, None] * 16 + r16[None, :], d)
+
+
+def _line_of(kernel, text):
+    src, start = inspect.getsourcelines(kernel.fn)
+    for i, line in enumerate(src):
+        if text in line:
+            return start + i
+    raise AssertionError(text)
+
+
+@pytest.mark.parametrize("case,message,marker", [
+    (0, "inner dimensions differ", "K mismatch"),
+    (1, "M, N and K of at least 16", "M = 8"),
+    (2, "must have one type", "mixed types"),
+    (3, "accumulator must be a fp32 block", "wrong acc"),
+    (4, "input_precision must be one of", "unknown precision"),
+])
+def test_errors_name_the_line(case, message, marker):
+    with pytest.raises(CompilationError) as e:
+        bad_dot_kernel.ir(np.zeros(256, np.float32), CASE=case)
+    text = str(e.value)
+    assert message in text
+    assert f":{_line_of(bad_dot_kernel, marker)}" in text
+
+
+def test_gpu_lowering_not_yet_is_a_located_error():
+    pytest.importorskip("terrazzo._C")
+    z = np.zeros
+    with pytest.raises(CompilationError) as e:
+        matmul_kernel.compile(z((16, 32), np.float32), z((32, 16), np.float32),
+                              z((16, 16), np.float32), z((16, 16), np.float32), 16, 16, 32,
+                              PRECISION="ieee", USE_ACC=False, BM=16, BN=16, BK=32,
+                              stage="ptx", target="cuda:90")
+    text = str(e.value)
+    assert "'tile.dot' op cannot be lowered to cuda:90" in text
+    assert f":{_line_of(matmul_kernel, 'd = tl.dot(a, b, input_precision')}" in text
