@@ -140,13 +140,13 @@ struct ConvertTileGPUToLLVMPass
     // Ops whose lowering has not been written yet get one clear error each
     // rather than the conversion driver's "failed to legalize".
     module.walk([&](Operation *op) {
-      if (failed(checkAtomicLowering(op)))
+      if (failed(checkAtomicLowering(op)) || failed(checkDotLowering(op)))
         unsupported = true;
       if (failed(checkShapeTransformLowering(op)))
         unsupported = true;
       if (failed(checkScanLowering(op)))
         unsupported = true;
-      if (isa<tile::DotOp, tile::MakeTensorDescOp, tile::DescLoadOp,
+      if (isa<tile::MakeTensorDescOp, tile::DescLoadOp,
               tile::DescStoreOp, tile::ExternElementwiseOp,
               tilegpu::LocalAllocOp, tilegpu::LocalLoadOp,
               tilegpu::LocalStoreOp, tilegpu::LocalDeallocOp>(op)) {
@@ -178,6 +178,7 @@ struct ConvertTileGPUToLLVMPass
     populateGridOpToLLVMPatterns(converter, patterns, targetInfo);
     populateDebugOpToLLVMPatterns(converter, patterns, targetInfo);
     populateBarrierOpToLLVMPatterns(converter, patterns, targetInfo);
+    populateDotOpToLLVMPatterns(converter, patterns);
     // Transcendental functions through libdevice rather than LLVM
     // intrinsics that NVPTX cannot select.
     populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);

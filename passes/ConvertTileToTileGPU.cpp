@@ -3,6 +3,7 @@
 
 #include "backends/Target.h"
 #include "passes/LayoutUtils.h"
+#include "dialects/TileGPU/IR/DotOperandLayouts.h"
 #include "passes/ShapeOpLayouts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -73,6 +74,8 @@ struct ConvertTileToTileGPUPass
       else if (auto broadcast = dyn_cast<tile::BroadcastOp>(op))
         convertOperand(broadcast, broadcast.getSrcMutable(),
                        broadcast.getType().getEncoding());
+      else if (auto dot = dyn_cast<tile::DotOp>(op))
+        shapeOpFailed |= failed(assignFmaDotLayouts(dot));
     });
     if (shapeOpFailed)
       return signalPassFailure();
@@ -131,6 +134,23 @@ private:
     Value converted = tilegpu::ConvertLayoutOp::create(
         builder, op->getLoc(), type.cloneWithEncoding(encoding), operand.get());
     operand.set(converted);
+  }
+
+  /// The operands of a dot (which, without tensor cores, lowers to FMAs)
+  /// in the layouts where each thread holds the rows of A and the columns
+  /// of B its elements of the result need.
+  LogicalResult assignFmaDotLayouts(tile::DotOp dot) {
+    OpOperand *operands[] = {&dot.getAMutable(), &dot.getBMutable()};
+    for (unsigned index = 0; index < 2; ++index) {
+      OpOperand &operand = *operands[index];
+      auto type = cast<RankedTensorType>(operand.get().getType());
+      Attribute layout = tilegpu::getFmaDotOperandLayout(dot.getType(), index,
+                                                         type.getShape());
+      if (!layout)
+        return dot.emitOpError("has no operand layout for its result's layout");
+      convertOperand(dot, operand, layout);
+    }
+    return success();
   }
 
   /// A reduction's tensor results live in the slice of its sources' layout;

@@ -89,6 +89,12 @@ void populateGridOpToLLVMPatterns(TileGPUTypeConverter &converter,
 void populateBarrierOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      const TargetInfo &target);
+/// Emits an error on a tile.dot whose operands are not in the FMA layouts
+/// of its result's layout; success for every other op.
+LogicalResult checkDotLowering(Operation *op);
+/// tile.dot as fused multiply-adds (no tensor cores).
+void populateDotOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                 RewritePatternSet &patterns);
 void populateDebugOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                    RewritePatternSet &patterns,
                                    const TargetInfo &target);

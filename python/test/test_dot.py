@@ -1,8 +1,8 @@
 """tl.dot in the frontend: operand checks, result types, accumulators and
 precisions as in Triton; the interpreter against float64 NumPy on fresh
 random inputs with masked tails; the tile IR it generates (verified by
-terrazzo-opt; not lowered to PTX: the GPU lowering comes with issue 6: until then compiling a
-dot for a GPU is a located error at the user's line.
+terrazzo-opt) and its PTX: fused multiply-adds until tensor cores come
+(issue 6); on a GPU, the same kernels against float64.
 """
 
 from __future__ import annotations
@@ -212,14 +212,44 @@ def test_errors_name_the_line(case, message, marker):
     assert f":{_line_of(bad_dot_kernel, marker)}" in text
 
 
-def test_gpu_lowering_not_yet_is_a_located_error():
-    pytest.importorskip("terrazzo._C")
+def test_lowers_to_fma_ptx(check_ir):
+    """Without tensor cores (issue 6) a dot lowers to fused multiply-adds:
+    the tile IR compiles to PTX that ptxas assembles."""
     z = np.zeros
-    with pytest.raises(CompilationError) as e:
-        matmul_kernel.compile(z((16, 32), np.float32), z((32, 16), np.float32),
-                              z((16, 16), np.float32), z((16, 16), np.float32), 16, 16, 32,
-                              PRECISION="ieee", USE_ACC=False, BM=16, BN=16, BK=32,
-                              stage="ptx", target="cuda:90")
-    text = str(e.value)
-    assert "'tile.dot' op cannot be lowered to cuda:90" in text
-    assert f":{_line_of(matmul_kernel, 'd = tl.dot(a, b, input_precision')}" in text
+    text = matmul_kernel.ir(z((16, 32), np.float16), z((32, 16), np.float16),
+                            z((16, 16), np.float32), z((16, 16), np.float32), 16, 16, 32,
+                            PRECISION="ieee", USE_ACC=True, BM=16, BN=16, BK=32)
+    ptx = check_ir(text)
+    # 16 x 16 results over 128 threads, 32 products each.
+    assert ptx.count("fma.rn.f32") == 2 * 32
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["float16", "float32", "int8"])
+@pytest.mark.parametrize("shape", [(16, 16, 16), (20, 30, 40), (64, 33, 17)])
+@pytest.mark.parametrize("use_acc", [False, True])
+def test_gpu_matches_float64(torch_cuda, dtype, shape, use_acc, rng):
+    torch = torch_cuda
+    m, n, k = shape
+    np_type = np.dtype(dtype)
+    if np_type.kind == "i":
+        a = rng.integers(-128, 128, (m, k)).astype(np_type)
+        b = rng.integers(-128, 128, (k, n)).astype(np_type)
+        c = rng.integers(-1000, 1000, (m, n)).astype(np.int32)
+        d = torch.full((m, n), -7, dtype=torch.int32, device="cuda")
+    else:
+        a = rng.standard_normal((m, k)).astype(np_type)
+        b = rng.standard_normal((k, n)).astype(np_type)
+        c = rng.standard_normal((m, n)).astype(np.float32)
+        d = torch.full((m, n), float("nan"), dtype=torch.float32, device="cuda")
+    cuda = lambda x: torch.from_numpy(x).cuda()
+    matmul_kernel[(1,)](cuda(a), cuda(b), cuda(c), d, m, n, k, PRECISION="ieee",
+                        USE_ACC=use_acc, **_blocks(m, n, k))
+    torch.cuda.synchronize()
+    got = d.cpu().numpy()
+    want = a.astype(np.float64) @ b.astype(np.float64) + (c if use_acc else 0)
+    if np_type.kind == "i":
+        np.testing.assert_array_equal(got, want.astype(np.int64))
+    else:
+        scale = np.abs(a.astype(np.float64)) @ np.abs(b.astype(np.float64)) + 1
+        assert np.all(np.abs(got - want) <= 1e-5 * scale)

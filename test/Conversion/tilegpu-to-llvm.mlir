@@ -299,14 +299,18 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 
 // What the backend cannot lower yet fails with a located diagnostic.
 
-// tile.dot (tensor cores come with accelerate-dot): one error naming the op
-// and the target, before the conversion starts.
+// Explicit shared-memory buffers (their lowering comes with software
+// pipelining): one error naming the op and the target, before the
+// conversion starts.
 #blocked = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
-  func.func private @dot(%a: tensor<16x16xf16, #blocked>, %b: tensor<16x16xf16, #blocked>, %c: tensor<16x16xf32, #blocked>) -> tensor<16x16xf32, #blocked> {
-    // expected-error @below {{'tile.dot' op cannot be lowered to cuda:90 by this version of Terrazzo yet}}
-    %d = tile.dot %a, %b, %c : tensor<16x16xf16, #blocked> * tensor<16x16xf16, #blocked> -> tensor<16x16xf32, #blocked>
-    return %d : tensor<16x16xf32, #blocked>
+  func.func private @buffer(%a: tensor<16x16xf16, #blocked>) -> tensor<16x16xf16, #blocked> {
+    // expected-error @below {{'tilegpu.local_alloc' op cannot be lowered to cuda:90 by this version of Terrazzo yet}}
+    %m = tilegpu.local_alloc %a : (tensor<16x16xf16, #blocked>) -> !tilegpu.memdesc<16x16xf16, #shared>
+    // expected-error @below {{'tilegpu.local_load' op cannot be lowered to cuda:90 by this version of Terrazzo yet}}
+    %b = tilegpu.local_load %m : !tilegpu.memdesc<16x16xf16, #shared> -> tensor<16x16xf16, #blocked>
+    return %b : tensor<16x16xf16, #blocked>
   }
 }
 
@@ -622,5 +626,18 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
   func.func @returns(%x: !tile.ptr<f32>) -> f32 {
     %v = tile.load %x : !tile.ptr<f32>
     return %v : f32
+  }
+}
+
+// -----
+
+// A dot whose operands are not in the FMA layouts of its result's layout:
+// a located error, not wrong code.
+#a = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @dot_layouts(%x: tensor<16x16xf16, #a>, %c: tensor<16x16xf32, #a>) -> tensor<16x16xf32, #a> {
+    // expected-error @below {{'tile.dot' op operands must be in the FMA dot layouts of the result's layout}}
+    %d = tile.dot %x, %x, %c : tensor<16x16xf16, #a> * tensor<16x16xf16, #a> -> tensor<16x16xf32, #a>
+    return %d : tensor<16x16xf32, #a>
   }
 }

@@ -73,8 +73,8 @@
 // BAD-ASSEMBLER: add.mlir: error: unknown assembler 'bogus'; expected auto, ptxas, nvJitLink or driver
 
 // An op the backend cannot lower yet, reported at its line and column.
-// RUN: not terrazzo-compile %t/dot.mlir -o %t/bad.cubin 2>&1 | FileCheck %s --check-prefix=DOT
-// (the DOT check sits next to the op, in dot.mlir)
+// RUN: not terrazzo-compile %t/desc.mlir -o %t/bad.cubin 2>&1 | FileCheck %s --check-prefix=DESC
+// (the DESC check sits next to the op, in desc.mlir)
 
 // A layout conversion that moves data between threads goes through shared
 // memory; the JSON has the bytes the kernel must be launched with (16
@@ -126,24 +126,12 @@ func.func @add_kernel(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32},
   return
 }
 
-//--- dot.mlir
-func.func @dot_kernel(%a: !tile.ptr<f16>, %c: !tile.ptr<f32>) {
-  %s = tile.load %a : !tile.ptr<f16>
-  %av = tile.splat %s : f16 -> tensor<16x16xf16>
-  %zero = arith.constant dense<0.0> : tensor<16x16xf32>
-  // DOT: dot.mlir:[[# @LINE + 1]]:8: error: 'tile.dot' op cannot be lowered to cuda:90 by this version of Terrazzo yet
-  %d = tile.dot %av, %av, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
-  %r = tile.make_range 0 to 16 : tensor<16xi32>
-  %rows = tile.expand_dims %r axis = 1 : tensor<16xi32> -> tensor<16x1xi32>
-  %c16 = arith.constant dense<16> : tensor<16x1xi32>
-  %rowoff = arith.muli %rows, %c16 : tensor<16x1xi32>
-  %rowb = tile.broadcast %rowoff : tensor<16x1xi32> -> tensor<16x16xi32>
-  %cols = tile.expand_dims %r axis = 0 : tensor<16xi32> -> tensor<1x16xi32>
-  %colb = tile.broadcast %cols : tensor<1x16xi32> -> tensor<16x16xi32>
-  %off = arith.addi %rowb, %colb : tensor<16x16xi32>
-  %cs = tile.splat %c : !tile.ptr<f32> -> tensor<16x16x!tile.ptr<f32>>
-  %cp = tile.addptr %cs, %off : tensor<16x16x!tile.ptr<f32>>, tensor<16x16xi32>
-  tile.store %cp, %d : tensor<16x16x!tile.ptr<f32>>
+//--- desc.mlir
+func.func @desc_kernel(%a: !tile.ptr<f16>, %m: i32, %n: i32, %sm: i64, %sn: i64, %i: i32) {
+  // DESC: desc.mlir:[[# @LINE + 1]]:8: error: 'tile.make_tensor_desc' op cannot be lowered to cuda:90 by this version of Terrazzo yet
+  %d = tile.make_tensor_desc %a, [%m, %n], [%sm, %sn] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x32xf16>>
+  %v = tile.desc_load %d[%i, %i] : !tile.tensordesc<tensor<64x32xf16>> -> tensor<64x32xf16>
+  tile.desc_store %d[%i, %m], %v : !tile.tensordesc<tensor<64x32xf16>>, tensor<64x32xf16>
   return
 }
 

@@ -1,0 +1,128 @@
+// tile.dot without tensor cores: each thread computes its elements of the
+// result with fused multiply-adds over K, reading A and B in the layouts of
+// dialects/TileGPU/IR/DotOperandLayouts.h (every thread holds the rows of
+// A and the columns of B its elements need, K in registers), which
+// terrazzo-convert-tile-to-tilegpu gives the operands. float16/bfloat16
+// operands are widened to the result's type before each product; int8
+// products accumulate in int32. This is the fallback for shapes and types
+// without a tensor-core instruction (issue 6 adds mma and wgmma).
+#include "backends/common/Patterns.h"
+#include "backends/common/TypeConverter.h"
+#include "backends/common/Utility.h"
+#include "dialects/Tile/IR/Tile.h"
+#include "dialects/TileGPU/IR/DotOperandLayouts.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::terrazzo;
+
+namespace {
+
+/// Register index of every element coordinate (a thread's own part of the
+/// layout; threads add the same offset to all of them).
+std::map<Coordinates, int32_t> registerIndex(const LinearLayout &layout) {
+  std::map<Coordinates, int32_t> index;
+  for (int32_t reg = 0, e = layout.getInDimSize(kRegister); reg < e; ++reg)
+    index.emplace(registerCoordinates(layout, reg), reg);
+  return index;
+}
+
+bool inFmaLayouts(tile::DotOp op) {
+  auto aType = cast<RankedTensorType>(op.getA().getType());
+  auto bType = cast<RankedTensorType>(op.getB().getType());
+  std::optional<LinearLayout> dLayout = getLinearLayout(op.getType());
+  std::optional<LinearLayout> aLayout = getLinearLayout(aType);
+  std::optional<LinearLayout> bLayout = getLinearLayout(bType);
+  if (!dLayout || !aLayout || !bLayout)
+    return false;
+  int64_t k = aType.getShape().back();
+  auto wantA = tilegpu::getFmaDotOperandLinearLayout(*dLayout, 0, k);
+  auto wantB = tilegpu::getFmaDotOperandLinearLayout(*dLayout, 1, k);
+  return wantA && wantB && *wantA == *aLayout && *wantB == *bLayout;
+}
+
+struct DotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::DotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto aType = cast<RankedTensorType>(op.getA().getType());
+    auto bType = cast<RankedTensorType>(op.getB().getType());
+    RankedTensorType dType = op.getType();
+    std::optional<LinearLayout> dLayout = getLinearLayout(dType);
+    std::optional<LinearLayout> aLayout = getLinearLayout(aType);
+    std::optional<LinearLayout> bLayout = getLinearLayout(bType);
+    if (!dLayout || !aLayout || !bLayout)
+      return op.emitOpError("operands and result must have layouts");
+    if (failed(checkDotLowering(op)))
+      return failure();
+    int64_t k = aType.getShape().back();
+
+    Type resultElement = getTypeConverter()->convertType(dType.getElementType());
+    bool isInteger = isa<IntegerType>(resultElement);
+    auto widen = [&](Value v) -> Value {
+      if (v.getType() == resultElement)
+        return v;
+      if (isInteger)
+        return LLVM::SExtOp::create(rewriter, loc, resultElement, v);
+      return LLVM::FPExtOp::create(rewriter, loc, resultElement, v);
+    };
+    SmallVector<Value> a = unpackStruct(rewriter, loc, adaptor.getA());
+    SmallVector<Value> b = unpackStruct(rewriter, loc, adaptor.getB());
+    SmallVector<Value> c = unpackStruct(rewriter, loc, adaptor.getC());
+    std::map<Coordinates, int32_t> aIndex = registerIndex(*aLayout);
+    std::map<Coordinates, int32_t> bIndex = registerIndex(*bLayout);
+    unsigned rank = dType.getRank();
+    unsigned m = rank - 2, n = rank - 1;
+
+    SmallVector<Value> results;
+    for (int32_t reg = 0, e = dLayout->getInDimSize(kRegister); reg < e;
+         ++reg) {
+      Coordinates at = registerCoordinates(*dLayout, reg);
+      Value acc = c[reg];
+      for (int64_t kk = 0; kk < k; ++kk) {
+        Coordinates aAt = at, bAt = at;
+        aAt[n] = int32_t(kk); // A: (.., m, k)
+        bAt[m] = int32_t(kk); // B: (.., k, n)
+        auto ai = aIndex.find(aAt), bi = bIndex.find(bAt);
+        if (ai == aIndex.end() || bi == bIndex.end())
+          return op.emitOpError("internal error: an operand element is "
+                                "missing from the thread's registers");
+        Value x = widen(a[ai->second]), y = widen(b[bi->second]);
+        if (isInteger)
+          acc = LLVM::AddOp::create(rewriter, loc, acc,
+                                    LLVM::MulOp::create(rewriter, loc, x, y));
+        else
+          acc = LLVM::FMAOp::create(rewriter, loc, x, y, acc);
+      }
+      results.push_back(acc);
+    }
+    rewriter.replaceOp(op, packStruct(rewriter, loc,
+                                      getTypeConverter()->convertType(dType),
+                                      results));
+    return success();
+  }
+};
+
+} // namespace
+
+LogicalResult mlir::terrazzo::checkDotLowering(Operation *op) {
+  auto dot = dyn_cast<tile::DotOp>(op);
+  if (!dot || inFmaLayouts(dot))
+    return success();
+  return dot.emitOpError("operands must be in the FMA dot layouts of the "
+                         "result's layout (terrazzo-convert-tile-to-tilegpu "
+                         "assigns them)");
+}
+
+void mlir::terrazzo::populateDotOpToLLVMPatterns(
+    TileGPUTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<DotOpConversion>(converter);
+}

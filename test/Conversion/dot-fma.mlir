@@ -1,0 +1,41 @@
+// RUN: terrazzo-opt %s -split-input-file --terrazzo-convert-tile-to-tilegpu="target=cuda:90 num-warps=4" | FileCheck %s --check-prefix=LAYOUT
+// RUN: terrazzo-opt %s -split-input-file -verify-diagnostics --terrazzo-convert-tile-to-tilegpu="target=cuda:90 num-warps=4" --terrazzo-allocate-shared-memory --terrazzo-insert-barriers --convert-scf-to-cf --terrazzo-convert-tilegpu-to-llvm | FileCheck %s
+
+// tile.dot without tensor cores. The result keeps its default layout (here
+// 16 rows of one column per thread: 32 x 64 over 128 threads); A gets the
+// layout in which every thread holds the 16 rows it needs with all of K in
+// registers (k first), broadcast over the lanes and the warp bit that move
+// along N; B the K x 16... columns it needs, K in registers: a blocked
+// layout. Each result element is then K fused multiply-adds of widened
+// float16 operands: 16 elements x 16 = 256 per thread.
+
+// LAYOUT-DAG: #[[$C:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+// LAYOUT-DAG: #[[$B:.+]] = #tilegpu.blocked<{sizePerThread = [16, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [0, 1]}>
+// LAYOUT-DAG: #[[$A:.+]] = #tilegpu.linear<{register = {{\[}}[0, 1], [0, 2], [0, 4], [0, 8], [2, 0], [4, 0], [8, 0], [16, 0]], lane = {{\[}}[0, 0], [0, 0], [0, 0], [0, 0], [0, 0]], warp = {{\[}}[0, 0], [1, 0]], block = []}>
+// LAYOUT-LABEL: func.func private @dot
+// LAYOUT: %[[A:.*]] = tilegpu.convert_layout %{{.*}} -> tensor<32x16xf16, #[[$A]]>
+// LAYOUT: %[[B:.*]] = tilegpu.convert_layout %{{.*}} -> tensor<16x64xf16, #[[$B]]>
+// LAYOUT: tile.dot %[[A]], %[[B]], %{{.*}} : tensor<32x16xf16, #[[$A]]> * tensor<16x64xf16, #[[$B]]> -> tensor<32x64xf32, #[[$C]]>
+
+// CHECK-LABEL: llvm.func @dot
+// CHECK-COUNT-256: llvm.intr.fma
+// CHECK-NOT: llvm.intr.fma
+// CHECK: llvm.return
+func.func private @dot(%a: tensor<32x16xf16>, %b: tensor<16x64xf16>, %c: tensor<32x64xf32>) -> tensor<32x64xf32> {
+  %d = tile.dot %a, %b, %c : tensor<32x16xf16> * tensor<16x64xf16> -> tensor<32x64xf32>
+  return %d : tensor<32x64xf32>
+}
+
+// -----
+
+// int8 operands: sign-extended products accumulated in int32, no FMA.
+
+// CHECK-LABEL: llvm.func @dot_i8
+// CHECK-NOT: llvm.intr.fma
+// CHECK: llvm.sext %{{.*}} : i8 to i32
+// CHECK: llvm.mul %{{.*}} : i32
+// CHECK: llvm.add %{{.*}} : i32
+func.func private @dot_i8(%a: tensor<16x16xi8>, %b: tensor<16x16xi8>, %c: tensor<16x16xi32>) -> tensor<16x16xi32> {
+  %d = tile.dot %a, %b, %c : tensor<16x16xi8> * tensor<16x16xi8> -> tensor<16x16xi32>
+  return %d : tensor<16x16xi32>
+}
