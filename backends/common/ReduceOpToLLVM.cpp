@@ -214,44 +214,24 @@ struct ReduceOpConversion : public ConvertOpToLLVMPattern<tile::ReduceOp> {
         outputIndex[key] = LLVM::MulOp::create(
             rewriter, loc, index, i32Constant(rewriter, loc, warpsAlongAxis));
       }
-      auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
-      SmallVector<Value> bases;
-      SmallVector<Type> memoryTypes, elementTypes;
-      SmallVector<unsigned> elementBytes;
-      int64_t offset = 0;
+      SmallVector<Type> elementTypes, tileElementTypes;
+      SmallVector<int64_t> areaBytes;
       for (Value src : op.getSrcs()) {
         auto type = cast<RankedTensorType>(src.getType());
-        Value base = scratch;
-        if (offset)
-          base = LLVM::GEPOp::create(rewriter, loc, sharedPtr,
-                                     rewriter.getI8Type(), base,
-                                     ArrayRef<LLVM::GEPArg>{int32_t(offset)});
-        bases.push_back(base);
-        Type elementType =
-            getTypeConverter()->convertType(type.getElementType());
-        elementTypes.push_back(elementType);
-        memoryTypes.push_back(elementType.isInteger(1) ? rewriter.getI8Type()
-                                                       : elementType);
-        elementBytes.push_back(scratchElementBytes(type.getElementType()));
-        offset += scratchAreaBytes(type, axis, warpsAlongAxis);
+        tileElementTypes.push_back(type.getElementType());
+        elementTypes.push_back(
+            getTypeConverter()->convertType(type.getElementType()));
+        areaBytes.push_back(scratchAreaBytes(type, axis, warpsAlongAxis));
       }
-      auto address = [&](unsigned s, Value index) -> Value {
-        return LLVM::GEPOp::create(rewriter, loc, sharedPtr, memoryTypes[s],
-                                   bases[s], ValueRange{index});
-      };
+      ScratchSlots slots(rewriter, loc, scratch, elementTypes,
+                         tileElementTypes, areaBytes);
       // No barrier first: terrazzo-insert-barriers puts one in front of
       // the op when an earlier access to this scratch may still be in
       // flight.
       for (auto &[key, value] : acc) {
         Value index =
             LLVM::AddOp::create(rewriter, loc, outputIndex[key], warpIndex);
-        for (unsigned s = 0; s < n; ++s) {
-          Value v = value[s];
-          if (memoryTypes[s] != elementTypes[s])
-            v = LLVM::ZExtOp::create(rewriter, loc, memoryTypes[s], v);
-          LLVM::StoreOp::create(rewriter, loc, v, address(s, index),
-                                elementBytes[s]);
-        }
+        slots.store(rewriter, loc, index, value);
       }
       target.barrier(rewriter, loc);
       for (auto &[key, value] : acc) {
@@ -259,14 +239,7 @@ struct ReduceOpConversion : public ConvertOpToLLVMPattern<tile::ReduceOp> {
         for (int64_t w = 0; w < warpsAlongAxis; ++w) {
           Value index = LLVM::AddOp::create(rewriter, loc, outputIndex[key],
                                             i32Constant(rewriter, loc, w));
-          SmallVector<Value> partial;
-          for (unsigned s = 0; s < n; ++s) {
-            Value v = LLVM::LoadOp::create(rewriter, loc, memoryTypes[s],
-                                           address(s, index), elementBytes[s]);
-            if (memoryTypes[s] != elementTypes[s])
-              v = LLVM::TruncOp::create(rewriter, loc, elementTypes[s], v);
-            partial.push_back(v);
-          }
+          SmallVector<Value> partial = slots.load(rewriter, loc, index);
           total = w == 0 ? partial : combine(op, total, partial, rewriter);
         }
         value = total;

@@ -458,31 +458,17 @@ struct ScanOpConversion : public ConvertOpToLLVMPattern<tile::ScanOp> {
       if (reverse)
         index = LLVM::XOrOp::create(rewriter, loc, index,
                                     i32Constant(rewriter, loc, full));
-      auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
-      SmallVector<Value> bases;
-      SmallVector<Type> memoryTypes, elementTypes;
-      SmallVector<unsigned> elementBytes;
-      int64_t offset = 0;
+      SmallVector<Type> elementTypes, tileElementTypes;
+      SmallVector<int64_t> areaBytes;
       for (Value src : op.getSrcs()) {
         auto type = cast<RankedTensorType>(src.getType());
-        Value base = scratch;
-        if (offset)
-          base = LLVM::GEPOp::create(rewriter, loc, sharedPtr,
-                                     rewriter.getI8Type(), base,
-                                     ArrayRef<LLVM::GEPArg>{int32_t(offset)});
-        bases.push_back(base);
-        Type elementType =
-            getTypeConverter()->convertType(type.getElementType());
-        elementTypes.push_back(elementType);
-        memoryTypes.push_back(elementType.isInteger(1) ? rewriter.getI8Type()
-                                                       : elementType);
-        elementBytes.push_back(scratchElementBytes(type.getElementType()));
-        offset += scratchAreaBytes(type, run);
+        tileElementTypes.push_back(type.getElementType());
+        elementTypes.push_back(
+            getTypeConverter()->convertType(type.getElementType()));
+        areaBytes.push_back(scratchAreaBytes(type, run));
       }
-      auto address = [&](unsigned s, Value slot) -> Value {
-        return LLVM::GEPOp::create(rewriter, loc, sharedPtr, memoryTypes[s],
-                                   bases[s], ValueRange{slot});
-      };
+      ScratchSlots slots(rewriter, loc, scratch, elementTypes,
+                         tileElementTypes, areaBytes);
       // The first slot of each representative's block of the next level:
       // the row-major index of the block (the axis coordinate without the
       // digits up to this run's), times the warps of the run.
@@ -514,13 +500,7 @@ struct ScanOpConversion : public ConvertOpToLLVMPattern<tile::ScanOp> {
       scratchUsed = true;
       for (int32_t rep : reps) {
         Value slot = LLVM::AddOp::create(rewriter, loc, firstSlot[rep], index);
-        for (unsigned s = 0; s < n; ++s) {
-          Value v = total[rep][s];
-          if (memoryTypes[s] != elementTypes[s])
-            v = LLVM::ZExtOp::create(rewriter, loc, memoryTypes[s], v);
-          LLVM::StoreOp::create(rewriter, loc, v, address(s, slot),
-                                elementBytes[s]);
-        }
+        slots.store(rewriter, loc, slot, total[rep]);
       }
       scratchBarrier(target, rewriter, loc);
       for (int32_t rep : reps) {
@@ -530,14 +510,7 @@ struct ScanOpConversion : public ConvertOpToLLVMPattern<tile::ScanOp> {
         for (int64_t w = 0; w < size; ++w) {
           Value slot = LLVM::AddOp::create(rewriter, loc, firstSlot[rep],
                                            i32Constant(rewriter, loc, w));
-          Tuple warpTotal;
-          for (unsigned s = 0; s < n; ++s) {
-            Value v = LLVM::LoadOp::create(rewriter, loc, memoryTypes[s],
-                                           address(s, slot), elementBytes[s]);
-            if (memoryTypes[s] != elementTypes[s])
-              v = LLVM::TruncOp::create(rewriter, loc, elementTypes[s], v);
-            warpTotal.push_back(v);
-          }
+          Tuple warpTotal = slots.load(rewriter, loc, slot);
           prefixes[w] = w == 0 ? warpTotal : combine(prefixes[w - 1], warpTotal);
         }
         if (alone) {

@@ -260,3 +260,55 @@ mlir::terrazzo::getCommonLayout(ValueRange values, std::string &reason) {
     }
   return layout;
 }
+
+ScratchSlots::ScratchSlots(RewriterBase &rewriter, Location loc, Value scratch,
+                           TypeRange elementTypes, TypeRange tileElementTypes,
+                           ArrayRef<int64_t> areaBytes) {
+  auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+  int64_t offset = 0;
+  for (auto [s, elementType] : llvm::enumerate(elementTypes)) {
+    Value base = scratch;
+    if (offset)
+      base = LLVM::GEPOp::create(rewriter, loc, sharedPtr,
+                                 rewriter.getI8Type(), base,
+                                 ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+    bases.push_back(base);
+    this->elementTypes.push_back(elementType);
+    memoryTypes.push_back(elementType.isInteger(1) ? rewriter.getI8Type()
+                                                   : elementType);
+    elementBytes.push_back(scratchElementBytes(tileElementTypes[s]));
+    offset += areaBytes[s];
+  }
+}
+
+Value ScratchSlots::address(RewriterBase &rewriter, Location loc,
+                            unsigned source, Value index) const {
+  auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+  return LLVM::GEPOp::create(rewriter, loc, sharedPtr, memoryTypes[source],
+                             bases[source], ValueRange{index});
+}
+
+void ScratchSlots::store(RewriterBase &rewriter, Location loc, Value index,
+                         ValueRange values) const {
+  for (auto [s, value] : llvm::enumerate(values)) {
+    Value v = value;
+    if (memoryTypes[s] != elementTypes[s])
+      v = LLVM::ZExtOp::create(rewriter, loc, memoryTypes[s], v);
+    LLVM::StoreOp::create(rewriter, loc, v, address(rewriter, loc, s, index),
+                          elementBytes[s]);
+  }
+}
+
+SmallVector<Value> ScratchSlots::load(RewriterBase &rewriter, Location loc,
+                                      Value index) const {
+  SmallVector<Value> values;
+  for (unsigned s = 0, e = bases.size(); s < e; ++s) {
+    Value v = LLVM::LoadOp::create(rewriter, loc, memoryTypes[s],
+                                   address(rewriter, loc, s, index),
+                                   elementBytes[s]);
+    if (memoryTypes[s] != elementTypes[s])
+      v = LLVM::TruncOp::create(rewriter, loc, elementTypes[s], v);
+    values.push_back(v);
+  }
+  return values;
+}

@@ -88,6 +88,33 @@ Value shuffleScalar(RewriterBase &rewriter, Location loc, Value value,
 /// declares no shared memory.
 Value getScratchPointer(RewriterBase &rewriter, Location loc, Operation *op);
 
+/// Slots in an op's shared-memory scratch for several sources at once (the
+/// operands of a reduction or scan combined together): source s has its
+/// own area of `areaBytes[s]` bytes, the areas one after another from
+/// `scratch`, each an array of that source's elements (i1 kept as i8).
+class ScratchSlots {
+public:
+  /// `elementTypes`: the sources' element types as the lowering holds them
+  /// (LLVM scalars); `tileElementTypes`: the same at tile level (for sizes).
+  ScratchSlots(RewriterBase &rewriter, Location loc, Value scratch,
+               TypeRange elementTypes, TypeRange tileElementTypes,
+               ArrayRef<int64_t> areaBytes);
+  /// Stores `values` (one per source) at slot `index` of every area.
+  void store(RewriterBase &rewriter, Location loc, Value index,
+             ValueRange values) const;
+  /// The values (one per source) at slot `index`.
+  SmallVector<Value> load(RewriterBase &rewriter, Location loc,
+                          Value index) const;
+
+private:
+  Value address(RewriterBase &rewriter, Location loc, unsigned source,
+                Value index) const;
+
+  SmallVector<Value> bases;
+  SmallVector<Type> elementTypes, memoryTypes;
+  SmallVector<unsigned> elementBytes;
+};
+
 /// The module's threads per warp and warps (from the tilegpu attributes).
 unsigned getModuleWarpSize(Operation *op);
 unsigned getModuleNumWarps(Operation *op);
