@@ -453,40 +453,17 @@ class IRBuilder(Builder):
         return self._op(f"arith.{op} {x} : {s} to {d}")
 
     def reduce(self, operands, axis, result_types, combine):
-        loc = self.loc
-        elts = [ir_type(t.scalar) for _, t in operands]
-        accs = [self._fresh() for _ in operands]
-        news = [self._fresh() for _ in operands]
-        body: List = []
-        with self.insert_into(body):
-            try:
-                outs = combine(list(accs), list(news))
-            finally:
-                self.loc = loc
-            body.append(f"tile.reduce.return {', '.join(outs)} : {', '.join(elts)} "
-                        f"{format_loc(loc)}")
-        srcs = ", ".join(h for h, _ in operands)
-        src_tys = ", ".join(ir_type(t) for _, t in operands)
-        res = [ir_type(t) for t in result_types]
-        res_text = res[0] if len(res) == 1 else f"({', '.join(res)})"
-        r = self._fresh()
-        n = len(operands)
-        head = f"{r} = " if n == 1 else f"{r}:{n} = "
-        results = [r] if n == 1 else [f"{r}#{i}" for i in range(n)]
-        block_args = ", ".join(f"{a}: {t}" for a, t in zip(accs + news, elts + elts))
-        op = _RegionOp(loc)
-
-        def render(indent):
-            lines = [f"{head}tile.reduce({srcs}) axis = {axis} : ({src_tys}) -> {res_text} {{",
-                     f"^bb0({block_args}):"]
-            lines += _render_block(body, indent + 1)
-            lines.append(f"}} {format_loc(loc)}")
-            return lines
-        op.render = render
-        self.block.append(op)
-        return results
+        return self._combining_op("tile.reduce", f"axis = {axis}", operands,
+                                  result_types, combine)
 
     def scan(self, operands, axis, reverse, result_types, combine):
+        attrs = f"axis = {axis}" + (" reverse" if reverse else "")
+        return self._combining_op("tile.scan", attrs, operands, result_types, combine)
+
+    def _combining_op(self, name, attrs, operands, result_types, combine):
+        """`name` (tile.reduce, tile.scan) of `operands` with a combine
+        region that `combine` emits on fresh scalar block arguments (the
+        accumulators, then the new values), ended by `name`.return."""
         loc = self.loc
         elts = [ir_type(t.scalar) for _, t in operands]
         accs = [self._fresh() for _ in operands]
@@ -497,7 +474,7 @@ class IRBuilder(Builder):
                 outs = combine(list(accs), list(news))
             finally:
                 self.loc = loc
-            body.append(f"tile.scan.return {', '.join(outs)} : {', '.join(elts)} "
+            body.append(f"{name}.return {', '.join(outs)} : {', '.join(elts)} "
                         f"{format_loc(loc)}")
         srcs = ", ".join(h for h, _ in operands)
         src_tys = ", ".join(ir_type(t) for _, t in operands)
@@ -508,12 +485,10 @@ class IRBuilder(Builder):
         head = f"{r} = " if n == 1 else f"{r}:{n} = "
         results = [r] if n == 1 else [f"{r}#{i}" for i in range(n)]
         block_args = ", ".join(f"{a}: {t}" for a, t in zip(accs + news, elts + elts))
-        rev = " reverse" if reverse else ""
         op = _RegionOp(loc)
 
         def render(indent):
-            lines = [f"{head}tile.scan({srcs}) axis = {axis}{rev} : ({src_tys}) -> "
-                     f"{res_text} {{",
+            lines = [f"{head}{name}({srcs}) {attrs} : ({src_tys}) -> {res_text} {{",
                      f"^bb0({block_args}):"]
             lines += _render_block(body, indent + 1)
             lines.append(f"}} {format_loc(loc)}")

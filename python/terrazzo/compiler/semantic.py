@@ -759,12 +759,12 @@ class Semantic(AtomicSemantic, DotSemantic, ShapeSemantic):
                 xs = [self.expand_dims(x, a) for x in xs]
         return xs[0] if single else tuple(xs)
 
-    def _reduce_one(self, xs: List[tensor], axis: int, combine_fn) -> List[tensor]:
-        shape = list(xs[0].shape)
-        del shape[axis]
-        elts = [x.type.scalar for x in xs]
-        res_tys = [self._ty(e, shape) for e in elts]
-        n = len(xs)
+    def _scalar_combine(self, combine_fn, elts, what: str):
+        """The builder's `combine` callback for a reduce or scan of operands
+        with scalar types `elts`: calls `combine_fn` on the accumulators and
+        the new values, checks it returns one scalar per operand, casts
+        them to the operands' types and returns their handles."""
+        n = len(elts)
 
         def combine(accs, news):
             args = [tensor(h, e) for h, e in zip(accs, elts)] + \
@@ -773,7 +773,7 @@ class Semantic(AtomicSemantic, DotSemantic, ShapeSemantic):
             out = list(_unwrap(out)) if isinstance(_unwrap(out), (tuple, list)) else [out]
             if len(out) != n:
                 raise SemanticError(f"the combine function returned {len(out)} value(s) "
-                                    f"for a reduction of {n} input(s)")
+                                    f"for {what} of {n} input(s)")
             handles = []
             for v, e in zip(out, elts):
                 v = self.to_tensor(v)
@@ -784,7 +784,14 @@ class Semantic(AtomicSemantic, DotSemantic, ShapeSemantic):
                     v = self.cast(v, e)
                 handles.append(v.handle)
             return handles
+        return combine
 
+    def _reduce_one(self, xs: List[tensor], axis: int, combine_fn) -> List[tensor]:
+        shape = list(xs[0].shape)
+        del shape[axis]
+        elts = [x.type.scalar for x in xs]
+        res_tys = [self._ty(e, shape) for e in elts]
+        combine = self._scalar_combine(combine_fn, elts, "a reduction")
         hs = self.builder.reduce([(x.handle, x.type) for x in xs], axis, res_tys, combine)
         return [tensor(h, t) for h, t in zip(hs, res_tys)]
 
@@ -817,28 +824,7 @@ class Semantic(AtomicSemantic, DotSemantic, ShapeSemantic):
         reverse = _unwrap(reverse)
         if not isinstance(reverse, (bool, int)):
             raise SemanticError(f"scan's reverse must be a constexpr bool, got {reverse!r}")
-        elts = [x.type.scalar for x in xs]
-        n = len(xs)
-
-        def combine(accs, news):
-            args = [tensor(h, e) for h, e in zip(accs, elts)] + \
-                   [tensor(h, e) for h, e in zip(news, elts)]
-            out = self._combine_call(combine_fn, args)
-            out = list(_unwrap(out)) if isinstance(_unwrap(out), (tuple, list)) else [out]
-            if len(out) != n:
-                raise SemanticError(f"the combine function returned {len(out)} value(s) "
-                                    f"for a scan of {n} input(s)")
-            handles = []
-            for v, e in zip(out, elts):
-                v = self.to_tensor(v)
-                if v.type.is_block():
-                    raise SemanticError(f"the combine function must return scalars, got "
-                                        f"{_type_name(v)}")
-                if v.type.scalar != e:
-                    v = self.cast(v, e)
-                handles.append(v.handle)
-            return handles
-
+        combine = self._scalar_combine(combine_fn, [x.type.scalar for x in xs], "a scan")
         tys = [x.type for x in xs]
         hs = self.builder.scan([(x.handle, x.type) for x in xs], axis, bool(reverse), tys,
                                combine)
