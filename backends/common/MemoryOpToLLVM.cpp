@@ -48,11 +48,12 @@ unsigned getVectorWidth(const ModuleAxisInfoAnalysis &axisInfo, Value ptr,
     int64_t alignedElements =
         std::max<int64_t>(1, ptrInfo->getDivisibility(dim) * 8 / bits);
     width = std::min(width, alignedElements);
-    if (mask)
+    if (mask) {
       if (const AxisInfo *maskInfo = axisInfo.getAxisInfo(mask))
         width = std::min<int64_t>(width, maskInfo->getConstancy(dim));
       else
         width = 1;
+    }
     best = std::max<unsigned>(best, width);
   }
   best = std::min(best, kMaxAccessBits / bits);
