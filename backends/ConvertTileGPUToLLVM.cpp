@@ -182,7 +182,8 @@ struct ConvertTileGPUToLLVMPass
     // Transcendental functions through libdevice rather than LLVM
     // intrinsics that NVPTX cannot select.
     populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
-    populateNVIDIAFastMathPatterns(converter, patterns, /*benefit=*/10);
+    // Above libdevice: float32 exp/exp2 are the hardware's approximation.
+    populateNVIDIAFastMathPatterns(converter, patterns, /*benefit=*/11);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);

@@ -33,8 +33,20 @@ export PYTHONPATH="$build/python" TERRAZZO_CACHE_DIR="$build/cache"
 for group in "${groups[@]}"; do
   case $group in
     kernels) step gpu-kernels "$build/clients/run-gpu-kernels" . ;;
-    pytest) step pytest-gpu "$python" -m pytest -q -p no:cacheprovider \
-              --durations=15 python/test -m gpu ;;
+    pytest)
+      # One pytest per test file, up to $PYTEST_JOBS at once: the GPU tests
+      # spend most of their time compiling, which parallelises.
+      pytest_start=$SECONDS
+      ls python/test/test_*.py | xargs -P "${PYTEST_JOBS:-8}" -I{} sh -c \
+        'f={}; n=$(basename "$f" .py); timeout '"$limit"' "$0" -m pytest -q \
+           -p no:cacheprovider -m gpu "$f" >"$1/pytest-$n.log" 2>&1;
+         rc=$?; [ $rc -eq 5 ] && rc=0;  # 5: no GPU tests in that file
+         echo "$n rc=$rc $(tail -n 1 "$1/pytest-$n.log")"; exit $rc' \
+        "$python" "$out" >"$out/pytest-gpu.log" 2>&1
+      rc=$?
+      printf '%-28s rc=%d %4ds\n' pytest-gpu "$rc" $((SECONDS - pytest_start))
+      sed 's/^/    /' "$out/pytest-gpu.log"
+      [ $rc -eq 0 ] || status=1 ;;
     tutorials)
       step tutorial-01 "$python" tutorials/01-vector-add.py
       step tutorial-02 "$python" tutorials/02-fused-softmax.py

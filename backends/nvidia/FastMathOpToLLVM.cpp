@@ -2,11 +2,16 @@
 // float32 division marked `afn` (the frontend's `/`, as Triton's) is PTX's
 // div.full.f32, accurate to 2 ulp and a few instructions long, where LLVM
 // would emit either the IEEE-rounded sequence or the coarser div.approx.
+// float32 exp and exp2 are the hardware's ex2.approx.f32 (exp as
+// ex2(x * log2 e)), as Triton emits them: libdevice's expf spends a dozen
+// more instructions on the last ulp, which a bandwidth-bound kernel such as
+// softmax pays for in issue slots.
 #include "backends/nvidia/NVIDIAPatterns.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
 
@@ -33,10 +38,48 @@ struct ApproximateDivideF32 : public ConvertOpToLLVMPattern<arith::DivFOp> {
   }
 };
 
+// Calls llvm.nvvm.ex2.approx.f32 on `operand`, first multiplied by
+// `scale` unless it is 1.
+static Value emitApproximateExp2(ConversionPatternRewriter &rewriter,
+                                 Location loc, Value operand, double scale) {
+  Type f32 = rewriter.getF32Type();
+  if (scale != 1.0) {
+    Value factor = LLVM::ConstantOp::create(rewriter, loc, f32,
+                                            rewriter.getF32FloatAttr(scale));
+    operand = LLVM::FMulOp::create(rewriter, loc, operand, factor);
+  }
+  return LLVM::CallIntrinsicOp::create(
+             rewriter, loc, f32,
+             rewriter.getStringAttr("llvm.nvvm.ex2.approx.f32"),
+             ValueRange{operand})
+      .getResult(0);
+}
+
+template <typename MathOp>
+struct ApproximateExpF32 : public ConvertOpToLLVMPattern<MathOp> {
+  ApproximateExpF32(const LLVMTypeConverter &converter, double scale,
+                    PatternBenefit benefit)
+      : ConvertOpToLLVMPattern<MathOp>(converter, benefit), scale(scale) {}
+
+  LogicalResult
+  matchAndRewrite(MathOp op, typename MathOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return failure();
+    rewriter.replaceOp(op, emitApproximateExp2(rewriter, op.getLoc(),
+                                               adaptor.getOperand(), scale));
+    return success();
+  }
+
+  double scale;
+};
+
 } // namespace
 
 void mlir::terrazzo::populateNVIDIAFastMathPatterns(
     const LLVMTypeConverter &converter, RewritePatternSet &patterns,
     PatternBenefit benefit) {
   patterns.add<ApproximateDivideF32>(converter, benefit);
+  patterns.add<ApproximateExpF32<math::ExpOp>>(converter, M_LOG2E, benefit);
+  patterns.add<ApproximateExpF32<math::Exp2Op>>(converter, 1.0, benefit);
 }
