@@ -37,8 +37,13 @@ for group in "${groups[@]}"; do
       # One pytest per test file, up to $PYTEST_JOBS at once: the GPU tests
       # spend most of their time compiling, which parallelises.
       pytest_start=$SECONDS
-      ls python/test/test_*.py | xargs -P "${PYTEST_JOBS:-8}" -I{} sh -c \
-        'f={}; n=$(basename "$f" .py); timeout '"$limit"' "$0" -m pytest -q \
+      # The reduction-dtype matrix (120 kernels) runs as four shards.
+      { ls python/test/test_*.py | grep -v test_reduction_dtypes
+        for i in 0 1 2 3; do echo "python/test/test_reduction_dtypes.py@$i/4"; done
+      } | xargs -P "${PYTEST_JOBS:-8}" -I{} sh -c \
+        'spec={}; f=${spec%@*}; shard=${spec#"$f"}; shard=${shard#@}
+         n=$(basename "$f" .py)${shard:+-$(echo "$shard" | tr / of)}
+         TERRAZZO_TEST_SHARD=$shard timeout '"$limit"' "$0" -m pytest -q \
            -p no:cacheprovider -m gpu "$f" >"$1/pytest-$n.log" 2>&1;
          rc=$?; [ $rc -eq 5 ] && rc=0;  # 5: no GPU tests in that file
          echo "$n rc=$rc $(tail -n 1 "$1/pytest-$n.log")"; exit $rc' \

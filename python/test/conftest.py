@@ -158,7 +158,18 @@ def _gpu_available() -> bool:
         return False
 
 
+def _keep_shard(items):
+    """TERRAZZO_TEST_SHARD=i/n keeps every n-th test starting at the i-th
+    (0-based), so that one slow file can run as n processes at once."""
+    shard = os.environ.get("TERRAZZO_TEST_SHARD")
+    if not shard:
+        return
+    index, count = (int(v) for v in shard.split("/"))
+    items[:] = [item for i, item in enumerate(items) if i % count == index]
+
+
 def pytest_collection_modifyitems(config, items):
+    _keep_shard(items)
     if _gpu_available():
         return
     skip = pytest.mark.skip(reason="no GPU runtime (terrazzo._C.runtime_available() is false "

@@ -450,8 +450,11 @@ def test_combine_function_arity_scalars_and_axis():
 def test_gpu_scans_match_the_interpreter(torch_cuda, num_warps, rng):
     torch = torch_cuda
     # 1-D, several programs with a masked tail; exact sums of small integers.
+    # Magnitudes of at most 2 with zeros among them keep every partial
+    # product finite, whatever order the scan combines in: a segment
+    # overflowing to inf and then meeting a zero prefix gives NaN.
     n, block = 3000, 1024
-    x = rng.integers(-8, 9, n).astype(np.float32)
+    x = rng.integers(-2, 3, n).astype(np.float32)
     k = rng.integers(-128, 128, n).astype(np.int8)
     _, _, outs = _scan_1d_args(n, rng)
     grid = (-(-n // block),)
