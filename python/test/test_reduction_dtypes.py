@@ -1,6 +1,8 @@
-"""Reductions over many shapes and every supported dtype, against float64
-(or exact integer) references on fresh random inputs: tl.sum, tl.max,
-tl.min and tl.argmax along both axes of a 2-D block, with masked tails
+"""Reductions and scans over many shapes and every supported dtype, against
+float64 (or exact integer) references on fresh random inputs: tl.sum,
+tl.max, tl.min and tl.argmax, and tl.cumsum (forward and reverse) and a
+running maximum through tl.associative_scan, along both axes of a 2-D
+block, with masked tails
 (shapes that are not multiples of the block), at 4 warps for every dtype
 and 1 and 8 warps for float32 and int32 on the GPU; the same kernel in the
 interpreter here. Output buffers are poisoned
@@ -173,3 +175,91 @@ def test_gpu_bfloat16(torch_cuda, shape, axis, rng):
     assert torch.equal(amaxs[:size].long(), x.float().argmax(dim=axis))
     assert torch.all(torch.isnan(sums[size:].float()))
     assert torch.all(amaxs[size:] == -7)
+
+
+@triton.jit
+def _maximum(a, b):
+    return tl.maximum(a, b)
+
+
+@triton.jit
+def scan_kernel(x_ptr, sum_ptr, rsum_ptr, max_ptr, m, n, AXIS: tl.constexpr,
+                BM: tl.constexpr, BN: tl.constexpr):
+    rows = tl.arange(0, BM)
+    cols = tl.arange(0, BN)
+    mask = (rows[:, None] < m) & (cols[None, :] < n)
+    offs = rows[:, None] * n + cols[None, :]
+    # The masked tail holds zeros: it comes after the valid elements in
+    # forward order and sums to nothing in reverse order.
+    x = tl.load(x_ptr + offs, mask=mask, other=0)
+    tl.store(sum_ptr + offs, tl.cumsum(x, axis=AXIS), mask=mask)
+    tl.store(rsum_ptr + offs, tl.cumsum(x, axis=AXIS, reverse=True), mask=mask)
+    tl.store(max_ptr + offs, tl.associative_scan(x, AXIS, _maximum), mask=mask)
+
+
+def _scan_outputs(dtype, m, n, xp):
+    """Poisoned (cumsum, reverse cumsum, running max) buffers of m * n plus GUARD."""
+    outs = []
+    for t in (_sum_type(dtype), _sum_type(dtype), DTYPES[dtype][0]):
+        fill = np.nan if np.issubdtype(t, np.floating) else np.iinfo(t).max - 3
+        outs.append(xp(np.full(m * n + GUARD, fill, dtype=t)))
+    return outs
+
+
+def _check_scans(dtype, x, axis, sums, rsums, maxs):
+    tol = DTYPES[dtype][2]
+    m, n = x.shape
+    x64 = x.astype(np.float64)
+    flipped = np.flip(x64, axis=axis)
+    for got, want, scale in (
+            (sums, np.cumsum(x64, axis=axis), np.cumsum(np.abs(x64), axis=axis)),
+            (rsums, np.flip(np.cumsum(flipped, axis=axis), axis=axis),
+             np.flip(np.cumsum(np.abs(flipped), axis=axis), axis=axis))):
+        got = got[:m * n].reshape(m, n).astype(np.float64)
+        if tol == 0:  # integers: exact (no sum here leaves the result type)
+            np.testing.assert_array_equal(got, want)
+        else:
+            assert np.all(np.abs(got - want) <= tol * (scale + 1)), (got, want)
+    np.testing.assert_array_equal(maxs[:m * n].reshape(m, n),
+                                  np.maximum.accumulate(x, axis=axis))
+    for out in (sums, rsums, maxs):
+        tail = out[m * n:]
+        if np.issubdtype(tail.dtype, np.floating):
+            assert np.all(np.isnan(tail)), "a store went past the end"
+        else:
+            assert np.all(tail == np.iinfo(tail.dtype).max - 3), "a store went past the end"
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "int8", "uint8"])
+@pytest.mark.parametrize("shape", [(1, 1), (13, 40)])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_scan_interpreter(dtype, shape, axis, rng):
+    m, n = shape
+    x, _, _ = _inputs(dtype, m, n, rng)
+    outs = _scan_outputs(dtype, m, n, lambda a: a)
+    kernel = triton.jit(scan_kernel.fn, interpret=True)
+    kernel[(1,)](x, *outs, m, n, AXIS=axis, BM=triton.next_power_of_2(m),
+                 BN=triton.next_power_of_2(n))
+    _check_scans(dtype, x, axis, *outs)
+
+
+SCAN_SHAPES = [(1, 1), (16, 32), (37, 100), (4, 1000), (200, 12)]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype,num_warps", GPU_CASES)
+@pytest.mark.parametrize("shape", SCAN_SHAPES)
+@pytest.mark.parametrize("axis", [0, 1])
+def test_scan_gpu(torch_cuda, dtype, shape, axis, num_warps, rng):
+    torch = torch_cuda
+    m, n = shape
+    block = triton.next_power_of_2(m) * triton.next_power_of_2(n)
+    if block > MAX_ELEMENTS_PER_THREAD * 32 * num_warps:
+        pytest.skip(f"a {block}-element block is too large for {num_warps} warps")
+    x, _, _ = _inputs(dtype, m, n, rng)
+    outs = _scan_outputs(dtype, m, n, lambda a: torch.from_numpy(a).cuda())
+    scan_kernel[(1,)](torch.from_numpy(x).cuda(), *outs, m, n, AXIS=axis,
+                      BM=triton.next_power_of_2(m), BN=triton.next_power_of_2(n),
+                      num_warps=num_warps)
+    torch.cuda.synchronize()
+    _check_scans(dtype, x, axis, *[o.cpu().numpy() for o in outs])
