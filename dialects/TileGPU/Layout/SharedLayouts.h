@@ -1,0 +1,60 @@
+//===- SharedLayouts.h - Shared-memory layouts as linear layouts -*- C++ -*-===//
+//
+// A shared-memory layout maps the single input dimension "offset" (the
+// element index in the buffer, not the byte address) to the tensor
+// dimensions "dim0".."dim{rank-1}". It is invertible: every element lives
+// at exactly one offset, so composing a distributed layout with the
+// inverse gives, for every register of every thread, the offset of the
+// element it holds (DESIGN.md §3).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TERRAZZO_DIALECTS_TILEGPU_LAYOUT_SHAREDLAYOUTS_H
+#define TERRAZZO_DIALECTS_TILEGPU_LAYOUT_SHAREDLAYOUTS_H
+
+#include "dialects/TileGPU/Layout/LinearLayout.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <cstdint>
+
+namespace terrazzo {
+
+/// The name of the input dimension of shared-memory layouts.
+inline constexpr const char *kOffsetDim = "offset";
+
+/// The swizzled shared layout of a buffer of `shape` (all sizes powers of
+/// two). Rows run along order[0] and are stored one after another along
+/// order[1], then the remaining dimensions in `order` (fastest first): the
+/// unswizzled offset of element c is row-major in that order. Within a row
+/// the element at column `col` of row `row` (the coordinate along order[1])
+/// is stored at column
+///
+///     col ^ ((vec * ((row / perPhase) % maxPhase)) % rowLength)
+///
+/// so whole vectors of `vec` elements move together. vec, perPhase and
+/// maxPhase must be powers of two; vec = perPhase = maxPhase = 1 is the
+/// plain row-major layout. Anything else is a fatal error.
+LinearLayout swizzledSharedLayout(llvm::ArrayRef<int64_t> shape, unsigned vec,
+                                  unsigned perPhase, unsigned maxPhase,
+                                  llvm::ArrayRef<unsigned> order);
+
+/// The layout taking every register, lane, warp and block of `distributed`
+/// (out dims dim0..) to the offset at which `shared` (in dim "offset", the
+/// same out dims) stores the element it holds: distributed composed with
+/// the inverse of shared. `shared` must be invertible and cover every
+/// element of `distributed`; otherwise a fatal error.
+LinearLayout distributedToSharedOffsets(const LinearLayout &distributed,
+                                        const LinearLayout &shared);
+
+/// The largest power of two V (at most `maxElements`) such that registers
+/// r..r+V-1 of `offsets` (a layout with the single output "offset", e.g. from
+/// distributedToSharedOffsets) are stored at consecutive offsets for every
+/// r that is a multiple of V, starting at a multiple of V: the vector width
+/// of an access of those registers.
+int32_t contiguousSharedRegisters(const LinearLayout &offsets,
+                                  int32_t maxElements);
+
+} // namespace terrazzo
+
+#endif // TERRAZZO_DIALECTS_TILEGPU_LAYOUT_SHAREDLAYOUTS_H
