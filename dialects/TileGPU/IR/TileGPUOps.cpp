@@ -90,3 +90,64 @@ LogicalResult LocalStoreOp::verify() {
     return emitOpError("cannot write an immutable buffer");
   return verifyBufferMatches(*this, getSrc().getType(), getBuffer().getType());
 }
+
+LogicalResult MemDescIndexOp::verify() {
+  MemDescType src = getSrc().getType();
+  MemDescType result = getType();
+  if (src.getShape().size() < 2)
+    return emitOpError("needs a buffer with a leading buffer dimension (rank "
+                       "2 or more), got ")
+           << src;
+  if (result.getShape() != src.getShape().drop_front() ||
+      result.getElementType() != src.getElementType() ||
+      result.getMutableMemory() != src.getMutableMemory())
+    return emitOpError("result ")
+           << result << " must be one buffer of " << src
+           << ": its shape without the leading dimension, the same element "
+              "type and mutability";
+  auto srcLayout = dyn_cast<SwizzledSharedLayoutAttr>(src.getEncoding());
+  auto resultLayout = dyn_cast<SwizzledSharedLayoutAttr>(result.getEncoding());
+  if (!srcLayout || !resultLayout)
+    return emitOpError("supports swizzled shared layouts only");
+  // Buffer i then starts at i times the size of one buffer, laid out as
+  // the others.
+  ArrayRef<unsigned> order = srcLayout.getOrder();
+  if (order.back() != 0)
+    return emitOpError("the leading (buffer) dimension must be the slowest of "
+                       "the layout (last in its order)");
+  SmallVector<unsigned> expectedOrder;
+  for (unsigned dim : order.drop_back())
+    expectedOrder.push_back(dim - 1);
+  if (resultLayout.getVec() != srcLayout.getVec() ||
+      resultLayout.getPerPhase() != srcLayout.getPerPhase() ||
+      resultLayout.getMaxPhase() != srcLayout.getMaxPhase() ||
+      resultLayout.getOrder() != ArrayRef<unsigned>(expectedOrder))
+    return emitOpError("result layout ")
+           << resultLayout << " must be the source's without its leading "
+           << "dimension";
+  return success();
+}
+
+LogicalResult AsyncCopyGlobalToLocalOp::verify() {
+  RankedTensorType src = getSrc().getType();
+  MemDescType buffer = getResult().getType();
+  if (!buffer.getMutableMemory())
+    return emitOpError("cannot write an immutable buffer");
+  if (failed(verifyLayoutFits(*this, src)))
+    return failure();
+  Type pointee = cast<tile::PointerType>(src.getElementType()).getPointeeType();
+  if (src.getShape() != buffer.getShape() || pointee != buffer.getElementType())
+    return emitOpError("pointers ")
+           << src << " do not match the buffer " << buffer;
+  if (getMask() && getMask().getType().getShape() != src.getShape())
+    return emitOpError("mask must have the shape of the pointers");
+  if (getOther()) {
+    if (!getMask())
+      return emitOpError("other requires a mask");
+    RankedTensorType other = getOther().getType();
+    if (other.getShape() != src.getShape() || other.getElementType() != pointee)
+      return emitOpError("other must be a tensor of ")
+             << pointee << " with the shape of the pointers";
+  }
+  return success();
+}

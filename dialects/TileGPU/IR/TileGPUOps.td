@@ -67,4 +67,84 @@ def TileGPU_BarrierOp : TileGPU_Op<"barrier"> {
   let assemblyFormat = "attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// Multi-buffering and asynchronous copies
+//===----------------------------------------------------------------------===//
+
+def TileGPU_GlobalMemory : Resource<"::mlir::tile::GlobalMemory">;
+
+def TileGPU_MemDescIndexOp : TileGPU_Op<"memdesc_index", [Pure]> {
+  let summary = "One buffer of a multi-buffered shared-memory allocation";
+  let description = [{
+    `src` is a stack of buffers along its leading dimension (the buffer
+    count): the result is buffer `index` (an i32 below that count), a view
+    of the same memory with the leading dimension dropped. The leading
+    dimension must be the slowest of the layout (last in a swizzled
+    layout's `order`), so that each buffer is contiguous and laid out like
+    the others; the result's layout is the source's without it.
+
+        %b = tilegpu.memdesc_index %buffers[%i]
+            : !tilegpu.memdesc<3x64x32xf16, #s3, mutable>
+            -> !tilegpu.memdesc<64x32xf16, #s2, mutable>
+  }];
+  let arguments = (ins TileGPU_MemDescType:$src, I32:$index);
+  let results = (outs TileGPU_MemDescType:$result);
+  let assemblyFormat = [{
+    $src `[` $index `]` attr-dict `:` qualified(type($src)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncCopyGlobalToLocalOp
+    : TileGPU_Op<"async_copy_global_to_local", [AttrSizedOperandSegments]> {
+  let summary = "Start copying a block from global memory into a shared buffer";
+  let description = [{
+    Each element `src` points to is copied, asynchronously, to its place in
+    `result` (a mutable buffer of the same shape and element type). Where
+    `mask` is false nothing is read and the element is set to zero; `other`,
+    when given, must be that zero (a constant splat of 0): the hardware
+    fills masked elements with zeros only. The copy is complete for the
+    issuing thread once an `async_wait` lets its group finish; other threads
+    see it after a barrier that follows that wait.
+  }];
+  let arguments = (ins
+    Arg<Tile_PtrTensor, "pointers to read", [MemRead<TileGPU_GlobalMemory>]>:$src,
+    Arg<TileGPU_MemDescType, "buffer", [MemWrite<SharedMemory>]>:$result,
+    Optional<RankedTensorOf<[I1]>>:$mask,
+    Optional<Tile_Tensor>:$other);
+  let results = (outs TileGPU_AsyncTokenType:$token);
+  let assemblyFormat = [{
+    $src `,` $result (`mask` $mask^)? (`other` $other^)? attr-dict `:`
+    type($src) (`,` type($mask)^)? (`,` type($other)^)? `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncCommitGroupOp : TileGPU_Op<"async_commit_group"> {
+  let summary = "Close the group of asynchronous copies issued since the last one";
+  let description = [{
+    The copies this thread issued since the previous commit form one group;
+    `async_wait` counts groups. `tokens` only document which copies those
+    are.
+  }];
+  let arguments = (ins Variadic<TileGPU_AsyncTokenType>:$tokens);
+  let results = (outs TileGPU_AsyncTokenType:$token);
+  let assemblyFormat = "(`tokens` $tokens^)? attr-dict";
+}
+
+def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait"> {
+  let summary = "Wait until at most `num` groups of asynchronous copies are pending";
+  let description = [{
+    Blocks the thread until all but the `num` most recently committed groups
+    of its asynchronous copies are complete. Other threads' copies become
+    visible only after a barrier (terrazzo-insert-barriers places one).
+  }];
+  let arguments = (ins Variadic<TileGPU_AsyncTokenType>:$tokens,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$num);
+  let results = (outs TileGPU_AsyncTokenType:$token);
+  let assemblyFormat = "(`tokens` $tokens^)? attr-dict";
+}
+
 #endif // TERRAZZO_TILEGPU_OPS

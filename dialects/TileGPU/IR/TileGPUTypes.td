@@ -28,4 +28,15 @@ def TileGPU_MemDescType : TypeDef<TileGPU_Dialect, "MemDesc", [ShapedTypeInterfa
   }];
 }
 
+def TileGPU_AsyncTokenType : TypeDef<TileGPU_Dialect, "AsyncToken"> {
+  let mnemonic = "async_token";
+  let summary = "Stands for asynchronous copies in flight";
+  let description = [{
+    The result of `tilegpu.async_copy_global_to_local`,
+    `tilegpu.async_commit_group` and `tilegpu.async_wait`. It carries no
+    data (it lowers to a constant); it only lets the IR say which copies a
+    group or a wait is about.
+  }];
+}
+
 #endif // TERRAZZO_TILEGPU_TYPES
