@@ -1,6 +1,7 @@
 #include "dialects/TileGPU/IR/LinearLayoutConversion.h"
 
 #include "dialects/TileGPU/IR/TileGPU.h"
+#include "dialects/TileGPU/Layout/MmaLayouts.h"
 #include "dialects/TileGPU/Layout/NamedLayouts.h"
 
 using namespace mlir;
@@ -26,5 +27,20 @@ mlir::tilegpu::toLinearLayout(ArrayRef<int64_t> shape, Attribute layout) {
   }
   if (auto linear = dyn_cast<LinearLayoutAttr>(layout))
     return linearAttrToLinearLayout(linear, shape);
+  if (auto mma = dyn_cast<NvidiaMmaLayoutAttr>(layout)) {
+    if (shape.size() != 2)
+      return std::nullopt;
+    return ::terrazzo::nvidiaMmaLayout(shape, mma.getVersionMajor(),
+                                       mma.getWarpsPerCTA(),
+                                       mma.getInstrShape()[1]);
+  }
+  if (auto operand = dyn_cast<DotOperandLayoutAttr>(layout)) {
+    auto mma = dyn_cast<NvidiaMmaLayoutAttr>(operand.getParent());
+    if (shape.size() != 2 || !mma || mma.getVersionMajor() != 2)
+      return std::nullopt;
+    return ::terrazzo::mmaV2OperandLayout(shape, operand.getOpIdx(),
+                                          mma.getWarpsPerCTA(),
+                                          operand.getKWidth());
+  }
   return std::nullopt;
 }

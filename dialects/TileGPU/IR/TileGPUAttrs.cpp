@@ -158,6 +158,90 @@ LogicalResult SliceLayoutAttr::verifyTensorShape(
 }
 
 //===----------------------------------------------------------------------===//
+// NvidiaMmaLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+NvidiaMmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                            unsigned versionMajor,
+                            ArrayRef<unsigned> warpsPerCTA,
+                            ArrayRef<unsigned> instrShape) {
+  if (versionMajor != 2 && versionMajor != 3)
+    return emitError() << "versionMajor must be 2 (mma.sync) or 3 (wgmma), got "
+                       << versionMajor;
+  if (warpsPerCTA.size() != 2)
+    return emitError() << "warpsPerCTA must have two entries (M, N)";
+  if (failed(verifyPowersOfTwo(emitError, "warpsPerCTA", warpsPerCTA)))
+    return failure();
+  if (versionMajor == 2 &&
+      (instrShape.size() != 2 || instrShape[0] != 16 || instrShape[1] != 8))
+    return emitError() << "mma.sync accumulators need instrShape = [16, 8]";
+  if (versionMajor == 3) {
+    if (instrShape.size() != 3 || instrShape[0] != 16 || instrShape[1] < 8 ||
+        instrShape[1] > 256 || !llvm::isPowerOf2_32(instrShape[1]))
+      return emitError() << "wgmma accumulators need instrShape = [16, N, K] "
+                            "with N a power of two from 8 to 256";
+    if (warpsPerCTA[0] % 4 != 0)
+      return emitError() << "wgmma needs warpsPerCTA[0] to be a multiple of "
+                            "4 (a warp group)";
+  }
+  return success();
+}
+
+unsigned NvidiaMmaLayoutAttr::getRank() const { return 2; }
+unsigned NvidiaMmaLayoutAttr::getNumWarps() const {
+  return product(getWarpsPerCTA());
+}
+unsigned NvidiaMmaLayoutAttr::getWarpSize() const { return 32; }
+LogicalResult NvidiaMmaLayoutAttr::verifyTensorShape(
+    ArrayRef<int64_t> shape,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  if (failed(verifyRank(getRank(), shape, emitError)))
+    return failure();
+  for (int64_t size : shape)
+    if (size <= 0 || !llvm::isPowerOf2_64(size))
+      return emitError() << "an MMA layout needs power-of-two sizes, got "
+                         << size;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// DotOperandLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+DotOperandLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                             unsigned opIdx, DistributedLayoutAttr parent,
+                             unsigned kWidth) {
+  if (opIdx > 1)
+    return emitError() << "opIdx must be 0 (A) or 1 (B), got " << opIdx;
+  auto mma = dyn_cast<NvidiaMmaLayoutAttr>(parent);
+  if (!mma || mma.getVersionMajor() != 2)
+    return emitError() << "the parent of a dot operand layout must be an "
+                          "mma.sync layout (#tilegpu.nvidia_mma, version 2)";
+  if (kWidth != 1 && kWidth != 2 && kWidth != 4)
+    return emitError() << "kWidth must be 1, 2 or 4 (elements per 32-bit "
+                          "register), got "
+                       << kWidth;
+  return success();
+}
+
+unsigned DotOperandLayoutAttr::getRank() const {
+  return getParent().getRank();
+}
+unsigned DotOperandLayoutAttr::getNumWarps() const {
+  return getParent().getNumWarps();
+}
+unsigned DotOperandLayoutAttr::getWarpSize() const {
+  return getParent().getWarpSize();
+}
+LogicalResult DotOperandLayoutAttr::verifyTensorShape(
+    ArrayRef<int64_t> shape,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return getParent().verifyTensorShape(shape, emitError);
+}
+
+//===----------------------------------------------------------------------===//
 // SwizzledSharedLayoutAttr
 //===----------------------------------------------------------------------===//
 

@@ -131,6 +131,47 @@ def TileGPU_LinearLayoutAttr : TileGPU_Attr<"LinearLayout", "linear",
   let genVerifyDecl = 1;
 }
 
+def TileGPU_NvidiaMmaLayout : TileGPU_Attr<"NvidiaMmaLayout", "nvidia_mma",
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>]> {
+  let summary = "Accumulators of NVIDIA tensor-core instructions";
+  let description = [{
+    The result layout of `mma.sync` (`versionMajor = 2`, `instrShape =
+    [16, 8]`: each warp computes 16 x 8 tiles, lane l holding rows l / 4 and
+    l / 4 + 8, columns 2 (l % 4) and 2 (l % 4) + 1) and of `wgmma`
+    (`versionMajor = 3`, `instrShape = [16, N, K]`: four consecutive warps
+    form a warp group computing 64 x N, each warp 16 rows of it laid out as
+    mma.sync's tiles side by side). `warpsPerCTA = [wM, wN]` tiles the warps
+    over the result, M first; the pattern repeats, N fastest, to cover the
+    tensor.
+
+        #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2],
+                             instrShape = [16, 8]}>
+  }];
+  let parameters = (ins "unsigned":$versionMajor,
+                        TileGPU_UnsignedArrayParameter<>:$warpsPerCTA,
+                        TileGPU_UnsignedArrayParameter<>:$instrShape);
+  let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let genVerifyDecl = 1;
+}
+
+def TileGPU_DotOperandLayout : TileGPU_Attr<"DotOperandLayout", "dot_operand",
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>]> {
+  let summary = "Operand A (opIdx 0) or B (opIdx 1) of a tensor-core dot";
+  let description = [{
+    The registers from which the instruction whose accumulators are laid
+    out as `parent` reads its operands: `kWidth` consecutive elements along
+    K per 32-bit register (2 for 16-bit types, 4 for 8-bit ones, 1 for
+    tf32). Rows of A follow the parent's rows (warps along N hold copies),
+    columns of B its columns (warps along M hold copies).
+
+        #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+  }];
+  let parameters = (ins "unsigned":$opIdx, "DistributedLayoutAttr":$parent,
+                        "unsigned":$kWidth);
+  let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let genVerifyDecl = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Shared layouts
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,49 @@
+//===- MmaLayouts.h - Tensor-core layouts as linear layouts -----*- C++ -*-===//
+//
+// The register layouts of NVIDIA's tensor-core instructions, written as
+// linear layouts (input dims register, lane, warp, block; output dims dim0
+// = M or K, dim1 = N or K) so that conversions, loads and stores of their
+// tensors need nothing specific to them.
+//
+// mma.sync.m16n8k(8 kWidth), per warp, lane l = 4 g + t:
+//   accumulator 16 x 8: c0,c1 at (g, 2t + {0,1}), c2,c3 at (g + 8, ...);
+//   A 16 x 8kWidth: register r holds kWidth consecutive k; registers
+//     (g, kWidth t), (g + 8, kWidth t), (g, kWidth (t + 4)), (g + 8, ...);
+//   B 8kWidth x 8: registers (kWidth t, g), (kWidth (t + 4), g).
+// wgmma's accumulator is mma.sync's, N / 8 tiles side by side per warp,
+// four warps stacked along M.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TERRAZZO_DIALECTS_TILEGPU_LAYOUT_MMALAYOUTS_H
+#define TERRAZZO_DIALECTS_TILEGPU_LAYOUT_MMALAYOUTS_H
+
+#include "dialects/TileGPU/Layout/LinearLayout.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <cstdint>
+
+namespace terrazzo {
+
+/// The accumulator layout of a 2-D M x N tensor for `mma.sync` (version 2,
+/// instrN = 8) or `wgmma` (version 3, instrN = the instruction's N): warps
+/// tile the result warpsPerCTA[0] along M (16 rows each; for version 3 the
+/// first four form a 64-row warp group) then warpsPerCTA[1] along N; the
+/// pattern repeats, N fastest. Fatal error on a rank other than 2 or sizes
+/// that are not powers of two.
+LinearLayout nvidiaMmaLayout(llvm::ArrayRef<int64_t> shape, unsigned version,
+                             llvm::ArrayRef<unsigned> warpsPerCTA,
+                             unsigned instrN);
+
+/// The layout of operand `opIdx` (0: A, M x K; 1: B, K x N) of mma.sync
+/// whose accumulators have nvidiaMmaLayout(version 2, warpsPerCTA):
+/// `kWidth` consecutive k per 32-bit register, one instruction's k is
+/// 8 kWidth; repeats along K first, then along M (A) or N (B).
+LinearLayout mmaV2OperandLayout(llvm::ArrayRef<int64_t> shape, unsigned opIdx,
+                                llvm::ArrayRef<unsigned> warpsPerCTA,
+                                unsigned kWidth);
+
+} // namespace terrazzo
+
+#endif // TERRAZZO_DIALECTS_TILEGPU_LAYOUT_MMALAYOUTS_H

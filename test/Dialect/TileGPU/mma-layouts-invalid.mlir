@@ -1,0 +1,68 @@
+// RUN: terrazzo-opt %s -split-input-file -verify-diagnostics
+
+// Verifier errors of #tilegpu.nvidia_mma and #tilegpu.dot_operand.
+
+// expected-error @+1 {{versionMajor must be 2 (mma.sync) or 3 (wgmma), got 1}}
+#mma = #tilegpu.nvidia_mma<{versionMajor = 1, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+func.func private @f(tensor<32x32xf32, #mma>)
+
+// -----
+
+// expected-error @+1 {{mma.sync accumulators need instrShape = [16, 8]}}
+#mma = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 16]}>
+func.func private @f(tensor<32x32xf32, #mma>)
+
+// -----
+
+// expected-error @+1 {{warpsPerCTA must have two entries (M, N)}}
+#mma = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4], instrShape = [16, 8]}>
+func.func private @f(tensor<32x32xf32, #mma>)
+
+// -----
+
+// expected-error @+1 {{warpsPerCTA entries must be powers of two, got 3}}
+#mma = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [3, 1], instrShape = [16, 8]}>
+func.func private @f(tensor<32x32xf32, #mma>)
+
+// -----
+
+// expected-error @+1 {{wgmma accumulators need instrShape = [16, N, K] with N a power of two from 8 to 256}}
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 512, 16]}>
+func.func private @f(tensor<64x64xf32, #mma>)
+
+// -----
+
+// expected-error @+1 {{wgmma needs warpsPerCTA[0] to be a multiple of 4 (a warp group)}}
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [2, 2], instrShape = [16, 64, 16]}>
+func.func private @f(tensor<64x64xf32, #mma>)
+
+// -----
+
+#mma = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// expected-error @+1 {{opIdx must be 0 (A) or 1 (B), got 2}}
+#a = #tilegpu.dot_operand<{opIdx = 2, parent = #mma, kWidth = 2}>
+func.func private @f(tensor<32x32xf16, #a>)
+
+// -----
+
+#mma = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// expected-error @+1 {{kWidth must be 1, 2 or 4 (elements per 32-bit register), got 8}}
+#a = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 8}>
+func.func private @f(tensor<32x32xf16, #a>)
+
+// -----
+
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// expected-error @+1 {{the parent of a dot operand layout must be an mma.sync layout}}
+#a = #tilegpu.dot_operand<{opIdx = 0, parent = #blocked, kWidth = 2}>
+func.func private @f(tensor<32x32xf16, #a>)
+
+// -----
+
+#mma = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+func.func @f(%x: tensor<48x32xf32, #blocked>) {
+  // expected-error @+1 {{an MMA layout needs power-of-two sizes, got 48}}
+  %y = tilegpu.convert_layout %x : tensor<48x32xf32, #blocked> -> tensor<48x32xf32, #mma>
+  return
+}

@@ -1,0 +1,138 @@
+// Unit tests of the tensor-core layouts (dialects/TileGPU/Layout/
+// MmaLayouts.h) against the fragment tables of the PTX ISA for
+// mma.sync.m16n8k{8,16,32}: which element each lane holds in which register,
+// and that every thread's operand rows and columns are those of the
+// accumulators it owns.
+#include "dialects/TileGPU/Layout/LinearLayout.h"
+#include "dialects/TileGPU/Layout/MmaLayouts.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <set>
+#include <utility>
+#include <vector>
+
+using terrazzo::LinearLayout;
+
+namespace {
+
+using Coord = std::pair<int32_t, int32_t>;
+
+Coord at(const LinearLayout &layout, int32_t reg, int32_t lane, int32_t warp) {
+  LinearLayout::DimsT out = layout.apply(
+      {{"register", reg}, {"lane", lane}, {"warp", warp}, {"block", 0}});
+  return {out[0].second, out[1].second};
+}
+
+// PTX ISA, "Matrix Fragments for mma.m16n8k16 with floating point type":
+// element e of lane l = 4 g + t.
+Coord accumulatorElement(int32_t lane, int32_t e) {
+  int32_t g = lane / 4, t = lane % 4;
+  return {g + 8 * (e / 2), 2 * t + e % 2};
+}
+// A: elements come in pairs along k for 16-bit types (kWidth 2), fours for
+// 8-bit types (kWidth 4), singles for tf32 (kWidth 1); the register index
+// runs over (row g / g + 8) then (k half).
+Coord operandAElement(int32_t lane, int32_t e, int32_t kWidth) {
+  int32_t g = lane / 4, t = lane % 4;
+  int32_t reg = e / kWidth, within = e % kWidth;
+  return {g + 8 * (reg % 2), kWidth * t + within + 4 * kWidth * (reg / 2)};
+}
+Coord operandBElement(int32_t lane, int32_t e, int32_t kWidth) {
+  int32_t g = lane / 4, t = lane % 4;
+  int32_t reg = e / kWidth, within = e % kWidth;
+  return {kWidth * t + within + 4 * kWidth * reg, g};
+}
+
+TEST(MmaLayouts, AccumulatorMatchesThePtxFragment) {
+  LinearLayout layout = terrazzo::nvidiaMmaLayout({16, 8}, 2, {1, 1}, 8);
+  ASSERT_EQ(layout.getInDimSize("register"), 4);
+  for (int32_t lane = 0; lane < 32; ++lane)
+    for (int32_t e = 0; e < 4; ++e)
+      EXPECT_EQ(at(layout, e, lane, 0), accumulatorElement(lane, e))
+          << "lane " << lane << " element " << e;
+}
+
+TEST(MmaLayouts, OperandsMatchThePtxFragments) {
+  for (int32_t kWidth : {1, 2, 4}) {
+    int32_t k = 8 * kWidth;
+    LinearLayout a = terrazzo::mmaV2OperandLayout({16, k}, 0, {1, 1}, kWidth);
+    LinearLayout b = terrazzo::mmaV2OperandLayout({k, 8}, 1, {1, 1}, kWidth);
+    ASSERT_EQ(a.getInDimSize("register"), 4 * kWidth);
+    ASSERT_EQ(b.getInDimSize("register"), 2 * kWidth);
+    for (int32_t lane = 0; lane < 32; ++lane) {
+      for (int32_t e = 0; e < 4 * kWidth; ++e)
+        EXPECT_EQ(at(a, e, lane, 0), operandAElement(lane, e, kWidth))
+            << "A, kWidth " << kWidth << " lane " << lane << " element " << e;
+      for (int32_t e = 0; e < 2 * kWidth; ++e)
+        EXPECT_EQ(at(b, e, lane, 0), operandBElement(lane, e, kWidth))
+            << "B, kWidth " << kWidth << " lane " << lane << " element " << e;
+    }
+  }
+}
+
+// Over warp tilings and shapes with repeats: each element of the result
+// is held once, and each warp's A rows (B columns) are exactly the rows
+// (columns) of the accumulators it holds (the instruction moves data
+// between the warp's lanes itself), every one with all of K.
+TEST(MmaLayouts, OperandsFeedTheWarpsAccumulators) {
+  struct Case {
+    int64_t m, n, k;
+    unsigned wm, wn, kWidth;
+  };
+  for (Case c : {Case{64, 64, 32, 2, 2, 2}, Case{128, 32, 64, 4, 1, 4},
+                 Case{16, 128, 8, 1, 8, 1}, Case{32, 16, 16, 4, 2, 2}}) {
+    LinearLayout acc = terrazzo::nvidiaMmaLayout({c.m, c.n}, 2, {c.wm, c.wn}, 8);
+    LinearLayout a =
+        terrazzo::mmaV2OperandLayout({c.m, c.k}, 0, {c.wm, c.wn}, c.kWidth);
+    LinearLayout b =
+        terrazzo::mmaV2OperandLayout({c.k, c.n}, 1, {c.wm, c.wn}, c.kWidth);
+    EXPECT_TRUE(acc.isSurjective());
+    EXPECT_TRUE(a.isSurjective());
+    EXPECT_TRUE(b.isSurjective());
+    if (c.m >= 16 * c.wm && c.n >= 8 * c.wn)
+      EXPECT_TRUE(acc.isInjective()) << "no element held twice";
+    int32_t warps = static_cast<int32_t>(c.wm * c.wn);
+    for (int32_t warp = 0; warp < warps; ++warp) {
+      std::set<int32_t> accRows, accCols, aRows, bCols;
+      std::set<Coord> aElems, bElems;
+      for (int32_t lane = 0; lane < 32; ++lane) {
+        for (int32_t r = 0; r < acc.getInDimSize("register"); ++r) {
+          Coord x = at(acc, r, lane, warp);
+          accRows.insert(x.first);
+          accCols.insert(x.second);
+        }
+        for (int32_t r = 0; r < a.getInDimSize("register"); ++r) {
+          aElems.insert(at(a, r, lane, warp));
+          aRows.insert(at(a, r, lane, warp).first);
+        }
+        for (int32_t r = 0; r < b.getInDimSize("register"); ++r) {
+          bElems.insert(at(b, r, lane, warp));
+          bCols.insert(at(b, r, lane, warp).second);
+        }
+      }
+      EXPECT_EQ(aRows, accRows) << "warp " << warp;
+      EXPECT_EQ(bCols, accCols) << "warp " << warp;
+      EXPECT_EQ(aElems.size(), aRows.size() * c.k) << "warp " << warp;
+      EXPECT_EQ(bElems.size(), bCols.size() * c.k) << "warp " << warp;
+    }
+  }
+}
+
+TEST(MmaLayouts, WgmmaAccumulatorStacksFourWarps) {
+  LinearLayout layout = terrazzo::nvidiaMmaLayout({64, 64}, 3, {4, 1}, 64);
+  EXPECT_TRUE(layout.isInjective());
+  EXPECT_TRUE(layout.isSurjective());
+  for (int32_t warp = 0; warp < 4; ++warp)
+    for (int32_t lane = 0; lane < 32; ++lane)
+      for (int32_t tile = 0; tile < 8; ++tile)
+        for (int32_t e = 0; e < 4; ++e) {
+          Coord want = accumulatorElement(lane, e);
+          want.first += 16 * warp;
+          want.second += 8 * tile;
+          EXPECT_EQ(at(layout, 4 * tile + e, lane, warp), want);
+        }
+}
+
+} // namespace
