@@ -146,6 +146,8 @@ struct ConvertTileGPUToLLVMPass
         unsupported = true;
       if (failed(checkScanLowering(op)))
         unsupported = true;
+      if (failed(checkFP8Lowering(op, target->capability)))
+        unsupported = true;
       if (isa<tile::MakeTensorDescOp, tile::DescLoadOp,
               tile::DescStoreOp, tile::ExternElementwiseOp,
               tilegpu::LocalAllocOp, tilegpu::LocalLoadOp,
@@ -179,6 +181,7 @@ struct ConvertTileGPUToLLVMPass
     populateDebugOpToLLVMPatterns(converter, patterns, targetInfo);
     populateBarrierOpToLLVMPatterns(converter, patterns, targetInfo);
     populateDotOpToLLVMPatterns(converter, patterns);
+    populateFP8ConversionPatterns(converter, patterns);
     // Transcendental functions through libdevice rather than LLVM
     // intrinsics that NVPTX cannot select.
     populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);

@@ -15,6 +15,13 @@ TileGPUTypeConverter::TileGPUTypeConverter(MLIRContext *context,
   addConversion([context](tile::PointerType type) -> Type {
     return LLVM::LLVMPointerType::get(context, type.getAddressSpace());
   });
+  // LLVM has no fp8 float types: an fp8 value is its byte.
+  addConversion([context](Float8E4M3FNType) -> Type {
+    return IntegerType::get(context, 8);
+  });
+  addConversion([context](Float8E5M2Type) -> Type {
+    return IntegerType::get(context, 8);
+  });
   addConversion([this](RankedTensorType type) -> std::optional<Type> {
     if (Type converted = convertTensorType(type))
       return converted;

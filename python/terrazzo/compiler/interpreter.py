@@ -4,7 +4,9 @@ The same code generator and semantic layer that emit tile IR drive this
 builder, so a kernel means the same thing in both. Values are NumPy arrays
 (0-d for scalars) of the storage type of their language type: bfloat16 is
 kept in float32 and rounded to bfloat16 after every operation, float16 is
-computed by NumPy in its own precision.
+computed by NumPy in its own precision, and the fp8 types are float32
+holding exactly an fp8 value (bytes in memory; see fp8.py for the
+conversions, bit-exact with the GPU's).
 
 Memory: each pointer argument's underlying allocation is registered as a
 byte buffer; a pointer is a (buffer, byte offset) pair encoded in an int64 as
@@ -24,6 +26,7 @@ import numpy as np
 from ..errors import CompilationError, InterpreterError
 from ..language import core as tl
 from ..language.core import _unwrap, constexpr, dtype, pointer_type, tensor
+from . import fp8
 from .builder import Builder
 
 _SHIFT = 40
@@ -33,10 +36,10 @@ _STORAGE = {
     "int1": np.bool_, "int8": np.int8, "int16": np.int16, "int32": np.int32,
     "int64": np.int64, "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32,
     "uint64": np.uint64, "fp16": np.float16, "bf16": np.float32, "fp32": np.float32,
-    "fp64": np.float64,
+    "fp64": np.float64, "fp8e4nv": np.float32, "fp8e5": np.float32,
 }
 # How each element type lives in memory.
-_MEMORY = dict(_STORAGE, bf16=np.uint16, int1=np.int8)
+_MEMORY = dict(_STORAGE, bf16=np.uint16, int1=np.int8, fp8e4nv=np.uint8, fp8e5=np.uint8)
 
 
 def storage_dtype(ty) -> np.dtype:
@@ -244,6 +247,8 @@ class Memory:
         out = out.reshape(shape)
         if elt.is_bf16():
             return bf16_from_bits(out).reshape(shape)
+        if elt.is_fp8():
+            return fp8.decode(out, elt.name)
         return out
 
     def store(self, addrs, values, mask, elt: dtype, loc, pid):
@@ -251,6 +256,8 @@ class Memory:
         flat = np.asarray(addrs, dtype=np.int64).reshape(-1)
         if elt.is_bf16():
             values = bf16_to_bits(np.asarray(values, dtype=np.float32))
+        elif elt.is_fp8():
+            values = fp8.encode(np.asarray(values, dtype=np.float32), elt.name)
         mem_dt = np.dtype(_MEMORY[elt.name]) if not elt.is_ptr() else np.dtype(np.int64)
         vals = np.broadcast_to(np.asarray(values).astype(mem_dt, copy=False), shape).reshape(-1)
         if mask is not None:
@@ -358,6 +365,8 @@ class InterpreterBuilder(Builder):
         sca = ty.scalar
         if sca.is_bf16():
             return round_to_bf16(x)
+        if sca.is_fp8():
+            return fp8.quantize(x, sca.name)
         dt = storage_dtype(ty)
         if x.dtype != dt:
             x = x.astype(dt)
@@ -369,6 +378,9 @@ class InterpreterBuilder(Builder):
         sca = ty.scalar
         if sca.is_bf16():
             return np.broadcast_to(round_to_bf16(np.array(value, dtype=np.float64)), shape)
+        if sca.is_fp8():
+            return np.broadcast_to(fp8.quantize(np.array(value, dtype=np.float64), sca.name),
+                                   shape)
         with np.errstate(all="ignore"):  # out-of-range floats become infinities
             return np.full(shape, value, dtype=storage_dtype(sca))
 
@@ -481,6 +493,12 @@ class InterpreterBuilder(Builder):
                 return x
             return self._bitcast(x, src, dst)
         if op == "fp_to_fp":
+            if src.is_fp8():
+                # An fp8 NaN converts to a plain NaN (its code is not kept).
+                x = np.where(np.isnan(x), np.float32("nan"), x).astype(np.float32)
+            if dst.is_fp8():
+                # Every source value is exact in float64: one rounding.
+                return fp8.quantize(x, dst.name)
             if dst.is_bf16():
                 return round_to_bf16(x)
             return x.astype(storage_dtype(dst))
@@ -498,6 +516,12 @@ class InterpreterBuilder(Builder):
     @staticmethod
     def _bitcast(x, src, dst):
         x = np.ascontiguousarray(x)
+        if src.is_fp8():
+            codes = fp8.encode(x, src.name)
+            return codes.view(storage_dtype(dst)) if not dst.is_fp8() else \
+                fp8.decode(codes, dst.name)
+        if dst.is_fp8():
+            return fp8.decode(x.view(np.uint8), dst.name).reshape(x.shape)
         if src.is_bf16():
             bits = bf16_to_bits(x)
             return bits.view(storage_dtype(dst)) if not dst.is_bf16() else x

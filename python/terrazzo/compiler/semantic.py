@@ -82,7 +82,8 @@ def computation_type(a: dtype, a_is_py: bool, b: dtype, b_is_py: bool,
     if a.is_bf16() or b.is_bf16():
         return tl.float32
     if a.is_fp8() or b.is_fp8():
-        raise SemanticUnsupported("arithmetic on fp8 values is not supported yet")
+        raise SemanticUnsupported("arithmetic on fp8 values is not supported yet; convert "
+                                  "them first, e.g. x.to(tl.float32)")
     if not a.is_int() or not b.is_int():
         raise SemanticError(f"unexpected operand types {a} and {b}")
     if div_or_mod and a.is_int_signed() != b.is_int_signed():
@@ -179,9 +180,13 @@ class Semantic(AtomicSemantic, DotSemantic, ShapeSemantic):
                 if ty.is_int_signed() and value > hi:
                     value -= 1 << ty.int_bitwidth
         elif ty.is_floating():
-            if ty.is_fp8():
-                raise SemanticUnsupported("fp8 constants are not supported yet")
             value = float(value)
+            if ty.is_fp8():
+                # A float32 constant holding the fp8 value (rounded here, once,
+                # as the GPU would), converted exactly: no fp8 literals in the IR.
+                from .fp8 import quantize
+                exact = float(quantize(value, ty.name))
+                return self.cast(self.constant(exact, tl.float32, shape), ty)
         else:
             raise SemanticError(f"cannot make a constant of type {ty}")
         full_ty = self._ty(ty, shape)
@@ -317,9 +322,6 @@ class Semantic(AtomicSemantic, DotSemantic, ShapeSemantic):
             return x
         if src_sca.is_void() or dst_sca.is_void():
             raise SemanticError("cannot convert to or from void")
-        if src_sca.is_fp8() or dst_sca.is_fp8():
-            raise SemanticUnsupported(f"conversions from {src_sca} to {dst_sca} are not "
-                                      "supported yet (fp8)")
         if rounding is not None and rounding not in ("rtne", "rtz"):
             raise SemanticError(f"unknown rounding mode {rounding!r} (use 'rtne' or 'rtz')")
         shape = x.shape
@@ -328,6 +330,9 @@ class Semantic(AtomicSemantic, DotSemantic, ShapeSemantic):
         def emit(op, value, to_sca, **kw):
             to_ty = self._ty(to_sca, shape)
             return tensor(b.cast(op, value.handle, value.type, to_ty, **kw), to_ty)
+
+        if src_sca.is_fp8() or dst_sca.is_fp8():
+            return self._cast_fp8(x, src_sca, dst_sca, rounding, emit)
 
         # float -> float
         if src_sca.is_floating() and dst_sca.is_floating():
@@ -381,6 +386,29 @@ class Semantic(AtomicSemantic, DotSemantic, ShapeSemantic):
             return emit("bitcast", x, dst_sca)
         raise SemanticError(f"cannot convert {src_sca} to {dst_sca}")
 
+    def _cast_fp8(self, x: tensor, src_sca: dtype, dst_sca: dtype, rounding, emit) -> tensor:
+        """Conversions with fp8 on either side, as Triton's fp_to_fp: to fp8
+        rounds to nearest even and saturates to the largest finite value
+        (cvt.rn.satfinite); from fp8 is exact. Integers and pointers go
+        through float32."""
+        if src_sca.is_ptr() or dst_sca.is_ptr():
+            raise SemanticError(f"cannot convert {src_sca} to {dst_sca}")
+        if src_sca.is_int():
+            return self.cast(self.cast(x, tl.float32), dst_sca)
+        if dst_sca.is_int():
+            return self.cast(self.cast(x, tl.float32), dst_sca)
+        if dst_sca.is_fp8():
+            if src_sca.is_fp64():
+                raise SemanticUnsupported(
+                    f"conversions from float64 to {tl._PUBLIC_NAMES[dst_sca.name]} are not "
+                    "supported (no single-rounding instruction); convert to float32 first")
+            if rounding == "rtz":
+                raise SemanticUnsupported(
+                    f"conversions to {tl._PUBLIC_NAMES[dst_sca.name]} round to nearest even "
+                    "only (fp_downcast_rounding='rtz' is not supported)")
+            return emit("fp_to_fp", x, dst_sca, rounding="rtne")
+        return emit("fp_to_fp", x, dst_sca)  # exact
+
     def bitcast(self, x, dst_sca: dtype) -> tensor:
         x = self.to_tensor(x)
         src_sca = x.type.scalar
@@ -393,8 +421,6 @@ class Semantic(AtomicSemantic, DotSemantic, ShapeSemantic):
             raise SemanticError(
                 f"cannot bitcast {src_sca} ({src_sca.primitive_bitwidth} bits) to "
                 f"{dst_sca} ({dst_sca.primitive_bitwidth} bits): widths differ")
-        if src_sca.is_fp8() or dst_sca.is_fp8():
-            raise SemanticUnsupported("fp8 values are not supported yet")
         ty = self._ty(dst_sca, x.shape)
         if src_sca.is_int() and dst_sca.is_int():
             return tensor(self.builder.cast("int_sign", x.handle, x.type, ty), ty)
@@ -629,7 +655,8 @@ class Semantic(AtomicSemantic, DotSemantic, ShapeSemantic):
             raise SemanticError(f"tl.{name} expects floating-point values, got {sca}; "
                                 f"convert first, e.g. x.to(tl.float32)")
         if sca.is_fp8():
-            raise SemanticUnsupported("math on fp8 values is not supported yet")
+            raise SemanticUnsupported("math on fp8 values is not supported yet; convert "
+                                      "them first, e.g. x.to(tl.float32)")
         x, back = self._float_compute(x)
         r = tensor(self.builder.unary(name, x.handle, x.type), x.type)
         return self.cast(r, back) if back is not None else r
@@ -678,7 +705,12 @@ class Semantic(AtomicSemantic, DotSemantic, ShapeSemantic):
         cond = self.to_tensor(cond)
         if not cond.type.scalar.is_bool():
             cond = self.cast(cond, tl.int1)
-        x, y = self._prep(x, y, allow_lhs_ptr=True, allow_rhs_ptr=True)
+        xu, yu = _unwrap(x), _unwrap(y)
+        if isinstance(xu, tensor) and isinstance(yu, tensor) and xu.type.scalar.is_fp8() \
+                and xu.type.scalar == yu.type.scalar:
+            x, y = self.broadcast_pair(xu, yu)  # selecting needs no arithmetic type
+        else:
+            x, y = self._prep(x, y, allow_lhs_ptr=True, allow_rhs_ptr=True)
         if x.type.scalar != y.type.scalar:
             raise SemanticError(f"tl.where branches have different types: "
                                 f"{x.type.scalar} and {y.type.scalar}")
@@ -1023,8 +1055,6 @@ class Semantic(AtomicSemantic, DotSemantic, ShapeSemantic):
             elif mask.type.is_block():
                 ptr = self.broadcast_to(ptr, mask.shape)
         elt = ptr.type.scalar.element_ty
-        if elt.is_fp8():
-            raise SemanticUnsupported("loading fp8 values is not supported yet")
         is_bool = elt.is_bool()
         if is_bool:
             # Booleans live in memory as bytes.
@@ -1057,8 +1087,6 @@ class Semantic(AtomicSemantic, DotSemantic, ShapeSemantic):
             raise SemanticError(f"store: unknown eviction policy {evict!r}")
         value = _unwrap(value)
         elt = ptr.type.scalar.element_ty
-        if elt.is_fp8():
-            raise SemanticUnsupported("storing fp8 values is not supported yet")
         if not ptr.type.is_block():
             if isinstance(value, tensor) and value.type.is_block():
                 raise SemanticError(

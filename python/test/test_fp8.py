@@ -1,0 +1,355 @@
+"""fp8 (`tl.float8e4nv`, `tl.float8e5`): loads and stores of bytes, and
+`.to()` between them and float16/bfloat16/float32 in both directions. To
+fp8 rounds to nearest even and saturates to the largest finite value
+(infinities too), as PTX's cvt.rn.satfinite; from fp8 is exact.
+
+The interpreter is checked against a reference written here from the
+formats' definitions (every value of the 256 codes, nearest value with
+ties to the even code), on all codes, on every tie and its neighbours and
+on fresh random inputs with masked tails; the tile IR against terrazzo-opt
+and ptxas; on a GPU, the same kernels against torch's float8 conversions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import terrazzo as triton
+import terrazzo.language as tl
+from terrazzo import CompilationError, UnsupportedError
+
+# name -> (exponent bits, mantissa bits, bias, has infinities)
+FORMATS = {"float8e4nv": (4, 3, 7, False), "float8e5": (5, 2, 15, True)}
+TL = {"float8e4nv": tl.float8e4nv, "float8e5": tl.float8e5, "float16": tl.float16,
+      "bfloat16": tl.bfloat16, "float32": tl.float32}
+
+
+def code_values(name):
+    """float64 value of each of the 256 codes (NaN for NaN codes)."""
+    ebits, mbits, bias, has_inf = FORMATS[name]
+    out = np.empty(256)
+    for c in range(256):
+        s = -1.0 if c >> 7 else 1.0
+        e = (c >> mbits) & ((1 << ebits) - 1)
+        m = c & ((1 << mbits) - 1)
+        if e == (1 << ebits) - 1 and (has_inf or m == (1 << mbits) - 1):
+            out[c] = s * np.inf if has_inf and m == 0 else np.nan
+        elif e == 0:
+            out[c] = s * m * 2.0 ** (1 - bias - mbits)
+        else:
+            out[c] = s * (1 + m / 2 ** mbits) * 2.0 ** (e - bias)
+    return out
+
+
+def reference_encode(x, name):
+    """Codes of float values: the nearest finite value, ties to the even
+    code, saturating beyond the largest; NaN -> 0x7F."""
+    values = code_values(name)
+    positive = values[:128]
+    finite = np.flatnonzero(np.isfinite(positive))
+    pos = positive[finite]
+    x = np.asarray(x, dtype=np.float64).reshape(-1)
+    out = np.empty(x.shape, np.uint8)
+    for i, v in enumerate(x):
+        if np.isnan(v):
+            out[i] = 0x7F
+            continue
+        a = abs(v)
+        d = np.abs(pos - a) if np.isfinite(a) else None
+        if d is None or a >= pos[-1]:
+            k = finite[-1]
+        else:
+            best = np.flatnonzero(d == d.min())
+            k = finite[best[0]] if len(best) == 1 else [finite[j] for j in best
+                                                          if finite[j] % 2 == 0][0]
+        out[i] = k | (0x80 if np.signbit(v) else 0)
+    return out
+
+
+def storage(name):
+    """The NumPy array type that holds a language type's bits in memory."""
+    return {"float8e4nv": np.uint8, "float8e5": np.uint8, "float16": np.float16,
+            "bfloat16": np.uint16, "float32": np.float32}[name]
+
+
+def to_bits(x64, name):
+    """float64 values (exact in `name`) as that type's memory array."""
+    if name == "bfloat16":
+        return (np.asarray(x64, np.float32).view(np.uint32) >> 16).astype(np.uint16)
+    return np.asarray(x64).astype(storage(name))
+
+
+def from_bits(a, name):
+    if name == "bfloat16":
+        return (a.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    return a.astype(np.float64)
+
+
+@triton.jit
+def convert_kernel(src_ptr, dst_ptr, n, SRC: tl.constexpr, DST: tl.constexpr,
+                   BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    src = src_ptr.to(tl.pointer_type(SRC))
+    dst = dst_ptr.to(tl.pointer_type(DST))
+    x = tl.load(src + offs, mask=mask)
+    tl.store(dst + offs, x.to(DST), mask=mask)
+
+
+@triton.jit
+def masked_other_kernel(src_ptr, dst_ptr, n, FP8: tl.constexpr, BLOCK: tl.constexpr):
+    # Lanes past n load `other` (1.5, an fp8 constant) and are stored to
+    # the second half of dst.
+    offs = tl.arange(0, BLOCK)
+    src = src_ptr.to(tl.pointer_type(FP8))
+    x = tl.load(src + offs, mask=offs < n, other=1.5)
+    tl.store(dst_ptr + offs, x.to(tl.float32))
+    zeros = tl.zeros((BLOCK,), dtype=FP8)
+    tl.store(dst_ptr + BLOCK + offs, tl.where(offs < n, x, zeros).to(tl.float32))
+
+
+@triton.jit
+def bitcast_kernel(src_ptr, dst_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    codes = tl.load(src_ptr + offs)
+    values = codes.to(tl.float8e5, bitcast=True)
+    wide = values.to(tl.float32)
+    back = wide.to(tl.float8e5).to(tl.uint8, bitcast=True)
+    tl.store(dst_ptr + offs, back)
+
+
+def interp(kernel):
+    return triton.jit(kernel.fn, interpret=True)
+
+
+def run_convert(x_bits, src, dst, block=128):
+    n = x_bits.size
+    out = np.zeros(n + 5, storage(dst))  # beyond n: must stay untouched
+    sentinel = out.copy()
+    interp(convert_kernel)[(triton.cdiv(n, block),)](x_bits, out, n, SRC=TL[src],
+                                                      DST=TL[dst], BLOCK=block)
+    np.testing.assert_array_equal(out[n:], sentinel[n:])
+    return out[:n]
+
+
+# ---------------------------------------------------------------------------
+# The interpreter
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fmt", list(FORMATS))
+@pytest.mark.parametrize("wide", ["float16", "bfloat16", "float32"])
+def test_every_code_round_trips(fmt, wide):
+    codes = np.arange(256, dtype=np.uint8)
+    values = code_values(fmt)
+    out = from_bits(run_convert(codes, fmt, wide), wide)
+    nan = np.isnan(values)
+    np.testing.assert_array_equal(out[~nan], values[~nan])
+    np.testing.assert_array_equal(np.signbit(out[~nan]), np.signbit(values[~nan]))
+    assert np.isnan(out[nan]).all()
+    back = run_convert(to_bits(out, wide), wide, fmt)
+    finite = np.isfinite(values)
+    np.testing.assert_array_equal(back[finite], codes[finite])
+    assert (back[nan] == 0x7F).all()  # the canonical NaN
+    inf = np.isinf(values)
+    # Infinities saturate to the largest finite value, keeping the sign.
+    np.testing.assert_array_equal(back[inf], reference_encode(values[inf], fmt))
+    if inf.any():
+        assert set(back[inf]) == {0x7B, 0xFB}
+
+
+def _ties_and_neighbours(fmt):
+    """Every midpoint between adjacent finite values of `fmt` (and beyond
+    the largest), its float32 neighbours, and both signs."""
+    values = code_values(fmt)[:128]
+    pos = values[np.isfinite(values)]
+    step = pos[-1] - pos[-2]
+    mids = np.concatenate([(pos[:-1] + pos[1:]) / 2, [pos[-1] + step / 2, pos[-1] + step,
+                                                       1e30, np.inf]])
+    m32 = mids.astype(np.float32)
+    x = np.concatenate([m32, np.nextafter(m32, np.float32(0)),
+                        np.nextafter(m32, np.float32(np.inf)), pos.astype(np.float32)])
+    x = x[np.isfinite(x) | np.isinf(x)]
+    return np.concatenate([x, -x, [np.nan]]).astype(np.float64)
+
+
+@pytest.mark.parametrize("fmt", list(FORMATS))
+@pytest.mark.parametrize("wide", ["float32", "float16", "bfloat16"])
+def test_round_to_nearest_even_and_saturate(fmt, wide):
+    x = _ties_and_neighbours(fmt)
+    if wide == "float16":
+        x = x[np.abs(x) <= 65504]
+        x = x[x.astype(np.float16).astype(np.float64) == x]  # exact in f16 only
+    elif wide == "bfloat16":
+        bits = x.astype(np.float32).view(np.uint32)
+        x = x[(bits & 0xFFFF) == 0]
+    x = np.concatenate([x, [np.nan]])
+    got = run_convert(to_bits(x, wide), wide, fmt)
+    np.testing.assert_array_equal(got, reference_encode(x, fmt))
+
+
+@pytest.mark.parametrize("src,dst", [("float8e4nv", "float8e5"), ("float8e5", "float8e4nv")])
+def test_fp8_to_fp8(src, dst):
+    codes = np.arange(256, dtype=np.uint8)
+    got = run_convert(codes, src, dst)
+    np.testing.assert_array_equal(got, reference_encode(code_values(src), dst))
+
+
+@pytest.mark.parametrize("fmt", list(FORMATS))
+def test_random_values_with_tails(fmt, rng):
+    n = int(rng.integers(300, 700))
+    scale = np.exp2(rng.uniform(-20, 18, n))
+    x = (rng.standard_normal(n) * scale).astype(np.float32)
+    got = run_convert(x, "float32", fmt, block=256)
+    np.testing.assert_array_equal(got, reference_encode(x, fmt))
+    back = from_bits(run_convert(got, fmt, "float32", block=64), "float32")
+    want = code_values(fmt)[got]
+    np.testing.assert_array_equal(back, want)
+
+
+@pytest.mark.parametrize("fmt", list(FORMATS))
+def test_masked_load_other_and_where(fmt, rng):
+    n = int(rng.integers(1, 64))
+    codes = rng.integers(0, 256, 64).astype(np.uint8)
+    codes[(codes & 0x7F) >= 0x7C] = 0x10  # finite values only
+    out = np.full(128, np.nan, np.float32)
+    interp(masked_other_kernel)[(1,)](codes, out, n, FP8=TL[fmt], BLOCK=64)
+    values = code_values(fmt)[codes]
+    want = np.where(np.arange(64) < n, values, 1.5)
+    np.testing.assert_array_equal(out[:64], want)
+    np.testing.assert_array_equal(out[64:], np.where(np.arange(64) < n, values, 0.0))
+
+
+def test_bitcast_keeps_every_code():
+    codes = np.arange(256, dtype=np.uint8)
+    out = np.zeros(256, np.uint8)
+    interp(bitcast_kernel)[(1,)](codes, out, BLOCK=256)
+    values = code_values("float8e5")
+    finite = np.isfinite(values)
+    np.testing.assert_array_equal(out[finite], codes[finite])
+    assert (out[np.isnan(values)] == 0x7F).all()
+    np.testing.assert_array_equal(out[np.isinf(values)], [0x7B, 0xFB])
+
+
+# ---------------------------------------------------------------------------
+# Tile IR and PTX
+# ---------------------------------------------------------------------------
+
+def _ir(src, dst):
+    z = np.zeros(64, np.uint8)
+    return convert_kernel.ir(z, z, 64, SRC=TL[src], DST=TL[dst], BLOCK=64)
+
+
+def test_ir_and_ptx(check_ir):
+    down = _ir("float32", "float8e4nv")
+    assert "tile.fp_to_fp" in down and "rounding = rtne" in down
+    assert "tensor<64xf32> -> tensor<64xf8E4M3FN>" in down
+    ptx = check_ir(down)
+    assert "cvt.rn.satfinite.e4m3x2.f32" in ptx
+    up = _ir("float8e5", "bfloat16")
+    assert "tensor<64xf8E5M2> -> tensor<64xbf16>" in up
+    assert "rounding" not in up.split("tile.fp_to_fp")[1].split("\n")[0]
+    assert "cvt.rn.f16x2.e5m2x2" in check_ir(up)
+    assert "cvt.rn.satfinite.e5m2x2.f16x2" in check_ir(_ir("float16", "float8e5"))
+
+
+@triton.jit
+def bad_fp8_kernel(x_ptr, CASE: tl.constexpr):
+    offs = tl.arange(0, 16)
+    p = x_ptr.to(tl.pointer_type(tl.float8e4nv))
+    v = tl.load(p + offs)
+    if CASE == 0:
+        w = v + v  # <- 0
+    elif CASE == 1:
+        w = tl.load(x_ptr.to(tl.pointer_type(tl.float64)) + offs).to(tl.float8e4nv)  # <- 1
+    else:
+        w = v.to(tl.float32).to(tl.float8e4nv, fp_downcast_rounding="rtz")  # <- 2
+    tl.store(p + offs, w)
+
+
+@pytest.mark.parametrize("case,message", [
+    (0, "arithmetic on fp8 values is not supported yet; convert them first"),
+    (1, "conversions from float64 to float8e4nv are not supported"),
+    (2, "round to nearest even only"),
+])
+def test_errors_name_the_line(case, message):
+    with pytest.raises(UnsupportedError) as e:
+        bad_fp8_kernel.ir(np.zeros(64, np.uint8), CASE=case)
+    text = str(e.value)
+    assert message in text, text
+    line = [ln for ln, src in bad_fp8_kernel.parsed.src_lines.items()
+            if f"# <- {case}" in src][0]
+    assert f":{line}:" in text.splitlines()[0], text
+
+
+def test_before_sm89_is_a_located_error():
+    pytest.importorskip("terrazzo._C")
+    z = np.zeros(64, np.uint8)
+    with pytest.raises(CompilationError) as e:
+        convert_kernel.compile(z, z, 64, SRC=tl.float32, DST=tl.float8e4nv, BLOCK=64,
+                               target="cuda:80")
+    text = str(e.value)
+    assert "fp8 conversions need sm_89 or newer, the target is sm_80" in text, text
+    line = [ln for ln, src in convert_kernel.parsed.src_lines.items()
+            if "x.to(DST)" in src][0]
+    assert f":{line}:" in text.splitlines()[0], text
+
+
+# ---------------------------------------------------------------------------
+# GPU: against torch's conversions
+# ---------------------------------------------------------------------------
+
+def _torch_dtype(torch, name):
+    return {"float8e4nv": torch.float8_e4m3fn, "float8e5": torch.float8_e5m2,
+            "float16": torch.float16, "bfloat16": torch.bfloat16,
+            "float32": torch.float32}[name]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("fmt", list(FORMATS))
+@pytest.mark.parametrize("wide", ["float16", "bfloat16", "float32"])
+def test_gpu_from_fp8_every_code(torch_cuda, fmt, wide):
+    torch = torch_cuda
+    codes = torch.arange(256, dtype=torch.int32).to(torch.uint8).cuda()
+    src = codes.view(_torch_dtype(torch, fmt))
+    out = torch.full((256 + 5,), 7.0, dtype=_torch_dtype(torch, wide), device="cuda")
+    convert_kernel[(2,)](src, out, 256, SRC=TL[fmt], DST=TL[wide], BLOCK=128)
+    torch.cuda.synchronize()
+    got = out[:256].double().cpu().numpy()
+    want = src.double().cpu().numpy()  # torch's (exact) decoding
+    nan = np.isnan(want)
+    np.testing.assert_array_equal(got[~nan], want[~nan])
+    np.testing.assert_array_equal(np.signbit(got[~nan]), np.signbit(want[~nan]))
+    assert np.isnan(got[nan]).all()
+    assert (out[256:].double().cpu() == 7.0).all()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("fmt", list(FORMATS))
+@pytest.mark.parametrize("wide", ["float16", "bfloat16", "float32"])
+def test_gpu_to_fp8_matches_torch(torch_cuda, fmt, wide, rng):
+    torch = torch_cuda
+    tdt = _torch_dtype(torch, fmt)
+    maxv = float(torch.finfo(tdt).max)
+    ties = _ties_and_neighbours(fmt)
+    n = int(rng.integers(1000, 3000))
+    rand = rng.standard_normal(n) * np.exp2(rng.uniform(-20, 18, n))
+    x64 = np.concatenate([ties, rand])
+    x = torch.from_numpy(x64).to(_torch_dtype(torch, wide)).cuda()
+    n = x.numel()
+    out = torch.full((n + 5,), 0x55, dtype=torch.uint8, device="cuda").view(tdt)
+    convert_kernel[(triton.cdiv(n, 256),)](x, out, n, SRC=TL[wide], DST=TL[fmt],
+                                           BLOCK=256)
+    torch.cuda.synchronize()
+    got = out[:n].view(torch.uint8).cpu().numpy()
+    # torch rounds to nearest even too but does not saturate: clamp first.
+    xf = x.float()
+    nan = torch.isnan(xf).cpu().numpy()
+    want = xf.clamp(-maxv, maxv).to(tdt).view(torch.uint8).cpu().numpy()
+    np.testing.assert_array_equal(got[~nan], want[~nan])
+    assert (got[nan] & 0x7F >= 0x7C).all() if fmt == "float8e5" else \
+        ((got[nan] & 0x7F) == 0x7F).all()
+    assert (out[n:].view(torch.uint8).cpu() == 0x55).all()
+    # And the interpreter agrees bit for bit.
+    np.testing.assert_array_equal(got[~nan],
+                                  reference_encode(xf.cpu().double().numpy(), fmt)[~nan])
