@@ -34,6 +34,19 @@ int64_t mlir::terrazzo::getBufferBytes(Operation *alloc) {
   return elements * scratchElementBytes(type.getElementType());
 }
 
+SmallVector<Operation *> mlir::terrazzo::getBufferUsers(Operation *alloc) {
+  SmallVector<Operation *> users;
+  SmallVector<Value> views{alloc->getResult(0)};
+  while (!views.empty())
+    for (Operation *user : views.pop_back_val().getUsers()) {
+      users.push_back(user);
+      // A view of one buffer of a stack aliases the stack.
+      if (auto index = dyn_cast<tilegpu::MemDescIndexOp>(user))
+        views.push_back(index.getResult());
+    }
+  return users;
+}
+
 std::optional<SharedRange> mlir::terrazzo::getScratchRange(Operation *op) {
   auto offset = op->getAttrOfType<IntegerAttr>(kScratchOffsetAttrName);
   int64_t bytes = offset ? getScratchBytes(op) : 0;
@@ -81,7 +94,7 @@ public:
   /// The last position at which `alloc`'s buffer is live.
   int64_t lastUse(Operation *alloc) const {
     int64_t last = at(alloc);
-    for (Operation *user : alloc->getResult(0).getUsers()) {
+    for (Operation *user : getBufferUsers(alloc)) {
       // The outermost loop around the user that does not contain the
       // allocation keeps the buffer live to its end.
       Operation *anchor = user;

@@ -149,9 +149,7 @@ struct ConvertTileGPUToLLVMPass
       if (failed(checkFP8Lowering(op, target->capability)))
         unsupported = true;
       if (isa<tile::MakeTensorDescOp, tile::DescLoadOp,
-              tile::DescStoreOp, tile::ExternElementwiseOp,
-              tilegpu::LocalAllocOp, tilegpu::LocalLoadOp,
-              tilegpu::LocalStoreOp, tilegpu::LocalDeallocOp>(op)) {
+              tile::DescStoreOp, tile::ExternElementwiseOp>(op)) {
         op->emitOpError("cannot be lowered to ")
             << target->name << " by this version of Terrazzo yet";
         unsupported = true;
@@ -164,6 +162,8 @@ struct ConvertTileGPUToLLVMPass
 
     // AxisInfo reads the frontend's hints, so it runs before they change.
     ModuleAxisInfoAnalysis axisInfo(module);
+    if (failed(checkAsyncCopyLowering(module, target->capability, axisInfo)))
+      return signalPassFailure();
     lowerArgumentHints(module);
 
     LowerToLLVMOptions options(context);
@@ -181,6 +181,9 @@ struct ConvertTileGPUToLLVMPass
     populateDebugOpToLLVMPatterns(converter, patterns, targetInfo);
     populateBarrierOpToLLVMPatterns(converter, patterns, targetInfo);
     populateDotOpToLLVMPatterns(converter, patterns);
+    populateSharedMemoryOpToLLVMPatterns(converter, patterns, targetInfo);
+    populateAsyncCopyOpToLLVMPatterns(converter, patterns, axisInfo,
+                                      targetInfo);
     populateFP8ConversionPatterns(converter, patterns);
     // Transcendental functions through libdevice rather than LLVM
     // intrinsics that NVPTX cannot select.

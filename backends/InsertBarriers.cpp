@@ -7,6 +7,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 
 #include <limits>
 
@@ -20,9 +21,11 @@ using namespace mlir::terrazzo;
 
 namespace {
 
-/// Shared-memory accesses since the last barrier.
+/// Shared-memory accesses since the last barrier, and asynchronous copies
+/// that may still be in flight (a barrier does not complete them; an
+/// async_wait does, for the waiting thread).
 struct Pending {
-  SmallVector<SharedRange> reads, writes;
+  SmallVector<SharedRange> reads, writes, asyncWrites;
 
   bool empty() const { return reads.empty() && writes.empty(); }
   void clear() {
@@ -52,6 +55,8 @@ struct Pending {
       add(reads, r);
     for (const SharedRange &r : other.writes)
       add(writes, r);
+    for (const SharedRange &r : other.asyncWrites)
+      add(asyncWrites, r);
   }
   bool operator==(const Pending &other) const {
     auto same = [](ArrayRef<SharedRange> a, ArrayRef<SharedRange> b) {
@@ -64,7 +69,8 @@ struct Pending {
           return false;
       return true;
     };
-    return same(reads, other.reads) && same(writes, other.writes);
+    return same(reads, other.reads) && same(writes, other.writes) &&
+           same(asyncWrites, other.asyncWrites);
   }
 };
 
@@ -72,6 +78,19 @@ constexpr SharedRange kEverything{0, std::numeric_limits<int64_t>::max()};
 
 /// The range of the buffer a tilegpu.local_* op accesses, if allocated.
 std::optional<SharedRange> bufferRange(Value buffer) {
+  if (auto index = buffer.getDefiningOp<tilegpu::MemDescIndexOp>()) {
+    // One buffer of a stack: that buffer when the index is a constant, else
+    // (as in a pipelined loop) any of them.
+    SharedRange stack = *bufferRange(index.getSrc());
+    APInt constant;
+    if (stack.end == kEverything.end ||
+        !matchPattern(index.getIndex(), m_ConstantInt(&constant)))
+      return stack;
+    int64_t bytes = (stack.end - stack.begin) /
+                    index.getSrc().getType().getShape().front();
+    int64_t begin = stack.begin + constant.getSExtValue() * bytes;
+    return SharedRange{begin, begin + bytes};
+  }
   Operation *alloc = buffer.getDefiningOp();
   if (!alloc || !isa<tilegpu::LocalAllocOp>(alloc))
     return kEverything; // unknown buffer: assume the worst
@@ -133,6 +152,28 @@ private:
     }
     if (auto load = dyn_cast<tilegpu::LocalLoadOp>(op)) {
       read(op, *bufferRange(load.getBuffer()), state, insert);
+      return;
+    }
+    if (auto copy = dyn_cast<tilegpu::AsyncCopyGlobalToLocalOp>(op)) {
+      // The copy writes at some time before the wait that completes it: it
+      // must not start while another thread may still read or write its
+      // buffer, and its data is not there to read until that wait.
+      SharedRange range = *bufferRange(copy.getResult());
+      if (state.writeConflicts(range))
+        barrierBefore(op, state, insert);
+      Pending::add(state.asyncWrites, range);
+      return;
+    }
+    if (auto wait = dyn_cast<tilegpu::AsyncWaitOp>(op)) {
+      // The copies it completes are this thread's writes, which others may
+      // read only after a barrier. Which groups complete is not tracked:
+      // every copy in flight counts as written here, and stays in flight
+      // unless the wait leaves no group pending (more barriers than
+      // needed, never fewer).
+      for (const SharedRange &range : state.asyncWrites)
+        Pending::add(state.writes, range);
+      if (wait.getNum() == 0)
+        state.asyncWrites.clear();
       return;
     }
     if (isa<func::CallOp>(op)) {

@@ -59,7 +59,8 @@ def TerrazzoAllocateSharedMemory
     than the kernel needs anyway (or at most 4 KiB), so that
     terrazzo-insert-barriers can drop the barrier between the two. Offsets
     are recorded as `tilegpu.scratch_offset` on ops and
-    `tilegpu.buffer_offset` on allocations; the module attribute
+    `tilegpu.buffer_offset` on allocations (a `tilegpu.memdesc_index`
+    view of one buffer of a stack keeps the whole stack live); the module attribute
     `tilegpu.shared` (i32) is the total, the dynamic shared memory a kernel
     is launched with, checked against the target's limit.
   }];
@@ -77,6 +78,11 @@ def TerrazzoInsertBarriers
     lowering, and reads it: after it, its area is pending as read. Loops
     iterate to a fixed point (the end of an iteration flows into the next)
     and the branches of an `scf.if` join. A call may touch any shared memory.
+    An asynchronous copy is a write that must not start while its buffer has
+    pending accesses, and that lands at an `async_wait`: from there its
+    buffer is pending as written (a barrier before reading it); a barrier
+    does not complete it. A `memdesc_index` with a constant index is its
+    own buffer of the stack, otherwise the whole stack.
     Run after terrazzo-allocate-shared-memory.
   }];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];

@@ -4,6 +4,7 @@
 #define TERRAZZO_BACKENDS_SHAREDMEMORY_H
 
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
 #include <optional>
@@ -20,6 +21,10 @@ int64_t getScratchBytes(Operation *op);
 
 /// Bytes of the buffer a tilegpu.local_alloc creates.
 int64_t getBufferBytes(Operation *alloc);
+
+/// The ops that use the buffer a tilegpu.local_alloc creates, directly or
+/// through views of it (tilegpu.memdesc_index).
+SmallVector<Operation *> getBufferUsers(Operation *alloc);
 
 /// A range of bytes of shared memory, [begin, end).
 struct SharedRange {

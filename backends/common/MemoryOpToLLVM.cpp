@@ -29,9 +29,11 @@ unsigned memoryBits(Type element) {
   return std::max(8u, tile::getElementBitWidth(element));
 }
 
-/// How many consecutive registers one access may cover.
-unsigned getVectorWidth(const ModuleAxisInfoAnalysis &axisInfo, Value ptr,
-                        Value mask, Type element) {
+} // namespace
+
+unsigned mlir::terrazzo::getGlobalAccessWidth(
+    const ModuleAxisInfoAnalysis &axisInfo, Value ptr, Value mask,
+    Type element) {
   auto type = dyn_cast<RankedTensorType>(ptr.getType());
   if (!type)
     return 1;
@@ -58,6 +60,14 @@ unsigned getVectorWidth(const ModuleAxisInfoAnalysis &axisInfo, Value ptr,
   }
   best = std::min(best, kMaxAccessBits / bits);
   return llvm::bit_floor(best);
+}
+
+namespace {
+
+/// How many consecutive registers one access may cover.
+unsigned getVectorWidth(const ModuleAxisInfoAnalysis &axisInfo, Value ptr,
+                        Value mask, Type element) {
+  return getGlobalAccessWidth(axisInfo, ptr, mask, element);
 }
 
 SmallVector<Value> elementsOf(RewriterBase &rewriter, Location loc, Value value) {

@@ -98,6 +98,16 @@ void populateDotOpToLLVMPatterns(TileGPUTypeConverter &converter,
 void populateDebugOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                    RewritePatternSet &patterns,
                                    const TargetInfo &target);
+/// local_alloc, local_load, local_store, local_dealloc and memdesc_index.
+void populateSharedMemoryOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                          RewritePatternSet &patterns,
+                                          const TargetInfo &target);
+/// How many consecutive registers of `ptr` (a tensor of pointers to
+/// `element`) one global access may cover: as wide as the layout, the
+/// pointers' contiguity and alignment (AxisInfo), the mask's constancy and
+/// 16 bytes allow.
+unsigned getGlobalAccessWidth(const ModuleAxisInfoAnalysis &axisInfo,
+                              Value ptr, Value mask, Type element);
 
 } // namespace mlir::terrazzo
 

@@ -2,6 +2,7 @@
 
 #include "backends/common/Utility.h"
 #include "dialects/Tile/IR/Tile.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -21,6 +22,14 @@ TileGPUTypeConverter::TileGPUTypeConverter(MLIRContext *context,
   });
   addConversion([context](Float8E5M2Type) -> Type {
     return IntegerType::get(context, 8);
+  });
+  // A shared-memory buffer is the address of its first element; an async
+  // token carries nothing (a constant).
+  addConversion([context](tilegpu::MemDescType) -> Type {
+    return LLVM::LLVMPointerType::get(context, 3);
+  });
+  addConversion([context](tilegpu::AsyncTokenType) -> Type {
+    return IntegerType::get(context, 32);
   });
   addConversion([this](RankedTensorType type) -> std::optional<Type> {
     if (Type converted = convertTensorType(type))

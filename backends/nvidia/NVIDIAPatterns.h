@@ -2,6 +2,7 @@
 #ifndef TERRAZZO_BACKENDS_NVIDIA_NVIDIAPATTERNS_H
 #define TERRAZZO_BACKENDS_NVIDIA_NVIDIAPATTERNS_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
@@ -28,6 +29,23 @@ void populateFP8ConversionPatterns(TileGPUTypeConverter &converter,
 /// f64 to fp8, or a rounding mode other than to-nearest-even; success for
 /// every other op.
 LogicalResult checkFP8Lowering(Operation *op, unsigned capability);
+
+class ModuleAxisInfoAnalysis;
+class TargetInfo;
+class TileGPUTypeConverter;
+
+/// tilegpu.async_copy_global_to_local, async_commit_group and async_wait as
+/// cp.async (see AsyncCopyOpToLLVM.cpp).
+void populateAsyncCopyOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                       RewritePatternSet &patterns,
+                                       const ModuleAxisInfoAnalysis &axisInfo,
+                                       const TargetInfo &target);
+/// Emits an error on every asynchronous-copy op of `module` that cannot be
+/// lowered: any before sm_80 (`capability` is the compute capability times
+/// ten), a copy with a nonzero `other` or whose vectors would be narrower
+/// than 4 bytes. Needs AxisInfo, so it runs after the other checks.
+LogicalResult checkAsyncCopyLowering(ModuleOp module, unsigned capability,
+                                     const ModuleAxisInfoAnalysis &axisInfo);
 
 } // namespace mlir::terrazzo
 

@@ -129,3 +129,29 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "t
     return
   }
 }
+
+// -----
+
+// A view of one buffer of a stack (tilegpu.memdesc_index) keeps the whole
+// stack live: a buffer allocated after the stack's last direct use but
+// while a view is still read goes after it.
+
+// CHECK: module attributes {{.*}}tilegpu.shared = 6144 : i32
+// CHECK-LABEL: func.func private @stack_views
+// CHECK: tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<2x512xf32
+// CHECK: tilegpu.local_alloc {tilegpu.buffer_offset = 4096 : i64} : () -> !tilegpu.memdesc<512xf32
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#s2 = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#s = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @stack_views(%x: tensor<512xf32, #a>, %i: i32) -> tensor<512xf32, #a> {
+    %stack = tilegpu.local_alloc : () -> !tilegpu.memdesc<2x512xf32, #s2, mutable>
+    %b = tilegpu.memdesc_index %stack[%i] : !tilegpu.memdesc<2x512xf32, #s2, mutable> -> !tilegpu.memdesc<512xf32, #s, mutable>
+    %other = tilegpu.local_alloc : () -> !tilegpu.memdesc<512xf32, #s, mutable>
+    tilegpu.local_store %x, %other : tensor<512xf32, #a> -> !tilegpu.memdesc<512xf32, #s, mutable>
+    %y = tilegpu.local_load %b : !tilegpu.memdesc<512xf32, #s, mutable> -> tensor<512xf32, #a>
+    %z = tilegpu.local_load %other : !tilegpu.memdesc<512xf32, #s, mutable> -> tensor<512xf32, #a>
+    %s = arith.addf %y, %z : tensor<512xf32, #a>
+    return %s : tensor<512xf32, #a>
+  }
+}

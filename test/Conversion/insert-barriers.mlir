@@ -156,3 +156,122 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
     return %u : tensor<512xf32, #a>
   }
 }
+
+// -----
+
+// An asynchronous copy is a write that lands at the async_wait completing
+// it: the read after the wait needs a barrier (other threads' copies), the
+// copy itself none (nothing pending), and a barrier does not complete it.
+
+// CHECK-LABEL: func.func private @async_copy
+// CHECK-NOT: tilegpu.barrier
+// CHECK: tilegpu.async_copy_global_to_local
+// CHECK-NEXT: tilegpu.async_commit_group
+// CHECK-NEXT: tilegpu.local_store
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_load
+// CHECK-NEXT: tilegpu.async_wait
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_load
+// CHECK-NOT: tilegpu.barrier
+// CHECK: return
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#s = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @async_copy(%ptrs: tensor<512x!tile.ptr<f32>, #a>, %x: tensor<512xf32, #a>) -> tensor<512xf32, #a> {
+    %p = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<512xf32, #s, mutable>
+    %q = tilegpu.local_alloc {tilegpu.buffer_offset = 2048 : i64} : () -> !tilegpu.memdesc<512xf32, #s, mutable>
+    %t = tilegpu.async_copy_global_to_local %ptrs, %p : tensor<512x!tile.ptr<f32>, #a> -> !tilegpu.memdesc<512xf32, #s, mutable>
+    %g = tilegpu.async_commit_group tokens %t
+    tilegpu.local_store %x, %q : tensor<512xf32, #a> -> !tilegpu.memdesc<512xf32, #s, mutable>
+    %u = tilegpu.local_load %q : !tilegpu.memdesc<512xf32, #s, mutable> -> tensor<512xf32, #a>
+    %w = tilegpu.async_wait tokens %g {num = 0 : i32}
+    %v = tilegpu.local_load %p : !tilegpu.memdesc<512xf32, #s, mutable> -> tensor<512xf32, #a>
+    %s = arith.addf %u, %v : tensor<512xf32, #a>
+    return %s : tensor<512xf32, #a>
+  }
+}
+
+// -----
+
+// Buffers of a stack picked by constant indices are told apart: refilling
+// buffer 1 while buffer 0 is read needs no barrier, refilling buffer 0
+// after reading it does.
+
+// CHECK-LABEL: func.func private @double_buffer
+// CHECK: tilegpu.async_wait {num = 1 : i32}
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_load %[[B0:.*]] :
+// CHECK-NEXT: tilegpu.async_copy_global_to_local %{{.*}}, %[[B1:.*]] :
+// CHECK-NEXT: tilegpu.async_commit_group
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.async_copy_global_to_local %{{.*}}, %[[B0]] :
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#s2 = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#s = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @double_buffer(%ptrs: tensor<512x!tile.ptr<f32>, #a>) -> tensor<512xf32, #a> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %stack = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<2x512xf32, #s2, mutable>
+    %b0 = tilegpu.memdesc_index %stack[%c0] : !tilegpu.memdesc<2x512xf32, #s2, mutable> -> !tilegpu.memdesc<512xf32, #s, mutable>
+    %b1 = tilegpu.memdesc_index %stack[%c1] : !tilegpu.memdesc<2x512xf32, #s2, mutable> -> !tilegpu.memdesc<512xf32, #s, mutable>
+    %t0 = tilegpu.async_copy_global_to_local %ptrs, %b0 : tensor<512x!tile.ptr<f32>, #a> -> !tilegpu.memdesc<512xf32, #s, mutable>
+    %g0 = tilegpu.async_commit_group
+    %w = tilegpu.async_wait {num = 1 : i32}
+    %v = tilegpu.local_load %b0 : !tilegpu.memdesc<512xf32, #s, mutable> -> tensor<512xf32, #a>
+    %t1 = tilegpu.async_copy_global_to_local %ptrs, %b1 : tensor<512x!tile.ptr<f32>, #a> -> !tilegpu.memdesc<512xf32, #s, mutable>
+    %g1 = tilegpu.async_commit_group
+    %t2 = tilegpu.async_copy_global_to_local %ptrs, %b0 : tensor<512x!tile.ptr<f32>, #a> -> !tilegpu.memdesc<512xf32, #s, mutable>
+    return %v : tensor<512xf32, #a>
+  }
+}
+
+// -----
+
+// In a pipelined loop the buffer index changes every iteration, so each
+// access may touch any buffer of the stack: a barrier after the wait
+// (other threads' copies) and one before the next copy (other threads'
+// reads of the buffer it refills). Copies still in flight after a wait
+// that leaves groups pending keep counting as writes at the next wait.
+
+// CHECK-LABEL: func.func private @pipelined
+// CHECK: scf.for
+// CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
+// CHECK-NOT: tilegpu.barrier
+// CHECK: tilegpu.memdesc_index
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_load
+// CHECK-NEXT: tilegpu.memdesc_index
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.async_copy_global_to_local
+// CHECK-NEXT: tilegpu.async_commit_group
+// CHECK-NOT: tilegpu.barrier
+// CHECK: scf.yield
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#s2 = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#s = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @pipelined(%ptrs: tensor<512x!tile.ptr<f32>, #a>, %n: i32, %acc0: tensor<512xf32, #a>) -> tensor<512xf32, #a> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c2 = arith.constant 2 : i32
+    %stack = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<2x512xf32, #s2, mutable>
+    %b0 = tilegpu.memdesc_index %stack[%c0] : !tilegpu.memdesc<2x512xf32, #s2, mutable> -> !tilegpu.memdesc<512xf32, #s, mutable>
+    %t0 = tilegpu.async_copy_global_to_local %ptrs, %b0 : tensor<512x!tile.ptr<f32>, #a> -> !tilegpu.memdesc<512xf32, #s, mutable>
+    %g0 = tilegpu.async_commit_group
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<512xf32, #a>) : i32 {
+      %w = tilegpu.async_wait {num = 1 : i32}
+      %cur = arith.remui %i, %c2 : i32
+      %next = arith.xori %cur, %c1 : i32
+      %b = tilegpu.memdesc_index %stack[%cur] : !tilegpu.memdesc<2x512xf32, #s2, mutable> -> !tilegpu.memdesc<512xf32, #s, mutable>
+      %v = tilegpu.local_load %b : !tilegpu.memdesc<512xf32, #s, mutable> -> tensor<512xf32, #a>
+      %bn = tilegpu.memdesc_index %stack[%next] : !tilegpu.memdesc<2x512xf32, #s2, mutable> -> !tilegpu.memdesc<512xf32, #s, mutable>
+      %t = tilegpu.async_copy_global_to_local %ptrs, %bn : tensor<512x!tile.ptr<f32>, #a> -> !tilegpu.memdesc<512xf32, #s, mutable>
+      %g = tilegpu.async_commit_group
+      %s = arith.addf %acc, %v : tensor<512xf32, #a>
+      scf.yield %s : tensor<512xf32, #a>
+    }
+    return %r : tensor<512xf32, #a>
+  }
+}

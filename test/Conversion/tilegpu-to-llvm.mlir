@@ -297,25 +297,6 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
-// What the backend cannot lower yet fails with a located diagnostic.
-
-// Explicit shared-memory buffers (their lowering comes with software
-// pipelining): one error naming the op and the target, before the
-// conversion starts.
-#blocked = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
-#shared = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
-module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
-  func.func private @buffer(%a: tensor<16x16xf16, #blocked>) -> tensor<16x16xf16, #blocked> {
-    // expected-error @below {{'tilegpu.local_alloc' op cannot be lowered to cuda:90 by this version of Terrazzo yet}}
-    %m = tilegpu.local_alloc %a : (tensor<16x16xf16, #blocked>) -> !tilegpu.memdesc<16x16xf16, #shared>
-    // expected-error @below {{'tilegpu.local_load' op cannot be lowered to cuda:90 by this version of Terrazzo yet}}
-    %b = tilegpu.local_load %m : !tilegpu.memdesc<16x16xf16, #shared> -> tensor<16x16xf16, #blocked>
-    return %b : tensor<16x16xf16, #blocked>
-  }
-}
-
-// -----
-
 // A conversion between layouts that hold the same elements in the same
 // thread only reorders registers: no shared memory, no barrier.
 
