@@ -181,6 +181,7 @@ struct ConvertTileGPUToLLVMPass
     populateDebugOpToLLVMPatterns(converter, patterns, targetInfo);
     populateBarrierOpToLLVMPatterns(converter, patterns, targetInfo);
     populateDotOpToLLVMPatterns(converter, patterns);
+    populateMmaDotOpToLLVMPatterns(converter, patterns);
     populateSharedMemoryOpToLLVMPatterns(converter, patterns, targetInfo);
     populateAsyncCopyOpToLLVMPatterns(converter, patterns, axisInfo,
                                       targetInfo);

@@ -28,6 +28,10 @@ void terrazzo::buildTileGPUPipeline(mlir::OpPassManager &pm,
   options.numWarps = numWarps;
   pm.addPass(mlir::terrazzo::createTerrazzoConvertTileToTileGPU(options));
   pm.addPass(mlir::terrazzo::createTerrazzoCoalesce());
+  // Tensor-core layouts go in once the memory accesses have theirs and
+  // before conversions move, so that no value settles in the FMA
+  // fallback's operand layouts first.
+  pm.addPass(mlir::terrazzo::createTerrazzoAccelerateDot());
   pm.addPass(mlir::terrazzo::createTerrazzoRemoveLayoutConversions());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());

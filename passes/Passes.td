@@ -92,4 +92,20 @@ def TerrazzoRemoveLayoutConversions
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }
 
+def TerrazzoAccelerateDot : Pass<"terrazzo-accelerate-dot", "::mlir::ModuleOp"> {
+  let summary = "Compute tile.dot on tensor cores where the target and types allow";
+  let description = [{
+    On sm_80 and newer, a 2-D `tile.dot` whose types `mma.sync` computes
+    (float16 -> float32/float16, bfloat16 -> float32, float32 with
+    `precision = tf32`, int8 -> int32; K a multiple of the instruction's)
+    gets its result in `#tilegpu.nvidia_mma` (version 2) and its operands in
+    `#tilegpu.dot_operand` layouts, through `tilegpu.convert_layout`s that
+    terrazzo-remove-layout-conversions then moves or removes. Warps are
+    spread over M and N by the number of 16 x 8 tiles each would get. Other
+    dots (float64, float32 in ieee or tf32x3 precision, batched, too small
+    a K) keep the FMA lowering's layouts.
+  }];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
+}
+
 #endif // TERRAZZO_PASSES

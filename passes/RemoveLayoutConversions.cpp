@@ -101,6 +101,12 @@ struct RematerializeInTargetLayout
     // instead: same addresses, another assignment of them to threads. It is
     // issued where the load was, never moved past a store.
     if (auto load = dyn_cast<tile::LoadOp>(producer)) {
+      // Tensor-core operands are read from global memory in the load's
+      // coalesced layout and reach their registers through shared memory:
+      // each thread's operand fragments are 4-byte pieces scattered over
+      // rows (A) or columns (B).
+      if (isa<tilegpu::DotOperandLayoutAttr>(layout))
+        return failure();
       // Only where the accesses stay contiguous along the same dimension:
       // a load re-issued across its rows (a transpose) would lose
       // coalescing, which costs more than the conversion.
@@ -210,6 +216,10 @@ struct CarryLoopValueInTargetLayout
       return failure();
     }
     RankedTensorType newType = convert.getType();
+    // Loop-carried pointers in an operand layout would drag the loads
+    // into it (see the load case above).
+    if (isa<tilegpu::DotOperandLayoutAttr>(newType.getEncoding()))
+      return failure();
     if (wantedElsewhere(loop.getRegionIterArg(index), newType) ||
         wantedElsewhere(loop->getResult(index), newType) ||
         !moved.insert({loop.getOperation(), index}).second)

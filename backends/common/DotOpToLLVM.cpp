@@ -11,6 +11,7 @@
 #include "backends/common/Utility.h"
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/DotOperandLayouts.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -61,8 +62,8 @@ struct DotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
     std::optional<LinearLayout> bLayout = getLinearLayout(bType);
     if (!dLayout || !aLayout || !bLayout)
       return op.emitOpError("operands and result must have layouts");
-    if (failed(checkDotLowering(op)))
-      return failure();
+    if (!inFmaLayouts(op))
+      return failure(); // the tensor-core patterns' dot
     int64_t k = aType.getShape().back();
 
     Type resultElement = getTypeConverter()->convertType(dType.getElementType());
@@ -111,11 +112,26 @@ struct DotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
   }
 };
 
+/// Operands in the dot-operand layouts of the result's mma.sync layout.
+bool inMmaV2Layouts(tile::DotOp op) {
+  auto mma = dyn_cast_or_null<tilegpu::NvidiaMmaLayoutAttr>(
+      op.getType().getEncoding());
+  if (!mma || mma.getVersionMajor() != 2)
+    return false;
+  for (auto [index, operand] : llvm::enumerate(ValueRange{op.getA(), op.getB()})) {
+    auto layout = dyn_cast_or_null<tilegpu::DotOperandLayoutAttr>(
+        cast<RankedTensorType>(operand.getType()).getEncoding());
+    if (!layout || layout.getParent() != mma || layout.getOpIdx() != index)
+      return false;
+  }
+  return true;
+}
+
 } // namespace
 
 LogicalResult mlir::terrazzo::checkDotLowering(Operation *op) {
   auto dot = dyn_cast<tile::DotOp>(op);
-  if (!dot || inFmaLayouts(dot))
+  if (!dot || inFmaLayouts(dot) || inMmaV2Layouts(dot))
     return success();
   return dot.emitOpError("operands must be in the FMA dot layouts of the "
                          "result's layout (terrazzo-convert-tile-to-tilegpu "

@@ -47,6 +47,11 @@ void populateAsyncCopyOpToLLVMPatterns(TileGPUTypeConverter &converter,
 LogicalResult checkAsyncCopyLowering(ModuleOp module, unsigned capability,
                                      const ModuleAxisInfoAnalysis &axisInfo);
 
+/// tile.dot whose result is in an mma.sync layout (#tilegpu.nvidia_mma
+/// version 2) as nvvm.mma.sync instructions (see MmaDotOpToLLVM.cpp).
+void populateMmaDotOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                    RewritePatternSet &patterns);
+
 } // namespace mlir::terrazzo
 
 #endif // TERRAZZO_BACKENDS_NVIDIA_NVIDIAPATTERNS_H

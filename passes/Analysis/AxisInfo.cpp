@@ -500,8 +500,24 @@ AxisInfo visitArithBinary(Operation *op, const AxisInfo &lhs,
             return constantInfo(type, 0);
           return remPow2Info(lhs, rhs, *b);
         }
-        // x - q * y: whatever divides both divides the remainder.
-        return elementwiseMinDiv(lhs, rhs);
+        // x - q * y: whatever divides both divides the remainder. A run of
+        // consecutive x that starts at a multiple of y's divisor and is no
+        // longer than it stays consecutive (no wrap inside it) as long as
+        // y is the same along the run: `(base + arange) % M` with M a
+        // multiple of 16 keeps runs of 16, as the matmul tutorial needs.
+        return perDim(lhs.getRank(), [&](unsigned d) {
+          int64_t yDiv = divAt(rhs, d, 1, 1);
+          int64_t run = std::min({lhs.getContiguity(d),
+                                  lhs.getDivisibility(d), yDiv,
+                                  rhs.getConstancy(d)});
+          // Divisibility is that of each run's first element (x0 - q y
+          // with both divisible by it), of every element when runs are 1.
+          if (run > 1)
+            return Dim{run, std::min(lhs.getDivisibility(d), yDiv),
+                       std::min(lhs.getConstancy(d), rhs.getConstancy(d))};
+          return Dim{1, std::min(divAt(lhs, d, 1, 1), yDiv),
+                     std::min(lhs.getConstancy(d), rhs.getConstancy(d))};
+        });
       })
       .Case([&](arith::AndIOp) {
         // Put a known mask on the right.

@@ -212,16 +212,37 @@ def test_errors_name_the_line(case, message, marker):
     assert f":{_line_of(bad_dot_kernel, marker)}" in text
 
 
-def test_lowers_to_fma_ptx(check_ir):
-    """Without tensor cores (issue 6) a dot lowers to fused multiply-adds:
-    the tile IR compiles to PTX that ptxas assembles."""
+def test_float32_ieee_lowers_to_fma_ptx(check_ir):
+    """float32 in "ieee" precision has no tensor-core instruction: the dot
+    lowers to fused multiply-adds, and the PTX assembles."""
     z = np.zeros
-    text = matmul_kernel.ir(z((16, 32), np.float16), z((32, 16), np.float16),
+    text = matmul_kernel.ir(z((16, 32), np.float32), z((32, 16), np.float32),
                             z((16, 16), np.float32), z((16, 16), np.float32), 16, 16, 32,
                             PRECISION="ieee", USE_ACC=True, BM=16, BN=16, BK=32)
     ptx = check_ir(text)
     # 16 x 16 results over 128 threads, 32 products each.
     assert ptx.count("fma.rn.f32") == 2 * 32
+    assert "mma.sync" not in ptx
+
+
+@pytest.mark.parametrize("dtype,precision,instruction,count", [
+    # 16 x 16 x 32 at 4 warps: warps 2 x 2 over two 16 x 8 tiles (two warps
+    # hold copies), each warp one tile, K in steps of 16 / 8 / 32.
+    (np.float16, "ieee", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 2),
+    (np.float32, "tf32", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 4),
+    (np.int8, "ieee", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", 1),
+])
+def test_tensor_core_types_lower_to_mma_sync(check_ir, dtype, precision, instruction, count):
+    """On sm_90 (and sm_80+) float16, tf32 and int8 dots are mma.sync
+    instructions; the PTX assembles."""
+    z = np.zeros
+    acc = np.int32 if dtype == np.int8 else np.float32
+    text = matmul_kernel.ir(z((16, 32), dtype), z((32, 16), dtype), z((16, 16), acc),
+                            z((16, 16), acc), 16, 16, 32, PRECISION=precision,
+                            USE_ACC=True, BM=16, BN=16, BK=32)
+    ptx = check_ir(text)
+    assert ptx.count(instruction) == count, [l for l in ptx.splitlines() if "mma" in l]
+    assert "fma.rn.f32" not in ptx
 
 
 @pytest.mark.gpu

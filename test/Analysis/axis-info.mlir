@@ -573,3 +573,30 @@ func.func @join_split(%n: i32 {tile.divisibility = 16 : i32}) {
   %flat = tile.reshape %s : tensor<4x16xi32> -> tensor<64xi32>
   return
 }
+
+// -----
+
+// The matmul tutorial's wrapped offsets, (pid * 128 + arange(128)) % M, with
+// M a multiple of 16: runs of 16 stay consecutive and start at multiples of
+// 16; with M of unknown divisibility nothing is known.
+func.func @wrapped_offsets(%pid: i32, %m: i32 {tile.divisibility = 16 : i32}, %odd: i32) {
+  // expected-remark @below {{result #0: contiguity = [1], divisibility = [128], constancy = [1], constant_value = 128}}
+  %c128 = arith.constant 128 : i32
+  // expected-remark @below {{result #0: contiguity = [1], divisibility = [128], constancy = [1]}}
+  %base = arith.muli %pid, %c128 : i32
+  // expected-remark @below {{result #0: contiguity = [128], divisibility = [1073741824], constancy = [1]}}
+  %r = tile.make_range 0 to 128 : tensor<128xi32>
+  // expected-remark @below {{result #0: contiguity = [1], divisibility = [128], constancy = [128]}}
+  %b = tile.splat %base : i32 -> tensor<128xi32>
+  // expected-remark @below {{result #0: contiguity = [128], divisibility = [128], constancy = [1]}}
+  %offs = arith.addi %b, %r : tensor<128xi32>
+  // expected-remark @below {{result #0: contiguity = [1], divisibility = [16], constancy = [128]}}
+  %ms = tile.splat %m : i32 -> tensor<128xi32>
+  // expected-remark @below {{result #0: contiguity = [16], divisibility = [16], constancy = [1]}}
+  %wrapped = arith.remsi %offs, %ms : tensor<128xi32>
+  // expected-remark @below {{result #0: contiguity = [1], divisibility = [1], constancy = [128]}}
+  %os = tile.splat %odd : i32 -> tensor<128xi32>
+  // expected-remark @below {{result #0: contiguity = [1], divisibility = [1], constancy = [1]}}
+  %unknown = arith.remsi %offs, %os : tensor<128xi32>
+  return
+}

@@ -1,0 +1,57 @@
+// RUN: terrazzo-opt %s -split-input-file --terrazzo-convert-tile-to-tilegpu="target=cuda:80 num-warps=4" --terrazzo-accelerate-dot | FileCheck %s
+// RUN: terrazzo-opt %s -split-input-file --terrazzo-convert-tile-to-tilegpu="target=cuda:75 num-warps=4" --terrazzo-accelerate-dot | FileCheck %s --check-prefix=SM75
+
+// On sm_80+, dots that mma.sync computes get an nvidia_mma result and
+// dot_operand operands (through convert_layout), the result converted back
+// for its users; other dots keep the FMA layouts. Before sm_80 nothing
+// changes.
+
+// float16 -> float32, 64 x 64 at 4 warps: 2 x 2 warps, kWidth 2.
+// CHECK-LABEL: func.func @f16
+// CHECK-DAG: %[[A:.+]] = tilegpu.convert_layout %{{.+}} -> tensor<64x32xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>, kWidth = 2}>>
+// CHECK-DAG: %[[B:.+]] = tilegpu.convert_layout %{{.+}} -> tensor<32x64xf16, #tilegpu.dot_operand<{opIdx = 1, parent = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>, kWidth = 2}>>
+// CHECK-DAG: %[[C:.+]] = tilegpu.convert_layout %{{.+}} -> tensor<64x64xf32, #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>>
+// CHECK: %[[D:.+]] = tile.dot %[[A]], %[[B]], %[[C]]
+// CHECK: tilegpu.convert_layout %[[D]] : tensor<64x64xf32, #tilegpu.nvidia_mma
+// SM75-LABEL: func.func @f16
+// SM75-NOT: nvidia_mma
+// SM75: tile.dot
+func.func @f16(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %d = tile.dot %a, %b, %c : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+  return %d : tensor<64x64xf32>
+}
+
+// -----
+
+// A tall result puts the warps along M; int8 -> int32 has kWidth 4; tf32
+// has kWidth 1.
+// CHECK-LABEL: func.func @tall_int8
+// CHECK: tile.dot {{.*}}kWidth = 4{{.*}} -> tensor<128x16xi32, #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>>
+func.func @tall_int8(%a: tensor<128x64xi8>, %b: tensor<64x16xi8>, %c: tensor<128x16xi32>) -> tensor<128x16xi32> {
+  %d = tile.dot %a, %b, %c : tensor<128x64xi8> * tensor<64x16xi8> -> tensor<128x16xi32>
+  return %d : tensor<128x16xi32>
+}
+// CHECK-LABEL: func.func @tf32
+// CHECK: tile.dot {{.*}} precision = tf32 : {{.*}}kWidth = 1
+func.func @tf32(%a: tensor<32x16xf32>, %b: tensor<16x32xf32>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %d = tile.dot %a, %b, %c precision = tf32 : tensor<32x16xf32> * tensor<16x32xf32> -> tensor<32x32xf32>
+  return %d : tensor<32x32xf32>
+}
+
+// -----
+
+// Must not: float32 in ieee precision, float64, int8 with K below the
+// instruction's 32, and batched dots keep the FMA layouts.
+// CHECK-LABEL: func.func @fallbacks
+// CHECK-NOT: nvidia_mma
+// CHECK: return
+func.func @fallbacks(%a: tensor<32x16xf32>, %b: tensor<16x32xf32>, %c: tensor<32x32xf32>,
+                     %a8: tensor<32x16xi8>, %b8: tensor<16x32xi8>, %c8: tensor<32x32xi32>,
+                     %a64: tensor<16x16xf64>, %b64: tensor<16x16xf64>, %c64: tensor<16x16xf64>,
+                     %ab: tensor<2x16x16xf16>, %bb: tensor<2x16x16xf16>, %cb: tensor<2x16x16xf32>) {
+  %d = tile.dot %a, %b, %c : tensor<32x16xf32> * tensor<16x32xf32> -> tensor<32x32xf32>
+  %d8 = tile.dot %a8, %b8, %c8 : tensor<32x16xi8> * tensor<16x32xi8> -> tensor<32x32xi32>
+  %d64 = tile.dot %a64, %b64, %c64 : tensor<16x16xf64> * tensor<16x16xf64> -> tensor<16x16xf64>
+  %db = tile.dot %ab, %bb, %cb : tensor<2x16x16xf16> * tensor<2x16x16xf16> -> tensor<2x16x16xf32>
+  return
+}
