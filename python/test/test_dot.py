@@ -274,3 +274,85 @@ def test_gpu_matches_float64(torch_cuda, dtype, shape, use_acc, rng):
     else:
         scale = np.abs(a.astype(np.float64)) @ np.abs(b.astype(np.float64)) + 1
         assert np.all(np.abs(got - want) <= 1e-5 * scale)
+
+
+@triton.jit
+def looped_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
+                         stride_bn, stride_cm, stride_cn, PRECISION: tl.constexpr,
+                         ACC: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
+                         BK: tl.constexpr):
+    # The shape of Triton's matmul tutorial: a K loop over blocks of A and B
+    # with masked edges in M, N and K, any strides (transposed operands).
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
+    b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
+    acc = tl.zeros((BM, BN), dtype=ACC)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < K - k * BK), other=0)
+        b = tl.load(b_ptrs, mask=(rk[:, None] < K - k * BK) & (rn[None, :] < N), other=0)
+        acc = tl.dot(a, b, acc, input_precision=PRECISION, out_dtype=ACC)
+        a_ptrs += BK * stride_ak
+        b_ptrs += BK * stride_bk
+    c_ptrs = c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn
+    tl.store(c_ptrs, acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+# (input dtype, input_precision, accumulator, tolerance relative to |A| |B|)
+TENSOR_CORE_TYPES = [
+    ("float16", "ieee", "float32", 1e-5),
+    ("bfloat16", "ieee", "float32", 1e-5),
+    ("float32", "tf32", "float32", 2e-3),
+    ("int8", "ieee", "int32", 0),
+    ("float16", "ieee", "float16", 2e-3),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("types", TENSOR_CORE_TYPES, ids=lambda t: f"{t[0]}-{t[1]}-{t[2]}")
+@pytest.mark.parametrize("shape,blocks,num_warps", [
+    ((128, 128, 64), (64, 64, 32), 4),
+    ((200, 150, 100), (64, 64, 32), 4),
+    ((96, 256, 48), (128, 64, 16), 8),
+    ((33, 17, 256), (32, 16, 64), 1),
+])
+@pytest.mark.parametrize("transpose_b", [False, True])
+def test_gpu_tensor_cores_match_float64(torch_cuda, types, shape, blocks, num_warps,
+                                        transpose_b):
+    torch = torch_cuda
+    dtype, precision, acc, tol = types
+    (m, n, k), (bm, bn, bk) = shape, blocks
+    if dtype == "int8" and bk < 32:
+        bk = 32  # below mma.sync's K for int8 the FMA path would run instead
+    t_in = getattr(torch, dtype)
+    if dtype == "int8":
+        a = torch.randint(-128, 128, (m, k), dtype=t_in, device="cuda")
+        b = torch.randint(-128, 128, (k, n), dtype=t_in, device="cuda")
+    else:
+        a = torch.randn((m, k), device="cuda").to(t_in)
+        b = torch.randn((k, n), device="cuda").to(t_in)
+    if transpose_b:  # B stored N x K, read through its strides
+        b = b.t().contiguous().t()
+    t_acc = getattr(torch, acc)
+    fill = -7 if acc == "int32" else float("nan")
+    c = torch.full((m + 1, n), fill, dtype=t_acc, device="cuda")  # one guard row
+    grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
+    looped_matmul_kernel[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0),
+                               b.stride(1), c.stride(0), c.stride(1), PRECISION=precision,
+                               ACC=getattr(tl, acc), BM=bm, BN=bn, BK=bk,
+                               num_warps=num_warps)
+    torch.cuda.synchronize()
+    want = a.double() @ b.double()
+    got = c[:m].double()
+    if dtype == "int8":
+        assert torch.equal(got, want), (got - want).abs().max()
+    else:
+        scale = a.double().abs() @ b.double().abs() + 1
+        err = ((got - want).abs() / scale).max().item()
+        assert err <= tol, f"max error {err:.2e} relative to |A||B|"
+    guard = c[m]
+    assert bool(torch.all(guard == fill) if acc == "int32" else torch.all(torch.isnan(guard))), \
+        "a store went past the last row"
