@@ -13,6 +13,10 @@
 
 void terrazzo::buildTilePipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createInlinerPass());
+  // Descriptors as pointer arithmetic, before the simplifications that
+  // clean that arithmetic up (once inlined, so that each load sees its
+  // descriptor's creation).
+  pm.addPass(mlir::terrazzo::createTerrazzoLowerTensorDescriptors());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::terrazzo::createTerrazzoCombine());
   pm.addPass(mlir::createCanonicalizerPass());

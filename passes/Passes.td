@@ -108,4 +108,25 @@ def TerrazzoAccelerateDot : Pass<"terrazzo-accelerate-dot", "::mlir::ModuleOp"> 
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }
 
+def TerrazzoLowerTensorDescriptors
+    : Pass<"terrazzo-lower-tensor-descriptors", "::mlir::ModuleOp"> {
+  let summary = "Rewrite tensor-descriptor loads and stores into masked pointer accesses";
+  let description = [{
+    Every `tile.desc_load` and `tile.desc_store` becomes a `tile.load` /
+    `tile.store` of the block's pointers, computed from its descriptor's
+    `tile.make_tensor_desc` (base + sum of index * stride per dimension),
+    masked by the descriptor's shape: elements outside the described tensor
+    (before index 0 or at and past the shape, in any dimension) read as
+    zero and are not written. An innermost stride that is the constant 1 is
+    not multiplied, so that the accesses stay visibly contiguous for
+    coalescing. The descriptors are then erased.
+
+    A load or store whose descriptor does not come from a
+    `tile.make_tensor_desc` in the same function (a function argument, a
+    loop-carried value) is an error, as is any other use of a descriptor.
+    A TMA lowering for sm_90 is to replace this pass there.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::tile::TileDialect"];
+}
+
 #endif // TERRAZZO_PASSES

@@ -129,6 +129,19 @@ class Builder(ABC):
                    scope: str): ...
     @abstractmethod
     def atomic_cas(self, ptr, cmp, val, ptr_ty, result_ty, sem: str, scope: str): ...
+    # Tensor descriptors
+    @abstractmethod
+    def make_tensor_desc(self, base, shape: Sequence[Any], strides: Sequence[Any], base_ty,
+                         block_ty):
+        """A descriptor of the tensor at `base` with `shape` (int32 values)
+        and `strides` (int64, in elements), accessed in blocks of
+        `block_ty`."""
+    @abstractmethod
+    def desc_load(self, desc, offsets: Sequence[Any], block_ty, result_ty):
+        """The block at `offsets` (int32); elements outside the tensor are 0."""
+    @abstractmethod
+    def desc_store(self, desc, offsets: Sequence[Any], value, block_ty):
+        """Stores the block at `offsets`; elements outside are not written."""
     # Matrix products
     @abstractmethod
     def dot(self, a, b, acc, input_precision: str, max_num_imprecise_acc: int,

@@ -348,6 +348,14 @@ def _round_operands(x: np.ndarray, precision: str) -> np.ndarray:
     return x  # tf32x3: within float32 rounding of the exact product
 
 
+class _Descriptor:
+    """A tensor descriptor in the interpreter: the base address (as encoded
+    pointers are), the shape and strides (in elements) and the element type."""
+
+    def __init__(self, base: int, shape, strides, elt: dtype):
+        self.base, self.shape, self.strides, self.elt = base, shape, strides, elt
+
+
 class InterpreterBuilder(Builder):
     concrete = True
 
@@ -620,6 +628,52 @@ class InterpreterBuilder(Builder):
         return interpreter_atomics.atomic_cas(
             self.memory, np.asarray(ptr, dtype=np.int64), np.asarray(cmp),
             np.asarray(val), ptr_ty, result_ty, self.loc, self.pid)
+
+    # -- tensor descriptors ---------------------------------------------------------
+    def make_tensor_desc(self, base, shape, strides, base_ty, block_ty):
+        addr = int(np.asarray(base))
+        bid, offset = (addr >> _SHIFT) - 1, addr & _OFFSET_MASK
+        if 0 <= bid < len(self.memory.buffers):
+            buf = self.memory.buffers[bid]
+            real = offset if buf.write_back is not None else \
+                buf.data.__array_interface__["data"][0] + offset
+            if real % 16:
+                raise InterpreterError(
+                    f"make_tensor_descriptor in program {self.pid}: the base address "
+                    f"(element {offset // base_ty.element_ty.itemsize} of {buf.name!r}) is "
+                    f"not 16-byte aligned", self.loc)
+        strides = [int(np.asarray(s)) for s in strides]
+        if strides[-1] != 1:
+            raise InterpreterError(f"make_tensor_descriptor: the last stride must be 1, got "
+                                   f"{strides[-1]}", self.loc)
+        return _Descriptor(addr, [int(np.asarray(s)) for s in shape], strides,
+                           base_ty.element_ty)
+
+    def _desc_block(self, desc, offsets, block_ty):
+        """Addresses of the block at `offsets` and which are inside."""
+        shape = block_ty.shape
+        rank = len(shape)
+        addrs = np.full(shape, desc.base, dtype=np.int64)
+        inside = np.ones(shape, dtype=np.bool_)
+        size = desc.elt.itemsize
+        for d in range(rank):
+            idx = int(np.asarray(offsets[d])) + np.arange(shape[d], dtype=np.int64)
+            view = [1] * rank
+            view[d] = shape[d]
+            idx = idx.reshape(view)
+            inside &= (idx >= 0) & (idx < desc.shape[d])
+            addrs += idx * desc.strides[d] * size
+        return addrs, inside
+
+    def desc_load(self, desc, offsets, block_ty, result_ty):
+        addrs, inside = self._desc_block(desc, offsets, block_ty)
+        vals = self.memory.load(addrs, inside, desc.elt, self.loc, self.pid)
+        vals = vals.astype(storage_dtype(result_ty), copy=False)
+        return np.where(inside, vals, np.zeros((), vals.dtype)).astype(vals.dtype)
+
+    def desc_store(self, desc, offsets, value, block_ty):
+        addrs, inside = self._desc_block(desc, offsets, block_ty)
+        self.memory.store(addrs, np.asarray(value), inside, desc.elt, self.loc, self.pid)
 
     # -- debugging ----------------------------------------------------------------
     def dot(self, a, b, acc, input_precision, max_num_imprecise_acc, a_ty, b_ty,

@@ -526,6 +526,19 @@ class IRBuilder(Builder):
             operands += f", {mask}"
         self._emit(f"tile.store {operands}{self._hints(cache, evict)} : {ir_type(ptr_ty)}")
 
+    def make_tensor_desc(self, base, shape, strides, base_ty, block_ty):
+        return self._op(f"tile.make_tensor_desc {base}, [{', '.join(shape)}], "
+                        f"[{', '.join(strides)}] : {ir_type(base_ty)} -> "
+                        f"!tile.tensordesc<{ir_type(block_ty)}>")
+
+    def desc_load(self, desc, offsets, block_ty, result_ty):
+        return self._op(f"tile.desc_load {desc}[{', '.join(offsets)}] : "
+                        f"!tile.tensordesc<{ir_type(block_ty)}> -> {ir_type(result_ty)}")
+
+    def desc_store(self, desc, offsets, value, block_ty):
+        self._emit(f"tile.desc_store {desc}[{', '.join(offsets)}], {value} : "
+                   f"!tile.tensordesc<{ir_type(block_ty)}>, {ir_type(block_ty)}")
+
     def dot(self, a, b, acc, input_precision, max_num_imprecise_acc, a_ty, b_ty,
             result_ty):
         attrs = f" precision = {input_precision}" if input_precision != "ieee" else ""

@@ -193,8 +193,11 @@ def generate_kernel_ir(parsed: ParsedFunction, specs: Sequence[ParamSpec],
             elif spec.kind == "int" and spec.equal_to_1:
                 builder.loc = parsed.loc(node_by_name[name]) if name in node_by_name else fn_loc
                 scope[name] = sem.constant(1, ty)
+                scope[name].known_value = 1  # e.g. a descriptor's last stride
             else:
                 scope[name] = tensor(h, ty)
+                # What tl.make_tensor_descriptor checks of its base.
+                scope[name].misaligned = spec.kind == "ptr" and not spec.divisible
         builder.loc = fn_loc
         run_function_body(ctx, parsed, scope)
         last = parsed.tree.body[-1] if parsed.tree.body else parsed.tree

@@ -17,6 +17,7 @@ from ..errors import SemanticError, SemanticUnsupported
 from ..language import core as tl
 from ..language.core import _unwrap, block_type, dtype, pointer_type, tensor
 from .semantic_atomics import AtomicSemantic
+from .semantic_descriptors import DescriptorSemantic
 from .semantic_dot import DotSemantic
 from .semantic_shapes import ShapeSemantic
 
@@ -150,7 +151,7 @@ def broadcast_shapes(a: Sequence[int], b: Sequence[int]) -> List[int]:
     return out
 
 
-class Semantic(AtomicSemantic, DotSemantic, ShapeSemantic):
+class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ShapeSemantic):
     """Language operations over an abstract builder."""
 
     def __init__(self, builder, debug: bool = False):
