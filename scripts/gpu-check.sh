@@ -55,9 +55,12 @@ for group in "${groups[@]}"; do
     tutorials)
       step tutorial-01 "$python" tutorials/01-vector-add.py
       step tutorial-02 "$python" tutorials/02-fused-softmax.py
+      step tutorial-03 "$python" tutorials/03-matrix-multiplication.py
       step tutorial-05 "$python" tutorials/05-layer-norm.py ;;
     bench)
       step bench-softmax-layernorm "$python" bench/softmax_layernorm_bandwidth.py
+      step bench-matmul "$python" bench/matmul.py
+      step bench-tutorial-03 "$python" tutorials/03-matrix-multiplication.py --bench
       step bench-tutorial-02 "$python" tutorials/02-fused-softmax.py --bench
       step bench-tutorial-05 "$python" tutorials/05-layer-norm.py --bench ;;
     *) echo "unknown group '$group'" >&2; status=1 ;;
