@@ -347,7 +347,8 @@ def test_gpu_to_fp8_matches_torch(torch_cuda, fmt, wide, rng):
     nan = torch.isnan(xf).cpu().numpy()
     want = xf.clamp(-maxv, maxv).to(tdt).view(torch.uint8).cpu().numpy()
     np.testing.assert_array_equal(got[~nan], want[~nan])
-    assert (got[nan] & 0x7F >= 0x7C).all() if fmt == "float8e5" else \
+    # A NaN code of the format (which one the hardware picks is not checked).
+    assert ((got[nan] & 0x7F) > 0x7C).all() if fmt == "float8e5" else \
         ((got[nan] & 0x7F) == 0x7F).all()
     assert (out[n:].view(torch.uint8).cpu() == 0x55).all()
     # And the interpreter agrees bit for bit.
