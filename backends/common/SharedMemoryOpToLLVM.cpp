@@ -34,6 +34,12 @@ mlir::terrazzo::getSharedLayout(tilegpu::MemDescType type) {
     return ::terrazzo::swizzledSharedLayout(
         type.getShape(), swizzled.getVec(), swizzled.getPerPhase(),
         swizzled.getMaxPhase(), swizzled.getOrder());
+  // The buffer verifier checked that the contiguous dimension fills whole
+  // swizzle rows, which the layout needs.
+  if (auto nvmma = dyn_cast<tilegpu::NvmmaSharedLayoutAttr>(type.getEncoding()))
+    return ::terrazzo::nvmmaSharedLayout(
+        type.getShape(), nvmma.getSwizzlingByteWidth(), nvmma.getTransposed(),
+        nvmma.getElementBitWidth());
   return std::nullopt;
 }
 

@@ -258,3 +258,23 @@ SwizzledSharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 unsigned SwizzledSharedLayoutAttr::getRank() const { return getOrder().size(); }
+
+//===----------------------------------------------------------------------===//
+// NvmmaSharedLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+NvmmaSharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                              unsigned swizzlingByteWidth, bool transposed,
+                              unsigned elementBitWidth) {
+  if (swizzlingByteWidth != 0 && swizzlingByteWidth != 32 &&
+      swizzlingByteWidth != 64 && swizzlingByteWidth != 128)
+    return emitError() << "swizzlingByteWidth must be 0, 32, 64 or 128, got "
+                       << swizzlingByteWidth;
+  if (elementBitWidth != 8 && elementBitWidth != 16 && elementBitWidth != 32)
+    return emitError() << "elementBitWidth must be 8, 16 or 32, got "
+                       << elementBitWidth;
+  return success();
+}
+
+unsigned NvmmaSharedLayoutAttr::getRank() const { return 2; }

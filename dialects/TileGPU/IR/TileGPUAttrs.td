@@ -191,4 +191,27 @@ def TileGPU_SwizzledSharedLayout : TileGPU_Attr<"SwizzledSharedLayout", "swizzle
   let genVerifyDecl = 1;
 }
 
+def TileGPU_NvmmaSharedLayout : TileGPU_Attr<"NvmmaSharedLayout", "nvmma_shared",
+    [DeclareAttrInterfaceMethods<TileGPU_SharedLayout>]> {
+  let summary = "A 2-D shared buffer as wgmma's matrix descriptors address it";
+  let description = [{
+    The contiguous dimension (dim 1, or dim 0 when `transposed`) is cut into
+    blocks of `swizzlingByteWidth` bytes (16 when it is 0: no swizzle);
+    each block stores its rows (the other dimension) one after another, and
+    the blocks follow each other. Eight consecutive rows of a block form a
+    swizzle atom; within it, the 16-byte chunks of row r are XORed with
+    (r / (128 / swizzlingByteWidth)) % (swizzlingByteWidth / 16), which is
+    the swizzle the hardware applies to address bits 4-6 from bits 7-9
+    (PTX ISA, "Shared Memory Matrix Layout"). `elementBitWidth` is the
+    width of the buffer's elements.
+
+        #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false,
+                               elementBitWidth = 16}>
+  }];
+  let parameters = (ins "unsigned":$swizzlingByteWidth, "bool":$transposed,
+                        "unsigned":$elementBitWidth);
+  let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // TERRAZZO_TILEGPU_ATTRS

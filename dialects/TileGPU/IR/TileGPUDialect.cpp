@@ -221,5 +221,21 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (encoding.getRank() != shape.size())
     return emitError() << "layout of rank " << encoding.getRank()
                        << " does not fit a buffer of rank " << shape.size();
+  if (auto nvmma = dyn_cast<NvmmaSharedLayoutAttr>(encoding)) {
+    // The layout is defined in bytes: it must know the element width, and
+    // the contiguous dimension must fill whole swizzle rows.
+    if (elementType.getIntOrFloatBitWidth() != nvmma.getElementBitWidth())
+      return emitError() << "nvmma_shared layout for " << nvmma.getElementBitWidth()
+                         << "-bit elements does not fit " << elementType;
+    int64_t rowBytes = nvmma.getSwizzlingByteWidth()
+                           ? nvmma.getSwizzlingByteWidth()
+                           : 16;
+    int64_t contiguous = shape[nvmma.getTransposed() ? 0 : 1];
+    if (contiguous * nvmma.getElementBitWidth() % (8 * rowBytes) != 0)
+      return emitError() << "the contiguous dimension (" << contiguous
+                         << " elements) of an nvmma_shared buffer must be a "
+                            "multiple of "
+                         << rowBytes << " bytes";
+  }
   return success();
 }

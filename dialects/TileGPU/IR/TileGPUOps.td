@@ -3,6 +3,7 @@
 
 include "dialects/TileGPU/IR/TileGPUTypes.td"
 include "dialects/Tile/IR/TileTypes.td"
+include "dialects/Tile/IR/TileAttrs.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def SharedMemory : Resource<"::mlir::tilegpu::SharedMemory">;
@@ -145,6 +146,38 @@ def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait"> {
                        ConfinedAttr<I32Attr, [IntNonNegative]>:$num);
   let results = (outs TileGPU_AsyncTokenType:$token);
   let assemblyFormat = "(`tokens` $tokens^)? attr-dict";
+}
+
+def TileGPU_WarpGroupDotOp : TileGPU_Op<"warp_group_dot",
+    [AllTypesMatch<["c", "d"]>]> {
+  let summary = "d = a * b + c on Hopper's wgmma, operands in shared memory";
+  let description = [{
+    `a` (M x K) and `b` (K x N) are shared buffers in `#tilegpu.nvmma_shared`
+    layouts, read by the tensor cores through matrix descriptors; `c` and
+    the result are M x N tensors in a `#tilegpu.nvidia_mma` layout of
+    version 3. Every warp group (four consecutive warps) computes its 64-row
+    tiles; the op completes before it returns (the lowering waits for the
+    instructions it issues). Element types follow `tile.dot`'s tensor-core
+    cases: f16 -> f16/f32, bf16 -> f32, f32 (tf32) -> f32,
+    f8E4M3FN/f8E5M2 -> f16/f32.
+
+        %d = tilegpu.warp_group_dot %a, %b, %c
+            : !tilegpu.memdesc<64x64xf16, #nvmma>,
+              !tilegpu.memdesc<64x64xf16, #nvmma> -> tensor<64x64xf32, #mma>
+  }];
+  let arguments = (ins
+    Arg<TileGPU_MemDescType, "operand A", [MemRead<SharedMemory>]>:$a,
+    Arg<TileGPU_MemDescType, "operand B", [MemRead<SharedMemory>]>:$b,
+    Tile_Tensor:$c,
+    DefaultValuedAttr<Tile_InputPrecision,
+                      "::mlir::tile::InputPrecision::IEEE">:$inputPrecision,
+    DefaultValuedAttr<I32Attr, "0">:$maxNumImpreciseAcc);
+  let results = (outs Tile_Tensor:$d);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c (`precision` `=` $inputPrecision^)? attr-dict
+    `:` qualified(type($a)) `,` qualified(type($b)) `->` type($d)
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // TERRAZZO_TILEGPU_OPS

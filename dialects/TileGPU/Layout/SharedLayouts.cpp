@@ -83,6 +83,59 @@ LinearLayout terrazzo::swizzledSharedLayout(llvm::ArrayRef<int64_t> shape,
   return LinearLayout({{kOffsetDim, std::move(bases)}}, std::move(outDims));
 }
 
+LinearLayout terrazzo::nvmmaSharedLayout(llvm::ArrayRef<int64_t> shape,
+                                         unsigned swizzleBytes, bool transposed,
+                                         unsigned elementBits) {
+  if (shape.size() != 2)
+    fail("nvmma shared layouts are 2-D");
+  if (swizzleBytes != 0 && swizzleBytes != 32 && swizzleBytes != 64 &&
+      swizzleBytes != 128)
+    fail("swizzle width " + llvm::Twine(swizzleBytes) + " is not 0/32/64/128");
+  int elementBytesBits = log2Exact(elementBits, "element width");
+  if (elementBits < 8 || elementBits > 128)
+    fail("element width " + llvm::Twine(elementBits) + " is not 8..128 bits");
+  unsigned column = transposed ? 0 : 1, row = 1 - column;
+  int columnBits = log2Exact(shape[column], "dimension");
+  int rowBits = log2Exact(shape[row], "dimension");
+  unsigned rowBytes = swizzleBytes ? swizzleBytes : 16;
+  // Elements per swizzle row (E), per 16-byte chunk (vec), rows per phase
+  // and phases, all as log2.
+  int rowElementBits = llvm::Log2_32(rowBytes * 8) - elementBytesBits;
+  int vecBits = 7 - elementBytesBits;
+  int perPhaseBits = 7 - int(llvm::Log2_32(rowBytes));
+  int maxPhaseBits = int(llvm::Log2_32(rowBytes)) - 4;
+  if (rowElementBits > columnBits)
+    fail("the contiguous dimension (" + llvm::Twine(shape[column]) +
+         " elements) is narrower than a " + llvm::Twine(rowBytes) +
+         "-byte row");
+  std::vector<LinearLayout::Basis> bases;
+  auto unit = [&](unsigned dim, int bit) {
+    LinearLayout::Basis basis(2, 0);
+    basis[dim] = int32_t(1) << bit;
+    return basis;
+  };
+  // Offsets within a row: the columns of the block, unswizzled.
+  for (int i = 0; i < rowElementBits; ++i)
+    bases.push_back(unit(column, i));
+  // Row bit j: the next row, and when it is a phase bit, the XOR of chunk
+  // index bit (j - perPhaseBits), i.e. column bit vecBits + that. The XOR
+  // is its own inverse, so the image of the offset bit is the same.
+  for (int j = 0; j < rowBits; ++j) {
+    LinearLayout::Basis basis = unit(row, j);
+    int phaseBit = j - perPhaseBits;
+    if (phaseBit >= 0 && phaseBit < maxPhaseBits)
+      basis[column] = int32_t(1) << (vecBits + phaseBit);
+    bases.push_back(basis);
+  }
+  // Then the blocks of the contiguous dimension.
+  for (int k = rowElementBits; k < columnBits; ++k)
+    bases.push_back(unit(column, k));
+  LinearLayout::DimsT outDims;
+  for (size_t d = 0; d < 2; ++d)
+    outDims.emplace_back(tensorDimName(d), int32_t(shape[d]));
+  return LinearLayout({{kOffsetDim, std::move(bases)}}, std::move(outDims));
+}
+
 LinearLayout
 terrazzo::distributedToSharedOffsets(const LinearLayout &distributed,
                                      const LinearLayout &shared) {

@@ -39,6 +39,23 @@ LinearLayout swizzledSharedLayout(llvm::ArrayRef<int64_t> shape, unsigned vec,
                                   unsigned perPhase, unsigned maxPhase,
                                   llvm::ArrayRef<unsigned> order);
 
+/// The shared layout that wgmma's matrix descriptors address (PTX ISA,
+/// "Shared Memory Matrix Layout"), for a 2-D buffer of `shape` (powers of
+/// two) with elements of `elementBits` bits. The contiguous dimension (1,
+/// or 0 when `transposed`) is cut into blocks of W = swizzleBytes bytes (16
+/// for swizzleBytes = 0); block b stores its rows r (the other dimension)
+/// one after another, W bytes each, and block b + 1 follows block b. Within
+/// row r, 16-byte chunk j is stored at chunk
+///
+///     j ^ ((r / (128 / W)) % (W / 16))
+///
+/// which, for a buffer aligned to 8 W bytes, is the hardware's XOR of
+/// address bits [4, 4 + log2(W / 16)) with bits [7, 7 + log2(W / 16)).
+/// Fatal error when the contiguous dimension holds less than W bytes.
+LinearLayout nvmmaSharedLayout(llvm::ArrayRef<int64_t> shape,
+                               unsigned swizzleBytes, bool transposed,
+                               unsigned elementBits);
+
 /// The layout taking every register, lane, warp and block of `distributed`
 /// (out dims dim0..) to the offset at which `shared` (in dim "offset", the
 /// same out dims) stores the element it holds: distributed composed with

@@ -1,0 +1,101 @@
+// RUN: terrazzo-opt %s -split-input-file -verify-diagnostics
+
+// Verifier errors of #tilegpu.nvmma_shared, of buffers in it and of
+// tilegpu.warp_group_dot.
+
+// expected-error @+1 {{swizzlingByteWidth must be 0, 32, 64 or 128, got 16}}
+#s = #tilegpu.nvmma_shared<{swizzlingByteWidth = 16, transposed = false, elementBitWidth = 16}>
+
+// -----
+
+// expected-error @+1 {{elementBitWidth must be 8, 16 or 32, got 64}}
+#s = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 64}>
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// expected-error @+1 {{nvmma_shared layout for 16-bit elements does not fit 'f32'}}
+func.func @width(%b: !tilegpu.memdesc<64x64xf32, #s>)
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// expected-error @+1 {{the contiguous dimension (32 elements) of an nvmma_shared buffer must be a multiple of 128 bytes}}
+func.func @narrow(%b: !tilegpu.memdesc<64x32xf16, #s>)
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// expected-error @+1 {{layout of rank 2 does not fit a buffer of rank 3}}
+func.func @rank(%b: !tilegpu.memdesc<2x64x64xf16, #s>)
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#w = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+func.func @not_nvmma(%a: !tilegpu.memdesc<64x64xf16, #s>, %b: !tilegpu.memdesc<64x64xf16, #w>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{operands must be shared buffers in #tilegpu.nvmma_shared layouts}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #w> -> tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+func.func @v2(%a: !tilegpu.memdesc<64x64xf16, #s>, %b: !tilegpu.memdesc<64x64xf16, #s>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{result must be in a #tilegpu.nvidia_mma layout of version 3}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+func.func @shapes(%a: !tilegpu.memdesc<64x64xf16, #s>, %b: !tilegpu.memdesc<128x64xf16, #s>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{shapes must be M x K, K x N and M x N}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #s>, !tilegpu.memdesc<128x64xf16, #s> -> tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+func.func @types(%a: !tilegpu.memdesc<64x64xf16, #s>, %b: !tilegpu.memdesc<64x64xf16, #s>, %c: tensor<64x64xi32, #mma>) {
+  // expected-error @+1 {{no wgmma computes 'i32' from 'f16' operands}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xi32, #mma>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
+func.func @tf32_n_major(%a: !tilegpu.memdesc<64x32xf32, #s>, %b: !tilegpu.memdesc<32x64xf32, #s>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{operands of 'f32' must be K-major (A not transposed, B transposed)}}
+  %d = tilegpu.warp_group_dot %a, %b, %c precision = tf32 : !tilegpu.memdesc<64x32xf32, #s>, !tilegpu.memdesc<32x64xf32, #s> -> tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>
+func.func @rows(%a: !tilegpu.memdesc<64x64xf16, #s>, %b: !tilegpu.memdesc<64x64xf16, #s>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{M = 64 must be a multiple of 16 rows per warp along M (128)}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 2], instrShape = [16, 64, 16]}>
+func.func @columns(%a: !tilegpu.memdesc<64x64xf16, #s>, %b: !tilegpu.memdesc<64x64xf16, #s>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{N = 64 must be a multiple of instrShape N times the warps along N (128)}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf32, #mma>
+  return
+}
