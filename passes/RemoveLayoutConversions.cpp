@@ -220,8 +220,13 @@ struct CarryLoopValueInTargetLayout
     // into it (see the load case above).
     if (isa<tilegpu::DotOperandLayoutAttr>(newType.getEncoding()))
       return failure();
+    // A conversion of the argument inside the body runs every iteration,
+    // one of the result after the loop once: the body's wish wins over
+    // the users after the loop (an accumulator stays in its dot's layout
+    // and is converted once for the store).
+    bool fromBody = isa<BlockArgument>(src);
     if (wantedElsewhere(loop.getRegionIterArg(index), newType) ||
-        wantedElsewhere(loop->getResult(index), newType) ||
+        (!fromBody && wantedElsewhere(loop->getResult(index), newType)) ||
         !moved.insert({loop.getOperation(), index}).second)
       return failure();
     carryInLayout(loop, index, newType, convert, rewriter);

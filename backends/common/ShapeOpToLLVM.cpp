@@ -2,6 +2,7 @@
 // broadcast, expand_dims, and convert_layout (a relabelling of a thread's
 // registers where the layouts allow, warp shuffles where data stays in its
 // warp, otherwise through shared memory).
+#include "backends/common/MmaOperandLoads.h"
 #include "backends/common/Patterns.h"
 #include "backends/common/TargetInfo.h"
 #include "backends/common/TypeConverter.h"
@@ -321,6 +322,13 @@ LogicalResult convertThroughSharedMemory(tilegpu::ConvertLayoutOp op, Value src,
   }
   target.barrier(rewriter, loc);
 
+  if (std::optional<SmallVector<Value>> loaded = loadMmaOperandWithMatrices(
+          rewriter, loc, type, dstLayout, swizzle.chunk, thread, target,
+          addressOf)) {
+    rewriter.replaceOp(op, packStruct(rewriter, loc,
+                                      converter.convertType(type), *loaded));
+    return success();
+  }
   auto dstIndices = emitIndices(rewriter, loc, dstLayout, thread);
   SmallVector<Value> results;
   for (size_t reg = 0; reg < dstIndices.size(); reg += loadWidth) {

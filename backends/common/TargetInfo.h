@@ -39,6 +39,18 @@ public:
   virtual Value shuffleXor(RewriterBase &rewriter, Location loc, Value value,
                            unsigned mask, unsigned warpSize) const = 0;
 
+  /// A warp's cooperative load of `num` (1, 2 or 4) 8 x 8 matrices of
+  /// 16-bit elements from shared memory, each lane giving the address of one
+  /// 16-byte row (lanes 8i..8i+7 the rows of matrix i); lane l receives, of
+  /// matrix i, the 32-bit word at row l / 4, columns 2 (l % 4) and
+  /// 2 (l % 4) + 1 (of the transposed matrix when `transposed`). Empty when
+  /// the target has no such instruction.
+  virtual SmallVector<Value> loadMatrices(RewriterBase &rewriter, Location loc,
+                                          Value rowAddress, unsigned num,
+                                          bool transposed) const {
+    return {};
+  }
+
   /// Turns `func` into a kernel entry point launched with `numThreads`
   /// threads per program instance.
   virtual void markKernel(LLVM::LLVMFuncOp func, unsigned numThreads) const = 0;

@@ -181,3 +181,28 @@ LogicalResult NVIDIATargetInfo::assertFail(RewriterBase &rewriter, Location loc,
   });
   return success();
 }
+
+SmallVector<Value> NVIDIATargetInfo::loadMatrices(RewriterBase &rewriter,
+                                                  Location loc,
+                                                  Value rowAddress,
+                                                  unsigned num,
+                                                  bool transposed) const {
+  MLIRContext *context = rewriter.getContext();
+  Type i32 = rewriter.getI32Type();
+  Type resultType =
+      num == 1 ? i32
+               : LLVM::LLVMStructType::getLiteral(
+                     context, SmallVector<Type>(num, i32));
+  auto load = NVVM::LdMatrixOp::create(
+      rewriter, loc, resultType, rowAddress, num,
+      transposed ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+      NVVM::LdStMatrixShapeAttr::get(context, 8, 8),
+      NVVM::LdStMatrixEltType::B16);
+  if (num == 1)
+    return {load.getResult()};
+  SmallVector<Value> words;
+  for (unsigned i = 0; i < num; ++i)
+    words.push_back(LLVM::ExtractValueOp::create(rewriter, loc,
+                                                 load.getResult(), i));
+  return words;
+}

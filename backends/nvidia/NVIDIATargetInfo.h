@@ -21,6 +21,9 @@ public:
   void barrier(RewriterBase &rewriter, Location loc) const override;
   Value shuffleIdx(RewriterBase &rewriter, Location loc, Value value,
                    Value lane, unsigned warpSize) const override;
+  SmallVector<Value> loadMatrices(RewriterBase &rewriter, Location loc,
+                                  Value rowAddress, unsigned num,
+                                  bool transposed) const override;
   Value shuffleXor(RewriterBase &rewriter, Location loc, Value value,
                    unsigned mask, unsigned warpSize) const override;
   void markKernel(LLVM::LLVMFuncOp func, unsigned numThreads) const override;

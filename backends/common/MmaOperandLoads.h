@@ -1,0 +1,29 @@
+// Reading a tensor-core operand out of the row-major conversion scratch with
+// the target's matrix loads (ldmatrix), where each lane reads a 16-byte row
+// instead of one 4-byte word per register.
+#ifndef TERRAZZO_BACKENDS_COMMON_MMAOPERANDLOADS_H
+#define TERRAZZO_BACKENDS_COMMON_MMAOPERANDLOADS_H
+
+#include "backends/common/TargetInfo.h"
+#include "backends/common/Utility.h"
+
+#include <optional>
+
+namespace mlir::terrazzo {
+
+/// The registers of a tensor of `type` in an mma.sync operand layout
+/// (#tilegpu.dot_operand, 16-bit elements), read from a row-major scratch
+/// whose rows (the last dimension) are stored in contiguous 16-byte chunks:
+/// A (M x K, K along rows) with plain matrix loads, B (K x N, N along rows)
+/// with transposed ones. `addressOf` gives the shared address of an
+/// element's coordinates. Nullopt (and no IR) when the type, the chunks or
+/// the target do not allow it; the caller then loads word by word.
+std::optional<SmallVector<Value>> loadMmaOperandWithMatrices(
+    RewriterBase &rewriter, Location loc, RankedTensorType type,
+    const LinearLayout &layout, int32_t chunkElements, ThreadPosition thread,
+    const TargetInfo &target,
+    llvm::function_ref<Value(ArrayRef<Value>)> addressOf);
+
+} // namespace mlir::terrazzo
+
+#endif // TERRAZZO_BACKENDS_COMMON_MMAOPERANDLOADS_H
