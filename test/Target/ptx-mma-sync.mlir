@@ -1,12 +1,20 @@
 // tile.dot of float16 on sm_80 is mma.sync.m16n8k16 (64 x 64 x 32 at 4
 // warps: 2 x 2 warps, each 32 x 32 = 2 x 4 tiles, two K steps: 16 per
 // warp's code), bfloat16 likewise with bf16 operands, and float16 with a
-// float16 accumulator uses the f16 form; the PTX assembles for sm_80.
+// float16 accumulator uses the f16 form; the PTX assembles for sm_80. The
+// operands reach their registers through shared memory with ldmatrix (A
+// plain, B transposed: per warp 2 M tiles x 2 K steps, and 2 K steps x 2
+// pairs of N tiles), not word by word.
 // REQUIRES: ptxas
 // RUN: terrazzo-compile %s --target=cuda:80 --num-warps=4 --emit=ptx -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: %ptxas -arch=sm_80 %t.ptx -o %t.cubin
 // CHECK-LABEL: .entry dot_f16(
+// CHECK-NOT: ld.shared.b32
+// CHECK-COUNT-4: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-NOT: ld.shared.b32
+// CHECK-COUNT-4: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// CHECK-NOT: ld.shared.b32
 // CHECK-COUNT-16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK-NOT: mma.sync
 // CHECK-NOT: fma.rn
