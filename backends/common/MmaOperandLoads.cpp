@@ -1,5 +1,6 @@
 #include "backends/common/MmaOperandLoads.h"
 
+#include "backends/common/SharedMemoryAccess.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -139,4 +140,49 @@ std::optional<SmallVector<Value>> mlir::terrazzo::loadMmaOperandWithMatrices(
     }
   }
   return results;
+}
+
+std::optional<SmallVector<Value>> mlir::terrazzo::loadMmaOperandFromBuffer(
+    RewriterBase &rewriter, Location loc, RankedTensorType type,
+    const LinearLayout &layout, const LinearLayout &bufferLayout, Value base,
+    Type element, ThreadPosition thread, const TargetInfo &target) {
+  if (type.getRank() != 2 || !bufferLayout.isInvertible())
+    return std::nullopt;
+  // Coordinates -> offset. Rows keep 16-byte chunks when the three lowest
+  // column bits are the three lowest offset bits and nothing else touches
+  // those offset bits (swizzles move whole chunks).
+  LinearLayout toOffset = bufferLayout.invert();
+  constexpr int32_t kChunk = 8;
+  std::string rowDim = toOffset.getInDimNames()[0];
+  std::string columnDim = toOffset.getInDimNames()[1];
+  for (int32_t bit = 0; bit < toOffset.getInDimSizeLog2(columnDim); ++bit) {
+    int32_t offset = toOffset.getBasis(columnDim, bit)[0];
+    if (bit < 3 ? offset != (1 << bit) : (offset & (kChunk - 1)) != 0)
+      return std::nullopt;
+  }
+  if (toOffset.getInDimSizeLog2(columnDim) < 3)
+    return std::nullopt;
+  for (int32_t bit = 0; bit < toOffset.getInDimSizeLog2(rowDim); ++bit)
+    if ((toOffset.getBasis(rowDim, bit)[0] & (kChunk - 1)) != 0)
+      return std::nullopt;
+
+  auto addressOf = [&](ArrayRef<Value> coords) -> Value {
+    // XOR of the images of the coordinates' set bits.
+    Value offset = i32Constant(rewriter, loc, 0);
+    for (auto [dim, name] : llvm::enumerate(SmallVector<std::string>{rowDim, columnDim}))
+      for (int32_t bit = 0; bit < toOffset.getInDimSizeLog2(name); ++bit) {
+        Value set = LLVM::AndOp::create(rewriter, loc, coords[dim],
+                                        i32Constant(rewriter, loc, 1 << bit));
+        Value image = LLVM::SelectOp::create(
+            rewriter, loc,
+            LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne, set,
+                                 i32Constant(rewriter, loc, 0)),
+            i32Constant(rewriter, loc, toOffset.getBasis(name, bit)[0]),
+            i32Constant(rewriter, loc, 0));
+        offset = LLVM::XOrOp::create(rewriter, loc, offset, image);
+      }
+    return sharedElementPointer(rewriter, loc, base, element, offset);
+  };
+  return loadMmaOperandWithMatrices(rewriter, loc, type, layout, kChunk,
+                                    thread, target, addressOf);
 }

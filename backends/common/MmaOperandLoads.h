@@ -24,6 +24,15 @@ std::optional<SmallVector<Value>> loadMmaOperandWithMatrices(
     const TargetInfo &target,
     llvm::function_ref<Value(ArrayRef<Value>)> addressOf);
 
+/// The same from a shared buffer (`base`: its address, `bufferLayout`: its
+/// linear layout, offset -> coordinates) whose 16-byte chunks each hold
+/// eight consecutive elements of a row; nullopt when the buffer's layout
+/// does not keep rows so or the conditions above fail.
+std::optional<SmallVector<Value>> loadMmaOperandFromBuffer(
+    RewriterBase &rewriter, Location loc, RankedTensorType type,
+    const LinearLayout &layout, const LinearLayout &bufferLayout, Value base,
+    Type element, ThreadPosition thread, const TargetInfo &target);
+
 } // namespace mlir::terrazzo
 
 #endif // TERRAZZO_BACKENDS_COMMON_MMAOPERANDLOADS_H

@@ -7,6 +7,7 @@
 // the memory).
 #include "backends/SharedMemory.h"
 #include "backends/common/Patterns.h"
+#include "backends/common/MmaOperandLoads.h"
 #include "backends/common/SharedMemoryAccess.h"
 #include "backends/common/TargetInfo.h"
 #include "backends/common/TypeConverter.h"
@@ -218,6 +219,25 @@ struct LocalLoadOpConversion
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     tilegpu::MemDescType buffer = op.getBuffer().getType();
+    // Tensor-core operands: whole 16-byte rows per lane with ldmatrix.
+    if (std::optional<LinearLayout> tensorLayout = getLinearLayout(op.getType()))
+      if (std::optional<LinearLayout> bufferLayout = getSharedLayout(buffer)) {
+        ThreadPosition thread =
+            getThreadPosition(rewriter, loc, target, getModuleWarpSize(op));
+        Type element =
+            getTypeConverter()->convertType(buffer.getElementType());
+        if (std::optional<SmallVector<Value>> loaded =
+                loadMmaOperandFromBuffer(rewriter, loc, op.getType(),
+                                         *tensorLayout, *bufferLayout,
+                                         adaptor.getBuffer(), element, thread,
+                                         target)) {
+          rewriter.replaceOp(op, packStruct(rewriter, loc,
+                                            getTypeConverter()->convertType(
+                                                op.getType()),
+                                            *loaded));
+          return success();
+        }
+      }
     FailureOr<SharedAccessPlan> plan =
         planSharedAccess(op, op.getType(), buffer, kMaxVectorBytes);
     if (failed(plan))
