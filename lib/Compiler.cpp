@@ -267,7 +267,8 @@ CompileResult compileTileIR(std::string_view source, std::string_view sourceName
   if (options.optimize || stage != Stage::Tile)
     buildTilePipeline(pm);
   if (stage >= Stage::TileGPU)
-    buildTileGPUPipeline(pm, target->name, options.numWarps);
+    buildTileGPUPipeline(pm, target->name, options.numWarps,
+                         options.numStages);
   if (stage >= Stage::LLVM)
     buildLLVMPipeline(pm);
   if (failed(pm.run(*module)))

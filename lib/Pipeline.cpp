@@ -1,6 +1,7 @@
 #include "lib/Pipeline.h"
 
 #include "backends/Passes.h"
+#include "backends/Target.h"
 #include "passes/Passes.h"
 
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
@@ -26,7 +27,7 @@ void terrazzo::buildTilePipeline(mlir::OpPassManager &pm) {
 
 void terrazzo::buildTileGPUPipeline(mlir::OpPassManager &pm,
                                     const std::string &target,
-                                    unsigned numWarps) {
+                                    unsigned numWarps, int numStages) {
   mlir::terrazzo::TerrazzoConvertTileToTileGPUOptions options;
   options.target = target;
   options.numWarps = numWarps;
@@ -37,6 +38,14 @@ void terrazzo::buildTileGPUPipeline(mlir::OpPassManager &pm,
   // fallback's operand layouts first.
   pm.addPass(mlir::terrazzo::createTerrazzoAccelerateDot());
   pm.addPass(mlir::terrazzo::createTerrazzoRemoveLayoutConversions());
+  // cp.async exists from sm_80 on.
+  std::string error;
+  std::optional<Target> parsed = Target::parse(target, error);
+  if (parsed && parsed->isCUDA() && parsed->capability >= 80) {
+    mlir::terrazzo::TerrazzoPipelineOptions pipelineOptions;
+    pipelineOptions.numStages = numStages;
+    pm.addPass(mlir::terrazzo::createTerrazzoPipeline(pipelineOptions));
+  }
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
 }
@@ -60,6 +69,9 @@ struct TileGPUPipelineOptions
   Option<unsigned> numWarps{*this, "num-warps",
                             llvm::cl::desc("Warps per program instance"),
                             llvm::cl::init(4)};
+  Option<int> numStages{*this, "num-stages",
+                        llvm::cl::desc("Software-pipelining stages (cuda:80+)"),
+                        llvm::cl::init(3)};
 };
 } // namespace
 
@@ -73,7 +85,8 @@ void terrazzo::registerPipelines() {
       "terrazzo-tilegpu-pipeline",
       "Tile IR to tilegpu IR: layouts, coalescing, conversion cleanup",
       [](mlir::OpPassManager &pm, const TileGPUPipelineOptions &options) {
-        buildTileGPUPipeline(pm, options.target, options.numWarps);
+        buildTileGPUPipeline(pm, options.target, options.numWarps,
+                             options.numStages);
       });
   mlir::PassPipelineRegistration<>(
       "terrazzo-llvm-pipeline", "tilegpu IR to the LLVM and NVVM dialects",

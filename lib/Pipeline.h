@@ -15,9 +15,11 @@ namespace terrazzo {
 void buildTilePipeline(mlir::OpPassManager &pm);
 
 /// Tile IR to tilegpu IR for `target` with `numWarps` warps: default
-/// layouts, coalescing, removal of the conversions that creates.
+/// layouts, coalescing, removal of the conversions that creates, and on
+/// cuda:80 and newer software pipelining of dot operands over `numStages`
+/// shared buffers (none below 2).
 void buildTileGPUPipeline(mlir::OpPassManager &pm, const std::string &target,
-                          unsigned numWarps);
+                          unsigned numWarps, int numStages = 3);
 
 /// tilegpu IR to the LLVM dialect (and the target's GPU dialect).
 void buildLLVMPipeline(mlir::OpPassManager &pm);

@@ -92,6 +92,36 @@ def TerrazzoRemoveLayoutConversions
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }
 
+def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
+  let summary = "Software-pipeline the dot operands of loops through cp.async";
+  let description = [{
+    In an `scf.for` (signed integer bounds), a `tile.load` of loop-carried
+    pointers that advance by a loop-invariant step every iteration, whose
+    block is only used through one `tilegpu.convert_layout` as an operand of
+    `tile.dot`, is replaced by a stack of `num-stages` shared buffers
+    (swizzled, vectors as long as one copy) filled by asynchronous copies:
+    before the loop, the copies of iterations 0 .. num-stages-2, one group
+    each; in the loop, `async_wait {num = num-stages - 2}` (this
+    iteration's group has landed), a `local_load` of its buffer in the
+    conversion's layout, then the copy of iteration i + num-stages - 1 into
+    the buffer read in the previous iteration, one group; after the loop a
+    wait for all copies. Copies of iterations past the loop's end copy
+    nothing (their mask is false); the load's own mask, when it is computed
+    in the loop from the induction variable and loop invariants, is
+    recomputed for the iteration each copy is for; a nonzero `other` keeps
+    the load as it is. Loads whose copies would be narrower than 4 bytes
+    (AxisInfo: contiguity, alignment, mask constancy) are left alone, as is
+    everything when the stage count is below 2. The module attribute
+    `tilegpu.num-stages` (i32), when present, overrides the option.
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "int", /*default=*/"3",
+           "Buffers per pipelined load (copies in flight + 1)">
+  ];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TerrazzoAccelerateDot : Pass<"terrazzo-accelerate-dot", "::mlir::ModuleOp"> {
   let summary = "Compute tile.dot on tensor cores where the target and types allow";
   let description = [{

@@ -55,6 +55,9 @@ struct CompileOptions {
   std::string target = "cuda:90";
   /// Warps per program instance (a power of two from 1 to 32).
   int numWarps = 4;
+  /// Shared buffers per software-pipelined dot operand in loops (cuda:80
+  /// and newer; below 2, no pipelining).
+  int numStages = 3;
   Stage stage = Stage::Tile;
   /// For stage Cubin: "auto" (ptxas, else nvJitLink, else leave PTX for the
   /// driver), "ptxas", "nvJitLink" or "driver".

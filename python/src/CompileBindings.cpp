@@ -43,7 +43,8 @@ py::dict metadataDict(const KernelMetadata &metadata) {
 PyCompileResult compile(const std::string &source, const std::string &name,
                         const std::string &target, int numWarps,
                         const std::string &stageName,
-                        const std::string &assembler, bool optimize) {
+                        const std::string &assembler, bool optimize,
+                        int numStages) {
   CompileOptions options;
   if (!parseStage(stageName, options.stage))
     raise(PyExc_ValueError, "unknown stage '" + stageName +
@@ -53,6 +54,7 @@ PyCompileResult compile(const std::string &source, const std::string &name,
   options.numWarps = numWarps;
   options.assembler = assembler;
   options.optimize = optimize;
+  options.numStages = numStages;
 
   CompileResult result;
   {
@@ -107,11 +109,12 @@ void registerCompileBindings(py::module_ &m) {
   m.def("compile", &compile, py::arg("source"), py::arg("name"),
         py::arg("target"), py::arg("num_warps"), py::arg("stage"),
         py::arg("assembler") = "auto", py::kw_only(),
-        py::arg("optimize") = true,
+        py::arg("optimize") = true, py::arg("num_stages") = 3,
         R"doc(
 Compiles tile IR text `source` (named `name` in diagnostics) for `target`
 ("cuda:90", ...) with `num_warps` up to `stage` (tile, tilegpu, llvm, llvmir,
-ptx or cubin). The GIL is released while compiling. Failures come back as
+ptx or cubin), software-pipelining loads of dot operands over `num_stages`
+shared buffers on cuda:80 and newer. The GIL is released while compiling. Failures come back as
 `success == False` with diagnostics, never as exceptions; an unknown stage
 raises ValueError.)doc");
 }

@@ -115,7 +115,8 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   bool known = name == kNumWarpsAttrName || name == kThreadsPerWarpAttrName ||
-               name == kTargetAttrName || name == kSharedMemoryAttrName;
+               name == kTargetAttrName || name == kSharedMemoryAttrName ||
+               name == "tilegpu.num-stages"; // terrazzo-pipeline's depth
   if (!known)
     return op->emitError("unknown tilegpu attribute '") << name << "'";
   if (!isa<ModuleOp>(op))
@@ -137,7 +138,7 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
     return op->emitError("'") << name << "' must be an i32, got "
                               << attr.getValue();
   int64_t number = value.getInt();
-  if (name == kSharedMemoryAttrName) {
+  if (name == kSharedMemoryAttrName || name == "tilegpu.num-stages") {
     if (number < 0)
       return op->emitError("'") << name << "' must not be negative, got "
                                 << number;

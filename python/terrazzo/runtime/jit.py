@@ -251,7 +251,8 @@ class JITFunction(KernelInterface):
         key = self.key_for(*args, num_warps=num_warps, num_stages=num_stages, **kwargs)
         kir = self.ir_for_key(key)
         target = target or _default_target(C)
-        res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, stage)
+        res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, stage,
+                        num_stages=num_stages)
         if not res.success:
             raise compile_error(res.diagnostics, kir, self, target)
         out = res.output
@@ -282,8 +283,10 @@ class JITFunction(KernelInterface):
         specs = specs_from_key(self.parsed, entries)
         kir = generate_kernel_ir(self.parsed, specs, debug=debug)
         if dump_dir:
-            dump_stages(C, kir, target, num_warps, Path(dump_dir), digest[:8])
-        res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, "cubin")
+            dump_stages(C, kir, target, num_warps, Path(dump_dir), digest[:8],
+                        num_stages)
+        res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, "cubin",
+                        num_stages=num_stages)
         if not res.success:
             raise compile_error(res.diagnostics, kir, self, target)
         md = dict(res.metadata)
@@ -313,13 +316,15 @@ def _default_target(C) -> str:
     return t or "cuda:90"
 
 
-def dump_stages(C, kir: KernelIR, target: str, num_warps: int, folder: Path, tag: str):
+def dump_stages(C, kir: KernelIR, target: str, num_warps: int, folder: Path, tag: str,
+                num_stages: int = 3):
     """Writes the frontend's IR and every stage's output to `folder`."""
     folder.mkdir(parents=True, exist_ok=True)
     base = f"{kir.name}-{tag}"
     (folder / f"{base}.source.mlir").write_text(kir.text)
     for stage, ext in STAGES_TO_DUMP:
-        res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, stage)
+        res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, stage,
+                        num_stages=num_stages)
         out = res.output
         if isinstance(out, (bytes, bytearray)):
             out = bytes(out).decode(errors="replace")

@@ -1,0 +1,400 @@
+// terrazzo-pipeline: see Passes.td.
+#include "passes/Passes.h"
+
+#include "dialects/Tile/IR/Tile.h"
+#include "dialects/TileGPU/IR/LinearLayoutConversion.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
+#include "passes/Analysis/AxisInfo.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <algorithm>
+
+namespace mlir::terrazzo {
+#define GEN_PASS_DEF_TERRAZZOPIPELINE
+#include "passes/Passes.h.inc"
+} // namespace mlir::terrazzo
+
+using namespace mlir;
+using namespace mlir::terrazzo;
+
+namespace {
+
+constexpr StringLiteral kNumStagesAttr = "tilegpu.num-stages";
+
+/// A load to pipeline: it reads through the loop-carried pointers
+/// `ptrArg`, advanced by the loop-invariant `step` each iteration, and its
+/// only use is `convert`, whose results feed only dot operands.
+struct Candidate {
+  tile::LoadOp load;
+  tilegpu::ConvertLayoutOp convert;
+  BlockArgument ptrArg;
+  Value step;
+  /// Ops computing the mask inside the loop (from the induction variable and
+  /// loop invariants only), in program order; recomputed for the iteration a
+  /// copy is issued for.
+  SmallVector<Operation *> maskSlice;
+  // Filled in by the rewrite.
+  Value stack;
+  tilegpu::MemDescType bufferType;
+  Value aheadPtrArg;
+};
+
+bool isLoopInvariant(Value value, scf::ForOp loop) {
+  return !loop.getRegion().isAncestor(value.getParentRegion());
+}
+
+/// The ops of the loop body that `value` depends on, when they only read
+/// the induction variable, loop invariants and each other, have no memory
+/// effects and no regions: they can be cloned for another iteration.
+FailureOr<SmallVector<Operation *>> cloneableSlice(Value value,
+                                                   scf::ForOp loop) {
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> worklist{value};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (isLoopInvariant(v, loop) || v == loop.getInductionVar())
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != loop.getBody() || def->getNumRegions() ||
+        !isMemoryEffectFree(def))
+      return failure();
+    if (slice.insert(def))
+      llvm::append_range(worklist, def->getOperands());
+  }
+  SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ordered;
+}
+
+bool isZero(Value value) {
+  return matchPattern(value, m_Zero()) || matchPattern(value, m_PosZeroFloat());
+}
+
+/// Elements per cp.async the copy of `load` would get: what the pointers'
+/// layout, contiguity and alignment allow along their fastest dimension
+/// (the copy's own mask is uniform per vector or the load's).
+int64_t copyElements(tile::LoadOp load, const ModuleAxisInfoAnalysis &axisInfo) {
+  auto type = cast<RankedTensorType>(load.getPtr().getType());
+  std::optional<::terrazzo::LinearLayout> layout =
+      tilegpu::toLinearLayout(type.getShape(), type.getEncoding());
+  auto blocked = dyn_cast_or_null<tilegpu::BlockedLayoutAttr>(type.getEncoding());
+  if (!layout || !blocked)
+    return 1;
+  unsigned dim = blocked.getOrder().front();
+  if (dim + 1 != type.getRank())
+    return 1; // AxisInfo's pointer queries are about the last dimension
+  unsigned bytes =
+      tile::getElementBitWidth(getElementTypeOrSelf(load.getType())) / 8;
+  int64_t width = std::min<int64_t>(layout->getContiguousRegisters(dim),
+                                    axisInfo.getPtrContiguity(load.getPtr()));
+  width = std::min<int64_t>(
+      width, std::max<unsigned>(1, axisInfo.getPtrAlignmentBytes(
+                                       load.getPtr()) / std::max(1u, bytes)));
+  if (load.getMask())
+    width = std::min<int64_t>(width,
+                              axisInfo.getMaskConstancy(load.getMask()));
+  width = std::min<int64_t>(width, 16 / std::max(1u, bytes));
+  return int64_t(llvm::bit_floor(uint64_t(std::max<int64_t>(width, 1))));
+}
+
+std::optional<Candidate> matchCandidate(tile::LoadOp load, scf::ForOp loop,
+                                        const ModuleAxisInfoAnalysis &axisInfo) {
+  if (load->getBlock() != loop.getBody() || load.getIsVolatile() ||
+      !isa<RankedTensorType>(load.getType()))
+    return std::nullopt;
+  auto arg = dyn_cast<BlockArgument>(load.getPtr());
+  if (!arg || arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0)
+    return std::nullopt;
+  // The pointers advance by a loop-invariant step every iteration.
+  unsigned iterIndex = arg.getArgNumber() - 1;
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  auto advance = yield.getOperand(iterIndex).getDefiningOp<tile::AddPtrOp>();
+  if (!advance || advance.getPtr() != arg ||
+      !isLoopInvariant(advance.getOffset(), loop))
+    return std::nullopt;
+  // Used once, by a conversion whose results only feed dots as operands.
+  if (!load->hasOneUse())
+    return std::nullopt;
+  auto convert = dyn_cast<tilegpu::ConvertLayoutOp>(*load->user_begin());
+  if (!convert || convert->use_empty() ||
+      convert->getBlock() != loop.getBody())
+    return std::nullopt;
+  for (OpOperand &use : convert->getUses()) {
+    auto dot = dyn_cast<tile::DotOp>(use.getOwner());
+    if (!dot || use.getOperandNumber() > 1)
+      return std::nullopt;
+  }
+  if (load.getOther() && !isZero(load.getOther()))
+    return std::nullopt;
+  Candidate candidate{load, convert, arg, advance.getOffset(), {}, {}, {}, {}};
+  if (Value mask = load.getMask()) {
+    FailureOr<SmallVector<Operation *>> slice = cloneableSlice(mask, loop);
+    if (failed(slice))
+      return std::nullopt;
+    candidate.maskSlice = std::move(*slice);
+  }
+  // cp.async moves 4, 8 or 16 bytes.
+  auto type = cast<RankedTensorType>(load.getType());
+  unsigned bytes = tile::getElementBitWidth(type.getElementType()) / 8;
+  if (bytes == 0 || copyElements(load, axisInfo) * bytes < 4)
+    return std::nullopt;
+  return candidate;
+}
+
+/// The swizzled shared layout of a stack of `stages` buffers of `type`:
+/// rows along the loads' fastest dimension, vectors as long as one copy.
+tilegpu::MemDescType stackType(RankedTensorType type, int64_t stages,
+                               int64_t vec) {
+  const bool withStack = true;
+  auto blocked = cast<tilegpu::BlockedLayoutAttr>(type.getEncoding());
+  ArrayRef<unsigned> order = blocked.getOrder();
+  unsigned bytes = tile::getElementBitWidth(type.getElementType()) / 8;
+  int64_t rowLength = type.getShape()[order.front()];
+  unsigned perPhase = 1, maxPhase = 1;
+  if (type.getRank() >= 2 && rowLength >= 2 * vec) {
+    perPhase = unsigned(std::max<int64_t>(1, 128 / (rowLength * bytes)));
+    maxPhase = unsigned(std::min<int64_t>(
+        rowLength / vec, std::max<int64_t>(1, 128 / (vec * bytes))));
+  }
+  SmallVector<unsigned> sharedOrder;
+  for (unsigned dim : order)
+    sharedOrder.push_back(withStack ? dim + 1 : dim);
+  if (withStack)
+    sharedOrder.push_back(0);
+  auto layout = tilegpu::SwizzledSharedLayoutAttr::get(
+      type.getContext(), unsigned(vec), perPhase, maxPhase, sharedOrder);
+  SmallVector<int64_t> shape;
+  if (withStack)
+    shape.push_back(stages);
+  llvm::append_range(shape, type.getShape());
+  return tilegpu::MemDescType::get(type.getContext(), shape,
+                                   type.getElementType(), layout,
+                                   /*mutableMemory=*/true);
+}
+
+class LoopPipeliner {
+public:
+  LoopPipeliner(scf::ForOp loop, int64_t stages,
+                const ModuleAxisInfoAnalysis &axisInfo)
+      : loop(loop), stages(stages), axisInfo(axisInfo) {}
+
+  LogicalResult run() {
+    for (Operation &op : *loop.getBody())
+      if (auto load = dyn_cast<tile::LoadOp>(&op))
+        if (std::optional<Candidate> c = matchCandidate(load, loop, axisInfo))
+          candidates.push_back(std::move(*c));
+    if (candidates.empty())
+      return failure();
+    rewrite();
+    return success();
+  }
+
+private:
+  Value constantI32(OpBuilder &b, int64_t v) {
+    return arith::ConstantIntOp::create(b, loop.getLoc(), b.getI32Type(), v);
+  }
+  Value constantLike(OpBuilder &b, Type type, int64_t v) {
+    return arith::ConstantOp::create(b, loop.getLoc(), type,
+                                     b.getIntegerAttr(type, v));
+  }
+
+  /// The copy of `c` for the iteration whose induction variable is `iv`
+  /// (maybe beyond the loop's end: then it copies nothing), from `ptr` into
+  /// buffer `index` of its stack.
+  void issueCopy(OpBuilder &b, Candidate &c, Value iv, Value ptr,
+                 Value index) {
+    Location loc = c.load.getLoc();
+    auto ptrType = cast<RankedTensorType>(c.load.getPtr().getType());
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                          iv, loop.getUpperBound());
+    Value mask = tile::SplatOp::create(
+        b, loc, RankedTensorType::get(ptrType.getShape(), b.getI1Type(),
+                                      ptrType.getEncoding()),
+        inRange);
+    if (Value original = c.load.getMask()) {
+      IRMapping mapping;
+      mapping.map(loop.getInductionVar(), iv);
+      for (Operation *op : c.maskSlice)
+        b.clone(*op, mapping);
+      mask = arith::AndIOp::create(b, loc, mask,
+                                   mapping.lookupOrDefault(original));
+    }
+    Value buffer = tilegpu::MemDescIndexOp::create(b, loc, oneBuffer(c),
+                                                   c.stack, index);
+    tilegpu::AsyncCopyGlobalToLocalOp::create(
+        b, loc, tilegpu::AsyncTokenType::get(b.getContext()), ptr, buffer,
+        mask, Value());
+  }
+
+  /// One buffer of `c`'s stack: the stack's type without its leading
+  /// dimension (what memdesc_index requires).
+  tilegpu::MemDescType oneBuffer(Candidate &c) {
+    auto layout =
+        cast<tilegpu::SwizzledSharedLayoutAttr>(c.bufferType.getEncoding());
+    SmallVector<unsigned> order;
+    for (unsigned dim : layout.getOrder().drop_back())
+      order.push_back(dim - 1);
+    return tilegpu::MemDescType::get(
+        c.bufferType.getContext(), c.bufferType.getShape().drop_front(),
+        c.bufferType.getElementType(),
+        tilegpu::SwizzledSharedLayoutAttr::get(
+            layout.getContext(), layout.getVec(), layout.getPerPhase(),
+            layout.getMaxPhase(), order),
+        /*mutableMemory=*/true);
+  }
+
+  void rewrite() {
+    Location loc = loop.getLoc();
+    OpBuilder b(loop);
+    Type ivType = loop.getInductionVar().getType();
+    // The stacks, outside the loop.
+    for (Candidate &c : candidates) {
+      auto type = cast<RankedTensorType>(c.load.getType());
+      int64_t vec = copyElements(c.load, axisInfo);
+      c.bufferType = stackType(type, stages, vec);
+      c.stack = tilegpu::LocalAllocOp::create(b, loc, c.bufferType, Value());
+    }
+    // Prologue: iterations 0 .. stages-2, one group each; the pointers
+    // for iteration stages-1 become loop-carried.
+    SmallVector<Value> ptrs;
+    for (Candidate &c : candidates)
+      ptrs.push_back(loop.getInitArgs()[c.ptrArg.getArgNumber() - 1]);
+    for (int64_t k = 0; k + 1 < stages; ++k) {
+      Value iv = arith::AddIOp::create(
+          b, loc, loop.getLowerBound(),
+          arith::MulIOp::create(b, loc, loop.getStep(),
+                                constantLike(b, ivType, k)));
+      for (auto [c, ptr] : llvm::zip_equal(candidates, ptrs)) {
+        issueCopy(b, c, iv, ptr, constantI32(b, k));
+        ptr = tile::AddPtrOp::create(b, loc, ptr.getType(), ptr, c.step);
+      }
+      tilegpu::AsyncCommitGroupOp::create(
+          b, loc, tilegpu::AsyncTokenType::get(b.getContext()), ValueRange());
+    }
+    // The loop gets the pointers of the copy ahead and the buffers to read
+    // and to refill.
+    SmallVector<Value> extraInits(ptrs);
+    extraInits.push_back(constantI32(b, 0));
+    extraInits.push_back(constantI32(b, stages - 1));
+    IRRewriter rewriter(loop.getContext());
+    auto newLoop = cast<scf::ForOp>(*loop.replaceWithAdditionalYields(
+        rewriter, extraInits, /*replaceInitOperandUsesInLoop=*/false,
+        [&](OpBuilder &yb, Location, ArrayRef<BlockArgument> args)
+            -> SmallVector<Value> {
+          // Filled in below, once the body is rewritten.
+          return SmallVector<Value>(args.begin(), args.end());
+        }));
+    loop = newLoop;
+    Block *body = loop.getBody();
+    unsigned numArgs = body->getNumArguments();
+    unsigned first = numArgs - unsigned(candidates.size()) - 2;
+    Value readIndex = body->getArgument(numArgs - 2);
+    Value writeIndex = body->getArgument(numArgs - 1);
+    for (auto [i, c] : llvm::enumerate(candidates))
+      c.aheadPtrArg = body->getArgument(first + unsigned(i));
+
+    // In the body: wait for this iteration's group, read the buffers in the
+    // dot operands' layouts, then issue the copies for iteration
+    // i + stages - 1 into the buffers read in the previous iteration.
+    OpBuilder ib(candidates.front().load);
+    tilegpu::AsyncWaitOp::create(ib, loc,
+                                 tilegpu::AsyncTokenType::get(ib.getContext()),
+                                 ValueRange(), int32_t(stages - 2));
+    Operation *lastRead = nullptr;
+    for (Candidate &c : candidates) {
+      OpBuilder rb(c.convert);
+      Value buffer = tilegpu::MemDescIndexOp::create(rb, c.load.getLoc(),
+                                                     oneBuffer(c), c.stack,
+                                                     readIndex);
+      auto read = tilegpu::LocalLoadOp::create(rb, c.convert.getLoc(),
+                                               c.convert.getType(), buffer);
+      c.convert.replaceAllUsesWith(read.getResult());
+      if (!lastRead || lastRead->isBeforeInBlock(read))
+        lastRead = read;
+    }
+    OpBuilder cb(body, std::next(Block::iterator(lastRead)));
+    Value aheadIv = arith::AddIOp::create(
+        cb, loc, loop.getInductionVar(),
+        arith::MulIOp::create(cb, loc, loop.getStep(),
+                              constantLike(cb, ivType, stages - 1)));
+    SmallVector<Value> nextPtrs;
+    for (Candidate &c : candidates) {
+      issueCopy(cb, c, aheadIv, c.aheadPtrArg, writeIndex);
+      nextPtrs.push_back(tile::AddPtrOp::create(
+          cb, loc, c.aheadPtrArg.getType(), c.aheadPtrArg, c.step));
+    }
+    tilegpu::AsyncCommitGroupOp::create(
+        cb, loc, tilegpu::AsyncTokenType::get(cb.getContext()), ValueRange());
+    auto advance = [&](Value index) -> Value {
+      Value next = arith::AddIOp::create(cb, loc, index, constantI32(cb, 1));
+      Value wrap = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::eq,
+                                         next, constantI32(cb, stages));
+      return arith::SelectOp::create(cb, loc, wrap, constantI32(cb, 0), next);
+    };
+    Value nextRead = advance(readIndex);
+    Value nextWrite = advance(writeIndex);
+    auto yield = cast<scf::YieldOp>(body->getTerminator());
+    for (auto [i, ptr] : llvm::enumerate(nextPtrs))
+      yield->setOperand(first - 1 + unsigned(i), ptr);
+    yield->setOperand(numArgs - 3, nextRead);
+    yield->setOperand(numArgs - 2, nextWrite);
+
+    for (Candidate &c : candidates) {
+      c.convert.erase();
+      c.load.erase();
+      for (Operation *op : llvm::reverse(c.maskSlice))
+        if (op->use_empty())
+          op->erase();
+    }
+    // After the loop: no copy may still be writing when the buffers'
+    // memory is reused (masked copies write their zeros too).
+    OpBuilder ab(loop->getBlock(), std::next(Block::iterator(loop)));
+    tilegpu::AsyncWaitOp::create(ab, loc,
+                                 tilegpu::AsyncTokenType::get(ab.getContext()),
+                                 ValueRange(), 0);
+    for (Candidate &c : candidates)
+      tilegpu::LocalDeallocOp::create(ab, loc, c.stack);
+  }
+
+  scf::ForOp loop;
+  int64_t stages;
+  const ModuleAxisInfoAnalysis &axisInfo;
+  SmallVector<Candidate> candidates;
+};
+
+struct PipelinePass
+    : public mlir::terrazzo::impl::TerrazzoPipelineBase<PipelinePass> {
+  using TerrazzoPipelineBase::TerrazzoPipelineBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    int64_t stages = numStages;
+    if (auto attr = module->getAttrOfType<IntegerAttr>(kNumStagesAttr))
+      stages = attr.getInt();
+    if (stages < 2)
+      return;
+    ModuleAxisInfoAnalysis axisInfo(module);
+    SmallVector<scf::ForOp> loops;
+    module.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops) {
+      // Integer bounds only (the frontend's loops are i32).
+      if (!loop.getInductionVar().getType().isInteger() ||
+          loop.getUnsignedCmp())
+        continue;
+      LoopPipeliner pipeliner(loop, stages, axisInfo);
+      (void)pipeliner.run();
+    }
+  }
+};
+
+} // namespace

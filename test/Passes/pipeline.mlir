@@ -1,0 +1,331 @@
+// RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline | FileCheck %s
+// RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline=num-stages=1 | FileCheck %s --check-prefix=OFF
+
+// terrazzo-pipeline: loads of dot operands in loops become num-stages deep
+// stacks of shared buffers filled by cp.async ahead of their iteration.
+
+// With num-stages=1 nothing changes (unless the module says otherwise,
+// @two_stages below).
+// OFF-LABEL: func.func @two_operands
+// OFF-NOT: tilegpu.local_alloc
+// OFF-NOT: tilegpu.async_copy_global_to_local
+// OFF-NOT: tilegpu.async_wait
+// OFF: tile.load
+// OFF: tile.load
+// OFF-LABEL: func.func @masked
+// OFF-NOT: tilegpu.local_alloc
+// OFF-LABEL: func.func @not_only_dot
+// OFF-NOT: tilegpu.local_alloc
+// OFF-LABEL: func.func @two_stages
+// OFF: tilegpu.local_alloc : () -> !tilegpu.memdesc<2x64x32xf16
+
+// Both operands of a dot, 3 stages: two stacks; before the loop the copies
+// of iterations 0 and 1 (for the iterations below the upper bound only),
+// one group each; in the loop a wait leaving one group in flight, the
+// buffers of this iteration read in the dot operands' layouts, the copies
+// for iteration i + 2 into the buffers read in the previous one, a group;
+// after the loop a wait for everything. The loads and conversions are gone.
+
+// CHECK-LABEL: func.func @two_operands
+// CHECK: %[[SA:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x32xf16, #[[LA:.*]], mutable>
+// CHECK: %[[SB:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x32x64xf16, #{{.*}}, mutable>
+// CHECK: arith.cmpi slt, %{{.*}}, %[[K:.*]] : i32
+// CHECK: tilegpu.async_copy_global_to_local %{{.*}}, %{{.*}} mask
+// CHECK: tilegpu.async_copy_global_to_local %{{.*}}, %{{.*}} mask
+// CHECK: tilegpu.async_commit_group
+// CHECK: tilegpu.async_copy_global_to_local
+// CHECK: tilegpu.async_copy_global_to_local
+// CHECK: tilegpu.async_commit_group
+// CHECK-NOT: tilegpu.async_copy_global_to_local
+// CHECK: scf.for %[[I:[a-z0-9_]+]] = {{.*}} iter_args({{.*}}, %[[AHEAD_A:.*]] = %{{.*}}, %[[AHEAD_B:.*]] = %{{.*}}, %[[READ:.*]] = %c0_i32{{.*}}, %[[WRITE:.*]] = %c2_i32{{.*}})
+// CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
+// CHECK-NEXT: %[[BA:.*]] = tilegpu.memdesc_index %[[SA]][%[[READ]]]
+// CHECK-NEXT: tilegpu.local_load %[[BA]] : {{.*}} -> tensor<64x32xf16, #{{.*}}>
+// CHECK-NEXT: %[[BB:.*]] = tilegpu.memdesc_index %[[SB]][%[[READ]]]
+// CHECK-NEXT: tilegpu.local_load %[[BB]]
+// CHECK: %[[AHEAD:.*]] = arith.addi %[[I]], %{{.*}} : i32
+// CHECK: arith.cmpi slt, %[[AHEAD]], %{{.*}} : i32
+// CHECK: %[[WA:.*]] = tilegpu.memdesc_index %[[SA]][%[[WRITE]]]
+// CHECK: tilegpu.async_copy_global_to_local %[[AHEAD_A]], %[[WA]] mask
+// CHECK: tilegpu.async_copy_global_to_local %[[AHEAD_B]], %{{.*}} mask
+// CHECK: tilegpu.async_commit_group
+// CHECK-NOT: tile.load
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.dot
+// CHECK: scf.yield
+// CHECK: tilegpu.async_wait {num = 0 : i32}
+// CHECK-NEXT: tilegpu.local_dealloc %[[SA]]
+// CHECK-NEXT: tilegpu.local_dealloc %[[SB]]
+#blocked1 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked2 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dotA = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dotB = #tilegpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @two_operands(%abase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %bbase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %ar = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked1}>>
+    %ac = tile.make_range 0 to 32 : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blocked1}>>
+    %ar2 = tile.expand_dims %ar axis = 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked1}>> -> tensor<64x1xi32, #blocked1>
+    %ac2 = tile.expand_dims %ac axis = 0 : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blocked1}>> -> tensor<1x32xi32, #blocked1>
+    %a32 = arith.constant dense<32> : tensor<64x1xi32, #blocked1>
+    %arows = arith.muli %ar2, %a32 : tensor<64x1xi32, #blocked1>
+    %arb = tile.broadcast %arows : tensor<64x1xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %acb = tile.broadcast %ac2 : tensor<1x32xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %aoff = arith.addi %arb, %acb : tensor<64x32xi32, #blocked1>
+    %asp = tile.splat %abase : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>, #blocked1>
+    %a = tile.addptr %asp, %aoff : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+    %br = tile.make_range 0 to 32 : tensor<32xi32, #tilegpu.slice<{dim = 1, parent = #blocked2}>>
+    %bc = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked2}>>
+    %br2 = tile.expand_dims %br axis = 1 : tensor<32xi32, #tilegpu.slice<{dim = 1, parent = #blocked2}>> -> tensor<32x1xi32, #blocked2>
+    %bc2 = tile.expand_dims %bc axis = 0 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked2}>> -> tensor<1x64xi32, #blocked2>
+    %b64 = arith.constant dense<64> : tensor<32x1xi32, #blocked2>
+    %brows = arith.muli %br2, %b64 : tensor<32x1xi32, #blocked2>
+    %brb = tile.broadcast %brows : tensor<32x1xi32, #blocked2> -> tensor<32x64xi32, #blocked2>
+    %bcb = tile.broadcast %bc2 : tensor<1x64xi32, #blocked2> -> tensor<32x64xi32, #blocked2>
+    %boff = arith.addi %brb, %bcb : tensor<32x64xi32, #blocked2>
+    %bsp = tile.splat %bbase : !tile.ptr<f16> -> tensor<32x64x!tile.ptr<f16>, #blocked2>
+    %b = tile.addptr %bsp, %boff : tensor<32x64x!tile.ptr<f16>, #blocked2>, tensor<32x64xi32, #blocked2>
+    %c0 = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %sa = arith.constant dense<32> : tensor<64x32xi32, #blocked1>
+    %sb = arith.constant dense<2048> : tensor<32x64xi32, #blocked2>
+    %r:3 = scf.for %i = %c0 to %k step %c32 iter_args(%acc = %acc0, %pa = %a, %pb = %b) -> (tensor<64x64xf32, #mma>, tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<32x64x!tile.ptr<f16>, #blocked2>) : i32 {
+      %x = tile.load %pa : tensor<64x32x!tile.ptr<f16>, #blocked1>
+      %y = tile.load %pb : tensor<32x64x!tile.ptr<f16>, #blocked2>
+      %xa = tilegpu.convert_layout %x : tensor<64x32xf16, #blocked1> -> tensor<64x32xf16, #dotA>
+      %yb = tilegpu.convert_layout %y : tensor<32x64xf16, #blocked2> -> tensor<32x64xf16, #dotB>
+      %d = tile.dot %xa, %yb, %acc : tensor<64x32xf16, #dotA> * tensor<32x64xf16, #dotB> -> tensor<64x64xf32, #mma>
+      %pa2 = tile.addptr %pa, %sa : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+      %pb2 = tile.addptr %pb, %sb : tensor<32x64x!tile.ptr<f16>, #blocked2>, tensor<32x64xi32, #blocked2>
+      scf.yield %d, %pa2, %pb2 : tensor<64x64xf32, #mma>, tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<32x64x!tile.ptr<f16>, #blocked2>
+    }
+    tile.store %out, %r#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// A mask computed in the loop from the induction variable is recomputed
+// for the iteration each copy is for (before the loop, from the lower bound
+// plus k steps; in the loop, from i + 2 steps), and combined with the
+// loop's own bound. The zero `other` is what the copy fills anyway. (K is
+// a multiple of 16, so the mask is constant over each 8-element copy.)
+
+// CHECK-LABEL: func.func @masked
+// CHECK: tilegpu.local_alloc
+// CHECK: %[[IV0:.*]] = arith.addi %c0_i32, %{{.*}} : i32
+// CHECK: %[[S0:.*]] = tile.splat %[[IV0]] : i32 -> tensor<32xi32
+// CHECK: arith.cmpi slt
+// CHECK: %[[M0:.*]] = arith.andi
+// CHECK: tilegpu.async_copy_global_to_local %{{.*}}, %{{.*}} mask %[[M0]] :
+// CHECK: scf.for %[[I:[a-z0-9_]+]] =
+// CHECK: %[[AHEAD:.*]] = arith.addi %[[I]], %{{.*}} : i32
+// CHECK: tile.splat %[[AHEAD]] : i32 -> tensor<32xi32
+// CHECK: %[[M:.*]] = arith.andi
+// CHECK: tilegpu.async_copy_global_to_local %{{.*}}, %{{.*}} mask %[[M]] :
+// CHECK-NOT: tile.load
+// CHECK: scf.yield
+#blocked1 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked2 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dotA = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dotB = #tilegpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @masked(%abase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %bbase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %k: i32 {tile.divisibility = 16 : i32}, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %ar = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked1}>>
+    %ac = tile.make_range 0 to 32 : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blocked1}>>
+    %ar2 = tile.expand_dims %ar axis = 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked1}>> -> tensor<64x1xi32, #blocked1>
+    %ac2 = tile.expand_dims %ac axis = 0 : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blocked1}>> -> tensor<1x32xi32, #blocked1>
+    %a32 = arith.constant dense<32> : tensor<64x1xi32, #blocked1>
+    %arows = arith.muli %ar2, %a32 : tensor<64x1xi32, #blocked1>
+    %arb = tile.broadcast %arows : tensor<64x1xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %acb = tile.broadcast %ac2 : tensor<1x32xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %aoff = arith.addi %arb, %acb : tensor<64x32xi32, #blocked1>
+    %asp = tile.splat %abase : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>, #blocked1>
+    %a = tile.addptr %asp, %aoff : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+    %br = tile.make_range 0 to 32 : tensor<32xi32, #tilegpu.slice<{dim = 1, parent = #blocked2}>>
+    %bc = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked2}>>
+    %br2 = tile.expand_dims %br axis = 1 : tensor<32xi32, #tilegpu.slice<{dim = 1, parent = #blocked2}>> -> tensor<32x1xi32, #blocked2>
+    %bc2 = tile.expand_dims %bc axis = 0 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked2}>> -> tensor<1x64xi32, #blocked2>
+    %b64 = arith.constant dense<64> : tensor<32x1xi32, #blocked2>
+    %brows = arith.muli %br2, %b64 : tensor<32x1xi32, #blocked2>
+    %brb = tile.broadcast %brows : tensor<32x1xi32, #blocked2> -> tensor<32x64xi32, #blocked2>
+    %bcb = tile.broadcast %bc2 : tensor<1x64xi32, #blocked2> -> tensor<32x64xi32, #blocked2>
+    %boff = arith.addi %brb, %bcb : tensor<32x64xi32, #blocked2>
+    %bsp = tile.splat %bbase : !tile.ptr<f16> -> tensor<32x64x!tile.ptr<f16>, #blocked2>
+    %b = tile.addptr %bsp, %boff : tensor<32x64x!tile.ptr<f16>, #blocked2>, tensor<32x64xi32, #blocked2>
+    %c0 = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %sa = arith.constant dense<32> : tensor<64x32xi32, #blocked1>
+    %sb = arith.constant dense<2048> : tensor<32x64xi32, #blocked2>
+    %r:3 = scf.for %i = %c0 to %k step %c32 iter_args(%acc = %acc0, %pa = %a, %pb = %b) -> (tensor<64x64xf32, #mma>, tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<32x64x!tile.ptr<f16>, #blocked2>) : i32 {
+      %kk = tile.make_range 0 to 32 : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blocked1}>>
+      %is = tile.splat %i : i32 -> tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blocked1}>>
+      %kc = arith.addi %is, %kk : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blocked1}>>
+      %ks = tile.splat %k : i32 -> tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blocked1}>>
+      %kok = arith.cmpi slt, %kc, %ks : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blocked1}>>
+      %kok2 = tile.expand_dims %kok axis = 0 : tensor<32xi1, #tilegpu.slice<{dim = 0, parent = #blocked1}>> -> tensor<1x32xi1, #blocked1>
+      %m = tile.broadcast %kok2 : tensor<1x32xi1, #blocked1> -> tensor<64x32xi1, #blocked1>
+      %zero = arith.constant dense<0.0> : tensor<64x32xf16, #blocked1>
+      %x = tile.load %pa, %m, %zero : tensor<64x32x!tile.ptr<f16>, #blocked1>
+      %y = tile.load %pb : tensor<32x64x!tile.ptr<f16>, #blocked2>
+      %xa = tilegpu.convert_layout %x : tensor<64x32xf16, #blocked1> -> tensor<64x32xf16, #dotA>
+      %yb = tilegpu.convert_layout %y : tensor<32x64xf16, #blocked2> -> tensor<32x64xf16, #dotB>
+      %d = tile.dot %xa, %yb, %acc : tensor<64x32xf16, #dotA> * tensor<32x64xf16, #dotB> -> tensor<64x64xf32, #mma>
+      %pa2 = tile.addptr %pa, %sa : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+      %pb2 = tile.addptr %pb, %sb : tensor<32x64x!tile.ptr<f16>, #blocked2>, tensor<32x64xi32, #blocked2>
+      scf.yield %d, %pa2, %pb2 : tensor<64x64xf32, #mma>, tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<32x64x!tile.ptr<f16>, #blocked2>
+    }
+    tile.store %out, %r#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// A block that is also stored (not only a dot operand) stays a load; the
+// other operand is still pipelined.
+
+// CHECK-LABEL: func.func @not_only_dot
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x32xf16
+// CHECK-NOT: tilegpu.local_alloc
+// CHECK: scf.for
+// CHECK-NOT: tile.load %{{.*}} : tensor<64x32x
+// CHECK: tile.load %{{.*}} : tensor<32x64x!tile.ptr<f16>
+#blocked1 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked2 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dotA = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dotB = #tilegpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @not_only_dot(%abase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %bbase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %ar = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked1}>>
+    %ac = tile.make_range 0 to 32 : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blocked1}>>
+    %ar2 = tile.expand_dims %ar axis = 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked1}>> -> tensor<64x1xi32, #blocked1>
+    %ac2 = tile.expand_dims %ac axis = 0 : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blocked1}>> -> tensor<1x32xi32, #blocked1>
+    %a32 = arith.constant dense<32> : tensor<64x1xi32, #blocked1>
+    %arows = arith.muli %ar2, %a32 : tensor<64x1xi32, #blocked1>
+    %arb = tile.broadcast %arows : tensor<64x1xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %acb = tile.broadcast %ac2 : tensor<1x32xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %aoff = arith.addi %arb, %acb : tensor<64x32xi32, #blocked1>
+    %asp = tile.splat %abase : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>, #blocked1>
+    %a = tile.addptr %asp, %aoff : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+    %br = tile.make_range 0 to 32 : tensor<32xi32, #tilegpu.slice<{dim = 1, parent = #blocked2}>>
+    %bc = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked2}>>
+    %br2 = tile.expand_dims %br axis = 1 : tensor<32xi32, #tilegpu.slice<{dim = 1, parent = #blocked2}>> -> tensor<32x1xi32, #blocked2>
+    %bc2 = tile.expand_dims %bc axis = 0 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked2}>> -> tensor<1x64xi32, #blocked2>
+    %b64 = arith.constant dense<64> : tensor<32x1xi32, #blocked2>
+    %brows = arith.muli %br2, %b64 : tensor<32x1xi32, #blocked2>
+    %brb = tile.broadcast %brows : tensor<32x1xi32, #blocked2> -> tensor<32x64xi32, #blocked2>
+    %bcb = tile.broadcast %bc2 : tensor<1x64xi32, #blocked2> -> tensor<32x64xi32, #blocked2>
+    %boff = arith.addi %brb, %bcb : tensor<32x64xi32, #blocked2>
+    %bsp = tile.splat %bbase : !tile.ptr<f16> -> tensor<32x64x!tile.ptr<f16>, #blocked2>
+    %b = tile.addptr %bsp, %boff : tensor<32x64x!tile.ptr<f16>, #blocked2>, tensor<32x64xi32, #blocked2>
+    %c0 = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %sa = arith.constant dense<32> : tensor<64x32xi32, #blocked1>
+    %sb = arith.constant dense<2048> : tensor<32x64xi32, #blocked2>
+    %r:3 = scf.for %i = %c0 to %k step %c32 iter_args(%acc = %acc0, %pa = %a, %pb = %b) -> (tensor<64x64xf32, #mma>, tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<32x64x!tile.ptr<f16>, #blocked2>) : i32 {
+      %x = tile.load %pa : tensor<64x32x!tile.ptr<f16>, #blocked1>
+      %y = tile.load %pb : tensor<32x64x!tile.ptr<f16>, #blocked2>
+      %xa = tilegpu.convert_layout %x : tensor<64x32xf16, #blocked1> -> tensor<64x32xf16, #dotA>
+      %yb = tilegpu.convert_layout %y : tensor<32x64xf16, #blocked2> -> tensor<32x64xf16, #dotB>
+      %d0 = tile.dot %xa, %yb, %acc : tensor<64x32xf16, #dotA> * tensor<32x64xf16, #dotB> -> tensor<64x64xf32, #mma>
+      %y2 = arith.addf %y, %y : tensor<32x64xf16, #blocked2>
+      tile.store %pb, %y2 : tensor<32x64x!tile.ptr<f16>, #blocked2>
+      %d = arith.addf %d0, %acc : tensor<64x64xf32, #mma>
+      %pa2 = tile.addptr %pa, %sa : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+      %pb2 = tile.addptr %pb, %sb : tensor<32x64x!tile.ptr<f16>, #blocked2>, tensor<32x64xi32, #blocked2>
+      scf.yield %d, %pa2, %pb2 : tensor<64x64xf32, #mma>, tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<32x64x!tile.ptr<f16>, #blocked2>
+    }
+    tile.store %out, %r#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// The module's tilegpu.num-stages overrides the option: with 2 stages the
+// loop waits for every group.
+
+// CHECK-LABEL: func.func @two_stages
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<2x64x32xf16
+// CHECK: scf.for
+// CHECK-NEXT: tilegpu.async_wait {num = 0 : i32}
+#blocked1 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked2 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dotA = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dotB = #tilegpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-stages" = 2 : i32, "tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @two_stages(%abase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %bbase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %ar = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked1}>>
+    %ac = tile.make_range 0 to 32 : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blocked1}>>
+    %ar2 = tile.expand_dims %ar axis = 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked1}>> -> tensor<64x1xi32, #blocked1>
+    %ac2 = tile.expand_dims %ac axis = 0 : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blocked1}>> -> tensor<1x32xi32, #blocked1>
+    %a32 = arith.constant dense<32> : tensor<64x1xi32, #blocked1>
+    %arows = arith.muli %ar2, %a32 : tensor<64x1xi32, #blocked1>
+    %arb = tile.broadcast %arows : tensor<64x1xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %acb = tile.broadcast %ac2 : tensor<1x32xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %aoff = arith.addi %arb, %acb : tensor<64x32xi32, #blocked1>
+    %asp = tile.splat %abase : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>, #blocked1>
+    %a = tile.addptr %asp, %aoff : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+    %br = tile.make_range 0 to 32 : tensor<32xi32, #tilegpu.slice<{dim = 1, parent = #blocked2}>>
+    %bc = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked2}>>
+    %br2 = tile.expand_dims %br axis = 1 : tensor<32xi32, #tilegpu.slice<{dim = 1, parent = #blocked2}>> -> tensor<32x1xi32, #blocked2>
+    %bc2 = tile.expand_dims %bc axis = 0 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked2}>> -> tensor<1x64xi32, #blocked2>
+    %b64 = arith.constant dense<64> : tensor<32x1xi32, #blocked2>
+    %brows = arith.muli %br2, %b64 : tensor<32x1xi32, #blocked2>
+    %brb = tile.broadcast %brows : tensor<32x1xi32, #blocked2> -> tensor<32x64xi32, #blocked2>
+    %bcb = tile.broadcast %bc2 : tensor<1x64xi32, #blocked2> -> tensor<32x64xi32, #blocked2>
+    %boff = arith.addi %brb, %bcb : tensor<32x64xi32, #blocked2>
+    %bsp = tile.splat %bbase : !tile.ptr<f16> -> tensor<32x64x!tile.ptr<f16>, #blocked2>
+    %b = tile.addptr %bsp, %boff : tensor<32x64x!tile.ptr<f16>, #blocked2>, tensor<32x64xi32, #blocked2>
+    %c0 = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %sa = arith.constant dense<32> : tensor<64x32xi32, #blocked1>
+    %sb = arith.constant dense<2048> : tensor<32x64xi32, #blocked2>
+    %r:3 = scf.for %i = %c0 to %k step %c32 iter_args(%acc = %acc0, %pa = %a, %pb = %b) -> (tensor<64x64xf32, #mma>, tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<32x64x!tile.ptr<f16>, #blocked2>) : i32 {
+      %x = tile.load %pa : tensor<64x32x!tile.ptr<f16>, #blocked1>
+      %y = tile.load %pb : tensor<32x64x!tile.ptr<f16>, #blocked2>
+      %xa = tilegpu.convert_layout %x : tensor<64x32xf16, #blocked1> -> tensor<64x32xf16, #dotA>
+      %yb = tilegpu.convert_layout %y : tensor<32x64xf16, #blocked2> -> tensor<32x64xf16, #dotB>
+      %d = tile.dot %xa, %yb, %acc : tensor<64x32xf16, #dotA> * tensor<32x64xf16, #dotB> -> tensor<64x64xf32, #mma>
+      %pa2 = tile.addptr %pa, %sa : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+      %pb2 = tile.addptr %pb, %sb : tensor<32x64x!tile.ptr<f16>, #blocked2>, tensor<32x64xi32, #blocked2>
+      scf.yield %d, %pa2, %pb2 : tensor<64x64xf32, #mma>, tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<32x64x!tile.ptr<f16>, #blocked2>
+    }
+    tile.store %out, %r#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// No dot in the loop: nothing to do.
+
+// CHECK-LABEL: func.func @no_dot
+// CHECK-NOT: tilegpu.local_alloc
+// CHECK: tile.load
+#blocked = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @no_dot(%a: tensor<512x!tile.ptr<f32>, #blocked>, %n: i32, %out: tensor<512x!tile.ptr<f32>, #blocked>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<512xf32, #blocked>
+    %s = arith.constant dense<512> : tensor<512xi32, #blocked>
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %p = %a) -> (tensor<512xf32, #blocked>, tensor<512x!tile.ptr<f32>, #blocked>) : i32 {
+      %x = tile.load %p : tensor<512x!tile.ptr<f32>, #blocked>
+      %y = arith.addf %acc, %x : tensor<512xf32, #blocked>
+      %p2 = tile.addptr %p, %s : tensor<512x!tile.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+      scf.yield %y, %p2 : tensor<512xf32, #blocked>, tensor<512x!tile.ptr<f32>, #blocked>
+    }
+    tile.store %out, %r#0 : tensor<512x!tile.ptr<f32>, #blocked>
+    return
+  }
+}
