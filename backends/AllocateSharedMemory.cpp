@@ -71,6 +71,10 @@ struct Buffer {
   int64_t bytes;
   int64_t first, last;
   int64_t offset = -1;
+  /// wgmma's swizzled buffers (nvmma_shared) start at multiples of 1024
+  /// bytes: the hardware swizzles address bits, so the pattern must start
+  /// at the buffer's first row (8 rows of 128 bytes).
+  int64_t alignment = kAlignment;
 };
 
 /// Positions of ops in program order (pre-order walk), and the span of
@@ -118,7 +122,7 @@ private:
 /// First-fit: the lowest aligned offset at which `buffer` overlaps no
 /// placed buffer live at the same time, at or after `from`.
 int64_t firstFit(const Buffer &buffer, ArrayRef<Buffer> placed, int64_t from) {
-  int64_t offset = from;
+  int64_t offset = llvm::alignTo(from, buffer.alignment);
   bool moved = true;
   while (moved) {
     moved = false;
@@ -127,7 +131,7 @@ int64_t firstFit(const Buffer &buffer, ArrayRef<Buffer> placed, int64_t from) {
         continue;
       if (offset < other.offset + other.bytes &&
           other.offset < offset + buffer.bytes) {
-        offset = alignUp(other.offset + other.bytes);
+        offset = llvm::alignTo(other.offset + other.bytes, buffer.alignment);
         moved = true;
       }
     }
@@ -197,9 +201,11 @@ struct AllocateSharedMemoryPass
     Liveness liveness(func);
     SmallVector<Buffer> buffers;
     func.walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (isa<tilegpu::LocalAllocOp>(op)) {
+      if (auto alloc = dyn_cast<tilegpu::LocalAllocOp>(op)) {
         buffers.push_back({op, false, alignUp(getBufferBytes(op)),
                            liveness.at(op), liveness.lastUse(op)});
+        if (isa<tilegpu::NvmmaSharedLayoutAttr>(alloc.getType().getEncoding()))
+          buffers.back().alignment = 1024;
         return;
       }
       op->removeAttr(kScratchOffsetAttrName);

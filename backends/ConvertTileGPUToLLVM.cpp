@@ -75,11 +75,19 @@ LogicalResult declareSharedMemory(ModuleOp module) {
   OpBuilder builder(module.getBodyRegion());
   builder.setInsertionPointToStart(module.getBody());
   if (!module.lookupSymbol(kSharedMemoryGlobalName)) {
+    // wgmma's swizzled operands need their buffers at multiples of 1024
+    // bytes (AllocateSharedMemory.cpp places them so within the block).
+    int64_t sharedAlignment = 16;
+    module.walk([&](tilegpu::LocalAllocOp alloc) {
+      if (isa<tilegpu::NvmmaSharedLayoutAttr>(alloc.getType().getEncoding()))
+        sharedAlignment = 1024;
+    });
     auto type = LLVM::LLVMArrayType::get(builder.getI8Type(), 0);
     LLVM::GlobalOp::create(builder, module.getLoc(), type,
                            /*isConstant=*/false, LLVM::Linkage::External,
                            kSharedMemoryGlobalName, Attribute(),
-                           /*alignment=*/16, /*addrSpace=*/3);
+                           /*alignment=*/sharedAlignment,
+                           /*addrSpace=*/3);
   }
   return success();
 }
@@ -182,6 +190,7 @@ struct ConvertTileGPUToLLVMPass
     populateBarrierOpToLLVMPatterns(converter, patterns, targetInfo);
     populateDotOpToLLVMPatterns(converter, patterns);
     populateMmaDotOpToLLVMPatterns(converter, patterns);
+    populateWgmmaDotOpToLLVMPatterns(converter, patterns);
     populateSharedMemoryOpToLLVMPatterns(converter, patterns, targetInfo);
     populateAsyncCopyOpToLLVMPatterns(converter, patterns, axisInfo,
                                       targetInfo);

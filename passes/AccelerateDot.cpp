@@ -1,5 +1,6 @@
 // terrazzo-accelerate-dot: see Passes.td.
 #include "passes/Passes.h"
+#include "passes/AccelerateDotWgmma.h"
 
 #include "backends/Target.h"
 #include "dialects/Tile/IR/Tile.h"
@@ -124,11 +125,15 @@ struct AccelerateDotPass
       if (isa_and_nonnull<tilegpu::NvidiaMmaLayoutAttr>(
               dot.getType().getEncoding()))
         return;
-      if (unsigned kWidth = mmaV2KWidth(dot))
-        dots.push_back({dot, kWidth});
+      dots.push_back({dot, mmaV2KWidth(dot)});
     });
-    for (auto [dot, kWidth] : dots)
-      accelerate(dot, kWidth, warps.getInt());
+    for (auto [dot, kWidth] : dots) {
+      // wgmma first where it applies (sm_90a); mma.sync otherwise.
+      if (accelerateDotWithWgmma(dot, target->capability, warps.getInt()))
+        continue;
+      if (kWidth)
+        accelerate(dot, kWidth, warps.getInt());
+    }
   }
 };
 

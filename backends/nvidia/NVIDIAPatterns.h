@@ -52,6 +52,11 @@ LogicalResult checkAsyncCopyLowering(ModuleOp module, unsigned capability,
 void populateMmaDotOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                     RewritePatternSet &patterns);
 
+/// tilegpu.warp_group_dot as wgmma.mma_async on sm_90a (see
+/// WgmmaDotOpToLLVM.cpp).
+void populateWgmmaDotOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                      RewritePatternSet &patterns);
+
 } // namespace mlir::terrazzo
 
 #endif // TERRAZZO_BACKENDS_NVIDIA_NVIDIAPATTERNS_H

@@ -1,0 +1,365 @@
+// tilegpu.warp_group_dot as Hopper's wgmma.mma_async (sm_90a), operands
+// read by the tensor cores from shared memory through 64-bit matrix
+// descriptors, accumulators in registers laid out as #tilegpu.nvidia_mma
+// version 3. Synchronous: the lowering waits for its instructions.
+//
+// Sequence (every thread of the program instance runs it):
+//   fence.proxy.async.shared::cta  the thread's own generic-proxy stores
+//                                  (local_alloc, local_store) become visible
+//                                  to the async proxy wgmma reads through;
+//   bar.sync                       every thread has fenced its stores (the
+//                                  fence must come before the barrier, so
+//                                  the barrier that terrazzo-insert-barriers
+//                                  put before the op is not enough);
+//   wgmma.fence                    accumulator registers written before are
+//                                  ordered before the wgmma that reads them;
+//   wgmma.mma_async ...            one per (64-row tile, N tile, K step);
+//   wgmma.commit_group, wgmma.wait_group 0 (inline PTX that passes the
+//                                  accumulators through, see below).
+//
+// Matrix descriptor (PTX ISA, "Matrix Descriptor Format"), 64 bits:
+//   bits  0-13  start address, (address & 0x3FFFF) >> 4
+//   bits 16-29  leading dimension byte offset >> 4 (LBO)
+//   bits 32-45  stride dimension byte offset >> 4 (SBO)
+//   bits 49-51  base offset: 0, buffers are aligned to the swizzle pattern
+//               (terrazzo-allocate-shared-memory aligns nvmma_shared buffers
+//               to 1024 bytes, the 128-byte swizzle's 8 rows)
+//   bits 62-63  swizzle: 0 none, 1 128B, 2 64B, 3 32B.
+//
+// LBO and SBO for the layouts of #tilegpu.nvmma_shared (SharedLayouts.h:
+// W-byte rows per block of the contiguous dimension, W = 16 without swizzle,
+// `rows` rows per block; blocks follow each other), from the PTX ISA's
+// canonical layouts, in units of T = 16 bytes along the contiguous
+// dimension:
+//   K-major, swizzled:   ((8, m), (T, 2k)) : ((W/16 T, SBO), (1, T)):
+//       rows W bytes apart, 8-row groups SBO = 8 W apart; K stays within one
+//       W-byte row per instruction (its K is 32 bytes), LBO unused (1).
+//   K-major, no swizzle: ((8, m), (T, 2k)) : ((1T, SBO), (1, LBO)):
+//       8 x 16-byte core matrices, contiguous; SBO = 128 between 8-row
+//       groups, LBO = 16 rows between 16-byte blocks of K.
+//   MN-major, swizzled:  ((T, W/16, m), (8, k)) : ((1, T, LBO), (W/16 T, SBO)):
+//       W bytes of M/N per row, the next block of M/N LBO = W rows apart;
+//       K rows W bytes apart, 8-row groups SBO = 8 W apart.
+// The start address of a tile at (row s0, contiguous c0), s0 a multiple of
+// 8 and c0 at a row start or, for K-major, a K step within the row, is
+// (c0 / E) W rows + s0 W + (c0 % E) bytes (E elements per row): the
+// unswizzled address, the hardware applies the swizzle to the addresses it
+// forms (that is why K steps within a 128-byte row are plain additions).
+#include "backends/common/Patterns.h"
+#include "backends/common/TypeConverter.h"
+#include "backends/common/Utility.h"
+#include "backends/nvidia/NVIDIAPatterns.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+#include <map>
+#include <set>
+
+using namespace mlir;
+using namespace mlir::terrazzo;
+
+namespace {
+
+/// How one operand's tiles are addressed.
+struct OperandAddressing {
+  int64_t rowBytes;     // W
+  int64_t rowElements;  // E
+  int64_t rows;         // extent of the strided dimension
+  int64_t elementBytes;
+  unsigned contiguousDim;
+  uint64_t descriptorBits; // LBO, SBO and swizzle mode, no address
+  bool kMajor;
+
+  /// Byte offset of the tile starting at `origin` (dim0, dim1).
+  int64_t offset(int64_t d0, int64_t d1) const {
+    int64_t c0 = contiguousDim == 0 ? d0 : d1;
+    int64_t s0 = contiguousDim == 0 ? d1 : d0;
+    return (c0 / rowElements) * rowBytes * rows + s0 * rowBytes +
+           (c0 % rowElements) * elementBytes;
+  }
+};
+
+OperandAddressing addressing(tilegpu::MemDescType type, unsigned kDim) {
+  auto layout = cast<tilegpu::NvmmaSharedLayoutAttr>(type.getEncoding());
+  OperandAddressing result;
+  unsigned swizzle = layout.getSwizzlingByteWidth();
+  result.rowBytes = swizzle ? swizzle : 16;
+  result.elementBytes = layout.getElementBitWidth() / 8;
+  result.rowElements = result.rowBytes / result.elementBytes;
+  result.contiguousDim = layout.getTransposed() ? 0 : 1;
+  result.rows = type.getShape()[1 - result.contiguousDim];
+  result.kMajor = result.contiguousDim == kDim;
+  int64_t lbo, sbo = 8 * result.rowBytes;
+  if (result.kMajor)
+    lbo = swizzle ? 16 : 16 * result.rows;
+  else
+    lbo = result.rowBytes * result.rows;
+  uint64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : swizzle == 32 ? 3 : 0;
+  result.descriptorBits = ((uint64_t(lbo >> 4) & 0x3FFF) << 16) |
+                          ((uint64_t(sbo >> 4) & 0x3FFF) << 32) | (mode << 62);
+  return result;
+}
+
+std::map<Coordinates, int32_t> registerIndex(const LinearLayout &layout) {
+  std::map<Coordinates, int32_t> index;
+  for (int32_t reg = 0, e = layout.getInDimSize(kRegister); reg < e; ++reg)
+    index.emplace(registerCoordinates(layout, reg), reg);
+  return index;
+}
+
+/// The distinct multiples of `tile` along `dim` at which warp 0's
+/// registers lie, in increasing order.
+SmallVector<int32_t> tileOrigins(const LinearLayout &layout, unsigned dim,
+                                 int32_t tile) {
+  std::set<int32_t> origins;
+  for (int32_t reg = 0, e = layout.getInDimSize(kRegister); reg < e; ++reg)
+    origins.insert(registerCoordinates(layout, reg)[dim] & ~(tile - 1));
+  return SmallVector<int32_t>(origins.begin(), origins.end());
+}
+
+std::optional<NVVM::WGMMATypes> wgmmaType(Type type) {
+  if (type.isF16())
+    return NVVM::WGMMATypes::f16;
+  if (type.isBF16())
+    return NVVM::WGMMATypes::bf16;
+  if (type.isF32())
+    return NVVM::WGMMATypes::tf32;
+  if (isa<Float8E4M3FNType>(type))
+    return NVVM::WGMMATypes::e4m3;
+  if (isa<Float8E5M2Type>(type))
+    return NVVM::WGMMATypes::e5m2;
+  return std::nullopt;
+}
+
+Value i64Constant(RewriterBase &rewriter, Location loc, uint64_t value) {
+  return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
+                                  rewriter.getI64IntegerAttr(int64_t(value)));
+}
+
+struct WarpGroupDotOpConversion
+    : public ConvertOpToLLVMPattern<tilegpu::WarpGroupDotOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(tilegpu::WarpGroupDotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = op.getContext();
+    tilegpu::MemDescType aType = op.getA().getType(),
+                         bType = op.getB().getType();
+    RankedTensorType dType = op.getType();
+    auto mma = cast<tilegpu::NvidiaMmaLayoutAttr>(dType.getEncoding());
+    Type accElement = dType.getElementType();
+    if (!accElement.isF32())
+      return op.emitOpError("the wgmma lowering supports float32 "
+                            "accumulators only");
+    std::optional<NVVM::WGMMATypes> aPtx = wgmmaType(aType.getElementType());
+    std::optional<NVVM::WGMMATypes> bPtx = wgmmaType(bType.getElementType());
+    if (!aPtx || !bPtx)
+      return op.emitOpError("no wgmma for operands of type ")
+             << aType.getElementType();
+    OperandAddressing a = addressing(aType, /*kDim=*/1);
+    OperandAddressing b = addressing(bType, /*kDim=*/0);
+    // MN-major layouts without swizzle are defined differently by the ISA.
+    if ((!a.kMajor && a.rowBytes == 16) || (!b.kMajor && b.rowBytes == 16))
+      return op.emitOpError("MN-major operands need a swizzled "
+                            "nvmma_shared layout");
+    int64_t instrN = mma.getInstrShape()[1];
+    int64_t kStep = mma.getInstrShape()[2];
+    int64_t k = aType.getShape()[1];
+
+    LinearLayout dLayout = *getLinearLayout(dType);
+    std::map<Coordinates, int32_t> dIndex = registerIndex(dLayout);
+    SmallVector<Value> results = unpackStruct(rewriter, loc, adaptor.getC());
+
+    // The warp group's own offset along M and N: the warp bases above the
+    // first two (which stack the group's four warps along M), selected by
+    // the bits of the warp id.
+    Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
+    Value warp = LLVM::LShrOp::create(rewriter, loc, tid,
+                                      i32Constant(rewriter, loc, 5));
+    Value groupM = i32Constant(rewriter, loc, 0);
+    Value groupN = i32Constant(rewriter, loc, 0);
+    for (int32_t bit = 2, e = dLayout.getInDimSizeLog2("warp"); bit < e;
+         ++bit) {
+      Value set = LLVM::AndOp::create(
+          rewriter, loc,
+          LLVM::LShrOp::create(rewriter, loc, warp,
+                               i32Constant(rewriter, loc, bit)),
+          i32Constant(rewriter, loc, 1));
+      int32_t alongM = dLayout.getBasis("warp", bit, "dim0");
+      int32_t alongN = dLayout.getBasis("warp", bit, "dim1");
+      if (alongM)
+        groupM = LLVM::AddOp::create(
+            rewriter, loc, groupM,
+            LLVM::MulOp::create(rewriter, loc, set,
+                                i32Constant(rewriter, loc, alongM)));
+      if (alongN)
+        groupN = LLVM::AddOp::create(
+            rewriter, loc, groupN,
+            LLVM::MulOp::create(rewriter, loc, set,
+                                i32Constant(rewriter, loc, alongN)));
+    }
+    // Descriptors without the tile offsets: the buffer's address in the
+    // shared window plus the warp group's offset (tiles of the group start
+    // at multiples of 64 rows of A and of N columns of B, each a whole
+    // number of swizzle rows or blocks, so the offset is linear in them).
+    auto baseDescriptor = [&](Value buffer, const OperandAddressing &x,
+                              Value groupOffset, unsigned groupDim) {
+      Value address = LLVM::PtrToIntOp::create(rewriter, loc,
+                                               rewriter.getI64Type(), buffer);
+      int64_t unit = groupDim == 0 ? x.offset(1, 0) : x.offset(0, 1);
+      // offset(1, 0) is one element's step; a block-aligned origin g adds
+      // g / E blocks when g runs along the contiguous dimension.
+      if (groupDim == x.contiguousDim)
+        unit = x.rowBytes * x.rows / x.rowElements;
+      Value group = LLVM::ZExtOp::create(rewriter, loc, rewriter.getI64Type(),
+                                         groupOffset);
+      address = LLVM::AddOp::create(
+          rewriter, loc, address,
+          LLVM::MulOp::create(rewriter, loc, group,
+                              i64Constant(rewriter, loc, uint64_t(unit))));
+      Value field = LLVM::AndOp::create(
+          rewriter, loc,
+          LLVM::LShrOp::create(rewriter, loc, address,
+                               i64Constant(rewriter, loc, 4)),
+          i64Constant(rewriter, loc, 0x3FFF));
+      return LLVM::OrOp::create(rewriter, loc, field,
+                                i64Constant(rewriter, loc, x.descriptorBits));
+    };
+    Value aBase = baseDescriptor(adaptor.getA(), a, groupM, 0);
+    Value bBase = baseDescriptor(adaptor.getB(), b, groupN, 1);
+    // Adding offset >> 4 to the address field cannot carry out of it: the
+    // shared window is below 2^18 bytes.
+    auto descriptor = [&](Value base, int64_t offset) -> Value {
+      if (offset == 0)
+        return base;
+      return LLVM::AddOp::create(rewriter, loc, base,
+                                 i64Constant(rewriter, loc,
+                                             uint64_t(offset) >> 4));
+    };
+
+    NVVM::FenceProxyOp::create(
+        rewriter, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+    NVVM::Barrier0Op::create(rewriter, loc);
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+
+    int64_t fragment = instrN / 2;
+    Type structType = LLVM::LLVMStructType::getLiteral(
+        context, SmallVector<Type>(fragment, accElement));
+    // wgmma.mma_async as inline PTX: nvvm.wgmma.mma_async has no LLVM
+    // intrinsic, it only becomes inline assembly in MLIR's NVVM-to-LLVM
+    // conversion, which this backend does not run. Operands: the fragment
+    // ($0.., tied to the accumulator inputs), the descriptors, and scale-d
+    // as a predicate (1: D = A * B + D). The transpose immediates exist for
+    // 16-bit types only: 1 for an MN-major operand.
+    std::string ptx;
+    {
+      auto name = [](NVVM::WGMMATypes type) {
+        return NVVM::stringifyWGMMATypes(type).str();
+      };
+      int64_t n = fragment;
+      std::string regs;
+      for (int64_t i = 0; i < n; ++i)
+        regs += (i ? ", $" : "$") + std::to_string(i);
+      ptx = "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(2 * n + 2) +
+            ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
+            std::to_string(instrN) + "k" + std::to_string(kStep) + ".f32." +
+            name(*aPtx) + "." + name(*bPtx) + " {" + regs + "}, $" +
+            std::to_string(2 * n) + ", $" + std::to_string(2 * n + 1) +
+            ", p, 1, 1";
+      if (aType.getElementType().getIntOrFloatBitWidth() == 16)
+        ptx += std::string(", ") + (a.kMajor ? "0" : "1") + ", " +
+               (b.kMajor ? "0" : "1");
+      ptx += ";\n}";
+    }
+    std::string wgmmaConstraints;
+    for (int64_t i = 0; i < fragment; ++i)
+      wgmmaConstraints += (i ? ",=f" : "=f");
+    for (int64_t i = 0; i < fragment; ++i)
+      wgmmaConstraints += "," + std::to_string(i);
+    wgmmaConstraints += ",l,l,r";
+    Value one = i32Constant(rewriter, loc, 1);
+    auto emitWgmma = [&](RewriterBase &rewriter, Location loc, Type structType,
+                         Value acc, Value descA, Value descB) -> Value {
+      SmallVector<Value> operands = unpackStruct(rewriter, loc, acc);
+      operands.push_back(descA);
+      operands.push_back(descB);
+      operands.push_back(one);
+      return LLVM::InlineAsmOp::create(
+                 rewriter, loc, structType, operands, ptx, wgmmaConstraints,
+                 /*has_side_effects=*/true, /*is_align_stack=*/false,
+                 LLVM::tailcallkind::TailCallKind::None,
+                 /*asm_dialect=*/LLVM::AsmDialectAttr(),
+                 /*operand_attrs=*/ArrayAttr())
+          .getResult(0);
+    };
+    for (int32_t m0 : tileOrigins(dLayout, 0, 64)) {
+      for (int32_t n0 : tileOrigins(dLayout, 1, int32_t(instrN))) {
+        // Accumulator register i of lane 0 of the group's first warp:
+        // (m0 + 8 ((i / 2) % 2), n0 + 8 (i / 4) + i % 2) (the mma.sync
+        // fragment, instrN / 8 tiles side by side).
+        SmallVector<int32_t> regs;
+        for (int32_t i = 0; i < fragment; ++i) {
+          auto it = dIndex.find(
+              {m0 + 8 * ((i / 2) % 2), n0 + 8 * (i / 4) + i % 2});
+          if (it == dIndex.end())
+            return op.emitOpError("internal error: a wgmma accumulator is "
+                                  "missing from the thread's registers");
+          regs.push_back(it->second);
+        }
+        Value acc = LLVM::UndefOp::create(rewriter, loc, structType);
+        for (auto [i, reg] : llvm::enumerate(regs))
+          acc = LLVM::InsertValueOp::create(rewriter, loc, acc, results[reg],
+                                            int64_t(i));
+        for (int64_t k0 = 0; k0 < k; k0 += kStep) {
+          Value descA = descriptor(aBase, a.offset(m0, k0));
+          Value descB = descriptor(bBase, b.offset(k0, n0));
+          acc = emitWgmma(rewriter, loc, structType, acc, descA, descB);
+        }
+        for (auto [i, reg] : llvm::enumerate(regs))
+          results[reg] =
+              LLVM::ExtractValueOp::create(rewriter, loc, acc, int64_t(i));
+      }
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    // The wait must carry the accumulators: they are only valid after it,
+    // and nothing would keep their uses from moving above a wait that
+    // does not produce them (nvvm.wgmma.wait.group.sync.aligned takes no
+    // values). So the wait is inline PTX whose outputs are its inputs.
+    {
+      std::string constraints;
+      for (size_t i = 0; i < results.size(); ++i)
+        constraints += (i ? ",=f" : "=f");
+      for (size_t i = 0; i < results.size(); ++i)
+        constraints += "," + std::to_string(i);
+      Type waitType = LLVM::LLVMStructType::getLiteral(
+          context, SmallVector<Type>(results.size(), accElement));
+      Value waited =
+          LLVM::InlineAsmOp::create(
+              rewriter, loc, waitType, results,
+              "wgmma.wait_group.sync.aligned 0;", constraints,
+              /*has_side_effects=*/true, /*is_align_stack=*/false,
+              LLVM::tailcallkind::TailCallKind::None,
+              /*asm_dialect=*/LLVM::AsmDialectAttr(),
+              /*operand_attrs=*/ArrayAttr())
+              .getResult(0);
+      results = unpackStruct(rewriter, loc, waited);
+    }
+    rewriter.replaceOp(op, packStruct(rewriter, loc,
+                                      getTypeConverter()->convertType(dType),
+                                      results));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::terrazzo::populateWgmmaDotOpToLLVMPatterns(
+    TileGPUTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<WarpGroupDotOpConversion>(converter);
+}

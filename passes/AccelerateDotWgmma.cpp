@@ -1,0 +1,177 @@
+// tile.dot on Hopper's wgmma (sm_90a): see AccelerateDotWgmma.h.
+//
+// The operands are stored into shared memory by tilegpu.local_alloc (from
+// whatever layout they have), in the layout the instruction's matrix
+// descriptors address; the accumulator and result get the wgmma
+// accumulator layout, through convert_layout that
+// terrazzo-remove-layout-conversions later moves or removes.
+#include "passes/AccelerateDotWgmma.h"
+
+#include "dialects/Tile/IR/Tile.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+
+namespace {
+
+/// K of one wgmma for these operand and result types, or 0 when no wgmma
+/// computes them. Only float32 accumulators for now: the lowering does not
+/// pack float16 accumulators into f16x2 registers (those dots keep
+/// mma.sync).
+int64_t wgmmaK(tile::DotOp dot) {
+  auto aType = cast<RankedTensorType>(dot.getA().getType());
+  auto bType = cast<RankedTensorType>(dot.getB().getType());
+  Type a = aType.getElementType(), b = bType.getElementType();
+  Type d = dot.getType().getElementType();
+  if (!d.isF32())
+    return 0;
+  auto isFp8 = [](Type type) {
+    return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+  };
+  if (isFp8(a) && isFp8(b) && (d.isF16() || d.isF32()))
+    return 32;
+  if (a != b)
+    return 0;
+  if (a.isF16() && (d.isF16() || d.isF32()))
+    return 16;
+  if (a.isBF16() && d.isF32())
+    return 16;
+  if (a.isF32() && d.isF32() &&
+      dot.getInputPrecision() == tile::InputPrecision::TF32)
+    return 8;
+  return 0;
+}
+
+/// The dimension along which consecutive elements of a tensor's layout sit
+/// in a thread's registers (dim 1 unless the layout says otherwise): the
+/// one to keep contiguous in shared memory so that stores are vectors.
+unsigned fastestDim(RankedTensorType type) {
+  if (auto blocked =
+          dyn_cast_or_null<tilegpu::BlockedLayoutAttr>(type.getEncoding()))
+    return blocked.getOrder().front();
+  return 1;
+}
+
+/// The widest swizzle whose rows (W bytes along the contiguous dimension)
+/// fit in `bytes`, W at most `limit`; 0 (16-byte rows, no swizzle) when
+/// only that fits, -1 when not even 16 bytes do.
+int swizzleFor(int64_t bytes, int64_t limit) {
+  for (int width : {128, 64, 32})
+    if (width <= bytes && width <= limit)
+      return width;
+  return bytes >= 16 ? 0 : -1;
+}
+
+/// The nvmma_shared layout of operand `opIdx` (A: M x K, B: K x N), or
+/// null. 16-bit operands keep the dimension their layout holds
+/// contiguously (wgmma transposes 16-bit operands in shared memory); the
+/// others must be K-major. MN-major operands need a swizzle (the PTX ISA
+/// defines MN-major layouts without swizzle differently) whose rows fit in
+/// one instruction's M (64) or N (`instrN`), so that each instruction
+/// starts at a swizzle row; if not they are stored K-major.
+tilegpu::NvmmaSharedLayoutAttr operandLayout(RankedTensorType type,
+                                             unsigned opIdx, unsigned instrN) {
+  unsigned bits = type.getElementTypeBitWidth();
+  int64_t bytes = bits / 8;
+  unsigned kDim = opIdx == 0 ? 1 : 0;
+  unsigned mnDim = 1 - kDim;
+  bool mnMajor = bits == 16 && fastestDim(type) == mnDim;
+  if (mnMajor) {
+    int64_t instrMN = opIdx == 0 ? 64 : instrN;
+    int swizzle =
+        swizzleFor(type.getShape()[mnDim] * bytes, instrMN * bytes);
+    if (swizzle > 0)
+      return tilegpu::NvmmaSharedLayoutAttr::get(
+          type.getContext(), swizzle, /*transposed=*/mnDim == 0, bits);
+  }
+  int swizzle = swizzleFor(type.getShape()[kDim] * bytes, 128);
+  if (swizzle < 0)
+    return {};
+  return tilegpu::NvmmaSharedLayoutAttr::get(
+      type.getContext(), swizzle, /*transposed=*/kDim == 0, bits);
+}
+
+Value convertTo(OpBuilder &builder, Value value, Attribute layout) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getEncoding() == layout)
+    return value;
+  auto newType = RankedTensorType::get(type.getShape(), type.getElementType(),
+                                       layout);
+  return tilegpu::ConvertLayoutOp::create(builder, value.getLoc(), newType,
+                                          value);
+}
+
+} // namespace
+
+bool mlir::terrazzo::accelerateDotWithWgmma(tile::DotOp dot,
+                                            unsigned capability,
+                                            unsigned numWarps) {
+  // wgmma exists on sm_90a only (sm_100 replaced it with tcgen05.mma).
+  if (capability != 90 || numWarps % 4 != 0)
+    return false;
+  auto aType = cast<RankedTensorType>(dot.getA().getType());
+  auto bType = cast<RankedTensorType>(dot.getB().getType());
+  RankedTensorType dType = dot.getType();
+  int64_t kStep = wgmmaK(dot);
+  if (!kStep || aType.getRank() != 2)
+    return false;
+  int64_t m = dType.getShape()[0], n = dType.getShape()[1];
+  int64_t k = aType.getShape()[1];
+  for (int64_t size : {m, n, k})
+    if (!llvm::isPowerOf2_64(uint64_t(size)))
+      return false;
+  if (m % 64 != 0 || k % kStep != 0)
+    return false;
+  // Warp groups go along M first (each takes 64-row tiles), the rest
+  // along N; one instruction covers the warp group's share of N.
+  unsigned groups = numWarps / 4;
+  unsigned groupsM = std::min<int64_t>(groups, m / 64);
+  unsigned groupsN = groups / groupsM;
+  if (n % groupsN != 0 || n / groupsN < 8)
+    return false;
+  unsigned instrN = std::min<int64_t>(256, n / groupsN);
+
+  MLIRContext *context = dot.getContext();
+  // Store the operands from before a layout conversion (the FMA layouts
+  // terrazzo-convert-tile-to-tilegpu gave them): the store moves the data
+  // anyway, and the source's layout tells which dimension is contiguous.
+  auto source = [](Value operand) -> Value {
+    if (auto convert = operand.getDefiningOp<tilegpu::ConvertLayoutOp>())
+      return convert.getSrc();
+    return operand;
+  };
+  Value aSource = source(dot.getA()), bSource = source(dot.getB());
+  auto aLayout = operandLayout(cast<RankedTensorType>(aSource.getType()), 0,
+                               instrN);
+  auto bLayout = operandLayout(cast<RankedTensorType>(bSource.getType()), 1,
+                               instrN);
+  if (!aLayout || !bLayout)
+    return false;
+  auto mma = tilegpu::NvidiaMmaLayoutAttr::get(
+      context, 3, {4 * groupsM, groupsN},
+      {16, instrN, unsigned(kStep)});
+
+  OpBuilder builder(dot);
+  Location loc = dot.getLoc();
+  auto alloc = [&](Value operand, tilegpu::NvmmaSharedLayoutAttr layout) {
+    auto type = cast<RankedTensorType>(operand.getType());
+    auto memType = tilegpu::MemDescType::get(context, type.getShape(),
+                                             type.getElementType(), layout,
+                                             /*mutableMemory=*/false);
+    return tilegpu::LocalAllocOp::create(builder, loc, memType, operand)
+        .getResult();
+  };
+  Value a = alloc(aSource, aLayout);
+  Value b = alloc(bSource, bLayout);
+  Value c = convertTo(builder, dot.getC(), mma);
+  auto wgmma = tilegpu::WarpGroupDotOp::create(
+      builder, loc, c.getType(), a, b, c, dot.getInputPrecision(),
+      dot.getMaxNumImpreciseAcc());
+  Value result = convertTo(builder, wgmma.getResult(), dType.getEncoding());
+  dot.getResult().replaceAllUsesWith(result);
+  dot.erase();
+  return true;
+}
