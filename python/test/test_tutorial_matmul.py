@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -60,16 +62,32 @@ def test_every_config_has_tile_ir(tutorial, check_ir):
     check_ir(text, ptx=False)
 
 
+@pytest.mark.parametrize("target", ["cuda:80", "cuda:90"])
 @pytest.mark.parametrize("cfg_index", [2, 7])
-def test_ptx(tutorial, cfg_index):
+def test_ptx(cfg_index, target):
+    """The PTX of two configurations, compiled in a child process so that a
+    compiler crash fails this test instead of ending the whole run."""
     pytest.importorskip("terrazzo._C")
-    cfg = tutorial.get_autotune_configs()[cfg_index]
-    a = np.zeros((256, 256), np.float16)
-    ptx = tutorial.matmul_kernel.fn.compile(a, a, a, 256, 256, 256, 256, 1, 256, 1, 256, 1,
-                                            ACTIVATION="", stage="ptx",
-                                            num_warps=cfg.num_warps,
-                                            num_stages=cfg.num_stages, **cfg.kwargs)
-    assert ".entry matmul_kernel" in ptx
+    code = f"""
+import importlib.util, numpy as np
+spec = importlib.util.spec_from_file_location("t", {str(REPO / 'tutorials/03-matrix-multiplication.py')!r})
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+cfg = m.get_autotune_configs()[{cfg_index}]
+a = np.zeros((256, 256), np.float16)
+ptx = m.matmul_kernel.fn.compile(a, a, a, 256, 256, 256, 256, 1, 256, 1, 256, 1,
+                                 ACTIVATION="", stage="ptx", target={target!r},
+                                 num_warps=cfg.num_warps, num_stages=cfg.num_stages,
+                                 **cfg.kwargs)
+assert ".entry matmul_kernel" in ptx
+print("ok")
+"""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=600, env=env)
+    assert r.returncode == 0 and "ok" in r.stdout, \
+        f"compiling the tutorial's kernel for {target} failed (rc {r.returncode}):\n" \
+        f"{r.stderr[-3000:]}"
 
 
 def test_bench_imports():
