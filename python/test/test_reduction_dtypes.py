@@ -206,8 +206,13 @@ def _scan_outputs(dtype, m, n, xp):
     return outs
 
 
+# float16 prefix sums accumulate in float16 (as Triton's): up to ~log2(n)
+# roundings of partial sums on the GPU's tree, n in the interpreter's loop.
+SCAN_TOLERANCE = {"float16": 2e-2}
+
+
 def _check_scans(dtype, x, axis, sums, rsums, maxs):
-    tol = DTYPES[dtype][2]
+    tol = SCAN_TOLERANCE.get(dtype, DTYPES[dtype][2])
     m, n = x.shape
     x64 = x.astype(np.float64)
     flipped = np.flip(x64, axis=axis)
