@@ -324,3 +324,18 @@ def test_gpu_matches_the_interpreter_on_every_case(torch_cuda, rng):
                                                err_msg=f"{name}: argument {i}")
                 else:
                     np.testing.assert_array_equal(got, a, err_msg=f"{name}: argument {i}")
+
+
+def test_terrazzo_target_overrides_the_device(monkeypatch):
+    """TERRAZZO_TARGET picks the target instead of the driver's device (code
+    for an older architecture runs on newer devices, e.g. for comparisons)."""
+    from terrazzo.runtime import jit as jit_module
+
+    class Driver:
+        def current_target(self):
+            return "cuda:75"
+
+    monkeypatch.setenv("TERRAZZO_TARGET", "cuda:80")
+    assert jit_module._default_target(Driver()) == "cuda:80"
+    monkeypatch.delenv("TERRAZZO_TARGET")
+    assert jit_module._default_target(Driver()) == "cuda:75"

@@ -309,6 +309,11 @@ def _make_kernel(C, binary, name, threads, smem, signature):
 
 
 def _default_target(C) -> str:
+    """The device's target, or $TERRAZZO_TARGET (e.g. "cuda:80": code for an
+    older architecture, which newer devices run too) when set."""
+    forced = os.environ.get("TERRAZZO_TARGET")
+    if forced:
+        return forced
     try:
         t = C.current_target()
     except Exception:
