@@ -22,6 +22,9 @@ void terrazzo::buildTilePipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::terrazzo::createTerrazzoCombine());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
+  // Loop-invariant arithmetic leaves the loops: less work per iteration,
+  // and the pipeliner needs pointer steps defined outside the loop.
+  pm.addPass(mlir::createLoopInvariantCodeMotionPass());
   pm.addPass(mlir::createSymbolDCEPass());
 }
 
@@ -38,6 +41,9 @@ void terrazzo::buildTileGPUPipeline(mlir::OpPassManager &pm,
   // fallback's operand layouts first.
   pm.addPass(mlir::terrazzo::createTerrazzoAccelerateDot());
   pm.addPass(mlir::terrazzo::createTerrazzoRemoveLayoutConversions());
+  // Values rematerialised in a layout where a loop used them (splats of
+  // pointer steps) go back out of the loop.
+  pm.addPass(mlir::createLoopInvariantCodeMotionPass());
   // cp.async exists from sm_80 on.
   std::string error;
   std::optional<Target> parsed = Target::parse(target, error);
