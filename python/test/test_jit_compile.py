@@ -327,8 +327,7 @@ def test_gpu_matches_the_interpreter_on_every_case(torch_cuda, rng):
 
 
 def test_terrazzo_target_overrides_the_device(monkeypatch):
-    """TERRAZZO_TARGET picks the target instead of the driver's device (code
-    for an older architecture runs on newer devices, e.g. for comparisons)."""
+    """TERRAZZO_TARGET picks the target instead of the driver's device."""
     from terrazzo.runtime import jit as jit_module
 
     class Driver:

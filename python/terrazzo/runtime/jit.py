@@ -309,8 +309,9 @@ def _make_kernel(C, binary, name, threads, smem, signature):
 
 
 def _default_target(C) -> str:
-    """The device's target, or $TERRAZZO_TARGET (e.g. "cuda:80": code for an
-    older architecture, which newer devices run too) when set."""
+    """The device's target, or $TERRAZZO_TARGET (e.g. "cuda:80") when set:
+    code for another architecture, to inspect or cache (a cubin only runs
+    on devices of its own major architecture)."""
     forced = os.environ.get("TERRAZZO_TARGET")
     if forced:
         return forced
