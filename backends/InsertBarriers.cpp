@@ -154,6 +154,18 @@ private:
       read(op, *bufferRange(load.getBuffer()), state, insert);
       return;
     }
+    if (auto dot = dyn_cast<tilegpu::WarpGroupDotOp>(op)) {
+      // Its lowering fences the thread's generic-proxy writes (stores, and
+      // cp.async writes completed by an async_wait) for the async proxy and
+      // passes a barrier of its own, then the tensor cores read both
+      // operands: earlier writes are visible, the reads stay pending until
+      // the next barrier (a later write to either operand needs one: other
+      // warp groups may still be reading).
+      state.clear();
+      Pending::add(state.reads, *bufferRange(dot.getA()));
+      Pending::add(state.reads, *bufferRange(dot.getB()));
+      return;
+    }
     if (auto copy = dyn_cast<tilegpu::AsyncCopyGlobalToLocalOp>(op)) {
       // The copy writes at some time before the wait that completes it: it
       // must not start while another thread may still read or write its

@@ -109,7 +109,17 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     nothing (their mask is false); the load's own mask, when it is computed
     in the loop from the induction variable and loop invariants, is
     recomputed for the iteration each copy is for; a nonzero `other` keeps
-    the load as it is. Loads whose copies would be narrower than 4 bytes
+    the load as it is.
+
+    The wgmma form (sm_90a): a load whose only use is a `tilegpu.local_alloc`
+    in a `#tilegpu.nvmma_shared` layout that only `tilegpu.warp_group_dot`s
+    read (as operands) becomes a stack of `num-stages` buffers in that
+    layout (each a multiple of 1024 bytes, else the load stays); the dots
+    read `memdesc_index` of this iteration's buffer directly, and the copies
+    ahead are issued after the last of them. (The dot's lowering fences the
+    completed cp.async writes for the async proxy and passes a barrier
+    before wgmma reads; terrazzo-insert-barriers puts a barrier between the
+    dots' reads and the next copies.) Loads whose copies would be narrower than 4 bytes
     (AxisInfo: contiguity, alignment, mask constancy) are left alone, as is
     everything when the stage count is below 2. The module attribute
     `tilegpu.num-stages` (i32), when present, overrides the option.

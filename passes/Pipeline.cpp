@@ -32,10 +32,13 @@ constexpr StringLiteral kNumStagesAttr = "tilegpu.num-stages";
 
 /// A load to pipeline: it reads through the loop-carried pointers
 /// `ptrArg`, advanced by the loop-invariant `step` each iteration, and its
-/// only use is `convert`, whose results feed only dot operands.
+/// only use is either `convert`, whose results feed only dot operands
+/// (mma.sync), or `alloc`, an nvmma_shared buffer that only
+/// warp_group_dots read (wgmma).
 struct Candidate {
   tile::LoadOp load;
-  tilegpu::ConvertLayoutOp convert;
+  tilegpu::ConvertLayoutOp convert; // mma.sync, or before `alloc` (or null)
+  tilegpu::LocalAllocOp alloc;      // wgmma (or null)
   BlockArgument ptrArg;
   Value step;
   /// Ops computing the mask inside the loop (from the induction variable and
@@ -122,21 +125,47 @@ std::optional<Candidate> matchCandidate(tile::LoadOp load, scf::ForOp loop,
   if (!advance || advance.getPtr() != arg ||
       !isLoopInvariant(advance.getOffset(), loop))
     return std::nullopt;
-  // Used once, by a conversion whose results only feed dots as operands.
+  // Used once, by a conversion whose results only feed dots as operands,
+  // or by an nvmma_shared buffer only warp_group_dots read.
   if (!load->hasOneUse())
     return std::nullopt;
-  auto convert = dyn_cast<tilegpu::ConvertLayoutOp>(*load->user_begin());
-  if (!convert || convert->use_empty() ||
-      convert->getBlock() != loop.getBody())
+  Operation *user = *load->user_begin();
+  auto convert = dyn_cast<tilegpu::ConvertLayoutOp>(user);
+  auto alloc = dyn_cast<tilegpu::LocalAllocOp>(user);
+  // A conversion whose only use is the nvmma_shared buffer: the copies
+  // write the buffer whatever layout the registers had.
+  if (convert && convert->hasOneUse())
+    if (auto next = dyn_cast<tilegpu::LocalAllocOp>(*convert->user_begin())) {
+      alloc = next;
+      user = next;
+    }
+  if ((!convert && !alloc) || user->use_empty() ||
+      user->getBlock() != loop.getBody())
     return std::nullopt;
-  for (OpOperand &use : convert->getUses()) {
-    auto dot = dyn_cast<tile::DotOp>(use.getOwner());
-    if (!dot || use.getOperandNumber() > 1)
+  for (OpOperand &use : user->getUses()) {
+    Operation *owner = use.getOwner();
+    bool dotOperand = alloc ? isa<tilegpu::WarpGroupDotOp>(owner)
+                            : isa<tile::DotOp>(owner);
+    if (!dotOperand || use.getOperandNumber() > 1 ||
+        owner->getBlock() != loop.getBody())
+      return std::nullopt;
+  }
+  if (alloc) {
+    // A stack of these buffers: each one a multiple of 1024 bytes (where
+    // wgmma's swizzle patterns start).
+    tilegpu::MemDescType type = alloc.getType();
+    if (!isa<tilegpu::NvmmaSharedLayoutAttr>(type.getEncoding()) ||
+        type.getShape().size() != 2)
+      return std::nullopt;
+    int64_t bits = type.getShape()[0] * type.getShape()[1] *
+                   tile::getElementBitWidth(type.getElementType());
+    if (bits % (8 * 1024) != 0)
       return std::nullopt;
   }
   if (load.getOther() && !isZero(load.getOther()))
     return std::nullopt;
-  Candidate candidate{load, convert, arg, advance.getOffset(), {}, {}, {}, {}};
+  Candidate candidate{load, convert, alloc, arg, advance.getOffset(),
+                      {},   {},      {},    {}};
   if (Value mask = load.getMask()) {
     FailureOr<SmallVector<Operation *>> slice = cloneableSlice(mask, loop);
     if (failed(slice))
@@ -239,6 +268,11 @@ private:
   /// One buffer of `c`'s stack: the stack's type without its leading
   /// dimension (what memdesc_index requires).
   tilegpu::MemDescType oneBuffer(Candidate &c) {
+    if (c.alloc)
+      return tilegpu::MemDescType::get(
+          c.bufferType.getContext(), c.bufferType.getShape().drop_front(),
+          c.bufferType.getElementType(), c.bufferType.getEncoding(),
+          /*mutableMemory=*/true);
     auto layout =
         cast<tilegpu::SwizzledSharedLayoutAttr>(c.bufferType.getEncoding());
     SmallVector<unsigned> order;
@@ -261,7 +295,16 @@ private:
     for (Candidate &c : candidates) {
       auto type = cast<RankedTensorType>(c.load.getType());
       int64_t vec = copyElements(c.load, axisInfo);
-      c.bufferType = stackType(type, stages, vec);
+      if (c.alloc) {
+        // The nvmma_shared layout wgmma reads, stacked.
+        SmallVector<int64_t> shape{stages};
+        llvm::append_range(shape, type.getShape());
+        c.bufferType = tilegpu::MemDescType::get(
+            type.getContext(), shape, type.getElementType(),
+            c.alloc.getType().getEncoding(), /*mutableMemory=*/true);
+      } else {
+        c.bufferType = stackType(type, stages, vec);
+      }
       c.stack = tilegpu::LocalAllocOp::create(b, loc, c.bufferType, Value());
     }
     // Prologue: iterations 0 .. stages-2, one group each; the pointers
@@ -304,7 +347,8 @@ private:
       c.aheadPtrArg = body->getArgument(first + unsigned(i));
 
     // In the body: wait for this iteration's group, read the buffers in the
-    // dot operands' layouts, then issue the copies for iteration
+    // dot operands' layouts (warp_group_dots read this iteration's buffer
+    // directly), then, after the last read, issue the copies for iteration
     // i + stages - 1 into the buffers read in the previous iteration.
     OpBuilder ib(candidates.front().load);
     tilegpu::AsyncWaitOp::create(ib, loc,
@@ -312,6 +356,16 @@ private:
                                  ValueRange(), int32_t(stages - 2));
     Operation *lastRead = nullptr;
     for (Candidate &c : candidates) {
+      if (c.alloc) {
+        OpBuilder rb(c.alloc);
+        Value buffer = tilegpu::MemDescIndexOp::create(
+            rb, c.load.getLoc(), oneBuffer(c), c.stack, readIndex);
+        for (Operation *dot : c.alloc->getUsers())
+          if (!lastRead || lastRead->isBeforeInBlock(dot))
+            lastRead = dot;
+        c.alloc.replaceAllUsesWith(buffer);
+        continue;
+      }
       OpBuilder rb(c.convert);
       Value buffer = tilegpu::MemDescIndexOp::create(rb, c.load.getLoc(),
                                                      oneBuffer(c), c.stack,
@@ -350,7 +404,10 @@ private:
     yield->setOperand(numArgs - 2, nextWrite);
 
     for (Candidate &c : candidates) {
-      c.convert.erase();
+      if (c.alloc)
+        c.alloc.erase();
+      if (c.convert)
+        c.convert.erase();
       c.load.erase();
       for (Operation *op : llvm::reverse(c.maskSlice))
         if (op->use_empty())

@@ -182,3 +182,45 @@ module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 3
     return
   }
 }
+
+// -----
+
+// A copy into one buffer of a stack of nvmma_shared (wgmma) buffers: the
+// shared layout keeps 16-byte chunks contiguous, so 8 f16 per thread move
+// as 16-byte .cg copies (XOR-swizzled offsets). The stack takes 2 x 8192
+// bytes, aligned to 1024.
+
+// CHECK: tilegpu.shared = 16384 : i32
+// CHECK: llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 1024 : i64}
+// CHECK-LABEL: llvm.func @copy_nvmma_stack
+// CHECK: llvm.xor
+// CHECK-COUNT-4: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>{{$}}
+// CHECK-NOT: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
+#row = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#r1 = #tilegpu.slice<{dim = 1, parent = #row}>
+#c1 = #tilegpu.slice<{dim = 0, parent = #row}>
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.threads-per-warp" = 32 : i32, tilegpu.target = "cuda:90"} {
+  func.func @copy_nvmma_stack(%src: !tile.ptr<f16> {tile.divisibility = 16 : i32}) {
+    %r = tile.make_range 0 to 64 : tensor<64xi32, #r1>
+    %c = tile.make_range 0 to 64 : tensor<64xi32, #c1>
+    %r2 = tile.expand_dims %r axis = 1 : tensor<64xi32, #r1> -> tensor<64x1xi32, #row>
+    %c2 = tile.expand_dims %c axis = 0 : tensor<64xi32, #c1> -> tensor<1x64xi32, #row>
+    %c64 = arith.constant dense<64> : tensor<64x1xi32, #row>
+    %rows = arith.muli %r2, %c64 : tensor<64x1xi32, #row>
+    %rb = tile.broadcast %rows : tensor<64x1xi32, #row> -> tensor<64x64xi32, #row>
+    %cb = tile.broadcast %c2 : tensor<1x64xi32, #row> -> tensor<64x64xi32, #row>
+    %off = arith.addi %rb, %cb : tensor<64x64xi32, #row>
+    %sp = tile.splat %src : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #row>
+    %p = tile.addptr %sp, %off : tensor<64x64x!tile.ptr<f16>, #row>, tensor<64x64xi32, #row>
+    %s = tilegpu.local_alloc : () -> !tilegpu.memdesc<2x64x64xf16, #nv, mutable>
+    %one = arith.constant 1 : i32
+    %b = tilegpu.memdesc_index %s[%one] : !tilegpu.memdesc<2x64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+    %t = tilegpu.async_copy_global_to_local %p, %b : tensor<64x64x!tile.ptr<f16>, #row> -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+    %g = tilegpu.async_commit_group tokens %t
+    %w = tilegpu.async_wait tokens %g {num = 0 : i32}
+    tilegpu.local_dealloc %s : !tilegpu.memdesc<2x64x64xf16, #nv, mutable>
+    return
+  }
+}

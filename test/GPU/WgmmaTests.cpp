@@ -5,6 +5,9 @@
 // multiples of 1/8 in [-1, 1], so every product and sum is exact in
 // float32: the result must equal the float64 reference exactly, and a
 // wrong descriptor, swizzle or accumulator mapping shows as wrong elements.
+// wgmma_matmul_loop.mlir adds a K loop that terrazzo-pipeline turns into
+// cp.async pipelines through stacks of nvmma_shared buffers, with masked
+// edges.
 #include "GpuTestSupport.h"
 
 #include <cmath>
@@ -83,6 +86,63 @@ void testDot(const LoadedKernel &kernel, const std::string &name, int m, int n,
   report(name, wrong == 0 && clobbered == 0, detail);
 }
 
+/// The pipelined K loop (wgmma_matmul_loop.mlir): c = a * b for an M x K
+/// a and a K x N b (row strides K and N), c of M x N (row stride N) followed
+/// by guard elements that must stay untouched; the kernel's 128 x 128 tile
+/// masks rows past M, columns past N and k past K.
+void testLoop(const LoadedKernel &kernel, const std::string &name, int m,
+              int n, int k) {
+  Buffer<uint16_t> a(size_t(m) * k), b(size_t(k) * n);
+  Buffer<float> c(size_t(m) * n + kGuard);
+  std::vector<double> av(a.host.size()), bv(b.host.size());
+  auto &random = rng();
+  for (size_t i = 0; i < a.host.size(); ++i) {
+    int value = int(random() % 17) - 8;
+    a.host[i] = eighthsToHalf(value);
+    av[i] = value / 8.0;
+  }
+  for (size_t i = 0; i < b.host.size(); ++i) {
+    int value = int(random() % 17) - 8;
+    b.host[i] = eighthsToHalf(value);
+    bv[i] = value / 8.0;
+  }
+  a.upload();
+  b.upload();
+  c.poison();
+  launch(kernel, 1, 1, a.pointer(), b.pointer(), c.pointer(), int32_t(m),
+         int32_t(n), int32_t(k));
+  check(runtime::synchronize(), name);
+  c.download();
+  size_t wrong = 0, firstBad = size_t(m) * n, clobbered = 0;
+  double firstWant = 0, firstGot = 0;
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double want = 0;
+      for (int l = 0; l < k; ++l)
+        want += av[size_t(i) * k + l] * bv[size_t(l) * n + j];
+      double got = c.host[size_t(i) * n + j];
+      // |a|, |b| <= 1 in multiples of 1/8 and k <= 256: every partial sum
+      // is a multiple of 1/64 below 2^8, exact in float32.
+      if (got != want) {
+        if (!wrong) {
+          firstBad = size_t(i) * n + j;
+          firstWant = want;
+          firstGot = got;
+        }
+        ++wrong;
+      }
+    }
+  for (size_t g = 0; g < kGuard; ++g)
+    clobbered += !isPoison(c.host[size_t(m) * n + g]);
+  char detail[256];
+  std::snprintf(detail, sizeof(detail),
+                "M %d N %d K %d: %zu wrong (first at row %zu column %zu: %g, "
+                "want %g), %zu guard elements overwritten",
+                m, n, k, wrong, firstBad / n, firstBad % n, firstGot,
+                firstWant, clobbered);
+  report(name, wrong == 0 && clobbered == 0, detail);
+}
+
 } // namespace
 
 TERRAZZO_GPU_TEST_SUITE(wgmma) {
@@ -102,5 +162,18 @@ TERRAZZO_GPU_TEST_SUITE(wgmma) {
             "wgmma_dot_128 (f16, " + std::to_string(warps) +
                 " warps, m64n128k16)",
             128, 128, 64);
+  }
+  // The K loop pipelined by terrazzo-pipeline (3 stages, cp.async into
+  // nvmma_shared stacks): full tiles over K = 256 (4 iterations, more than
+  // the stages), masked M and N edges, and a K that ends inside a tile.
+  for (int warps : {4, 8}) {
+    LoadedKernel loop =
+        loadKernel("test/GPU/kernels/wgmma_matmul_loop.mlir", warps);
+    std::string prefix =
+        "wgmma_matmul_loop (f16, " + std::to_string(warps) + " warps, ";
+    testLoop(loop, prefix + "128x128, K 256)", 128, 128, 256);
+    testLoop(loop, prefix + "masked 120x112, K 256)", 120, 112, 256);
+    testLoop(loop, prefix + "masked 100x48, K 208)", 100, 48, 208);
+    testLoop(loop, prefix + "K 64, one iteration)", 128, 128, 64);
   }
 }

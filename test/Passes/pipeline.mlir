@@ -329,3 +329,128 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "t
     return
   }
 }
+
+// -----
+
+// The wgmma form (sm_90a): loads stored into nvmma_shared buffers that only
+// warp_group_dot reads become 3-deep stacks of buffers in the same layout;
+// the dot reads memdesc_index of this iteration's buffer (no local_alloc,
+// no local_load in the loop) and the copies for iteration i + 2 come after
+// it.
+// OFF-LABEL: func.func @wgmma_two_operands
+// OFF-NOT: tilegpu.async_copy_global_to_local
+// CHECK-LABEL: func.func @wgmma_two_operands
+// CHECK: %[[SA:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16, #[[NV:.*]], mutable>
+// CHECK: %[[SB:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16, #[[NV]], mutable>
+// CHECK: tilegpu.async_copy_global_to_local %{{.*}}, %{{.*}} mask {{.*}} -> !tilegpu.memdesc<64x64xf16, #[[NV]], mutable>
+// CHECK: tilegpu.async_copy_global_to_local
+// CHECK: tilegpu.async_commit_group
+// CHECK: tilegpu.async_copy_global_to_local
+// CHECK: tilegpu.async_copy_global_to_local
+// CHECK: tilegpu.async_commit_group
+// CHECK: scf.for %[[I:[a-z0-9_]+]] = {{.*}} iter_args({{.*}}, %[[READ:.*]] = %c0_i32{{.*}}, %[[WRITE:.*]] = %c2_i32{{.*}})
+// CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
+// CHECK-NEXT: %[[BA:.*]] = tilegpu.memdesc_index %[[SA]][%[[READ]]] : !tilegpu.memdesc<3x64x64xf16, #[[NV]], mutable> -> !tilegpu.memdesc<64x64xf16, #[[NV]], mutable>
+// CHECK-NEXT: %[[BB:.*]] = tilegpu.memdesc_index %[[SB]][%[[READ]]]
+// CHECK-NOT: tilegpu.local_alloc
+// CHECK-NOT: tilegpu.local_load
+// CHECK-NOT: tilegpu.async_copy_global_to_local
+// CHECK: tilegpu.warp_group_dot %[[BA]], %[[BB]], %{{.*}} : !tilegpu.memdesc<64x64xf16, #[[NV]], mutable>, !tilegpu.memdesc<64x64xf16, #[[NV]], mutable>
+// CHECK: %[[WA:.*]] = tilegpu.memdesc_index %[[SA]][%[[WRITE]]]
+// CHECK: tilegpu.async_copy_global_to_local %{{.*}}, %[[WA]] mask
+// CHECK: tilegpu.async_copy_global_to_local
+// CHECK: tilegpu.async_commit_group
+// CHECK-NOT: tile.load
+// CHECK: scf.yield
+// CHECK: tilegpu.async_wait {num = 0 : i32}
+// CHECK-NEXT: tilegpu.local_dealloc %[[SA]]
+// CHECK-NEXT: tilegpu.local_dealloc %[[SB]]
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @wgmma_two_operands(%abase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %bbase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %r = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked}>>
+    %c = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked}>>
+    %r2 = tile.expand_dims %r axis = 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %c2 = tile.expand_dims %c axis = 0 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %s64 = arith.constant dense<64> : tensor<64x1xi32, #blocked>
+    %rows = arith.muli %r2, %s64 : tensor<64x1xi32, #blocked>
+    %rb = tile.broadcast %rows : tensor<64x1xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %cb = tile.broadcast %c2 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %off = arith.addi %rb, %cb : tensor<64x64xi32, #blocked>
+    %asp = tile.splat %abase : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blocked>
+    %a = tile.addptr %asp, %off : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %bsp = tile.splat %bbase : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blocked>
+    %b = tile.addptr %bsp, %off : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %sa = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %sb = arith.constant dense<4096> : tensor<64x64xi32, #blocked>
+    %res:3 = scf.for %i = %c0 to %k step %c64 iter_args(%acc = %acc0, %pa = %a, %pb = %b) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64x!tile.ptr<f16>, #blocked>) : i32 {
+      %x = tile.load %pa : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %y = tile.load %pb : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %xs = tilegpu.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nv>
+      %ys = tilegpu.local_alloc %y : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nv>
+      %d = tilegpu.warp_group_dot %xs, %ys, %acc : !tilegpu.memdesc<64x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #mma>
+      %pa2 = tile.addptr %pa, %sa : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %pb2 = tile.addptr %pb, %sb : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %d, %pa2, %pb2 : tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64x!tile.ptr<f16>, #blocked>
+    }
+    tile.store %out, %res#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// Must not: a buffer that something other than warp_group_dot also reads
+// (here a local_load) keeps its load and local_alloc; the other operand is
+// still pipelined.
+// CHECK-LABEL: func.func @wgmma_not_only_dot
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16
+// CHECK-NOT: tilegpu.local_alloc : () -> !tilegpu.memdesc<3x
+// CHECK: scf.for
+// CHECK: %[[X:.*]] = tile.load
+// CHECK: %[[XS:.*]] = tilegpu.local_alloc %[[X]]
+// CHECK: tilegpu.warp_group_dot %[[XS]]
+// CHECK: tilegpu.local_load %[[XS]]
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @wgmma_not_only_dot(%abase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %bbase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>, %side: tensor<64x64x!tile.ptr<f16>, #blocked>) {
+    %r = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked}>>
+    %c = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked}>>
+    %r2 = tile.expand_dims %r axis = 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %c2 = tile.expand_dims %c axis = 0 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %s64 = arith.constant dense<64> : tensor<64x1xi32, #blocked>
+    %rows = arith.muli %r2, %s64 : tensor<64x1xi32, #blocked>
+    %rb = tile.broadcast %rows : tensor<64x1xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %cb = tile.broadcast %c2 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %off = arith.addi %rb, %cb : tensor<64x64xi32, #blocked>
+    %asp = tile.splat %abase : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blocked>
+    %a = tile.addptr %asp, %off : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %bsp = tile.splat %bbase : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blocked>
+    %b = tile.addptr %bsp, %off : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %sa = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %res:3 = scf.for %i = %c0 to %k step %c64 iter_args(%acc = %acc0, %pa = %a, %pb = %b) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64x!tile.ptr<f16>, #blocked>) : i32 {
+      %x = tile.load %pa : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %y = tile.load %pb : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %xs = tilegpu.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nv>
+      %ys = tilegpu.local_alloc %y : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nv>
+      %d = tilegpu.warp_group_dot %xs, %ys, %acc : !tilegpu.memdesc<64x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #mma>
+      %back = tilegpu.local_load %xs : !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf16, #blocked>
+      tile.store %side, %back : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %pa2 = tile.addptr %pa, %sa : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %pb2 = tile.addptr %pb, %sa : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %d, %pa2, %pb2 : tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64x!tile.ptr<f16>, #blocked>
+    }
+    tile.store %out, %res#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}

@@ -92,4 +92,25 @@ TEST(NvmmaSharedLayout, Swizzle128FirstRows) {
   EXPECT_EQ(coords[1].second, 56);
 }
 
+TEST(NvmmaSharedLayout, StackOfBuffers) {
+  // A leading dimension of 3 stacks buffers: buffer i at i times one
+  // buffer's size, each laid out as the 2-D layout (transposed or not).
+  for (bool transposed : {false, true}) {
+    std::vector<int64_t> shape2 = {64, 64};
+    LinearLayout one =
+        terrazzo::nvmmaSharedLayout(shape2, 128, transposed, 16);
+    LinearLayout stack =
+        terrazzo::nvmmaSharedLayout({4, 64, 64}, 128, transposed, 16);
+    ASSERT_TRUE(stack.isInvertible());
+    ASSERT_EQ(stack.getTotalInDimSize(), 4 * 64 * 64);
+    for (int32_t offset = 0; offset < 4 * 64 * 64; offset += 7) {
+      auto coords = stack.apply({{terrazzo::kOffsetDim, offset}});
+      auto inner = one.apply({{terrazzo::kOffsetDim, offset % (64 * 64)}});
+      ASSERT_EQ(coords[0].second, offset / (64 * 64));
+      ASSERT_EQ(coords[1].second, inner[0].second);
+      ASSERT_EQ(coords[2].second, inner[1].second);
+    }
+  }
+}
+
 } // namespace

@@ -219,10 +219,15 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "shared-memory buffer elements must be integers or "
                           "floats, got "
                        << elementType;
-  if (encoding.getRank() != shape.size())
+  auto nvmma = dyn_cast<NvmmaSharedLayoutAttr>(encoding);
+  // An nvmma_shared buffer may have a leading buffer dimension: a stack of
+  // 2-D buffers (tilegpu.memdesc_index picks one).
+  bool nvmmaStack = nvmma && shape.size() == 3;
+  if (encoding.getRank() != shape.size() && !nvmmaStack)
     return emitError() << "layout of rank " << encoding.getRank()
-                       << " does not fit a buffer of rank " << shape.size();
-  if (auto nvmma = dyn_cast<NvmmaSharedLayoutAttr>(encoding)) {
+                       << " does not fit a buffer of rank " << shape.size()
+                       << (nvmma ? " (or a stack of rank 3)" : "");
+  if (nvmma) {
     // The layout is defined in bytes: it must know the element width, and
     // the contiguous dimension must fill whole swizzle rows.
     if (elementType.getIntOrFloatBitWidth() != nvmma.getElementBitWidth())
@@ -231,12 +236,21 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
     int64_t rowBytes = nvmma.getSwizzlingByteWidth()
                            ? nvmma.getSwizzlingByteWidth()
                            : 16;
-    int64_t contiguous = shape[nvmma.getTransposed() ? 0 : 1];
+    unsigned lead = nvmmaStack ? 1 : 0;
+    int64_t contiguous = shape[lead + (nvmma.getTransposed() ? 0 : 1)];
     if (contiguous * nvmma.getElementBitWidth() % (8 * rowBytes) != 0)
       return emitError() << "the contiguous dimension (" << contiguous
                          << " elements) of an nvmma_shared buffer must be a "
                             "multiple of "
                          << rowBytes << " bytes";
+    // Every buffer of a stack starts at a multiple of 1024 bytes, as wgmma's
+    // descriptors need (the stack itself is allocated so).
+    if (nvmmaStack &&
+        shape[1] * shape[2] * nvmma.getElementBitWidth() % (8 * 1024) != 0)
+      return emitError() << "each buffer of an nvmma_shared stack must be a "
+                            "multiple of 1024 bytes, got "
+                         << shape[1] << "x" << shape[2] << " elements of "
+                         << nvmma.getElementBitWidth() << " bits";
   }
   return success();
 }

@@ -105,10 +105,18 @@ LogicalResult MemDescIndexOp::verify() {
            << result << " must be one buffer of " << src
            << ": its shape without the leading dimension, the same element "
               "type and mutability";
+  if (isa<NvmmaSharedLayoutAttr>(src.getEncoding())) {
+    // A stack of 2-D nvmma_shared buffers: each one has the stack's layout.
+    if (result.getEncoding() != src.getEncoding())
+      return emitOpError("result layout ")
+             << result.getEncoding() << " must be the stack's, "
+             << src.getEncoding();
+    return success();
+  }
   auto srcLayout = dyn_cast<SwizzledSharedLayoutAttr>(src.getEncoding());
   auto resultLayout = dyn_cast<SwizzledSharedLayoutAttr>(result.getEncoding());
   if (!srcLayout || !resultLayout)
-    return emitOpError("supports swizzled shared layouts only");
+    return emitOpError("supports swizzled and nvmma shared layouts only");
   // Buffer i then starts at i times the size of one buffer, laid out as
   // the others.
   ArrayRef<unsigned> order = srcLayout.getOrder();

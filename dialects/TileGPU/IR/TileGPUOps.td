@@ -82,7 +82,9 @@ def TileGPU_MemDescIndexOp : TileGPU_Op<"memdesc_index", [Pure]> {
     of the same memory with the leading dimension dropped. The leading
     dimension must be the slowest of the layout (last in a swizzled
     layout's `order`), so that each buffer is contiguous and laid out like
-    the others; the result's layout is the source's without it.
+    the others; the result's layout is the source's without it. A stack of
+    `#tilegpu.nvmma_shared` buffers (rank 3, each buffer a multiple of 1024
+    bytes) keeps its layout: the result has the same (2-D) attribute.
 
         %b = tilegpu.memdesc_index %buffers[%i]
             : !tilegpu.memdesc<3x64x32xf16, #s3, mutable>

@@ -86,15 +86,18 @@ LinearLayout terrazzo::swizzledSharedLayout(llvm::ArrayRef<int64_t> shape,
 LinearLayout terrazzo::nvmmaSharedLayout(llvm::ArrayRef<int64_t> shape,
                                          unsigned swizzleBytes, bool transposed,
                                          unsigned elementBits) {
-  if (shape.size() != 2)
-    fail("nvmma shared layouts are 2-D");
+  // A leading third dimension stacks buffers: buffer i follows buffer i-1,
+  // each laid out as the 2-D layout of the other two dimensions.
+  if (shape.size() != 2 && shape.size() != 3)
+    fail("nvmma shared layouts are 2-D (or stacks of 2-D buffers)");
+  const unsigned lead = unsigned(shape.size()) - 2;
   if (swizzleBytes != 0 && swizzleBytes != 32 && swizzleBytes != 64 &&
       swizzleBytes != 128)
     fail("swizzle width " + llvm::Twine(swizzleBytes) + " is not 0/32/64/128");
   int elementBytesBits = log2Exact(elementBits, "element width");
   if (elementBits < 8 || elementBits > 128)
     fail("element width " + llvm::Twine(elementBits) + " is not 8..128 bits");
-  unsigned column = transposed ? 0 : 1, row = 1 - column;
+  unsigned column = lead + (transposed ? 0 : 1), row = 2 * lead + 1 - column;
   int columnBits = log2Exact(shape[column], "dimension");
   int rowBits = log2Exact(shape[row], "dimension");
   unsigned rowBytes = swizzleBytes ? swizzleBytes : 16;
@@ -110,7 +113,7 @@ LinearLayout terrazzo::nvmmaSharedLayout(llvm::ArrayRef<int64_t> shape,
          "-byte row");
   std::vector<LinearLayout::Basis> bases;
   auto unit = [&](unsigned dim, int bit) {
-    LinearLayout::Basis basis(2, 0);
+    LinearLayout::Basis basis(shape.size(), 0);
     basis[dim] = int32_t(1) << bit;
     return basis;
   };
@@ -130,8 +133,12 @@ LinearLayout terrazzo::nvmmaSharedLayout(llvm::ArrayRef<int64_t> shape,
   // Then the blocks of the contiguous dimension.
   for (int k = rowElementBits; k < columnBits; ++k)
     bases.push_back(unit(column, k));
+  // Then the buffers of a stack.
+  if (lead)
+    for (int i = 0, e = log2Exact(shape[0], "dimension"); i < e; ++i)
+      bases.push_back(unit(0, i));
   LinearLayout::DimsT outDims;
-  for (size_t d = 0; d < 2; ++d)
+  for (size_t d = 0; d < shape.size(); ++d)
     outDims.emplace_back(tensorDimName(d), int32_t(shape[d]));
   return LinearLayout({{kOffsetDim, std::move(bases)}}, std::move(outDims));
 }

@@ -52,6 +52,8 @@ LinearLayout swizzledSharedLayout(llvm::ArrayRef<int64_t> shape, unsigned vec,
 /// which, for a buffer aligned to 8 W bytes, is the hardware's XOR of
 /// address bits [4, 4 + log2(W / 16)) with bits [7, 7 + log2(W / 16)).
 /// Fatal error when the contiguous dimension holds less than W bytes.
+/// A 3-D `shape` is a stack of shape[0] such buffers (the other two
+/// dimensions, `transposed` about them), buffer i right after buffer i - 1.
 LinearLayout nvmmaSharedLayout(llvm::ArrayRef<int64_t> shape,
                                unsigned swizzleBytes, bool transposed,
                                unsigned elementBits);

@@ -26,8 +26,24 @@ func.func @narrow(%b: !tilegpu.memdesc<64x32xf16, #s>)
 // -----
 
 #s = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-// expected-error @+1 {{layout of rank 2 does not fit a buffer of rank 3}}
-func.func @rank(%b: !tilegpu.memdesc<2x64x64xf16, #s>)
+// expected-error @+1 {{layout of rank 2 does not fit a buffer of rank 4 (or a stack of rank 3)}}
+func.func @rank(%b: !tilegpu.memdesc<2x2x64x64xf16, #s>)
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// expected-error @+1 {{each buffer of an nvmma_shared stack must be a multiple of 1024 bytes, got 4x64 elements of 16 bits}}
+func.func @small_stack(%b: !tilegpu.memdesc<2x4x64xf16, #s>)
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#t = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+func.func @stack_layout(%b: !tilegpu.memdesc<3x64x64xf16, #s, mutable>, %i: i32) {
+  // expected-error @+1 {{result layout #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}> must be the stack's}}
+  %x = tilegpu.memdesc_index %b[%i] : !tilegpu.memdesc<3x64x64xf16, #s, mutable> -> !tilegpu.memdesc<64x64xf16, #t, mutable>
+  return
+}
 
 // -----
 

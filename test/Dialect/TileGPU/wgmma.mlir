@@ -19,3 +19,16 @@ func.func @wgmma(%a: !tilegpu.memdesc<64x64xf16, #a>, %b: !tilegpu.memdesc<64x64
   %e = tilegpu.warp_group_dot %a32, %b32, %c precision = tf32 : !tilegpu.memdesc<64x32xf32, #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>>, !tilegpu.memdesc<32x64xf32, #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 32}>> -> tensor<64x64xf32, #mma>
   return
 }
+
+// A stack of nvmma_shared buffers (leading buffer dimension) and one of its
+// buffers, in the stack's layout, read by warp_group_dot.
+// CHECK-LABEL: func.func @stack
+// CHECK: %[[S:.+]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16, #[[A]], mutable>
+// CHECK: %[[X:.+]] = tilegpu.memdesc_index %[[S]][%{{.+}}] : !tilegpu.memdesc<3x64x64xf16, #[[A]], mutable> -> !tilegpu.memdesc<64x64xf16, #[[A]], mutable>
+// CHECK: tilegpu.warp_group_dot %[[X]], %{{.+}}, %{{.+}} : !tilegpu.memdesc<64x64xf16, #[[A]], mutable>
+func.func @stack(%i: i32, %b: !tilegpu.memdesc<64x64xf16, #b>, %c: tensor<64x64xf32, #mma>) {
+  %s = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16, #a, mutable>
+  %x = tilegpu.memdesc_index %s[%i] : !tilegpu.memdesc<3x64x64xf16, #a, mutable> -> !tilegpu.memdesc<64x64xf16, #a, mutable>
+  %d = tilegpu.warp_group_dot %x, %b, %c : !tilegpu.memdesc<64x64xf16, #a, mutable>, !tilegpu.memdesc<64x64xf16, #b> -> tensor<64x64xf32, #mma>
+  return
+}

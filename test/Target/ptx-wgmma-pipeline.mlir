@@ -1,0 +1,35 @@
+// The K loop of wgmma_matmul_loop.mlir (128 x 128 float16 tile, K steps of
+// 64, masked edges) on sm_90a: terrazzo-pipeline turns both operand loads
+// into 3-stage cp.async pipelines through nvmma_shared stacks (two groups
+// of 16-byte .cg copies before the loop); in the loop the wait that leaves
+// one group in flight, the fence of the completed (generic-proxy) copies
+// for the async proxy and the barrier come before the wgmmas, and a barrier
+// separates their reads from the next copies into the stack. The PTX
+// assembles for sm_90a at 4 and 8 warps.
+// REQUIRES: ptxas
+// RUN: terrazzo-compile %S/../GPU/kernels/wgmma_matmul_loop.mlir --target=cuda:90 --num-warps=8 --emit=ptx -o %t.8.ptx
+// RUN: FileCheck %s < %t.8.ptx
+// RUN: %ptxas -arch=sm_90a %t.8.ptx -o %t.8.cubin
+// RUN: terrazzo-compile %S/../GPU/kernels/wgmma_matmul_loop.mlir --target=cuda:90 --num-warps=4 --emit=ptx -o %t.4.ptx
+// RUN: FileCheck %s < %t.4.ptx
+// RUN: %ptxas -arch=sm_90a %t.4.ptx -o %t.4.cubin
+// CHECK: .extern .shared .align 1024 .b8 global_smem[];
+// CHECK-LABEL: .entry wgmma_matmul_loop(
+// CHECK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};
+// CHECK: cp.async.commit_group;
+// CHECK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};
+// CHECK: cp.async.commit_group;
+// CHECK: cp.async.wait_group 1;
+// CHECK-NOT: cp.async.cg
+// CHECK: fence.proxy.async.shared::cta;
+// CHECK-NEXT: bar.sync 0;
+// CHECK-NEXT: wgmma.fence.sync.aligned;
+// CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// CHECK: wgmma.commit_group.sync.aligned;
+// CHECK: wgmma.wait_group.sync.aligned 0;
+// CHECK-NOT: cp.async.cg
+// CHECK: bar.sync 0;
+// CHECK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};
+// CHECK: cp.async.commit_group;
+// CHECK: cp.async.wait_group 0;
+// CHECK-NOT: mma.sync
