@@ -24,15 +24,6 @@ using namespace mlir::terrazzo;
 
 namespace {
 
-/// Register index of every element coordinate (a thread's own part of the
-/// layout; threads add the same offset to all of them).
-std::map<Coordinates, int32_t> registerIndex(const LinearLayout &layout) {
-  std::map<Coordinates, int32_t> index;
-  for (int32_t reg = 0, e = layout.getInDimSize(kRegister); reg < e; ++reg)
-    index.emplace(registerCoordinates(layout, reg), reg);
-  return index;
-}
-
 bool inFmaLayouts(tile::DotOp op) {
   auto aType = cast<RankedTensorType>(op.getA().getType());
   auto bType = cast<RankedTensorType>(op.getB().getType());

@@ -13,16 +13,6 @@ using namespace mlir::terrazzo;
 
 namespace {
 
-/// The distinct multiples of `tile` along `dim` at which the registers of
-/// lane 0 of warp 0 start, increasing.
-SmallVector<int32_t> tileOrigins(const LinearLayout &layout, unsigned dim,
-                                 int32_t tile) {
-  std::set<int32_t> origins;
-  for (int32_t reg = 0, e = layout.getInDimSize(kRegister); reg < e; ++reg)
-    origins.insert(registerCoordinates(layout, reg)[dim] & ~(tile - 1));
-  return SmallVector<int32_t>(origins.begin(), origins.end());
-}
-
 /// One matrix load: the lane-0 coordinates of its first row (the row and
 /// chunk origin of the group), how many 8 x 8 matrices, and for every
 /// returned word and each of its two halves the register it fills.
@@ -50,9 +40,7 @@ std::optional<SmallVector<Value>> mlir::terrazzo::loadMmaOperandWithMatrices(
     return std::nullopt;
   bool isA = operand.getOpIdx() == 0;
 
-  std::map<Coordinates, int32_t> index;
-  for (int32_t reg = 0, e = layout.getInDimSize(kRegister); reg < e; ++reg)
-    index.emplace(registerCoordinates(layout, reg), reg);
+  std::map<Coordinates, int32_t> index = registerIndex(layout);
   auto registerAt = [&](int32_t row, int32_t column) -> int32_t {
     auto it = index.find(Coordinates{row, column});
     return it == index.end() ? -1 : it->second;

@@ -9,6 +9,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <set>
+
 using namespace mlir;
 using namespace mlir::terrazzo;
 
@@ -311,4 +313,20 @@ SmallVector<Value> ScratchSlots::load(RewriterBase &rewriter, Location loc,
     values.push_back(v);
   }
   return values;
+}
+
+std::map<Coordinates, int32_t>
+mlir::terrazzo::registerIndex(const LinearLayout &layout) {
+  std::map<Coordinates, int32_t> index;
+  for (int32_t reg = 0, e = layout.getInDimSize(kRegister); reg < e; ++reg)
+    index.emplace(registerCoordinates(layout, reg), reg);
+  return index;
+}
+
+SmallVector<int32_t> mlir::terrazzo::tileOrigins(const LinearLayout &layout,
+                                                 unsigned dim, int32_t tile) {
+  std::set<int32_t> origins;
+  for (int32_t reg = 0, e = layout.getInDimSize(kRegister); reg < e; ++reg)
+    origins.insert(registerCoordinates(layout, reg)[dim] & ~(tile - 1));
+  return SmallVector<int32_t>(origins.begin(), origins.end());
 }

@@ -9,6 +9,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <map>
 #include <optional>
 
 namespace mlir::terrazzo {
@@ -68,6 +69,16 @@ using Coordinates = std::vector<int32_t>;
 /// The coordinates register `reg` holds in lane 0 of warp 0 (the register's
 /// own part of the layout, before the thread's part is added).
 Coordinates registerCoordinates(const LinearLayout &layout, int32_t reg);
+
+/// Register index of every element coordinate a thread holds (its own part
+/// of the layout, lane 0 of warp 0; threads add the same offset to all).
+std::map<Coordinates, int32_t> registerIndex(const LinearLayout &layout);
+
+/// The distinct multiples of `tile` along `dim` at which the registers of
+/// lane 0 of warp 0 lie, increasing: the origins of a thread's instruction
+/// tiles.
+SmallVector<int32_t> tileOrigins(const LinearLayout &layout, unsigned dim,
+                                 int32_t tile);
 
 /// For every register of `layout`, the coordinates (one i32 per output
 /// dimension) of the element the calling thread holds there.

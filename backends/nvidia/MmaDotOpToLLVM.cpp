@@ -24,23 +24,6 @@ using namespace mlir::terrazzo;
 
 namespace {
 
-std::map<Coordinates, int32_t> registerIndex(const LinearLayout &layout) {
-  std::map<Coordinates, int32_t> index;
-  for (int32_t reg = 0, e = layout.getInDimSize(kRegister); reg < e; ++reg)
-    index.emplace(registerCoordinates(layout, reg), reg);
-  return index;
-}
-
-/// The distinct multiples of `tile` along `dim` that the thread's registers
-/// start at, in increasing order.
-SmallVector<int32_t> tileOrigins(const LinearLayout &layout, unsigned dim,
-                                 int32_t tile) {
-  std::set<int32_t> origins;
-  for (int32_t reg = 0, e = layout.getInDimSize(kRegister); reg < e; ++reg)
-    origins.insert(registerCoordinates(layout, reg)[dim] & ~(tile - 1));
-  return SmallVector<int32_t>(origins.begin(), origins.end());
-}
-
 struct MmaOperandTypes {
   NVVM::MMATypes ptxType;
   Type registerType; // what one 32-bit operand register is passed as

@@ -103,23 +103,6 @@ OperandAddressing addressing(tilegpu::MemDescType type, unsigned kDim) {
   return result;
 }
 
-std::map<Coordinates, int32_t> registerIndex(const LinearLayout &layout) {
-  std::map<Coordinates, int32_t> index;
-  for (int32_t reg = 0, e = layout.getInDimSize(kRegister); reg < e; ++reg)
-    index.emplace(registerCoordinates(layout, reg), reg);
-  return index;
-}
-
-/// The distinct multiples of `tile` along `dim` at which warp 0's
-/// registers lie, in increasing order.
-SmallVector<int32_t> tileOrigins(const LinearLayout &layout, unsigned dim,
-                                 int32_t tile) {
-  std::set<int32_t> origins;
-  for (int32_t reg = 0, e = layout.getInDimSize(kRegister); reg < e; ++reg)
-    origins.insert(registerCoordinates(layout, reg)[dim] & ~(tile - 1));
-  return SmallVector<int32_t>(origins.begin(), origins.end());
-}
-
 std::optional<NVVM::WGMMATypes> wgmmaType(Type type) {
   if (type.isF16())
     return NVVM::WGMMATypes::f16;
