@@ -1,7 +1,9 @@
 // A K loop of a 64x64x32 f16 dot compiled for sm_80: terrazzo-pipeline
 // turns both operand loads into 3-stage cp.async pipelines (two groups of
 // 16-byte .cg copies before the loop, one per iteration, a wait that leaves
-// one group in flight); sm_75 has no cp.async and keeps the loads.
+// one group in flight; the operands come out of the stages with ldmatrix,
+// plain for A and transposed for B, never word by word); sm_75 has no
+// cp.async and keeps the loads.
 // REQUIRES: ptxas
 // RUN: terrazzo-compile %s --target=cuda:80 --num-warps=4 --emit=ptx -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
@@ -14,6 +16,10 @@
 // CHECK-COUNT-4: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};
 // CHECK: cp.async.commit_group;
 // CHECK: cp.async.wait_group 1;
+// CHECK-NOT: ld.shared.b32
+// CHECK-COUNT-4: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-NOT: ld.shared.b32
+// CHECK-COUNT-4: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // CHECK: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK: cp.async.wait_group 0;
 // SM75-NOT: cp.async
