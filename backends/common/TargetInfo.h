@@ -51,6 +51,13 @@ public:
     return {};
   }
 
+  /// select(condition, a, b) on i32 words, as one instruction the code
+  /// generator will not narrow (see selectScanValue in ScanOpToLLVM.cpp).
+  virtual Value selectWord(RewriterBase &rewriter, Location loc,
+                           Value condition, Value a, Value b) const {
+    return LLVM::SelectOp::create(rewriter, loc, condition, a, b);
+  }
+
   /// Turns `func` into a kernel entry point launched with `numThreads`
   /// threads per program instance.
   virtual void markKernel(LLVM::LLVMFuncOp func, unsigned numThreads) const = 0;

@@ -206,3 +206,13 @@ SmallVector<Value> NVIDIATargetInfo::loadMatrices(RewriterBase &rewriter,
                                                  load.getResult(), i));
   return words;
 }
+
+Value NVIDIATargetInfo::selectWord(RewriterBase &rewriter, Location loc,
+                                   Value condition, Value a, Value b) const {
+  auto asmOp = LLVM::InlineAsmOp::create(
+      rewriter, loc, rewriter.getI32Type(), ValueRange{a, b, condition},
+      "selp.b32 $0, $1, $2, $3;", "=r,r,r,b", /*has_side_effects=*/false,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      /*asm_dialect=*/LLVM::AsmDialectAttr(), /*operand_attrs=*/ArrayAttr());
+  return asmOp.getResult(0);
+}

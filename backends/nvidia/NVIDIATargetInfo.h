@@ -21,6 +21,8 @@ public:
   void barrier(RewriterBase &rewriter, Location loc) const override;
   Value shuffleIdx(RewriterBase &rewriter, Location loc, Value value,
                    Value lane, unsigned warpSize) const override;
+  Value selectWord(RewriterBase &rewriter, Location loc, Value condition,
+                   Value a, Value b) const override;
   SmallVector<Value> loadMatrices(RewriterBase &rewriter, Location loc,
                                   Value rowAddress, unsigned num,
                                   bool transposed) const override;
