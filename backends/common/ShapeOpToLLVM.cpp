@@ -4,6 +4,7 @@
 // warp, otherwise through shared memory).
 #include "backends/common/MmaOperandLoads.h"
 #include "backends/common/Patterns.h"
+#include "backends/common/SharedMemoryAccess.h"
 #include "backends/common/TargetInfo.h"
 #include "backends/common/TypeConverter.h"
 #include "backends/common/Utility.h"
@@ -191,13 +192,6 @@ int32_t contiguousRegisters(const LinearLayout &layout, int32_t maxElements) {
   return int32_t(1) << k;
 }
 
-/// The type an element of `type` (an LLVM scalar) has in shared memory.
-Type scratchType(Type type) {
-  if (type.isInteger(1))
-    return IntegerType::get(type.getContext(), 8);
-  return type;
-}
-
 /// Where each element of a tensor goes in the conversion scratch: row-major
 /// over rows of the last dimension, with the chunks of `chunk` elements of
 /// a row permuted by XOR with the row's phase, so that threads reading a
@@ -277,10 +271,8 @@ LogicalResult convertThroughSharedMemory(tilegpu::ConvertLayoutOp op, Value src,
     return failure();
   RankedTensorType type = op.getType();
   Type elementType = converter.convertType(type.getElementType());
-  Type memoryType = scratchType(elementType);
-  bool vectorisable = !elementType.isInteger(1) && memoryType.isIntOrFloat();
+  bool vectorisable = !elementType.isInteger(1) && elementType.isIntOrFloat();
   unsigned elementBytes = scratchElementBytes(type.getElementType());
-  auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
 
   auto vectorWidth = [&](const LinearLayout &layout) -> int32_t {
     return vectorisable ? contiguousRegisters(layout, 16 / elementBytes) : 1;
@@ -291,9 +283,8 @@ LogicalResult convertThroughSharedMemory(tilegpu::ConvertLayoutOp op, Value src,
       chooseSwizzle(type.getShape(), std::max(storeWidth, loadWidth),
                     elementBytes);
   auto addressOf = [&](ArrayRef<Value> coords) -> Value {
-    return LLVM::GEPOp::create(rewriter, loc, sharedPtr, memoryType, scratch,
-                               ValueRange{swizzle.offset(rewriter, loc,
-                                                         coords)});
+    return sharedElementPointer(rewriter, loc, scratch, elementType,
+                                swizzle.offset(rewriter, loc, coords));
   };
 
   ThreadPosition thread =
@@ -302,24 +293,10 @@ LogicalResult convertThroughSharedMemory(tilegpu::ConvertLayoutOp op, Value src,
   // when an earlier access to this scratch may still be in flight.
   SmallVector<Value> values = unpackStruct(rewriter, loc, src);
   auto srcIndices = emitIndices(rewriter, loc, srcLayout, thread);
-  for (size_t reg = 0; reg < values.size(); reg += storeWidth) {
-    Value ptr = addressOf(srcIndices[reg]);
-    if (storeWidth == 1) {
-      Value value = values[reg];
-      if (memoryType != elementType)
-        value = LLVM::ZExtOp::create(rewriter, loc, memoryType, value);
-      LLVM::StoreOp::create(rewriter, loc, value, ptr, elementBytes);
-      continue;
-    }
-    auto vectorType = VectorType::get({storeWidth}, memoryType);
-    Value vector = LLVM::UndefOp::create(rewriter, loc, vectorType);
-    for (int32_t i = 0; i < storeWidth; ++i)
-      vector = LLVM::InsertElementOp::create(rewriter, loc, vector,
-                                             values[reg + i],
-                                             i32Constant(rewriter, loc, i));
-    LLVM::StoreOp::create(rewriter, loc, vector, ptr,
-                          storeWidth * elementBytes);
-  }
+  for (size_t reg = 0; reg < values.size(); reg += storeWidth)
+    storeSharedElements(rewriter, loc, addressOf(srcIndices[reg]),
+                        ArrayRef<Value>(values).slice(reg, storeWidth),
+                        elementBytes);
   target.barrier(rewriter, loc);
 
   if (std::optional<SmallVector<Value>> loaded = loadMmaOperandWithMatrices(
@@ -331,23 +308,12 @@ LogicalResult convertThroughSharedMemory(tilegpu::ConvertLayoutOp op, Value src,
   }
   auto dstIndices = emitIndices(rewriter, loc, dstLayout, thread);
   SmallVector<Value> results;
-  for (size_t reg = 0; reg < dstIndices.size(); reg += loadWidth) {
-    Value ptr = addressOf(dstIndices[reg]);
-    if (loadWidth == 1) {
-      Value value = LLVM::LoadOp::create(rewriter, loc, memoryType, ptr,
-                                         elementBytes);
-      if (memoryType != elementType)
-        value = LLVM::TruncOp::create(rewriter, loc, elementType, value);
-      results.push_back(value);
-      continue;
-    }
-    auto vectorType = VectorType::get({loadWidth}, memoryType);
-    Value vector = LLVM::LoadOp::create(rewriter, loc, vectorType, ptr,
-                                        loadWidth * elementBytes);
-    for (int32_t i = 0; i < loadWidth; ++i)
-      results.push_back(LLVM::ExtractElementOp::create(
-          rewriter, loc, vector, i32Constant(rewriter, loc, i)));
-  }
+  for (size_t reg = 0; reg < dstIndices.size(); reg += loadWidth)
+    llvm::append_range(results,
+                       loadSharedElements(rewriter, loc,
+                                          addressOf(dstIndices[reg]),
+                                          elementType, loadWidth,
+                                          elementBytes));
   rewriter.replaceOp(op, packStruct(rewriter, loc, converter.convertType(type),
                                     results));
   return success();

@@ -45,6 +45,20 @@ SmallVector<Value> emitSharedOffsets(RewriterBase &rewriter, Location loc,
                                      const SharedAccessPlan &plan,
                                      ThreadPosition thread);
 
+/// Stores `values` (LLVM scalars of one type) at consecutive elements from
+/// `ptr` in shared memory, as one vector when there are several; elements
+/// are widened to their shared type (i1 as i8). `elementBytes` is the size
+/// of one element there.
+void storeSharedElements(RewriterBase &rewriter, Location loc, Value ptr,
+                         ArrayRef<Value> values, unsigned elementBytes);
+
+/// Loads `count` consecutive elements of LLVM type `element` from `ptr` in
+/// shared memory (one vector when there are several), narrowed back from
+/// their shared type.
+SmallVector<Value> loadSharedElements(RewriterBase &rewriter, Location loc,
+                                      Value ptr, Type element, int32_t count,
+                                      unsigned elementBytes);
+
 /// A pointer (address space 3) to the element at `offset` of the buffer at
 /// `base` whose elements have LLVM type `element`.
 Value sharedElementPointer(RewriterBase &rewriter, Location loc, Value base,

@@ -74,6 +74,56 @@ Type mlir::terrazzo::sharedElementType(Type element) {
   return element;
 }
 
+void mlir::terrazzo::storeSharedElements(RewriterBase &rewriter, Location loc,
+                                         Value ptr, ArrayRef<Value> values,
+                                         unsigned elementBytes) {
+  Type element = values.front().getType();
+  Type memoryType = sharedElementType(element);
+  auto widen = [&](Value value) -> Value {
+    return memoryType == element
+               ? value
+               : LLVM::ZExtOp::create(rewriter, loc, memoryType, value)
+                     .getResult();
+  };
+  if (values.size() == 1) {
+    LLVM::StoreOp::create(rewriter, loc, widen(values.front()), ptr,
+                          elementBytes);
+    return;
+  }
+  auto vectorType = VectorType::get({int64_t(values.size())}, memoryType);
+  Value vector = LLVM::UndefOp::create(rewriter, loc, vectorType);
+  for (auto [i, value] : llvm::enumerate(values))
+    vector = LLVM::InsertElementOp::create(rewriter, loc, vector, widen(value),
+                                           i32Constant(rewriter, loc, i));
+  LLVM::StoreOp::create(rewriter, loc, vector, ptr,
+                        values.size() * elementBytes);
+}
+
+SmallVector<Value> mlir::terrazzo::loadSharedElements(RewriterBase &rewriter,
+                                                      Location loc, Value ptr,
+                                                      Type element,
+                                                      int32_t count,
+                                                      unsigned elementBytes) {
+  Type memoryType = sharedElementType(element);
+  auto narrow = [&](Value value) -> Value {
+    return memoryType == element
+               ? value
+               : LLVM::TruncOp::create(rewriter, loc, element, value)
+                     .getResult();
+  };
+  if (count == 1)
+    return {narrow(
+        LLVM::LoadOp::create(rewriter, loc, memoryType, ptr, elementBytes))};
+  auto vectorType = VectorType::get({count}, memoryType);
+  Value vector =
+      LLVM::LoadOp::create(rewriter, loc, vectorType, ptr, count * elementBytes);
+  SmallVector<Value> values;
+  for (int32_t i = 0; i < count; ++i)
+    values.push_back(narrow(LLVM::ExtractElementOp::create(
+        rewriter, loc, vector, i32Constant(rewriter, loc, i))));
+  return values;
+}
+
 SmallVector<Value> mlir::terrazzo::emitSharedOffsets(RewriterBase &rewriter,
                                                      Location loc,
                                                      const SharedAccessPlan &plan,
@@ -112,7 +162,6 @@ LogicalResult storeToShared(Operation *op, Value src, RankedTensorType tensor,
   SmallVector<Value> offsets = emitSharedOffsets(rewriter, loc, *plan, thread);
   SmallVector<Value> values = unpackStruct(rewriter, loc, src);
   Type element = values.front().getType();
-  Type memoryType = sharedElementType(element);
   unsigned elementBytes = scratchElementBytes(buffer.getElementType());
   int32_t width = plan->vectorWidth;
   int32_t repeatedRegisters = 0;
@@ -123,20 +172,9 @@ LogicalResult storeToShared(Operation *op, Value src, RankedTensorType tensor,
     if (int32_t(reg) & repeatedRegisters)
       continue;
     Value ptr = sharedElementPointer(rewriter, loc, base, element, offsets[reg]);
-    if (width == 1) {
-      Value value = values[reg];
-      if (memoryType != element)
-        value = LLVM::ZExtOp::create(rewriter, loc, memoryType, value);
-      LLVM::StoreOp::create(rewriter, loc, value, ptr, elementBytes);
-      continue;
-    }
-    auto vectorType = VectorType::get({width}, memoryType);
-    Value vector = LLVM::UndefOp::create(rewriter, loc, vectorType);
-    for (int32_t i = 0; i < width; ++i)
-      vector = LLVM::InsertElementOp::create(rewriter, loc, vector,
-                                             values[reg + i],
-                                             i32Constant(rewriter, loc, i));
-    LLVM::StoreOp::create(rewriter, loc, vector, ptr, width * elementBytes);
+    storeSharedElements(rewriter, loc, ptr,
+                        ArrayRef<Value>(values).slice(reg, width),
+                        elementBytes);
   }
   return success();
 }
@@ -246,7 +284,6 @@ struct LocalLoadOpConversion
     Type element = getTypeConverter()->convertType(buffer.getElementType());
     if (!structType || !element)
       return rewriter.notifyMatchFailure(op, "unconvertible types");
-    Type memoryType = sharedElementType(element);
     unsigned elementBytes = scratchElementBytes(buffer.getElementType());
     ThreadPosition thread =
         getThreadPosition(rewriter, loc, target, getModuleWarpSize(op));
@@ -256,20 +293,9 @@ struct LocalLoadOpConversion
     for (size_t reg = 0; reg < offsets.size(); reg += width) {
       Value ptr = sharedElementPointer(rewriter, loc, adaptor.getBuffer(),
                                        element, offsets[reg]);
-      if (width == 1) {
-        Value value =
-            LLVM::LoadOp::create(rewriter, loc, memoryType, ptr, elementBytes);
-        if (memoryType != element)
-          value = LLVM::TruncOp::create(rewriter, loc, element, value);
-        results.push_back(value);
-        continue;
-      }
-      auto vectorType = VectorType::get({width}, memoryType);
-      Value vector = LLVM::LoadOp::create(rewriter, loc, vectorType, ptr,
-                                          width * elementBytes);
-      for (int32_t i = 0; i < width; ++i)
-        results.push_back(LLVM::ExtractElementOp::create(
-            rewriter, loc, vector, i32Constant(rewriter, loc, i)));
+      llvm::append_range(results, loadSharedElements(rewriter, loc, ptr,
+                                                     element, width,
+                                                     elementBytes));
     }
     rewriter.replaceOp(op, packStruct(rewriter, loc, structType, results));
     return success();
