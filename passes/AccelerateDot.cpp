@@ -5,6 +5,7 @@
 #include "backends/Target.h"
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
+#include "passes/LayoutUtils.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -64,16 +65,6 @@ std::pair<unsigned, unsigned> warpsPerTile(int64_t m, int64_t n,
   return {wm, wn};
 }
 
-Value convertTo(OpBuilder &builder, Value value, Attribute layout) {
-  auto type = cast<RankedTensorType>(value.getType());
-  if (type.getEncoding() == layout)
-    return value;
-  auto newType = RankedTensorType::get(type.getShape(), type.getElementType(),
-                                       layout);
-  return tilegpu::ConvertLayoutOp::create(builder, value.getLoc(), newType,
-                                          value);
-}
-
 void accelerate(tile::DotOp dot, unsigned kWidth, unsigned numWarps) {
   MLIRContext *context = dot.getContext();
   RankedTensorType dType = dot.getType();
@@ -84,13 +75,14 @@ void accelerate(tile::DotOp dot, unsigned kWidth, unsigned numWarps) {
   auto bLayout = tilegpu::DotOperandLayoutAttr::get(context, 1, mma, kWidth);
 
   OpBuilder builder(dot);
-  Value a = convertTo(builder, dot.getA(), aLayout);
-  Value b = convertTo(builder, dot.getB(), bLayout);
-  Value c = convertTo(builder, dot.getC(), mma);
+  Value a = convertToLayout(builder, dot.getA().getLoc(), dot.getA(), aLayout);
+  Value b = convertToLayout(builder, dot.getB().getLoc(), dot.getB(), bLayout);
+  Value c = convertToLayout(builder, dot.getC().getLoc(), dot.getC(), mma);
   auto newDot = tile::DotOp::create(
       builder, dot.getLoc(), c.getType(), a, b, c, dot.getInputPrecision(),
       dot.getMaxNumImpreciseAcc());
-  Value result = convertTo(builder, newDot.getResult(), dType.getEncoding());
+  Value result = convertToLayout(builder, newDot.getResult().getLoc(),
+                                 newDot.getResult(), dType.getEncoding());
   dot.getResult().replaceAllUsesWith(result);
   dot.erase();
 }

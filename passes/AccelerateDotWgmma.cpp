@@ -9,6 +9,7 @@
 
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
+#include "passes/LayoutUtils.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/MathExtras.h"
@@ -94,16 +95,6 @@ tilegpu::NvmmaSharedLayoutAttr operandLayout(RankedTensorType type,
       type.getContext(), swizzle, /*transposed=*/kDim == 0, bits);
 }
 
-Value convertTo(OpBuilder &builder, Value value, Attribute layout) {
-  auto type = cast<RankedTensorType>(value.getType());
-  if (type.getEncoding() == layout)
-    return value;
-  auto newType = RankedTensorType::get(type.getShape(), type.getElementType(),
-                                       layout);
-  return tilegpu::ConvertLayoutOp::create(builder, value.getLoc(), newType,
-                                          value);
-}
-
 } // namespace
 
 bool mlir::terrazzo::accelerateDotWithWgmma(tile::DotOp dot,
@@ -113,7 +104,6 @@ bool mlir::terrazzo::accelerateDotWithWgmma(tile::DotOp dot,
   if (capability != 90 || numWarps % 4 != 0)
     return false;
   auto aType = cast<RankedTensorType>(dot.getA().getType());
-  auto bType = cast<RankedTensorType>(dot.getB().getType());
   RankedTensorType dType = dot.getType();
   int64_t kStep = wgmmaK(dot);
   if (!kStep || aType.getRank() != 2)
@@ -166,11 +156,12 @@ bool mlir::terrazzo::accelerateDotWithWgmma(tile::DotOp dot,
   };
   Value a = alloc(aSource, aLayout);
   Value b = alloc(bSource, bLayout);
-  Value c = convertTo(builder, dot.getC(), mma);
+  Value c = convertToLayout(builder, dot.getC().getLoc(), dot.getC(), mma);
   auto wgmma = tilegpu::WarpGroupDotOp::create(
       builder, loc, c.getType(), a, b, c, dot.getInputPrecision(),
       dot.getMaxNumImpreciseAcc());
-  Value result = convertTo(builder, wgmma.getResult(), dType.getEncoding());
+  Value result = convertToLayout(builder, wgmma.getResult().getLoc(),
+                                 wgmma.getResult(), dType.getEncoding());
   dot.getResult().replaceAllUsesWith(result);
   dot.erase();
   return true;

@@ -65,20 +65,12 @@ tilegpu::BlockedLayoutAttr chooseLayout(const ModuleAxisInfoAnalysis &axisInfo,
                           order, numWarps, threadsPerWarp);
 }
 
-Value convertTo(OpBuilder &builder, Location loc, Value value, Attribute layout) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type || type.getEncoding() == layout)
-    return value;
-  return tilegpu::ConvertLayoutOp::create(builder, loc,
-                                          type.cloneWithEncoding(layout), value);
-}
-
 /// Puts `op` in `layout`: its tensor operands are converted to it and its
 /// tensor results converted back for their users.
 void setLayout(Operation *op, Attribute layout) {
   OpBuilder builder(op);
   for (OpOperand &operand : op->getOpOperands())
-    operand.set(convertTo(builder, op->getLoc(), operand.get(), layout));
+    operand.set(convertToLayout(builder, op->getLoc(), operand.get(), layout));
   builder.setInsertionPointAfter(op);
   for (OpResult result : op->getResults()) {
     auto type = dyn_cast<RankedTensorType>(result.getType());

@@ -63,6 +63,15 @@ unsigned mlir::terrazzo::getThreadsPerWarp(ModuleOp module) {
   return getModuleInt(module, TileGPUDialect::kThreadsPerWarpAttrName, 32);
 }
 
+Value mlir::terrazzo::convertToLayout(OpBuilder &builder, Location loc,
+                                      Value value, Attribute layout) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || type.getEncoding() == layout)
+    return value;
+  return tilegpu::ConvertLayoutOp::create(builder, loc,
+                                          type.cloneWithEncoding(layout), value);
+}
+
 Type mlir::terrazzo::withEncoding(Type type, Attribute encoding) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))
     return tensor.cloneWithEncoding(encoding);

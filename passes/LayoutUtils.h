@@ -29,6 +29,12 @@ unsigned getThreadsPerWarp(ModuleOp module);
 /// `type` with `encoding`, or `type` itself when it is not a tensor.
 Type withEncoding(Type type, Attribute encoding);
 
+/// `value` converted to `layout` with a tilegpu.convert_layout at the
+/// builder's insertion point; `value` itself when it already has that
+/// layout or is not a tensor.
+Value convertToLayout(OpBuilder &builder, Location loc, Value value,
+                      Attribute layout);
+
 } // namespace mlir::terrazzo
 
 #endif // TERRAZZO_PASSES_LAYOUTUTILS_H

@@ -1,6 +1,7 @@
 // terrazzo-remove-layout-conversions: see Passes.td.
-#include "passes/Passes.h"
 #include "passes/LayoutPropagation.h"
+#include "passes/LayoutUtils.h"
+#include "passes/Passes.h"
 
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/LinearLayoutConversion.h"
@@ -25,15 +26,6 @@ using namespace mlir;
 using namespace mlir::terrazzo;
 
 namespace {
-
-Value convertTo(PatternRewriter &rewriter, Location loc, Value value,
-                Attribute layout) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type || type.getEncoding() == layout)
-    return value;
-  return tilegpu::ConvertLayoutOp::create(rewriter, loc,
-                                          type.cloneWithEncoding(layout), value);
-}
 
 /// The dimension along which a thread's consecutive registers (or, with
 /// one register, consecutive lanes) move: the one along which accesses in
@@ -82,7 +74,7 @@ struct RematerializeInTargetLayout
       return success();
     }
     if (auto broadcast = dyn_cast<tile::BroadcastOp>(producer)) {
-      Value src = convertTo(rewriter, loc, broadcast.getSrc(), layout);
+      Value src = convertToLayout(rewriter, loc, broadcast.getSrc(), layout);
       rewriter.replaceOpWithNewOp<tile::BroadcastOp>(convert, target, src);
       return success();
     }
@@ -92,7 +84,7 @@ struct RematerializeInTargetLayout
         return failure();
       Attribute slice = tilegpu::SliceLayoutAttr::get(
           getContext(), expand.getAxis(), parent);
-      Value src = convertTo(rewriter, loc, expand.getSrc(), slice);
+      Value src = convertToLayout(rewriter, loc, expand.getSrc(), slice);
       rewriter.replaceOpWithNewOp<tile::ExpandDimsOp>(convert, target, src,
                                                       expand.getAxis());
       return success();
@@ -117,7 +109,7 @@ struct RematerializeInTargetLayout
         return failure();
       rewriter.setInsertionPoint(load);
       auto convertOperand = [&](Value value) -> Value {
-        return value ? convertTo(rewriter, loc, value, layout) : Value();
+        return value ? convertToLayout(rewriter, loc, value, layout) : Value();
       };
       auto reissued = tile::LoadOp::create(
           rewriter, loc, target, convertOperand(load.getPtr()),
@@ -131,7 +123,7 @@ struct RematerializeInTargetLayout
       return failure();
     IRMapping mapping;
     for (Value operand : producer->getOperands())
-      mapping.map(operand, convertTo(rewriter, loc, operand, layout));
+      mapping.map(operand, convertToLayout(rewriter, loc, operand, layout));
     Operation *clone = rewriter.clone(*producer, mapping);
     clone->getResult(0).setType(target.clone(
         cast<RankedTensorType>(clone->getResult(0).getType()).getElementType()));
@@ -158,10 +150,11 @@ void carryInLayout(scf::ForOp loop, unsigned index, RankedTensorType newType,
   Location loc = loop.getLoc();
 
   rewriter.setInsertionPoint(loop);
-  Value init = convertTo(rewriter, loc, loop.getInitArgs()[index], layout);
+  Value init =
+      convertToLayout(rewriter, loc, loop.getInitArgs()[index], layout);
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   rewriter.setInsertionPoint(yield);
-  Value yielded = convertTo(rewriter, loc, yield.getOperand(index), layout);
+  Value yielded = convertToLayout(rewriter, loc, yield.getOperand(index), layout);
   rewriter.modifyOpInPlace(loop, [&] {
     loop.getInitArgsMutable()[index].set(init);
     arg.setType(newType);
@@ -258,7 +251,7 @@ struct YieldIfResultInTargetLayout
     for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
       auto yield = cast<scf::YieldOp>(region->front().getTerminator());
       rewriter.setInsertionPoint(yield);
-      Value yielded = convertTo(rewriter, loc, yield.getOperand(index),
+      Value yielded = convertToLayout(rewriter, loc, yield.getOperand(index),
                                 newType.getEncoding());
       rewriter.modifyOpInPlace(yield, [&] { yield->setOperand(index, yielded); });
     }
