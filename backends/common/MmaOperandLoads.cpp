@@ -155,21 +155,12 @@ std::optional<SmallVector<Value>> mlir::terrazzo::loadMmaOperandFromBuffer(
       return std::nullopt;
 
   auto addressOf = [&](ArrayRef<Value> coords) -> Value {
-    // XOR of the images of the coordinates' set bits.
-    Value offset = i32Constant(rewriter, loc, 0);
-    for (auto [dim, name] : llvm::enumerate(SmallVector<std::string>{rowDim, columnDim}))
-      for (int32_t bit = 0; bit < toOffset.getInDimSizeLog2(name); ++bit) {
-        Value set = LLVM::AndOp::create(rewriter, loc, coords[dim],
-                                        i32Constant(rewriter, loc, 1 << bit));
-        Value image = LLVM::SelectOp::create(
-            rewriter, loc,
-            LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne, set,
-                                 i32Constant(rewriter, loc, 0)),
-            i32Constant(rewriter, loc, toOffset.getBasis(name, bit)[0]),
-            i32Constant(rewriter, loc, 0));
-        offset = LLVM::XOrOp::create(rewriter, loc, offset, image);
-      }
-    return sharedElementPointer(rewriter, loc, base, element, offset);
+    Value offset = applyLinearLayout(rewriter, loc, toOffset,
+                                     {{rowDim, coords[0]},
+                                      {columnDim, coords[1]}})
+                       .front();
+    return sharedElementPointer(rewriter, loc, base, element,
+                                offset ? offset : i32Constant(rewriter, loc, 0));
   };
   return loadMmaOperandWithMatrices(rewriter, loc, type, layout, kChunk,
                                     thread, target, addressOf);

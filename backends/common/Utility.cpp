@@ -111,28 +111,24 @@ Coordinates mlir::terrazzo::registerCoordinates(const LinearLayout &layout, int3
   return coords;
 }
 
-SmallVector<SmallVector<Value>>
-mlir::terrazzo::emitIndices(RewriterBase &rewriter, Location loc,
-                            const LinearLayout &layout, ThreadPosition thread) {
+SmallVector<Value> mlir::terrazzo::applyLinearLayout(
+    RewriterBase &rewriter, Location loc, const LinearLayout &layout,
+    ArrayRef<std::pair<StringRef, Value>> inputs) {
   unsigned rank = layout.getNumOutDims();
-  // The lane and warp contribute the same offset to every register: the
-  // XOR of the bases of their set bits, computed once per dimension.
-  SmallVector<Value> threadPart(rank);
-  SmallVector<int64_t> threadBits(rank, 0);
+  SmallVector<Value> outputs(rank);
   for (unsigned dim = 0; dim < rank; ++dim) {
     Value acc;
-    for (auto [name, id] : {std::pair{kLane, thread.lane},
-                            std::pair{kWarp, thread.warp}}) {
+    for (auto [name, input] : inputs) {
       if (!layout.hasInDim(name))
         continue;
       for (int i = 0, e = layout.getInDimSizeLog2(name); i < e; ++i) {
         int32_t basis = layout.getBasis(name, i)[dim];
         if (basis == 0)
           continue;
-        threadBits[dim] |= basis;
         Value bit = LLVM::AndOp::create(
             rewriter, loc,
-            LLVM::LShrOp::create(rewriter, loc, id, i32Constant(rewriter, loc, i)),
+            LLVM::LShrOp::create(rewriter, loc, input,
+                                 i32Constant(rewriter, loc, i)),
             i32Constant(rewriter, loc, 1));
         Value term = LLVM::MulOp::create(rewriter, loc, bit,
                                          i32Constant(rewriter, loc, basis));
@@ -140,8 +136,25 @@ mlir::terrazzo::emitIndices(RewriterBase &rewriter, Location loc,
                   : term;
       }
     }
-    threadPart[dim] = acc;
+    outputs[dim] = acc;
   }
+  return outputs;
+}
+
+SmallVector<SmallVector<Value>>
+mlir::terrazzo::emitIndices(RewriterBase &rewriter, Location loc,
+                            const LinearLayout &layout, ThreadPosition thread) {
+  unsigned rank = layout.getNumOutDims();
+  // The lane and warp contribute the same offset to every register: the
+  // XOR of the bases of their set bits, computed once per dimension.
+  SmallVector<Value> threadPart = applyLinearLayout(
+      rewriter, loc, layout, {{kLane, thread.lane}, {kWarp, thread.warp}});
+  SmallVector<int64_t> threadBits(rank, 0);
+  for (unsigned dim = 0; dim < rank; ++dim)
+    for (const char *name : {kLane, kWarp})
+      if (layout.hasInDim(name))
+        for (int i = 0, e = layout.getInDimSizeLog2(name); i < e; ++i)
+          threadBits[dim] |= layout.getBasis(name, i)[dim];
 
   SmallVector<SmallVector<Value>> indices;
   int32_t numRegisters = layout.getInDimSize(kRegister);

@@ -80,6 +80,13 @@ std::map<Coordinates, int32_t> registerIndex(const LinearLayout &layout);
 SmallVector<int32_t> tileOrigins(const LinearLayout &layout, unsigned dim,
                                  int32_t tile);
 
+/// `layout` applied to run-time inputs (i32 values, by input dimension
+/// name; dimensions not given count as 0): per output dimension, the XOR of
+/// the bases of the inputs' set bits, or null where no basis contributes.
+SmallVector<Value> applyLinearLayout(
+    RewriterBase &rewriter, Location loc, const LinearLayout &layout,
+    ArrayRef<std::pair<StringRef, Value>> inputs);
+
 /// For every register of `layout`, the coordinates (one i32 per output
 /// dimension) of the element the calling thread holds there.
 SmallVector<SmallVector<Value>>
