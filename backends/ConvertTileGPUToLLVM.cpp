@@ -18,10 +18,12 @@
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::terrazzo {
@@ -202,6 +204,8 @@ struct ConvertTileGPUToLLVMPass
     populateNVIDIAFastMathPatterns(converter, patterns, /*benefit=*/11);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
+    // ub.poison: accumulators of loops that start from no value.
+    ub::populateUBToLLVMConversionPatterns(converter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
     populateFuncToLLVMConversionPatterns(converter, patterns);
 
@@ -209,7 +213,7 @@ struct ConvertTileGPUToLLVMPass
     conversionTarget.addLegalDialect<NVVM::NVVMDialect>();
     conversionTarget.addLegalOp<ModuleOp>();
     conversionTarget.addIllegalDialect<tile::TileDialect, tilegpu::TileGPUDialect,
-                                       scf::SCFDialect>();
+                                       scf::SCFDialect, ub::UBDialect>();
     if (failed(applyFullConversion(module, conversionTarget,
                                    std::move(patterns))))
       return signalPassFailure();

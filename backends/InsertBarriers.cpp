@@ -171,7 +171,12 @@ private:
       // must not start while another thread may still read or write its
       // buffer, and its data is not there to read until that wait.
       SharedRange range = *bufferRange(copy.getResult());
-      if (state.writeConflicts(range))
+      // A pipeliner's refill (kReadsRetiredAttrName) is known to follow its
+      // buffer's readers across a barrier: only pending writes conflict.
+      bool conflict = copy->hasAttr(tilegpu::kReadsRetiredAttrName)
+                          ? state.readConflicts(range)
+                          : state.writeConflicts(range);
+      if (conflict)
         barrierBefore(op, state, insert);
       Pending::add(state.asyncWrites, range);
       return;

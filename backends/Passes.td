@@ -81,8 +81,11 @@ def TerrazzoInsertBarriers
     An asynchronous copy is a write that must not start while its buffer has
     pending accesses, and that lands at an `async_wait`: from there its
     buffer is pending as written (a barrier before reading it); a barrier
-    does not complete it. A `memdesc_index` with a constant index is its
-    own buffer of the stack, otherwise the whole stack.
+    does not complete it; a copy marked `tilegpu.reads_retired` (a
+    pipeliner's refill of a buffer whose readers finished before the last
+    barrier) only waits for pending writes. A `memdesc_index` with a
+    constant index is its own buffer of the stack, otherwise the whole
+    stack.
     Run after terrazzo-allocate-shared-memory.
   }];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];

@@ -158,7 +158,8 @@ bool mlir::terrazzo::accelerateDotWithWgmma(tile::DotOp dot,
   Value b = alloc(bSource, bLayout);
   Value c = convertToLayout(builder, dot.getC().getLoc(), dot.getC(), mma);
   auto wgmma = tilegpu::WarpGroupDotOp::create(
-      builder, loc, c.getType(), a, b, c, dot.getInputPrecision(),
+      builder, loc, c.getType(), a, b, c, /*useC=*/Value(),
+      dot.getInputPrecision(),
       dot.getMaxNumImpreciseAcc());
   Value result = convertToLayout(builder, wgmma.getResult().getLoc(),
                                  wgmma.getResult(), dType.getEncoding());

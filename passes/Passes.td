@@ -114,14 +114,30 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     The wgmma form (sm_90a): a load whose only use is a `tilegpu.local_alloc`
     in a `#tilegpu.nvmma_shared` layout that only `tilegpu.warp_group_dot`s
     read (as operands) becomes a stack of `num-stages` buffers in that
-    layout (each a multiple of 1024 bytes, else the load stays); the dots
-    read `memdesc_index` of this iteration's buffer directly, and the copies
+    layout (each a multiple of 1024 bytes, and contiguous along the
+    dimension the loads' vectors run, else the load stays); the dots read
+    `memdesc_index` of this iteration's buffer directly, and the copies
     ahead are issued after the last of them. (The dot's lowering fences the
     completed cp.async writes for the async proxy and passes a barrier
-    before wgmma reads; terrazzo-insert-barriers puts a barrier between the
-    dots' reads and the next copies.) Loads whose copies would be narrower than 4 bytes
-    (AxisInfo: contiguity, alignment, mask constancy) are left alone, as is
-    everything when the stage count is below 2. The module attribute
+    before wgmma reads.) When the loop's only dot is such a
+    `warp_group_dot` whose result only feeds its own accumulator through
+    the yield, it becomes `async`, followed by `warp_group_dot_wait
+    {pendings = 1}` (the previous iteration's dot is complete, this one's
+    overlaps the next iteration's copies and waits), with a wait for none
+    after the loop; the stacks get `num-stages + 1` buffers and the copies
+    refill the buffer of two iterations back, whose dot completed before
+    this iteration's barrier. An accumulator that starts as zeros starts
+    as `ub.poison` with `use_c` false in the first iteration (a loop-carried
+    flag), and the zeros are selected after the loop's wait when the loop
+    did not run: registers set before the loop would flow into that wait on
+    the path that skips the loop, which makes ptxas serialize every wgmma.
+
+    Every copy in the loop is marked `tilegpu.reads_retired`: its buffer's
+    readers finished before the iteration's barrier, so
+    terrazzo-insert-barriers adds none between this iteration's reads and
+    the copies. Loads whose copies would be narrower than 4 bytes (AxisInfo:
+    contiguity, alignment, mask constancy) are left alone, as is everything
+    when the stage count is below 2. The module attribute
     `tilegpu.num-stages` (i32), when present, overrides the option.
   }];
   let options = [
@@ -129,7 +145,8 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
            "Buffers per pipelined load (copies in flight + 1)">
   ];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::ub::UBDialect"];
 }
 
 def TerrazzoAccelerateDot : Pass<"terrazzo-accelerate-dot", "::mlir::ModuleOp"> {

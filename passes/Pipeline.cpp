@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -161,6 +162,16 @@ std::optional<Candidate> matchCandidate(tile::LoadOp load, scf::ForOp loop,
                    tile::getElementBitWidth(type.getElementType());
     if (bits % (8 * 1024) != 0)
       return std::nullopt;
+    // Each copy moves a vector contiguous in global memory into a vector
+    // contiguous in the buffer: both must run along the same dimension
+    // (an fp8 B whose rows are N in memory must be K-major in the buffer:
+    // no such copy exists).
+    auto shared = cast<tilegpu::NvmmaSharedLayoutAttr>(type.getEncoding());
+    unsigned bufferContiguous = shared.getTransposed() ? 0 : 1;
+    auto blocked = dyn_cast_or_null<tilegpu::BlockedLayoutAttr>(
+        cast<RankedTensorType>(load.getType()).getEncoding());
+    if (!blocked || blocked.getOrder().front() != bufferContiguous)
+      return std::nullopt;
   }
   if (load.getOther() && !isZero(load.getOther()))
     return std::nullopt;
@@ -241,7 +252,7 @@ private:
   /// (maybe beyond the loop's end: then it copies nothing), from `ptr` into
   /// buffer `index` of its stack.
   void issueCopy(OpBuilder &b, Candidate &c, Value iv, Value ptr,
-                 Value index) {
+                 Value index, bool inLoop) {
     Location loc = c.load.getLoc();
     auto ptrType = cast<RankedTensorType>(c.load.getPtr().getType());
     Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
@@ -260,9 +271,18 @@ private:
     }
     Value buffer = tilegpu::MemDescIndexOp::create(b, loc, oneBuffer(c),
                                                    c.stack, index);
-    tilegpu::AsyncCopyGlobalToLocalOp::create(
+    auto copy = tilegpu::AsyncCopyGlobalToLocalOp::create(
         b, loc, tilegpu::AsyncTokenType::get(b.getContext()), ptr, buffer,
         mask, Value());
+    // A copy in the loop goes to a buffer that no access since the
+    // iteration's barrier reads, and whose readers of earlier iterations
+    // completed before that barrier (see rewrite()):
+    // terrazzo-insert-barriers, which cannot tell the buffers of a stack
+    // apart by their dynamic index, needs no barrier of its own in front of
+    // it. (Before the loop, the stack's memory may still be pending as
+    // read by whatever used it earlier.)
+    if (inLoop)
+      copy->setAttr(tilegpu::kReadsRetiredAttrName, b.getUnitAttr());
   }
 
   /// One buffer of `c`'s stack: the stack's type without its leading
@@ -287,23 +307,63 @@ private:
         /*mutableMemory=*/true);
   }
 
+  /// The loop's one warp_group_dot when it can run asynchronously across
+  /// iterations: every pipelined load feeds wgmma, both its operands are
+  /// pipelined (a buffer written in the loop by anything else could be
+  /// overwritten while the tensor cores still read it), and its result
+  /// only goes, through the yield, back into its own accumulator.
+  tilegpu::WarpGroupDotOp asyncCandidate() {
+    if (llvm::any_of(candidates, [](Candidate &c) { return !c.alloc; }))
+      return {};
+    tilegpu::WarpGroupDotOp dot;
+    for (Operation &op : *loop.getBody())
+      if (auto found = dyn_cast<tilegpu::WarpGroupDotOp>(&op)) {
+        if (dot)
+          return {};
+        dot = found;
+      }
+    if (!dot || dot.getIsAsync() || !dot->hasOneUse())
+      return {};
+    auto pipelined = [&](Value operand) {
+      return llvm::any_of(candidates, [&](Candidate &c) {
+        return c.alloc.getResult() == operand;
+      });
+    };
+    if (!pipelined(dot.getA()) || !pipelined(dot.getB()))
+      return {};
+    OpOperand &use = *dot->use_begin();
+    auto acc = dyn_cast<BlockArgument>(dot.getC());
+    if (!isa<scf::YieldOp>(use.getOwner()) || !acc ||
+        acc.getOwner() != loop.getBody() ||
+        acc.getArgNumber() != use.getOperandNumber() + 1)
+      return {};
+    return dot;
+  }
+
   void rewrite() {
     Location loc = loop.getLoc();
     OpBuilder b(loop);
     Type ivType = loop.getInductionVar().getType();
+    // An asynchronous dot still reads the previous iteration's buffers
+    // when this iteration's copies are issued: one buffer more, so that the
+    // copies refill the buffers of two iterations back, whose dot a
+    // warp_group_dot_wait {pendings = 1} in the previous iteration
+    // completed before the barrier of this one.
+    tilegpu::WarpGroupDotOp asyncDot = asyncCandidate();
+    int64_t slots = asyncDot ? stages + 1 : stages;
     // The stacks, outside the loop.
     for (Candidate &c : candidates) {
       auto type = cast<RankedTensorType>(c.load.getType());
       int64_t vec = copyElements(c.load, axisInfo);
       if (c.alloc) {
         // The nvmma_shared layout wgmma reads, stacked.
-        SmallVector<int64_t> shape{stages};
+        SmallVector<int64_t> shape{slots};
         llvm::append_range(shape, type.getShape());
         c.bufferType = tilegpu::MemDescType::get(
             type.getContext(), shape, type.getElementType(),
             c.alloc.getType().getEncoding(), /*mutableMemory=*/true);
       } else {
-        c.bufferType = stackType(type, stages, vec);
+        c.bufferType = stackType(type, slots, vec);
       }
       c.stack = tilegpu::LocalAllocOp::create(b, loc, c.bufferType, Value());
     }
@@ -318,7 +378,7 @@ private:
           arith::MulIOp::create(b, loc, loop.getStep(),
                                 constantLike(b, ivType, k)));
       for (auto [c, ptr] : llvm::zip_equal(candidates, ptrs)) {
-        issueCopy(b, c, iv, ptr, constantI32(b, k));
+        issueCopy(b, c, iv, ptr, constantI32(b, k), /*inLoop=*/false);
         ptr = tile::AddPtrOp::create(b, loc, ptr.getType(), ptr, c.step);
       }
       tilegpu::AsyncCommitGroupOp::create(
@@ -329,6 +389,25 @@ private:
     SmallVector<Value> extraInits(ptrs);
     extraInits.push_back(constantI32(b, 0));
     extraInits.push_back(constantI32(b, stages - 1));
+    // An async dot whose accumulator starts as zeros starts instead from
+    // no value, with use_c false in the first iteration: registers set
+    // before the loop would reach the wait after it on the path that skips
+    // the loop, and ptxas then serializes every wgmma of the kernel
+    // (C7515). The zeros come back after that wait if the loop did not run.
+    Value zeroAcc;
+    unsigned accIndex = 0;
+    if (asyncDot) {
+      accIndex = cast<BlockArgument>(asyncDot.getC()).getArgNumber() - 1;
+      Value init = loop.getInitArgs()[accIndex];
+      if (isZero(init)) {
+        zeroAcc = init;
+        extraInits.push_back(arith::ConstantIntOp::create(
+            b, loc, b.getI1Type(), 0));
+        loop.getInitArgsMutable()[accIndex].set(
+            ub::PoisonOp::create(b, loc, init.getType()));
+      }
+    }
+    const unsigned flags = zeroAcc ? 1 : 0;
     IRRewriter rewriter(loop.getContext());
     auto newLoop = cast<scf::ForOp>(*loop.replaceWithAdditionalYields(
         rewriter, extraInits, /*replaceInitOperandUsesInLoop=*/false,
@@ -340,9 +419,9 @@ private:
     loop = newLoop;
     Block *body = loop.getBody();
     unsigned numArgs = body->getNumArguments();
-    unsigned first = numArgs - unsigned(candidates.size()) - 2;
-    Value readIndex = body->getArgument(numArgs - 2);
-    Value writeIndex = body->getArgument(numArgs - 1);
+    unsigned first = numArgs - unsigned(candidates.size()) - 2 - flags;
+    Value readIndex = body->getArgument(numArgs - 2 - flags);
+    Value writeIndex = body->getArgument(numArgs - 1 - flags);
     for (auto [i, c] : llvm::enumerate(candidates))
       c.aheadPtrArg = body->getArgument(first + unsigned(i));
 
@@ -376,6 +455,19 @@ private:
       if (!lastRead || lastRead->isBeforeInBlock(read))
         lastRead = read;
     }
+    if (asyncDot) {
+      // Issue this iteration's wgmma group and go on once the previous
+      // iteration's is complete; the accumulator flows on in flight.
+      asyncDot.setIsAsync(true);
+      if (zeroAcc)
+        asyncDot.getUseCMutable().assign(body->getArgument(numArgs - 1));
+      OpBuilder wb(body, std::next(Block::iterator(asyncDot)));
+      auto wait = tilegpu::WarpGroupDotWaitOp::create(
+          wb, asyncDot.getLoc(), ValueRange{asyncDot.getResult()},
+          /*pendings=*/1);
+      asyncDot.getResult().replaceAllUsesExcept(wait.getResult(0), wait);
+      lastRead = wait;
+    }
     OpBuilder cb(body, std::next(Block::iterator(lastRead)));
     Value aheadIv = arith::AddIOp::create(
         cb, loc, loop.getInductionVar(),
@@ -383,7 +475,7 @@ private:
                               constantLike(cb, ivType, stages - 1)));
     SmallVector<Value> nextPtrs;
     for (Candidate &c : candidates) {
-      issueCopy(cb, c, aheadIv, c.aheadPtrArg, writeIndex);
+      issueCopy(cb, c, aheadIv, c.aheadPtrArg, writeIndex, /*inLoop=*/true);
       nextPtrs.push_back(tile::AddPtrOp::create(
           cb, loc, c.aheadPtrArg.getType(), c.aheadPtrArg, c.step));
     }
@@ -392,7 +484,7 @@ private:
     auto advance = [&](Value index) -> Value {
       Value next = arith::AddIOp::create(cb, loc, index, constantI32(cb, 1));
       Value wrap = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::eq,
-                                         next, constantI32(cb, stages));
+                                         next, constantI32(cb, slots));
       return arith::SelectOp::create(cb, loc, wrap, constantI32(cb, 0), next);
     };
     Value nextRead = advance(readIndex);
@@ -400,8 +492,12 @@ private:
     auto yield = cast<scf::YieldOp>(body->getTerminator());
     for (auto [i, ptr] : llvm::enumerate(nextPtrs))
       yield->setOperand(first - 1 + unsigned(i), ptr);
-    yield->setOperand(numArgs - 3, nextRead);
-    yield->setOperand(numArgs - 2, nextWrite);
+    yield->setOperand(numArgs - 3 - flags, nextRead);
+    yield->setOperand(numArgs - 2 - flags, nextWrite);
+    if (zeroAcc)
+      yield->setOperand(numArgs - 2,
+                        arith::ConstantIntOp::create(cb, loc,
+                                                     cb.getI1Type(), 1));
 
     for (Candidate &c : candidates) {
       if (c.alloc)
@@ -416,6 +512,23 @@ private:
     // After the loop: no copy may still be writing when the buffers'
     // memory is reused (masked copies write their zeros too).
     OpBuilder ab(loop->getBlock(), std::next(Block::iterator(loop)));
+    if (asyncDot) {
+      // The last iteration's group is still in flight.
+      Value result = loop.getResult(accIndex);
+      auto wait = tilegpu::WarpGroupDotWaitOp::create(
+          ab, loc, ValueRange{result}, /*pendings=*/0);
+      Value done = wait.getResult(0);
+      if (zeroAcc) {
+        auto type = cast<RankedTensorType>(done.getType());
+        Value ran = tile::SplatOp::create(
+            ab, loc,
+            RankedTensorType::get(type.getShape(), ab.getI1Type(),
+                                  type.getEncoding()),
+            loop.getResults().back());
+        done = arith::SelectOp::create(ab, loc, ran, done, zeroAcc);
+      }
+      result.replaceAllUsesExcept(done, wait);
+    }
     tilegpu::AsyncWaitOp::create(ab, loc,
                                  tilegpu::AsyncTokenType::get(ab.getContext()),
                                  ValueRange(), 0);

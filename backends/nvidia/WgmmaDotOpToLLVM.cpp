@@ -1,7 +1,8 @@
 // tilegpu.warp_group_dot as Hopper's wgmma.mma_async (sm_90a), operands
 // read by the tensor cores from shared memory through 64-bit matrix
 // descriptors, accumulators in registers laid out as #tilegpu.nvidia_mma
-// version 3. Synchronous: the lowering waits for its instructions.
+// version 3. Synchronous unless `async`: then the lowering issues and
+// commits the group and tilegpu.warp_group_dot_wait waits for it.
 //
 // Sequence (every thread of the program instance runs it):
 //   fence.proxy.async.shared::cta  the thread's own generic-proxy stores
@@ -14,8 +15,9 @@
 //   wgmma.fence                    accumulator registers written before are
 //                                  ordered before the wgmma that reads them;
 //   wgmma.mma_async ...            one per (64-row tile, N tile, K step);
-//   wgmma.commit_group, wgmma.wait_group 0 (inline PTX that passes the
-//                                  accumulators through, see below).
+//   wgmma.commit_group, and unless async wgmma.wait_group 0 (inline
+//                                  PTX that passes the accumulators
+//                                  through, see waitForGroups).
 //
 // Matrix descriptor (PTX ISA, "Matrix Descriptor Format"), 64 bits:
 //   bits  0-13  start address, (address & 0x3FFFF) >> 4
@@ -120,6 +122,42 @@ std::optional<NVVM::WGMMATypes> wgmmaType(Type type) {
 Value i64Constant(RewriterBase &rewriter, Location loc, uint64_t value) {
   return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
                                   rewriter.getI64IntegerAttr(int64_t(value)));
+}
+
+/// wgmma.wait_group `pendings` on `values` (accumulator registers of wgmma
+/// groups in flight). The wait must carry the accumulators: they are only
+/// valid after it, and nothing would keep their uses from moving above a
+/// wait that does not produce them (nvvm.wgmma.wait.group.sync.aligned
+/// takes no values). So the wait is inline PTX whose outputs are its
+/// inputs, tied to the same registers.
+SmallVector<Value> waitForGroups(RewriterBase &rewriter, Location loc,
+                                 ArrayRef<Value> values, int32_t pendings) {
+  if (values.empty()) {
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, pendings);
+    return {};
+  }
+  std::string constraints;
+  SmallVector<Type> types;
+  for (size_t i = 0; i < values.size(); ++i) {
+    Type type = values[i].getType();
+    types.push_back(type);
+    constraints += i ? "," : "";
+    constraints += type.isF32() ? "=f" : "=r";
+  }
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += "," + std::to_string(i);
+  Type waitType =
+      LLVM::LLVMStructType::getLiteral(rewriter.getContext(), types);
+  Value waited =
+      LLVM::InlineAsmOp::create(
+          rewriter, loc, waitType, values,
+          "wgmma.wait_group.sync.aligned " + std::to_string(pendings) + ";",
+          constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::tailcallkind::TailCallKind::None,
+          /*asm_dialect=*/LLVM::AsmDialectAttr(),
+          /*operand_attrs=*/ArrayAttr())
+          .getResult(0);
+  return unpackStruct(rewriter, loc, waited);
 }
 
 struct WarpGroupDotOpConversion
@@ -267,12 +305,18 @@ struct WarpGroupDotOpConversion
       wgmmaConstraints += "," + std::to_string(i);
     wgmmaConstraints += ",l,l,r";
     Value one = i32Constant(rewriter, loc, 1);
+    // scale-d of each tile's first K step: 0 makes it D = A * B.
+    Value firstScale = one;
+    if (Value useC = adaptor.getUseC())
+      firstScale =
+          LLVM::ZExtOp::create(rewriter, loc, rewriter.getI32Type(), useC);
     auto emitWgmma = [&](RewriterBase &rewriter, Location loc, Type structType,
-                         Value acc, Value descA, Value descB) -> Value {
+                         Value acc, Value descA, Value descB,
+                         Value scale) -> Value {
       SmallVector<Value> operands = unpackStruct(rewriter, loc, acc);
       operands.push_back(descA);
       operands.push_back(descB);
-      operands.push_back(one);
+      operands.push_back(scale);
       return LLVM::InlineAsmOp::create(
                  rewriter, loc, structType, operands, ptx, wgmmaConstraints,
                  /*has_side_effects=*/true, /*is_align_stack=*/false,
@@ -302,7 +346,8 @@ struct WarpGroupDotOpConversion
         for (int64_t k0 = 0; k0 < k; k0 += kStep) {
           Value descA = descriptor(aBase, a.offset(m0, k0));
           Value descB = descriptor(bBase, b.offset(k0, n0));
-          acc = emitWgmma(rewriter, loc, structType, acc, descA, descB);
+          acc = emitWgmma(rewriter, loc, structType, acc, descA, descB,
+                          k0 == 0 ? firstScale : one);
         }
         for (auto [i, reg] : llvm::enumerate(regs))
           results[reg] =
@@ -310,32 +355,43 @@ struct WarpGroupDotOpConversion
       }
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
-    // The wait must carry the accumulators: they are only valid after it,
-    // and nothing would keep their uses from moving above a wait that
-    // does not produce them (nvvm.wgmma.wait.group.sync.aligned takes no
-    // values). So the wait is inline PTX whose outputs are its inputs.
-    {
-      std::string constraints;
-      for (size_t i = 0; i < results.size(); ++i)
-        constraints += (i ? ",=f" : "=f");
-      for (size_t i = 0; i < results.size(); ++i)
-        constraints += "," + std::to_string(i);
-      Type waitType = LLVM::LLVMStructType::getLiteral(
-          context, SmallVector<Type>(results.size(), accElement));
-      Value waited =
-          LLVM::InlineAsmOp::create(
-              rewriter, loc, waitType, results,
-              "wgmma.wait_group.sync.aligned 0;", constraints,
-              /*has_side_effects=*/true, /*is_align_stack=*/false,
-              LLVM::tailcallkind::TailCallKind::None,
-              /*asm_dialect=*/LLVM::AsmDialectAttr(),
-              /*operand_attrs=*/ArrayAttr())
-              .getResult(0);
-      results = unpackStruct(rewriter, loc, waited);
-    }
+    if (!op.getIsAsync())
+      results = waitForGroups(rewriter, loc, results, 0);
     rewriter.replaceOp(op, packStruct(rewriter, loc,
                                       getTypeConverter()->convertType(dType),
                                       results));
+    return success();
+  }
+};
+
+/// tilegpu.warp_group_dot_wait: one wait over the registers of all its
+/// inputs.
+struct WarpGroupDotWaitOpConversion
+    : public ConvertOpToLLVMPattern<tilegpu::WarpGroupDotWaitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(tilegpu::WarpGroupDotWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> registers;
+    SmallVector<size_t> sizes;
+    for (Value input : adaptor.getInputs()) {
+      SmallVector<Value> values = unpackStruct(rewriter, loc, input);
+      sizes.push_back(values.size());
+      llvm::append_range(registers, values);
+    }
+    SmallVector<Value> waited =
+        waitForGroups(rewriter, loc, registers, int32_t(op.getPendings()));
+    SmallVector<Value> results;
+    size_t next = 0;
+    for (auto [output, size] : llvm::zip_equal(op.getOutputs(), sizes)) {
+      results.push_back(packStruct(
+          rewriter, loc, getTypeConverter()->convertType(output.getType()),
+          ArrayRef<Value>(waited).slice(next, size)));
+      next += size;
+    }
+    rewriter.replaceOp(op, results);
     return success();
   }
 };
@@ -344,5 +400,6 @@ struct WarpGroupDotOpConversion
 
 void mlir::terrazzo::populateWgmmaDotOpToLLVMPatterns(
     TileGPUTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<WarpGroupDotOpConversion>(converter);
+  patterns.add<WarpGroupDotOpConversion, WarpGroupDotWaitOpConversion>(
+      converter);
 }

@@ -275,3 +275,35 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
     return %r : tensor<512xf32, #a>
   }
 }
+
+// -----
+
+// A pipeliner's refill marked tilegpu.reads_retired only waits for pending
+// writes: after reading one buffer of a stack (dynamic index), refilling
+// another needs no barrier, while the unmarked refill that follows it
+// does; a marked refill after a pending write (local_store) still does.
+
+// CHECK-LABEL: func.func private @reads_retired
+// CHECK: tilegpu.local_load
+// CHECK-NEXT: tilegpu.async_copy_global_to_local {{.*}} {tilegpu.reads_retired}
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.async_copy_global_to_local
+// CHECK-NEXT: tilegpu.local_store
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.async_copy_global_to_local {{.*}} {tilegpu.reads_retired}
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#s2 = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#s = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @reads_retired(%ptrs: tensor<512x!tile.ptr<f32>, #a>, %x: tensor<512xf32, #a>, %r: i32, %w: i32) -> tensor<512xf32, #a> {
+    %stack = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<3x512xf32, #s2, mutable>
+    %read = tilegpu.memdesc_index %stack[%r] : !tilegpu.memdesc<3x512xf32, #s2, mutable> -> !tilegpu.memdesc<512xf32, #s, mutable>
+    %write = tilegpu.memdesc_index %stack[%w] : !tilegpu.memdesc<3x512xf32, #s2, mutable> -> !tilegpu.memdesc<512xf32, #s, mutable>
+    %v = tilegpu.local_load %read : !tilegpu.memdesc<512xf32, #s, mutable> -> tensor<512xf32, #a>
+    %t0 = tilegpu.async_copy_global_to_local %ptrs, %write {tilegpu.reads_retired} : tensor<512x!tile.ptr<f32>, #a> -> !tilegpu.memdesc<512xf32, #s, mutable>
+    %t1 = tilegpu.async_copy_global_to_local %ptrs, %write : tensor<512x!tile.ptr<f32>, #a> -> !tilegpu.memdesc<512xf32, #s, mutable>
+    tilegpu.local_store %x, %read : tensor<512xf32, #a> -> !tilegpu.memdesc<512xf32, #s, mutable>
+    %t2 = tilegpu.async_copy_global_to_local %ptrs, %write {tilegpu.reads_retired} : tensor<512x!tile.ptr<f32>, #a> -> !tilegpu.memdesc<512xf32, #s, mutable>
+    return %v : tensor<512xf32, #a>
+  }
+}

@@ -124,7 +124,7 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "t
 // CHECK: %[[AHEAD:.*]] = arith.addi %[[I]], %{{.*}} : i32
 // CHECK: tile.splat %[[AHEAD]] : i32 -> tensor<32xi32
 // CHECK: %[[M:.*]] = arith.andi
-// CHECK: tilegpu.async_copy_global_to_local %{{.*}}, %{{.*}} mask %[[M]] :
+// CHECK: tilegpu.async_copy_global_to_local %{{.*}}, %{{.*}} mask %[[M]] {tilegpu.reads_retired} :
 // CHECK-NOT: tile.load
 // CHECK: scf.yield
 #blocked1 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -333,38 +333,55 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "t
 // -----
 
 // The wgmma form (sm_90a): loads stored into nvmma_shared buffers that only
-// warp_group_dot reads become 3-deep stacks of buffers in the same layout;
-// the dot reads memdesc_index of this iteration's buffer (no local_alloc,
-// no local_load in the loop) and the copies for iteration i + 2 come after
-// it.
+// warp_group_dot reads become stacks of buffers in the same layout; the dot
+// reads memdesc_index of this iteration's buffer (no local_alloc, no
+// local_load in the loop). Both operands are pipelined and the dot only
+// feeds its own accumulator: it becomes async, waited for with one group
+// left in flight, the stacks get 3 + 1 buffers and the copies for
+// iteration i + 2 (into the buffer of iteration i - 2, starting at 2) come
+// after the wait, marked tilegpu.reads_retired (the prologue's are not);
+// after the loop a wait for no group. The accumulator starts as zeros, so
+// it starts as ub.poison with use_c false in the first iteration, and the
+// zeros are selected after the loop if it did not run.
 // OFF-LABEL: func.func @wgmma_two_operands
 // OFF-NOT: tilegpu.async_copy_global_to_local
 // CHECK-LABEL: func.func @wgmma_two_operands
-// CHECK: %[[SA:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16, #[[NV:.*]], mutable>
-// CHECK: %[[SB:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16, #[[NV]], mutable>
+// CHECK: %[[SA:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16, #[[NV:.*]], mutable>
+// CHECK: %[[SB:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16, #[[NV]], mutable>
 // CHECK: tilegpu.async_copy_global_to_local %{{.*}}, %{{.*}} mask {{.*}} -> !tilegpu.memdesc<64x64xf16, #[[NV]], mutable>
+// CHECK-NOT: reads_retired
 // CHECK: tilegpu.async_copy_global_to_local
 // CHECK: tilegpu.async_commit_group
 // CHECK: tilegpu.async_copy_global_to_local
 // CHECK: tilegpu.async_copy_global_to_local
+// CHECK-NOT: reads_retired
 // CHECK: tilegpu.async_commit_group
-// CHECK: scf.for %[[I:[a-z0-9_]+]] = {{.*}} iter_args({{.*}}, %[[READ:.*]] = %c0_i32{{.*}}, %[[WRITE:.*]] = %c2_i32{{.*}})
+// CHECK: %[[FALSE:.*]] = arith.constant false
+// CHECK: %[[POISON:.*]] = ub.poison : tensor<64x64xf32
+// CHECK: %[[RES:.*]]:8 = scf.for %[[I:[a-z0-9_]+]] = {{.*}} iter_args(%[[ACC:.*]] = %[[POISON]], {{.*}}, %[[READ:.*]] = %c0_i32{{.*}}, %[[WRITE:.*]] = %c2_i32{{.*}}, %[[USE:.*]] = %[[FALSE]])
 // CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
-// CHECK-NEXT: %[[BA:.*]] = tilegpu.memdesc_index %[[SA]][%[[READ]]] : !tilegpu.memdesc<3x64x64xf16, #[[NV]], mutable> -> !tilegpu.memdesc<64x64xf16, #[[NV]], mutable>
+// CHECK-NEXT: %[[BA:.*]] = tilegpu.memdesc_index %[[SA]][%[[READ]]] : !tilegpu.memdesc<4x64x64xf16, #[[NV]], mutable> -> !tilegpu.memdesc<64x64xf16, #[[NV]], mutable>
 // CHECK-NEXT: %[[BB:.*]] = tilegpu.memdesc_index %[[SB]][%[[READ]]]
 // CHECK-NOT: tilegpu.local_alloc
 // CHECK-NOT: tilegpu.local_load
 // CHECK-NOT: tilegpu.async_copy_global_to_local
-// CHECK: tilegpu.warp_group_dot %[[BA]], %[[BB]], %{{.*}} : !tilegpu.memdesc<64x64xf16, #[[NV]], mutable>, !tilegpu.memdesc<64x64xf16, #[[NV]], mutable>
+// CHECK: %[[D:.*]] = tilegpu.warp_group_dot async %[[BA]], %[[BB]], %[[ACC]] use_c = %[[USE]] : !tilegpu.memdesc<64x64xf16, #[[NV]], mutable>, !tilegpu.memdesc<64x64xf16, #[[NV]], mutable>
+// CHECK-NEXT: %[[W:.*]] = tilegpu.warp_group_dot_wait %[[D]] {pendings = 1 : i32}
 // CHECK: %[[WA:.*]] = tilegpu.memdesc_index %[[SA]][%[[WRITE]]]
-// CHECK: tilegpu.async_copy_global_to_local %{{.*}}, %[[WA]] mask
-// CHECK: tilegpu.async_copy_global_to_local
+// CHECK: tilegpu.async_copy_global_to_local %{{.*}}, %[[WA]] mask {{.*}} {tilegpu.reads_retired}
+// CHECK: tilegpu.async_copy_global_to_local {{.*}} {tilegpu.reads_retired}
 // CHECK: tilegpu.async_commit_group
 // CHECK-NOT: tile.load
-// CHECK: scf.yield
-// CHECK: tilegpu.async_wait {num = 0 : i32}
+// CHECK: %[[C4:.*]] = arith.constant 4 : i32
+// CHECK: %[[TRUE:.*]] = arith.constant true
+// CHECK: scf.yield %[[W]], {{.*}}, %[[TRUE]] :
+// CHECK: %[[WAITED:.*]] = tilegpu.warp_group_dot_wait %[[RES]]#0 {pendings = 0 : i32}
+// CHECK-NEXT: %[[RAN:.*]] = tile.splat %[[RES]]#7
+// CHECK-NEXT: %[[DONE:.*]] = arith.select %[[RAN]], %[[WAITED]], %{{.*}}
+// CHECK-NEXT: tilegpu.async_wait {num = 0 : i32}
 // CHECK-NEXT: tilegpu.local_dealloc %[[SA]]
 // CHECK-NEXT: tilegpu.local_dealloc %[[SB]]
+// CHECK: tile.store %{{.*}}, %[[DONE]]
 #blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
@@ -405,9 +422,58 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
+// Async, but accumulating into a value that is not zeros: no use_c flag,
+// no ub.poison; the wait after the loop gives the result directly.
+// CHECK-LABEL: func.func @wgmma_acc_in
+// CHECK-NOT: ub.poison
+// CHECK: %[[RES:.*]]:7 = scf.for {{.*}} iter_args(%[[ACC:[a-z0-9_]+]] = %arg4,
+// CHECK: tilegpu.warp_group_dot async %{{.*}}, %{{.*}}, %[[ACC]] :
+// CHECK: %[[DONE:.*]] = tilegpu.warp_group_dot_wait %[[RES]]#0 {pendings = 0 : i32}
+// CHECK-NEXT: tilegpu.async_wait {num = 0 : i32}
+// CHECK: tile.store %{{.*}}, %[[DONE]]
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @wgmma_acc_in(%abase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %bbase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>, %acc0: tensor<64x64xf32, #mma>) {
+    %r = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked}>>
+    %c = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked}>>
+    %r2 = tile.expand_dims %r axis = 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %c2 = tile.expand_dims %c axis = 0 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %s64 = arith.constant dense<64> : tensor<64x1xi32, #blocked>
+    %rows = arith.muli %r2, %s64 : tensor<64x1xi32, #blocked>
+    %rb = tile.broadcast %rows : tensor<64x1xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %cb = tile.broadcast %c2 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %off = arith.addi %rb, %cb : tensor<64x64xi32, #blocked>
+    %asp = tile.splat %abase : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blocked>
+    %a = tile.addptr %asp, %off : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %bsp = tile.splat %bbase : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blocked>
+    %b = tile.addptr %bsp, %off : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %sa = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %sb = arith.constant dense<4096> : tensor<64x64xi32, #blocked>
+    %res:3 = scf.for %i = %c0 to %k step %c64 iter_args(%acc = %acc0, %pa = %a, %pb = %b) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64x!tile.ptr<f16>, #blocked>) : i32 {
+      %x = tile.load %pa : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %y = tile.load %pb : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %xs = tilegpu.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nv>
+      %ys = tilegpu.local_alloc %y : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nv>
+      %d = tilegpu.warp_group_dot %xs, %ys, %acc : !tilegpu.memdesc<64x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #mma>
+      %pa2 = tile.addptr %pa, %sa : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %pb2 = tile.addptr %pb, %sb : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %d, %pa2, %pb2 : tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64x!tile.ptr<f16>, #blocked>
+    }
+    tile.store %out, %res#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
 // Must not: a buffer that something other than warp_group_dot also reads
 // (here a local_load) keeps its load and local_alloc; the other operand is
-// still pipelined.
+// still pipelined. The dot stays synchronous (the next iteration's
+// local_alloc rewrites a buffer it reads) and the stack keeps 3 buffers.
 // CHECK-LABEL: func.func @wgmma_not_only_dot
 // CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16
 // CHECK-NOT: tilegpu.local_alloc : () -> !tilegpu.memdesc<3x
@@ -415,7 +481,9 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 // CHECK: %[[X:.*]] = tile.load
 // CHECK: %[[XS:.*]] = tilegpu.local_alloc %[[X]]
 // CHECK: tilegpu.warp_group_dot %[[XS]]
+// CHECK-NOT: tilegpu.warp_group_dot_wait
 // CHECK: tilegpu.local_load %[[XS]]
+// CHECK-NOT: tilegpu.warp_group_dot_wait
 #blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>

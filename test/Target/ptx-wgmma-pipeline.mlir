@@ -1,11 +1,14 @@
 // The K loop of wgmma_matmul_loop.mlir (128 x 128 float16 tile, K steps of
 // 64, masked edges) on sm_90a: terrazzo-pipeline turns both operand loads
-// into 3-stage cp.async pipelines through nvmma_shared stacks (two groups
-// of 16-byte .cg copies before the loop); in the loop the wait that leaves
-// one group in flight, the fence of the completed (generic-proxy) copies
-// for the async proxy and the barrier come before the wgmmas, and a barrier
-// separates their reads from the next copies into the stack. The PTX
-// assembles for sm_90a at 4 and 8 warps.
+// into cp.async pipelines through stacks of 3 + 1 nvmma_shared buffers (two
+// groups of 16-byte .cg copies before the loop) and makes the wgmma
+// asynchronous. In the loop: the wait that leaves one copy group in
+// flight, the fence of the completed (generic-proxy) copies for the async
+// proxy and the iteration's only barrier come before the wgmmas; their
+// group is committed and waited for with one group (this one) left in
+// flight, then the next copies go out with no barrier of their own. After
+// the loop the last group is waited for. The PTX assembles for sm_90a at 4
+// and 8 warps.
 // REQUIRES: ptxas
 // RUN: terrazzo-compile %S/../GPU/kernels/wgmma_matmul_loop.mlir --target=cuda:90 --num-warps=8 --emit=ptx -o %t.8.ptx
 // RUN: FileCheck %s < %t.8.ptx
@@ -26,10 +29,12 @@
 // CHECK-NEXT: wgmma.fence.sync.aligned;
 // CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // CHECK: wgmma.commit_group.sync.aligned;
-// CHECK: wgmma.wait_group.sync.aligned 0;
-// CHECK-NOT: cp.async.cg
-// CHECK: bar.sync 0;
+// CHECK-NOT: bar.sync
+// CHECK: wgmma.wait_group.sync.aligned 1;
+// CHECK-NOT: bar.sync
 // CHECK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};
+// CHECK-NOT: bar.sync
 // CHECK: cp.async.commit_group;
+// CHECK: wgmma.wait_group.sync.aligned 0;
 // CHECK: cp.async.wait_group 0;
 // CHECK-NOT: mma.sync

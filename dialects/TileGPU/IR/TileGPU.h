@@ -5,6 +5,7 @@
 #include "dialects/Tile/IR/Tile.h"
 
 #include "mlir/IR/BuiltinTypeInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/IR/TensorEncoding.h"
 
 #include "dialects/TileGPU/IR/TileGPUDialect.h.inc"
@@ -15,6 +16,13 @@
 #include "dialects/TileGPU/IR/TileGPUTypes.h.inc"
 
 namespace mlir::tilegpu {
+
+/// Unit attribute of an async_copy_global_to_local: no shared-memory read
+/// since the last barrier touches its buffer, and the buffer's earlier
+/// readers completed before that barrier (a software pipeliner's refill of
+/// a buffer read in an earlier iteration). Barrier insertion then needs no
+/// barrier between pending reads and the copy.
+inline constexpr const char *kReadsRetiredAttrName = "tilegpu.reads_retired";
 
 /// Shared memory, the resource of local_alloc/load/store.
 struct SharedMemory : public SideEffects::Resource::Base<SharedMemory> {

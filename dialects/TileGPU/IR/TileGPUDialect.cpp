@@ -114,6 +114,13 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
                                 << LocalAllocOp::getOperationName();
     return success();
   }
+  if (name == kReadsRetiredAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()) || !isa<AsyncCopyGlobalToLocalOp>(op))
+      return op->emitError("'")
+             << name << "' must be a unit attribute of a "
+             << AsyncCopyGlobalToLocalOp::getOperationName();
+    return success();
+  }
   bool known = name == kNumWarpsAttrName || name == kThreadsPerWarpAttrName ||
                name == kTargetAttrName || name == kSharedMemoryAttrName ||
                name == "tilegpu.num-stages"; // terrazzo-pipeline's depth

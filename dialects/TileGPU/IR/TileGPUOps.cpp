@@ -231,3 +231,26 @@ LogicalResult WarpGroupDotOp::verify() {
                                << " (one wgmma's K for " << aElement << ")";
   return success();
 }
+
+LogicalResult WarpGroupDotWaitOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferredReturnTypes) {
+  llvm::append_range(inferredReturnTypes, operands.getTypes());
+  return success();
+}
+
+LogicalResult WarpGroupDotWaitOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("waits for the results of async warp_group_dots, "
+                       "and has none");
+  for (Value input : getInputs()) {
+    auto mma = dyn_cast_or_null<NvidiaMmaLayoutAttr>(
+        cast<RankedTensorType>(input.getType()).getEncoding());
+    if (!mma || mma.getVersionMajor() != 3)
+      return emitOpError("inputs must be wgmma accumulators (a "
+                         "#tilegpu.nvidia_mma layout of version 3), got ")
+             << input.getType();
+  }
+  return success();
+}

@@ -4,6 +4,7 @@
 include "dialects/TileGPU/IR/TileGPUTypes.td"
 include "dialects/Tile/IR/TileTypes.td"
 include "dialects/Tile/IR/TileAttrs.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def SharedMemory : Resource<"::mlir::tilegpu::SharedMemory">;
@@ -158,10 +159,17 @@ def TileGPU_WarpGroupDotOp : TileGPU_Op<"warp_group_dot",
     layouts, read by the tensor cores through matrix descriptors; `c` and
     the result are M x N tensors in a `#tilegpu.nvidia_mma` layout of
     version 3. Every warp group (four consecutive warps) computes its 64-row
-    tiles; the op completes before it returns (the lowering waits for the
-    instructions it issues). Element types follow `tile.dot`'s tensor-core
-    cases: f16 -> f16/f32, bf16 -> f32, f32 (tf32) -> f32,
-    f8E4M3FN/f8E5M2 -> f16/f32.
+    tiles. Without `async` the op completes before it returns (the lowering
+    waits for the instructions it issues). With `async` it only issues them,
+    as one wgmma group: the result's registers, and the operands' buffers,
+    belong to the tensor cores until a `tilegpu.warp_group_dot_wait` whose
+    `pendings` leaves this group complete; until then the result may only
+    flow into that wait or into the accumulator of the next async
+    warp_group_dot (the hardware chains accumulators). With `use_c` false
+    the result is `a * b` and `c` is not read (a loop that starts from
+    zeros need not initialise the accumulator registers). Element types follow
+    `tile.dot`'s tensor-core cases: f16 -> f16/f32, bf16 -> f32, f32 (tf32)
+    -> f32, f8E4M3FN/f8E5M2 -> f16/f32.
 
         %d = tilegpu.warp_group_dot %a, %b, %c
             : !tilegpu.memdesc<64x64xf16, #nvmma>,
@@ -171,14 +179,38 @@ def TileGPU_WarpGroupDotOp : TileGPU_Op<"warp_group_dot",
     Arg<TileGPU_MemDescType, "operand A", [MemRead<SharedMemory>]>:$a,
     Arg<TileGPU_MemDescType, "operand B", [MemRead<SharedMemory>]>:$b,
     Tile_Tensor:$c,
+    Optional<I1>:$useC,
     DefaultValuedAttr<Tile_InputPrecision,
                       "::mlir::tile::InputPrecision::IEEE">:$inputPrecision,
-    DefaultValuedAttr<I32Attr, "0">:$maxNumImpreciseAcc);
+    DefaultValuedAttr<I32Attr, "0">:$maxNumImpreciseAcc,
+    UnitAttr:$isAsync);
   let results = (outs Tile_Tensor:$d);
   let assemblyFormat = [{
-    $a `,` $b `,` $c (`precision` `=` $inputPrecision^)? attr-dict
+    (`async` $isAsync^)? $a `,` $b `,` $c (`use_c` `=` $useC^)?
+    (`precision` `=` $inputPrecision^)? attr-dict
     `:` qualified(type($a)) `,` qualified(type($b)) `->` type($d)
   }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_WarpGroupDotWaitOp : TileGPU_Op<"warp_group_dot_wait",
+    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Wait until at most `pendings` async wgmma groups are in flight";
+  let description = [{
+    Blocks the warp group until all but the `pendings` most recently issued
+    groups of its `async` warp_group_dots are complete (wgmma.wait_group).
+    `inputs` are results of those dots; `outputs` are the same values,
+    readable once the groups that produce them are complete. With
+    `pendings` = 1 after a loop's dot, the previous iteration's dot is done
+    (its buffers may be refilled) while this iteration's still runs.
+
+        %acc = tilegpu.warp_group_dot_wait %d {pendings = 1 : i32}
+            : tensor<128x128xf32, #mma>
+  }];
+  let arguments = (ins Variadic<Tile_Tensor>:$inputs,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$pendings);
+  let results = (outs Variadic<Tile_Tensor>:$outputs);
+  let assemblyFormat = "$inputs attr-dict `:` type($inputs)";
   let hasVerifier = 1;
 }
 

@@ -115,3 +115,29 @@ func.func @columns(%a: !tilegpu.memdesc<64x64xf16, #s>, %b: !tilegpu.memdesc<64x
   %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf32, #mma>
   return
 }
+
+// -----
+
+func.func @wait_nothing() {
+  // expected-error @+1 {{waits for the results of async warp_group_dots, and has none}}
+  "tilegpu.warp_group_dot_wait"() {pendings = 0 : i32} : () -> ()
+  return
+}
+
+// -----
+
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+func.func @wait_not_wgmma(%c: tensor<64x64xf32, #blocked>) {
+  // expected-error @+1 {{inputs must be wgmma accumulators (a #tilegpu.nvidia_mma layout of version 3), got 'tensor<64x64xf32, #tilegpu.blocked<}}
+  %w = tilegpu.warp_group_dot_wait %c {pendings = 0 : i32} : tensor<64x64xf32, #blocked>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+func.func @wait_negative(%c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{attribute 'pendings' failed to satisfy constraint}}
+  %w = tilegpu.warp_group_dot_wait %c {pendings = -1 : i32} : tensor<64x64xf32, #mma>
+  return
+}

@@ -32,3 +32,17 @@ func.func @stack(%i: i32, %b: !tilegpu.memdesc<64x64xf16, #b>, %c: tensor<64x64x
   %d = tilegpu.warp_group_dot %x, %b, %c : !tilegpu.memdesc<64x64xf16, #a, mutable>, !tilegpu.memdesc<64x64xf16, #b> -> tensor<64x64xf32, #mma>
   return
 }
+
+// An async warp_group_dot and the waits for it: one group may stay in
+// flight inside the loop, none after it.
+// CHECK-LABEL: func.func @async
+// CHECK: %[[D:.+]] = tilegpu.warp_group_dot async %{{.+}}, %{{.+}}, %{{.+}} :
+// CHECK: %[[W:.+]] = tilegpu.warp_group_dot_wait %[[D]] {pendings = 1 : i32} : tensor<64x64xf32, #{{.+}}>
+// CHECK: tilegpu.warp_group_dot_wait %[[W]], %[[W]] {pendings = 0 : i32} : tensor<64x64xf32, #{{.+}}>, tensor<64x64xf32, #{{.+}}>
+func.func @async(%a: !tilegpu.memdesc<64x64xf16, #a>, %b: !tilegpu.memdesc<64x64xf16, #b>,
+                 %c: tensor<64x64xf32, #mma>) {
+  %d = tilegpu.warp_group_dot async %a, %b, %c : !tilegpu.memdesc<64x64xf16, #a>, !tilegpu.memdesc<64x64xf16, #b> -> tensor<64x64xf32, #mma>
+  %w = tilegpu.warp_group_dot_wait %d {pendings = 1 : i32} : tensor<64x64xf32, #mma>
+  %x:2 = tilegpu.warp_group_dot_wait %w, %w {pendings = 0 : i32} : tensor<64x64xf32, #mma>, tensor<64x64xf32, #mma>
+  return
+}
