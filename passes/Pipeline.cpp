@@ -1,6 +1,8 @@
 // terrazzo-pipeline: see Passes.td.
 #include "passes/Passes.h"
 
+#include "backends/Target.h"
+
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/LinearLayoutConversion.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
@@ -224,9 +226,10 @@ tilegpu::MemDescType stackType(RankedTensorType type, int64_t stages,
 
 class LoopPipeliner {
 public:
-  LoopPipeliner(scf::ForOp loop, int64_t stages,
+  LoopPipeliner(scf::ForOp loop, int64_t stages, int64_t sharedBytes,
                 const ModuleAxisInfoAnalysis &axisInfo)
-      : loop(loop), stages(stages), axisInfo(axisInfo) {}
+      : loop(loop), stages(stages), sharedBytes(sharedBytes),
+        axisInfo(axisInfo) {}
 
   LogicalResult run() {
     for (Operation &op : *loop.getBody())
@@ -349,8 +352,22 @@ private:
     // copies refill the buffers of two iterations back, whose dot a
     // warp_group_dot_wait {pendings = 1} in the previous iteration
     // completed before the barrier of this one.
+    // Copies run `ahead` iterations ahead (one group each). Where the
+    // extra buffer does not fit in shared memory (say 128x256x64 float16
+    // tiles at 4 stages: 5 x 48 KiB), the async form keeps num-stages
+    // buffers and copies one iteration less ahead.
     tilegpu::WarpGroupDotOp asyncDot = asyncCandidate();
+    int64_t ahead = stages - 1;
     int64_t slots = asyncDot ? stages + 1 : stages;
+    if (asyncDot && sharedBytes > 0 && slots * slotBytes() > sharedBytes) {
+      if (stages >= 3) {
+        slots = stages;
+        ahead = stages - 2;
+      } else {
+        asyncDot = {};
+        slots = stages;
+      }
+    }
     // The stacks, outside the loop.
     for (Candidate &c : candidates) {
       auto type = cast<RankedTensorType>(c.load.getType());
@@ -367,12 +384,12 @@ private:
       }
       c.stack = tilegpu::LocalAllocOp::create(b, loc, c.bufferType, Value());
     }
-    // Prologue: iterations 0 .. stages-2, one group each; the pointers
-    // for iteration stages-1 become loop-carried.
+    // Prologue: iterations 0 .. ahead-1, one group each; the pointers
+    // for iteration `ahead` become loop-carried.
     SmallVector<Value> ptrs;
     for (Candidate &c : candidates)
       ptrs.push_back(loop.getInitArgs()[c.ptrArg.getArgNumber() - 1]);
-    for (int64_t k = 0; k + 1 < stages; ++k) {
+    for (int64_t k = 0; k < ahead; ++k) {
       Value iv = arith::AddIOp::create(
           b, loc, loop.getLowerBound(),
           arith::MulIOp::create(b, loc, loop.getStep(),
@@ -388,7 +405,7 @@ private:
     // and to refill.
     SmallVector<Value> extraInits(ptrs);
     extraInits.push_back(constantI32(b, 0));
-    extraInits.push_back(constantI32(b, stages - 1));
+    extraInits.push_back(constantI32(b, ahead));
     // An async dot whose accumulator starts as zeros starts instead from
     // no value, with use_c false in the first iteration: registers set
     // before the loop would reach the wait after it on the path that skips
@@ -432,7 +449,7 @@ private:
     OpBuilder ib(candidates.front().load);
     tilegpu::AsyncWaitOp::create(ib, loc,
                                  tilegpu::AsyncTokenType::get(ib.getContext()),
-                                 ValueRange(), int32_t(stages - 2));
+                                 ValueRange(), int32_t(ahead - 1));
     Operation *lastRead = nullptr;
     for (Candidate &c : candidates) {
       if (c.alloc) {
@@ -472,7 +489,7 @@ private:
     Value aheadIv = arith::AddIOp::create(
         cb, loc, loop.getInductionVar(),
         arith::MulIOp::create(cb, loc, loop.getStep(),
-                              constantLike(cb, ivType, stages - 1)));
+                              constantLike(cb, ivType, ahead)));
     SmallVector<Value> nextPtrs;
     for (Candidate &c : candidates) {
       issueCopy(cb, c, aheadIv, c.aheadPtrArg, writeIndex, /*inLoop=*/true);
@@ -536,8 +553,22 @@ private:
       tilegpu::LocalDeallocOp::create(ab, loc, c.stack);
   }
 
+  /// Bytes of one buffer of every stack (nvmma_shared buffers start at
+  /// 1024-byte boundaries).
+  int64_t slotBytes() {
+    int64_t total = 0;
+    for (Candidate &c : candidates) {
+      auto type = cast<RankedTensorType>(c.load.getType());
+      int64_t bytes = type.getNumElements() *
+                      tile::getElementBitWidth(type.getElementType()) / 8;
+      total += c.alloc ? llvm::alignTo(bytes, 1024) : bytes;
+    }
+    return total;
+  }
+
   scf::ForOp loop;
   int64_t stages;
+  int64_t sharedBytes; // what a program may use, 0 if unknown
   const ModuleAxisInfoAnalysis &axisInfo;
   SmallVector<Candidate> candidates;
 };
@@ -553,6 +584,14 @@ struct PipelinePass
       stages = attr.getInt();
     if (stages < 2)
       return;
+    int64_t sharedBytes = 0;
+    if (auto text = module->getAttrOfType<StringAttr>(
+            tilegpu::TileGPUDialect::kTargetAttrName)) {
+      std::string error;
+      if (std::optional<::terrazzo::Target> target =
+              ::terrazzo::Target::parse(text.getValue(), error))
+        sharedBytes = target->maxSharedMemoryBytes;
+    }
     ModuleAxisInfoAnalysis axisInfo(module);
     SmallVector<scf::ForOp> loops;
     module.walk([&](scf::ForOp loop) { loops.push_back(loop); });
@@ -561,7 +600,7 @@ struct PipelinePass
       if (!loop.getInductionVar().getType().isInteger() ||
           loop.getUnsignedCmp())
         continue;
-      LoopPipeliner pipeliner(loop, stages, axisInfo);
+      LoopPipeliner pipeliner(loop, stages, sharedBytes, axisInfo);
       (void)pipeliner.run();
     }
   }

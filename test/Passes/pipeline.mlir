@@ -1,5 +1,6 @@
 // RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline | FileCheck %s
 // RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline=num-stages=1 | FileCheck %s --check-prefix=OFF
+// RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline=num-stages=14 | FileCheck %s --check-prefix=BIG
 
 // terrazzo-pipeline: loads of dot operands in loops become num-stages deep
 // stacks of shared buffers filled by cp.async ahead of their iteration.
@@ -343,6 +344,17 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "t
 // after the loop a wait for no group. The accumulator starts as zeros, so
 // it starts as ub.poison with use_c false in the first iteration, and the
 // zeros are selected after the loop if it did not run.
+// With 14 stages, 15 buffers of both operands (240 KiB) would not fit in
+// sm_90's 227 KiB: the async form keeps 14 and copies 12 iterations ahead
+// (the buffer of two iterations back, as with one more buffer).
+// BIG-LABEL: func.func @wgmma_two_operands
+// BIG: tilegpu.local_alloc : () -> !tilegpu.memdesc<14x64x64xf16
+// BIG-COUNT-12: tilegpu.async_commit_group
+// BIG-NOT: tilegpu.async_commit_group
+// BIG: scf.for {{.*}}, %{{.*}} = %c0_i32{{.*}}, %{{.*}} = %c12_i32{{.*}}, %{{.*}} = %false)
+// BIG-NEXT: tilegpu.async_wait {num = 11 : i32}
+// BIG: tilegpu.warp_group_dot async
+// BIG: arith.constant 14 : i32
 // OFF-LABEL: func.func @wgmma_two_operands
 // OFF-NOT: tilegpu.async_copy_global_to_local
 // CHECK-LABEL: func.func @wgmma_two_operands
