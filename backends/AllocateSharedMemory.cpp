@@ -4,6 +4,7 @@
 #include "backends/Target.h"
 #include "backends/common/Patterns.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
+#include "dialects/TileGPU/IR/TmaLayout.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -22,6 +23,9 @@ using namespace mlir;
 using namespace mlir::terrazzo;
 
 int64_t mlir::terrazzo::getScratchBytes(Operation *op) {
+  // A tensor map is built in shared memory before it is copied to global.
+  if (isa<tilegpu::TensormapCreateOp>(op))
+    return tilegpu::kTensormapBytes;
   return std::max({getConvertLayoutScratchBytes(op), getReduceScratchBytes(op),
                    getScanScratchBytes(op), getAtomicScratchBytes(op)});
 }
@@ -206,12 +210,22 @@ struct AllocateSharedMemoryPass
                            liveness.at(op), liveness.lastUse(op)});
         if (isa<tilegpu::NvmmaSharedLayoutAttr>(alloc.getType().getEncoding()))
           buffers.back().alignment = 1024;
+        // TMA reads and writes shared buffers aligned to 128 bytes.
+        else if (llvm::any_of(getBufferUsers(op), [](Operation *user) {
+                   return isa<tilegpu::AsyncTMACopyGlobalToLocalOp,
+                              tilegpu::AsyncTMACopyLocalToGlobalOp>(user);
+                 }))
+          buffers.back().alignment = 128;
         return;
       }
       op->removeAttr(kScratchOffsetAttrName);
-      if (int64_t bytes = getScratchBytes(op))
+      if (int64_t bytes = getScratchBytes(op)) {
         buffers.push_back({op, true, alignUp(bytes), liveness.at(op),
                            liveness.at(op)});
+        // tensormap.replace needs the map aligned like a CUtensorMap.
+        if (isa<tilegpu::TensormapCreateOp>(op))
+          buffers.back().alignment = 128;
+      }
     });
     // Explicit buffers first (longest lived), then scratch in program
     // order.

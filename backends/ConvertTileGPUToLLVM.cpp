@@ -84,6 +84,12 @@ LogicalResult declareSharedMemory(ModuleOp module) {
       if (isa<tilegpu::NvmmaSharedLayoutAttr>(alloc.getType().getEncoding()))
         sharedAlignment = 1024;
     });
+    // Tensor maps and TMA buffers sit at multiples of 128 bytes.
+    module.walk([&](Operation *op) {
+      if (isa<tilegpu::TensormapCreateOp, tilegpu::AsyncTMACopyGlobalToLocalOp,
+              tilegpu::AsyncTMACopyLocalToGlobalOp>(op))
+        sharedAlignment = std::max<int64_t>(sharedAlignment, 128);
+    });
     auto type = LLVM::LLVMArrayType::get(builder.getI8Type(), 0);
     LLVM::GlobalOp::create(builder, module.getLoc(), type,
                            /*isConstant=*/false, LLVM::Linkage::External,
@@ -158,6 +164,8 @@ struct ConvertTileGPUToLLVMPass
         unsupported = true;
       if (failed(checkFP8Lowering(op, target->capability)))
         unsupported = true;
+      if (failed(checkTmaLowering(op, target->capability)))
+        unsupported = true;
       if (isa<tile::MakeTensorDescOp, tile::DescLoadOp,
               tile::DescStoreOp, tile::ExternElementwiseOp>(op)) {
         op->emitOpError("cannot be lowered to ")
@@ -197,6 +205,7 @@ struct ConvertTileGPUToLLVMPass
     populateAsyncCopyOpToLLVMPatterns(converter, patterns, axisInfo,
                                       targetInfo);
     populateFP8ConversionPatterns(converter, patterns);
+    populateTmaOpToLLVMPatterns(converter, patterns, targetInfo);
     // Transcendental functions through libdevice rather than LLVM
     // intrinsics that NVPTX cannot select.
     populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);

@@ -234,8 +234,52 @@ private:
       state.join(entry);
       return;
     }
+    if (visitTma(op, state, insert))
+      return;
     // Regions of other ops (combine regions of reductions and scans) hold
     // scalar code only.
+  }
+
+  /// TMA and mbarrier ops. An mbarrier's init and inval are plain writes
+  /// of one thread; arrivals, waits and the copies that signal it are
+  /// atomic and conflict only with those. A TMA load writes its buffer
+  /// asynchronously until a wait on its mbarrier, which makes the data
+  /// visible to every waiting thread (no barrier needed after it). A TMA
+  /// store reads its buffer until its issuing thread's store wait; later
+  /// writes by others need a barrier after that wait.
+  bool visitTma(Operation *op, Pending &state, bool insert) {
+    if (isa<tilegpu::MBarrierInitOp, tilegpu::MBarrierInvalOp>(op)) {
+      write(op, *bufferRange(op->getOperand(0)), state, insert);
+      return true;
+    }
+    if (isa<tilegpu::MBarrierExpectTxOp>(op)) {
+      read(op, *bufferRange(op->getOperand(0)), state, insert);
+      return true;
+    }
+    if (auto copy = dyn_cast<tilegpu::AsyncTMACopyGlobalToLocalOp>(op)) {
+      read(op, *bufferRange(copy.getBarrier()), state, insert);
+      SharedRange range = *bufferRange(copy.getResult());
+      if (state.writeConflicts(range))
+        barrierBefore(op, state, insert);
+      Pending::add(state.asyncWrites, range);
+      return true;
+    }
+    if (auto wait = dyn_cast<tilegpu::MBarrierWaitOp>(op)) {
+      read(op, *bufferRange(wait.getBarrier()), state, insert);
+      for (Operation *user : wait.getBarrier().getUsers())
+        if (auto copy = dyn_cast<tilegpu::AsyncTMACopyGlobalToLocalOp>(user)) {
+          SharedRange range = *bufferRange(copy.getResult());
+          llvm::erase_if(state.asyncWrites, [&](const SharedRange &r) {
+            return r.begin == range.begin && r.end == range.end;
+          });
+        }
+      return true;
+    }
+    if (auto store = dyn_cast<tilegpu::AsyncTMACopyLocalToGlobalOp>(op)) {
+      read(op, *bufferRange(store.getSrc()), state, insert);
+      return true;
+    }
+    return false;
   }
 };
 

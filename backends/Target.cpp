@@ -23,7 +23,9 @@ constexpr std::array<CudaArch, 9> kCudaArchs = {{
     // PTX 8.1: the fp8 conversions (cvt ... e4m3x2/e5m2x2) exist on sm_89
     // from that version on (7.8 has them on sm_90 only).
     {89, "sm_89", "+ptx81", 99 * 1024},
-    {90, "sm_90a", "+ptx80", 227 * 1024},
+    // PTX 8.3: tensormap.replace and the tensor-map proxy fences, with
+    // which TMA descriptors are built on the device.
+    {90, "sm_90a", "+ptx83", 227 * 1024},
     {100, "sm_100a", "+ptx86", 227 * 1024},
     {103, "sm_103a", "+ptx88", 227 * 1024},
     {120, "sm_120a", "+ptx87", 99 * 1024},

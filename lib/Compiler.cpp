@@ -203,6 +203,8 @@ std::string KernelMetadata::toJSON() const {
   json += "  \"threads_per_block\": " + std::to_string(threadsPerBlock) + ",\n";
   json += "  \"shared_memory_bytes\": " + std::to_string(sharedMemoryBytes) +
           ",\n";
+  json += "  \"global_scratch_bytes\": " + std::to_string(globalScratchBytes) +
+          ",\n";
   json += "  \"binary\": " + jsonString(binaryKind) + ",\n";
   json += "  \"assembler\": " + jsonString(assembler) + ",\n";
   json += "  \"arguments\": [";
@@ -265,7 +267,7 @@ CompileResult compileTileIR(std::string_view source, std::string_view sourceName
 
   PassManager pm(&context, ModuleOp::getOperationName());
   if (options.optimize || stage != Stage::Tile)
-    buildTilePipeline(pm);
+    buildTilePipeline(pm, target ? target->name : "");
   if (stage >= Stage::TileGPU)
     buildTileGPUPipeline(pm, target->name, options.numWarps,
                          options.numStages);
@@ -276,6 +278,10 @@ CompileResult compileTileIR(std::string_view source, std::string_view sourceName
   // The lowering records the dynamic shared memory the kernel needs.
   if (auto shared = (*module)->getAttrOfType<IntegerAttr>("tilegpu.shared"))
     metadata.sharedMemoryBytes = int(shared.getInt());
+  // TMA descriptors need global scratch, a hidden trailing argument.
+  if (auto scratch = (*module)->getAttrOfType<IntegerAttr>(
+          "tilegpu.global_scratch_bytes"))
+    metadata.globalScratchBytes = int(scratch.getInt());
 
   if (stage <= Stage::LLVM) {
     llvm::raw_string_ostream os(result.output);

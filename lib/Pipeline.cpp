@@ -12,12 +12,28 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
-void terrazzo::buildTilePipeline(mlir::OpPassManager &pm) {
+namespace {
+/// TMA, with the tensormap.replace of sm_90a that builds tensor maps on
+/// the device.
+bool hasTma(const std::string &target) {
+  std::string error;
+  std::optional<terrazzo::Target> parsed =
+      terrazzo::Target::parse(target, error);
+  return parsed && parsed->isCUDA() && parsed->capability / 10 == 9;
+}
+} // namespace
+
+void terrazzo::buildTilePipeline(mlir::OpPassManager &pm,
+                                 const std::string &target) {
   pm.addPass(mlir::createInlinerPass());
   // Descriptors as pointer arithmetic, before the simplifications that
   // clean that arithmetic up (once inlined, so that each load sees its
-  // descriptor's creation).
-  pm.addPass(mlir::terrazzo::createTerrazzoLowerTensorDescriptors());
+  // descriptor's creation); on sm_90 those TMA can serve stay for the
+  // tilegpu pipeline.
+  mlir::terrazzo::TerrazzoLowerTensorDescriptorsOptions descriptorOptions;
+  descriptorOptions.keepTma = hasTma(target);
+  pm.addPass(
+      mlir::terrazzo::createTerrazzoLowerTensorDescriptors(descriptorOptions));
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::terrazzo::createTerrazzoCombine());
   pm.addPass(mlir::createCanonicalizerPass());
@@ -44,6 +60,10 @@ void terrazzo::buildTileGPUPipeline(mlir::OpPassManager &pm,
   // Values rematerialised in a layout where a loop used them (splats of
   // pointer steps) go back out of the loop.
   pm.addPass(mlir::createLoopInvariantCodeMotionPass());
+  // Descriptor loads read shared memory into the layouts their users have
+  // settled on.
+  if (hasTma(target))
+    pm.addPass(mlir::terrazzo::createTerrazzoLowerDescriptorsToTma());
   // cp.async exists from sm_80 on.
   std::string error;
   std::optional<Target> parsed = Target::parse(target, error);
@@ -67,6 +87,15 @@ void terrazzo::buildLLVMPipeline(mlir::OpPassManager &pm) {
 }
 
 namespace {
+struct TilePipelineOptions
+    : public mlir::PassPipelineOptions<TilePipelineOptions> {
+  Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("Target whose features matter already (cuda:90 keeps "
+                     "the tensor descriptors TMA can serve)"),
+      llvm::cl::init("")};
+};
+
 struct TileGPUPipelineOptions
     : public mlir::PassPipelineOptions<TileGPUPipelineOptions> {
   Option<std::string> target{*this, "target",
@@ -82,11 +111,13 @@ struct TileGPUPipelineOptions
 } // namespace
 
 void terrazzo::registerPipelines() {
-  mlir::PassPipelineRegistration<>(
+  mlir::PassPipelineRegistration<TilePipelineOptions>(
       "terrazzo-tile-pipeline",
-      "Target-independent simplification of tile IR (inline, canonicalize, "
+      "Simplification of tile IR (inline, tensor descriptors, canonicalize, "
       "combine, CSE, symbol DCE)",
-      [](mlir::OpPassManager &pm) { buildTilePipeline(pm); });
+      [](mlir::OpPassManager &pm, const TilePipelineOptions &options) {
+        buildTilePipeline(pm, options.target);
+      });
   mlir::PassPipelineRegistration<TileGPUPipelineOptions>(
       "terrazzo-tilegpu-pipeline",
       "Tile IR to tilegpu IR: layouts, coalescing, conversion cleanup",

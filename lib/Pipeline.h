@@ -10,9 +10,12 @@ class OpPassManager;
 
 namespace terrazzo {
 
-/// Target-independent simplification of tile IR: inline @jit helpers,
-/// canonicalize, combine idioms, CSE, drop functions nothing calls.
-void buildTilePipeline(mlir::OpPassManager &pm);
+/// Simplification of tile IR: inline @jit helpers, lower tensor
+/// descriptors to pointer accesses (except, for a `target` with TMA
+/// (cuda:90), those TMA can serve), canonicalize, combine idioms, CSE, drop
+/// functions nothing calls.
+void buildTilePipeline(mlir::OpPassManager &pm,
+                       const std::string &target = "");
 
 /// Tile IR to tilegpu IR for `target` with `numWarps` warps: default
 /// layouts, coalescing, removal of the conversions that creates, and on

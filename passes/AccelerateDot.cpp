@@ -9,6 +9,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/TypeUtilities.h"
 
 namespace mlir::terrazzo {
 #define GEN_PASS_DEF_TERRAZZOACCELERATEDOT
@@ -65,6 +66,42 @@ std::pair<unsigned, unsigned> warpsPerTile(int64_t m, int64_t n,
   return {wm, wn};
 }
 
+bool isFp8(Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); }
+
+bool hasFp8Operands(tile::DotOp dot) {
+  return isFp8(getElementTypeOrSelf(dot.getA().getType())) ||
+         isFp8(getElementTypeOrSelf(dot.getB().getType()));
+}
+
+/// `dot` with its fp8 operands converted to float16 (exactly: every e4m3 and
+/// e5m2 value is a float16 value), as Triton does where no tensor-core
+/// instruction takes fp8: mma.sync (and the FMA lowering, which cannot widen
+/// fp8 bytes itself) then computes the same products. The conversion runs
+/// before the operand's layout conversion, in the layout it was loaded in,
+/// and carries the dot's location so that an error names the user's line.
+tile::DotOp widenFp8Operands(tile::DotOp dot) {
+  OpBuilder builder(dot);
+  Location loc = dot.getLoc();
+  auto widen = [&](Value operand) -> Value {
+    auto type = cast<RankedTensorType>(operand.getType());
+    Value source = operand;
+    if (auto convert = operand.getDefiningOp<tilegpu::ConvertLayoutOp>())
+      source = convert.getSrc();
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    Value wide = tile::FpToFpOp::create(
+        builder, loc, sourceType.clone(builder.getF16Type()), source,
+        /*rounding=*/tile::RoundingModeAttr());
+    return convertToLayout(builder, loc, wide, type.getEncoding());
+  };
+  Value a = widen(dot.getA()), b = widen(dot.getB());
+  auto wide = tile::DotOp::create(builder, loc, dot.getType(), a, b, dot.getC(),
+                                  dot.getInputPrecision(),
+                                  dot.getMaxNumImpreciseAcc());
+  dot.getResult().replaceAllUsesWith(wide.getResult());
+  dot.erase();
+  return wide;
+}
+
 void accelerate(tile::DotOp dot, unsigned kWidth, unsigned numWarps) {
   MLIRContext *context = dot.getContext();
   RankedTensorType dType = dot.getType();
@@ -108,24 +145,46 @@ struct AccelerateDotPass
       module.emitError(error);
       return signalPassFailure();
     }
-    // mma.sync exists from sm_80 on; wgmma (sm_90a) comes later and takes
-    // over there.
-    if (target->capability < 80)
-      return;
-    SmallVector<std::pair<tile::DotOp, unsigned>> dots;
+    unsigned capability = target->capability;
+    SmallVector<tile::DotOp> dots;
     module.walk([&](tile::DotOp dot) {
-      if (isa_and_nonnull<tilegpu::NvidiaMmaLayoutAttr>(
+      if (!isa_and_nonnull<tilegpu::NvidiaMmaLayoutAttr>(
               dot.getType().getEncoding()))
-        return;
-      dots.push_back({dot, mmaV2KWidth(dot)});
+        dots.push_back(dot);
     });
-    for (auto [dot, kWidth] : dots) {
-      // wgmma first where it applies (sm_90a); mma.sync otherwise.
-      if (accelerateDotWithWgmma(dot, target->capability, warps.getInt()))
+    bool failed = false;
+    for (tile::DotOp dot : dots) {
+      // wgmma first where it applies (sm_90a, fp8 included); mma.sync
+      // (sm_80 and newer) otherwise.
+      if (accelerateDotWithWgmma(dot, capability, warps.getInt()))
         continue;
-      if (kWidth)
+      if (hasFp8Operands(dot)) {
+        // The widening conversion is sm_89's cvt; say so at the dot rather
+        // than at a conversion the user did not write.
+        if (target->isCUDA() && capability < 89) {
+          dot.emitOpError("multiplies ")
+              << getElementTypeOrSelf(dot.getA().getType()) << " by "
+              << getElementTypeOrSelf(dot.getB().getType())
+              << ": fp8 dots need sm_89 or newer (mma.sync on float16 "
+                 "converted from fp8 there, wgmma on sm_90a), the target is "
+                 "sm_"
+              << capability;
+          failed = true;
+          continue;
+        }
+        dot = widenFp8Operands(dot);
+        // K a multiple of 16 but not of 32: wgmma takes float16.
+        if (accelerateDotWithWgmma(dot, capability, warps.getInt()))
+          continue;
+      }
+      // mma.sync exists from sm_80 on.
+      if (capability < 80)
+        continue;
+      if (unsigned kWidth = mmaV2KWidth(dot))
         accelerate(dot, kWidth, warps.getInt());
     }
+    if (failed)
+      signalPassFailure();
   }
 };
 

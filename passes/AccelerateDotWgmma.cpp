@@ -125,12 +125,16 @@ bool mlir::terrazzo::accelerateDotWithWgmma(tile::DotOp dot,
   unsigned instrN = std::min<int64_t>(256, n / groupsN);
 
   MLIRContext *context = dot.getContext();
-  // Store the operands from before a layout conversion (the FMA layouts
-  // terrazzo-convert-tile-to-tilegpu gave them): the store moves the data
-  // anyway, and the source's layout tells which dimension is contiguous.
+  // Store the operands from before their layout conversions (to the FMA
+  // layouts terrazzo-convert-tile-to-tilegpu gave them, and from the
+  // layouts terrazzo-coalesce gave loads back to the default one): the
+  // store moves the data anyway, and the first layout tells which dimension
+  // is contiguous. Stopping at the default layout would also let
+  // terrazzo-remove-layout-conversions recompute a K-contiguous load in it
+  // (one byte per access for fp8) to feed the buffer.
   auto source = [](Value operand) -> Value {
-    if (auto convert = operand.getDefiningOp<tilegpu::ConvertLayoutOp>())
-      return convert.getSrc();
+    while (auto convert = operand.getDefiningOp<tilegpu::ConvertLayoutOp>())
+      operand = convert.getSrc();
     return operand;
   };
   Value aSource = source(dot.getA()), bSource = source(dot.getB());

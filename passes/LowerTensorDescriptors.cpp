@@ -1,12 +1,16 @@
 // terrazzo-lower-tensor-descriptors: see Passes.td.
 #include "passes/Passes.h"
+#include "passes/TmaDescriptors.h"
 
 #include "dialects/Tile/IR/Tile.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
+#include "passes/Analysis/AxisInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::terrazzo {
 #define GEN_PASS_DEF_TERRAZZOLOWERTENSORDESCRIPTORS
@@ -127,12 +131,28 @@ FailureOr<tile::MakeTensorDescOp> getDescriptor(Operation *user, Value desc) {
 struct LowerTensorDescriptorsPass
     : public mlir::terrazzo::impl::TerrazzoLowerTensorDescriptorsBase<
           LowerTensorDescriptorsPass> {
+  using TerrazzoLowerTensorDescriptorsBase::TerrazzoLowerTensorDescriptorsBase;
+
   void runOnOperation() override {
     bool failedAny = false;
+    // Descriptors left for the TMA lowering, decided before any rewrite
+    // changes what AxisInfo sees.
+    DenseSet<Operation *> kept;
+    if (keepTma) {
+      mlir::terrazzo::ModuleAxisInfoAnalysis axisInfo(getOperation());
+      getOperation()->walk([&](tile::MakeTensorDescOp desc) {
+        if (mlir::terrazzo::canLowerToTma(desc, axisInfo))
+          kept.insert(desc);
+      });
+    }
     SmallVector<Operation *> accesses;
     getOperation()->walk([&](Operation *op) {
-      if (isa<tile::DescLoadOp, tile::DescStoreOp>(op))
-        accesses.push_back(op);
+      if (!isa<tile::DescLoadOp, tile::DescStoreOp>(op))
+        return;
+      if (Operation *desc = op->getOperand(0).getDefiningOp())
+        if (kept.contains(desc))
+          return;
+      accesses.push_back(op);
     });
     for (Operation *op : accesses) {
       OpBuilder b(op);
@@ -175,6 +195,8 @@ struct LowerTensorDescriptorsPass
     // The descriptors themselves are now unused, unless something else
     // (a loop, a call) carries them.
     getOperation()->walk([&](tile::MakeTensorDescOp make) {
+      if (kept.contains(make))
+        return;
       if (make->use_empty()) {
         make.erase();
         return;

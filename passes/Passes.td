@@ -160,7 +160,13 @@ def TerrazzoAccelerateDot : Pass<"terrazzo-accelerate-dot", "::mlir::ModuleOp"> 
     terrazzo-remove-layout-conversions then moves or removes. Warps are
     spread over M and N by the number of 16 x 8 tiles each would get. Other
     dots (float64, float32 in ieee or tf32x3 precision, batched, too small
-    a K) keep the FMA lowering's layouts.
+    a K) keep the FMA lowering's layouts. On sm_90a, wgmma comes first
+    (AccelerateDotWgmma.h), fp8 operands included.
+
+    fp8 dots (f8E4M3FN, f8E5M2, mixed) that wgmma does not take get their
+    operands converted to float16 (`tile.fp_to_fp`, exact) and are then
+    treated as float16 dots, as Triton does where no instruction multiplies
+    fp8. That conversion needs sm_89: before, an fp8 dot is an error.
   }];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }
@@ -181,9 +187,60 @@ def TerrazzoLowerTensorDescriptors
     A load or store whose descriptor does not come from a
     `tile.make_tensor_desc` in the same function (a function argument, a
     loop-carried value) is an error, as is any other use of a descriptor.
-    A TMA lowering for sm_90 is to replace this pass there.
+
+    With `keep-tma` (sm_90), descriptors that TMA can serve stay for
+    terrazzo-lower-descriptors-to-tma: created at the top level of a kernel,
+    used only by loads and stores, a block TMA can copy (elements of 1, 2,
+    4 or 8 bytes, power-of-two sizes, at least 16 bytes and a multiple of
+    16 along the innermost dimension) and, by AxisInfo, a base aligned to
+    16 bytes, an innermost stride of 1 and other strides multiples of 16
+    bytes. The others are rewritten as above, so either way every
+    descriptor works.
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::tile::TileDialect"];
+  let options = [
+    Option<"keepTma", "keep-tma", "bool", /*default=*/"false",
+           "Leave the descriptors TMA can serve for "
+           "terrazzo-lower-descriptors-to-tma">
+  ];
+  // The TMA check builds the shared layouts TMA would use.
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tile::TileDialect",
+                           "::mlir::tilegpu::TileGPUDialect"];
+}
+
+def TerrazzoLowerDescriptorsToTma
+    : Pass<"terrazzo-lower-descriptors-to-tma", "::mlir::ModuleOp"> {
+  let summary = "Lower tensor-descriptor loads and stores to TMA copies (sm_90)";
+  let description = [{
+    Runs on tilegpu IR for sm_90, after layouts have settled (the block a
+    load produces is read from shared memory straight into the layout its
+    user wants). Each kernel with descriptors gets a trailing `!tile.ptr<i8>`
+    argument, global scratch of `tilegpu.global_scratch_bytes` (a module
+    attribute: 128 bytes per descriptor) per program instance, which the
+    launcher allocates. Each `tile.make_tensor_desc` becomes a
+    `tilegpu.tensormap_create` in this program's slot of it, with the shared
+    layout TMA fills: `#tilegpu.nvmma_shared` with the widest swizzle (up to
+    128 bytes) for 2-D blocks of at least 8 rows and 32 bytes per row, else
+    a row-major `#tilegpu.swizzled_shared`.
+
+    A `tile.desc_load` becomes a buffer and an mbarrier (`local_alloc`),
+    `mbarrier_init`, `mbarrier_expect_tx` of the block's bytes,
+    `async_tma_copy_global_to_local`, `mbarrier_wait` on phase 0,
+    `mbarrier_inval` and a `local_load` (to the layout of a
+    `convert_layout` that is the load's only user, which it replaces).
+    Out-of-bounds elements read as zero (the tensor map's zero fill).
+
+    A `tile.desc_store` becomes a `local_alloc` of the value,
+    `fence_async_shared`, `async_tma_copy_local_to_global` and
+    `async_tma_store_wait` (0); TMA does not write out-of-bounds elements.
+
+    Descriptors are expected to have been filtered by
+    terrazzo-lower-tensor-descriptors with `keep-tma`; one created outside
+    a kernel's top level, or whose block TMA cannot copy, is an error.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tile::TileDialect",
+                           "::mlir::tilegpu::TileGPUDialect"];
 }
 
 #endif // TERRAZZO_PASSES

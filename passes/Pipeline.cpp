@@ -94,21 +94,24 @@ int64_t copyElements(tile::LoadOp load, const ModuleAxisInfoAnalysis &axisInfo) 
   std::optional<::terrazzo::LinearLayout> layout =
       tilegpu::toLinearLayout(type.getShape(), type.getEncoding());
   auto blocked = dyn_cast_or_null<tilegpu::BlockedLayoutAttr>(type.getEncoding());
-  if (!layout || !blocked)
+  const AxisInfo *ptrInfo = axisInfo.getAxisInfo(load.getPtr());
+  if (!layout || !blocked || !ptrInfo)
     return 1;
+  // Along the layout's fastest dimension, whichever it is (a K-major B
+  // runs along dim 0).
   unsigned dim = blocked.getOrder().front();
-  if (dim + 1 != type.getRank())
-    return 1; // AxisInfo's pointer queries are about the last dimension
   unsigned bytes =
       tile::getElementBitWidth(getElementTypeOrSelf(load.getType())) / 8;
   int64_t width = std::min<int64_t>(layout->getContiguousRegisters(dim),
-                                    axisInfo.getPtrContiguity(load.getPtr()));
+                                    ptrInfo->getContiguity(dim));
+  // Pointer divisibility is in bytes.
   width = std::min<int64_t>(
-      width, std::max<unsigned>(1, axisInfo.getPtrAlignmentBytes(
-                                       load.getPtr()) / std::max(1u, bytes)));
-  if (load.getMask())
-    width = std::min<int64_t>(width,
-                              axisInfo.getMaskConstancy(load.getMask()));
+      width, std::max<int64_t>(1, ptrInfo->getDivisibility(dim) /
+                                      std::max(1u, bytes)));
+  if (Value mask = load.getMask()) {
+    const AxisInfo *maskInfo = axisInfo.getAxisInfo(mask);
+    width = std::min<int64_t>(width, maskInfo ? maskInfo->getConstancy(dim) : 1);
+  }
   width = std::min<int64_t>(width, 16 / std::max(1u, bytes));
   return int64_t(llvm::bit_floor(uint64_t(std::max<int64_t>(width, 1))));
 }

@@ -57,6 +57,15 @@ void populateMmaDotOpToLLVMPatterns(TileGPUTypeConverter &converter,
 void populateWgmmaDotOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                       RewritePatternSet &patterns);
 
+/// The TMA and mbarrier ops (tensormap_create, mbarrier_*, async_tma_*,
+/// fence_async_shared) on sm_90 (see TmaOpToLLVM.cpp).
+void populateTmaOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                 RewritePatternSet &patterns,
+                                 const TargetInfo &target);
+/// Emits an error on a TMA or mbarrier op for a target of compute
+/// capability `capability` (times ten) below sm_90; success otherwise.
+LogicalResult checkTmaLowering(Operation *op, unsigned capability);
+
 } // namespace mlir::terrazzo
 
 #endif // TERRAZZO_BACKENDS_NVIDIA_NVIDIAPATTERNS_H

@@ -79,6 +79,11 @@ struct KernelMetadata {
   int numWarps = 0;
   int threadsPerBlock = 0;
   int sharedMemoryBytes = 0;
+  /// Bytes of global scratch each program instance needs (tensor maps of
+  /// TMA descriptors); when nonzero the kernel takes one more argument
+  /// after `arguments`, a pointer to (number of program instances) times
+  /// this many bytes, aligned to 128.
+  int globalScratchBytes = 0;
   /// "cubin" or "ptx" for stage Cubin; the stage's name otherwise.
   std::string binaryKind;
   /// What produced the binary: "nvJitLink", "ptxas" or "driver".

@@ -27,6 +27,7 @@ py::dict metadataDict(const KernelMetadata &metadata) {
   dict["num_warps"] = metadata.numWarps;
   dict["threads_per_block"] = metadata.threadsPerBlock;
   dict["shared_memory_bytes"] = metadata.sharedMemoryBytes;
+  dict["global_scratch_bytes"] = metadata.globalScratchBytes;
   dict["binary"] = metadata.binaryKind;
   dict["assembler"] = metadata.assembler;
   py::list arguments;

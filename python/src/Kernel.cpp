@@ -1,15 +1,17 @@
 // terrazzo._C.Kernel (see Kernel.h) and its binding.
 #include "Kernel.h"
+#include "GlobalScratch.h"
 
 #include <stdexcept>
 
 namespace terrazzo::python {
 
 Kernel::Kernel(std::string binary, std::string name, int threadsPerBlock,
-               int sharedMemoryBytes, std::string signature, bool dryRun)
+               int sharedMemoryBytes, std::string signature, bool dryRun,
+               int globalScratchBytes)
     : dryRun(dryRun), binary_(std::move(binary)), name_(std::move(name)),
       threadsPerBlock_(threadsPerBlock), sharedMemoryBytes_(sharedMemoryBytes),
-      signature_(std::move(signature)) {
+      globalScratchBytes_(globalScratchBytes), signature_(std::move(signature)) {
   for (char c : signature_)
     numKernelParams_ += c != '-';
 }
@@ -53,6 +55,21 @@ void Kernel::launch(const unsigned grid[3], std::uintptr_t stream,
   }
   if (!grid[0] || !grid[1] || !grid[2])
     return;
+  // The hidden trailing parameter: this launch's global scratch, held (an
+  // allocator's tensor) until the launch is queued.
+  GlobalScratch scratch;
+  Scratch<void *, 33> withScratch(globalScratchBytes_ ? numKernelParams_ + 1
+                                                      : 0);
+  if (globalScratchBytes_) {
+    std::uint64_t programs =
+        std::uint64_t(grid[0]) * grid[1] * grid[2];
+    scratch = acquireGlobalScratch(programs * std::uint64_t(globalScratchBytes_),
+                                   stream);
+    for (std::size_t k = 0; k < numKernelParams_; ++k)
+      withScratch[k] = params[k];
+    withScratch[numKernelParams_] = &scratch.pointer;
+    params = withScratch.data();
+  }
   runtime::Status status;
   {
     py::gil_scoped_release release;
@@ -164,7 +181,8 @@ argument: p pointer, i int32, l int64, f float32, d float64, b int1 (passed
 as a byte), '-' accepted but not passed (specialized away).)doc")
       .def(py::init([](py::handle binary, std::string name,
                        int threadsPerBlock, int sharedMemoryBytes,
-                       std::string signature, py::object dryRun) {
+                       std::string signature, py::object dryRun,
+                       int globalScratchBytes) {
              checkSignature(signature);
              if (threadsPerBlock < 1 || threadsPerBlock > 1024)
                raise(PyExc_ValueError,
@@ -173,15 +191,19 @@ as a byte), '-' accepted but not passed (specialized away).)doc")
              if (sharedMemoryBytes < 0)
                raise(PyExc_ValueError,
                      "shared_memory_bytes must not be negative");
+             if (globalScratchBytes < 0)
+               raise(PyExc_ValueError,
+                     "global_scratch_bytes must not be negative");
              bool dry = dryRun.is_none() ? dryLaunchDefault
                                          : py::cast<bool>(dryRun);
              return new Kernel(bytesOf(binary, "binary"), std::move(name),
                                threadsPerBlock, sharedMemoryBytes,
-                               std::move(signature), dry);
+                               std::move(signature), dry, globalScratchBytes);
            }),
            py::arg("binary"), py::arg("name"), py::arg("threads_per_block"),
            py::arg("shared_memory_bytes"), py::arg("signature"),
-           py::kw_only(), py::arg("dry_run") = py::none())
+           py::kw_only(), py::arg("dry_run") = py::none(),
+           py::arg("global_scratch_bytes") = 0)
       .def("launch", &launchFromPython, py::arg("grid"), py::arg("stream"),
            py::arg("args"),
            "Launches on `stream` (a CUstream as an int; 0 for the default "
@@ -191,6 +213,8 @@ as a byte), '-' accepted but not passed (specialized away).)doc")
       .def_property_readonly("threads_per_block", &Kernel::threadsPerBlock)
       .def_property_readonly("shared_memory_bytes",
                              &Kernel::sharedMemoryBytes)
+      .def_property_readonly("global_scratch_bytes",
+                             &Kernel::globalScratchBytes)
       .def_property_readonly(
           "binary", [](const Kernel &k) { return py::bytes(k.binary()); })
       .def_property_readonly("loaded", &Kernel::loaded)

@@ -24,13 +24,18 @@ namespace terrazzo::python {
 class Kernel {
 public:
   Kernel(std::string binary, std::string name, int threadsPerBlock,
-         int sharedMemoryBytes, std::string signature, bool dryRun);
+         int sharedMemoryBytes, std::string signature, bool dryRun,
+         int globalScratchBytes = 0);
 
   const std::string &name() const { return name_; }
   const std::string &signature() const { return signature_; }
   const std::string &binary() const { return binary_; }
   int threadsPerBlock() const { return threadsPerBlock_; }
   int sharedMemoryBytes() const { return sharedMemoryBytes_; }
+  /// Global scratch per program instance (tensor maps of TMA descriptors):
+  /// when nonzero, a launch passes one more parameter, a pointer to that
+  /// many bytes per program instance (GlobalScratch.h).
+  int globalScratchBytes() const { return globalScratchBytes_; }
   /// Number of parameters the kernel really has (signature without '-').
   std::size_t numKernelParams() const { return numKernelParams_; }
   bool loaded() const { return loaded_.load(std::memory_order_acquire); }
@@ -57,6 +62,7 @@ private:
   std::string name_;
   int threadsPerBlock_;
   int sharedMemoryBytes_;
+  int globalScratchBytes_ = 0;
   std::string signature_;
   std::size_t numKernelParams_ = 0;
 

@@ -2,7 +2,10 @@
 precisions as in Triton; the interpreter against float64 NumPy on fresh
 random inputs with masked tails; the tile IR it generates (verified by
 terrazzo-opt) and its PTX: fused multiply-adds until tensor cores come
-(issue 6); on a GPU, the same kernels against float64.
+(issue 6); on a GPU, the same kernels against float64. fp8 operands (both
+formats and their mix) in the interpreter, in PTX for sm_90a (wgmma), sm_89
+(mma.sync on float16) and sm_80 (an error), and on a GPU against float64
+products of their exact values.
 """
 
 from __future__ import annotations
@@ -356,3 +359,315 @@ def test_gpu_tensor_cores_match_float64(torch_cuda, types, shape, blocks, num_wa
     guard = c[m]
     assert bool(torch.all(guard == fill) if acc == "int32" else torch.all(torch.isnan(guard))), \
         "a store went past the last row"
+
+
+# ---------------------------------------------------------------------------
+# fp8 operands (float8e4nv = e4m3, float8e5 = e5m2), accumulated in float32
+# (or float16): wgmma on sm_90a, mma.sync on float16 converted from fp8 on
+# sm_89 and where wgmma does not apply, an error before sm_89.
+# ---------------------------------------------------------------------------
+
+# name -> (exponent bits, mantissa bits, bias, has infinities)
+FP8_FORMATS = {"float8e4nv": (4, 3, 7, False), "float8e5": (5, 2, 15, True)}
+FP8_PAIRS = [("float8e4nv", "float8e4nv"), ("float8e5", "float8e5"),
+             ("float8e4nv", "float8e5")]
+TL_FP8 = {"float8e4nv": tl.float8e4nv, "float8e5": tl.float8e5}
+# The names in wgmma's type suffixes.
+PTX_FP8 = {"float8e4nv": "e4m3", "float8e5": "e5m2"}
+
+
+def fp8_code_values(name):
+    """float64 value of each of the 256 codes of an fp8 format (NaN for NaN
+    codes, infinities for e5m2's), from the format's definition."""
+    ebits, mbits, bias, has_inf = FP8_FORMATS[name]
+    out = np.empty(256)
+    for code in range(256):
+        sign = -1.0 if code >> 7 else 1.0
+        e = (code >> mbits) & ((1 << ebits) - 1)
+        m = code & ((1 << mbits) - 1)
+        if e == (1 << ebits) - 1 and (has_inf or m == (1 << mbits) - 1):
+            out[code] = sign * np.inf if has_inf and m == 0 else np.nan
+        elif e == 0:
+            out[code] = sign * m * 2.0 ** (1 - bias - mbits)
+        else:
+            out[code] = sign * (1 + m / 2 ** mbits) * 2.0 ** (e - bias)
+    return out
+
+
+def random_fp8(rng, name, shape, limit=8.0, integers=False):
+    """Codes (uint8) drawn uniformly from the finite codes of magnitude at
+    most `limit` (subnormals and zeros of both signs included; only the
+    integers with `integers`), and their float64 values."""
+    values = fp8_code_values(name)
+    allowed = np.isfinite(values) & (np.abs(values) <= limit)
+    if integers:
+        allowed &= values == np.round(values)
+    allowed = np.flatnonzero(allowed)
+    codes = rng.choice(allowed, size=shape).astype(np.uint8)
+    return codes, values[codes]
+
+
+@triton.jit
+def fp8_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
+                      stride_bn, stride_cm, stride_cn, A: tl.constexpr, B: tl.constexpr,
+                      ACC: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
+                      BK: tl.constexpr):
+    # The operands' bytes as fp8 whatever the pointers' own type (uint8
+    # arrays in the interpreter, float8 tensors on the GPU); a K loop with
+    # masked edges in M, N and K and any strides (B K-major or N-major); the
+    # accumulator converted to C's type.
+    a_ptr = a_ptr.to(tl.pointer_type(A))
+    b_ptr = b_ptr.to(tl.pointer_type(B))
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
+    b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
+    acc = tl.zeros((BM, BN), dtype=ACC)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < K - k * BK), other=0.0)
+        b = tl.load(b_ptrs, mask=(rk[:, None] < K - k * BK) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc, out_dtype=ACC)
+        a_ptrs += BK * stride_ak
+        b_ptrs += BK * stride_bk
+    c_ptrs = c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn
+    tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def _fp8_operands(rng, fa, fb, m, n, k, b_k_major, **values):
+    """(a codes M x K, b codes as stored, b's strides (k, n), A and B in
+    float64): B stored N x K (K contiguous) when b_k_major."""
+    a, a64 = random_fp8(rng, fa, (m, k), **values)
+    if b_k_major:
+        bt, bt64 = random_fp8(rng, fb, (n, k), **values)
+        return a, bt, (1, k), a64, bt64.T
+    b, b64 = random_fp8(rng, fb, (k, n), **values)
+    return a, b, (n, 1), a64, b64
+
+
+@pytest.mark.parametrize("fa,fb", FP8_PAIRS)
+@pytest.mark.parametrize("shape,blocks", [
+    ((64, 64, 64), (64, 64, 64)),
+    ((100, 72, 96), (64, 64, 32)),    # masked tails in M, N and K, a K loop
+    ((33, 17, 80), (32, 32, 32)),
+])
+@pytest.mark.parametrize("b_k_major", [False, True])
+@pytest.mark.parametrize("out", ["float32", "float16"])
+def test_fp8_interpreter(fa, fb, shape, blocks, b_k_major, out, rng):
+    (m, n, k), (bm, bn, bk) = shape, blocks
+    a, b, (sbk, sbn), a64, b64 = _fp8_operands(rng, fa, fb, m, n, k, b_k_major)
+    c = np.full((m + 1, n), np.nan, np.dtype(out))  # poisoned, one guard row
+    grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
+    interp(fp8_matmul_kernel)[grid](a, b, c, m, n, k, k, 1, sbk, sbn, n, 1, A=TL_FP8[fa],
+                                    B=TL_FP8[fb], ACC=tl.float32, BM=bm, BN=bn, BK=bk)
+    want = a64 @ b64  # exact: fp8 products and their sums fit in float64
+    # The interpreter adds each K step's float64 product to the float32
+    # accumulator, rounding once per step; a float16 C rounds once more
+    # (within float16's subnormal spacing near zero).
+    steps = -(-k // bk)
+    tol = steps * 2.0 ** -24 * (np.abs(a64) @ np.abs(b64))
+    if out == "float16":
+        tol = tol * (1 + 2.0 ** -11) + 2.0 ** -11 * np.abs(want) + 2.0 ** -25
+    err = np.abs(c[:m].astype(np.float64) - want)
+    assert np.all(err <= tol), (err - tol).max()
+    assert np.isnan(c[m]).all(), "a store went past the last row"
+
+
+def test_fp8_interpreter_float16_accumulator(rng):
+    a, a64 = random_fp8(rng, "float8e5", (48, 64))
+    b, b64 = random_fp8(rng, "float8e4nv", (64, 40))
+    c = np.full((48, 40), np.nan, np.float16)
+    interp(fp8_matmul_kernel)[(1, 1)](a, b, c, 48, 40, 64, 64, 1, 40, 1, 40, 1,
+                                      A=tl.float8e5, B=tl.float8e4nv, ACC=tl.float16,
+                                      BM=64, BN=64, BK=32)
+    want = a64 @ b64
+    # Two K steps, each rounded to float16.
+    assert np.all(np.abs(c.astype(np.float64) - want) <= 2 * 2.0 ** -11 *
+                  (np.abs(a64) @ np.abs(b64)) + 1e-12)
+
+
+def _fp8_ir(fa, fb, b_k_major, blocks=(128, 128, 128), acc=tl.float32, m=256, n=256, k=256):
+    z = np.zeros(16, np.uint8)
+    c = np.zeros(16, np.float16)
+    sbk, sbn = (1, k) if b_k_major else (n, 1)
+    bm, bn, bk = blocks
+    return fp8_matmul_kernel.ir(z, z, c, m, n, k, k, 1, sbk, sbn, n, 1, A=TL_FP8[fa],
+                                B=TL_FP8[fb], ACC=acc, BM=bm, BN=bn, BK=bk)
+
+
+@pytest.mark.parametrize("fa,fb", FP8_PAIRS)
+@pytest.mark.parametrize("b_k_major", [False, True])
+def test_fp8_lowers_to_wgmma_on_sm90(check_ir, fa, fb, b_k_major):
+    """On sm_90a both formats and their mix are wgmma instructions on the fp8
+    bytes (K 32 per instruction, float32 accumulators), A copied into shared
+    memory by 16-byte cp.async; the PTX assembles."""
+    text = _fp8_ir(fa, fb, b_k_major)
+    assert "tensor<128x128xf8E" in text and "tile.dot" in text
+    ptx = check_ir.compile(text, target="cuda:90", num_warps=4)
+    instruction = (f"wgmma.mma_async.sync.aligned.m64n128k32.f32."
+                   f"{PTX_FP8[fa]}.{PTX_FP8[fb]}")
+    assert instruction in ptx, [line for line in ptx.splitlines() if "wgmma" in line][:3]
+    assert "mma.sync" not in ptx and "cvt.rn.f16x2.e" not in ptx
+    assert "cp.async.cg.shared.global" in ptx and ", 16, " in ptx
+
+
+def test_fp8_lowers_to_mma_sync_on_sm89(check_ir):
+    """sm_89 has no fp8 wgmma: the operands are converted to float16 (cvt
+    from e4m3 and e5m2 pairs) and mma.sync multiplies them."""
+    ptx = check_ir.compile(_fp8_ir("float8e4nv", "float8e5", True, blocks=(64, 64, 64)),
+                           target="cuda:89", num_warps=4)
+    assert "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in ptx
+    assert "cvt.rn.f16x2.e4m3x2" in ptx and "cvt.rn.f16x2.e5m2x2" in ptx
+    assert "wgmma" not in ptx
+
+
+def test_fp8_fallbacks_on_sm90(check_ir):
+    """Where wgmma does not take an fp8 dot on sm_90a (a float16
+    accumulator; M = 32), mma.sync computes it on float16 operands."""
+    for acc, blocks in ((tl.float16, (64, 64, 64)), (tl.float32, (32, 64, 64))):
+        ptx = check_ir.compile(_fp8_ir("float8e5", "float8e5", False, blocks=blocks, acc=acc),
+                               target="cuda:90", num_warps=4)
+        assert "mma.sync.aligned.m16n8k16.row.col" in ptx and "cvt.rn.f16x2.e5m2x2" in ptx
+        assert "wgmma.mma_async" not in ptx
+
+
+def test_fp8_before_sm89_is_a_located_error():
+    pytest.importorskip("terrazzo._C")
+    z = np.zeros(16, np.uint8)
+    with pytest.raises(CompilationError) as e:
+        fp8_matmul_kernel.compile(z, z, np.zeros(16, np.float32), 64, 64, 64, 64, 1, 64, 1,
+                                  64, 1, A=tl.float8e4nv, B=tl.float8e4nv, ACC=tl.float32,
+                                  BM=64, BN=64, BK=64, target="cuda:80")
+    text = str(e.value)
+    assert "fp8 dots need sm_89 or newer" in text and "the target is sm_80" in text, text
+    assert f":{_line_of(fp8_matmul_kernel, 'acc = tl.dot(a, b, acc')}:" in text, text
+
+
+@triton.jit
+def bad_fp8_dot_kernel(x_ptr, CASE: tl.constexpr):
+    r = tl.arange(0, 16)
+    p = x_ptr.to(tl.pointer_type(tl.float8e4nv))
+    a = tl.load(p + r[:, None] * 16 + r[None, :])
+    if CASE == 0:
+        d = tl.dot(a, a.to(tl.float16))  # fp8 x float16
+    else:
+        d = tl.dot(a, a, out_dtype=tl.bfloat16)  # bfloat16 accumulator
+    tl.store(x_ptr.to(tl.pointer_type(tl.float32)) + r[:, None] * 16 + r[None, :],
+             d.to(tl.float32))
+
+
+@pytest.mark.parametrize("case,message,marker", [
+    (0, "must have one type, got fp8e4nv and fp16", "fp8 x float16"),
+    (1, "accumulates in float32 or float16, not bf16", "bfloat16 accumulator"),
+])
+def test_fp8_errors_name_the_line(case, message, marker):
+    with pytest.raises(CompilationError) as e:
+        bad_fp8_dot_kernel.ir(np.zeros(256, np.uint8), CASE=case)
+    text = str(e.value)
+    assert message in text, text
+    assert f":{_line_of(bad_fp8_dot_kernel, marker)}" in text
+
+
+# (shape, blocks, warps): wgmma at 4 and 8 warps with one and several K
+# steps and masked tails in M, N and K; mma.sync on float16 converted from
+# fp8 where wgmma does not apply (M = 32 blocks).
+FP8_GPU_CASES = [
+    ((64, 64, 64), (64, 64, 64), 4),
+    ((128, 128, 128), (128, 128, 64), 4),
+    ((100, 72, 96), (64, 64, 32), 4),
+    ((200, 150, 256), (128, 128, 128), 8),
+    ((96, 80, 80), (32, 32, 32), 4),
+]
+
+
+def _fp8_accumulation_bound(torch, a64, b64):
+    """Per element of A B (float64, K a multiple of 32 or zero-padded),
+    a bound on the error of wgmma's fp8 accumulation: each instruction adds
+    32 exact products to the float32 accumulator after truncating every
+    term below 13 bits under the largest term's binade (the about 14 bits
+    Hopper keeps; Triton's max_num_imprecise_acc exists for this), so it is
+    off by less than 33 * 2^-13 * max(|accumulator|, max |product|). The
+    bound doubles that (it holds with 11 bits kept too) and adds the
+    accumulator's rounding to float32. mma.sync on float16 (exact products,
+    float32 sums) stays far below it."""
+    k = a64.shape[1]
+    bound = torch.zeros(a64.shape[0], b64.shape[1], dtype=torch.float64, device=a64.device)
+    partial = torch.zeros_like(bound)
+    for k0 in range(0, k, 32):
+        products = a64[:, None, k0:k0 + 32] * b64[k0:k0 + 32].t()[None, :, :]
+        largest = torch.maximum(partial.abs(), products.abs().amax(dim=2))
+        bound += 33 * 2.0 ** -12 * largest + 2.0 ** -24 * (partial.abs() + largest)
+        partial += products.sum(dim=2)
+    return bound
+
+
+def _run_gpu_fp8(torch, rng, fa, fb, shape, blocks, num_warps, b_k_major, acc, out,
+                 integers):
+    (m, n, k), (bm, bn, bk) = shape, blocks
+    t_fp8 = {"float8e4nv": torch.float8_e4m3fn, "float8e5": torch.float8_e5m2}
+    values = dict(limit=4.0, integers=True) if integers else {}
+    a_codes, b_codes, (sbk, sbn), _, _ = _fp8_operands(rng, fa, fb, m, n, k, b_k_major,
+                                                       **values)
+    a = torch.from_numpy(a_codes).cuda().view(t_fp8[fa])
+    b = torch.from_numpy(b_codes).cuda().view(t_fp8[fb])
+    if b_k_major:
+        b = b.t()  # K x N, column-major: the B of torch._scaled_mm
+    assert b.stride() == (sbk, sbn)
+    c = torch.full((m + 1, n), float("nan"), dtype=getattr(torch, out), device="cuda")
+    grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
+    fp8_matmul_kernel[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0),
+                            b.stride(1), c.stride(0), c.stride(1), A=TL_FP8[fa],
+                            B=TL_FP8[fb], ACC=getattr(tl, acc), BM=bm, BN=bn, BK=bk,
+                            num_warps=num_warps)
+    torch.cuda.synchronize()
+    a64, b64 = a.to(torch.float64), b.to(torch.float64)  # the exact fp8 values
+    want = a64 @ b64
+    got = c[:m].double()
+    assert not torch.isnan(got).any(), "elements of C were not written"
+    assert bool(torch.isnan(c[m]).all()), "a store went past the last row"
+    if integers:
+        # Integer products of at most 16 and sums of at most 4096 in
+        # magnitude: every accumulation (wgmma's 14 bits, float16 up to
+        # 2048) is exact.
+        bad = (got != want).sum().item()
+        assert bad == 0, f"{bad} elements differ, max {(got - want).abs().max().item()}"
+        return
+    if acc == "float32":
+        tol = _fp8_accumulation_bound(torch, a64, b64)
+    else:  # a float16 accumulator rounds once per mma.sync (K = 16)
+        tol = -(-k // 16) * 2.0 ** -11 * (a64.abs() @ b64.abs())
+    if out == "float16":
+        tol = tol * (1 + 2.0 ** -11) + 2.0 ** -11 * want.abs() + 2.0 ** -25
+    excess = ((got - want).abs() - tol).max().item()
+    assert excess <= 0, f"an element is off by {excess:.3g} more than the bound"
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("fa,fb", FP8_PAIRS)
+@pytest.mark.parametrize("shape,blocks,num_warps", FP8_GPU_CASES)
+@pytest.mark.parametrize("b_k_major", [True, False])
+def test_gpu_fp8_exact(torch_cuda, fa, fb, shape, blocks, num_warps, b_k_major, rng):
+    """Small integers: the result must be the float64 product exactly."""
+    _run_gpu_fp8(torch_cuda, rng, fa, fb, shape, blocks, num_warps, b_k_major, "float32",
+                 "float32", integers=True)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("fa,fb", FP8_PAIRS)
+@pytest.mark.parametrize("shape,blocks,num_warps", FP8_GPU_CASES)
+@pytest.mark.parametrize("b_k_major", [True, False])
+@pytest.mark.parametrize("out", ["float32", "float16"])
+def test_gpu_fp8_matches_float64(torch_cuda, fa, fb, shape, blocks, num_warps, b_k_major,
+                                 out, rng):
+    """Every finite code up to 8 in magnitude (subnormals included)."""
+    _run_gpu_fp8(torch_cuda, rng, fa, fb, shape, blocks, num_warps, b_k_major, "float32",
+                 out, integers=False)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("fa,fb", FP8_PAIRS)
+@pytest.mark.parametrize("b_k_major", [True, False])
+@pytest.mark.parametrize("integers", [True, False])
+def test_gpu_fp8_float16_accumulator(torch_cuda, fa, fb, b_k_major, integers, rng):
+    _run_gpu_fp8(torch_cuda, rng, fa, fb, (128, 128, 128), (64, 64, 32), 4, b_k_major,
+                 "float16", "float16", integers)

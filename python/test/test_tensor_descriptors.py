@@ -50,6 +50,28 @@ def write_block_kernel(out_ptr, M, N, stride_m, off_m, off_n, BM: tl.constexpr,
 
 
 @triton.jit
+def read_block_at_kernel(x_ptr, out_ptr, M, N, stride_xm, off_m, off_n, BM: tl.constexpr,
+                         BN: tl.constexpr):
+    # read_block_kernel with block coordinates known not to be negative
+    # (what TMA needs on sm_90).
+    xd = tl.make_tensor_descriptor(x_ptr, [M, N], [stride_xm, 1], [BM, BN])
+    block = tl.load_tensor_descriptor(xd, [tl.maximum(off_m, 0), tl.maximum(off_n, 0)])
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    tl.store(out_ptr + rm[:, None] * BN + rn[None, :], block)
+
+
+@triton.jit
+def write_block_at_kernel(out_ptr, M, N, stride_m, off_m, off_n, BM: tl.constexpr,
+                          BN: tl.constexpr):
+    od = tl.make_tensor_descriptor(out_ptr, [M, N], [stride_m, 1], [BM, BN])
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    values = (rm[:, None] * 1000 + rn[None, :]).to(tl.float32)
+    tl.store_tensor_descriptor(od, [tl.maximum(off_m, 0), tl.maximum(off_n, 0)], values)
+
+
+@triton.jit
 def rank3_kernel(x_ptr, y_ptr, A, B, C, sa, sb, BA: tl.constexpr, BB: tl.constexpr,
                  BC: tl.constexpr):
     pid = tl.program_id(0)
@@ -204,10 +226,13 @@ def test_ir_and_ptx(check_ir):
     lowered = check_ir.opt(text, "--terrazzo-tile-pipeline")
     assert "tile.desc_" not in lowered and "tile.make_tensor_desc" not in lowered
     assert "tile.load" in lowered and "tile.store" in lowered
-    ptx = check_ir(text)
+    # Pointer accesses on sm_80; TMA on sm_90 (below).
+    ptx = check_ir.compile(text, target="cuda:80")
     assert "ld.global" in ptx and "st.global" in ptx
+    ptx = check_ir(text)
+    assert "cp.async.bulk.tensor" in ptx and "ld.global" not in ptx
     h = np.zeros(256, np.float16)
-    ptx = check_ir(dtype_kernel.ir(h, h, 256, DT=tl.float16, BLOCK=64))
+    ptx = check_ir.compile(dtype_kernel.ir(h, h, 256, DT=tl.float16, BLOCK=64), target="cuda:80")
     assert "ld.global" in ptx
 
 
@@ -257,3 +282,277 @@ def test_gpu_edges(torch_cuda, off, rng):
                 want2[r, c] = i * 1000 + j
     np.testing.assert_array_equal(out.cpu().numpy(), want)
     np.testing.assert_array_equal(o2.cpu().numpy(), want2)
+
+
+# ---------------------------------------------------------------------------
+# TMA on sm_90 (Hopper): tensor maps built on the device, cp.async.bulk.tensor
+# copies completing on mbarriers, TMA stores; other targets and descriptors
+# TMA cannot serve keep the pointer lowering.
+# ---------------------------------------------------------------------------
+
+@triton.jit
+def tma_copy_kernel(x_ptr, y_ptr, M, N, stride_xm, stride_ym, BM: tl.constexpr,
+                    BN: tl.constexpr):
+    # y = x * 2 + 1 block by block; blocks straddle the bottom and right edges.
+    xd = tl.make_tensor_descriptor(x_ptr, [M, N], [stride_xm, 1], [BM, BN])
+    yd = tl.make_tensor_descriptor(y_ptr, [M, N], [stride_ym, 1], [BM, BN])
+    off_m = tl.program_id(0) * BM
+    off_n = tl.program_id(1) * BN
+    yd.store([off_m, off_n], xd.load([off_m, off_n]) * 2 + 1)
+
+
+def _ptx_for(kernel, *args, target="cuda:90", **kwargs):
+    from terrazzo.runtime import driver
+    if not driver.extension_available():
+        pytest.skip("terrazzo._C is not built")
+    return kernel.compile(*args, stage="ptx", target=target, **kwargs)
+
+
+def _assemble(ptx, tmp_path, arch="sm_90a"):
+    from conftest import PTXAS
+    if not PTXAS:
+        return
+    import subprocess
+    path = tmp_path / "kernel.ptx"
+    path.write_text(ptx)
+    r = subprocess.run([PTXAS, f"-arch={arch}", str(path), "-o", str(tmp_path / "k.cubin")],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+
+
+def test_tma_ptx_on_sm90(tmp_path):
+    # Strides divisible by 16 (specialisation) and a 16-byte aligned base:
+    # TMA. The PTX builds the tensor maps, copies by TMA, waits on the
+    # mbarrier, stores by TMA, and assembles for sm_90a.
+    x = np.zeros((64, 64), np.float16)
+    ptx = _ptx_for(tma_copy_kernel, x, x, 64, 64, 64, 64, BM=64, BN=64)
+    assert "tensormap.replace.tile.global_address" in ptx
+    assert "tensormap.cp_fenceproxy" in ptx
+    assert "cp.async.bulk.tensor.2d.shared::cluster.global" in ptx
+    assert "mbarrier.try_wait.parity" in ptx
+    assert "cp.async.bulk.tensor.2d.global.shared::cta" in ptx
+    assert "cp.async.bulk.wait_group.read" in ptx
+    assert "ld.global" not in ptx and "st.global" not in ptx
+    _assemble(ptx, tmp_path)
+
+
+@pytest.mark.parametrize("case", ["1d", "3d", "split"])
+def test_tma_ptx_shapes(case, tmp_path):
+    if case == "1d":
+        x = np.zeros(1024, np.float32)
+        ptx = _ptx_for(dtype_kernel, x, x, 1024, DT=tl.float32, BLOCK=128)
+        assert "cp.async.bulk.tensor.1d" in ptx
+    elif case == "3d":
+        x = np.zeros((4, 4, 32), np.float32)
+        ptx = _ptx_for(rank3_kernel, x, x, 4, 4, 32, 128, 32, BA=2, BB=4, BC=32)
+        assert "cp.async.bulk.tensor.3d" in ptx
+    else:
+        # 128 bytes per swizzle row: a 32 x 128 f16 block is two boxes.
+        x = np.zeros((64, 128), np.float16)
+        ptx = _ptx_for(tma_copy_kernel, x, x, 64, 128, 128, 128, BM=32, BN=128)
+        assert ptx.count("cp.async.bulk.tensor.2d.shared::cluster") == 2
+    assert "mbarrier.try_wait.parity" in ptx
+    _assemble(ptx, tmp_path)
+
+
+def test_pointer_lowering_elsewhere():
+    x = np.zeros((64, 64), np.float16)
+    # Another target: pointer accesses.
+    ptx = _ptx_for(tma_copy_kernel, x, x, 64, 64, 64, 64, BM=64, BN=64, target="cuda:80")
+    assert "cp.async.bulk" not in ptx and "ld.global" in ptx
+    # A row stride not known to be a multiple of 16 bytes: pointer accesses
+    # on sm_90 too (correct either way).
+    ptx = _ptx_for(tma_copy_kernel, x, x, 64, 60, 60, 60, BM=64, BN=64)
+    assert "cp.async.bulk" not in ptx and "ld.global" in ptx
+
+
+def test_scratch_metadata():
+    from terrazzo.runtime import driver
+    C = driver.get_C(required=False)
+    if C is None:
+        pytest.skip("terrazzo._C is not built")
+    x = np.zeros((64, 64), np.float16)
+    text = tma_copy_kernel.ir(x, x, 64, 64, 64, 64, BM=64, BN=64)
+    res = C.compile(text, "k.mlir", "cuda:90", 4, "ptx")
+    assert res.success, res.diagnostics
+    # Two tensor maps of 128 bytes per program instance.
+    assert res.metadata["global_scratch_bytes"] == 256
+    res = C.compile(text, "k.mlir", "cuda:80", 4, "ptx")
+    assert res.metadata["global_scratch_bytes"] == 0
+
+
+def test_set_allocator():
+    import terrazzo
+    assert triton.set_allocator is terrazzo.set_allocator
+    calls = []
+
+    def alloc(size, alignment, stream):
+        calls.append((size, alignment, stream))
+
+    try:
+        terrazzo.set_allocator(alloc)
+        assert terrazzo.get_allocator() is alloc
+    finally:
+        terrazzo.set_allocator(None)
+    assert terrazzo.get_allocator() is None
+    with pytest.raises(TypeError):
+        terrazzo.set_allocator(42)
+
+
+def _sm90(torch):
+    if torch.cuda.get_device_capability()[0] != 9:
+        pytest.skip("TMA lowering is for sm_90")
+
+
+def _expect_tma(kernel, *args, **kwargs):
+    ptx = kernel.compile(*args, stage="ptx", **kwargs)
+    assert "cp.async.bulk.tensor" in ptx, "the TMA path was not taken"
+
+
+_TORCH_DTYPES = {"float16": "float16", "bfloat16": "bfloat16", "float32": "float32"}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+@pytest.mark.parametrize("shape,block", [
+    ((100, 96), (64, 64)),     # masked row tail, 128-byte swizzle for 16-bit
+    ((37, 80), (16, 32)),      # tails in both dimensions (row stride padded)
+    ((130, 48), (8, 16)),      # smallest swizzled block
+    ((64, 256), (32, 128)),    # several boxes per block (swizzle rows)
+    ((600, 16), (512, 16)),    # more than 256 rows: several boxes
+    ((29, 64), (4, 64)),       # fewer than 8 rows: unswizzled
+])
+def test_gpu_tma_copy(torch_cuda, dtype, shape, block, rng):
+    torch = torch_cuda
+    _sm90(torch)
+    m, n = shape
+    bm, bn = block
+    tdt = getattr(torch, dtype)
+    if bn * torch.tensor([], dtype=tdt).element_size() < 16:
+        pytest.skip("TMA rows hold at least 16 bytes")
+    # Rows padded to a multiple of 16 elements past n: the padding must stay
+    # untouched and the tails of the blocks past n read as zero.
+    width = (n + 16 + 15) // 16 * 16
+    xs = torch.from_numpy(rng.standard_normal((m, width)).astype(np.float32)).to(tdt).cuda()
+    ys = torch.full((m, width), float("nan"), dtype=tdt, device="cuda")
+    x, y = xs[:, :n], ys[:, :n]
+    grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
+    _expect_tma(tma_copy_kernel, x, y, m, n, width, width, BM=bm, BN=bn)
+    tma_copy_kernel[grid](x, y, m, n, width, width, BM=bm, BN=bn)
+    torch.cuda.synchronize()
+    want = (xs.double()[:, :n] * 2 + 1).to(tdt).double()
+    got = ys.double()
+    assert torch.equal(got[:, :n], want), (got[:, :n] - want).abs().max()
+    assert torch.isnan(got[:, n:]).all()
+
+
+def test_negative_coordinates_keep_pointer_path():
+    # TMA faults on a negative block coordinate (an illegal instruction on
+    # the H100), so descriptors whose coordinates may be negative (here
+    # plain integer arguments) keep the pointer lowering on sm_90; with
+    # coordinates known not to be negative they get TMA.
+    x = np.zeros((37, 64), np.float32)
+    out = np.zeros((16, 32), np.float32)
+    args = (x, out, 37, 45, 64, 0, 0)
+    ptx = read_block_kernel.compile(*args, BM=16, BN=32, stage="ptx", target="cuda:90")
+    assert "cp.async.bulk.tensor" not in ptx and "ld.global" in ptx
+    ptx = read_block_at_kernel.compile(*args, BM=16, BN=32, stage="ptx", target="cuda:90")
+    assert "cp.async.bulk.tensor" in ptx
+    ptx = write_block_at_kernel.compile(x, 37, 45, 64, 0, 0, BM=16, BN=32, stage="ptx",
+                                        target="cuda:90")
+    assert "cp.async.bulk.tensor" in ptx
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("off", [(30, 40), (8, 16), (0, 0), (36, 60), (40, 0)])
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_gpu_tma_edges(torch_cuda, off, dtype, rng):
+    # Boxes partly or wholly outside: zeros read, nothing written outside.
+    # (Negative coordinates take the pointer path: test_gpu_edges.)
+    torch = torch_cuda
+    _sm90(torch)
+    m, n, bm, bn, width = 37, 45, 16, 32, 64
+    tdt = getattr(torch, dtype)
+    xn = rng.standard_normal((m, width)).astype(np.float32)
+    x = torch.from_numpy(xn).to(tdt).cuda()
+    out = torch.full((bm, bn), float("nan"), dtype=tdt, device="cuda")
+    _expect_tma(read_block_at_kernel, x, out, m, n, width, off[0], off[1], BM=bm, BN=bn)
+    read_block_at_kernel[(1,)](x, out, m, n, width, off[0], off[1], BM=bm, BN=bn)
+    o2 = torch.full((m, width), -1.0, device="cuda")
+    _expect_tma(write_block_at_kernel, o2, m, n, width, off[0], off[1], BM=bm, BN=bn)
+    write_block_at_kernel[(1,)](o2, m, n, width, off[0], off[1], BM=bm, BN=bn)
+    torch.cuda.synchronize()
+    xr = x.float().cpu().numpy()
+    want = np.zeros((bm, bn), np.float32)
+    want2 = np.full((m, width), -1.0, np.float32)
+    for i in range(bm):
+        for j in range(bn):
+            r, c = off[0] + i, off[1] + j
+            if 0 <= r < m and 0 <= c < n:
+                want[i, j] = xr[r, c]
+                want2[r, c] = i * 1000 + j
+    np.testing.assert_array_equal(out.float().cpu().numpy(), want)
+    np.testing.assert_array_equal(o2.cpu().numpy(), want2)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "int8"])
+def test_gpu_tma_1d(torch_cuda, dtype, rng):
+    torch = torch_cuda
+    _sm90(torch)
+    n = int(rng.integers(300, 2000))
+    tdt = getattr(torch, dtype)
+    dt = {"float32": tl.float32, "float16": tl.float16, "bfloat16": tl.bfloat16,
+          "int8": tl.int8}[dtype]
+    x = torch.from_numpy(rng.integers(-100, 100, n).astype(np.float32)).to(tdt).cuda()
+    y = torch.zeros(n + 64, dtype=tdt, device="cuda")
+    _expect_tma(dtype_kernel, x, y, n, DT=dt, BLOCK=128)
+    dtype_kernel[(triton.cdiv(n, 128),)](x, y, n, DT=dt, BLOCK=128)
+    torch.cuda.synchronize()
+    assert torch.equal(y[:n], x)
+    assert (y[n:] == 0).all()
+
+
+@pytest.mark.gpu
+def test_gpu_tma_3d(torch_cuda, rng):
+    torch = torch_cuda
+    _sm90(torch)
+    a, b, c = 5, 3, 32
+    x = torch.from_numpy(rng.standard_normal((a, b, c)).astype(np.float32)).cuda()
+    y = torch.full((a, b, c), float("nan"), device="cuda")
+    _expect_tma(rank3_kernel, x, y, a, b, c, b * c, c, BA=2, BB=4, BC=32)
+    rank3_kernel[(triton.cdiv(a, 2),)](x, y, a, b, c, b * c, c, BA=2, BB=4, BC=32)
+    torch.cuda.synchronize()
+    assert torch.equal(y, x + 1)
+
+
+@pytest.mark.gpu
+def test_gpu_allocator(torch_cuda, rng):
+    # With an allocator, the scratch comes from it: programs x 2 tensor maps
+    # x 128 bytes, aligned to 128, for the launch's stream.
+    torch = torch_cuda
+    _sm90(torch)
+    import terrazzo
+    calls = []
+
+    def alloc(size, alignment, stream):
+        calls.append((size, alignment))
+        return torch.empty(size, dtype=torch.int8, device="cuda")
+
+    m, n = 100, 64
+    x = torch.randn(m, n, device="cuda")
+    y = torch.empty_like(x)
+    try:
+        terrazzo.set_allocator(alloc)
+        tma_copy_kernel[(triton.cdiv(m, 32), 2)](x, y, m, n, n, n, BM=32, BN=32)
+        torch.cuda.synchronize()
+    finally:
+        terrazzo.set_allocator(None)
+    assert calls == [(4 * 2 * 2 * 128, 128)]
+    assert torch.equal(y, x * 2 + 1)
+    # Without one, the launcher's own buffer, grown for a larger grid.
+    x = torch.randn(1000, n, device="cuda")
+    y = torch.empty_like(x)
+    tma_copy_kernel[(triton.cdiv(1000, 8), 2)](x, y, 1000, n, n, n, BM=8, BN=32)
+    torch.cuda.synchronize()
+    assert torch.equal(y, x * 2 + 1)

@@ -7,7 +7,8 @@
 // wrong descriptor, swizzle or accumulator mapping shows as wrong elements.
 // wgmma_matmul_loop.mlir adds a K loop that terrazzo-pipeline turns into
 // cp.async pipelines through stacks of nvmma_shared buffers, with masked
-// edges.
+// edges; wgmma_matmul_loop_fp8.mlir is the same loop on f8E4M3FN operands,
+// both K-major.
 #include "GpuTestSupport.h"
 
 #include <cmath>
@@ -143,6 +144,74 @@ void testLoop(const LoadedKernel &kernel, const std::string &name, int m,
   report(name, wrong == 0 && clobbered == 0, detail);
 }
 
+/// The f8E4M3FN byte of an integer v in [-4, 4] (exact: 1.m x 2^p with
+/// two mantissa bits is enough).
+uint8_t integerToE4M3(int v) {
+  if (v == 0)
+    return 0;
+  uint8_t sign = v < 0 ? 0x80 : 0;
+  int magnitude = v < 0 ? -v : v;
+  int p = magnitude >= 4 ? 2 : magnitude >= 2 ? 1 : 0;
+  int mantissa = ((magnitude << 3) >> p) & 0x7; // (magnitude / 2^p - 1) * 8
+  return uint8_t(sign | ((p + 7) << 3) | mantissa);
+}
+
+/// The fp8 K loop (wgmma_matmul_loop_fp8.mlir): c = a * b for an M x K
+/// f8E4M3FN a (row stride K) and a K x N b stored K-major (element (k, n)
+/// at n * K + k), c as in testLoop. Integers in [-4, 4]: products of at
+/// most 16 and sums of at most 4096, exact in float32 and in wgmma's fp8
+/// accumulation (which keeps about 14 bits below the largest term).
+void testLoopFp8(const LoadedKernel &kernel, const std::string &name, int m,
+                 int n, int k) {
+  Buffer<uint8_t> a(size_t(m) * k), b(size_t(k) * n);
+  Buffer<float> c(size_t(m) * n + kGuard);
+  std::vector<double> av(a.host.size()), bv(b.host.size());
+  auto &random = rng();
+  for (size_t i = 0; i < a.host.size(); ++i) {
+    int value = int(random() % 9) - 4;
+    a.host[i] = integerToE4M3(value);
+    av[i] = value;
+  }
+  for (size_t i = 0; i < b.host.size(); ++i) { // i = column * K + row
+    int value = int(random() % 9) - 4;
+    b.host[i] = integerToE4M3(value);
+    bv[i] = value;
+  }
+  a.upload();
+  b.upload();
+  c.poison();
+  launch(kernel, 1, 1, a.pointer(), b.pointer(), c.pointer(), int32_t(m),
+         int32_t(n), int32_t(k));
+  check(runtime::synchronize(), name);
+  c.download();
+  size_t wrong = 0, firstBad = size_t(m) * n, clobbered = 0;
+  double firstWant = 0, firstGot = 0;
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double want = 0;
+      for (int l = 0; l < k; ++l)
+        want += av[size_t(i) * k + l] * bv[size_t(j) * k + l];
+      double got = c.host[size_t(i) * n + j];
+      if (got != want) {
+        if (!wrong) {
+          firstBad = size_t(i) * n + j;
+          firstWant = want;
+          firstGot = got;
+        }
+        ++wrong;
+      }
+    }
+  for (size_t g = 0; g < kGuard; ++g)
+    clobbered += !isPoison(c.host[size_t(m) * n + g]);
+  char detail[256];
+  std::snprintf(detail, sizeof(detail),
+                "M %d N %d K %d: %zu wrong (first at row %zu column %zu: %g, "
+                "want %g), %zu guard elements overwritten",
+                m, n, k, wrong, firstBad / n, firstBad % n, firstGot,
+                firstWant, clobbered);
+  report(name, wrong == 0 && clobbered == 0, detail);
+}
+
 } // namespace
 
 TERRAZZO_GPU_TEST_SUITE(wgmma) {
@@ -175,5 +244,17 @@ TERRAZZO_GPU_TEST_SUITE(wgmma) {
     testLoop(loop, prefix + "masked 120x112, K 256)", 120, 112, 256);
     testLoop(loop, prefix + "masked 100x48, K 208)", 100, 48, 208);
     testLoop(loop, prefix + "K 64, one iteration)", 128, 128, 64);
+  }
+  // The same loop on f8E4M3FN with a K-major B (m64n128k32.e4m3.e4m3),
+  // K steps of 128.
+  for (int warps : {4, 8}) {
+    LoadedKernel loop =
+        loadKernel("test/GPU/kernels/wgmma_matmul_loop_fp8.mlir", warps);
+    std::string prefix =
+        "wgmma_matmul_loop_fp8 (e4m3, " + std::to_string(warps) + " warps, ";
+    testLoopFp8(loop, prefix + "128x128, K 512)", 128, 128, 512);
+    testLoopFp8(loop, prefix + "masked 120x112, K 256)", 120, 112, 256);
+    testLoopFp8(loop, prefix + "masked 100x48, K 208)", 100, 48, 208);
+    testLoopFp8(loop, prefix + "K 128, one iteration)", 128, 128, 128);
   }
 }

@@ -1,10 +1,13 @@
-// RUN: terrazzo-opt %s -split-input-file --terrazzo-convert-tile-to-tilegpu="target=cuda:80 num-warps=4" --terrazzo-accelerate-dot | FileCheck %s
-// RUN: terrazzo-opt %s -split-input-file --terrazzo-convert-tile-to-tilegpu="target=cuda:75 num-warps=4" --terrazzo-accelerate-dot | FileCheck %s --check-prefix=SM75
+// RUN: terrazzo-opt %s -split-input-file -verify-diagnostics --terrazzo-convert-tile-to-tilegpu="target=cuda:80 num-warps=4" --terrazzo-accelerate-dot | FileCheck %s
+// RUN: terrazzo-opt %s -split-input-file -verify-diagnostics --terrazzo-convert-tile-to-tilegpu="target=cuda:75 num-warps=4" --terrazzo-accelerate-dot | FileCheck %s --check-prefix=SM75
+// RUN: terrazzo-opt %s -split-input-file --terrazzo-convert-tile-to-tilegpu="target=cuda:89 num-warps=4" --terrazzo-accelerate-dot | FileCheck %s --check-prefix=SM89
 
 // On sm_80+, dots that mma.sync computes get an nvidia_mma result and
 // dot_operand operands (through convert_layout), the result converted back
 // for its users; other dots keep the FMA layouts. Before sm_80 nothing
-// changes.
+// changes. fp8 dots are computed on float16 operands converted from fp8,
+// which needs sm_89's conversions: an error before (the expected-errors
+// are the sm_80 and sm_75 runs').
 
 // float16 -> float32, 64 x 64 at 4 warps: 2 x 2 warps, kWidth 2.
 // CHECK-LABEL: func.func @f16
@@ -54,4 +57,30 @@ func.func @fallbacks(%a: tensor<32x16xf32>, %b: tensor<16x32xf32>, %c: tensor<32
   %d64 = tile.dot %a64, %b64, %c64 : tensor<16x16xf64> * tensor<16x16xf64> -> tensor<16x16xf64>
   %db = tile.dot %ab, %bb, %cb : tensor<2x16x16xf16> * tensor<2x16x16xf16> -> tensor<2x16x16xf32>
   return
+}
+
+// -----
+
+// fp8 on sm_89 (no wgmma): both operands are converted to float16 exactly
+// (tile.fp_to_fp without rounding mode) in the layouts they arrive in, and
+// mma.sync computes the float16 dot, the two fp8 formats mixed too; a
+// batched fp8 dot keeps the FMA layouts on float16 operands.
+// SM89-LABEL: func.func @fp8
+// SM89: tile.fp_to_fp %arg0 : tensor<64x32xf8E4M3FN, #[[$BA:.+]]> -> tensor<64x32xf16, #[[$BA]]>
+// SM89: tile.fp_to_fp %arg1 : tensor<32x64xf8E5M2, #[[$BB:.+]]> -> tensor<32x64xf16, #[[$BB]]>
+// SM89-DAG: tilegpu.convert_layout {{.*}} -> tensor<64x32xf16, #tilegpu.dot_operand<{opIdx = 0, {{.*}}kWidth = 2}>>
+// SM89-DAG: tilegpu.convert_layout {{.*}} -> tensor<32x64xf16, #tilegpu.dot_operand<{opIdx = 1, {{.*}}kWidth = 2}>>
+// SM89: tile.dot {{.*}} -> tensor<64x64xf32, #tilegpu.nvidia_mma<{versionMajor = 2
+// SM89: tile.fp_to_fp %arg3 : tensor<2x16x16xf8E5M2
+// SM89: tile.fp_to_fp %arg4 : tensor<2x16x16xf8E5M2
+// SM89-NOT: nvidia_mma
+// SM89: tile.dot {{.*}}tensor<2x16x16xf16, {{.*}} * tensor<2x16x16xf16, {{.*}} -> tensor<2x16x16xf32
+// SM89: return
+func.func @fp8(%a: tensor<64x32xf8E4M3FN>, %b: tensor<32x64xf8E5M2>, %c: tensor<64x64xf32>,
+               %ab: tensor<2x16x16xf8E5M2>, %bb: tensor<2x16x16xf8E5M2>, %cb: tensor<2x16x16xf32>) -> (tensor<64x64xf32>, tensor<2x16x16xf32>) {
+  // expected-error @+1 {{'tile.dot' op multiplies 'f8E4M3FN' by 'f8E5M2': fp8 dots need sm_89 or newer (mma.sync on float16 converted from fp8 there, wgmma on sm_90a), the target is sm_}}
+  %d = tile.dot %a, %b, %c : tensor<64x32xf8E4M3FN> * tensor<32x64xf8E5M2> -> tensor<64x64xf32>
+  // expected-error @+1 {{fp8 dots need sm_89 or newer}}
+  %db = tile.dot %ab, %bb, %cb : tensor<2x16x16xf8E5M2> * tensor<2x16x16xf8E5M2> -> tensor<2x16x16xf32>
+  return %d, %db : tensor<64x64xf32>, tensor<2x16x16xf32>
 }

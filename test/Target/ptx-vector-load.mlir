@@ -26,7 +26,7 @@
 
 // 512 contiguous f32 from 16-byte aligned pointers over 128 threads: one
 // 16-byte load and one 16-byte store per thread, nothing scalar.
-// F32: .version 8.0
+// F32: .version 8.3
 // F32: .target sm_90a
 // F32: .visible .entry copy_f32(
 // F32-NEXT: .param .u64 .ptr .global .align 16 copy_f32_param_0,

@@ -12,6 +12,7 @@
 // JSON-NEXT:   "num_warps": 4,
 // JSON-NEXT:   "threads_per_block": 128,
 // JSON-NEXT:   "shared_memory_bytes": 0,
+// JSON-NEXT:   "global_scratch_bytes": 0,
 // JSON-AUTO-NEXT: "binary": "[[BINARY:cubin|ptx]]",
 // JSON-AUTO-NEXT: "assembler": "{{ptxas|nvJitLink|driver}}",
 // JSON-PTXAS-NEXT: "binary": "cubin",

@@ -5,6 +5,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -150,10 +151,33 @@ OpFoldResult AddPtrOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
-OpFoldResult FpToFpOp::fold(FoldAdaptor) {
+OpFoldResult FpToFpOp::fold(FoldAdaptor adaptor) {
   if (getSrc().getType() == getType())
     return getSrc();
-  return {};
+  // A constant (scalar or splat) that the result type holds exactly: the
+  // same value under every rounding mode. Not NaN or infinity, which the
+  // fp8 conversions turn into the canonical NaN and the largest finite
+  // value (saturation) where APFloat would keep them; e.g. the `other` of
+  // an fp8 load (0.0 as f32), which the pipeliner must see as zero.
+  auto scalar = dyn_cast_or_null<FloatAttr>(adaptor.getSrc());
+  if (!scalar)
+    scalar = dyn_cast_or_null<FloatAttr>(splatValue(adaptor.getSrc()));
+  if (!scalar)
+    return {};
+  APFloat value = scalar.getValue();
+  if (!value.isFinite())
+    return {};
+  auto element = cast<FloatType>(getElementTypeOrSelf(getType()));
+  bool losesInfo = false;
+  if (value.convert(element.getFloatSemantics(),
+                    APFloat::rmNearestTiesToEven,
+                    &losesInfo) != APFloat::opOK ||
+      losesInfo)
+    return {};
+  Attribute result = FloatAttr::get(element, value);
+  if (isa<ShapedType>(getType()))
+    return splatOfType(result, getType());
+  return result;
 }
 
 OpFoldResult BitcastOp::fold(FoldAdaptor) {

@@ -123,7 +123,9 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
   }
   bool known = name == kNumWarpsAttrName || name == kThreadsPerWarpAttrName ||
                name == kTargetAttrName || name == kSharedMemoryAttrName ||
-               name == "tilegpu.num-stages"; // terrazzo-pipeline's depth
+               name == "tilegpu.num-stages" || // terrazzo-pipeline's depth
+               // Per-program global scratch of TMA descriptors' tensor maps.
+               name == "tilegpu.global_scratch_bytes";
   if (!known)
     return op->emitError("unknown tilegpu attribute '") << name << "'";
   if (!isa<ModuleOp>(op))
@@ -145,7 +147,8 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
     return op->emitError("'") << name << "' must be an i32, got "
                               << attr.getValue();
   int64_t number = value.getInt();
-  if (name == kSharedMemoryAttrName || name == "tilegpu.num-stages") {
+  if (name == kSharedMemoryAttrName || name == "tilegpu.num-stages" ||
+      name == "tilegpu.global_scratch_bytes") {
     if (number < 0)
       return op->emitError("'") << name << "' must not be negative, got "
                                 << number;

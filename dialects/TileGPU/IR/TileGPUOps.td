@@ -214,4 +214,174 @@ def TileGPU_WarpGroupDotWaitOp : TileGPU_Op<"warp_group_dot_wait",
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Tensor memory accelerator (TMA, sm_90) and mbarriers
+//===----------------------------------------------------------------------===//
+
+def TileGPU_TensormapCreateOp : TileGPU_Op<"tensormap_create",
+    [AttrSizedOperandSegments]> {
+  let summary = "Write a TMA tensor map for a strided global tensor";
+  let description = [{
+    Builds, in the 128 bytes of global memory at `slot` (aligned to 128),
+    the tensor map (CUtensorMap) that TMA copies read: the tensor at `base`
+    with `shape` (i32) and `strides` (i64, in elements; the last one must
+    be 1), read and written in boxes of `boxShape` elements, whose
+    innermost dimension is swizzled in `swizzleBytes`-byte rows (0: none)
+    as `#tilegpu.nvmma_shared` lays them out. The result is the map's
+    address (`slot`), valid for every thread of the program instance once
+    the op returns (the lowering publishes it to the tensor-map proxy and
+    passes a barrier). Every thread must reach it. The hardware reads
+    tensor maps from global memory only, which is why a program builds its
+    own in a global scratch slot.
+
+        %map = tilegpu.tensormap_create %slot, %base, [%m, %n], [%s0, %c1]
+            box = [64, 64] swizzle = 128
+            : !tile.ptr<i8>, !tile.ptr<f16> -> !tile.ptr<i8>
+  }];
+  let arguments = (ins
+    Arg<Tile_Ptr, "tensor-map slot", [MemWrite<TileGPU_GlobalMemory>]>:$slot,
+    Tile_Ptr:$base, Variadic<I32>:$shape, Variadic<I64>:$strides,
+    DenseI32ArrayAttr:$boxShape, I32Attr:$swizzleBytes);
+  let results = (outs Tile_Ptr:$tensormap);
+  let assemblyFormat = [{
+    $slot `,` $base `,` `[` $shape `]` `,` `[` $strides `]`
+    `box` `=` $boxShape `swizzle` `=` $swizzleBytes attr-dict `:`
+    qualified(type($slot)) `,` qualified(type($base)) `->`
+    qualified(type($tensormap))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_MBarrierInitOp : TileGPU_Op<"mbarrier_init"> {
+  let summary = "Initialise an mbarrier expecting `count` arrivals per phase";
+  let description = [{
+    `barrier` is a mutable shared buffer of one i64. One thread initialises
+    it (phase 0); other threads may use it only after a barrier
+    (terrazzo-insert-barriers places one).
+  }];
+  let arguments = (ins
+    Arg<TileGPU_MemDescType, "mbarrier", [MemWrite<SharedMemory>]>:$barrier,
+    ConfinedAttr<I32Attr, [IntPositive]>:$count);
+  let assemblyFormat = "$barrier `,` $count attr-dict `:` qualified(type($barrier))";
+  let hasVerifier = 1;
+}
+
+def TileGPU_MBarrierExpectTxOp : TileGPU_Op<"mbarrier_expect_tx"> {
+  let summary = "Arrive on an mbarrier, expecting `bytes` more bytes of TMA copies";
+  let description = [{
+    One thread arrives on `barrier` and raises the byte count its current
+    phase waits for by `bytes`: the phase completes once the TMA copies
+    signalling it have written that many bytes (out-of-bounds fill
+    included).
+  }];
+  let arguments = (ins
+    Arg<TileGPU_MemDescType, "mbarrier", [MemRead<SharedMemory>, MemWrite<SharedMemory>]>:$barrier,
+    ConfinedAttr<I32Attr, [IntPositive]>:$bytes);
+  let assemblyFormat = "$barrier `,` $bytes attr-dict `:` qualified(type($barrier))";
+  let hasVerifier = 1;
+}
+
+def TileGPU_MBarrierWaitOp : TileGPU_Op<"mbarrier_wait"> {
+  let summary = "Wait until the mbarrier phase of parity `phase` completes";
+  let description = [{
+    Every thread blocks until the phase of `barrier` whose parity is
+    `phase` (an i32, 0 or 1) has completed; the writes of the TMA copies
+    that signalled it are then visible to the thread.
+  }];
+  // Declared as a write too: a wait with only a read would be dead code
+  // to DCE, and it orders the thread's later accesses (acquire).
+  let arguments = (ins
+    Arg<TileGPU_MemDescType, "mbarrier", [MemRead<SharedMemory>, MemWrite<SharedMemory>]>:$barrier,
+    I32:$phase);
+  let assemblyFormat = "$barrier `,` $phase attr-dict `:` qualified(type($barrier))";
+  let hasVerifier = 1;
+}
+
+def TileGPU_MBarrierInvalOp : TileGPU_Op<"mbarrier_inval"> {
+  let summary = "End an mbarrier's life so its memory may be reused";
+  let description = [{
+    One thread invalidates `barrier`; no thread may still wait on it (a
+    barrier before this op, placed by terrazzo-insert-barriers, ensures
+    that).
+  }];
+  let arguments = (ins
+    Arg<TileGPU_MemDescType, "mbarrier", [MemWrite<SharedMemory>]>:$barrier);
+  let assemblyFormat = "$barrier attr-dict `:` qualified(type($barrier))";
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncTMACopyGlobalToLocalOp
+    : TileGPU_Op<"async_tma_copy_global_to_local"> {
+  let summary = "Start TMA copies of a block of a global tensor into a shared buffer";
+  let description = [{
+    One thread issues the TMA copies (cp.async.bulk.tensor) that fill
+    `result` with the block of the tensor `tensormap` describes whose first
+    element is at `coords` (i32, one per dimension, outermost first; they
+    may be negative). Elements outside the tensor read as zero. `result`
+    is laid out as the tensor map's swizzle writes it: `#tilegpu.nvmma_shared`
+    (rank 2, not transposed, every box one swizzle row wide) or a row-major
+    `#tilegpu.swizzled_shared` without swizzle (one box). The copies signal
+    `barrier` with the bytes they write (the whole block).
+
+        tilegpu.async_tma_copy_global_to_local %map[%i, %j] %buf, %bar
+            : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nvmma, mutable>,
+              !tilegpu.memdesc<1xi64, #bar, mutable>
+  }];
+  let arguments = (ins
+    Arg<Tile_Ptr, "tensor map", [MemRead<TileGPU_GlobalMemory>]>:$tensormap,
+    Variadic<I32>:$coords,
+    Arg<TileGPU_MemDescType, "buffer", [MemWrite<SharedMemory>]>:$result,
+    Arg<TileGPU_MemDescType, "mbarrier", [MemRead<SharedMemory>, MemWrite<SharedMemory>]>:$barrier);
+  let assemblyFormat = [{
+    $tensormap `[` $coords `]` $result `,` $barrier attr-dict `:`
+    qualified(type($tensormap)) `,` qualified(type($result)) `,`
+    qualified(type($barrier))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncTMACopyLocalToGlobalOp
+    : TileGPU_Op<"async_tma_copy_local_to_global"> {
+  let summary = "Start TMA copies of a shared buffer into a block of a global tensor";
+  let description = [{
+    One thread issues the TMA stores of `src` (laid out as for
+    async_tma_copy_global_to_local) to the block at `coords`, as one bulk
+    async-group; elements outside the tensor are not written. Writes to
+    `src` by other threads must be fenced for the async proxy
+    (`tilegpu.fence_async_shared`) and followed by a barrier before this op;
+    `src` may be written again only after an `async_tma_store_wait` and a
+    barrier.
+  }];
+  let arguments = (ins
+    Arg<Tile_Ptr, "tensor map", [MemRead<TileGPU_GlobalMemory>, MemWrite<TileGPU_GlobalMemory>]>:$tensormap,
+    Variadic<I32>:$coords,
+    Arg<TileGPU_MemDescType, "buffer", [MemRead<SharedMemory>]>:$src);
+  let assemblyFormat = [{
+    $tensormap `[` $coords `]` $src attr-dict `:`
+    qualified(type($tensormap)) `,` qualified(type($src))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncTMAStoreWaitOp : TileGPU_Op<"async_tma_store_wait"> {
+  let summary = "Wait until at most `pendings` TMA store groups still read shared memory";
+  let description = [{
+    The thread that issued TMA stores waits until all but the `pendings`
+    most recent groups have finished reading their shared buffers
+    (cp.async.bulk.wait_group.read).
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$pendings);
+  let assemblyFormat = "attr-dict";
+}
+
+def TileGPU_FenceAsyncSharedOp : TileGPU_Op<"fence_async_shared"> {
+  let summary = "Order this thread's shared-memory writes before async-proxy reads";
+  let description = [{
+    fence.proxy.async.shared::cta: the thread's earlier generic writes to
+    shared memory become visible to TMA (after a barrier, for other
+    threads' TMA operations).
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // TERRAZZO_TILEGPU_OPS

@@ -37,11 +37,16 @@ class DotSemantic:
             raise SemanticError(f"tl.dot needs M, N and K of at least 16, got "
                                 f"M={m}, N={n}, K={k}")
         sa, sb = a.type.scalar, b.type.scalar
-        if sa != sb:
+        # As in Triton, the two fp8 formats mix (wgmma multiplies e4m3 by
+        # e5m2); every other pair must be one type.
+        if sa != sb and not (sa.is_fp8() and sb.is_fp8()):
             raise SemanticError(f"tl.dot operands must have one type, got {sa} and {sb}")
         if sa.is_fp8():
-            raise SemanticError("tl.dot on float8 types is not supported yet")
-        if sa == tl.int8:
+            if out_dtype not in (tl.float32, tl.float16):
+                raise SemanticError(f"tl.dot of {sa} and {sb} accumulates in float32 or "
+                                    f"float16, not {out_dtype}")
+            ret = out_dtype
+        elif sa == tl.int8:
             ret = tl.int32
         elif sa in (tl.float16, tl.bfloat16, tl.float32):
             if out_dtype not in (tl.float32, tl.float16) or (
@@ -53,8 +58,8 @@ class DotSemantic:
         elif sa == tl.float64:
             ret = tl.float64
         else:
-            raise SemanticError(f"tl.dot supports int8, float16, bfloat16, float32 and "
-                                f"float64 operands, not {sa}")
+            raise SemanticError(f"tl.dot supports int8, float8e4nv, float8e5, float16, "
+                                f"bfloat16, float32 and float64 operands, not {sa}")
         precision = _unwrap(input_precision)
         if precision is None:
             allow = _unwrap(allow_tf32)

@@ -277,7 +277,8 @@ class JITFunction(KernelInterface):
                 binary, meta = hit
                 try:
                     return _make_kernel(C, binary, meta["name"], meta["threads_per_block"],
-                                        meta["shared_memory_bytes"], meta["signature"])
+                                        meta["shared_memory_bytes"], meta["signature"],
+                                        meta.get("global_scratch_bytes", 0))
                 except Exception:
                     pass  # an entry the runtime rejects is recompiled
         specs = specs_from_key(self.parsed, entries)
@@ -294,18 +295,23 @@ class JITFunction(KernelInterface):
         name = md.get("name") or kir.name
         threads = int(md.get("threads_per_block") or num_warps * 32)
         smem = int(md.get("shared_memory_bytes") or 0)
+        scratch = int(md.get("global_scratch_bytes") or 0)
         cache.store(digest, binary, {"name": name, "threads_per_block": threads,
                                      "shared_memory_bytes": smem,
+                                     "global_scratch_bytes": scratch,
                                      "signature": kir.signature, "target": target,
                                      "kernel": self.__name__, "source": self.parsed.file})
-        return _make_kernel(C, binary, name, threads, smem, kir.signature)
+        return _make_kernel(C, binary, name, threads, smem, kir.signature, scratch)
 
 
-def _make_kernel(C, binary, name, threads, smem, signature):
+def _make_kernel(C, binary, name, threads, smem, signature, scratch=0):
+    # `scratch`: global scratch per program instance (TMA descriptors' tensor
+    # maps), which the kernel takes as a hidden last argument.
     if driver.env_flag("TERRAZZO_DRY_LAUNCH"):
         # Pack the arguments and stop before the driver (tests without a GPU).
-        return C.Kernel(binary, name, threads, smem, signature, dry_run=True)
-    return C.Kernel(binary, name, threads, smem, signature)
+        return C.Kernel(binary, name, threads, smem, signature, dry_run=True,
+                        global_scratch_bytes=scratch)
+    return C.Kernel(binary, name, threads, smem, signature, global_scratch_bytes=scratch)
 
 
 def _default_target(C) -> str:

@@ -553,6 +553,37 @@ func.func @fp_to_fp_kept(%a: tensor<16xf32>) -> tensor<16xf32> {
 
 // -----
 
+// Constants the result type holds exactly fold (the `other` of an fp8 load
+// is 0.0 as f32 until then); inexact ones (0.1 is no fp8 value), and
+// infinities and NaN (which the fp8 conversions saturate or make
+// canonical), stay conversions.
+// CHECK-LABEL: func.func @fp_to_fp_constants(
+// CHECK-DAG: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<16xf8E4M3FN>
+// CHECK-DAG: %[[H:.*]] = arith.constant -1.500000e+00 : f8E5M2
+// CHECK-DAG: %[[W:.*]] = arith.constant dense<4.480000e+02> : tensor<16xf32>
+// CHECK-DAG: tile.fp_to_fp %{{.*}} rounding = rtne : tensor<16xf32> -> tensor<16xf8E4M3FN>
+// CHECK-DAG: tile.fp_to_fp %{{.*}} rounding = rtne : f32 -> f8E5M2
+// CHECK-DAG: tile.fp_to_fp %{{.*}} rounding = rtz : f32 -> f8E4M3FN
+// CHECK: return %[[Z]], %[[H]], %[[W]],
+func.func @fp_to_fp_constants() -> (tensor<16xf8E4M3FN>, f8E5M2, tensor<16xf32>,
+                                    tensor<16xf8E4M3FN>, f8E5M2, f8E4M3FN) {
+  %zero = arith.constant dense<0.0> : tensor<16xf32>
+  %half = arith.constant -1.5 : f32
+  %max = arith.constant dense<448.0> : tensor<16xf8E4M3FN>
+  %tenth = arith.constant dense<0.1> : tensor<16xf32>
+  %inf = arith.constant 0x7F800000 : f32
+  %nan = arith.constant 0x7FC00000 : f32
+  %0 = tile.fp_to_fp %zero rounding = rtne : tensor<16xf32> -> tensor<16xf8E4M3FN>
+  %1 = tile.fp_to_fp %half rounding = rtne : f32 -> f8E5M2
+  %2 = tile.fp_to_fp %max : tensor<16xf8E4M3FN> -> tensor<16xf32>
+  %3 = tile.fp_to_fp %tenth rounding = rtne : tensor<16xf32> -> tensor<16xf8E4M3FN>
+  %4 = tile.fp_to_fp %inf rounding = rtne : f32 -> f8E5M2
+  %5 = tile.fp_to_fp %nan rounding = rtz : f32 -> f8E4M3FN
+  return %0, %1, %2, %3, %4, %5 : tensor<16xf8E4M3FN>, f8E5M2, tensor<16xf32>, tensor<16xf8E4M3FN>, f8E5M2, f8E4M3FN
+}
+
+// -----
+
 // CHECK-LABEL: func.func @bitcast_same_type(
 // CHECK-NEXT: return %arg0, %arg1 : tensor<16xi32>, !tile.ptr<f32>
 func.func @bitcast_same_type(%a: tensor<16xi32>, %p: !tile.ptr<f32>) -> (tensor<16xi32>, !tile.ptr<f32>) {

@@ -1,0 +1,314 @@
+// terrazzo-lower-descriptors-to-tma: see Passes.td.
+#include "passes/Passes.h"
+#include "passes/TmaDescriptors.h"
+
+#include "dialects/TileGPU/IR/TmaLayout.h"
+#include "passes/Analysis/AxisInfo.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir::terrazzo {
+#define GEN_PASS_DEF_TERRAZZOLOWERDESCRIPTORSTOTMA
+#include "passes/Passes.h.inc"
+} // namespace mlir::terrazzo
+
+using namespace mlir;
+using namespace mlir::terrazzo;
+
+namespace {
+
+/// Whether `value` (an integer) is known not to be negative: a constant,
+/// a program id or count, an induction variable counting up from such a
+/// value, or sums, products, quotients, remainders, maxima, minima and
+/// extensions of such values (wrapping on overflow, as the language
+/// assumes it does not happen).
+bool isKnownNonNegative(Value value, int depth = 0) {
+  if (depth > 16)
+    return false;
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return !constant.isNegative();
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    APInt step;
+    return loop && arg == loop.getInductionVar() &&
+           matchPattern(loop.getStep(), m_ConstantInt(&step)) &&
+           step.isStrictlyPositive() &&
+           isKnownNonNegative(loop.getLowerBound(), depth + 1);
+  }
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<tile::ProgramIdOp, tile::NumProgramsOp>(def))
+    return true;
+  auto operandsNonNegative = [&] {
+    return llvm::all_of(def->getOperands(), [&](Value operand) {
+      return isKnownNonNegative(operand, depth + 1);
+    });
+  };
+  if (isa<arith::AddIOp, arith::MulIOp, arith::DivSIOp, arith::DivUIOp,
+          arith::RemSIOp, arith::RemUIOp, arith::MinSIOp, arith::ExtSIOp,
+          arith::ExtUIOp, arith::IndexCastOp>(def))
+    return operandsNonNegative();
+  if (isa<arith::MaxSIOp>(def))
+    return llvm::any_of(def->getOperands(), [&](Value operand) {
+      return isKnownNonNegative(operand, depth + 1);
+    });
+  return false;
+}
+
+} // namespace
+
+bool mlir::terrazzo::canLowerToTma(tile::MakeTensorDescOp desc,
+                                   const ModuleAxisInfoAnalysis &axisInfo) {
+  auto func = dyn_cast<func::FuncOp>(desc->getParentOp());
+  if (!func || !func.isPublic())
+    return false;
+  for (Operation *user : desc->getUsers())
+    if (!isa<tile::DescLoadOp, tile::DescStoreOp>(user) ||
+        user->getParentOfType<func::FuncOp>() != func)
+      return false;
+  // TMA faults on a negative block coordinate (an illegal instruction on
+  // the H100, measured: Triton's own lowering does the same); the pointer
+  // lowering reads zeros there.
+  for (Operation *user : desc->getUsers()) {
+    ValueRange indices = isa<tile::DescLoadOp>(user)
+                             ? cast<tile::DescLoadOp>(user).getIndices()
+                             : cast<tile::DescStoreOp>(user).getIndices();
+    if (!llvm::all_of(indices, [](Value index) {
+          return isKnownNonNegative(index);
+        }))
+      return false;
+  }
+  RankedTensorType block = desc.getType().getBlockType();
+  if (!tilegpu::getTmaSharedLayout(desc.getContext(), block.getShape(),
+                                   block.getElementType()))
+    return false;
+  int64_t elementBytes = block.getElementTypeBitWidth() / 8;
+  auto divisibility = [&](Value value) -> int64_t {
+    const AxisInfo *info = axisInfo.getAxisInfo(value);
+    return info && info->getRank() ? info->getDivisibility(0) : 1;
+  };
+  if (divisibility(desc.getBase()) % 16)
+    return false;
+  ValueRange strides = desc.getStrides();
+  // The frontend's 1 is an extended i32 constant until canonicalization.
+  const AxisInfo *inner = axisInfo.getAxisInfo(strides.back());
+  if (!matchPattern(strides.back(), m_One()) &&
+      !(inner && inner->getConstantValue() == 1))
+    return false;
+  for (Value stride : strides.drop_back())
+    if ((divisibility(stride) * elementBytes) % 16)
+      return false;
+  return true;
+}
+
+namespace {
+
+Value i32(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
+}
+
+/// The program instance's index in the grid, x fastest, as an i64.
+Value linearProgramId(OpBuilder &b, Location loc) {
+  auto pid = [&](tile::ProgramDim dim) {
+    return tile::ProgramIdOp::create(b, loc, b.getI32Type(), dim);
+  };
+  auto count = [&](tile::ProgramDim dim) {
+    return tile::NumProgramsOp::create(b, loc, b.getI32Type(), dim);
+  };
+  auto wide = [&](Value v) {
+    return arith::ExtUIOp::create(b, loc, b.getI64Type(), v);
+  };
+  Value z = wide(pid(tile::ProgramDim::Z));
+  Value y = wide(pid(tile::ProgramDim::Y));
+  Value x = wide(pid(tile::ProgramDim::X));
+  Value ny = wide(count(tile::ProgramDim::Y));
+  Value nx = wide(count(tile::ProgramDim::X));
+  Value yz = arith::AddIOp::create(b, loc, y,
+                                   arith::MulIOp::create(b, loc, z, ny));
+  return arith::AddIOp::create(b, loc, x,
+                               arith::MulIOp::create(b, loc, yz, nx));
+}
+
+/// The shared buffer TMA fills with (or stores from) a block of `desc`.
+tilegpu::MemDescType tmaBufferType(tile::MakeTensorDescOp desc) {
+  RankedTensorType block = desc.getType().getBlockType();
+  return tilegpu::MemDescType::get(
+      desc.getContext(), block.getShape(), block.getElementType(),
+      tilegpu::getTmaSharedLayout(desc.getContext(), block.getShape(),
+                                  block.getElementType()),
+      /*mutableMemory=*/true);
+}
+
+/// Rewrites the loads and stores of one descriptor whose tensor map is
+/// `map`.
+class TmaLowering {
+public:
+  TmaLowering(tile::MakeTensorDescOp desc, Value map)
+      : map(map), context(desc.getContext()), bufferType(tmaBufferType(desc)) {
+  }
+
+  /// Global -> shared by TMA, completing on a fresh mbarrier that every
+  /// thread waits on; then into registers, in the layout the load's user
+  /// wants when that user is a layout conversion.
+  void lowerLoad(tile::DescLoadOp load) {
+    OpBuilder b(load);
+    Location loc = load.getLoc();
+    Value buffer = tilegpu::LocalAllocOp::create(b, loc, bufferType, Value());
+    Value barrier = tilegpu::LocalAllocOp::create(
+        b, loc, tilegpu::getMBarrierType(context), Value());
+    tilegpu::MBarrierInitOp::create(b, loc, barrier, 1);
+    int64_t bytes = bufferType.getNumElements() *
+                    bufferType.getElementTypeBitWidth() / 8;
+    tilegpu::MBarrierExpectTxOp::create(b, loc, barrier, int32_t(bytes));
+    tilegpu::AsyncTMACopyGlobalToLocalOp::create(b, loc, map,
+                                                 load.getIndices(), buffer,
+                                                 barrier);
+    tilegpu::MBarrierWaitOp::create(b, loc, barrier, i32(b, loc, 0));
+    tilegpu::MBarrierInvalOp::create(b, loc, barrier);
+    Operation *replaced = load;
+    RankedTensorType type = load.getType();
+    if (load->hasOneUse())
+      if (auto convert =
+              dyn_cast<tilegpu::ConvertLayoutOp>(*load->user_begin())) {
+        replaced = convert;
+        type = convert.getType();
+      }
+    Value value = tilegpu::LocalLoadOp::create(b, loc, type, buffer);
+    replaced->replaceAllUsesWith(ValueRange{value});
+    if (replaced != load)
+      replaced->erase();
+    load.erase();
+  }
+
+  /// Registers -> shared, fenced for the async proxy; one thread stores by
+  /// TMA and waits until the buffer has been read.
+  void lowerStore(tile::DescStoreOp store) {
+    OpBuilder b(store);
+    Location loc = store.getLoc();
+    tilegpu::MemDescType type = tilegpu::MemDescType::get(
+        context, bufferType.getShape(), bufferType.getElementType(),
+        bufferType.getEncoding(), /*mutableMemory=*/false);
+    Value buffer = tilegpu::LocalAllocOp::create(b, loc, type, store.getSrc());
+    tilegpu::FenceAsyncSharedOp::create(b, loc);
+    tilegpu::AsyncTMACopyLocalToGlobalOp::create(b, loc, map,
+                                                 store.getIndices(), buffer);
+    tilegpu::AsyncTMAStoreWaitOp::create(b, loc, uint32_t(0));
+    store.erase();
+  }
+
+private:
+  Value map;
+  MLIRContext *context;
+  tilegpu::MemDescType bufferType;
+};
+
+struct LowerDescriptorsToTmaPass
+    : public mlir::terrazzo::impl::TerrazzoLowerDescriptorsToTmaBase<
+          LowerDescriptorsToTmaPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    int64_t scratchBytes = 0;
+    bool failedAny = false;
+    module.walk([&](func::FuncOp func) {
+      SmallVector<tile::MakeTensorDescOp> descs;
+      func.walk([&](tile::MakeTensorDescOp desc) { descs.push_back(desc); });
+      if (descs.empty())
+        return;
+      if (!func.isPublic() || func.isExternal()) {
+        descs.front().emitOpError(
+            "is in a function that is not a kernel; TMA descriptors are "
+            "built in the kernel's global scratch (inline the function)");
+        failedAny = true;
+        return;
+      }
+      for (tile::MakeTensorDescOp desc : descs)
+        if (desc->getParentOp() != func) {
+          desc.emitOpError("must be created at the top level of the kernel "
+                           "to use TMA (not in a loop or branch)");
+          failedAny = true;
+          return;
+        }
+      int64_t bytes = int64_t(descs.size()) * tilegpu::kTensormapBytes;
+      scratchBytes = std::max(scratchBytes, bytes);
+      failedAny |= failed(lowerKernel(func, descs, bytes));
+    });
+    if (failedAny)
+      return signalPassFailure();
+    if (scratchBytes)
+      module->setAttr(kGlobalScratchAttrName,
+                      IntegerAttr::get(IntegerType::get(&getContext(), 32),
+                                       scratchBytes));
+  }
+
+  /// Gives `func` its global scratch argument and replaces each descriptor
+  /// by a tensor map in its slot of this program instance's scratch.
+  LogicalResult lowerKernel(func::FuncOp func,
+                            ArrayRef<tile::MakeTensorDescOp> descs,
+                            int64_t bytesPerProgram) {
+    MLIRContext *context = func.getContext();
+    Type scratchType = tile::PointerType::get(IntegerType::get(context, 8));
+    unsigned index = func.getNumArguments();
+    // The runtime allocates the scratch aligned to 128 bytes.
+    auto hint = DictionaryAttr::get(
+        context, {NamedAttribute(StringAttr::get(context, "tile.divisibility"),
+                                 IntegerAttr::get(IntegerType::get(context, 32),
+                                                  128))});
+    (void)func.insertArgument(index, scratchType, hint, func.getLoc());
+    Value scratch = func.getArgument(index);
+
+    OpBuilder b(context);
+    b.setInsertionPointToStart(&func.getBody().front());
+    Location loc = func.getLoc();
+    Value offset = arith::MulIOp::create(
+        b, loc, linearProgramId(b, loc),
+        arith::ConstantIntOp::create(b, loc, b.getI64Type(), bytesPerProgram));
+    Value programScratch =
+        tile::AddPtrOp::create(b, loc, scratchType, scratch, offset);
+
+    for (auto [k, constDesc] : llvm::enumerate(descs)) {
+      tile::MakeTensorDescOp desc = constDesc;
+      b.setInsertionPoint(desc);
+      Location descLoc = desc.getLoc();
+      Value slot = tile::AddPtrOp::create(
+          b, descLoc, scratchType, programScratch,
+          arith::ConstantIntOp::create(b, descLoc, b.getI64Type(),
+                                       int64_t(k) * tilegpu::kTensormapBytes));
+      RankedTensorType block = desc.getType().getBlockType();
+      SmallVector<int64_t> box;
+      SmallVector<tilegpu::TmaCopy> copies;
+      if (!tilegpu::getTmaSharedLayout(context, block.getShape(),
+                                       block.getElementType()) ||
+          failed(tilegpu::getTmaCopies(tmaBufferType(desc), box, copies)))
+        return desc.emitOpError("has a block that TMA cannot copy; lower it "
+                                "with terrazzo-lower-tensor-descriptors");
+      tilegpu::MemDescType bufferType = tmaBufferType(desc);
+      SmallVector<int32_t> box32(box.begin(), box.end());
+      Value map = tilegpu::TensormapCreateOp::create(
+          b, descLoc, scratchType, slot, desc.getBase(), desc.getShape(),
+          desc.getStrides(), b.getDenseI32ArrayAttr(box32),
+          b.getI32IntegerAttr(int32_t(
+              tilegpu::getTmaSwizzleBytes(bufferType))));
+      TmaLowering withMap(desc, map);
+      for (Operation *user : llvm::make_early_inc_range(desc->getUsers())) {
+        if (auto load = dyn_cast<tile::DescLoadOp>(user))
+          withMap.lowerLoad(load);
+        else if (auto store = dyn_cast<tile::DescStoreOp>(user))
+          withMap.lowerStore(store);
+      }
+      if (!desc->use_empty())
+        return desc->emitOpError(
+            "has uses other than desc_load and desc_store");
+      desc.erase();
+    }
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,32 @@
+// Which tensor descriptors TMA can serve on sm_90: terrazzo-lower-tensor-
+// descriptors keeps those (with keep-tma) and lowers the rest to pointer
+// accesses; terrazzo-lower-descriptors-to-tma then turns what is left into
+// TMA copies.
+#ifndef TERRAZZO_PASSES_TMADESCRIPTORS_H
+#define TERRAZZO_PASSES_TMADESCRIPTORS_H
+
+#include "dialects/Tile/IR/Tile.h"
+
+namespace mlir::terrazzo {
+
+class ModuleAxisInfoAnalysis;
+
+/// The module attribute (i32) holding the bytes of global scratch each
+/// program instance needs (its tensor maps), passed to the kernel as a
+/// trailing `!tile.ptr<i8>` argument.
+inline constexpr const char *kGlobalScratchAttrName =
+    "tilegpu.global_scratch_bytes";
+
+/// Whether `desc` can be lowered to TMA: created at the top level of a
+/// kernel (a public function), used only by desc_load and desc_store, its
+/// block one TMA can copy (tilegpu::getTmaSharedLayout), its base known
+/// aligned to 16 bytes, its innermost stride the constant 1 and its other
+/// strides known multiples of 16 bytes (AxisInfo: divisibility hints of the
+/// kernel's arguments), and the block coordinates of every load and store
+/// known not to be negative (TMA faults on negative ones).
+bool canLowerToTma(tile::MakeTensorDescOp desc,
+                   const ModuleAxisInfoAnalysis &axisInfo);
+
+} // namespace mlir::terrazzo
+
+#endif // TERRAZZO_PASSES_TMADESCRIPTORS_H

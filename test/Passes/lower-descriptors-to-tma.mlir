@@ -1,0 +1,104 @@
+// RUN: terrazzo-opt %s -split-input-file --terrazzo-lower-tensor-descriptors=keep-tma=true --terrazzo-convert-tile-to-tilegpu=target=cuda:90 --terrazzo-lower-descriptors-to-tma | FileCheck %s
+
+// A 64 x 64 f16 load and store: the kernel gets its global scratch as a
+// last argument (2 tensor maps, 256 bytes per program instance, recorded
+// on the module); each descriptor becomes a tensor map in its slot, with a
+// 128-byte swizzle and one 64 x 64 box. The load goes through an
+// nvmma_shared buffer filled by TMA under an mbarrier, then local_load to
+// the load's layout; the store through a buffer of the value, fenced for
+// the async proxy, then a TMA store and its wait.
+// CHECK: #[[NVMMA:.*]] = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// CHECK: module attributes {{{.*}}tilegpu.global_scratch_bytes = 256 : i32
+// CHECK-LABEL: func.func @copy_2d
+// CHECK-SAME: %[[SCRATCH:[^:]*]]: !tile.ptr<i8> {tile.divisibility = 128 : i32})
+// CHECK: tile.program_id z
+// CHECK: tile.num_programs x
+// CHECK: %[[OFF:.*]] = arith.muli %{{.*}}, %c256_i64 : i64
+// CHECK: %[[MINE:.*]] = tile.addptr %[[SCRATCH]], %[[OFF]]
+// CHECK: %[[SLOT0:.*]] = tile.addptr %[[MINE]], %{{.*}} : !tile.ptr<i8>, i64
+// CHECK: %[[X:.*]] = tilegpu.tensormap_create %[[SLOT0]], %{{.*}} box = [64, 64] swizzle = 128
+// CHECK: %[[SLOT1:.*]] = tile.addptr %[[MINE]], %{{.*}} : !tile.ptr<i8>, i64
+// CHECK: %[[Y:.*]] = tilegpu.tensormap_create %[[SLOT1]], %{{.*}} box = [64, 64] swizzle = 128
+// CHECK: %[[BUF:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #[[NVMMA]], mutable>
+// CHECK: %[[BAR:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64
+// CHECK: tilegpu.mbarrier_init %[[BAR]], 1
+// CHECK: tilegpu.mbarrier_expect_tx %[[BAR]], 8192
+// CHECK: tilegpu.async_tma_copy_global_to_local %[[X]][%{{.*}}, %{{.*}}] %[[BUF]], %[[BAR]]
+// CHECK: tilegpu.mbarrier_wait %[[BAR]], %{{.*}}
+// CHECK: tilegpu.mbarrier_inval %[[BAR]]
+// CHECK: %[[V:.*]] = tilegpu.local_load %[[BUF]] {{.*}} -> tensor<64x64xf16, #blocked>
+// CHECK: %[[OUT:.*]] = tilegpu.local_alloc %[[V]] : (tensor<64x64xf16, {{.*}}>) -> !tilegpu.memdesc<64x64xf16, #[[NVMMA]]>
+// CHECK: tilegpu.fence_async_shared
+// CHECK: tilegpu.async_tma_copy_local_to_global %[[Y]][%{{.*}}, %{{.*}}] %[[OUT]]
+// CHECK: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NOT: tile.desc_
+// CHECK-NOT: tile.make_tensor_desc
+func.func @copy_2d(%x: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %n: i32 {tile.divisibility = 16 : i32}, %arg_i: i32) {
+  %i = tile.program_id x : i32
+  %c1 = arith.constant 1 : i64
+  %s = arith.extsi %n : i32 to i64
+  %xd = tile.make_tensor_desc %x, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %yd = tile.make_tensor_desc %y, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %v = tile.desc_load %xd[%i, %i] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  tile.desc_store %yd[%i, %i], %v : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
+  return
+}
+
+// -----
+
+// Blocks without a swizzle (a 1-D block; fewer than 8 rows) are row-major
+// swizzled_shared buffers filled by one box; a 32 x 128 f16 block has two
+// 64-element boxes (one 128-byte swizzle row each).
+// CHECK: #[[ROW1:.*]] = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+// CHECK: #[[ROW2:.*]] = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+// CHECK: #[[SW:.*]] = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// CHECK-LABEL: func.func @shapes
+// CHECK: tilegpu.tensormap_create {{.*}} box = [128] swizzle = 0 : !tile.ptr<i8>, !tile.ptr<f32>
+// CHECK: tilegpu.tensormap_create {{.*}} box = [4, 64] swizzle = 0 : !tile.ptr<i8>, !tile.ptr<f32>
+// CHECK: tilegpu.tensormap_create {{.*}} box = [32, 64] swizzle = 128 : !tile.ptr<i8>, !tile.ptr<f16>
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<128xf32, #[[ROW1]], mutable>
+// CHECK: tilegpu.mbarrier_expect_tx %{{.*}}, 512
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64xf32, #[[ROW2]], mutable>
+// CHECK: tilegpu.mbarrier_expect_tx %{{.*}}, 1024
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<32x128xf16, #[[SW]], mutable>
+// CHECK: tilegpu.mbarrier_expect_tx %{{.*}}, 8192
+func.func @shapes(%a: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %arg_i: i32, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+  %i = tile.program_id x : i32
+  %c1 = arith.constant 1 : i64
+  %s = arith.extsi %n : i32 to i64
+  %d1 = tile.make_tensor_desc %a, [%n], [%c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<128xf32>>
+  %d2 = tile.make_tensor_desc %a, [%n, %n], [%s, %c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<4x64xf32>>
+  %d3 = tile.make_tensor_desc %b, [%n, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<32x128xf16>>
+  %v1 = tile.desc_load %d1[%i] : !tile.tensordesc<tensor<128xf32>> -> tensor<128xf32>
+  %v2 = tile.desc_load %d2[%i, %i] : !tile.tensordesc<tensor<4x64xf32>> -> tensor<4x64xf32>
+  %v3 = tile.desc_load %d3[%i, %i] : !tile.tensordesc<tensor<32x128xf16>> -> tensor<32x128xf16>
+  %p = tile.splat %out : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
+  tile.store %p, %v1 : tensor<128x!tile.ptr<f32>>
+  %q = tile.splat %out : !tile.ptr<f32> -> tensor<4x64x!tile.ptr<f32>>
+  tile.store %q, %v2 : tensor<4x64x!tile.ptr<f32>>
+  %r = tile.splat %b : !tile.ptr<f16> -> tensor<32x128x!tile.ptr<f16>>
+  tile.store %r, %v3 : tensor<32x128x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+// Must not: a descriptor TMA cannot serve (row stride not known to be a
+// multiple of 16 bytes) is already pointer accesses; the kernel gets no
+// scratch argument and the module no scratch size.
+// CHECK-NOT: tilegpu.global_scratch_bytes
+// CHECK-LABEL: func.func @fallback
+// CHECK-SAME: %{{[^:]*}}: i32)
+// CHECK-NOT: tilegpu.tensormap_create
+// CHECK-NOT: tilegpu.async_tma
+// CHECK: tile.load
+func.func @fallback(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i32, %n: i32, %arg_i: i32) {
+  %i = tile.program_id x : i32
+  %c1 = arith.constant 1 : i64
+  %s = arith.extsi %n : i32 to i64
+  %xd = tile.make_tensor_desc %x, [%m, %n], [%s, %c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<16x16xf32>>
+  %v = tile.desc_load %xd[%i, %i] : !tile.tensordesc<tensor<16x16xf32>> -> tensor<16x16xf32>
+  %p = tile.splat %out : !tile.ptr<f32> -> tensor<16x16x!tile.ptr<f32>>
+  tile.store %p, %v : tensor<16x16x!tile.ptr<f32>>
+  return
+}

@@ -1,0 +1,152 @@
+// RUN: terrazzo-opt %s -split-input-file --terrazzo-lower-tensor-descriptors=keep-tma=true | FileCheck %s
+
+// With keep-tma, a descriptor TMA can serve stays: base and row stride
+// known multiples of 16 bytes (divisibility hints), innermost stride the
+// constant 1, a block of power-of-two sizes with 128 bytes per row.
+// CHECK-LABEL: func.func @kept_2d
+// CHECK: tile.make_tensor_desc
+// CHECK: tile.desc_load
+// CHECK: tile.desc_store
+// CHECK-NOT: tile.load
+func.func @kept_2d(%base: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %n: i32 {tile.divisibility = 16 : i32}, %arg_i: i32) {
+  %i = tile.program_id x : i32
+  %c1 = arith.constant 1 : i64
+  %s = arith.extsi %n : i32 to i64
+  %d = tile.make_tensor_desc %base, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %v = tile.desc_load %d[%i, %i] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  tile.desc_store %d[%i, %i], %v : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
+  return
+}
+
+// -----
+
+// A 1-D block needs no row stride at all.
+// CHECK-LABEL: func.func @kept_1d
+// CHECK: tile.make_tensor_desc
+// CHECK: tile.desc_load
+func.func @kept_1d(%base: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32, %arg_i: i32) -> tensor<128xf32> {
+  %i = tile.program_id x : i32
+  %c1 = arith.constant 1 : i64
+  %d = tile.make_tensor_desc %base, [%n], [%c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<128xf32>>
+  %v = tile.desc_load %d[%i] : !tile.tensordesc<tensor<128xf32>> -> tensor<128xf32>
+  return %v : tensor<128xf32>
+}
+
+// -----
+
+// A row stride not known to be a multiple of 16 bytes: pointer accesses.
+// CHECK-LABEL: func.func @unaligned_stride
+// CHECK-NOT: tile.make_tensor_desc
+// CHECK: tile.load
+func.func @unaligned_stride(%base: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %n: i32, %arg_i: i32) -> tensor<64x64xf16> {
+  %i = tile.program_id x : i32
+  %c1 = arith.constant 1 : i64
+  %s = arith.extsi %n : i32 to i64
+  %d = tile.make_tensor_desc %base, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %v = tile.desc_load %d[%i, %i] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  return %v : tensor<64x64xf16>
+}
+
+// -----
+
+// A base not known to be 16-byte aligned: pointer accesses.
+// CHECK-LABEL: func.func @unaligned_base
+// CHECK-NOT: tile.make_tensor_desc
+// CHECK: tile.load
+func.func @unaligned_base(%base: !tile.ptr<f32>, %n: i32, %arg_i: i32) -> tensor<128xf32> {
+  %i = tile.program_id x : i32
+  %c1 = arith.constant 1 : i64
+  %d = tile.make_tensor_desc %base, [%n], [%c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<128xf32>>
+  %v = tile.desc_load %d[%i] : !tile.tensordesc<tensor<128xf32>> -> tensor<128xf32>
+  return %v : tensor<128xf32>
+}
+
+// -----
+
+// An innermost stride that is not the constant 1: pointer accesses.
+// CHECK-LABEL: func.func @strided_inner
+// CHECK-NOT: tile.make_tensor_desc
+// CHECK: tile.store
+func.func @strided_inner(%base: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32, %s: i64 {tile.divisibility = 16 : i32}, %arg_i: i32, %v: tensor<128xf32>) {
+  %i = tile.program_id x : i32
+  %d = tile.make_tensor_desc %base, [%n], [%s] : !tile.ptr<f32> -> !tile.tensordesc<tensor<128xf32>>
+  tile.desc_store %d[%i], %v : !tile.tensordesc<tensor<128xf32>>, tensor<128xf32>
+  return
+}
+
+// -----
+
+// Rows of 8 bytes are below TMA's 16: pointer accesses.
+// CHECK-LABEL: func.func @narrow_rows
+// CHECK-NOT: tile.make_tensor_desc
+// CHECK: tile.load
+func.func @narrow_rows(%base: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %n: i32 {tile.divisibility = 16 : i32}, %arg_i: i32) -> tensor<16x4xf16> {
+  %i = tile.program_id x : i32
+  %c1 = arith.constant 1 : i64
+  %s = arith.extsi %n : i32 to i64
+  %d = tile.make_tensor_desc %base, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<16x4xf16>>
+  %v = tile.desc_load %d[%i, %i] : !tile.tensordesc<tensor<16x4xf16>> -> tensor<16x4xf16>
+  return %v : tensor<16x4xf16>
+}
+
+// -----
+
+// A descriptor created in a loop (its tensor map would be rebuilt while
+// copies may still read it): pointer accesses.
+// CHECK-LABEL: func.func @in_loop
+// CHECK-NOT: tile.make_tensor_desc
+// CHECK: tile.load
+func.func @in_loop(%base: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+  %c0 = arith.constant 0 : i32
+  %c4 = arith.constant 4 : i32
+  %c1i = arith.constant 1 : i32
+  %c1 = arith.constant 1 : i64
+  scf.for %k = %c0 to %c4 step %c1i : i32 {
+    %d = tile.make_tensor_desc %base, [%n], [%c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<128xf32>>
+    %v = tile.desc_load %d[%k] : !tile.tensordesc<tensor<128xf32>> -> tensor<128xf32>
+    %o = tile.make_tensor_desc %out, [%n], [%c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<128xf32>>
+    tile.desc_store %o[%k], %v : !tile.tensordesc<tensor<128xf32>>, tensor<128xf32>
+  }
+  return
+}
+
+// -----
+
+// Without keep-tma's conditions in a private function (not a kernel):
+// pointer accesses.
+// CHECK-LABEL: func.func private @helper
+// CHECK-NOT: tile.make_tensor_desc
+// CHECK: tile.load
+func.func private @helper(%base: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32, %arg_i: i32) -> tensor<128xf32> {
+  %i = tile.program_id x : i32
+  %c1 = arith.constant 1 : i64
+  %d = tile.make_tensor_desc %base, [%n], [%c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<128xf32>>
+  %v = tile.desc_load %d[%i] : !tile.tensordesc<tensor<128xf32>> -> tensor<128xf32>
+  return %v : tensor<128xf32>
+}
+
+// -----
+
+// Must not: block coordinates that may be negative (an integer argument)
+// lower to pointers; TMA faults on a negative coordinate. The same through
+// a maximum with 0, or a loop counting up from 0, is kept.
+// CHECK-LABEL: func.func @maybe_negative
+// CHECK-NOT: tile.desc_load
+// CHECK: tile.load
+// CHECK-LABEL: func.func @clamped
+// CHECK: tile.desc_load
+// CHECK-NOT: tile.load
+func.func @maybe_negative(%base: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32, %i: i32) -> tensor<128xf32> {
+  %c1 = arith.constant 1 : i64
+  %d = tile.make_tensor_desc %base, [%n], [%c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<128xf32>>
+  %v = tile.desc_load %d[%i] : !tile.tensordesc<tensor<128xf32>> -> tensor<128xf32>
+  return %v : tensor<128xf32>
+}
+func.func @clamped(%base: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32, %i: i32) -> tensor<128xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %j = arith.maxsi %i, %c0 : i32
+  %d = tile.make_tensor_desc %base, [%n], [%c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<128xf32>>
+  %v = tile.desc_load %d[%j] : !tile.tensordesc<tensor<128xf32>> -> tensor<128xf32>
+  return %v : tensor<128xf32>
+}

@@ -1,0 +1,74 @@
+// Tensor descriptors on sm_90a lower to TMA: each program builds its tensor
+// maps in its slot of the global scratch (the trailing kernel parameter):
+// warp 0 zeroes 128 bytes of shared memory, lane 0 sets every field with
+// tensormap.replace (dimensions innermost first, strides in bytes), the
+// warp copies the map to global memory with tensormap.cp_fenceproxy,
+// acquires it for the tensor-map proxy and waits for the copy (a bulk
+// group), then a barrier. A load is one
+// mbarrier (init by thread 0, arrive.expect_tx of the block's 8192 bytes),
+// a cp.async.bulk.tensor completing on it, a try_wait.parity loop of every
+// thread and an inval; a store is a fence for the async proxy, a barrier,
+// the TMA store by thread 0, its commit and wait_group.read. The 64 x 64
+// f16 blocks use the 128-byte swizzle (mode 3); the 1-D f32 block none.
+// The PTX assembles for sm_90a.
+// REQUIRES: ptxas
+// RUN: terrazzo-compile %s --target=cuda:90 --num-warps=4 --emit=ptx -o %t.ptx
+// RUN: FileCheck %s < %t.ptx
+// RUN: %ptxas -arch=sm_90a %t.ptx -o %t.cubin
+// RUN: terrazzo-compile %s --target=cuda:90 --num-warps=8 --emit=ptx -o %t.8.ptx
+// RUN: %ptxas -arch=sm_90a %t.8.ptx -o %t.8.cubin
+// RUN: terrazzo-compile %s --target=cuda:80 --emit=ptx -o %t.80.ptx
+// RUN: FileCheck %s --check-prefix=SM80 < %t.80.ptx
+// CHECK-LABEL: .entry tma_copy(
+// CHECK: tensormap.replace.tile.global_address.shared::cta.b1024.b64
+// CHECK: tensormap.replace.tile.rank.shared::cta.b1024.b32 [{{.*}}], 1;
+// CHECK: tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [{{.*}}], 0,
+// CHECK: tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [{{.*}}], 0,
+// CHECK: tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [{{.*}}], 3;
+// CHECK: tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned
+// CHECK: fence.proxy.tensormap::generic.acquire.gpu
+// CHECK-NEXT: cp.async.bulk.commit_group;
+// CHECK-NEXT: cp.async.bulk.wait_group.read 0;
+// CHECK: bar.sync 0;
+// CHECK: mbarrier.init.shared.b64 [global_smem+{{[0-9]+}}], %r{{[0-9]+}};
+// CHECK: bar.sync 0;
+// CHECK: mov.b32 %[[TX:r[0-9]+]], 8192;
+// CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [{{.*}}], %[[TX]];
+// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{.*}}], [{{.*}}, {{{.*}}}], [global_smem+{{[0-9]+}}];
+// CHECK: mbarrier.try_wait.parity.shared::cta.b64
+// CHECK: bar.sync 0;
+// CHECK: mbarrier.inval.shared.b64
+// CHECK: fence.proxy.async.shared::cta;
+// CHECK: bar.sync 0;
+// CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [{{.*}}, {{{.*}}}], [{{.*}}];
+// CHECK: cp.async.bulk.commit_group;
+// CHECK: cp.async.bulk.wait_group.read 0;
+// CHECK: tensormap.replace.tile.rank.shared::cta.b1024.b32 [{{.*}}], 0;
+// CHECK: tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [{{.*}}], 0;
+// CHECK: cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// CHECK: mbarrier.try_wait.parity.shared::cta.b64
+// CHECK-NOT: ld.global
+// CHECK-NOT: st.global
+// SM80-LABEL: .entry tma_copy(
+// SM80-NOT: cp.async.bulk
+// SM80-NOT: tensormap
+// SM80: ld.global
+func.func @tma_copy(%x: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %v: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %w: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i32, %n: i32 {tile.divisibility = 16 : i32}) {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %c1 = arith.constant 1 : i64
+  %pid = tile.program_id x : i32
+  %row = arith.muli %pid, %c64 : i32
+  %s = arith.extsi %n : i32 to i64
+  %xd = tile.make_tensor_desc %x, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %yd = tile.make_tensor_desc %y, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %block = tile.desc_load %xd[%row, %c0] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  tile.desc_store %yd[%row, %c0], %block : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
+  %vd = tile.make_tensor_desc %v, [%m], [%c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<128xf32>>
+  %wd = tile.make_tensor_desc %w, [%m], [%c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<128xf32>>
+  %off = arith.muli %pid, %c128 : i32
+  %vec = tile.desc_load %vd[%off] : !tile.tensordesc<tensor<128xf32>> -> tensor<128xf32>
+  tile.desc_store %wd[%off], %vec : !tile.tensordesc<tensor<128xf32>>, tensor<128xf32>
+  return
+}
