@@ -86,8 +86,9 @@ bool mlir::terrazzo::canLowerToTma(tile::MakeTensorDescOp desc,
       return false;
   }
   RankedTensorType block = desc.getType().getBlockType();
-  if (!tilegpu::getTmaSharedLayout(desc.getContext(), block.getShape(),
-                                   block.getElementType()))
+  tilegpu::SharedLayoutAttr layout = tilegpu::getTmaSharedLayout(
+      desc.getContext(), block.getShape(), block.getElementType());
+  if (!layout)
     return false;
   int64_t elementBytes = block.getElementTypeBitWidth() / 8;
   auto divisibility = [&](Value value) -> int64_t {
@@ -106,6 +107,29 @@ bool mlir::terrazzo::canLowerToTma(tile::MakeTensorDescOp desc,
     if ((divisibility(stride) * elementBytes) % 16)
       return false;
   return true;
+}
+
+bool mlir::terrazzo::isTmaValidated(tile::MakeTensorDescOp desc,
+                                    const ModuleAxisInfoAnalysis &axisInfo) {
+  RankedTensorType block = desc.getType().getBlockType();
+  tilegpu::SharedLayoutAttr layout = tilegpu::getTmaSharedLayout(
+      desc.getContext(), block.getShape(), block.getElementType());
+  // What has run correctly on the H100: 2-D blocks in a swizzled
+  // nvmma_shared layout. 1-D and 3-D blocks (row-major, unswizzled boxes)
+  // faulted there with an illegal instruction.
+  if (block.getRank() != 2 || !isa_and_nonnull<tilegpu::NvmmaSharedLayoutAttr>(layout))
+    return false;
+  // A TMA store wrote past the tensor's innermost extent up to the next
+  // 16 bytes on the H100 (45 float32 columns: columns 45..47 written,
+  // measured); stores need that extent known to be a multiple of 16 bytes.
+  bool stores = llvm::any_of(desc->getUsers(), [](Operation *user) {
+    return isa<tile::DescStoreOp>(user);
+  });
+  const AxisInfo *extent = axisInfo.getAxisInfo(desc.getShape().back());
+  int64_t divisibility =
+      extent && extent->getRank() ? extent->getDivisibility(0) : 1;
+  return !stores ||
+         (divisibility * block.getElementTypeBitWidth() / 8) % 16 == 0;
 }
 
 namespace {

@@ -141,7 +141,9 @@ struct LowerTensorDescriptorsPass
     if (keepTma) {
       mlir::terrazzo::ModuleAxisInfoAnalysis axisInfo(getOperation());
       getOperation()->walk([&](tile::MakeTensorDescOp desc) {
-        if (mlir::terrazzo::canLowerToTma(desc, axisInfo))
+        if (mlir::terrazzo::canLowerToTma(desc, axisInfo) &&
+            (keepUnvalidated ||
+             mlir::terrazzo::isTmaValidated(desc, axisInfo)))
           kept.insert(desc);
       });
     }

@@ -27,6 +27,14 @@ inline constexpr const char *kGlobalScratchAttrName =
 bool canLowerToTma(tile::MakeTensorDescOp desc,
                    const ModuleAxisInfoAnalysis &axisInfo);
 
+/// Whether `desc` (one canLowerToTma accepts) is of the kind that has run
+/// correctly under TMA on the H100: a 2-D block in a swizzled nvmma_shared
+/// layout and, for descriptors that are stored through, an innermost extent
+/// known to be a multiple of 16 bytes (a TMA store wrote up to the next 16
+/// bytes past it). terrazzo-lower-tensor-descriptors keeps only these.
+bool isTmaValidated(tile::MakeTensorDescOp desc,
+                    const ModuleAxisInfoAnalysis &axisInfo);
+
 } // namespace mlir::terrazzo
 
 #endif // TERRAZZO_PASSES_TMADESCRIPTORS_H

@@ -1,4 +1,4 @@
-// RUN: terrazzo-opt %s -split-input-file --terrazzo-lower-tensor-descriptors=keep-tma=true --terrazzo-convert-tile-to-tilegpu=target=cuda:90 --terrazzo-lower-descriptors-to-tma | FileCheck %s
+// RUN: terrazzo-opt %s -split-input-file --terrazzo-lower-tensor-descriptors="keep-tma=true keep-unvalidated=true" --terrazzo-convert-tile-to-tilegpu=target=cuda:90 --terrazzo-lower-descriptors-to-tma | FileCheck %s
 
 // A 64 x 64 f16 load and store: the kernel gets its global scratch as a
 // last argument (2 tensor maps, 256 bytes per program instance, recorded

@@ -1,4 +1,15 @@
-// RUN: terrazzo-opt %s -split-input-file --terrazzo-lower-tensor-descriptors=keep-tma=true | FileCheck %s
+// RUN: terrazzo-opt %s -split-input-file --terrazzo-lower-tensor-descriptors="keep-tma=true keep-unvalidated=true" | FileCheck %s
+// RUN: terrazzo-opt %s -split-input-file --terrazzo-lower-tensor-descriptors=keep-tma=true | FileCheck %s --check-prefix=VALID
+
+// Without keep-unvalidated only the kinds that have run correctly under
+// TMA on the H100 stay: the 2-D swizzled block (its stores' extent a
+// multiple of 16 elements of f16), not the 1-D one.
+// VALID-LABEL: func.func @kept_2d
+// VALID: tile.desc_load
+// VALID: tile.desc_store
+// VALID-LABEL: func.func @kept_1d
+// VALID-NOT: tile.desc_load
+// VALID: tile.load
 
 // With keep-tma, a descriptor TMA can serve stays: base and row stride
 // known multiples of 16 bytes (divisibility hints), innermost stride the

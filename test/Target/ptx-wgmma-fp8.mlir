@@ -23,8 +23,8 @@
 // CHECK: cp.async.commit_group;
 // CHECK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};
 // CHECK: cp.async.commit_group;
-// CHECK: fence.proxy.async.shared::cta;
-// CHECK-NEXT: bar.sync 0;
+// CHECK-NOT: fence.proxy.async
+// CHECK: bar.sync 0;
 // CHECK-NEXT: wgmma.fence.sync.aligned;
 // CHECK: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {{{(%r[0-9]+, ){63}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1;
 // CHECK: wgmma.commit_group.sync.aligned;
