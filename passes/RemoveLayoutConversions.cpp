@@ -48,6 +48,15 @@ std::optional<unsigned> fastestDimension(RankedTensorType type) {
   return std::nullopt;
 }
 
+/// Whether `op`'s result has narrower elements than its first operand.
+bool narrows(Operation *op) {
+  auto in = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  auto out = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  return in && out &&
+         tile::getElementBitWidth(out.getElementType()) <
+             tile::getElementBitWidth(in.getElementType());
+}
+
 /// convert(f(x, y)) -> f(convert(x), convert(y)) for ops that are as cheap in
 /// one layout as in another; the conversions move toward the values that
 /// produce data (loads), where chains of them fold away.
@@ -121,6 +130,15 @@ struct RematerializeInTargetLayout
     }
     if (!isLayoutAgnosticElementwise(producer))
       return failure();
+    // A narrowing cast of a tensor-core accumulator (an epilogue's
+    // truncation to float16) is converted after the cast: moving the
+    // conversion above it would move twice the bytes through shared
+    // memory, and nothing above a dot's result folds it away.
+    if (producer->getNumOperands() == 1 && narrows(producer) &&
+        isa_and_nonnull<tilegpu::NvidiaMmaLayoutAttr>(
+            cast<RankedTensorType>(producer->getOperand(0).getType())
+                .getEncoding()))
+      return failure();
     IRMapping mapping;
     for (Value operand : producer->getOperands())
       mapping.map(operand, convertToLayout(rewriter, loc, operand, layout));
@@ -128,6 +146,40 @@ struct RematerializeInTargetLayout
     clone->getResult(0).setType(target.clone(
         cast<RankedTensorType>(clone->getResult(0).getType()).getElementType()));
     rewriter.replaceOp(convert, clone->getResults());
+    return success();
+  }
+};
+
+/// f(convert(x)) -> convert(f(x)) for a narrowing cast f of a tensor-core
+/// accumulator x (the epilogue's truncation to float16): the conversion
+/// then moves the narrow values (half the bytes through shared memory).
+/// RematerializeInTargetLayout leaves such casts alone, so the two do not
+/// undo each other.
+struct NarrowBeforeConverting
+    : public OpRewritePattern<tilegpu::ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tilegpu::ConvertLayoutOp convert,
+                                PatternRewriter &rewriter) const override {
+    if (!convert->hasOneUse() ||
+        !isa<tilegpu::NvidiaMmaLayoutAttr>(
+            convert.getSrc().getType().getEncoding()))
+      return failure();
+    Operation *narrowing = *convert->user_begin();
+    if (narrowing->getNumOperands() != 1 || narrowing->getNumResults() != 1 ||
+        !isLayoutAgnosticElementwise(narrowing) || !narrows(narrowing))
+      return failure();
+    rewriter.setInsertionPoint(narrowing);
+    IRMapping mapping;
+    mapping.map(convert.getResult(), convert.getSrc());
+    Operation *clone = rewriter.clone(*narrowing, mapping);
+    auto resultType =
+        cast<RankedTensorType>(narrowing->getResult(0).getType());
+    clone->getResult(0).setType(
+        convert.getSrc().getType().clone(resultType.getElementType()));
+    rewriter.replaceOpWithNewOp<tilegpu::ConvertLayoutOp>(
+        narrowing, resultType, clone->getResult(0));
+    rewriter.eraseOp(convert);
     return success();
   }
 };
@@ -274,7 +326,7 @@ LogicalResult removeConversions(ModuleOp module, bool throughReshapes) {
   propagateLayoutsFromAnchors(module, throughReshapes);
   RewritePatternSet patterns(context);
   patterns.add<RematerializeInTargetLayout, CarryLoopValueInTargetLayout,
-               YieldIfResultInTargetLayout>(context);
+               YieldIfResultInTargetLayout, NarrowBeforeConverting>(context);
   tilegpu::ConvertLayoutOp::getCanonicalizationPatterns(patterns, context);
   tile::SplatOp::getCanonicalizationPatterns(patterns, context);
   return applyPatternsGreedily(module, std::move(patterns));

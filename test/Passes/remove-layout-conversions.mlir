@@ -571,3 +571,41 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
     return
   }
 }
+
+// -----
+
+// An epilogue's truncation of a wgmma accumulator happens before the
+// conversion to the store's layout (half the bytes through shared memory),
+// and the truncation is not pulled back above it.
+// CHECK-LABEL: func.func @narrow_accumulator
+// CHECK: %[[T:.*]] = arith.truncf %{{.*}} : tensor<64x64xf32, #[[MMA:.*]]> to tensor<64x64xf16, #[[MMA]]>
+// CHECK-NEXT: %[[C:.*]] = tilegpu.convert_layout %[[T]] : tensor<64x64xf16, #[[MMA]]> -> tensor<64x64xf16, #[[BL:.*]]>
+// CHECK-NEXT: tile.store %{{.*}}, %[[C]]
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @narrow_accumulator(%acc: tensor<64x64xf32, #mma>, %out: tensor<64x64x!tile.ptr<f16>, #blocked>) {
+    %c = tilegpu.convert_layout %acc : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+    %t = arith.truncf %c : tensor<64x64xf32, #blocked> to tensor<64x64xf16, #blocked>
+    tile.store %out, %t : tensor<64x64x!tile.ptr<f16>, #blocked>
+    return
+  }
+}
+
+// -----
+
+// Must not: a conversion between two blocked layouts stays before the
+// truncation (only accumulators of tensor cores are narrowed first).
+// CHECK-LABEL: func.func @narrow_blocked
+// CHECK: tilegpu.convert_layout %{{.*}} : tensor<64x64xf32, #{{.*}}> -> tensor<64x64xf32,
+// CHECK-NEXT: arith.truncf
+#a = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @narrow_blocked(%x: tensor<64x64xf32, #a>, %out: tensor<64x64x!tile.ptr<f16>, #blocked>) {
+    %c = tilegpu.convert_layout %x : tensor<64x64xf32, #a> -> tensor<64x64xf32, #blocked>
+    %t = arith.truncf %c : tensor<64x64xf32, #blocked> to tensor<64x64xf16, #blocked>
+    tile.store %out, %t : tensor<64x64x!tile.ptr<f16>, #blocked>
+    return
+  }
+}
