@@ -268,7 +268,11 @@ class JITFunction(KernelInterface):
         debug = self._debug()
         digest = key_digest("terrazzo-kernel", self.cache_key, C.version(), target,
                             {"num_warps": num_warps, "num_stages": num_stages,
-                             "debug": debug}, [repr(e) for e in entries])
+                             "debug": debug,
+                             # TERRAZZO_TMA=1 opts into TMA for descriptors
+                             # (sm_90): another compilation.
+                             "tma": os.environ.get("TERRAZZO_TMA") == "1"},
+                            [repr(e) for e in entries])
         dump_dir = os.environ.get("TERRAZZO_DUMP_IR")
         cache = self._disk_cache or DiskCache()
         if not dump_dir:
