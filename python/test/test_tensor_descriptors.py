@@ -492,6 +492,11 @@ def test_negative_coordinates_keep_pointer_path():
 
 
 @pytest.mark.gpu
+@pytest.mark.xfail(run=False, reason=(
+    "known bug, why TMA is opt-in: on the H100 some TMA boxes reaching past "
+    "the tensor fault with an illegal instruction (here (36, 30) float32 with "
+    "n = 45, after (30, 40), (8, 16) and (0, 0) passed; (36, 60) float16 "
+    "passed its load in another run), which poisons the CUDA context"))
 @pytest.mark.parametrize("off", [(30, 40), (8, 16), (0, 0), (36, 30)])
 @pytest.mark.parametrize("dtype", ["float32", "float16"])
 @pytest.mark.parametrize("n", [45, 48])
