@@ -124,16 +124,18 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     the yield, it becomes `async`, followed by `warp_group_dot_wait
     {pendings = 1}` (the previous iteration's dot is complete, this one's
     overlaps the next iteration's copies and waits), with a wait for none
-    after the loop; the stacks get `num-stages + 1` buffers and the copies
-    refill the buffer of two iterations back, whose dot completed before
-    this iteration's barrier. An accumulator that starts as zeros starts
+    after the loop; the copies come after that wait, into the buffer the
+    previous iteration's dot read (terrazzo-insert-barriers puts a barrier
+    in front of them: other warp groups may still be reading it until their
+    own wait). An accumulator that starts as zeros starts
     as `ub.poison` with `use_c` false in the first iteration (a loop-carried
     flag), and the zeros are selected after the loop's wait when the loop
     did not run: registers set before the loop would flow into that wait on
     the path that skips the loop, which makes ptxas serialize every wgmma.
 
-    Every copy in the loop is marked `tilegpu.reads_retired`: its buffer's
-    readers finished before the iteration's barrier, so
+    In the other forms every copy in the loop is marked
+    `tilegpu.reads_retired`: its buffer's readers (local_loads, or a
+    synchronous dot) finished before the iteration's barrier, so
     terrazzo-insert-barriers adds none between this iteration's reads and
     the copies. Loads whose copies would be narrower than 4 bytes (AxisInfo:
     contiguity, alignment, mask constancy) are left alone, as is everything
