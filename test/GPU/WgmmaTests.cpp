@@ -37,93 +37,34 @@ uint16_t eighthsToHalf(int k) {
   return uint16_t(sign | (exponent << 10) | mantissa);
 }
 
-void testDot(const LoadedKernel &kernel, const std::string &name, int m, int n,
-             int k) {
-  Buffer<uint16_t> a(size_t(m) * k), b(size_t(k) * n);
-  Buffer<float> c(size_t(m) * n + kGuard);
-  std::vector<double> av(a.host.size()), bv(b.host.size());
+/// Fills `buffer` with random multiples of 1/8 in [-1, 1] (float16 bits)
+/// and `values` with the same numbers.
+void fillEighths(Buffer<uint16_t> &buffer, std::vector<double> &values) {
   auto &random = rng();
-  for (size_t i = 0; i < a.host.size(); ++i) {
+  for (size_t i = 0; i < buffer.host.size(); ++i) {
     int value = int(random() % 17) - 8;
-    a.host[i] = eighthsToHalf(value);
-    av[i] = value / 8.0;
+    buffer.host[i] = eighthsToHalf(value);
+    values[i] = value / 8.0;
   }
-  for (size_t i = 0; i < b.host.size(); ++i) {
-    int value = int(random() % 17) - 8;
-    b.host[i] = eighthsToHalf(value);
-    bv[i] = value / 8.0;
-  }
-  a.upload();
-  b.upload();
-  c.poison();
-  launch(kernel, 1, 1, a.pointer(), b.pointer(), c.pointer());
-  check(runtime::synchronize(), name);
-  c.download();
-  size_t wrong = 0, firstBad = size_t(m) * n, clobbered = 0;
-  double firstWant = 0, firstGot = 0;
-  for (int i = 0; i < m; ++i)
-    for (int j = 0; j < n; ++j) {
-      double want = 0;
-      for (int l = 0; l < k; ++l)
-        want += av[size_t(i) * k + l] * bv[size_t(l) * n + j];
-      double got = c.host[size_t(i) * n + j];
-      if (got != want) {
-        if (!wrong) {
-          firstBad = size_t(i) * n + j;
-          firstWant = want;
-          firstGot = got;
-        }
-        ++wrong;
-      }
-    }
-  for (size_t g = 0; g < kGuard; ++g)
-    clobbered += !isPoison(c.host[size_t(m) * n + g]);
-  char detail[256];
-  std::snprintf(detail, sizeof(detail),
-                "%dx%dx%d: %zu wrong (first at row %zu column %zu: %g, want "
-                "%g), %zu guard elements overwritten",
-                m, n, k, wrong, firstBad / n, firstBad % n, firstGot,
-                firstWant, clobbered);
-  report(name, wrong == 0 && clobbered == 0, detail);
 }
 
-/// The pipelined K loop (wgmma_matmul_loop.mlir): c = a * b for an M x K
-/// a and a K x N b (row strides K and N), c of M x N (row stride N) followed
-/// by guard elements that must stay untouched; the kernel's 128 x 128 tile
-/// masks rows past M, columns past N and k past K.
-void testLoop(const LoadedKernel &kernel, const std::string &name, int m,
-              int n, int k) {
-  Buffer<uint16_t> a(size_t(m) * k), b(size_t(k) * n);
-  Buffer<float> c(size_t(m) * n + kGuard);
-  std::vector<double> av(a.host.size()), bv(b.host.size());
-  auto &random = rng();
-  for (size_t i = 0; i < a.host.size(); ++i) {
-    int value = int(random() % 17) - 8;
-    a.host[i] = eighthsToHalf(value);
-    av[i] = value / 8.0;
-  }
-  for (size_t i = 0; i < b.host.size(); ++i) {
-    int value = int(random() % 17) - 8;
-    b.host[i] = eighthsToHalf(value);
-    bv[i] = value / 8.0;
-  }
-  a.upload();
-  b.upload();
-  c.poison();
-  launch(kernel, 1, 1, a.pointer(), b.pointer(), c.pointer(), int32_t(m),
-         int32_t(n), int32_t(k));
-  check(runtime::synchronize(), name);
-  c.download();
+/// Reports whether `c` (M x N, row stride N, then kGuard poisoned guard
+/// elements) holds exactly a * b: a row-major M x K in `av`, b K x N in
+/// `bv`, row-major or, with `bKMajor`, element (l, j) at j * K + l. The
+/// inputs make every partial sum exact in float32.
+void checkExactProduct(const std::string &name, const Buffer<float> &c,
+                       const std::vector<double> &av,
+                       const std::vector<double> &bv, int m, int n, int k,
+                       bool bKMajor) {
   size_t wrong = 0, firstBad = size_t(m) * n, clobbered = 0;
   double firstWant = 0, firstGot = 0;
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j) {
       double want = 0;
       for (int l = 0; l < k; ++l)
-        want += av[size_t(i) * k + l] * bv[size_t(l) * n + j];
+        want += av[size_t(i) * k + l] *
+                bv[bKMajor ? size_t(j) * k + l : size_t(l) * n + j];
       double got = c.host[size_t(i) * n + j];
-      // |a|, |b| <= 1 in multiples of 1/8 and k <= 256: every partial sum
-      // is a multiple of 1/64 below 2^8, exact in float32.
       if (got != want) {
         if (!wrong) {
           firstBad = size_t(i) * n + j;
@@ -142,6 +83,43 @@ void testLoop(const LoadedKernel &kernel, const std::string &name, int m,
                 m, n, k, wrong, firstBad / n, firstBad % n, firstGot,
                 firstWant, clobbered);
   report(name, wrong == 0 && clobbered == 0, detail);
+}
+
+void testDot(const LoadedKernel &kernel, const std::string &name, int m, int n,
+             int k) {
+  Buffer<uint16_t> a(size_t(m) * k), b(size_t(k) * n);
+  Buffer<float> c(size_t(m) * n + kGuard);
+  std::vector<double> av(a.host.size()), bv(b.host.size());
+  fillEighths(a, av);
+  fillEighths(b, bv);
+  a.upload();
+  b.upload();
+  c.poison();
+  launch(kernel, 1, 1, a.pointer(), b.pointer(), c.pointer());
+  check(runtime::synchronize(), name);
+  c.download();
+  checkExactProduct(name, c, av, bv, m, n, k, /*bKMajor=*/false);
+}
+
+/// The pipelined K loop (wgmma_matmul_loop.mlir): c = a * b for an M x K
+/// a and a K x N b (row strides K and N), c of M x N (row stride N) followed
+/// by guard elements that must stay untouched; the kernel's 128 x 128 tile
+/// masks rows past M, columns past N and k past K.
+void testLoop(const LoadedKernel &kernel, const std::string &name, int m,
+              int n, int k) {
+  Buffer<uint16_t> a(size_t(m) * k), b(size_t(k) * n);
+  Buffer<float> c(size_t(m) * n + kGuard);
+  std::vector<double> av(a.host.size()), bv(b.host.size());
+  fillEighths(a, av);
+  fillEighths(b, bv);
+  a.upload();
+  b.upload();
+  c.poison();
+  launch(kernel, 1, 1, a.pointer(), b.pointer(), c.pointer(), int32_t(m),
+         int32_t(n), int32_t(k));
+  check(runtime::synchronize(), name);
+  c.download();
+  checkExactProduct(name, c, av, bv, m, n, k, /*bKMajor=*/false);
 }
 
 /// The f8E4M3FN byte of an integer v in [-4, 4] (exact: 1.m x 2^p with
@@ -184,32 +162,7 @@ void testLoopFp8(const LoadedKernel &kernel, const std::string &name, int m,
          int32_t(n), int32_t(k));
   check(runtime::synchronize(), name);
   c.download();
-  size_t wrong = 0, firstBad = size_t(m) * n, clobbered = 0;
-  double firstWant = 0, firstGot = 0;
-  for (int i = 0; i < m; ++i)
-    for (int j = 0; j < n; ++j) {
-      double want = 0;
-      for (int l = 0; l < k; ++l)
-        want += av[size_t(i) * k + l] * bv[size_t(j) * k + l];
-      double got = c.host[size_t(i) * n + j];
-      if (got != want) {
-        if (!wrong) {
-          firstBad = size_t(i) * n + j;
-          firstWant = want;
-          firstGot = got;
-        }
-        ++wrong;
-      }
-    }
-  for (size_t g = 0; g < kGuard; ++g)
-    clobbered += !isPoison(c.host[size_t(m) * n + g]);
-  char detail[256];
-  std::snprintf(detail, sizeof(detail),
-                "M %d N %d K %d: %zu wrong (first at row %zu column %zu: %g, "
-                "want %g), %zu guard elements overwritten",
-                m, n, k, wrong, firstBad / n, firstBad % n, firstGot,
-                firstWant, clobbered);
-  report(name, wrong == 0 && clobbered == 0, detail);
+  checkExactProduct(name, c, av, bv, m, n, k, /*bKMajor=*/true);
 }
 
 } // namespace
