@@ -253,9 +253,10 @@ private:
 
   /// The copy of `c` for the iteration whose induction variable is `iv`
   /// (maybe beyond the loop's end: then it copies nothing), from `ptr` into
-  /// buffer `index` of its stack.
+  /// buffer `index` of its stack, marked tilegpu.reads_retired if
+  /// `readsRetired`.
   void issueCopy(OpBuilder &b, Candidate &c, Value iv, Value ptr,
-                 Value index, bool inLoop) {
+                 Value index, bool readsRetired) {
     Location loc = c.load.getLoc();
     auto ptrType = cast<RankedTensorType>(c.load.getPtr().getType());
     Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
@@ -277,14 +278,7 @@ private:
     auto copy = tilegpu::AsyncCopyGlobalToLocalOp::create(
         b, loc, tilegpu::AsyncTokenType::get(b.getContext()), ptr, buffer,
         mask, Value());
-    // A copy in the loop goes to a buffer that no access since the
-    // iteration's barrier reads, and whose readers of earlier iterations
-    // completed before that barrier (see rewrite()):
-    // terrazzo-insert-barriers, which cannot tell the buffers of a stack
-    // apart by their dynamic index, needs no barrier of its own in front of
-    // it. (Before the loop, the stack's memory may still be pending as
-    // read by whatever used it earlier.)
-    if (inLoop && !asyncLoop)
+    if (readsRetired)
       copy->setAttr(tilegpu::kReadsRetiredAttrName, b.getUnitAttr());
   }
 
@@ -356,38 +350,36 @@ private:
     // measured slower on the H100: 8192^3 float16, 128x256x64 at 3 stages,
     // 554 and 565 against 609 and 610 TFLOP/s for this form, Triton's.)
     tilegpu::WarpGroupDotOp asyncDot = asyncCandidate();
-    asyncLoop = bool(asyncDot);
-    // Copies run `ahead` iterations ahead, one group each.
-    int64_t ahead = stages - 1;
-    int64_t slots = stages;
     // The stacks, outside the loop.
     for (Candidate &c : candidates) {
       auto type = cast<RankedTensorType>(c.load.getType());
       int64_t vec = copyElements(c.load, axisInfo);
       if (c.alloc) {
         // The nvmma_shared layout wgmma reads, stacked.
-        SmallVector<int64_t> shape{slots};
+        SmallVector<int64_t> shape{stages};
         llvm::append_range(shape, type.getShape());
         c.bufferType = tilegpu::MemDescType::get(
             type.getContext(), shape, type.getElementType(),
             c.alloc.getType().getEncoding(), /*mutableMemory=*/true);
       } else {
-        c.bufferType = stackType(type, slots, vec);
+        c.bufferType = stackType(type, stages, vec);
       }
       c.stack = tilegpu::LocalAllocOp::create(b, loc, c.bufferType, Value());
     }
-    // Prologue: iterations 0 .. ahead-1, one group each; the pointers
-    // for iteration `ahead` become loop-carried.
+    // Prologue: iterations 0 .. stages-2, one group each; the pointers
+    // for iteration stages-1 become loop-carried.
     SmallVector<Value> ptrs;
     for (Candidate &c : candidates)
       ptrs.push_back(loop.getInitArgs()[c.ptrArg.getArgNumber() - 1]);
-    for (int64_t k = 0; k < ahead; ++k) {
+    for (int64_t k = 0; k + 1 < stages; ++k) {
       Value iv = arith::AddIOp::create(
           b, loc, loop.getLowerBound(),
           arith::MulIOp::create(b, loc, loop.getStep(),
                                 constantLike(b, ivType, k)));
       for (auto [c, ptr] : llvm::zip_equal(candidates, ptrs)) {
-        issueCopy(b, c, iv, ptr, constantI32(b, k), /*inLoop=*/false);
+        // Before the loop the stack's memory may still be pending as read
+        // by whatever used it earlier: no reads_retired.
+        issueCopy(b, c, iv, ptr, constantI32(b, k), /*readsRetired=*/false);
         ptr = tile::AddPtrOp::create(b, loc, ptr.getType(), ptr, c.step);
       }
       tilegpu::AsyncCommitGroupOp::create(
@@ -397,7 +389,7 @@ private:
     // and to refill.
     SmallVector<Value> extraInits(ptrs);
     extraInits.push_back(constantI32(b, 0));
-    extraInits.push_back(constantI32(b, ahead));
+    extraInits.push_back(constantI32(b, stages - 1));
     // An async dot whose accumulator starts as zeros starts instead from
     // no value, with use_c false in the first iteration: registers set
     // before the loop would reach the wait after it on the path that skips
@@ -441,7 +433,7 @@ private:
     OpBuilder ib(candidates.front().load);
     tilegpu::AsyncWaitOp::create(ib, loc,
                                  tilegpu::AsyncTokenType::get(ib.getContext()),
-                                 ValueRange(), int32_t(ahead - 1));
+                                 ValueRange(), int32_t(stages - 2));
     Operation *lastRead = nullptr;
     for (Candidate &c : candidates) {
       if (c.alloc) {
@@ -481,10 +473,18 @@ private:
     Value aheadIv = arith::AddIOp::create(
         cb, loc, loop.getInductionVar(),
         arith::MulIOp::create(cb, loc, loop.getStep(),
-                              constantLike(cb, ivType, ahead)));
+                              constantLike(cb, ivType, stages - 1)));
     SmallVector<Value> nextPtrs;
     for (Candidate &c : candidates) {
-      issueCopy(cb, c, aheadIv, c.aheadPtrArg, writeIndex, /*inLoop=*/true);
+      // Without an async dot a copy in the loop goes to a buffer that no
+      // access since the iteration's barrier reads, and whose readers of
+      // earlier iterations (local_loads, a synchronous dot) completed before
+      // that barrier: terrazzo-insert-barriers, which cannot tell the
+      // buffers of a stack apart by their dynamic index, needs no barrier
+      // of its own in front of it. An async dot of another warp group may
+      // still read it.
+      issueCopy(cb, c, aheadIv, c.aheadPtrArg, writeIndex,
+                /*readsRetired=*/!asyncDot);
       nextPtrs.push_back(tile::AddPtrOp::create(
           cb, loc, c.aheadPtrArg.getType(), c.aheadPtrArg, c.step));
     }
@@ -493,7 +493,7 @@ private:
     auto advance = [&](Value index) -> Value {
       Value next = arith::AddIOp::create(cb, loc, index, constantI32(cb, 1));
       Value wrap = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::eq,
-                                         next, constantI32(cb, slots));
+                                         next, constantI32(cb, stages));
       return arith::SelectOp::create(cb, loc, wrap, constantI32(cb, 0), next);
     };
     Value nextRead = advance(readIndex);
@@ -545,10 +545,6 @@ private:
       tilegpu::LocalDeallocOp::create(ab, loc, c.stack);
   }
 
-  /// Whether the loop's dot runs asynchronously: its copies refill a
-  /// buffer the previous iteration's dot may still read in other warp
-  /// groups, so they are not marked as needing no barrier.
-  bool asyncLoop = false;
   scf::ForOp loop;
   int64_t stages;
   const ModuleAxisInfoAnalysis &axisInfo;
