@@ -20,7 +20,6 @@ bench/softmax_layernorm_bandwidth.py does. FLOPs: 2 M N K per product.
 """
 
 import argparse
-import importlib.util
 import os
 import statistics
 import sys
@@ -28,7 +27,9 @@ import tempfile
 
 import torch
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+# bench/loading.py, also when this file is loaded by path (the tests do).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from loading import load_module, load_tutorial  # noqa: E402
 
 # Triton's tutorial kernel, for Triton (configurations come from the
 # Terrazzo tutorial, converted to triton.Config).
@@ -83,14 +84,6 @@ def make_kernel(configs):
 '''
 
 
-def load_tutorial(name):
-    path = os.path.join(HERE, "..", "tutorials", name)
-    spec = importlib.util.spec_from_file_location(name.replace("-", "_")[:-3], path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 # Block shapes for fp8: K steps of 128 bytes, as for float16's 64 (one
 # 128-byte swizzle row, four wgmma K steps of 32), so that the tutorial's
 # K = 32 shapes (half a wgmma row's worth of bytes, and for 2 warps no
@@ -133,6 +126,15 @@ def terrazzo_fp8_provider(tutorial):
     return run
 
 
+def load_triton_module():
+    """TRITON_SOURCE as a module (triton.jit reads its kernels' source from
+    a file); needs triton."""
+    path = os.path.join(tempfile.mkdtemp(), "triton_matmul_bench.py")
+    with open(path, "w") as f:
+        f.write(TRITON_SOURCE)
+    return load_module(path, "triton_matmul_bench")
+
+
 def triton_provider(tutorial, fp8=False):
     """torch-in, torch-out matmul through Triton (under FP8_CONFIGS and with
     a float16 result for `fp8`), or None without Triton."""
@@ -140,12 +142,7 @@ def triton_provider(tutorial, fp8=False):
         import triton
     except ImportError:
         return None
-    path = os.path.join(tempfile.mkdtemp(), "triton_matmul_bench.py")
-    with open(path, "w") as f:
-        f.write(TRITON_SOURCE)
-    spec = importlib.util.spec_from_file_location("triton_matmul_bench", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_triton_module()
     if fp8:
         configs = fp8_configs(triton.Config)
     else:

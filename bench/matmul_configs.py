@@ -16,27 +16,14 @@ configuration to DIR.
 """
 
 import argparse
-import importlib.util
 import os
 import statistics
 import sys
-import tempfile
 
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import matmul as bench  # noqa: E402  (bench/matmul.py: loaders and timing)
-
-
-def load_triton_module():
-    """bench/matmul.py's TRITON_SOURCE as a module (triton.jit needs a file)."""
-    path = os.path.join(tempfile.mkdtemp(), "triton_matmul_configs.py")
-    with open(path, "w") as f:
-        f.write(bench.TRITON_SOURCE)
-    spec = importlib.util.spec_from_file_location("triton_matmul_configs", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def parse_config(text):
@@ -98,7 +85,7 @@ def main(argv=None):
     configs += [c for c in args.config if c not in configs]
     try:
         import triton
-        module = load_triton_module()
+        module = bench.load_triton_module()
     except ImportError:
         triton = module = None
     dtype = getattr(torch, args.dtype)

@@ -15,22 +15,15 @@ read once and the output written once, as Triton's tutorials count them.
 """
 
 import argparse
-import importlib.util
 import os
 import statistics
 import sys
 
 import torch
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def load_tutorial(name):
-    path = os.path.join(HERE, "..", "tutorials", name)
-    spec = importlib.util.spec_from_file_location(name.replace("-", "_")[:-3], path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+# bench/loading.py, also when this file is loaded by path (the tests do).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from loading import load_tutorial  # noqa: E402
 
 
 def time_calls(fn, runs, warmup=25):
