@@ -62,6 +62,13 @@ bool isKnownNonNegative(Value value, int depth = 0) {
   return false;
 }
 
+/// The divisibility AxisInfo knows of the scalar `value` (1 if none).
+int64_t knownDivisibility(const ModuleAxisInfoAnalysis &axisInfo,
+                          Value value) {
+  const AxisInfo *info = axisInfo.getAxisInfo(value);
+  return info && info->getRank() ? info->getDivisibility(0) : 1;
+}
+
 } // namespace
 
 bool mlir::terrazzo::canLowerToTma(tile::MakeTensorDescOp desc,
@@ -91,11 +98,7 @@ bool mlir::terrazzo::canLowerToTma(tile::MakeTensorDescOp desc,
   if (!layout)
     return false;
   int64_t elementBytes = block.getElementTypeBitWidth() / 8;
-  auto divisibility = [&](Value value) -> int64_t {
-    const AxisInfo *info = axisInfo.getAxisInfo(value);
-    return info && info->getRank() ? info->getDivisibility(0) : 1;
-  };
-  if (divisibility(desc.getBase()) % 16)
+  if (knownDivisibility(axisInfo, desc.getBase()) % 16)
     return false;
   ValueRange strides = desc.getStrides();
   // The frontend's 1 is an extended i32 constant until canonicalization.
@@ -104,7 +107,7 @@ bool mlir::terrazzo::canLowerToTma(tile::MakeTensorDescOp desc,
       !(inner && inner->getConstantValue() == 1))
     return false;
   for (Value stride : strides.drop_back())
-    if ((divisibility(stride) * elementBytes) % 16)
+    if ((knownDivisibility(axisInfo, stride) * elementBytes) % 16)
       return false;
   return true;
 }
@@ -117,7 +120,8 @@ bool mlir::terrazzo::isTmaValidated(tile::MakeTensorDescOp desc,
   // What has run correctly on the H100: 2-D blocks in a swizzled
   // nvmma_shared layout. 1-D and 3-D blocks (row-major, unswizzled boxes)
   // faulted there with an illegal instruction.
-  if (block.getRank() != 2 || !isa_and_nonnull<tilegpu::NvmmaSharedLayoutAttr>(layout))
+  if (block.getRank() != 2 ||
+      !isa_and_nonnull<tilegpu::NvmmaSharedLayoutAttr>(layout))
     return false;
   // A TMA store wrote past the tensor's innermost extent up to the next
   // 16 bytes on the H100 (45 float32 columns: columns 45..47 written,
@@ -125,11 +129,11 @@ bool mlir::terrazzo::isTmaValidated(tile::MakeTensorDescOp desc,
   bool stores = llvm::any_of(desc->getUsers(), [](Operation *user) {
     return isa<tile::DescStoreOp>(user);
   });
-  const AxisInfo *extent = axisInfo.getAxisInfo(desc.getShape().back());
-  int64_t divisibility =
-      extent && extent->getRank() ? extent->getDivisibility(0) : 1;
-  return !stores ||
-         (divisibility * block.getElementTypeBitWidth() / 8) % 16 == 0;
+  if (!stores)
+    return true;
+  int64_t extentBytes = knownDivisibility(axisInfo, desc.getShape().back()) *
+                        block.getElementTypeBitWidth() / 8;
+  return extentBytes % 16 == 0;
 }
 
 namespace {

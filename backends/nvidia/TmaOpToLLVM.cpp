@@ -99,6 +99,32 @@ SmallVector<Value> tmaCoordinates(RewriterBase &rewriter, Location loc,
   return result;
 }
 
+/// On thread 0, `issue(shared, map, coordinates)` for each TMA copy that
+/// moves a block of `buffer` (of `type`) through `tensormap` at block
+/// coordinates `coords`: `shared` the copy's part of the buffer, `map` the
+/// tensor map's generic address; then `after()` in the same thread.
+/// Fails for buffers TMA cannot fill (the verifier rejects them).
+LogicalResult issueTmaCopies(
+    RewriterBase &rewriter, Location loc, const TargetInfo &target,
+    tilegpu::MemDescType type, Value buffer, Value tensormap,
+    ValueRange coords,
+    function_ref<void(Value shared, Value map, ValueRange coordinates)> issue,
+    function_ref<void()> after = {}) {
+  SmallVector<int64_t> box;
+  SmallVector<tilegpu::TmaCopy> copies;
+  if (failed(tilegpu::getTmaCopies(type, box, copies)))
+    return failure();
+  onThreadZero(rewriter, loc, target, [&] {
+    Value map = toGeneric(rewriter, loc, tensormap);
+    for (const tilegpu::TmaCopy &copy : copies)
+      issue(byteOffset(rewriter, loc, buffer, copy.byteOffset), map,
+            tmaCoordinates(rewriter, loc, coords, copy));
+    if (after)
+      after();
+  });
+  return success();
+}
+
 /// The tensor map's encoding of an element of `bytes` bytes: the unsigned
 /// integer of that width (copies move bits; zero fill is 0 in every type).
 int64_t elementTypeCode(int64_t bytes) {
@@ -345,27 +371,22 @@ struct AsyncTMALoadOpConversion
   matchAndRewrite(tilegpu::AsyncTMACopyGlobalToLocalOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    SmallVector<int64_t> box;
-    SmallVector<tilegpu::TmaCopy> copies;
-    if (failed(tilegpu::getTmaCopies(op.getResult().getType(), box, copies)))
+    // The shared::cluster form: a CTA's own shared memory is part of its
+    // (trivial) cluster's window.
+    auto cluster = LLVM::LLVMPointerType::get(rewriter.getContext(), 7);
+    if (failed(issueTmaCopies(
+            rewriter, loc, target, op.getResult().getType(),
+            adaptor.getResult(), adaptor.getTensormap(), adaptor.getCoords(),
+            [&](Value shared, Value map, ValueRange coordinates) {
+              NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+                  rewriter, loc,
+                  LLVM::AddrSpaceCastOp::create(rewriter, loc, cluster,
+                                                shared),
+                  map, coordinates, adaptor.getBarrier(), ValueRange{},
+                  Value(), Value(), NVVM::TMALoadMode::TILE,
+                  /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
+            })))
       return failure(); // the verifier rejects such buffers
-    onThreadZero(rewriter, loc, target, [&] {
-      Value map = toGeneric(rewriter, loc, adaptor.getTensormap());
-      // The shared::cluster form: a CTA's own shared memory is part of its
-      // (trivial) cluster's window.
-      auto cluster = LLVM::LLVMPointerType::get(rewriter.getContext(), 7);
-      for (const tilegpu::TmaCopy &copy : copies)
-        NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-            rewriter, loc,
-            LLVM::AddrSpaceCastOp::create(
-                rewriter, loc, cluster,
-                byteOffset(rewriter, loc, adaptor.getResult(),
-                           copy.byteOffset)),
-            map, tmaCoordinates(rewriter, loc, adaptor.getCoords(), copy),
-            adaptor.getBarrier(), ValueRange{}, Value(), Value(),
-            NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
-            NVVM::CTAGroupKindAttr(), Value());
-    });
     rewriter.eraseOp(op);
     return success();
   }
@@ -383,20 +404,16 @@ struct AsyncTMAStoreOpConversion
   matchAndRewrite(tilegpu::AsyncTMACopyLocalToGlobalOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    SmallVector<int64_t> box;
-    SmallVector<tilegpu::TmaCopy> copies;
-    if (failed(tilegpu::getTmaCopies(op.getSrc().getType(), box, copies)))
+    if (failed(issueTmaCopies(
+            rewriter, loc, target, op.getSrc().getType(), adaptor.getSrc(),
+            adaptor.getTensormap(), adaptor.getCoords(),
+            [&](Value shared, Value map, ValueRange coordinates) {
+              NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+                  rewriter, loc, map, shared, coordinates, Value(),
+                  NVVM::TMAStoreMode::TILE, Value());
+            },
+            [&] { NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc); })))
       return failure(); // the verifier rejects such buffers
-    onThreadZero(rewriter, loc, target, [&] {
-      Value map = toGeneric(rewriter, loc, adaptor.getTensormap());
-      for (const tilegpu::TmaCopy &copy : copies)
-        NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-            rewriter, loc, map,
-            byteOffset(rewriter, loc, adaptor.getSrc(), copy.byteOffset),
-            tmaCoordinates(rewriter, loc, adaptor.getCoords(), copy), Value(),
-            NVVM::TMAStoreMode::TILE, Value());
-      NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
-    });
     rewriter.eraseOp(op);
     return success();
   }
