@@ -63,7 +63,9 @@ void terrazzo::buildTileGPUPipeline(mlir::OpPassManager &pm,
   pm.addPass(mlir::terrazzo::createTerrazzoCoalesce());
   // Tensor-core layouts go in once the memory accesses have theirs and
   // before conversions move, so that no value settles in the FMA
-  // fallback's operand layouts first.
+  // fallback's operand layouts first. tf32x3 dots become tf32 dots just
+  // before, where the target's tensor cores will take those.
+  pm.addPass(mlir::terrazzo::createTerrazzoDecomposeTf32x3());
   pm.addPass(mlir::terrazzo::createTerrazzoAccelerateDot());
   pm.addPass(mlir::terrazzo::createTerrazzoRemoveLayoutConversions());
   // Values rematerialised in a layout where a loop used them (splats of

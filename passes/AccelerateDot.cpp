@@ -1,5 +1,6 @@
 // terrazzo-accelerate-dot: see Passes.td.
 #include "passes/Passes.h"
+#include "passes/AccelerateDot.h"
 #include "passes/AccelerateDotWgmma.h"
 
 #include "backends/Target.h"
@@ -22,8 +23,13 @@ using namespace mlir::terrazzo;
 namespace {
 
 /// Elements per 32-bit operand register of the mma.sync instruction for
-/// this dot, or 0 when no mma.sync computes it (the FMA lowering does).
-unsigned mmaV2KWidth(tile::DotOp dot) {
+/// this dot in `precision` on a target of compute capability `capability`,
+/// or 0 when no mma.sync computes it (the FMA lowering does).
+unsigned mmaV2KWidth(tile::DotOp dot, tile::InputPrecision precision,
+                     unsigned capability) {
+  // mma.sync exists from sm_80 on.
+  if (capability < 80)
+    return 0;
   auto aType = cast<RankedTensorType>(dot.getA().getType());
   auto bType = cast<RankedTensorType>(dot.getB().getType());
   Type a = aType.getElementType(), b = bType.getElementType();
@@ -33,8 +39,7 @@ unsigned mmaV2KWidth(tile::DotOp dot) {
   unsigned kWidth = 0;
   if ((a.isF16() && (d.isF32() || d.isF16())) || (a.isBF16() && d.isF32()))
     kWidth = 2;
-  else if (a.isF32() && d.isF32() &&
-           dot.getInputPrecision() == tile::InputPrecision::TF32)
+  else if (a.isF32() && d.isF32() && precision == tile::InputPrecision::TF32)
     kWidth = 1;
   else if (a.isInteger(8) && d.isInteger(32))
     kWidth = 4;
@@ -129,23 +134,13 @@ struct AccelerateDotPass
           AccelerateDotPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto targetName = module->getAttrOfType<StringAttr>(
-        tilegpu::TileGPUDialect::kTargetAttrName);
-    auto warps = module->getAttrOfType<IntegerAttr>(
-        tilegpu::TileGPUDialect::kNumWarpsAttrName);
-    if (!targetName || !warps) {
-      module.emitError("terrazzo-accelerate-dot needs a module converted by "
-                       "terrazzo-convert-tile-to-tilegpu (target and warps)");
+    FailureOr<ModuleTarget> moduleTarget =
+        getModuleTarget(module, "terrazzo-accelerate-dot");
+    if (failed(moduleTarget))
       return signalPassFailure();
-    }
-    std::string error;
-    std::optional<::terrazzo::Target> target =
-        ::terrazzo::Target::parse(targetName.getValue(), error);
-    if (!target) {
-      module.emitError(error);
-      return signalPassFailure();
-    }
-    unsigned capability = target->capability;
+    const ::terrazzo::Target &target = moduleTarget->target;
+    unsigned numWarps = moduleTarget->numWarps;
+    unsigned capability = target.capability;
     SmallVector<tile::DotOp> dots;
     module.walk([&](tile::DotOp dot) {
       if (!isa_and_nonnull<tilegpu::NvidiaMmaLayoutAttr>(
@@ -156,12 +151,12 @@ struct AccelerateDotPass
     for (tile::DotOp dot : dots) {
       // wgmma first where it applies (sm_90a, fp8 included); mma.sync
       // (sm_80 and newer) otherwise.
-      if (accelerateDotWithWgmma(dot, capability, warps.getInt()))
+      if (accelerateDotWithWgmma(dot, capability, numWarps))
         continue;
       if (hasFp8Operands(dot)) {
         // The widening conversion is sm_89's cvt; say so at the dot rather
         // than at a conversion the user did not write.
-        if (target->isCUDA() && capability < 89) {
+        if (target.isCUDA() && capability < 89) {
           dot.emitOpError("multiplies ")
               << getElementTypeOrSelf(dot.getA().getType()) << " by "
               << getElementTypeOrSelf(dot.getB().getType())
@@ -174,14 +169,12 @@ struct AccelerateDotPass
         }
         dot = widenFp8Operands(dot);
         // K a multiple of 16 but not of 32: wgmma takes float16.
-        if (accelerateDotWithWgmma(dot, capability, warps.getInt()))
+        if (accelerateDotWithWgmma(dot, capability, numWarps))
           continue;
       }
-      // mma.sync exists from sm_80 on.
-      if (capability < 80)
-        continue;
-      if (unsigned kWidth = mmaV2KWidth(dot))
-        accelerate(dot, kWidth, warps.getInt());
+      if (unsigned kWidth =
+              mmaV2KWidth(dot, dot.getInputPrecision(), capability))
+        accelerate(dot, kWidth, numWarps);
     }
     if (failed)
       signalPassFailure();
@@ -189,3 +182,29 @@ struct AccelerateDotPass
 };
 
 } // namespace
+
+bool mlir::terrazzo::isTensorCoreDot(tile::DotOp dot,
+                                     tile::InputPrecision precision,
+                                     unsigned capability, unsigned numWarps) {
+  // The order of runOnOperation: wgmma where it applies, else mma.sync.
+  return canAccelerateDotWithWgmma(dot, precision, capability, numWarps) ||
+         mmaV2KWidth(dot, precision, capability) != 0;
+}
+
+FailureOr<ModuleTarget> mlir::terrazzo::getModuleTarget(ModuleOp module,
+                                                        StringRef pass) {
+  auto targetName = module->getAttrOfType<StringAttr>(
+      tilegpu::TileGPUDialect::kTargetAttrName);
+  auto warps = module->getAttrOfType<IntegerAttr>(
+      tilegpu::TileGPUDialect::kNumWarpsAttrName);
+  if (!targetName || !warps)
+    return module.emitError(pass)
+           << " needs a module converted by terrazzo-convert-tile-to-tilegpu "
+              "(target and warps)";
+  std::string error;
+  std::optional<::terrazzo::Target> target =
+      ::terrazzo::Target::parse(targetName.getValue(), error);
+  if (!target)
+    return module.emitError(error);
+  return ModuleTarget{*target, static_cast<unsigned>(warps.getInt())};
+}

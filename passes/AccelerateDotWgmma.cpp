@@ -14,15 +14,17 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <optional>
+
 using namespace mlir;
 
 namespace {
 
-/// K of one wgmma for these operand and result types, or 0 when no wgmma
-/// computes them. Only float32 accumulators for now: the lowering does not
-/// pack float16 accumulators into f16x2 registers (those dots keep
-/// mma.sync).
-int64_t wgmmaK(tile::DotOp dot) {
+/// K of one wgmma for these operand and result types in `precision`, or 0
+/// when no wgmma computes them. Only float32 accumulators for now: the
+/// lowering does not pack float16 accumulators into f16x2 registers (those
+/// dots keep mma.sync).
+int64_t wgmmaK(tile::DotOp dot, tile::InputPrecision precision) {
   auto aType = cast<RankedTensorType>(dot.getA().getType());
   auto bType = cast<RankedTensorType>(dot.getB().getType());
   Type a = aType.getElementType(), b = bType.getElementType();
@@ -40,8 +42,7 @@ int64_t wgmmaK(tile::DotOp dot) {
     return 16;
   if (a.isBF16() && d.isF32())
     return 16;
-  if (a.isF32() && d.isF32() &&
-      dot.getInputPrecision() == tile::InputPrecision::TF32)
+  if (a.isF32() && d.isF32() && precision == tile::InputPrecision::TF32)
     return 8;
   return 0;
 }
@@ -95,36 +96,44 @@ tilegpu::NvmmaSharedLayoutAttr operandLayout(RankedTensorType type,
       type.getContext(), swizzle, /*transposed=*/kDim == 0, bits);
 }
 
-} // namespace
+/// What the rewrite of a dot into a warp_group_dot needs: the operands as
+/// stored into shared memory, their shared layouts and the accumulator's
+/// layout.
+struct WgmmaPlan {
+  Value aSource, bSource;
+  tilegpu::NvmmaSharedLayoutAttr aLayout, bLayout;
+  tilegpu::NvidiaMmaLayoutAttr mma;
+};
 
-bool mlir::terrazzo::accelerateDotWithWgmma(tile::DotOp dot,
-                                            unsigned capability,
-                                            unsigned numWarps) {
+/// The plan for `dot` computed in `precision`, or nullopt when wgmma cannot
+/// compute it (see accelerateDotWithWgmma).
+std::optional<WgmmaPlan> planWgmma(tile::DotOp dot,
+                                   tile::InputPrecision precision,
+                                   unsigned capability, unsigned numWarps) {
   // wgmma exists on sm_90a only (sm_100 replaced it with tcgen05.mma).
   if (capability != 90 || numWarps % 4 != 0)
-    return false;
+    return std::nullopt;
   auto aType = cast<RankedTensorType>(dot.getA().getType());
   RankedTensorType dType = dot.getType();
-  int64_t kStep = wgmmaK(dot);
+  int64_t kStep = wgmmaK(dot, precision);
   if (!kStep || aType.getRank() != 2)
-    return false;
+    return std::nullopt;
   int64_t m = dType.getShape()[0], n = dType.getShape()[1];
   int64_t k = aType.getShape()[1];
   for (int64_t size : {m, n, k})
     if (!llvm::isPowerOf2_64(uint64_t(size)))
-      return false;
+      return std::nullopt;
   if (m % 64 != 0 || k % kStep != 0)
-    return false;
+    return std::nullopt;
   // Warp groups go along M first (each takes 64-row tiles), the rest
   // along N; one instruction covers the warp group's share of N.
   unsigned groups = numWarps / 4;
   unsigned groupsM = std::min<int64_t>(groups, m / 64);
   unsigned groupsN = groups / groupsM;
   if (n % groupsN != 0 || n / groupsN < 8)
-    return false;
+    return std::nullopt;
   unsigned instrN = std::min<int64_t>(256, n / groupsN);
 
-  MLIRContext *context = dot.getContext();
   // Store the operands from before their layout conversions (to the FMA
   // layouts terrazzo-convert-tile-to-tilegpu gave them, and from the
   // layouts terrazzo-coalesce gave loads back to the default one): the
@@ -137,17 +146,38 @@ bool mlir::terrazzo::accelerateDotWithWgmma(tile::DotOp dot,
       operand = convert.getSrc();
     return operand;
   };
-  Value aSource = source(dot.getA()), bSource = source(dot.getB());
-  auto aLayout = operandLayout(cast<RankedTensorType>(aSource.getType()), 0,
-                               instrN);
-  auto bLayout = operandLayout(cast<RankedTensorType>(bSource.getType()), 1,
-                               instrN);
-  if (!aLayout || !bLayout)
-    return false;
-  auto mma = tilegpu::NvidiaMmaLayoutAttr::get(
-      context, 3, {4 * groupsM, groupsN},
+  WgmmaPlan plan;
+  plan.aSource = source(dot.getA());
+  plan.bSource = source(dot.getB());
+  plan.aLayout = operandLayout(
+      cast<RankedTensorType>(plan.aSource.getType()), 0, instrN);
+  plan.bLayout = operandLayout(
+      cast<RankedTensorType>(plan.bSource.getType()), 1, instrN);
+  if (!plan.aLayout || !plan.bLayout)
+    return std::nullopt;
+  plan.mma = tilegpu::NvidiaMmaLayoutAttr::get(
+      dot.getContext(), 3, {4 * groupsM, groupsN},
       {16, instrN, unsigned(kStep)});
+  return plan;
+}
 
+} // namespace
+
+bool mlir::terrazzo::canAccelerateDotWithWgmma(tile::DotOp dot,
+                                               tile::InputPrecision precision,
+                                               unsigned capability,
+                                               unsigned numWarps) {
+  return planWgmma(dot, precision, capability, numWarps).has_value();
+}
+
+bool mlir::terrazzo::accelerateDotWithWgmma(tile::DotOp dot,
+                                            unsigned capability,
+                                            unsigned numWarps) {
+  std::optional<WgmmaPlan> plan =
+      planWgmma(dot, dot.getInputPrecision(), capability, numWarps);
+  if (!plan)
+    return false;
+  MLIRContext *context = dot.getContext();
   OpBuilder builder(dot);
   Location loc = dot.getLoc();
   auto alloc = [&](Value operand, tilegpu::NvmmaSharedLayoutAttr layout) {
@@ -158,15 +188,17 @@ bool mlir::terrazzo::accelerateDotWithWgmma(tile::DotOp dot,
     return tilegpu::LocalAllocOp::create(builder, loc, memType, operand)
         .getResult();
   };
-  Value a = alloc(aSource, aLayout);
-  Value b = alloc(bSource, bLayout);
-  Value c = convertToLayout(builder, dot.getC().getLoc(), dot.getC(), mma);
+  Value a = alloc(plan->aSource, plan->aLayout);
+  Value b = alloc(plan->bSource, plan->bLayout);
+  Value c =
+      convertToLayout(builder, dot.getC().getLoc(), dot.getC(), plan->mma);
   auto wgmma = tilegpu::WarpGroupDotOp::create(
       builder, loc, c.getType(), a, b, c, /*useC=*/Value(),
       dot.getInputPrecision(),
       dot.getMaxNumImpreciseAcc());
-  Value result = convertToLayout(builder, wgmma.getResult().getLoc(),
-                                 wgmma.getResult(), dType.getEncoding());
+  Value result =
+      convertToLayout(builder, wgmma.getResult().getLoc(), wgmma.getResult(),
+                      dot.getType().getEncoding());
   dot.getResult().replaceAllUsesWith(result);
   dot.erase();
   return true;

@@ -10,9 +10,7 @@
 #ifndef TERRAZZO_PASSES_ACCELERATEDOTWGMMA_H
 #define TERRAZZO_PASSES_ACCELERATEDOTWGMMA_H
 
-namespace mlir::tile {
-class DotOp;
-} // namespace mlir::tile
+#include "dialects/Tile/IR/Tile.h"
 
 namespace mlir::terrazzo {
 
@@ -22,6 +20,12 @@ namespace mlir::terrazzo {
 /// group) allow; returns whether it did. `dot` is erased when it did.
 bool accelerateDotWithWgmma(tile::DotOp dot, unsigned capability,
                             unsigned numWarps);
+
+/// Whether accelerateDotWithWgmma would replace `dot` were its input
+/// precision `precision` (for passes that change a dot's precision only
+/// where the tensor cores then take it).
+bool canAccelerateDotWithWgmma(tile::DotOp dot, tile::InputPrecision precision,
+                               unsigned capability, unsigned numWarps);
 
 } // namespace mlir::terrazzo
 

@@ -151,6 +151,41 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
                            "::mlir::ub::UBDialect"];
 }
 
+def TerrazzoDecomposeTf32x3
+    : Pass<"terrazzo-decompose-tf32x3", "::mlir::ModuleOp"> {
+  let summary = "Compute float32 dots in tf32x3 precision as three tf32 dots";
+  let description = [{
+    A `tile.dot` of float32 operands and result with `precision = tf32x3`
+    that terrazzo-accelerate-dot would compute on tensor cores if its
+    precision were tf32 (for the module's `tilegpu.target` and
+    `tilegpu.num-warps`, by that pass's own rules) becomes three tf32 dots.
+    Each operand x splits into x_big, x with the low 13 of its 23 mantissa
+    bits cleared (a tf32 value, so tf32 takes it exactly), and
+    x_small = x - x_big (exact in float32); then
+
+        acc = dot(a_small, b_big, c)
+        acc = dot(a_big, b_small, acc)
+        d   = dot(a_big, b_big, acc)
+
+    each in precision tf32. What is lost, a_small * b_small (below 2^-20
+    of |a| |b|) and the bits of the small parts that tf32 drops (below
+    2^-21 of |a| |b| each), is below 2^-19 of |a| |b| per product, so the
+    result is nearly as accurate as float32's. The small products come
+    first so that they add up among themselves before the large one is
+    added. The parts are computed in the layout the operand had before
+    its conversion to the dot's operand layout, as terrazzo-accelerate-dot
+    expects of the operands it converts.
+
+    An infinite operand has a NaN small part (inf - inf): results that an
+    infinity reaches are NaN rather than infinite.
+
+    Other tf32x3 dots (those tensor cores would not compute in tf32: too
+    small a K, batched, before sm_80, AMD targets) are left alone: the FMA lowering
+    multiplies them in float32, which is more accurate still.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TerrazzoAccelerateDot : Pass<"terrazzo-accelerate-dot", "::mlir::ModuleOp"> {
   let summary = "Compute tile.dot on tensor cores where the target and types allow";
   let description = [{
@@ -162,8 +197,10 @@ def TerrazzoAccelerateDot : Pass<"terrazzo-accelerate-dot", "::mlir::ModuleOp"> 
     terrazzo-remove-layout-conversions then moves or removes. Warps are
     spread over M and N by the number of 16 x 8 tiles each would get. Other
     dots (float64, float32 in ieee or tf32x3 precision, batched, too small
-    a K) keep the FMA lowering's layouts. On sm_90a, wgmma comes first
-    (AccelerateDotWgmma.h), fp8 operands included.
+    a K) keep the FMA lowering's layouts (terrazzo-decompose-tf32x3, run
+    before, leaves only the tf32x3 dots no tensor core would take). On
+    sm_90a, wgmma comes first (AccelerateDotWgmma.h), fp8 operands
+    included.
 
     fp8 dots (f8E4M3FN, f8E5M2, mixed) that wgmma does not take get their
     operands converted to float16 (`tile.fp_to_fp`, exact) and are then

@@ -248,6 +248,75 @@ def test_tensor_core_types_lower_to_mma_sync(check_ir, dtype, precision, instruc
     assert "fma.rn.f32" not in ptx
 
 
+@pytest.mark.parametrize("target,instruction", [
+    # 64 x 64 x 32 at 4 warps: mma.sync m16n8k8 on sm_80, wgmma m64n64k8 on
+    # sm_90a.
+    ("cuda:80", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"),
+    ("cuda:90", "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32"),
+])
+def test_tf32x3_lowers_to_three_tf32_dots(check_ir, target, instruction):
+    """On tensor cores a tf32x3 dot is three tf32 dots (each operand split
+    into a tf32 part and a remainder): three times the tf32 dot's
+    instructions and no FMA fallback; the PTX assembles."""
+    z = np.zeros
+    args = (z((64, 32), np.float32), z((32, 64), np.float32), z((64, 64), np.float32),
+            z((64, 64), np.float32), 64, 64, 32)
+    counts = {}
+    for precision in ("tf32", "tf32x3"):
+        text = matmul_kernel.ir(*args, PRECISION=precision, USE_ACC=True, BM=64, BN=64, BK=32)
+        ptx = check_ir.compile(text, target=target, num_warps=4)
+        assert "fma.rn.f32" not in ptx, precision
+        counts[precision] = ptx.count(instruction)
+    assert counts["tf32"] > 0 and counts["tf32x3"] == 3 * counts["tf32"], counts
+
+
+@pytest.mark.parametrize("use_acc", [False, True])
+def test_tf32x3_interpreter_is_float32(use_acc, rng):
+    """The interpreter takes tf32x3 as float32, which tf32x3 approximates."""
+    d, want, scale = _run(np.float32, 33, 47, 50, "tf32x3", use_acc, rng)
+    assert np.all(np.abs(d - want) <= 1e-6 * scale)
+
+
+def _run_gpu_float32(torch, a, b, c, precision, use_acc):
+    """D = A B (+ C) by matmul_kernel on the GPU in `precision`, in one
+    program instance of 4 warps; D has a guard row and starts as NaN."""
+    (m, k), n = a.shape, b.shape[1]
+    d = torch.full((m + 1, n), float("nan"), dtype=torch.float32, device="cuda")
+    cuda = lambda x: torch.from_numpy(x).cuda()
+    matmul_kernel[(1,)](cuda(a), cuda(b), cuda(c), d, m, n, k, PRECISION=precision,
+                        USE_ACC=use_acc, num_warps=4, **_blocks(m, n, k))
+    torch.cuda.synchronize()
+    return d.cpu().numpy().astype(np.float64)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("shape", [(64, 64, 64), (128, 128, 64), (33, 47, 50), (16, 16, 16)],
+                         ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("use_acc", [False, True])
+def test_gpu_tf32x3_matches_float64(torch_cuda, shape, use_acc, rng):
+    """tf32x3 on tensor cores (wgmma on sm_90a from M = 64, mma.sync
+    otherwise) is within float32's accuracy of the float64 product, where
+    tf32 alone is not; every element of D is written and, with masked
+    edges (33 x 47 x 50), nothing past its last row."""
+    m, n, k = shape
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    c = rng.standard_normal((m, n)).astype(np.float32)
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    want = a64 @ b64 + (c if use_acc else 0)
+    scale = np.abs(a64) @ np.abs(b64) + (np.abs(c) if use_acc else 0)
+    tol = 1e-5  # relative to scale; float32's own rounding stays below it
+    got = _run_gpu_float32(torch_cuda, a, b, c, "tf32x3", use_acc)
+    assert not np.isnan(got[:m]).any(), "elements of D were not written"
+    assert np.isnan(got[m]).all(), "a store went past the last row"
+    err = (np.abs(got[:m] - want) / scale).max()
+    assert err <= tol, f"tf32x3: max error {err:.2e} relative to |A||B|"
+    # The bound separates the precisions: one tf32 product misses it.
+    tf32 = _run_gpu_float32(torch_cuda, a, b, c, "tf32", use_acc)
+    tf32_err = (np.abs(tf32[:m] - want) / scale).max()
+    assert tf32_err > tol, f"tf32 alone is within {tf32_err:.2e}: the test cannot tell"
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", ["float16", "float32", "int8"])
 @pytest.mark.parametrize("shape", [(16, 16, 16), (20, 30, 40), (64, 33, 17)])
@@ -309,6 +378,7 @@ TENSOR_CORE_TYPES = [
     ("float16", "ieee", "float32", 1e-5),
     ("bfloat16", "ieee", "float32", 1e-5),
     ("float32", "tf32", "float32", 2e-3),
+    ("float32", "tf32x3", "float32", 1e-5),
     ("int8", "ieee", "int32", 0),
     ("float16", "ieee", "float16", 2e-3),
 ]
