@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <set>
@@ -96,9 +97,42 @@ ThreadPosition mlir::terrazzo::getThreadPosition(RewriterBase &rewriter,
   Value tid = target.threadId(rewriter, loc);
   Value lane = LLVM::AndOp::create(rewriter, loc, tid,
                                    i32Constant(rewriter, loc, warpSize - 1));
+  return {lane, uniformWarpIndex(rewriter, loc, target, warpSize)};
+}
+
+Value mlir::terrazzo::uniformWarpIndex(RewriterBase &rewriter, Location loc,
+                                       const TargetInfo &target,
+                                       unsigned warpSize) {
+  // Every lane of a warp computes the same index, but the code generator
+  // cannot tell from tid / warpSize; read back from lane 0 it is known to be
+  // uniform, so what is derived from it (shared addresses, wgmma
+  // descriptors) stays in uniform registers instead of being recomputed per
+  // lane. The shuffle needs every lane, so it goes at the top of the
+  // function, where no lowering-made branch can have split the warp, once
+  // per function (LLVM does not merge shuffles).
+  static constexpr llvm::StringLiteral kWarpIndexAttr = "terrazzo.warp_index";
+  Operation *parent = rewriter.getInsertionBlock()->getParentOp();
+  if (getModuleNumWarps(parent) == 1)
+    return i32Constant(rewriter, loc, 0);
+  OpBuilder::InsertionGuard guard(rewriter);
+  auto function = dyn_cast<FunctionOpInterface>(parent);
+  if (!function)
+    function = parent->getParentOfType<FunctionOpInterface>();
+  if (function) {
+    Block &entry = function.getFunctionBody().front();
+    for (Operation &op : entry)
+      if (op.hasAttr(kWarpIndexAttr))
+        return op.getResult(0);
+    rewriter.setInsertionPointToStart(&entry);
+  }
+  Value tid = target.threadId(rewriter, loc);
   Value warp = LLVM::LShrOp::create(
       rewriter, loc, tid, i32Constant(rewriter, loc, llvm::Log2_32(warpSize)));
-  return {lane, warp};
+  Value uniform = target.shuffleIdx(rewriter, loc, warp,
+                                    i32Constant(rewriter, loc, 0), warpSize);
+  if (Operation *shuffle = uniform.getDefiningOp())
+    shuffle->setAttr(kWarpIndexAttr, rewriter.getUnitAttr());
+  return uniform;
 }
 
 Coordinates mlir::terrazzo::registerCoordinates(const LinearLayout &layout, int32_t reg) {

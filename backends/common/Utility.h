@@ -62,6 +62,10 @@ struct ThreadPosition {
 };
 ThreadPosition getThreadPosition(RewriterBase &rewriter, Location loc,
                                  const TargetInfo &target, unsigned warpSize);
+/// The calling thread's warp index (i32), in a form the code generator
+/// knows to be the same in every lane of the warp.
+Value uniformWarpIndex(RewriterBase &rewriter, Location loc,
+                       const TargetInfo &target, unsigned warpSize);
 
 /// Coordinates of a tensor element, one per output dimension.
 using Coordinates = std::vector<int32_t>;

@@ -17,6 +17,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -42,6 +43,14 @@ void initializeNVPTX() {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    // 32-bit shared-memory pointers: the shared window is far smaller than
+    // 4 GiB, and 64-bit addresses cost a register pair and two-word
+    // arithmetic for every shared access and wgmma descriptor. The data
+    // layout the target machine creates follows this flag.
+    auto &registered = llvm::cl::getRegisteredOptions();
+    auto shortPointers = registered.find("nvptx-short-ptr");
+    if (shortPointers != registered.end())
+      static_cast<llvm::cl::opt<bool> *>(shortPointers->second)->setValue(true);
   });
 }
 

@@ -53,6 +53,7 @@
 #include "backends/common/TypeConverter.h"
 #include "backends/common/Utility.h"
 #include "backends/nvidia/NVIDIAPatterns.h"
+#include "backends/nvidia/NVIDIATargetInfo.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -231,9 +232,7 @@ struct WarpGroupDotOpConversion
     // The warp group's own offset along M and N: the warp bases above the
     // first two (which stack the group's four warps along M), selected by
     // the bits of the warp id.
-    Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
-    Value warp = LLVM::LShrOp::create(rewriter, loc, tid,
-                                      i32Constant(rewriter, loc, 5));
+    Value warp = uniformWarpIndex(rewriter, loc, NVIDIATargetInfo(), 32);
     Value groupM = i32Constant(rewriter, loc, 0);
     Value groupN = i32Constant(rewriter, loc, 0);
     for (int32_t bit = 2, e = dLayout.getInDimSizeLog2("warp"); bit < e;

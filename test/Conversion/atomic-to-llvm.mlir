@@ -234,9 +234,11 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 // offsets, a barrier, loaded by everyone).
 
 // CHECK-LABEL: llvm.func @copies_in_warps
+// CHECK: %[[TID0:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK: %[[WARPTID:.*]] = llvm.lshr %[[TID0]], %{{.*}} : i32
+// CHECK: %[[WARP:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[WARPTID]], %{{.*}}, %{{.*}} {terrazzo.warp_index} : i32 -> i32
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK: %[[LANE:.*]] = llvm.and %[[TID]], %{{.*}} : i32
-// CHECK: %[[WARP:.*]] = llvm.lshr %[[TID]], %{{.*}} : i32
 // CHECK: %[[C16:.*]] = llvm.mlir.constant(16 : i32) : i32
 // CHECK: %[[LF:.*]] = llvm.and %[[LANE]], %[[C16]] : i32
 // CHECK: %[[C3:.*]] = llvm.mlir.constant(3 : i32) : i32

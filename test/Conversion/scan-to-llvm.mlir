@@ -175,7 +175,8 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 // CHECK: module attributes {{{.*}}tilegpu.shared = 2304 : i32
 // CHECK-LABEL: llvm.func @argmax
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
-// CHECK: %[[WARP:.*]] = llvm.lshr %[[TID]], %{{.*}} : i32
+// CHECK: %[[WARPTID:.*]] = llvm.lshr %[[TID]], %{{.*}} : i32
+// CHECK: %[[WARP:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[WARPTID]], %{{.*}}, %{{.*}} {terrazzo.warp_index} : i32 -> i32
 // CHECK: %[[BASE:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
 // CHECK: %[[WIDX:.*]] = llvm.and %[[WARP]], %{{.*}} : i32
 // CHECK-NEXT: %[[M3:.*]] = llvm.mlir.constant(3 : i32) : i32

@@ -75,19 +75,20 @@ module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 3
 
 // An interleave in layouts chosen for it: two loads of two elements per
 // thread, joined and flattened, are one 16-byte store of a0 b0 a1 b1 per
-// thread, with nothing in between.
+// thread, with nothing in between (no data shuffle; the warp index's own
+// shuffle, marked terrazzo.warp_index, does not move data).
 // CHECK-NOT: global_smem
 // CHECK-LABEL: llvm.func @interleave(
-// CHECK-NOT: nvvm.shfl
+// CHECK-NOT: nvvm.shfl.sync {{[a-z]+}} %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} :
 // CHECK-NOT: nvvm.barrier
 // CHECK: %[[AV:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
 // CHECK-DAG: %[[A0:.*]] = llvm.extractelement %[[AV]][%{{.*}} : i32] : vector<2xf32>
-// CHECK-NOT: nvvm.shfl
+// CHECK-NOT: nvvm.shfl.sync {{[a-z]+}} %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} :
 // CHECK: %[[BV:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
-// CHECK-NOT: nvvm.shfl
+// CHECK-NOT: nvvm.shfl.sync {{[a-z]+}} %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} :
 // CHECK-NOT: nvvm.barrier
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
-// CHECK-NOT: nvvm.shfl
+// CHECK-NOT: nvvm.shfl.sync {{[a-z]+}} %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} :
 // CHECK-NOT: nvvm.barrier
 // CHECK: llvm.return
 #half = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>

@@ -14,7 +14,7 @@
 // RUN: %ptxas -arch=sm_90a %t.small.ptx -o %t.small.cubin
 // SMALL: .entry atomic_ticket_small(
 // SMALL: and.b32 [[LF:%r[0-9]+]], %r{{[0-9]+}}, 16;
-// SMALL: or.b32 [[F:%r[0-9]+]], [[LF]], %r{{[0-9]+}};
+// SMALL: or.b32 [[F:%r[0-9]+]], {{(%r[0-9]+, )?}}[[LF]]{{(, %r[0-9]+)?}};
 // SMALL: setp.ne.b32 [[COPY:%p[0-9]+]], [[F]], 0;
 // SMALL: atom.relaxed.gpu.global.add.u32
 // SMALL: @[[COPY]] bra

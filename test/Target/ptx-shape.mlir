@@ -10,8 +10,11 @@
 // RUN: FileCheck %s < %t.ptx
 // RUN: FileCheck %s --check-prefix=JSON < %t.ptx.json
 // RUN: %ptxas -arch=sm_90a %t.ptx -o %t.cubin
+// The one shuffle is the warp index's, read from lane 0 so that ptxas knows
+// it is uniform; no data moves between threads.
 // CHECK: .entry interleave(
 // CHECK-NOT: .shared
+// CHECK: shfl.sync.idx.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, 0, 31, -1;
 // CHECK-NOT: shfl.sync
 // CHECK-NOT: bar.sync
 // CHECK-COUNT-2: ld.global.v2.b32
@@ -32,6 +35,7 @@
 // RUN: FileCheck %s --check-prefix=TRANS-JSON < %t.tr4.ptx.json
 // RUN: %ptxas -arch=sm_90a %t.tr4.ptx -o %t.tr4.cubin
 // TRANS: .entry shape_transpose(
+// TRANS: shfl.sync.idx.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, 0, 31, -1;
 // TRANS-NOT: shfl.sync
 // TRANS-COUNT-16: st.shared.b32
 // TRANS: bar.sync 0;
