@@ -76,12 +76,15 @@ def main(argv=None):
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--config", action="append", type=parse_config, default=[],
                         help="BLOCK_M,BLOCK_N,BLOCK_K,num_stages,num_warps (repeatable)")
+    parser.add_argument("--only", action="store_true",
+                        help="run only the --config configurations (e.g. under a profiler)")
     parser.add_argument("--dump", help="write each compiler's PTX here")
     args = parser.parse_args(argv)
 
     tutorial = bench.load_tutorial("03-matrix-multiplication.py")
-    configs = [(c.kwargs["BLOCK_SIZE_M"], c.kwargs["BLOCK_SIZE_N"], c.kwargs["BLOCK_SIZE_K"],
-                c.num_stages, c.num_warps) for c in tutorial.get_autotune_configs()]
+    configs = [] if args.only else [
+        (c.kwargs["BLOCK_SIZE_M"], c.kwargs["BLOCK_SIZE_N"], c.kwargs["BLOCK_SIZE_K"],
+         c.num_stages, c.num_warps) for c in tutorial.get_autotune_configs()]
     configs += [c for c in args.config if c not in configs]
     try:
         import triton
