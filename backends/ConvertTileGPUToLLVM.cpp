@@ -187,7 +187,7 @@ struct ConvertTileGPUToLLVMPass
     LowerToLLVMOptions options(context);
     TileGPUTypeConverter converter(context, options);
     RewritePatternSet patterns(context);
-    populateElementwiseOpToLLVMPatterns(converter, patterns);
+    populateElementwiseOpToLLVMPatterns(converter, patterns, axisInfo);
     populateShapeOpToLLVMPatterns(converter, patterns, targetInfo);
     populateShapeTransformOpToLLVMPatterns(converter, patterns);
     populateReduceOpToLLVMPatterns(converter, patterns, targetInfo);

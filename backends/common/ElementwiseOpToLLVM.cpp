@@ -1,27 +1,69 @@
 // arith and math ops on tensors: the same op once per element a thread
-// holds. The scalar ops this creates are lowered by the upstream arith/math
-// patterns in the same conversion.
+// holds, or once per run of registers AxisInfo proves equal. The scalar ops
+// this creates are lowered by the upstream arith/math patterns in the same
+// conversion.
 #include "backends/common/Patterns.h"
 #include "backends/common/TypeConverter.h"
 #include "backends/common/Utility.h"
+#include "passes/Analysis/AxisInfo.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace mlir::terrazzo;
 
 namespace {
 
+/// For each register of `type`'s layout, the first register that holds the
+/// same value in every thread by `info`'s constancy (itself if none).
+/// Constancy c along a dimension means equal values within aligned blocks of
+/// c; with c a power of two, an element's block is its coordinate shifted
+/// right by log2(c), and since a thread's coordinates are its registers'
+/// XORed with what its lane and warp add, two registers whose shifted
+/// coordinates agree share a block in every thread.
+SmallVector<unsigned> equalRegisters(RankedTensorType type,
+                                     const AxisInfo *info, size_t count) {
+  SmallVector<unsigned> first(count);
+  for (size_t i = 0; i < count; ++i)
+    first[i] = i;
+  std::optional<LinearLayout> layout = getLinearLayout(type);
+  if (!info || !layout || info->getRank() != type.getRank())
+    return first;
+  SmallVector<unsigned> shifts;
+  bool any = false;
+  for (unsigned d = 0; d < type.getRank(); ++d) {
+    int64_t constancy = info->getConstancy(d);
+    bool usable = constancy > 1 && llvm::isPowerOf2_64(constancy);
+    shifts.push_back(usable ? llvm::Log2_64(constancy) : 0);
+    any |= usable;
+  }
+  if (!any)
+    return first;
+  std::map<std::vector<int32_t>, unsigned> seen;
+  for (size_t i = 0; i < count; ++i) {
+    Coordinates block = registerCoordinates(*layout, i);
+    for (unsigned d = 0; d < block.size(); ++d)
+      block[d] >>= shifts[d];
+    first[i] = seen.try_emplace(block, i).first->second;
+  }
+  return first;
+}
+
 struct ElementwiseOpConversion : public ConversionPattern {
   // Above the upstream arith/math patterns, which would apply themselves to
   // the struct of a tensor as if it were one scalar.
-  ElementwiseOpConversion(TileGPUTypeConverter &converter, MLIRContext *context)
+  ElementwiseOpConversion(TileGPUTypeConverter &converter, MLIRContext *context,
+                          const ModuleAxisInfoAnalysis &axisInfo)
       : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/2,
-                          context) {}
+                          context),
+        axisInfo(axisInfo) {}
 
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
@@ -50,8 +92,17 @@ struct ElementwiseOpConversion : public ConversionPattern {
     // The element type as LLVM sees it (pointers become !llvm.ptr), so the
     // scalar op's result can go straight into the struct.
     Type elementType = fields.front();
+    // Registers equal to an earlier one reuse its value: a mask compared
+    // against a bound that is a multiple of 16, say, is computed once per
+    // 16 rows (fewer compares and selects before each cp.async).
+    SmallVector<unsigned> first = equalRegisters(
+        resultType, axisInfo.getAxisInfo(op->getResult(0)), count);
     SmallVector<Value> results;
     for (size_t i = 0; i < count; ++i) {
+      if (first[i] != i) {
+        results.push_back(results[first[i]]);
+        continue;
+      }
       OperationState state(loc, op->getName());
       for (auto &operandElements : elements)
         state.addOperands(operandElements.size() == 1 ? operandElements[0]
@@ -63,6 +114,9 @@ struct ElementwiseOpConversion : public ConversionPattern {
     rewriter.replaceOp(op, packStruct(rewriter, loc, structType, results));
     return success();
   }
+
+private:
+  const ModuleAxisInfoAnalysis &axisInfo;
 };
 
 /// A constant tensor is the same constant in every element a thread holds;
@@ -96,8 +150,10 @@ struct ConstantOpConversion : public ConvertOpToLLVMPattern<arith::ConstantOp> {
 } // namespace
 
 void mlir::terrazzo::populateElementwiseOpToLLVMPatterns(
-    TileGPUTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ElementwiseOpConversion>(converter, patterns.getContext());
+    TileGPUTypeConverter &converter, RewritePatternSet &patterns,
+    const ModuleAxisInfoAnalysis &axisInfo) {
+  patterns.add<ElementwiseOpConversion>(converter, patterns.getContext(),
+                                        axisInfo);
   // Above the upstream arith constant lowering, which knows no layouts.
   patterns.add<ConstantOpConversion>(converter, /*benefit=*/2);
 }

@@ -54,8 +54,10 @@ int64_t getScanScratchBytes(Operation *op);
 /// success for every other op.
 LogicalResult checkScanLowering(Operation *op);
 
+/// `axisInfo` proves some registers equal, which then share one op.
 void populateElementwiseOpToLLVMPatterns(TileGPUTypeConverter &converter,
-                                         RewritePatternSet &patterns);
+                                         RewritePatternSet &patterns,
+                                         const ModuleAxisInfoAnalysis &axisInfo);
 void populateShapeOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                    RewritePatternSet &patterns,
                                    const TargetInfo &target);
