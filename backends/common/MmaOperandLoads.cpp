@@ -25,6 +25,63 @@ struct MatrixLoad {
   int32_t upperOffset = 8;
 };
 
+using RegisterAt = llvm::function_ref<int32_t(int32_t, int32_t)>;
+
+/// The 16 x 16 tiles of a thread's registers as four untransposed 8 x 8
+/// matrices each: j = 0..3 at rows m0 + 8 (j % 2), columns n0 + 8 (j / 2);
+/// word j pairs the registers at (row, column) and (row, column + 1). This
+/// is an mma.sync A fragment, and the accumulator of mma.sync and wgmma.
+SmallVector<MatrixLoad> planRowTiles(const LinearLayout &layout,
+                                     RegisterAt registerAt) {
+  SmallVector<MatrixLoad> tiles;
+  for (int32_t m0 : tileOrigins(layout, 0, 16))
+    for (int32_t n0 : tileOrigins(layout, 1, 16)) {
+      MatrixLoad tile{{m0, n0}, 4, {}};
+      for (int32_t j = 0; j < 4; ++j) {
+        int32_t row = m0 + 8 * (j % 2), column = n0 + 8 * (j / 2);
+        tile.registers.push_back(
+            {registerAt(row, column), registerAt(row, column + 1)});
+      }
+      tiles.push_back(std::move(tile));
+    }
+  return tiles;
+}
+
+/// Whether `plan` names every register of `layout` exactly once.
+bool coversAllRegisters(ArrayRef<MatrixLoad> plan, const LinearLayout &layout) {
+  int32_t covered = 0;
+  for (const MatrixLoad &load : plan)
+    for (auto [low, high] : load.registers) {
+      if (low < 0 || high < 0)
+        return false;
+      covered += 2;
+    }
+  return covered == layout.getInDimSize(kRegister);
+}
+
+/// The shared address the calling lane gives for `load`: row l % 16 of the
+/// group from its origin (matrices 0/1 stacked along the rows), and for
+/// l >= 16 (matrices 2/3) the load's upperOffset further along them.
+/// `lane0`: the coordinates of each register in lane 0 of this warp.
+Value matrixRowAddress(RewriterBase &rewriter, Location loc,
+                       const MatrixLoad &load, ArrayRef<Value> origin,
+                       ThreadPosition thread,
+                       llvm::function_ref<Value(ArrayRef<Value>)> addressOf) {
+  Value rowInGroup = LLVM::AndOp::create(rewriter, loc, thread.lane,
+                                         i32Constant(rewriter, loc, 15));
+  Value row = LLVM::AddOp::create(rewriter, loc, origin[0], rowInGroup);
+  Value column = origin[1];
+  if (load.num == 4) {
+    Value upperHalf = LLVM::LShrOp::create(rewriter, loc, thread.lane,
+                                           i32Constant(rewriter, loc, 4));
+    column = LLVM::AddOp::create(
+        rewriter, loc, column,
+        LLVM::MulOp::create(rewriter, loc, upperHalf,
+                            i32Constant(rewriter, loc, load.upperOffset)));
+  }
+  return addressOf({row, column});
+}
+
 } // namespace
 
 std::optional<SmallVector<Value>> mlir::terrazzo::loadMmaOperandWithMatrices(
@@ -49,20 +106,8 @@ std::optional<SmallVector<Value>> mlir::terrazzo::loadMmaOperandWithMatrices(
   // Plan every load before emitting anything, so that a layout this does
   // not understand leaves no IR behind.
   SmallVector<MatrixLoad> loads;
-  bool complete = true;
   if (isA) {
-    // Matrices j = 0..3 of a 16 x 16 tile: rows m0 + 8 (j % 2), columns
-    // k0 + 8 (j / 2); word j is the fragment's register j.
-    for (int32_t m0 : tileOrigins(layout, 0, 16))
-      for (int32_t k0 : tileOrigins(layout, 1, 16)) {
-        MatrixLoad load{{m0, k0}, 4, {}};
-        for (int32_t j = 0; j < 4; ++j) {
-          int32_t row = m0 + 8 * (j % 2), column = k0 + 8 * (j / 2);
-          load.registers.push_back(
-              {registerAt(row, column), registerAt(row, column + 1)});
-        }
-        loads.push_back(std::move(load));
-      }
+    loads = planRowTiles(layout, registerAt);
   } else {
     // Transposed matrices of 16 x 8 (K x N) tiles: j = 0, 1 hold k0 and
     // k0 + 8 of the tile at n0, j = 2, 3 those of the thread's next tile
@@ -82,42 +127,24 @@ std::optional<SmallVector<Value>> mlir::terrazzo::loadMmaOperandWithMatrices(
         i += pair ? 2 : 1;
       }
   }
-  int32_t covered = 0;
-  for (const MatrixLoad &load : loads)
-    for (auto [low, high] : load.registers) {
-      complete &= low >= 0 && high >= 0;
-      covered += 2;
-    }
-  if (!complete || covered != layout.getInDimSize(kRegister))
+  if (!coversAllRegisters(loads, layout))
     return std::nullopt;
 
   // The warp's own offset: the coordinates its lane 0 holds.
   ThreadPosition laneZero{i32Constant(rewriter, loc, 0), thread.warp};
   SmallVector<SmallVector<Value>> lane0 =
       emitIndices(rewriter, loc, layout, laneZero);
-  // Lane l gives row l % 16 of the group (matrices 0/1 rows 0..15 along
-  // the stored rows) and, for l >= 16, matrices 2/3 a load's upperOffset on.
-  Value rowInGroup =
-      LLVM::AndOp::create(rewriter, loc, thread.lane, i32Constant(rewriter, loc, 15));
-  Value upperHalf = LLVM::LShrOp::create(rewriter, loc, thread.lane,
-                                         i32Constant(rewriter, loc, 4));
-
   SmallVector<Value> results(layout.getInDimSize(kRegister));
   Type halfPair = VectorType::get({2}, type.getElementType());
   for (const MatrixLoad &load : loads) {
     int32_t originRegister = registerAt(load.origin[0], load.origin[1]);
     if (originRegister < 0)
       return std::nullopt;
-    ArrayRef<Value> origin = lane0[originRegister];
-    Value row = LLVM::AddOp::create(rewriter, loc, origin[0], rowInGroup);
-    Value column = origin[1];
-    if (load.num == 4)
-      column = LLVM::AddOp::create(
-          rewriter, loc, column,
-          LLVM::MulOp::create(rewriter, loc, upperHalf,
-                              i32Constant(rewriter, loc, load.upperOffset)));
     SmallVector<Value> words = target.loadMatrices(
-        rewriter, loc, addressOf({row, column}), load.num, /*transposed=*/!isA);
+        rewriter, loc,
+        matrixRowAddress(rewriter, loc, load, lane0[originRegister], thread,
+                         addressOf),
+        load.num, /*transposed=*/!isA);
     if (words.size() != load.num)
       return std::nullopt;
     for (auto [word, registers] : llvm::zip(words, load.registers)) {
@@ -164,4 +191,48 @@ std::optional<SmallVector<Value>> mlir::terrazzo::loadMmaOperandFromBuffer(
   };
   return loadMmaOperandWithMatrices(rewriter, loc, type, layout, kChunk,
                                     thread, target, addressOf);
+}
+
+bool mlir::terrazzo::storeMmaResultWithMatrices(
+    RewriterBase &rewriter, Location loc, RankedTensorType type,
+    const LinearLayout &layout, ArrayRef<Value> values, int32_t chunkElements,
+    ThreadPosition thread, const TargetInfo &target,
+    llvm::function_ref<Value(ArrayRef<Value>)> addressOf) {
+  if (!isa_and_nonnull<tilegpu::NvidiaMmaLayoutAttr>(type.getEncoding()) ||
+      type.getRank() != 2 || !type.getElementType().isIntOrFloat() ||
+      type.getElementType().getIntOrFloatBitWidth() != 16 ||
+      chunkElements < 8 || !target.hasMatrixStores())
+    return false;
+  std::map<Coordinates, int32_t> index = registerIndex(layout);
+  auto registerAt = [&](int32_t row, int32_t column) -> int32_t {
+    auto it = index.find(Coordinates{row, column});
+    return it == index.end() ? -1 : it->second;
+  };
+  SmallVector<MatrixLoad> stores = planRowTiles(layout, registerAt);
+  if (stores.empty() || !coversAllRegisters(stores, layout))
+    return false;
+
+  ThreadPosition laneZero{i32Constant(rewriter, loc, 0), thread.warp};
+  SmallVector<SmallVector<Value>> lane0 =
+      emitIndices(rewriter, loc, layout, laneZero);
+  Type halfPair = VectorType::get({2}, values.front().getType());
+  Type word = rewriter.getI32Type();
+  for (const MatrixLoad &store : stores) {
+    SmallVector<Value> words;
+    for (auto [low, high] : store.registers) {
+      Value pair = LLVM::UndefOp::create(rewriter, loc, halfPair);
+      pair = LLVM::InsertElementOp::create(rewriter, loc, pair, values[low],
+                                           i32Constant(rewriter, loc, 0));
+      pair = LLVM::InsertElementOp::create(rewriter, loc, pair, values[high],
+                                           i32Constant(rewriter, loc, 1));
+      words.push_back(LLVM::BitcastOp::create(rewriter, loc, word, pair));
+    }
+    int32_t originRegister = registerAt(store.origin[0], store.origin[1]);
+    target.storeMatrices(rewriter, loc,
+                         matrixRowAddress(rewriter, loc, store,
+                                          lane0[originRegister], thread,
+                                          addressOf),
+                         words);
+  }
+  return true;
 }

@@ -1,5 +1,6 @@
 // Reading a tensor-core operand out of the row-major conversion scratch with
-// the target's matrix loads (ldmatrix), where each lane reads a 16-byte row
+// the target's matrix loads (ldmatrix), and writing a tensor-core result
+// into it with matrix stores (stmatrix), where each lane moves a 16-byte row
 // instead of one 4-byte word per register.
 #ifndef TERRAZZO_BACKENDS_COMMON_MMAOPERANDLOADS_H
 #define TERRAZZO_BACKENDS_COMMON_MMAOPERANDLOADS_H
@@ -32,6 +33,18 @@ std::optional<SmallVector<Value>> loadMmaOperandFromBuffer(
     RewriterBase &rewriter, Location loc, RankedTensorType type,
     const LinearLayout &layout, const LinearLayout &bufferLayout, Value base,
     Type element, ThreadPosition thread, const TargetInfo &target);
+
+/// Stores `values`, the registers of a tensor of `type` in an mma
+/// accumulator layout (#tilegpu.nvidia_mma, 16-bit elements, e.g. a result
+/// narrowed before its conversion), into a row-major scratch whose rows are
+/// stored in contiguous 16-byte chunks, four 8 x 8 matrices per matrix
+/// store. False (and no IR) when the type, the chunks or the target do not
+/// allow it; the caller then stores word by word.
+bool storeMmaResultWithMatrices(
+    RewriterBase &rewriter, Location loc, RankedTensorType type,
+    const LinearLayout &layout, ArrayRef<Value> values, int32_t chunkElements,
+    ThreadPosition thread, const TargetInfo &target,
+    llvm::function_ref<Value(ArrayRef<Value>)> addressOf);
 
 } // namespace mlir::terrazzo
 

@@ -292,11 +292,15 @@ LogicalResult convertThroughSharedMemory(tilegpu::ConvertLayoutOp op, Value src,
   // No barrier first: terrazzo-insert-barriers puts one in front of the op
   // when an earlier access to this scratch may still be in flight.
   SmallVector<Value> values = unpackStruct(rewriter, loc, src);
-  auto srcIndices = emitIndices(rewriter, loc, srcLayout, thread);
-  for (size_t reg = 0; reg < values.size(); reg += storeWidth)
-    storeSharedElements(rewriter, loc, addressOf(srcIndices[reg]),
-                        ArrayRef<Value>(values).slice(reg, storeWidth),
-                        elementBytes);
+  if (!storeMmaResultWithMatrices(
+          rewriter, loc, cast<RankedTensorType>(op.getSrc().getType()),
+          srcLayout, values, swizzle.chunk, thread, target, addressOf)) {
+    auto srcIndices = emitIndices(rewriter, loc, srcLayout, thread);
+    for (size_t reg = 0; reg < values.size(); reg += storeWidth)
+      storeSharedElements(rewriter, loc, addressOf(srcIndices[reg]),
+                          ArrayRef<Value>(values).slice(reg, storeWidth),
+                          elementBytes);
+  }
   target.barrier(rewriter, loc);
 
   if (std::optional<SmallVector<Value>> loaded = loadMmaOperandWithMatrices(

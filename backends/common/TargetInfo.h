@@ -51,6 +51,15 @@ public:
     return {};
   }
 
+  /// Whether storeMatrices exists on this target.
+  virtual bool hasMatrixStores() const { return false; }
+  /// The inverse of loadMatrices (not transposed) with num = words.size()
+  /// (1, 2 or 4): lane l gives the address of row l % 8 of matrix l / 8 and
+  /// word i of each lane is its part of matrix i. Only where
+  /// hasMatrixStores().
+  virtual void storeMatrices(RewriterBase &rewriter, Location loc,
+                             Value rowAddress, ArrayRef<Value> words) const {}
+
   /// select(condition, a, b) on i32 words, as one instruction the code
   /// generator will not narrow (see selectScanValue in ScanOpToLLVM.cpp).
   virtual Value selectWord(RewriterBase &rewriter, Location loc,

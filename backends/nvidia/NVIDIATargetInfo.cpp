@@ -207,6 +207,15 @@ SmallVector<Value> NVIDIATargetInfo::loadMatrices(RewriterBase &rewriter,
   return words;
 }
 
+void NVIDIATargetInfo::storeMatrices(RewriterBase &rewriter, Location loc,
+                                     Value rowAddress,
+                                     ArrayRef<Value> words) const {
+  NVVM::StMatrixOp::create(
+      rewriter, loc, rowAddress, words, NVVM::MMALayout::row,
+      NVVM::LdStMatrixShapeAttr::get(rewriter.getContext(), 8, 8),
+      NVVM::LdStMatrixEltType::B16);
+}
+
 Value NVIDIATargetInfo::selectWord(RewriterBase &rewriter, Location loc,
                                    Value condition, Value a, Value b) const {
   auto asmOp = LLVM::InlineAsmOp::create(

@@ -23,6 +23,10 @@ public:
                    Value lane, unsigned warpSize) const override;
   Value selectWord(RewriterBase &rewriter, Location loc, Value condition,
                    Value a, Value b) const override;
+  /// stmatrix: sm_90 and newer.
+  bool hasMatrixStores() const override { return capability >= 90; }
+  void storeMatrices(RewriterBase &rewriter, Location loc, Value rowAddress,
+                     ArrayRef<Value> words) const override;
   SmallVector<Value> loadMatrices(RewriterBase &rewriter, Location loc,
                                   Value rowAddress, unsigned num,
                                   bool transposed) const override;

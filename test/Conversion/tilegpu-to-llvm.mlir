@@ -622,3 +622,60 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
     return %d : tensor<16x16xf32, #a>
   }
 }
+
+// -----
+
+// A 16-bit result leaving a tensor-core accumulator layout for the stores'
+// goes through shared memory with stmatrix on sm_90: four 8 x 8 matrices
+// (16 bytes of a row per lane) per instruction instead of a 4-byte store
+// per register pair; 32 elements per thread are four stmatrix.x4. The
+// reads stay 16-byte vectors.
+
+// CHECK-LABEL: llvm.func @mma_result_stmatrix
+// CHECK-COUNT-4: nvvm.stmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : !llvm.ptr<3>, i32, i32, i32, i32
+// CHECK-NOT: nvvm.stmatrix
+// CHECK-NOT: llvm.store {{.*}} : vector<2xf16>, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> vector<8xf16>
+// CHECK: llvm.return
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#rows = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.threads-per-warp" = 32 : i32, tilegpu.target = "cuda:90"} {
+  func.func private @mma_result_stmatrix(%x: tensor<64x64xf16, #mma>) -> tensor<64x64xf16, #rows> {
+    %y = tilegpu.convert_layout %x : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #rows>
+    return %y : tensor<64x64xf16, #rows>
+  }
+}
+
+// -----
+
+// Must not: use stmatrix before sm_90 (it does not exist there), or for
+// 32-bit elements (matrices of 16-bit halves).
+
+// CHECK-LABEL: llvm.func @mma_result_sm80
+// CHECK-NOT: nvvm.stmatrix
+// CHECK: llvm.store {{.*}} : vector<2xf16>, !llvm.ptr<3>
+// CHECK: llvm.return
+#mma = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#rows = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.threads-per-warp" = 32 : i32, tilegpu.target = "cuda:80"} {
+  func.func private @mma_result_sm80(%x: tensor<64x64xf16, #mma>) -> tensor<64x64xf16, #rows> {
+    %y = tilegpu.convert_layout %x : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #rows>
+    return %y : tensor<64x64xf16, #rows>
+  }
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @mma_result_f32
+// CHECK-NOT: nvvm.stmatrix
+// CHECK: llvm.store {{.*}} : vector<2xf32>, !llvm.ptr<3>
+// CHECK: llvm.return
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#rows = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.threads-per-warp" = 32 : i32, tilegpu.target = "cuda:90"} {
+  func.func private @mma_result_f32(%x: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #rows> {
+    %y = tilegpu.convert_layout %x : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #rows>
+    return %y : tensor<64x64xf32, #rows>
+  }
+}
