@@ -25,8 +25,9 @@ __version__ = "0.1.0"
 
 def cdiv(x, y):
     """Ceiling division of integers: (x + y - 1) // y."""
-    from .language.core import _unwrap
-    x, y = _unwrap(x), _unwrap(y)
+    if type(x) is not int or type(y) is not int:  # grid callables: plain ints
+        from .language.core import _unwrap
+        x, y = _unwrap(x), _unwrap(y)
     return (x + y - 1) // y
 
 

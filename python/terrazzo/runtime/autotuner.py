@@ -14,6 +14,13 @@ from ..errors import CompilationError, OutOfResources
 from .jit import KernelInterface
 
 
+# Types the autotuner's key skips without looking for a dtype (the common
+# scalars; their subclasses, numpy's float64 say, are skipped further on).
+_SCALAR_TYPES = frozenset((int, float, bool, str, type(None)))
+# str(dtype) by dtype, filled as launches meet them.
+_DTYPE_NAMES: Dict[Any, str] = {}
+
+
 class Config:
     """One set of meta-parameters and launch options to try."""
 
@@ -73,10 +80,18 @@ class Autotuner(KernelInterface):
         self.__doc__ = getattr(fn, "__doc__", None)
 
     def _key(self, all_args: Dict[str, Any]):
+        # On every launch: a tensor's dtype name comes from a cache, since
+        # str(torch.dtype) costs more than the rest of the key.
         key = [all_args[k] for k in self.keys if k in all_args]
         for v in all_args.values():
-            if hasattr(v, "dtype") and not isinstance(v, (int, float, bool)):
-                key.append(str(v.dtype))
+            if type(v) in _SCALAR_TYPES:
+                continue
+            dt = getattr(v, "dtype", None)
+            if dt is not None and not isinstance(v, (int, float, bool)):
+                name = _DTYPE_NAMES.get(dt)
+                if name is None:
+                    name = _DTYPE_NAMES[dt] = str(dt)
+                key.append(name)
         return tuple(key)
 
     def prune_configs(self, kwargs: Dict[str, Any]) -> List[Config]:
@@ -94,12 +109,12 @@ class Autotuner(KernelInterface):
         return list(configs)
 
     def _launch(self, args, grid, kwargs, config: Config):
-        conflicts = set(kwargs) & set(config.kwargs)
-        if conflicts:
+        if kwargs and not config.kwargs.keys().isdisjoint(kwargs):
+            conflicts = set(kwargs) & set(config.kwargs)
             raise ValueError(f"conflicting meta-parameters: {', '.join(sorted(conflicts))}; "
                              "they are set by the autotuner's configurations")
-        full = dict(kwargs)
-        full.update(config.all_kwargs())
+        full = {**kwargs, **config.kwargs, "num_warps": config.num_warps,
+                "num_stages": config.num_stages}
         if config.pre_hook:
             config.pre_hook({**dict(zip(self.arg_names, args)), **full})
         return self.fn.run(*args, grid=grid, **full)
