@@ -1,8 +1,9 @@
 """tl.dot in the frontend: operand checks, result types, accumulators and
 precisions as in Triton; the interpreter against float64 NumPy on fresh
 random inputs with masked tails; the tile IR it generates (verified by
-terrazzo-opt) and its PTX: fused multiply-adds until tensor cores come
-(issue 6); on a GPU, the same kernels against float64. fp8 operands (both
+terrazzo-opt) and its PTX: mma.sync, wgmma (tf32x3 as three tf32 dots) or
+fused multiply-adds where no tensor core applies; on a GPU, the same
+kernels against float64. fp8 operands (both
 formats and their mix) in the interpreter, in PTX for sm_90a (wgmma), sm_89
 (mma.sync on float16) and sm_80 (an error), and on a GPU against float64
 products of their exact values.
