@@ -25,14 +25,24 @@ struct MatrixLoad {
   int32_t upperOffset = 8;
 };
 
-using RegisterAt = llvm::function_ref<int32_t(int32_t, int32_t)>;
+/// The register of lane 0 of warp 0 holding (row, column) of a 2-D layout,
+/// or -1 when no register does.
+struct RegisterLookup {
+  explicit RegisterLookup(const LinearLayout &layout)
+      : index(registerIndex(layout)) {}
+  int32_t operator()(int32_t row, int32_t column) const {
+    auto it = index.find(Coordinates{row, column});
+    return it == index.end() ? -1 : it->second;
+  }
+  std::map<Coordinates, int32_t> index;
+};
 
 /// The 16 x 16 tiles of a thread's registers as four untransposed 8 x 8
 /// matrices each: j = 0..3 at rows m0 + 8 (j % 2), columns n0 + 8 (j / 2);
 /// word j pairs the registers at (row, column) and (row, column + 1). This
 /// is an mma.sync A fragment, and the accumulator of mma.sync and wgmma.
 SmallVector<MatrixLoad> planRowTiles(const LinearLayout &layout,
-                                     RegisterAt registerAt) {
+                                     const RegisterLookup &registerAt) {
   SmallVector<MatrixLoad> tiles;
   for (int32_t m0 : tileOrigins(layout, 0, 16))
     for (int32_t n0 : tileOrigins(layout, 1, 16)) {
@@ -97,11 +107,7 @@ std::optional<SmallVector<Value>> mlir::terrazzo::loadMmaOperandWithMatrices(
     return std::nullopt;
   bool isA = operand.getOpIdx() == 0;
 
-  std::map<Coordinates, int32_t> index = registerIndex(layout);
-  auto registerAt = [&](int32_t row, int32_t column) -> int32_t {
-    auto it = index.find(Coordinates{row, column});
-    return it == index.end() ? -1 : it->second;
-  };
+  RegisterLookup registerAt(layout);
 
   // Plan every load before emitting anything, so that a layout this does
   // not understand leaves no IR behind.
@@ -203,11 +209,7 @@ bool mlir::terrazzo::storeMmaResultWithMatrices(
       type.getElementType().getIntOrFloatBitWidth() != 16 ||
       chunkElements < 8 || !target.hasMatrixStores())
     return false;
-  std::map<Coordinates, int32_t> index = registerIndex(layout);
-  auto registerAt = [&](int32_t row, int32_t column) -> int32_t {
-    auto it = index.find(Coordinates{row, column});
-    return it == index.end() ? -1 : it->second;
-  };
+  RegisterLookup registerAt(layout);
   SmallVector<MatrixLoad> stores = planRowTiles(layout, registerAt);
   if (stores.empty() || !coversAllRegisters(stores, layout))
     return false;
@@ -215,18 +217,11 @@ bool mlir::terrazzo::storeMmaResultWithMatrices(
   ThreadPosition laneZero{i32Constant(rewriter, loc, 0), thread.warp};
   SmallVector<SmallVector<Value>> lane0 =
       emitIndices(rewriter, loc, layout, laneZero);
-  Type halfPair = VectorType::get({2}, values.front().getType());
-  Type word = rewriter.getI32Type();
   for (const MatrixLoad &store : stores) {
     SmallVector<Value> words;
-    for (auto [low, high] : store.registers) {
-      Value pair = LLVM::UndefOp::create(rewriter, loc, halfPair);
-      pair = LLVM::InsertElementOp::create(rewriter, loc, pair, values[low],
-                                           i32Constant(rewriter, loc, 0));
-      pair = LLVM::InsertElementOp::create(rewriter, loc, pair, values[high],
-                                           i32Constant(rewriter, loc, 1));
-      words.push_back(LLVM::BitcastOp::create(rewriter, loc, word, pair));
-    }
+    for (auto [low, high] : store.registers)
+      words.push_back(packRegister(rewriter, loc, {values[low], values[high]},
+                                   rewriter.getI32Type()));
     int32_t originRegister = registerAt(store.origin[0], store.origin[1]);
     target.storeMatrices(rewriter, loc,
                          matrixRowAddress(rewriter, loc, store,

@@ -90,6 +90,23 @@ Value mlir::terrazzo::i32Constant(RewriterBase &rewriter, Location loc,
                                   rewriter.getI32IntegerAttr(value));
 }
 
+Value mlir::terrazzo::packRegister(RewriterBase &rewriter, Location loc,
+                                   ArrayRef<Value> parts, Type type) {
+  Type element = parts.front().getType();
+  if (parts.size() == 1)
+    return parts.front().getType() == type
+               ? parts.front()
+               : LLVM::BitcastOp::create(rewriter, loc, type, parts.front());
+  auto vectorType = VectorType::get({int64_t(parts.size())}, element);
+  Value vector = LLVM::UndefOp::create(rewriter, loc, vectorType);
+  for (auto [i, part] : llvm::enumerate(parts))
+    vector = LLVM::InsertElementOp::create(rewriter, loc, vector, part,
+                                           i32Constant(rewriter, loc, i));
+  if (vectorType == type)
+    return vector;
+  return LLVM::BitcastOp::create(rewriter, loc, type, vector);
+}
+
 ThreadPosition mlir::terrazzo::getThreadPosition(RewriterBase &rewriter,
                                                  Location loc,
                                                  const TargetInfo &target,

@@ -55,6 +55,11 @@ Value emitGuarded(RewriterBase &rewriter, Location loc, Value condition,
 
 Value i32Constant(RewriterBase &rewriter, Location loc, int64_t value);
 
+/// `parts` (scalars of one type) packed into one register of `type`, e.g.
+/// two f16 halves of an i32 operand word.
+Value packRegister(RewriterBase &rewriter, Location loc, ArrayRef<Value> parts,
+                   Type type);
+
 /// The lane and warp of the calling thread.
 struct ThreadPosition {
   Value lane;

@@ -44,24 +44,6 @@ std::optional<MmaOperandTypes> operandTypes(MLIRContext *context,
   return std::nullopt;
 }
 
-/// `kWidth` elements packed into one 32-bit operand register of `type`.
-Value packRegister(RewriterBase &rewriter, Location loc, ArrayRef<Value> parts,
-                   Type type) {
-  Type element = parts.front().getType();
-  if (parts.size() == 1)
-    return parts.front().getType() == type
-               ? parts.front()
-               : LLVM::BitcastOp::create(rewriter, loc, type, parts.front());
-  auto vectorType = VectorType::get({int64_t(parts.size())}, element);
-  Value vector = LLVM::UndefOp::create(rewriter, loc, vectorType);
-  for (auto [i, part] : llvm::enumerate(parts))
-    vector = LLVM::InsertElementOp::create(rewriter, loc, vector, part,
-                                           i32Constant(rewriter, loc, i));
-  if (vectorType == type)
-    return vector;
-  return LLVM::BitcastOp::create(rewriter, loc, type, vector);
-}
-
 struct MmaV2DotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
