@@ -166,22 +166,32 @@ def triton_provider(tutorial, fp8=False):
     return run
 
 
-def time_calls(fn, runs, warmup=10):
+def time_calls(fn, runs, warmup=10, method="latency", flush=None):
     """The times (ms) of `runs` calls of `fn` after `warmup` calls, each
-    between CUDA events."""
+    between CUDA events.
+
+    "latency": the host waits for each call before starting the next, so a
+    call starts on an idle GPU and its time includes the host's launch cost.
+    "device": as triton.testing.do_bench, the L2 cache is flushed (`flush`,
+    a large buffer, is zeroed) before each call and the host does not wait
+    between calls, so the launch overlaps the flush and the time is the
+    kernel's on a cold L2 (how the issue's Triton and cuBLAS figures were
+    measured)."""
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
-    times = []
-    for _ in range(runs):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(runs)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(runs)]
+    for start, end in zip(starts, ends):
+        if method == "device":
+            flush.zero_()
         start.record()
         fn()
         end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return times
+        if method == "latency":
+            end.synchronize()
+    torch.cuda.synchronize()
+    return [start.elapsed_time(end) for start, end in zip(starts, ends)]
 
 
 def relative_error(got, want):
@@ -206,6 +216,10 @@ def main(argv=None):
                              "temperature drift hit all of them)")
     parser.add_argument("--sizes", type=int, nargs="*", default=[4096, 8192])
     parser.add_argument("--no-fp8", action="store_true", help="skip the fp8 case")
+    parser.add_argument("--method", choices=["device", "latency", "both"], default="both",
+                        help="device: kernel time on a cold L2 with launches queued "
+                             "(as triton.testing.do_bench); latency: each call from an idle "
+                             "GPU, host launch cost included (see time_calls)")
     args = parser.parse_args(argv)
     tutorial = load_tutorial("03-matrix-multiplication.py")
     triton_matmul = triton_provider(tutorial)
@@ -221,6 +235,9 @@ def main(argv=None):
         print(", no triton")
 
     rows, notes = [], []
+    methods = ["device", "latency"] if args.method == "both" else [args.method]
+    # 256 MB, as do_bench: larger than the H100's 50 MB L2.
+    flush = torch.empty(256 * 1024 * 1024 // 4, dtype=torch.int32, device="cuda")
 
     def case(name, make, providers, flops):
         providers = [(p, fn) for p, fn in providers if fn is not None]
@@ -231,17 +248,21 @@ def main(argv=None):
             got = fn(a, b)
             want = a.double() @ b.double()
             errors[provider] = relative_error(got, want)
-            times[provider] = []
+            times.update({(provider, method): [] for method in methods})
             del got, want
         for _ in range(args.rounds):
-            for provider, fn in providers:
-                times[provider].append(time_calls(lambda: fn(*inputs[provider]), args.runs))
-        for provider, _ in providers:
-            tflops = lambda ms: flops / (ms * 1e-3) * 1e-12
-            every = [t for round_times in times[provider] for t in round_times]
-            round_medians = [tflops(statistics.median(r)) for r in times[provider]]
-            rows.append((name, provider, tflops(statistics.median(every)), min(round_medians),
-                         max(round_medians), errors[provider], errors[provider] < 1e-2))
+            for method in methods:
+                for provider, fn in providers:
+                    times[provider, method].append(time_calls(
+                        lambda: fn(*inputs[provider]), args.runs, method=method, flush=flush))
+        for method in methods:
+            for provider, _ in providers:
+                tflops = lambda ms: flops / (ms * 1e-3) * 1e-12
+                every = [t for round_times in times[provider, method] for t in round_times]
+                round_medians = [tflops(statistics.median(r)) for r in times[provider, method]]
+                rows.append((name, method, provider, tflops(statistics.median(every)),
+                             min(round_medians), max(round_medians), errors[provider],
+                             errors[provider] < 1e-2))
         # The autotuners time their configurations separately; a gap between
         # providers may come from their choices rather than from the code.
         chosen = [f"{provider}: {fn.autotuner.best_config}" for provider, fn in providers
@@ -272,10 +293,11 @@ def main(argv=None):
     print(f"\nTFLOP/s: median of {args.rounds} x {args.runs} calls (rounds interleaved over "
           "the providers, warm-up calls first), then the lowest..highest median of a round; "
           "relative (Frobenius) error against a float64 product\n")
-    print(f"{'case':32s} {'provider':9s} {'TFLOP/s':>8s} {'round medians':>17s} {'rel err':>9s}")
+    print(f"{'case':32s} {'method':8s} {'provider':9s} {'TFLOP/s':>8s} {'round medians':>17s} "
+          f"{'rel err':>9s}")
     failed = False
-    for name, provider, tf, low, high, err, ok in rows:
-        print(f"{name:32s} {provider:9s} {tf:8.1f} {low:8.1f}..{high:<8.1f} "
+    for name, method, provider, tf, low, high, err, ok in rows:
+        print(f"{name:32s} {method:8s} {provider:9s} {tf:8.1f} {low:8.1f}..{high:<8.1f} "
               f"{err:9.2e}{'' if ok else '  WRONG'}")
         failed |= not ok
     for note in notes:

@@ -79,6 +79,8 @@ def main(argv=None):
     parser.add_argument("--only", action="store_true",
                         help="run only the --config configurations (e.g. under a profiler)")
     parser.add_argument("--dump", help="write each compiler's PTX here")
+    parser.add_argument("--method", choices=["device", "latency"], default="device",
+                        help="as bench/matmul.py's time_calls")
     args = parser.parse_args(argv)
 
     tutorial = bench.load_tutorial("03-matrix-multiplication.py")
@@ -94,8 +96,9 @@ def main(argv=None):
     dtype = getattr(torch, args.dtype)
     n = args.size
     flops = 2.0 * n ** 3
+    flush = torch.empty(256 * 1024 * 1024 // 4, dtype=torch.int32, device="cuda")
     print(f"device: {torch.cuda.get_device_name()}, {n}^3 {args.dtype}, "
-          f"median of {args.rounds} x {args.runs} calls")
+          f"median of {args.rounds} x {args.runs} calls, {args.method} times")
     print(f"{'config (M,N,K,stages,warps)':30} {'terrazzo':>10} {'triton':>10}  rel err (T / Tr)")
     if args.dump:
         os.makedirs(args.dump, exist_ok=True)
@@ -118,7 +121,8 @@ def main(argv=None):
         for _ in range(args.rounds):
             for name, run, _ in providers:
                 if name in times:
-                    times[name].extend(bench.time_calls(lambda: run(*inputs[name]), args.runs))
+                    times[name].extend(bench.time_calls(lambda: run(*inputs[name]), args.runs,
+                                                        method=args.method, flush=flush))
         cells = []
         for name, _, _ in providers:
             if name in failed:

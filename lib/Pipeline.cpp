@@ -20,10 +20,18 @@ namespace {
 /// yet: on the H100 a box starting outside the tensor (a negative
 /// coordinate, or one past the end) faulted with an illegal instruction
 /// where the pointer lowering reads zeros, which no compile-time check
-/// rules out for run-time coordinates.
-bool hasTma(const std::string &target) {
+/// rules out for run-time coordinates. TERRAZZO_TMA=all also keeps the
+/// kinds not yet validated on hardware (scripts/tma-probe.py runs them).
+bool tmaRequested(bool unvalidated) {
   const char *requested = std::getenv("TERRAZZO_TMA");
-  if (!requested || std::string(requested) != "1")
+  if (!requested)
+    return false;
+  std::string value(requested);
+  return unvalidated ? value == "all" : value == "1" || value == "all";
+}
+
+bool hasTma(const std::string &target) {
+  if (!tmaRequested(/*unvalidated=*/false))
     return false;
   std::string error;
   std::optional<terrazzo::Target> parsed =
@@ -41,6 +49,7 @@ void terrazzo::buildTilePipeline(mlir::OpPassManager &pm,
   // tilegpu pipeline.
   mlir::terrazzo::TerrazzoLowerTensorDescriptorsOptions descriptorOptions;
   descriptorOptions.keepTma = hasTma(target);
+  descriptorOptions.keepUnvalidated = tmaRequested(/*unvalidated=*/true);
   pm.addPass(
       mlir::terrazzo::createTerrazzoLowerTensorDescriptors(descriptorOptions));
   pm.addPass(mlir::createCanonicalizerPass());

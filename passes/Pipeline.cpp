@@ -524,17 +524,28 @@ private:
     if (asyncDot) {
       // The last iteration's group is still in flight.
       Value result = loop.getResult(accIndex);
-      auto wait = tilegpu::WarpGroupDotWaitOp::create(
-          ab, loc, ValueRange{result}, /*pendings=*/0);
-      Value done = wait.getResult(0);
+      Operation *wait;
+      Value done;
       if (zeroAcc) {
-        auto type = cast<RankedTensorType>(done.getType());
-        Value ran = tile::SplatOp::create(
-            ab, loc,
-            RankedTensorType::get(type.getShape(), ab.getI1Type(),
-                                  type.getEncoding()),
-            loop.getResults().back());
-        done = arith::SelectOp::create(ab, loc, ran, done, zeroAcc);
+        // Wait only if the loop ran, else take the zeros: a branch on the
+        // uniform flag, which the wait in it keeps from being folded into
+        // a select per element (LLVM pushes such a select below the
+        // epilogue's truncation, where each 16-bit select costs a SEL and
+        // a PRMT).
+        auto ran = scf::IfOp::create(ab, loc, TypeRange{result.getType()},
+                                     loop.getResults().back(),
+                                     /*withElseRegion=*/true);
+        auto thenBuilder = OpBuilder::atBlockEnd(ran.thenBlock());
+        wait = tilegpu::WarpGroupDotWaitOp::create(
+            thenBuilder, loc, ValueRange{result}, /*pendings=*/0);
+        scf::YieldOp::create(thenBuilder, loc, wait->getResult(0));
+        auto elseBuilder = OpBuilder::atBlockEnd(ran.elseBlock());
+        scf::YieldOp::create(elseBuilder, loc, zeroAcc);
+        done = ran.getResult(0);
+      } else {
+        wait = tilegpu::WarpGroupDotWaitOp::create(
+            ab, loc, ValueRange{result}, /*pendings=*/0);
+        done = wait->getResult(0);
       }
       result.replaceAllUsesExcept(done, wait);
     }

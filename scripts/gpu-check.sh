@@ -5,7 +5,8 @@
 # core (dist/terrazzo-core.tar.zst, from scripts/package-core.sh), then runs
 # the named groups in order: kernels (the GPU test program), pytest (the GPU
 # tests of the Python package), tutorials (their checks), bench (the
-# benchmarks). Logs go to $OUT (default /tmp/terrazzo-gpu-logs).
+# benchmarks); "build" alone only builds. Logs go to $OUT (default
+# /tmp/terrazzo-gpu-logs).
 #
 #   scripts/gpu-check.sh [group ...]   (default: kernels pytest tutorials bench)
 set -uo pipefail
@@ -32,6 +33,7 @@ step build-python env PYTHON="$python" scripts/build-python-ext.sh "$build/pytho
 export PYTHONPATH="$build/python" TERRAZZO_CACHE_DIR="$build/cache"
 for group in "${groups[@]}"; do
   case $group in
+    build) ;;
     kernels) step gpu-kernels "$build/clients/run-gpu-kernels" . ;;
     pytest)
       # One pytest per test file, up to $PYTEST_JOBS at once: the GPU tests

@@ -341,8 +341,9 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "t
 // iteration i - 1, starting at 2) come after the wait, not marked
 // tilegpu.reads_retired (other warp groups may still read that buffer: a
 // barrier goes in front of them); after the loop a wait for no group. The accumulator starts as zeros, so
-// it starts as ub.poison with use_c false in the first iteration, and the
-// zeros are selected after the loop if it did not run.
+// it starts as ub.poison with use_c false in the first iteration, and
+// after the loop a branch on the flag waits if it ran, else yields the
+// zeros (a branch, not a select per element).
 // OFF-LABEL: func.func @wgmma_two_operands
 // OFF-NOT: tilegpu.async_copy_global_to_local
 // CHECK-LABEL: func.func @wgmma_two_operands
@@ -376,9 +377,12 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "t
 // CHECK: %[[C3:.*]] = arith.constant 3 : i32
 // CHECK: %[[TRUE:.*]] = arith.constant true
 // CHECK: scf.yield %[[W]], {{.*}}, %[[TRUE]] :
-// CHECK: %[[WAITED:.*]] = tilegpu.warp_group_dot_wait %[[RES]]#0 {pendings = 0 : i32}
-// CHECK-NEXT: %[[RAN:.*]] = tile.splat %[[RES]]#7
-// CHECK-NEXT: %[[DONE:.*]] = arith.select %[[RAN]], %[[WAITED]], %{{.*}}
+// CHECK: %[[DONE:.*]] = scf.if %[[RES]]#7 -> (tensor<64x64xf32, #[[MMA:.*]]>) {
+// CHECK-NEXT: %[[WAITED:.*]] = tilegpu.warp_group_dot_wait %[[RES]]#0 {pendings = 0 : i32}
+// CHECK-NEXT: scf.yield %[[WAITED]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %{{.*}} : tensor<64x64xf32, #[[MMA]]>
+// CHECK-NEXT: }
 // CHECK-NEXT: tilegpu.async_wait {num = 0 : i32}
 // CHECK-NEXT: tilegpu.local_dealloc %[[SA]]
 // CHECK-NEXT: tilegpu.local_dealloc %[[SB]]

@@ -271,7 +271,7 @@ class JITFunction(KernelInterface):
                              "debug": debug,
                              # TERRAZZO_TMA=1 opts into TMA for descriptors
                              # (sm_90): another compilation.
-                             "tma": os.environ.get("TERRAZZO_TMA") == "1"},
+                             "tma": os.environ.get("TERRAZZO_TMA", "")},
                             [repr(e) for e in entries])
         dump_dir = os.environ.get("TERRAZZO_DUMP_IR")
         cache = self._disk_cache or DiskCache()

@@ -1,0 +1,223 @@
+"""Which TMA descriptor accesses fault or go wrong on this GPU (sm_90).
+
+    PYTHONPATH=<built terrazzo> python3 scripts/tma-probe.py [--case NAME]
+
+TMA is opt-in (TERRAZZO_TMA=1) because some descriptor accesses faulted on
+the H100 (an illegal instruction, which poisons the CUDA context) or wrote
+past the tensor. This runs each case, a sequence of descriptor loads and
+stores, in a process of its own, and prints for every step whether it was
+right, wrong (and where) or never ran because the process faulted. Cases
+run with TERRAZZO_TMA=all (also the kinds not validated yet), with the
+launcher's reused scratch buffer or with a fresh allocation per launch, and
+the same sequences under Triton's device-side descriptors, so that a fault
+can be told apart by order, scratch reuse and compiler.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+M, WIDTH, BM, BN = 37, 64, 16, 32
+
+# name -> (allocator, steps); a step is (compiler, access, dtype, n, (row, col)).
+CASES = {
+    "edges-f32-in-order": ("cached", [("terrazzo", "load", "float32", 45, off)
+                                      for off in [(30, 40), (8, 16), (0, 0), (36, 30)]]),
+    "edge-f32-36-30-alone": ("cached", [("terrazzo", "load", "float32", 45, (36, 30))]),
+    "edges-f32-fresh-scratch": ("fresh", [("terrazzo", "load", "float32", 45, off)
+                                          for off in [(30, 40), (8, 16), (0, 0), (36, 30)]]),
+    "edges-f16-in-order": ("cached", [("terrazzo", "load", "float16", n, off)
+                                      for n in (45, 48)
+                                      for off in [(30, 40), (8, 16), (0, 0), (36, 60)]]),
+    "store-45-alone": ("cached", [("terrazzo", "store", "float32", 45, (0, 0))]),
+    "store-48-then-45": ("cached", [("terrazzo", "store", "float32", 48, (0, 0)),
+                                    ("terrazzo", "store", "float32", 45, (0, 0))]),
+    "store-48-then-45-fresh": ("fresh", [("terrazzo", "store", "float32", 48, (0, 0)),
+                                         ("terrazzo", "store", "float32", 45, (0, 0))]),
+    "store-edges": ("cached", [("terrazzo", "store", "float32", 48, off)
+                               for off in [(30, 40), (8, 16), (36, 30)]]),
+    "1d-f32": ("cached", [("terrazzo", "copy1d", "float32", 1000, (0, 0))]),
+    "1d-f16": ("cached", [("terrazzo", "copy1d", "float16", 1000, (0, 0))]),
+    "triton-edges-f32": ("fresh", [("triton", "load", "float32", 45, off)
+                                   for off in [(30, 40), (8, 16), (0, 0), (36, 30)]]),
+    "triton-store-48-then-45": ("fresh", [("triton", "store", "float32", 48, (0, 0)),
+                                          ("triton", "store", "float32", 45, (0, 0))]),
+    "triton-1d-f32": ("fresh", [("triton", "copy1d", "float32", 1000, (0, 0))]),
+    # Host-encoded maps (cuTensorMapEncodeTiled, a kernel parameter).
+    "triton-host-edge-f32-36-30": ("fresh", [("triton", "hostload", "float32", 45, (36, 30))]),
+    "triton-host-edge-f32-36-0": ("fresh", [("triton", "hostload", "float32", 64, (36, 0))]),
+}
+# Rows of the box inside the tensor (M = 37, BM = 16): where faults start.
+for row in (21, 25, 29, 30, 33, 35, 36, 37):
+    CASES[f"rows-in-{M - row}"] = ("cached", [("terrazzo", "load", "float32", 64, (row, 0))])
+# The faulting (36, 30) box with one thing changed at a time.
+CASES["36-30-n48"] = ("cached", [("terrazzo", "load", "float32", 48, (36, 30))])
+CASES["36-0-n45"] = ("cached", [("terrazzo", "load", "float32", 45, (36, 0))])
+CASES["36-16-n45"] = ("cached", [("terrazzo", "load", "float32", 45, (36, 16))])
+CASES["35-30-n45"] = ("cached", [("terrazzo", "load", "float32", 45, (35, 30))])
+CASES["36-30-n45-m40"] = ("cached", [("terrazzo", "load", "float32", 45, (36, 30), {"m": 40})])
+CASES["36-30-n45-padded"] = ("cached", [("terrazzo", "load", "float32", 45, (36, 30),
+                                         {"rows": 64})])
+CASES["20-30-n45-m21"] = ("cached", [("terrazzo", "load", "float32", 45, (20, 30), {"m": 21})])
+for col in (16, 40, 60, 64):
+    CASES[f"cols-from-{col}"] = ("cached", [("terrazzo", "load", "float32", 64, (0, col))])
+
+KERNELS = '''
+def read_block(x_ptr, out_ptr, M, N, stride_xm, off_m, off_n, BM: tl.constexpr,
+               BN: tl.constexpr):
+    xd = tl.make_tensor_descriptor(x_ptr, [M, N], [stride_xm, 1], [BM, BN])
+    block = xd.load([tl.maximum(off_m, 0), tl.maximum(off_n, 0)])
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    tl.store(out_ptr + rm[:, None] * BN + rn[None, :], block)
+
+
+def write_block(out_ptr, M, N, stride_m, off_m, off_n, BM: tl.constexpr, BN: tl.constexpr):
+    od = tl.make_tensor_descriptor(out_ptr, [M, N], [stride_m, 1], [BM, BN])
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    values = (rm[:, None] * 1000 + rn[None, :]).to(out_ptr.dtype.element_ty)
+    od.store([tl.maximum(off_m, 0), tl.maximum(off_n, 0)], values)
+
+
+def read_host_block(xd, out_ptr, off_m, off_n, BM: tl.constexpr, BN: tl.constexpr):
+    block = xd.load([off_m, off_n])
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    tl.store(out_ptr + rm[:, None] * BN + rn[None, :], block)
+
+
+def copy1d(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    xd = tl.make_tensor_descriptor(x_ptr, [n], [1], [BLOCK])
+    yd = tl.make_tensor_descriptor(y_ptr, [n], [1], [BLOCK])
+    off = tl.program_id(0) * BLOCK
+    yd.store([off], xd.load([off]))
+'''
+
+
+def load_kernels(compiler):
+    """KERNELS compiled by `compiler` ("terrazzo" or "triton"), from a file
+    (both read their kernels' source from one)."""
+    import importlib.util
+    import tempfile
+    module = "terrazzo" if compiler == "terrazzo" else "triton"
+    source = f"import {module} as triton\nimport {module}.language as tl\n"
+    for chunk in KERNELS.strip().split("\n\n\n"):
+        if compiler == "terrazzo" and "read_host_block" in chunk:
+            continue  # a descriptor argument: Triton's host-side API only
+        source += "\n\n@triton.jit\n" + chunk + "\n"
+    path = os.path.join(tempfile.mkdtemp(), f"tma_probe_{compiler}.py")
+    with open(path, "w") as f:
+        f.write(source)
+    spec = importlib.util.spec_from_file_location(f"tma_probe_{compiler}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def run_step(torch, kernels, access, dtype, n, off, shape=None):
+    """Runs one access; returns None when right, else what was wrong.
+    `shape` may set "m" (the tensor's rows, default M) and "rows" (the rows
+    allocated, default m: more leaves memory after the tensor)."""
+    shape = shape or {}
+    m = shape.get("m", M)
+    tdt = getattr(torch, dtype)
+    gen = torch.Generator(device="cuda").manual_seed(n * 100 + off[0] + off[1])
+    if access == "copy1d":
+        x = torch.randn(n, device="cuda", generator=gen).to(tdt)
+        y = torch.zeros(n + 256, dtype=tdt, device="cuda")
+        kernels.copy1d[((n + 127) // 128,)](x, y, n, BLOCK=128)
+        torch.cuda.synchronize()
+        bad = (y[:n] != x).sum().item() + (y[n:] != 0).sum().item()
+        return None if bad == 0 else f"{bad} elements wrong"
+    if access in ("load", "hostload"):
+        x = torch.randn(shape.get("rows", m), WIDTH, device="cuda", generator=gen).to(tdt)
+        out = torch.full((BM, BN), float("nan"), dtype=tdt, device="cuda")
+        if access == "hostload":
+            from triton.tools.tensor_descriptor import TensorDescriptor
+            xd = TensorDescriptor(x, [m, n], [WIDTH, 1], [BM, BN])
+            kernels.read_host_block[(1,)](xd, out, off[0], off[1], BM=BM, BN=BN)
+        else:
+            kernels.read_block[(1,)](x, out, m, n, WIDTH, off[0], off[1], BM=BM, BN=BN)
+        torch.cuda.synchronize()
+        want = torch.zeros(BM, BN, dtype=tdt, device="cuda")
+        rows, cols = min(BM, m - off[0]), min(BN, n - off[1])
+        if rows > 0 and cols > 0:
+            want[:rows, :cols] = x[off[0]:off[0] + rows, off[1]:off[1] + cols]
+        wrong = (out != want) & ~(out.isnan() & want.isnan())
+        return None if not wrong.any() else f"{wrong.sum().item()} elements wrong"
+    out = torch.full((M, WIDTH), -1.0, dtype=tdt, device="cuda")
+    kernels.write_block[(1,)](out, M, n, WIDTH, off[0], off[1], BM=BM, BN=BN)
+    torch.cuda.synchronize()
+    want = torch.full((M, WIDTH), -1.0, dtype=tdt, device="cuda")
+    for i in range(BM):
+        for j in range(BN):
+            r, c = off[0] + i, off[1] + j
+            if r < M and c < n:
+                want[r, c] = i * 1000 + j
+    wrong = (out != want).nonzero().tolist()
+    if not wrong:
+        return None
+    cols = sorted({c for _, c in wrong})
+    return f"{len(wrong)} elements wrong, columns {cols[:8]}"
+
+
+def child(name):
+    import torch
+    allocator, steps = CASES[name]
+    keep = []
+
+    class Scratch:
+        def __init__(self, address):
+            self.address = address
+
+        def data_ptr(self):
+            return self.address
+
+    def fresh(size, alignment, stream):
+        # Never reused while the process lives: no two launches share a slot.
+        buffer = torch.empty(size + alignment, dtype=torch.int8, device="cuda")
+        keep.append(buffer)
+        return Scratch(buffer.data_ptr() + (-buffer.data_ptr()) % alignment)
+    compilers = {}
+    for compiler, access, dtype, n, off, *extra in steps:
+        if compiler not in compilers:
+            compilers[compiler] = load_kernels(compiler)
+            module = __import__(compiler)
+            if compiler == "triton":
+                module.set_allocator(fresh)
+            elif allocator == "fresh":
+                module.set_allocator(fresh)
+        result = run_step(torch, compilers[compiler], access, dtype, n, off, *extra)
+        print(json.dumps({"step": [compiler, access, dtype, n, list(off)],
+                          "result": result or "ok"}), flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--case", action="append", choices=sorted(CASES))
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child)
+        return 0
+    env = dict(os.environ, TERRAZZO_TMA="all")
+    for name in args.case or CASES:
+        r = subprocess.run([sys.executable, __file__, "--child", name], env=env,
+                           capture_output=True, text=True, timeout=300)
+        done = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
+        print(f"== {name} ({CASES[name][0]} scratch): rc {r.returncode}")
+        for step in done:
+            print(f"   {step['step']}: {step['result']}")
+        steps = CASES[name][1]
+        for step in steps[len(done):]:
+            print(f"   {list(step)}: did not finish")
+        if r.returncode:
+            print("   " + "\n   ".join(r.stderr.strip().splitlines()[-4:]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
