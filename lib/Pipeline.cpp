@@ -15,19 +15,16 @@
 #include "mlir/Transforms/Passes.h"
 
 namespace {
-/// TMA, with the tensormap.replace of sm_90a that builds tensor maps on
-/// the device, when asked for with TERRAZZO_TMA=1. It is not the default
-/// yet: on the H100 a box starting outside the tensor (a negative
-/// coordinate, or one past the end) faulted with an illegal instruction
-/// where the pointer lowering reads zeros, which no compile-time check
-/// rules out for run-time coordinates. TERRAZZO_TMA=all also keeps the
-/// kinds not yet validated on hardware (scripts/tma-probe.py runs them).
+/// TMA on sm_90 (with the tensormap.replace of sm_90a that builds tensor
+/// maps on the device) unless TERRAZZO_TMA=0; TERRAZZO_TMA=all also keeps
+/// the kinds not yet validated on hardware (scripts/tma-probe.py runs
+/// them). The accesses TMA faulted on (innermost coordinates that are not
+/// whole 16 bytes, negative ones) take the pointer lowering either way:
+/// canLowerToTma.
 bool tmaRequested(bool unvalidated) {
   const char *requested = std::getenv("TERRAZZO_TMA");
-  if (!requested)
-    return false;
-  std::string value(requested);
-  return unvalidated ? value == "all" : value == "1" || value == "all";
+  std::string value(requested ? requested : "");
+  return unvalidated ? value == "all" : value != "0";
 }
 
 bool hasTma(const std::string &target) {

@@ -23,7 +23,8 @@ inline constexpr const char *kGlobalScratchAttrName =
 /// aligned to 16 bytes, its innermost stride the constant 1 and its other
 /// strides known multiples of 16 bytes (AxisInfo: divisibility hints of the
 /// kernel's arguments), and the block coordinates of every load and store
-/// known not to be negative (TMA faults on negative ones).
+/// known not to be negative, the innermost one a known multiple of 16
+/// bytes (TMA faults on the others).
 bool canLowerToTma(tile::MakeTensorDescOp desc,
                    const ModuleAxisInfoAnalysis &axisInfo);
 

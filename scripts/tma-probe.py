@@ -2,15 +2,19 @@
 
     PYTHONPATH=<built terrazzo> python3 scripts/tma-probe.py [--case NAME]
 
-TMA is opt-in (TERRAZZO_TMA=1) because some descriptor accesses faulted on
-the H100 (an illegal instruction, which poisons the CUDA context) or wrote
-past the tensor. This runs each case, a sequence of descriptor loads and
-stores, in a process of its own, and prints for every step whether it was
-right, wrong (and where) or never ran because the process faulted. Cases
-run with TERRAZZO_TMA=all (also the kinds not validated yet), with the
-launcher's reused scratch buffer or with a fresh allocation per launch, and
-the same sequences under Triton's device-side descriptors, so that a fault
-can be told apart by order, scratch reuse and compiler.
+TMA faulted on the H100 (an illegal instruction, which poisons the CUDA
+context) for some descriptor accesses. This runs each case, a sequence of
+descriptor loads and stores, in a process of its own, and prints for every
+step whether it was right, wrong (and where) or never ran because the
+process faulted. Cases run with TERRAZZO_TMA=all (also the kinds not
+validated yet), with the launcher's reused scratch buffer or with a fresh
+allocation per launch, and the same sequences under Triton's device- and
+host-side descriptors, so that a fault can be told apart by order, scratch
+reuse and compiler. What it found (H100, session 6): every fault is a box
+whose innermost coordinate is not a whole number of 16 bytes (float32
+column 30 faults; 0, 16, 40 and 60 do not, whatever the row, the extents or
+the memory after the tensor), in Triton 3.6 too, host-encoded maps
+included; canLowerToTma keeps such accesses on the pointer path.
 """
 
 import argparse

@@ -432,6 +432,30 @@ def test_gpu_tensor_cores_match_float64(torch_cuda, types, shape, blocks, num_wa
         "a store went past the last row"
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("acc", ["float32", "float16"])
+@pytest.mark.parametrize("num_warps", [4, 8])
+def test_gpu_empty_k_loop_gives_zeros(torch_cuda, acc, num_warps):
+    # K = 0: the pipelined loop never runs, so its accumulator (on sm_90 a
+    # wgmma one that starts from no value, with use_c false) must come out
+    # as the zeros it started as, in every element. The operands are real
+    # (and their strides those of 64 columns) so that the loads are
+    # pipelined as in a matmul.
+    torch = torch_cuda
+    m, n = 150, 192
+    a = torch.randn((m, 64), device="cuda").to(torch.float16)
+    b = torch.randn((64, n), device="cuda").to(torch.float16)
+    t_acc = getattr(torch, acc)
+    c = torch.full((m + 1, n), float("nan"), dtype=t_acc, device="cuda")
+    grid = (triton.cdiv(m, 128), triton.cdiv(n, 128))
+    looped_matmul_kernel[grid](a, b, c, m, n, 0, a.stride(0), 1, b.stride(0), 1, c.stride(0),
+                               1, PRECISION="ieee", ACC=getattr(tl, acc), BM=128, BN=128,
+                               BK=64, num_warps=num_warps)
+    torch.cuda.synchronize()
+    assert bool(torch.all(c[:m] == 0)), "an element is not zero (or was not written)"
+    assert bool(torch.all(torch.isnan(c[m]))), "a store went past the last row"
+
+
 # ---------------------------------------------------------------------------
 # fp8 operands (float8e4nv = e4m3, float8e5 = e5m2), accumulated in float32
 # (or float16): wgmma on sm_90a, mma.sync on float16 converted from fp8 on

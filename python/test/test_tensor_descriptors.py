@@ -409,16 +409,16 @@ def _sm90(torch):
 
 
 @pytest.fixture(autouse=True)
-def _tma_requested(monkeypatch):
-    # TMA is opt-in (TERRAZZO_TMA=1): this file tests it where it applies.
-    monkeypatch.setenv("TERRAZZO_TMA", "1")
+def _tma_default(monkeypatch):
+    # TMA is the default on sm_90 (TERRAZZO_TMA=0 turns it off).
+    monkeypatch.delenv("TERRAZZO_TMA", raising=False)
 
 
-def test_tma_is_opt_in(monkeypatch):
-    # Without TERRAZZO_TMA=1 descriptors take the pointer path on sm_90: a
-    # box starting outside the tensor faulted under TMA on the H100.
-    monkeypatch.delenv("TERRAZZO_TMA")
+def test_tma_can_be_turned_off(monkeypatch):
     x = np.zeros((64, 64), np.float16)
+    ptx = _ptx_for(tma_copy_kernel, x, x, 64, 64, 64, 64, BM=64, BN=64)
+    assert "cp.async.bulk.tensor" in ptx
+    monkeypatch.setenv("TERRAZZO_TMA", "0")
     ptx = _ptx_for(tma_copy_kernel, x, x, 64, 64, 64, 64, BM=64, BN=64)
     assert "cp.async.bulk.tensor" not in ptx and "ld.global" in ptx
 
@@ -480,6 +480,13 @@ def test_negative_coordinates_keep_pointer_path():
     assert "cp.async.bulk.tensor" not in ptx and "ld.global" in ptx
     ptx = read_block_at_kernel.compile(*args, BM=16, BN=32, stage="ptx", target="cuda:90")
     assert "cp.async.bulk.tensor" in ptx
+    # An innermost coordinate not known to be a multiple of 16 bytes (30
+    # float32 columns, not specialised as divisible by 16) keeps the pointer
+    # path: TMA faulted on such boxes on the H100 (scripts/tma-probe.py).
+    unaligned = (x, out, 37, 45, 64, 0, 30)
+    ptx = read_block_at_kernel.compile(*unaligned, BM=16, BN=32, stage="ptx",
+                                       target="cuda:90")
+    assert "cp.async.bulk.tensor" not in ptx and "ld.global" in ptx
     # Stores also need the innermost extent known to be a multiple of 16
     # bytes (48 floats, specialised as divisible by 16, but not 45): a TMA
     # store wrote up to the next 16 bytes past it on the H100.
@@ -492,20 +499,17 @@ def test_negative_coordinates_keep_pointer_path():
 
 
 @pytest.mark.gpu
-@pytest.mark.xfail(run=False, reason=(
-    "known bug, why TMA is opt-in: on the H100 some TMA boxes reaching past "
-    "the tensor fault with an illegal instruction (here (36, 30) float32 with "
-    "n = 45, after (30, 40), (8, 16) and (0, 0) passed; (36, 60) float16 "
-    "passed its load in another run), which poisons the CUDA context"))
-@pytest.mark.parametrize("off", [(30, 40), (8, 16), (0, 0), (36, 30)])
+@pytest.mark.parametrize("off", [(30, 40), (8, 16), (0, 0), (36, 30), (30, 32), (36, 16)])
 @pytest.mark.parametrize("dtype", ["float32", "float16"])
 @pytest.mark.parametrize("n", [45, 48])
 def test_gpu_tma_edges(torch_cuda, off, dtype, n, rng):
     # Boxes that start inside the tensor and end past it: zeros read,
-    # nothing written outside. (Negative coordinates take the pointer path:
-    # test_gpu_edges; so do stores when n is not known to be a multiple of
-    # 16 elements. Boxes starting past the end faulted under TMA on the
-    # H100, which is why TMA is opt-in.)
+    # nothing written outside. TMA where the innermost coordinate is
+    # specialised as a multiple of 16 elements; the others (30, 40) take the
+    # pointer path, since TMA faulted on the H100 with column 30 (float32,
+    # scripts/tma-probe.py). Negative coordinates take the pointer path too
+    # (test_gpu_edges); so do stores when n is not known to be a multiple of
+    # 16 elements.
     torch = torch_cuda
     _sm90(torch)
     m, bm, bn, width = 37, 16, 32, 64
@@ -513,11 +517,13 @@ def test_gpu_tma_edges(torch_cuda, off, dtype, n, rng):
     xn = rng.standard_normal((m, width)).astype(np.float32)
     x = torch.from_numpy(xn).to(tdt).cuda()
     out = torch.full((bm, bn), float("nan"), dtype=tdt, device="cuda")
-    _expect_tma(read_block_at_kernel, x, out, m, n, width, off[0], off[1], BM=bm, BN=bn)
+    aligned = off[1] % 16 == 0
+    _expect_tma(read_block_at_kernel, x, out, m, n, width, off[0], off[1], BM=bm, BN=bn,
+                tma=aligned)
     read_block_at_kernel[(1,)](x, out, m, n, width, off[0], off[1], BM=bm, BN=bn)
     o2 = torch.full((m, width), -1.0, device="cuda")
     _expect_tma(write_block_at_kernel, o2, m, n, width, off[0], off[1], BM=bm, BN=bn,
-                tma=n % 16 == 0)
+                tma=aligned and n % 16 == 0)
     write_block_at_kernel[(1,)](o2, m, n, width, off[0], off[1], BM=bm, BN=bn)
     torch.cuda.synchronize()
     xr = x.float().cpu().numpy()

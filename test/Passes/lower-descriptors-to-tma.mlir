@@ -34,7 +34,9 @@
 // CHECK-NOT: tile.desc_
 // CHECK-NOT: tile.make_tensor_desc
 func.func @copy_2d(%x: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %n: i32 {tile.divisibility = 16 : i32}, %arg_i: i32) {
-  %i = tile.program_id x : i32
+  %pid = tile.program_id x : i32
+  %c64i = arith.constant 64 : i32
+  %i = arith.muli %pid, %c64i : i32
   %c1 = arith.constant 1 : i64
   %s = arith.extsi %n : i32 to i64
   %xd = tile.make_tensor_desc %x, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
@@ -63,7 +65,9 @@ func.func @copy_2d(%x: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %y: !tile.
 // CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<32x128xf16, #[[SW]], mutable>
 // CHECK: tilegpu.mbarrier_expect_tx %{{.*}}, 8192
 func.func @shapes(%a: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %arg_i: i32, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
-  %i = tile.program_id x : i32
+  %pid = tile.program_id x : i32
+  %c64i = arith.constant 64 : i32
+  %i = arith.muli %pid, %c64i : i32
   %c1 = arith.constant 1 : i64
   %s = arith.extsi %n : i32 to i64
   %d1 = tile.make_tensor_desc %a, [%n], [%c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<128xf32>>
@@ -93,7 +97,9 @@ func.func @shapes(%a: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %b: !tile.p
 // CHECK-NOT: tilegpu.async_tma
 // CHECK: tile.load
 func.func @fallback(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i32, %n: i32, %arg_i: i32) {
-  %i = tile.program_id x : i32
+  %pid = tile.program_id x : i32
+  %c64i = arith.constant 64 : i32
+  %i = arith.muli %pid, %c64i : i32
   %c1 = arith.constant 1 : i64
   %s = arith.extsi %n : i32 to i64
   %xd = tile.make_tensor_desc %x, [%m, %n], [%s, %c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<16x16xf32>>

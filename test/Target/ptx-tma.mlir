@@ -1,5 +1,5 @@
-// With TERRAZZO_TMA=1 (TMA is opt-in: boxes starting outside the tensor
-// faulted on the H100), tensor descriptors on sm_90a lower to TMA: each program builds its tensor
+// Tensor descriptors on sm_90a lower to TMA (TERRAZZO_TMA=0 turns it
+// off): each program builds its tensor
 // maps in its slot of the global scratch (the trailing kernel parameter):
 // warp 0 zeroes 128 bytes of shared memory, lane 0 sets every field with
 // tensormap.replace (dimensions innermost first, strides in bytes), the
@@ -13,16 +13,16 @@
 // f16 blocks use the 128-byte swizzle (mode 3).
 // The PTX assembles for sm_90a.
 // REQUIRES: ptxas
-// RUN: env TERRAZZO_TMA=1 terrazzo-compile %s --target=cuda:90 --num-warps=4 --emit=ptx -o %t.ptx
+// RUN: terrazzo-compile %s --target=cuda:90 --num-warps=4 --emit=ptx -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: %ptxas -arch=sm_90a %t.ptx -o %t.cubin
-// RUN: env TERRAZZO_TMA=1 terrazzo-compile %s --target=cuda:90 --num-warps=8 --emit=ptx -o %t.8.ptx
+// RUN: terrazzo-compile %s --target=cuda:90 --num-warps=8 --emit=ptx -o %t.8.ptx
 // RUN: %ptxas -arch=sm_90a %t.8.ptx -o %t.8.cubin
-// RUN: terrazzo-compile %s --target=cuda:90 --emit=ptx -o %t.off.ptx
+// RUN: env TERRAZZO_TMA=0 terrazzo-compile %s --target=cuda:90 --emit=ptx -o %t.off.ptx
 // RUN: FileCheck %s --check-prefix=OFF < %t.off.ptx
-// RUN: env TERRAZZO_TMA=1 terrazzo-compile %s --target=cuda:80 --emit=ptx -o %t.80.ptx
+// RUN: terrazzo-compile %s --target=cuda:80 --emit=ptx -o %t.80.ptx
 // RUN: FileCheck %s --check-prefix=SM80 < %t.80.ptx
-// Without TERRAZZO_TMA=1, pointer accesses on sm_90 too.
+// With TERRAZZO_TMA=0, pointer accesses on sm_90 too.
 // OFF-LABEL: .entry tma_copy(
 // OFF-NOT: cp.async.bulk.tensor
 // OFF: ld.global

@@ -269,8 +269,8 @@ class JITFunction(KernelInterface):
         digest = key_digest("terrazzo-kernel", self.cache_key, C.version(), target,
                             {"num_warps": num_warps, "num_stages": num_stages,
                              "debug": debug,
-                             # TERRAZZO_TMA=1 opts into TMA for descriptors
-                             # (sm_90): another compilation.
+                             # TERRAZZO_TMA=0 turns TMA for descriptors
+                             # (sm_90) off: another compilation.
                              "tma": os.environ.get("TERRAZZO_TMA", "")},
                             [repr(e) for e in entries])
         dump_dir = os.environ.get("TERRAZZO_DUMP_IR")
