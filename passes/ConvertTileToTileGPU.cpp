@@ -136,10 +136,44 @@ private:
     operand.set(converted);
   }
 
-  /// The operands of a dot (which, without tensor cores, lowers to FMAs)
-  /// in the layouts where each thread holds the rows of A and the columns
-  /// of B its elements of the result need.
+  /// The layout of a dot's result computed with FMAs: each thread a block
+  /// of up to 4 x 4 elements, so that every value of A and B it reads
+  /// serves up to four FMAs. (In the default layout, one element per
+  /// thread and repetition, a thread of a 64 x 64 dot held 32 rows of one
+  /// column and read 32 values of A per value of B.)
+  tilegpu::BlockedLayoutAttr fmaDotResultLayout(RankedTensorType type) {
+    ArrayRef<int64_t> shape = type.getShape();
+    size_t rank = shape.size();
+    int64_t perThread = std::max<int64_t>(
+        1, type.getNumElements() / (int64_t(numWarps) * warpSize));
+    SmallVector<unsigned> sizePerThread(rank, 1), order;
+    unsigned columns = unsigned(std::min<int64_t>({4, shape[rank - 1], perThread}));
+    unsigned rows = unsigned(
+        std::min<int64_t>({4, shape[rank - 2], perThread / columns}));
+    sizePerThread[rank - 1] = columns;
+    sizePerThread[rank - 2] = rows;
+    for (size_t d = rank; d-- > 0;)
+      order.push_back(d);
+    return getBlockedLayout(type.getContext(), shape, sizePerThread, order,
+                            numWarps, warpSize);
+  }
+
+  /// A dot (which, without tensor cores, lowers to FMAs) computes in
+  /// fmaDotResultLayout, its operands in the layouts where each thread
+  /// holds the rows of A and the columns of B its elements of the result
+  /// need; its users get the result back in the layout they had.
   LogicalResult assignFmaDotLayouts(tile::DotOp dot) {
+    auto resultType = cast<RankedTensorType>(dot.getType());
+    Attribute fmaLayout = fmaDotResultLayout(resultType);
+    if (resultType.getEncoding() != fmaLayout) {
+      convertOperand(dot, dot.getCMutable(), fmaLayout);
+      dot.getResult().setType(resultType.cloneWithEncoding(fmaLayout));
+      OpBuilder builder(dot.getContext());
+      builder.setInsertionPointAfter(dot);
+      auto back = tilegpu::ConvertLayoutOp::create(builder, dot.getLoc(),
+                                                   resultType, dot.getResult());
+      dot.getResult().replaceAllUsesExcept(back, back);
+    }
     OpOperand *operands[] = {&dot.getAMutable(), &dot.getBMutable()};
     for (unsigned index = 0; index < 2; ++index) {
       OpOperand &operand = *operands[index];

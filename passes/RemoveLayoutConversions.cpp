@@ -48,6 +48,20 @@ std::optional<unsigned> fastestDimension(RankedTensorType type) {
   return std::nullopt;
 }
 
+/// log2 of how many threads hold each element of a tensor of `type`: the
+/// lane and warp bits that do not change which elements a thread holds.
+std::optional<int> duplicatedThreadBits(RankedTensorType type) {
+  std::optional<::terrazzo::LinearLayout> layout =
+      tilegpu::toLinearLayout(type.getShape(), type.getEncoding());
+  if (!layout)
+    return std::nullopt;
+  int bits = 0;
+  for (const auto &[dim, mask] : layout->getFreeVariableMasks())
+    if (dim == "lane" || dim == "warp")
+      bits += llvm::popcount(uint32_t(mask));
+  return bits;
+}
+
 /// Whether `op`'s result has narrower elements than its first operand.
 bool narrows(Operation *op) {
   auto in = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
@@ -115,6 +129,16 @@ struct RematerializeInTargetLayout
       std::optional<unsigned> from =
           loaded ? fastestDimension(loaded) : std::nullopt;
       if (!load->hasOneUse() || !from || from != fastestDimension(target))
+        return failure();
+      // Nor in a layout where more threads share each element (an FMA dot
+      // operand's, where every lane of a row group holds the same row of A):
+      // each copy would be another read of global memory, and converting
+      // the addresses (kept per iteration when they are carried by a loop)
+      // moves 8 bytes per element through shared memory, where converting
+      // the loaded values moves at most as many.
+      std::optional<int> sharedBefore = duplicatedThreadBits(loaded);
+      std::optional<int> sharedAfter = duplicatedThreadBits(target);
+      if (!sharedBefore || !sharedAfter || *sharedAfter > *sharedBefore)
         return failure();
       rewriter.setInsertionPoint(load);
       auto convertOperand = [&](Value value) -> Value {

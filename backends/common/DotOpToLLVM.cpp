@@ -74,13 +74,19 @@ struct DotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
     unsigned rank = dType.getRank();
     unsigned m = rank - 2, n = rank - 1;
 
-    SmallVector<Value> results;
-    for (int32_t reg = 0, e = dLayout->getInDimSize(kRegister); reg < e;
-         ++reg) {
-      Coordinates at = registerCoordinates(*dLayout, reg);
-      Value acc = c[reg];
-      for (int64_t kk = 0; kk < k; ++kk) {
-        Coordinates aAt = at, bAt = at;
+    // K outermost: the operand values of one k are dead once its products
+    // are issued, so a thread keeps its accumulators and one k's values
+    // live rather than the whole of its rows of A and columns of B (with
+    // each accumulator's chain over K first, ptxas kept every operand
+    // value live and spilled).
+    int32_t registers = dLayout->getInDimSize(kRegister);
+    SmallVector<Value> results(c.begin(), c.begin() + registers);
+    SmallVector<Coordinates> coordinates;
+    for (int32_t reg = 0; reg < registers; ++reg)
+      coordinates.push_back(registerCoordinates(*dLayout, reg));
+    for (int64_t kk = 0; kk < k; ++kk) {
+      for (int32_t reg = 0; reg < registers; ++reg) {
+        Coordinates aAt = coordinates[reg], bAt = coordinates[reg];
         aAt[n] = int32_t(kk); // A: (.., m, k)
         bAt[m] = int32_t(kk); // B: (.., k, n)
         auto ai = aIndex.find(aAt), bi = bIndex.find(bAt);
@@ -88,13 +94,13 @@ struct DotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
           return op.emitOpError("internal error: an operand element is "
                                 "missing from the thread's registers");
         Value x = widen(a[ai->second]), y = widen(b[bi->second]);
+        Value &acc = results[reg];
         if (isInteger)
           acc = LLVM::AddOp::create(rewriter, loc, acc,
                                     LLVM::MulOp::create(rewriter, loc, x, y));
         else
           acc = LLVM::FMAOp::create(rewriter, loc, x, y, acc);
       }
-      results.push_back(acc);
     }
     rewriter.replaceOp(op, packStruct(rewriter, loc,
                                       getTypeConverter()->convertType(dType),

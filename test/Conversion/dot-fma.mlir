@@ -1,21 +1,25 @@
 // RUN: terrazzo-opt %s -split-input-file --terrazzo-convert-tile-to-tilegpu="target=cuda:90 num-warps=4" | FileCheck %s --check-prefix=LAYOUT
 // RUN: terrazzo-opt %s -split-input-file -verify-diagnostics --terrazzo-convert-tile-to-tilegpu="target=cuda:90 num-warps=4" --terrazzo-allocate-shared-memory --terrazzo-insert-barriers --convert-scf-to-cf --terrazzo-convert-tilegpu-to-llvm | FileCheck %s
 
-// tile.dot without tensor cores. The result keeps its default layout (here
-// 16 rows of one column per thread: 32 x 64 over 128 threads); A gets the
-// layout in which every thread holds the 16 rows it needs with all of K in
-// registers (k first), broadcast over the lanes and the warp bit that move
-// along N; B the K x 16... columns it needs, K in registers: a blocked
-// layout. Each result element is then K fused multiply-adds of widened
-// float16 operands: 16 elements x 16 = 256 per thread.
+// tile.dot without tensor cores. The dot computes in a layout where each
+// thread holds a 4 x 4 block of the result (32 x 64 over 128 threads: one
+// block each), the accumulator converted to it and the result back; A gets
+// the layout in which every thread holds the 4 rows it needs with all of K
+// in registers (k first), broadcast over the 16 lanes that move along N;
+// B the K x 4 columns it needs, K in registers: a blocked layout. Each
+// result element is then K fused multiply-adds of widened float16
+// operands: 16 elements x 16 = 256 per thread, each loaded value of A and
+// B serving 4 of them.
 
-// LAYOUT-DAG: #[[$C:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
-// LAYOUT-DAG: #[[$B:.+]] = #tilegpu.blocked<{sizePerThread = [16, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [0, 1]}>
-// LAYOUT-DAG: #[[$A:.+]] = #tilegpu.linear<{register = {{\[}}[0, 1], [0, 2], [0, 4], [0, 8], [2, 0], [4, 0], [8, 0], [16, 0]], lane = {{\[}}[0, 0], [0, 0], [0, 0], [0, 0], [0, 0]], warp = {{\[}}[0, 0], [1, 0]], block = []}>
+// LAYOUT-DAG: #[[$C:.+]] = #tilegpu.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+// LAYOUT-DAG: #[[$B:.+]] = #tilegpu.blocked<{sizePerThread = [16, 4], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [0, 1]}>
+// LAYOUT-DAG: #[[$A:.+]] = #tilegpu.linear<{register = {{\[}}[0, 1], [0, 2], [0, 4], [0, 8], [1, 0], [2, 0]], lane = {{\[}}[0, 0], [0, 0], [0, 0], [0, 0], [4, 0]], warp = {{\[}}[8, 0], [16, 0]], block = []}>
 // LAYOUT-LABEL: func.func private @dot
+// LAYOUT: %[[C:.*]] = tilegpu.convert_layout %{{.*}} -> tensor<32x64xf32, #[[$C]]>
 // LAYOUT: %[[A:.*]] = tilegpu.convert_layout %{{.*}} -> tensor<32x16xf16, #[[$A]]>
 // LAYOUT: %[[B:.*]] = tilegpu.convert_layout %{{.*}} -> tensor<16x64xf16, #[[$B]]>
-// LAYOUT: tile.dot %[[A]], %[[B]], %{{.*}} : tensor<32x16xf16, #[[$A]]> * tensor<16x64xf16, #[[$B]]> -> tensor<32x64xf32, #[[$C]]>
+// LAYOUT: %[[D:.*]] = tile.dot %[[A]], %[[B]], %[[C]] : tensor<32x16xf16, #[[$A]]> * tensor<16x64xf16, #[[$B]]> -> tensor<32x64xf32, #[[$C]]>
+// LAYOUT: tilegpu.convert_layout %[[D]] : tensor<32x64xf32, #[[$C]]> ->
 
 // CHECK-LABEL: llvm.func @dot
 // CHECK-COUNT-256: llvm.intr.fma

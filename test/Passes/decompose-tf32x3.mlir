@@ -26,11 +26,12 @@
 // CHECK: %[[BSMALL:.+]] = arith.subf %arg1, %[[BBIG]]
 // CHECK: %[[BBIGOP:.+]] = tilegpu.convert_layout %[[BBIG]] : {{.*}} -> tensor<32x64xf32, #[[$OPB:.+]]>
 // CHECK: %[[BSMALLOP:.+]] = tilegpu.convert_layout %[[BSMALL]] : {{.*}} -> tensor<32x64xf32, #[[$OPB]]>
-// CHECK: %[[D0:.+]] = tile.dot %[[ASMALLOP]], %[[BBIGOP]], %arg2 precision = tf32 :
+// CHECK: %[[D0:.+]] = tile.dot %[[ASMALLOP]], %[[BBIGOP]], %{{[^ ]+}} precision = tf32 :
 // CHECK: %[[D1:.+]] = tile.dot %[[ABIGOP]], %[[BSMALLOP]], %[[D0]] precision = tf32 :
 // CHECK: %[[D2:.+]] = tile.dot %[[ABIGOP]], %[[BBIGOP]], %[[D1]] precision = tf32 :
 // CHECK-NOT: tile.dot
-// CHECK: return %[[D2]]
+// CHECK: %[[R:.+]] = tilegpu.convert_layout %[[D2]]
+// CHECK: return %[[R]]
 // SM90-LABEL: func.func @tf32x3
 // SM90: arith.andi
 // SM90: arith.andi

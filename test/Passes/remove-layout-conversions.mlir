@@ -609,3 +609,25 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
     return
   }
 }
+
+// -----
+
+// Must not: a load is not issued in a layout where more threads hold each
+// element (an FMA dot operand's, where the 16 lanes along N hold the same
+// rows of A): that would read global memory once per copy. The load stays
+// coalesced and its values are converted.
+
+// CHECK-LABEL: func.func @load_not_into_broadcast
+// CHECK: %[[V:.*]] = tile.load %{{.*}} : tensor<64x32x!tile.ptr<f32>, #[[$B:.+]]>
+// CHECK: tilegpu.convert_layout %[[V]] : tensor<64x32xf32, #[[$B]]> -> tensor<64x32xf32, #[[$L:.+]]>
+// CHECK-NOT: tile.load
+#b = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#l = #tilegpu.linear<{register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 0], [32, 0]], lane = [[0, 0], [0, 0], [0, 0], [0, 0], [4, 0]], warp = [[8, 0], [16, 0]], block = []}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @load_not_into_broadcast(%p: tensor<64x32x!tile.ptr<f32>, #b>) -> tensor<64x32xf32, #l> {
+    %v = tile.load %p : tensor<64x32x!tile.ptr<f32>, #b>
+    %vl = tilegpu.convert_layout %v : tensor<64x32xf32, #b> -> tensor<64x32xf32, #l>
+    %neg = arith.negf %vl : tensor<64x32xf32, #l>
+    return %neg : tensor<64x32xf32, #l>
+  }
+}
