@@ -79,11 +79,30 @@ def launcher(kernel, cdiv, config):
     return run
 
 
+def dump_ptx(folder, config, providers, inputs):
+    """Each provider's PTX of `config` in `folder`, for comparing the code."""
+    os.makedirs(folder, exist_ok=True)
+    bm, bn, bk, warps, stages = config
+    for name, kernel, _ in providers:
+        a, b = inputs[name]
+        n = a.shape[0]
+        args = (a, b, a, n, n, n, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                a.stride(0), a.stride(1))
+        meta = dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, num_warps=warps, num_stages=stages)
+        if name == "triton":
+            ptx = kernel.warmup(*args, grid=(1,), **meta).asm["ptx"]
+        else:
+            ptx = kernel.compile(*args, stage="ptx", **meta)
+        with open(os.path.join(folder, f"{name}_{'_'.join(map(str, config))}.ptx"), "w") as f:
+            f.write(ptx)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=2048)
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--dump", help="write each compiler's PTX of each configuration here")
     args = parser.parse_args(argv)
     bench = load_module(os.path.join(os.path.dirname(os.path.abspath(__file__)), "matmul.py"),
                         "bench_matmul")
@@ -116,6 +135,8 @@ def main(argv=None):
             for name, _, _ in providers:
                 times[name].extend(bench.time_calls(lambda: runs[name](*inputs[name]), args.runs,
                                                     method="device", flush=flush))
+        if args.dump:
+            dump_ptx(args.dump, config, providers, inputs)
         cells = "".join(f"{flops / (statistics.median(times[p]) * 1e-3) * 1e-12:12.2f}"
                         for p, _, _ in providers)
         errs = " / ".join(f"{errors[p]:.1e}" for p, _, _ in providers)

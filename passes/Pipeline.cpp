@@ -453,8 +453,18 @@ private:
       auto read = tilegpu::LocalLoadOp::create(rb, c.convert.getLoc(),
                                                c.convert.getType(), buffer);
       c.convert.replaceAllUsesWith(read.getResult());
-      if (!lastRead || lastRead->isBeforeInBlock(read))
-        lastRead = read;
+      Operation *reader = read;
+      // A dot on FMAs reads its operands from the buffer itself, k by k
+      // (the LLVM lowering re-reads them next to their products, which
+      // keeps a thread's registers for its accumulators): the copies into
+      // the next buffers go after it.
+      for (Operation *user : read->getUsers())
+        if (isa<tile::DotOp>(user) && user->getBlock() == read->getBlock() &&
+            !isa<tilegpu::DotOperandLayoutAttr>(read.getType().getEncoding()) &&
+            reader->isBeforeInBlock(user))
+          reader = user;
+      if (!lastRead || lastRead->isBeforeInBlock(reader))
+        lastRead = reader;
     }
     if (asyncDot) {
       // Issue this iteration's wgmma group and go on once the previous

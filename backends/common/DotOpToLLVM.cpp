@@ -15,7 +15,11 @@
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <map>
 
@@ -37,6 +41,86 @@ bool inFmaLayouts(tile::DotOp op) {
   auto wantB = tilegpu::getFmaDotOperandLinearLayout(*dLayout, 1, k);
   return wantA && wantB && *wantA == *aLayout && *wantB == *bLayout;
 }
+
+/// Whether `op` may write memory (unknown ops may).
+bool mayWriteMemory(Operation *op) {
+  if (auto effects = dyn_cast<MemoryEffectOpInterface>(op))
+    return effects.hasEffect<MemoryEffects::Write>();
+  return !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
+         !isMemoryEffectFree(op);
+}
+
+/// A thread's operand values of a dot, where those a shared-memory load in
+/// the dot's block produced are read again at their first use (the load
+/// cloned there, once): a local_load emits every load of the operand
+/// before the dot, and a thread holding all its rows of A and columns of B
+/// at once (hundreds of values) spilled; read next to the products of
+/// their k, they live for a few k. Only loads after which nothing up to
+/// the dot may write memory move; the originals are left dead.
+class OperandReader {
+public:
+  OperandReader(Operation *dot, SmallVector<Value> values)
+      : dot(dot), values(std::move(values)) {
+    // The earliest op from which on nothing writes memory up to the dot.
+    Operation *first = dot;
+    while (Operation *before = first->getPrevNode()) {
+      if (mayWriteMemory(before))
+        break;
+      first = before;
+    }
+    for (Operation *op = first; op != dot; op = op->getNextNode())
+      if (auto load = dyn_cast<LLVM::LoadOp>(op))
+        if (load.getAddr().getType() ==
+                LLVM::LLVMPointerType::get(op->getContext(), 3) &&
+            !load.getVolatile_())
+          movable.insert(op);
+  }
+
+  Value get(RewriterBase &rewriter, int32_t reg) {
+    Value value = values[reg];
+    // unpackStruct's extractvalue of the struct the operand's lowering
+    // built with insertvalues: the value inserted there.
+    if (auto extract = value.getDefiningOp<LLVM::ExtractValueOp>())
+      if (Value inserted = insertedValue(extract))
+        value = inserted;
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return value;
+    if (movable.contains(def))
+      return moved(rewriter, def)->getResult(0);
+    auto extract = dyn_cast<LLVM::ExtractElementOp>(def);
+    if (!extract || !extract.getVector().getDefiningOp() ||
+        !movable.contains(extract.getVector().getDefiningOp()))
+      return value;
+    Operation *vector = moved(rewriter, extract.getVector().getDefiningOp());
+    return LLVM::ExtractElementOp::create(rewriter, extract.getLoc(),
+                                          vector->getResult(0),
+                                          extract.getPosition());
+  }
+
+private:
+  static Value insertedValue(LLVM::ExtractValueOp extract) {
+    Value container = extract.getContainer();
+    while (auto insert = container.getDefiningOp<LLVM::InsertValueOp>()) {
+      if (insert.getPosition() == extract.getPosition())
+        return insert.getValue();
+      container = insert.getContainer();
+    }
+    return Value();
+  }
+
+  Operation *moved(RewriterBase &rewriter, Operation *load) {
+    auto [at, inserted] = clones.try_emplace(load, nullptr);
+    if (inserted)
+      at->second = rewriter.clone(*load);
+    return at->second;
+  }
+
+  Operation *dot;
+  SmallVector<Value> values;
+  llvm::SmallPtrSet<Operation *, 32> movable;
+  llvm::DenseMap<Operation *, Operation *> clones;
+};
 
 struct DotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -66,8 +150,8 @@ struct DotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
         return LLVM::SExtOp::create(rewriter, loc, resultElement, v);
       return LLVM::FPExtOp::create(rewriter, loc, resultElement, v);
     };
-    SmallVector<Value> a = unpackStruct(rewriter, loc, adaptor.getA());
-    SmallVector<Value> b = unpackStruct(rewriter, loc, adaptor.getB());
+    OperandReader a(op, unpackStruct(rewriter, loc, adaptor.getA()));
+    OperandReader b(op, unpackStruct(rewriter, loc, adaptor.getB()));
     SmallVector<Value> c = unpackStruct(rewriter, loc, adaptor.getC());
     std::map<Coordinates, int32_t> aIndex = registerIndex(*aLayout);
     std::map<Coordinates, int32_t> bIndex = registerIndex(*bLayout);
@@ -93,7 +177,8 @@ struct DotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
         if (ai == aIndex.end() || bi == bIndex.end())
           return op.emitOpError("internal error: an operand element is "
                                 "missing from the thread's registers");
-        Value x = widen(a[ai->second]), y = widen(b[bi->second]);
+        Value x = widen(a.get(rewriter, ai->second));
+        Value y = widen(b.get(rewriter, bi->second));
         Value &acc = results[reg];
         if (isInteger)
           acc = LLVM::AddOp::create(rewriter, loc, acc,
