@@ -14,6 +14,7 @@
 #include "dialects/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -68,12 +69,15 @@ public:
         break;
       first = before;
     }
-    for (Operation *op = first; op != dot; op = op->getNextNode())
+    for (Operation *op = first; op != dot; op = op->getNextNode()) {
       if (auto load = dyn_cast<LLVM::LoadOp>(op))
         if (load.getAddr().getType() ==
                 LLVM::LLVMPointerType::get(op->getContext(), 3) &&
             !load.getVolatile_())
           movable.insert(op);
+      if (isMemoryEffectFree(op) && op->getNumRegions() == 0)
+        pure.insert(op);
+    }
   }
 
   Value get(RewriterBase &rewriter, int32_t reg) {
@@ -109,16 +113,28 @@ private:
     return Value();
   }
 
-  Operation *moved(RewriterBase &rewriter, Operation *load) {
-    auto [at, inserted] = clones.try_emplace(load, nullptr);
-    if (inserted)
-      at->second = rewriter.clone(*load);
-    return at->second;
+  /// `op` (a load, or the arithmetic of its address) cloned at the
+  /// insertion point, once, with the operands that were computed for it
+  /// alone cloned too: the address of each load is then computed next to
+  /// it, not all of them before the dot (where they held registers).
+  Operation *moved(RewriterBase &rewriter, Operation *op, int depth = 0) {
+    auto found = clones.find(op);
+    if (found != clones.end())
+      return found->second;
+    IRMapping mapping;
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def && depth < 8 && pure.contains(def))
+        mapping.map(operand, moved(rewriter, def, depth + 1)->getResult(0));
+    }
+    Operation *clone = rewriter.clone(*op, mapping);
+    clones[op] = clone;
+    return clone;
   }
 
   Operation *dot;
   SmallVector<Value> values;
-  llvm::SmallPtrSet<Operation *, 32> movable;
+  llvm::SmallPtrSet<Operation *, 32> movable, pure;
   llvm::DenseMap<Operation *, Operation *> clones;
 };
 

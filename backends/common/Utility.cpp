@@ -221,7 +221,21 @@ mlir::terrazzo::emitIndices(RewriterBase &rewriter, Location loc,
         // Disjoint bits: XOR is addition, which later folds into addresses.
         coords.push_back(LLVM::AddOp::create(rewriter, loc, threadPart[dim], c));
       } else {
-        coords.push_back(LLVM::XOrOp::create(rewriter, loc, threadPart[dim], c));
+        // Only the bits the thread's part may have need the XOR; the rest
+        // is added (disjoint bits), so registers that differ only there
+        // share one XOR (a swizzle's few phases) plus an immediate, rather
+        // than each keeping its own value (for an FMA operand's 32 values
+        // of K, 32 live registers where 8 phases do).
+        int32_t overlapping = constant & int32_t(threadBits[dim]);
+        int32_t disjoint = constant & ~int32_t(threadBits[dim]);
+        Value mixed = LLVM::XOrOp::create(
+            rewriter, loc, threadPart[dim],
+            i32Constant(rewriter, loc, overlapping));
+        coords.push_back(
+            disjoint ? LLVM::AddOp::create(rewriter, loc, mixed,
+                                           i32Constant(rewriter, loc, disjoint))
+                           .getResult()
+                     : mixed);
       }
     }
     indices.push_back(std::move(coords));
