@@ -56,6 +56,15 @@ CASES = {
 # Rows of the box inside the tensor (M = 37, BM = 16): where faults start.
 for row in (21, 25, 29, 30, 33, 35, 36, 37):
     CASES[f"rows-in-{M - row}"] = ("cached", [("terrazzo", "load", "float32", 64, (row, 0))])
+# Kinds TERRAZZO_TMA=1 still keeps on the pointer path (isTmaValidated).
+CASES["unswizzled-4x64"] = ("cached", [("terrazzo", "load", "float32", 45, off, {"bm": 4, "bn": 64})
+                                       for off in [(0, 0), (36, 0), (30, 16)]])
+CASES["store-45-edges"] = ("cached", [("terrazzo", "store", "float32", 45, off)
+                                      for off in [(8, 16), (30, 32), (36, 16), (0, 0)]])
+CASES["1d-int8"] = ("cached", [("terrazzo", "copy1d", "int8", 1000, (0, 0))])
+CASES["1d-f32-small"] = ("cached", [("terrazzo", "copy1d", "float32", 77, (0, 0))])
+CASES["3d-f32"] = ("cached", [("terrazzo", "copy3d", "float32", 0, (0, 0))])
+CASES["3d-f16"] = ("cached", [("terrazzo", "copy3d", "float16", 0, (0, 0))])
 # The faulting (36, 30) box with one thing changed at a time.
 CASES["36-30-n48"] = ("cached", [("terrazzo", "load", "float32", 48, (36, 30))])
 CASES["36-0-n45"] = ("cached", [("terrazzo", "load", "float32", 45, (36, 0))])
@@ -93,6 +102,14 @@ def read_host_block(xd, out_ptr, off_m, off_n, BM: tl.constexpr, BN: tl.constexp
     tl.store(out_ptr + rm[:, None] * BN + rn[None, :], block)
 
 
+def copy3d(x_ptr, y_ptr, A, B, C, sa, sb, BA: tl.constexpr, BB: tl.constexpr,
+           BC: tl.constexpr):
+    xd = tl.make_tensor_descriptor(x_ptr, [A, B, C], [sa, sb, 1], [BA, BB, BC])
+    yd = tl.make_tensor_descriptor(y_ptr, [A, B, C], [sa, sb, 1], [BA, BB, BC])
+    off = tl.program_id(0) * BA
+    yd.store([off, 0, 0], xd.load([off, 0, 0]) + 1)
+
+
 def copy1d(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     xd = tl.make_tensor_descriptor(x_ptr, [n], [1], [BLOCK])
     yd = tl.make_tensor_descriptor(y_ptr, [n], [1], [BLOCK])
@@ -127,7 +144,16 @@ def run_step(torch, kernels, access, dtype, n, off, shape=None):
     allocated, default m: more leaves memory after the tensor)."""
     shape = shape or {}
     m = shape.get("m", M)
+    bm, bn = shape.get("bm", BM), shape.get("bn", BN)
     tdt = getattr(torch, dtype)
+    if access == "copy3d":
+        a, b, c = 5, 3, 32
+        x = torch.randn(a, b, c, device="cuda", generator=gen).to(tdt)
+        y = torch.zeros_like(x)
+        kernels.copy3d[((a + 1) // 2,)](x, y, a, b, c, b * c, c, BA=2, BB=4, BC=32)
+        torch.cuda.synchronize()
+        bad = (y != x + 1).sum().item()
+        return None if bad == 0 else f"{bad} elements wrong"
     gen = torch.Generator(device="cuda").manual_seed(n * 100 + off[0] + off[1])
     if access == "copy1d":
         x = torch.randn(n, device="cuda", generator=gen).to(tdt)
@@ -138,16 +164,16 @@ def run_step(torch, kernels, access, dtype, n, off, shape=None):
         return None if bad == 0 else f"{bad} elements wrong"
     if access in ("load", "hostload"):
         x = torch.randn(shape.get("rows", m), WIDTH, device="cuda", generator=gen).to(tdt)
-        out = torch.full((BM, BN), float("nan"), dtype=tdt, device="cuda")
+        out = torch.full((bm, bn), float("nan"), dtype=tdt, device="cuda")
         if access == "hostload":
             from triton.tools.tensor_descriptor import TensorDescriptor
             xd = TensorDescriptor(x, [m, n], [WIDTH, 1], [BM, BN])
             kernels.read_host_block[(1,)](xd, out, off[0], off[1], BM=BM, BN=BN)
         else:
-            kernels.read_block[(1,)](x, out, m, n, WIDTH, off[0], off[1], BM=BM, BN=BN)
+            kernels.read_block[(1,)](x, out, m, n, WIDTH, off[0], off[1], BM=bm, BN=bn)
         torch.cuda.synchronize()
-        want = torch.zeros(BM, BN, dtype=tdt, device="cuda")
-        rows, cols = min(BM, m - off[0]), min(BN, n - off[1])
+        want = torch.zeros(bm, bn, dtype=tdt, device="cuda")
+        rows, cols = min(bm, m - off[0]), min(bn, n - off[1])
         if rows > 0 and cols > 0:
             want[:rows, :cols] = x[off[0]:off[0] + rows, off[1]:off[1] + cols]
         wrong = (out != want) & ~(out.isnan() & want.isnan())
