@@ -120,17 +120,12 @@ bool mlir::terrazzo::canLowerToTma(tile::MakeTensorDescOp desc,
 bool mlir::terrazzo::isTmaValidated(tile::MakeTensorDescOp desc,
                                     const ModuleAxisInfoAnalysis &axisInfo) {
   RankedTensorType block = desc.getType().getBlockType();
-  tilegpu::SharedLayoutAttr layout = tilegpu::getTmaSharedLayout(
-      desc.getContext(), block.getShape(), block.getElementType());
-  // What has run correctly on the H100: 2-D blocks in a swizzled
-  // nvmma_shared layout. 1-D and 3-D blocks (row-major, unswizzled boxes)
-  // faulted there with an illegal instruction.
-  if (block.getRank() != 2 ||
-      !isa_and_nonnull<tilegpu::NvmmaSharedLayoutAttr>(layout))
-    return false;
-  // A TMA store wrote past the tensor's innermost extent up to the next
-  // 16 bytes on the H100 (45 float32 columns: columns 45..47 written,
-  // measured); stores need that extent known to be a multiple of 16 bytes.
+  // A TMA store of a box reaching past the tensor's innermost extent
+  // writes up to the next 16 bytes on the H100 (45 float32 columns:
+  // columns 45..47 written, scripts/tma-probe.py); stores need that extent
+  // known to be a multiple of 16 bytes. (1-D, 3-D and unswizzled blocks,
+  // which faulted in session 4 before the innermost-coordinate rule, ran
+  // correctly in the probe, tails included.)
   bool stores = llvm::any_of(desc->getUsers(), [](Operation *user) {
     return isa<tile::DescStoreOp>(user);
   });

@@ -28,11 +28,11 @@ inline constexpr const char *kGlobalScratchAttrName =
 bool canLowerToTma(tile::MakeTensorDescOp desc,
                    const ModuleAxisInfoAnalysis &axisInfo);
 
-/// Whether `desc` (one canLowerToTma accepts) is of the kind that has run
-/// correctly under TMA on the H100: a 2-D block in a swizzled nvmma_shared
-/// layout and, for descriptors that are stored through, an innermost extent
-/// known to be a multiple of 16 bytes (a TMA store wrote up to the next 16
-/// bytes past it). terrazzo-lower-tensor-descriptors keeps only these.
+/// Whether `desc` (one canLowerToTma accepts) is of the kind that runs
+/// correctly under TMA on the H100: for descriptors that are stored
+/// through, an innermost extent known to be a multiple of 16 bytes (a TMA
+/// store wrote up to the next 16 bytes past it); loads always.
+/// terrazzo-lower-tensor-descriptors keeps only these.
 bool isTmaValidated(tile::MakeTensorDescOp desc,
                     const ModuleAxisInfoAnalysis &axisInfo);
 

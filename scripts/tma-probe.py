@@ -146,6 +146,7 @@ def run_step(torch, kernels, access, dtype, n, off, shape=None):
     m = shape.get("m", M)
     bm, bn = shape.get("bm", BM), shape.get("bn", BN)
     tdt = getattr(torch, dtype)
+    gen = torch.Generator(device="cuda").manual_seed(n * 100 + off[0] + off[1])
     if access == "copy3d":
         a, b, c = 5, 3, 32
         x = torch.randn(a, b, c, device="cuda", generator=gen).to(tdt)
@@ -154,7 +155,6 @@ def run_step(torch, kernels, access, dtype, n, off, shape=None):
         torch.cuda.synchronize()
         bad = (y != x + 1).sum().item()
         return None if bad == 0 else f"{bad} elements wrong"
-    gen = torch.Generator(device="cuda").manual_seed(n * 100 + off[0] + off[1])
     if access == "copy1d":
         x = torch.randn(n, device="cuda", generator=gen).to(tdt)
         y = torch.zeros(n + 256, dtype=tdt, device="cuda")

@@ -338,18 +338,18 @@ def test_tma_ptx_on_sm90(tmp_path):
 
 @pytest.mark.parametrize("case", ["1d", "3d", "split"])
 def test_tma_ptx_shapes(case, tmp_path):
-    # 1-D and 3-D blocks keep the pointer path on sm_90 (their TMA copies
-    # faulted on the H100); 2-D blocks wider than a swizzle row split.
+    # 1-D and 3-D blocks are TMA boxes too (unswizzled); 2-D blocks wider
+    # than a swizzle row split.
     if case == "1d":
         x = np.zeros(1024, np.float32)
         ptx = _ptx_for(dtype_kernel, x, x, 1024, DT=tl.float32, BLOCK=128)
-        assert "cp.async.bulk.tensor" not in ptx and "ld.global" in ptx
-        return
+        assert "cp.async.bulk.tensor.1d.shared::cluster" in ptx
+        assert "cp.async.bulk.tensor.1d.global" in ptx
     elif case == "3d":
         x = np.zeros((4, 4, 32), np.float32)
         ptx = _ptx_for(rank3_kernel, x, x, 4, 4, 32, 128, 32, BA=2, BB=4, BC=32)
-        assert "cp.async.bulk.tensor" not in ptx and "ld.global" in ptx
-        return
+        assert "cp.async.bulk.tensor.3d.shared::cluster" in ptx
+        assert "cp.async.bulk.tensor.3d.global" in ptx
     else:
         # 128 bytes per swizzle row: a 32 x 128 f16 block is two boxes.
         x = np.zeros((64, 128), np.float16)
@@ -442,7 +442,7 @@ _TORCH_DTYPES = {"float16": "float16", "bfloat16": "bfloat16", "float32": "float
     ((130, 48), (8, 16)),      # smallest swizzled block
     ((64, 256), (32, 128)),    # several boxes per block (swizzle rows)
     ((600, 16), (512, 16)),    # more than 256 rows: several boxes
-    ((29, 64), (4, 64)),       # fewer than 8 rows: unswizzled, pointer path
+    ((29, 64), (4, 64)),       # fewer than 8 rows: an unswizzled box
 ])
 def test_gpu_tma_copy(torch_cuda, dtype, shape, block, rng):
     torch = torch_cuda
@@ -459,7 +459,7 @@ def test_gpu_tma_copy(torch_cuda, dtype, shape, block, rng):
     ys = torch.full((m, width), float("nan"), dtype=tdt, device="cuda")
     x, y = xs[:, :n], ys[:, :n]
     grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
-    _expect_tma(tma_copy_kernel, x, y, m, n, width, width, BM=bm, BN=bn, tma=bm >= 8)
+    _expect_tma(tma_copy_kernel, x, y, m, n, width, width, BM=bm, BN=bn)
     tma_copy_kernel[grid](x, y, m, n, width, width, BM=bm, BN=bn)
     torch.cuda.synchronize()
     want = (xs.double()[:, :n] * 2 + 1).to(tdt).double()
@@ -542,7 +542,9 @@ def test_gpu_tma_edges(torch_cuda, off, dtype, n, rng):
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "int8"])
 def test_gpu_descriptor_1d_sm90(torch_cuda, dtype, rng):
-    # 1-D blocks faulted under TMA on the H100: they keep the pointer path.
+    # 1-D blocks, the last one past the end: TMA loads, and TMA stores when
+    # n is specialised as a multiple of 16 (else the pointer path, since a
+    # TMA store would write past n); nothing is written past n either way.
     torch = torch_cuda
     _sm90(torch)
     n = int(rng.integers(300, 2000))
@@ -551,7 +553,7 @@ def test_gpu_descriptor_1d_sm90(torch_cuda, dtype, rng):
           "int8": tl.int8}[dtype]
     x = torch.from_numpy(rng.integers(-100, 100, n).astype(np.float32)).to(tdt).cuda()
     y = torch.zeros(n + 64, dtype=tdt, device="cuda")
-    _expect_tma(dtype_kernel, x, y, n, DT=dt, BLOCK=128, tma=False)
+    _expect_tma(dtype_kernel, x, y, n, DT=dt, BLOCK=128)
     dtype_kernel[(triton.cdiv(n, 128),)](x, y, n, DT=dt, BLOCK=128)
     torch.cuda.synchronize()
     assert torch.equal(y[:n], x)
@@ -560,13 +562,14 @@ def test_gpu_descriptor_1d_sm90(torch_cuda, dtype, rng):
 
 @pytest.mark.gpu
 def test_gpu_descriptor_3d_sm90(torch_cuda, rng):
-    # As 1-D blocks, 3-D ones keep the pointer path on sm_90.
+    # 3-D blocks, the last one past the end (a = 5 rows of 2): TMA loads and
+    # stores (32 float32 columns, a whole number of 16 bytes).
     torch = torch_cuda
     _sm90(torch)
     a, b, c = 5, 3, 32
     x = torch.from_numpy(rng.standard_normal((a, b, c)).astype(np.float32)).cuda()
     y = torch.full((a, b, c), float("nan"), device="cuda")
-    _expect_tma(rank3_kernel, x, y, a, b, c, b * c, c, BA=2, BB=4, BC=32, tma=False)
+    _expect_tma(rank3_kernel, x, y, a, b, c, b * c, c, BA=2, BB=4, BC=32)
     rank3_kernel[(triton.cdiv(a, 2),)](x, y, a, b, c, b * c, c, BA=2, BB=4, BC=32)
     torch.cuda.synchronize()
     assert torch.equal(y, x + 1)

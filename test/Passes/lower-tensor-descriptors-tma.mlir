@@ -1,15 +1,14 @@
 // RUN: terrazzo-opt %s -split-input-file --terrazzo-lower-tensor-descriptors="keep-tma=true keep-unvalidated=true" | FileCheck %s
 // RUN: terrazzo-opt %s -split-input-file --terrazzo-lower-tensor-descriptors=keep-tma=true | FileCheck %s --check-prefix=VALID
 
-// Without keep-unvalidated only the kinds that have run correctly under
-// TMA on the H100 stay: the 2-D swizzled block (its stores' extent a
-// multiple of 16 elements of f16), not the 1-D one.
+// Without keep-unvalidated, descriptors stored through stay only with an
+// innermost extent known to be a multiple of 16 bytes (here 16 elements
+// of f16); loads stay whatever the block (the 1-D one too).
 // VALID-LABEL: func.func @kept_2d
 // VALID: tile.desc_load
 // VALID: tile.desc_store
 // VALID-LABEL: func.func @kept_1d
-// VALID-NOT: tile.desc_load
-// VALID: tile.load
+// VALID: tile.desc_load
 
 // With keep-tma, a descriptor TMA can serve stays: base and row stride
 // known multiples of 16 bytes (divisibility hints), innermost stride the
@@ -206,4 +205,28 @@ func.func @unaligned_outer_coordinate(%base: !tile.ptr<f32> {tile.divisibility =
   %d = tile.make_tensor_desc %base, [%m, %n], [%s, %c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<16x32xf32>>
   %v = tile.desc_load %d[%i, %j] : !tile.tensordesc<tensor<16x32xf32>> -> tensor<16x32xf32>
   return %v : tensor<16x32xf32>
+}
+
+// -----
+
+// Must not (without keep-unvalidated): a store through a descriptor whose
+// innermost extent is not known to be a multiple of 16 bytes (a TMA store
+// of a box past it writes up to the next 16 bytes on the H100) lowers to
+// pointers; the load of a descriptor that is only read stays.
+// VALID-LABEL: func.func @store_unaligned_extent
+// VALID: tile.desc_load
+// VALID-NOT: tile.desc_store
+// VALID: tile.store
+// CHECK-LABEL: func.func @store_unaligned_extent
+// CHECK: tile.desc_store
+func.func @store_unaligned_extent(%base: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i32, %n: i32, %s: i64 {tile.divisibility = 16 : i32}) {
+  %pid = tile.program_id x : i32
+  %c32 = arith.constant 32 : i32
+  %i = arith.muli %pid, %c32 : i32
+  %c1 = arith.constant 1 : i64
+  %d = tile.make_tensor_desc %base, [%m, %n], [%s, %c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<16x32xf32>>
+  %o = tile.make_tensor_desc %out, [%m, %n], [%s, %c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<16x32xf32>>
+  %v = tile.desc_load %d[%i, %i] : !tile.tensordesc<tensor<16x32xf32>> -> tensor<16x32xf32>
+  tile.desc_store %o[%i, %i], %v : !tile.tensordesc<tensor<16x32xf32>>, tensor<16x32xf32>
+  return
 }
