@@ -2,7 +2,9 @@
 // result with fused multiply-adds over K, reading A and B in the layouts of
 // dialects/TileGPU/IR/DotOperandLayouts.h (every thread holds the rows of
 // A and the columns of B its elements need, K in registers), which
-// terrazzo-convert-tile-to-tilegpu gives the operands. float16/bfloat16
+// terrazzo-convert-tile-to-tilegpu gives the operands; K is the outer loop,
+// and operands a local_load read from shared memory are read again next
+// to the products of their k (OperandReader). float16/bfloat16
 // operands are widened to the result's type before each product; int8
 // products accumulate in int32. This is the fallback for shapes and types
 // without a tensor-core instruction (issue 6 adds mma and wgmma).
@@ -14,8 +16,8 @@
 #include "dialects/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -61,7 +63,7 @@ bool mayWriteMemory(Operation *op) {
 class OperandReader {
 public:
   OperandReader(Operation *dot, SmallVector<Value> values)
-      : dot(dot), values(std::move(values)) {
+      : values(std::move(values)) {
     // The earliest op from which on nothing writes memory up to the dot.
     Operation *first = dot;
     while (Operation *before = first->getPrevNode()) {
@@ -132,7 +134,6 @@ private:
     return clone;
   }
 
-  Operation *dot;
   SmallVector<Value> values;
   llvm::SmallPtrSet<Operation *, 32> movable, pure;
   llvm::DenseMap<Operation *, Operation *> clones;
