@@ -115,7 +115,6 @@ def main(argv=None):
         pass
     n = args.size
     flops = 2.0 * n ** 3
-    flush = torch.empty(256 * 1024 * 1024 // 4, dtype=torch.int32, device="cuda")
     print(f"device: {torch.cuda.get_device_name()}, {n}^3 float32, input_precision='ieee', "
           f"median of {args.rounds} x {args.runs} calls (device times)")
     print(f"{'config (M,N,K,warps,stages)':30}" + "".join(f"{p:>12}" for p, _, _ in providers)
@@ -134,7 +133,7 @@ def main(argv=None):
         for _ in range(args.rounds):
             for name, _, _ in providers:
                 times[name].extend(bench.time_calls(lambda: runs[name](*inputs[name]), args.runs,
-                                                    method="device", flush=flush))
+                                                    method="device"))
         if args.dump:
             dump_ptx(args.dump, config, providers, inputs)
         cells = "".join(f"{flops / (statistics.median(times[p]) * 1e-3) * 1e-12:12.2f}"

@@ -166,19 +166,33 @@ def triton_provider(tutorial, fp8=False):
     return run
 
 
-def time_calls(fn, runs, warmup=10, method="latency", flush=None):
+_flush_buffer = None
+
+
+def l2_flush_buffer():
+    """256 MB, as do_bench's (larger than the H100's 50 MB L2): zeroing it
+    evicts a call's inputs from L2. Allocated once."""
+    global _flush_buffer
+    if _flush_buffer is None:
+        _flush_buffer = torch.empty(256 * 1024 * 1024 // 4, dtype=torch.int32,
+                                    device="cuda")
+    return _flush_buffer
+
+
+def time_calls(fn, runs, warmup=10, method="latency"):
     """The times (ms) of `runs` calls of `fn` after `warmup` calls, each
     between CUDA events.
 
     "latency": the host waits for each call before starting the next, so a
     call starts on an idle GPU and its time includes the host's launch cost.
-    "device": as triton.testing.do_bench, the L2 cache is flushed (`flush`,
-    a large buffer, is zeroed) before each call and the host does not wait
+    "device": as triton.testing.do_bench, the L2 cache is flushed
+    (l2_flush_buffer is zeroed) before each call and the host does not wait
     between calls, so the launch overlaps the flush and the time is the
     kernel's on a cold L2 (how the issue's Triton and cuBLAS figures were
     measured)."""
     for _ in range(warmup):
         fn()
+    flush = l2_flush_buffer() if method == "device" else None
     torch.cuda.synchronize()
     starts = [torch.cuda.Event(enable_timing=True) for _ in range(runs)]
     ends = [torch.cuda.Event(enable_timing=True) for _ in range(runs)]
@@ -236,8 +250,6 @@ def main(argv=None):
 
     rows, notes = [], []
     methods = ["device", "latency"] if args.method == "both" else [args.method]
-    # 256 MB, as do_bench: larger than the H100's 50 MB L2.
-    flush = torch.empty(256 * 1024 * 1024 // 4, dtype=torch.int32, device="cuda")
 
     def case(name, make, providers, flops):
         providers = [(p, fn) for p, fn in providers if fn is not None]
@@ -254,7 +266,7 @@ def main(argv=None):
             for method in methods:
                 for provider, fn in providers:
                     times[provider, method].append(time_calls(
-                        lambda: fn(*inputs[provider]), args.runs, method=method, flush=flush))
+                        lambda: fn(*inputs[provider]), args.runs, method=method))
         for method in methods:
             for provider, _ in providers:
                 tflops = lambda ms: flops / (ms * 1e-3) * 1e-12

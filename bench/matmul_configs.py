@@ -96,7 +96,6 @@ def main(argv=None):
     dtype = getattr(torch, args.dtype)
     n = args.size
     flops = 2.0 * n ** 3
-    flush = torch.empty(256 * 1024 * 1024 // 4, dtype=torch.int32, device="cuda")
     print(f"device: {torch.cuda.get_device_name()}, {n}^3 {args.dtype}, "
           f"median of {args.rounds} x {args.runs} calls, {args.method} times")
     print(f"{'config (M,N,K,stages,warps)':30} {'terrazzo':>10} {'triton':>10}  rel err (T / Tr)")
@@ -122,7 +121,7 @@ def main(argv=None):
             for name, run, _ in providers:
                 if name in times:
                     times[name].extend(bench.time_calls(lambda: run(*inputs[name]), args.runs,
-                                                        method=args.method, flush=flush))
+                                                        method=args.method))
         cells = []
         for name, _, _ in providers:
             if name in failed:

@@ -136,6 +136,19 @@ private:
     operand.set(converted);
   }
 
+  /// Gives `result` the layout `encoding`; its users get it back in the
+  /// layout it had, through a conversion `after` creates (placed after the
+  /// result's op, in order of calls).
+  void convertResult(OpBuilder &after, OpResult result, Attribute encoding) {
+    auto type = cast<RankedTensorType>(result.getType());
+    if (type.getEncoding() == encoding)
+      return;
+    result.setType(type.cloneWithEncoding(encoding));
+    auto back = tilegpu::ConvertLayoutOp::create(after, result.getLoc(), type,
+                                                 result);
+    result.replaceAllUsesExcept(back, back);
+  }
+
   /// The layout of a dot's result computed with FMAs: each thread a block
   /// of up to 4 x 4 elements, so that every value of A and B it reads
   /// serves up to four FMAs. (In the default layout, one element per
@@ -167,12 +180,9 @@ private:
     Attribute fmaLayout = fmaDotResultLayout(resultType);
     if (resultType.getEncoding() != fmaLayout) {
       convertOperand(dot, dot.getCMutable(), fmaLayout);
-      dot.getResult().setType(resultType.cloneWithEncoding(fmaLayout));
-      OpBuilder builder(dot.getContext());
-      builder.setInsertionPointAfter(dot);
-      auto back = tilegpu::ConvertLayoutOp::create(builder, dot.getLoc(),
-                                                   resultType, dot.getResult());
-      dot.getResult().replaceAllUsesExcept(back, back);
+      OpBuilder after(dot.getContext());
+      after.setInsertionPointAfter(dot);
+      convertResult(after, cast<OpResult>(dot.getResult()), fmaLayout);
     }
     OpOperand *operands[] = {&dot.getAMutable(), &dot.getBMutable()};
     for (unsigned index = 0; index < 2; ++index) {
@@ -193,17 +203,11 @@ private:
     auto parent = layoutOf(reduce.getSrcs().front().getType());
     auto slice = tilegpu::SliceLayoutAttr::get(reduce.getContext(),
                                                reduce.getAxis(), parent);
-    OpBuilder builder(reduce.getContext());
-    builder.setInsertionPointAfter(reduce);
-    for (OpResult result : reduce->getResults()) {
-      auto type = dyn_cast<RankedTensorType>(result.getType());
-      if (!type)
-        continue;
-      result.setType(type.cloneWithEncoding(slice));
-      auto convert = tilegpu::ConvertLayoutOp::create(builder, reduce.getLoc(),
-                                                      type, result);
-      result.replaceAllUsesExcept(convert, convert);
-    }
+    OpBuilder after(reduce.getContext());
+    after.setInsertionPointAfter(reduce);
+    for (OpResult result : reduce->getResults())
+      if (isa<RankedTensorType>(result.getType()))
+        convertResult(after, result, slice);
   }
 };
 

@@ -454,15 +454,15 @@ private:
                                                c.convert.getType(), buffer);
       c.convert.replaceAllUsesWith(read.getResult());
       Operation *reader = read;
-      // A dot on FMAs reads its operands from the buffer itself, k by k
-      // (the LLVM lowering re-reads them next to their products, which
-      // keeps a thread's registers for its accumulators): the copies into
-      // the next buffers go after it.
-      for (Operation *user : read->getUsers())
-        if (isa<tile::DotOp>(user) && user->getBlock() == read->getBlock() &&
-            !isa<tilegpu::DotOperandLayoutAttr>(read.getType().getEncoding()) &&
-            reader->isBeforeInBlock(user))
-          reader = user;
+      // A dot on FMAs (operands not in an mma operand layout) reads its
+      // operands from the buffer itself, k by k (the LLVM lowering re-reads
+      // them next to their products, which keeps a thread's registers for
+      // its accumulators): the copies into the next buffers go after it.
+      if (!isa<tilegpu::DotOperandLayoutAttr>(read.getType().getEncoding()))
+        for (Operation *user : read->getUsers())
+          if (isa<tile::DotOp>(user) && user->getBlock() == read->getBlock() &&
+              reader->isBeforeInBlock(user))
+            reader = user;
       if (!lastRead || lastRead->isBeforeInBlock(reader))
         lastRead = reader;
     }
@@ -534,28 +534,27 @@ private:
     if (asyncDot) {
       // The last iteration's group is still in flight.
       Value result = loop.getResult(accIndex);
-      Operation *wait;
-      Value done;
+      // With a zero accumulator, wait only if the loop ran, else take the
+      // zeros: a branch on the uniform flag, which the wait in it keeps
+      // from being folded into a select per element (LLVM pushes such a
+      // select below the epilogue's truncation, where each 16-bit select
+      // costs a SEL and a PRMT).
+      scf::IfOp ran;
+      OpBuilder wb = ab;
       if (zeroAcc) {
-        // Wait only if the loop ran, else take the zeros: a branch on the
-        // uniform flag, which the wait in it keeps from being folded into
-        // a select per element (LLVM pushes such a select below the
-        // epilogue's truncation, where each 16-bit select costs a SEL and
-        // a PRMT).
-        auto ran = scf::IfOp::create(ab, loc, TypeRange{result.getType()},
-                                     loop.getResults().back(),
-                                     /*withElseRegion=*/true);
-        auto thenBuilder = OpBuilder::atBlockEnd(ran.thenBlock());
-        wait = tilegpu::WarpGroupDotWaitOp::create(
-            thenBuilder, loc, ValueRange{result}, /*pendings=*/0);
-        scf::YieldOp::create(thenBuilder, loc, wait->getResult(0));
+        ran = scf::IfOp::create(ab, loc, TypeRange{result.getType()},
+                                loop.getResults().back(),
+                                /*withElseRegion=*/true);
+        wb = OpBuilder::atBlockEnd(ran.thenBlock());
+      }
+      auto wait = tilegpu::WarpGroupDotWaitOp::create(
+          wb, loc, ValueRange{result}, /*pendings=*/0);
+      Value done = wait.getResult(0);
+      if (ran) {
+        scf::YieldOp::create(wb, loc, done);
         auto elseBuilder = OpBuilder::atBlockEnd(ran.elseBlock());
         scf::YieldOp::create(elseBuilder, loc, zeroAcc);
         done = ran.getResult(0);
-      } else {
-        wait = tilegpu::WarpGroupDotWaitOp::create(
-            ab, loc, ValueRange{result}, /*pendings=*/0);
-        done = wait->getResult(0);
       }
       result.replaceAllUsesExcept(done, wait);
     }

@@ -4,7 +4,7 @@
 // A and the columns of B its elements need, K in registers), which
 // terrazzo-convert-tile-to-tilegpu gives the operands; K is the outer loop,
 // and operands a local_load read from shared memory are read again next
-// to the products of their k (OperandReader). float16/bfloat16
+// to the products of their k (SharedOperandReads). float16/bfloat16
 // operands are widened to the result's type before each product; int8
 // products accumulate in int32. This is the fallback for shapes and types
 // without a tensor-core instruction (issue 6 adds mma and wgmma).
@@ -45,25 +45,26 @@ bool inFmaLayouts(tile::DotOp op) {
   return wantA && wantB && *wantA == *aLayout && *wantB == *bLayout;
 }
 
-/// Whether `op` may write memory (unknown ops may).
+/// Whether `op` may write memory (unknown ops may), as terrazzo-combine's
+/// mayWriteBetween asks it.
 bool mayWriteMemory(Operation *op) {
-  if (auto effects = dyn_cast<MemoryEffectOpInterface>(op))
-    return effects.hasEffect<MemoryEffects::Write>();
-  return !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
-         !isMemoryEffectFree(op);
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getEffectsRecursively(op);
+  return !effects || llvm::any_of(*effects, [](const auto &effect) {
+           return isa<MemoryEffects::Write>(effect.getEffect());
+         });
 }
 
-/// A thread's operand values of a dot, where those a shared-memory load in
-/// the dot's block produced are read again at their first use (the load
-/// cloned there, once): a local_load emits every load of the operand
-/// before the dot, and a thread holding all its rows of A and columns of B
-/// at once (hundreds of values) spilled; read next to the products of
-/// their k, they live for a few k. Only loads after which nothing up to
-/// the dot may write memory move; the originals are left dead.
-class OperandReader {
+/// The operand values of a dot, those a shared-memory load in the dot's
+/// block produced read again at their first use (the load cloned there,
+/// once): a local_load emits every load of the operand before the dot, and
+/// a thread holding all its rows of A and columns of B at once (hundreds
+/// of values) spilled; read next to the products of their k, they live for
+/// a few k. Only loads after which nothing up to the dot may write memory
+/// move; the originals are left dead. One per dot, for both operands.
+class SharedOperandReads {
 public:
-  OperandReader(Operation *dot, SmallVector<Value> values)
-      : values(std::move(values)) {
+  explicit SharedOperandReads(Operation *dot) {
     // The earliest op from which on nothing writes memory up to the dot.
     Operation *first = dot;
     while (Operation *before = first->getPrevNode()) {
@@ -82,8 +83,9 @@ public:
     }
   }
 
-  Value get(RewriterBase &rewriter, int32_t reg) {
-    Value value = values[reg];
+  /// `value` (one of unpackStruct's values of an operand), or the value
+  /// read again at the insertion point.
+  Value get(RewriterBase &rewriter, Value value) {
     // unpackStruct's extractvalue of the struct the operand's lowering
     // built with insertvalues: the value inserted there.
     if (auto extract = value.getDefiningOp<LLVM::ExtractValueOp>())
@@ -116,9 +118,10 @@ private:
   }
 
   /// `op` (a load, or the arithmetic of its address) cloned at the
-  /// insertion point, once, with the operands that were computed for it
-  /// alone cloned too: the address of each load is then computed next to
-  /// it, not all of them before the dot (where they held registers).
+  /// insertion point, once, with the pure ops of the span its operands
+  /// come from cloned too (each once, where first needed): the address of
+  /// each load is then computed next to it, not all of them before the dot
+  /// (where they held registers).
   Operation *moved(RewriterBase &rewriter, Operation *op, int depth = 0) {
     auto found = clones.find(op);
     if (found != clones.end())
@@ -134,7 +137,6 @@ private:
     return clone;
   }
 
-  SmallVector<Value> values;
   llvm::SmallPtrSet<Operation *, 32> movable, pure;
   llvm::DenseMap<Operation *, Operation *> clones;
 };
@@ -167,8 +169,9 @@ struct DotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
         return LLVM::SExtOp::create(rewriter, loc, resultElement, v);
       return LLVM::FPExtOp::create(rewriter, loc, resultElement, v);
     };
-    OperandReader a(op, unpackStruct(rewriter, loc, adaptor.getA()));
-    OperandReader b(op, unpackStruct(rewriter, loc, adaptor.getB()));
+    SharedOperandReads reads(op);
+    SmallVector<Value> a = unpackStruct(rewriter, loc, adaptor.getA());
+    SmallVector<Value> b = unpackStruct(rewriter, loc, adaptor.getB());
     SmallVector<Value> c = unpackStruct(rewriter, loc, adaptor.getC());
     std::map<Coordinates, int32_t> aIndex = registerIndex(*aLayout);
     std::map<Coordinates, int32_t> bIndex = registerIndex(*bLayout);
@@ -194,8 +197,8 @@ struct DotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
         if (ai == aIndex.end() || bi == bIndex.end())
           return op.emitOpError("internal error: an operand element is "
                                 "missing from the thread's registers");
-        Value x = widen(a.get(rewriter, ai->second));
-        Value y = widen(b.get(rewriter, bi->second));
+        Value x = widen(reads.get(rewriter, a[ai->second]));
+        Value y = widen(reads.get(rewriter, b[bi->second]));
         Value &acc = results[reg];
         if (isInteger)
           acc = LLVM::AddOp::create(rewriter, loc, acc,
