@@ -51,6 +51,52 @@ SmallVector<Operation *> mlir::terrazzo::getBufferUsers(Operation *alloc) {
   return users;
 }
 
+Value mlir::terrazzo::getRootBuffer(Value buffer) {
+  while (auto index = buffer.getDefiningOp<tilegpu::MemDescIndexOp>())
+    buffer = index.getSrc();
+  return buffer;
+}
+
+BufferWriters mlir::terrazzo::getBufferWriters(Value buffer) {
+  auto alloc = getRootBuffer(buffer).getDefiningOp<tilegpu::LocalAllocOp>();
+  if (!alloc || alloc.getSrc())
+    return BufferWriters::Other;
+  bool cpAsync = false, tma = false;
+  for (Operation *user : getBufferUsers(alloc)) {
+    cpAsync |= isa<tilegpu::AsyncCopyGlobalToLocalOp>(user);
+    tma |= isa<tilegpu::AsyncTMACopyGlobalToLocalOp>(user);
+    if (!isa<tilegpu::AsyncCopyGlobalToLocalOp,
+             tilegpu::AsyncTMACopyGlobalToLocalOp, tilegpu::MemDescIndexOp,
+             tilegpu::WarpGroupDotOp, tilegpu::LocalLoadOp,
+             tilegpu::LocalDeallocOp>(user))
+      return BufferWriters::Other;
+  }
+  if (cpAsync == tma)
+    return BufferWriters::Other;
+  return cpAsync ? BufferWriters::CpAsyncOnly : BufferWriters::TmaOnly;
+}
+
+namespace {
+/// The writers of `dot`'s operands in shared memory (A may be registers).
+SmallVector<BufferWriters, 2> sharedOperandWriters(Operation *dot) {
+  SmallVector<BufferWriters, 2> writers;
+  for (Value operand : cast<tilegpu::WarpGroupDotOp>(dot)->getOperands().take_front(2))
+    if (isa<tilegpu::MemDescType>(operand.getType()))
+      writers.push_back(getBufferWriters(operand));
+  return writers;
+}
+} // namespace
+
+bool mlir::terrazzo::wgmmaNeedsProxyFence(Operation *dot) {
+  return llvm::is_contained(sharedOperandWriters(dot), BufferWriters::Other);
+}
+
+bool mlir::terrazzo::wgmmaNeedsOwnBarrier(Operation *dot) {
+  return llvm::any_of(sharedOperandWriters(dot), [](BufferWriters writers) {
+    return writers != BufferWriters::TmaOnly;
+  });
+}
+
 std::optional<SharedRange> mlir::terrazzo::getScratchRange(Operation *op) {
   auto offset = op->getAttrOfType<IntegerAttr>(kScratchOffsetAttrName);
   int64_t bytes = offset ? getScratchBytes(op) : 0;

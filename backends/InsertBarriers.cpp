@@ -161,9 +161,14 @@ private:
       // operands: earlier writes are visible, the reads stay pending until
       // the next barrier (a later write to either operand needs one: other
       // warp groups may still be reading).
-      state.clear();
-      Pending::add(state.reads, *bufferRange(dot.getA()));
-      Pending::add(state.reads, *bufferRange(dot.getB()));
+      // Operands only TMA writes get no barrier of its own: the dot is a
+      // plain reader then (TMA's writes are not pending writes, see
+      // visitTma).
+      if (wgmmaNeedsOwnBarrier(dot))
+        state.clear();
+      for (Value operand : {dot.getA(), dot.getB()})
+        if (isa<tilegpu::MemDescType>(operand.getType()))
+          read(op, *bufferRange(operand), state, insert);
       return;
     }
     if (auto copy = dyn_cast<tilegpu::AsyncCopyGlobalToLocalOp>(op)) {
@@ -266,7 +271,12 @@ private:
     }
     if (auto wait = dyn_cast<tilegpu::MBarrierWaitOp>(op)) {
       read(op, *bufferRange(wait.getBarrier()), state, insert);
-      for (Operation *user : wait.getBarrier().getUsers())
+      // The copies it may complete: those signalling its mbarrier, or any
+      // mbarrier of its stack (a pipelined loop's ring).
+      Operation *barrierAlloc = getRootBuffer(wait.getBarrier()).getDefiningOp();
+      if (!barrierAlloc)
+        return true;
+      for (Operation *user : getBufferUsers(barrierAlloc))
         if (auto copy = dyn_cast<tilegpu::AsyncTMACopyGlobalToLocalOp>(user)) {
           SharedRange range = *bufferRange(copy.getResult());
           llvm::erase_if(state.asyncWrites, [&](const SharedRange &r) {

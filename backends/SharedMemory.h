@@ -26,6 +26,29 @@ int64_t getBufferBytes(Operation *alloc);
 /// through views of it (tilegpu.memdesc_index).
 SmallVector<Operation *> getBufferUsers(Operation *alloc);
 
+/// The buffer (or stack of buffers) `buffer` is a view of: `buffer`
+/// itself unless it is a tilegpu.memdesc_index.
+Value getRootBuffer(Value buffer);
+
+/// What writes the memory of a buffer: only cp.async copies, only TMA
+/// copies, or anything else (stores, a value at allocation, both kinds of
+/// copy). wgmma needs no proxy fence for memory only copies write, and no
+/// barrier either for memory only TMA writes: the mbarrier wait that makes
+/// the copy's data visible to a thread is per thread.
+enum class BufferWriters { CpAsyncOnly, TmaOnly, Other };
+
+/// The writers of the memory `buffer` (a tilegpu.local_alloc's buffer or
+/// a view of one buffer of its stack) belongs to.
+BufferWriters getBufferWriters(Value buffer);
+
+/// Whether the lowering of the tilegpu.warp_group_dot `dot` fences the
+/// thread's generic-proxy writes for the async proxy (an operand in shared
+/// memory that not only copies write), and whether it passes a barrier of
+/// its own before the tensor cores read (an operand in shared memory that
+/// not only TMA writes).
+bool wgmmaNeedsProxyFence(Operation *dot);
+bool wgmmaNeedsOwnBarrier(Operation *dot);
+
 /// A range of bytes of shared memory, [begin, end).
 struct SharedRange {
   int64_t begin = 0;

@@ -208,6 +208,19 @@ public:
         replaced = convert;
         type = convert.getType();
       }
+    // A block only stored back into shared memory in the layout TMA wrote
+    // it in (a wgmma operand): the dots read the TMA buffer itself.
+    if (replaced->hasOneUse())
+      if (auto alloc = dyn_cast<tilegpu::LocalAllocOp>(*replaced->user_begin()))
+        if (alloc.getType().getEncoding() == bufferType.getEncoding() &&
+            alloc.getType().getShape() == bufferType.getShape()) {
+          alloc.replaceAllUsesWith(buffer);
+          alloc.erase();
+          if (replaced != load)
+            replaced->erase();
+          load.erase();
+          return;
+        }
     Value value = tilegpu::LocalLoadOp::create(b, loc, type, buffer);
     replaced->replaceAllUsesWith(ValueRange{value});
     if (replaced != load)

@@ -1,5 +1,7 @@
 // terrazzo-pipeline: see Passes.td.
 #include "passes/Passes.h"
+#include "passes/PipelineSupport.h"
+#include "passes/PipelineTma.h"
 
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/LinearLayoutConversion.h"
@@ -15,7 +17,6 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/SetVector.h"
 
 #include <algorithm>
 
@@ -51,34 +52,6 @@ struct Candidate {
   tilegpu::MemDescType bufferType;
   Value aheadPtrArg;
 };
-
-bool isLoopInvariant(Value value, scf::ForOp loop) {
-  return !loop.getRegion().isAncestor(value.getParentRegion());
-}
-
-/// The ops of the loop body that `value` depends on, when they only read
-/// the induction variable, loop invariants and each other, have no memory
-/// effects and no regions: they can be cloned for another iteration.
-FailureOr<SmallVector<Operation *>> cloneableSlice(Value value,
-                                                   scf::ForOp loop) {
-  llvm::SetVector<Operation *> slice;
-  SmallVector<Value> worklist{value};
-  while (!worklist.empty()) {
-    Value v = worklist.pop_back_val();
-    if (isLoopInvariant(v, loop) || v == loop.getInductionVar())
-      continue;
-    Operation *def = v.getDefiningOp();
-    if (!def || def->getBlock() != loop.getBody() || def->getNumRegions() ||
-        !isMemoryEffectFree(def))
-      return failure();
-    if (slice.insert(def))
-      llvm::append_range(worklist, def->getOperands());
-  }
-  SmallVector<Operation *> ordered(slice.begin(), slice.end());
-  llvm::sort(ordered,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  return ordered;
-}
 
 bool isZero(Value value) {
   return matchPattern(value, m_Zero()) || matchPattern(value, m_PosZeroFloat());
@@ -181,7 +154,8 @@ std::optional<Candidate> matchCandidate(tile::LoadOp load, scf::ForOp loop,
   Candidate candidate{load, convert, alloc, arg, advance.getOffset(),
                       {},   {},      {},    {}};
   if (Value mask = load.getMask()) {
-    FailureOr<SmallVector<Operation *>> slice = cloneableSlice(mask, loop);
+    FailureOr<SmallVector<Operation *>> slice =
+        cloneableSlice(ValueRange{mask}, loop);
     if (failed(slice))
       return std::nullopt;
     candidate.maskSlice = std::move(*slice);
@@ -232,11 +206,15 @@ public:
       : loop(loop), stages(stages), axisInfo(axisInfo) {}
 
   LogicalResult run() {
-    for (Operation &op : *loop.getBody())
+    for (Operation &op : *loop.getBody()) {
       if (auto load = dyn_cast<tile::LoadOp>(&op))
         if (std::optional<Candidate> c = matchCandidate(load, loop, axisInfo))
           candidates.push_back(std::move(*c));
-    if (candidates.empty())
+      if (auto copy = dyn_cast<tilegpu::AsyncTMACopyGlobalToLocalOp>(&op))
+        if (std::optional<TmaCandidate> c = matchTmaCandidate(copy, loop))
+          tmaCandidates.push_back(std::move(*c));
+    }
+    if (candidates.empty() && tmaCandidates.empty())
       return failure();
     rewrite();
     return success();
@@ -267,9 +245,7 @@ private:
         inRange);
     if (Value original = c.load.getMask()) {
       IRMapping mapping;
-      mapping.map(loop.getInductionVar(), iv);
-      for (Operation *op : c.maskSlice)
-        b.clone(*op, mapping);
+      cloneSliceFor(b, c.maskSlice, loop, iv, mapping);
       mask = arith::AndIOp::create(b, loc, mask,
                                    mapping.lookupOrDefault(original));
     }
@@ -305,12 +281,14 @@ private:
   }
 
   /// The loop's one warp_group_dot when it can run asynchronously across
-  /// iterations: every pipelined load feeds wgmma, both its operands are
-  /// pipelined (a buffer written in the loop by anything else could be
+  /// iterations: every pipelined load feeds only wgmma, both its operands
+  /// are pipelined (a buffer written in the loop by anything else could be
   /// overwritten while the tensor cores still read it), and its result
   /// only goes, through the yield, back into its own accumulator.
   tilegpu::WarpGroupDotOp asyncCandidate() {
-    if (llvm::any_of(candidates, [](Candidate &c) { return !c.alloc; }))
+    if (llvm::any_of(candidates, [](Candidate &c) { return !c.alloc; }) ||
+        llvm::any_of(tmaCandidates,
+                     [](TmaCandidate &c) { return !c.onlyWgmmaReaders; }))
       return {};
     tilegpu::WarpGroupDotOp dot;
     for (Operation &op : *loop.getBody())
@@ -322,9 +300,13 @@ private:
     if (!dot || dot.getIsAsync() || !dot->hasOneUse())
       return {};
     auto pipelined = [&](Value operand) {
-      return llvm::any_of(candidates, [&](Candidate &c) {
-        return c.alloc.getResult() == operand;
-      });
+      return llvm::any_of(candidates,
+                          [&](Candidate &c) {
+                            return c.alloc.getResult() == operand;
+                          }) ||
+             llvm::any_of(tmaCandidates, [&](TmaCandidate &c) {
+               return c.buffer.getResult() == operand;
+             });
     };
     if (!pipelined(dot.getA()) || !pipelined(dot.getB()))
       return {};
@@ -341,6 +323,9 @@ private:
     Location loc = loop.getLoc();
     OpBuilder b(loop);
     Type ivType = loop.getInductionVar().getType();
+    const bool cpAsync = !candidates.empty();
+    const bool tma = !tmaCandidates.empty();
+    TmaRing ring(loop, stages, tmaCandidates);
     // An asynchronous dot: the copies go after this iteration's
     // warp_group_dot_wait {pendings = 1}, which completes the previous
     // iteration's dot in this warp group, into the buffer that dot read;
@@ -366,8 +351,11 @@ private:
       }
       c.stack = tilegpu::LocalAllocOp::create(b, loc, c.bufferType, Value());
     }
-    // Prologue: iterations 0 .. stages-2, one group each; the pointers
-    // for iteration stages-1 become loop-carried.
+    if (tma)
+      ring.allocate(b, loc);
+    // Prologue: iterations 0 .. stages-2, one cp.async group each, TMA
+    // copies on the mbarrier of their stage; the pointers for iteration
+    // stages-1 become loop-carried.
     SmallVector<Value> ptrs;
     for (Candidate &c : candidates)
       ptrs.push_back(loop.getInitArgs()[c.ptrArg.getArgNumber() - 1]);
@@ -382,14 +370,24 @@ private:
         issueCopy(b, c, iv, ptr, constantI32(b, k), /*readsRetired=*/false);
         ptr = tile::AddPtrOp::create(b, loc, ptr.getType(), ptr, c.step);
       }
-      tilegpu::AsyncCommitGroupOp::create(
-          b, loc, tilegpu::AsyncTokenType::get(b.getContext()), ValueRange());
+      if (cpAsync)
+        tilegpu::AsyncCommitGroupOp::create(
+            b, loc, tilegpu::AsyncTokenType::get(b.getContext()),
+            ValueRange());
+      if (tma)
+        ring.issue(b, loc, iv, constantI32(b, k));
     }
-    // The loop gets the pointers of the copy ahead and the buffers to read
-    // and to refill.
+    // The loop gets the pointers of the copy ahead, the buffers to read
+    // and to refill, the parity of the mbarrier phase to wait for (TMA),
+    // and whether an accumulator from no value has been written (below).
     SmallVector<Value> extraInits(ptrs);
+    const unsigned readArg = extraInits.size();
     extraInits.push_back(constantI32(b, 0));
+    const unsigned writeArg = extraInits.size();
     extraInits.push_back(constantI32(b, stages - 1));
+    const unsigned phaseArg = extraInits.size();
+    if (tma)
+      extraInits.push_back(constantI32(b, 0));
     // An async dot whose accumulator starts as zeros starts instead from
     // no value, with use_c false in the first iteration: registers set
     // before the loop would reach the wait after it on the path that skips
@@ -397,6 +395,7 @@ private:
     // (C7515). The zeros come back after that wait if the loop did not run.
     Value zeroAcc;
     unsigned accIndex = 0;
+    const unsigned ranArg = extraInits.size();
     if (asyncDot) {
       accIndex = cast<BlockArgument>(asyncDot.getC()).getArgNumber() - 1;
       Value init = loop.getInitArgs()[accIndex];
@@ -408,7 +407,6 @@ private:
             ub::PoisonOp::create(b, loc, init.getType()));
       }
     }
-    const unsigned flags = zeroAcc ? 1 : 0;
     IRRewriter rewriter(loop.getContext());
     auto newLoop = cast<scf::ForOp>(*loop.replaceWithAdditionalYields(
         rewriter, extraInits, /*replaceInitOperandUsesInLoop=*/false,
@@ -419,30 +417,42 @@ private:
         }));
     loop = newLoop;
     Block *body = loop.getBody();
-    unsigned numArgs = body->getNumArguments();
-    unsigned first = numArgs - unsigned(candidates.size()) - 2 - flags;
-    Value readIndex = body->getArgument(numArgs - 2 - flags);
-    Value writeIndex = body->getArgument(numArgs - 1 - flags);
+    // Block arguments: the induction variable, the original iter_args, the
+    // extra ones; yield operands: the same without the induction variable.
+    const unsigned firstExtra = loop.getNumRegionIterArgs() - extraInits.size();
+    auto extraArg = [&](unsigned i) {
+      return loop.getRegionIterArgs()[firstExtra + i];
+    };
+    Value readIndex = extraArg(readArg);
+    Value writeIndex = extraArg(writeArg);
     for (auto [i, c] : llvm::enumerate(candidates))
-      c.aheadPtrArg = body->getArgument(first + unsigned(i));
+      c.aheadPtrArg = extraArg(unsigned(i));
 
-    // In the body: wait for this iteration's group, read the buffers in the
-    // dot operands' layouts (warp_group_dots read this iteration's buffer
-    // directly), then, after the last read, issue the copies for iteration
-    // i + stages - 1 into the buffers read in the previous iteration.
-    OpBuilder ib(candidates.front().load);
-    tilegpu::AsyncWaitOp::create(ib, loc,
-                                 tilegpu::AsyncTokenType::get(ib.getContext()),
-                                 ValueRange(), int32_t(stages - 2));
+    // In the body: wait for this iteration's group or mbarrier phase, read
+    // the buffers in the dot operands' layouts (warp_group_dots read this
+    // iteration's buffer directly), then, after the last read, issue the
+    // copies for iteration i + stages - 1 into the buffers read in the
+    // previous iteration.
     Operation *lastRead = nullptr;
+    auto readLast = [&](Operation *read) {
+      if (!lastRead || lastRead->isBeforeInBlock(read))
+        lastRead = read;
+    };
+    if (cpAsync) {
+      OpBuilder ib(candidates.front().load);
+      tilegpu::AsyncWaitOp::create(
+          ib, loc, tilegpu::AsyncTokenType::get(ib.getContext()),
+          ValueRange(), int32_t(stages - 2));
+    }
+    if (tma)
+      readLast(ring.readStage(loop, readIndex, extraArg(phaseArg)));
     for (Candidate &c : candidates) {
       if (c.alloc) {
         OpBuilder rb(c.alloc);
         Value buffer = tilegpu::MemDescIndexOp::create(
             rb, c.load.getLoc(), oneBuffer(c), c.stack, readIndex);
         for (Operation *dot : c.alloc->getUsers())
-          if (!lastRead || lastRead->isBeforeInBlock(dot))
-            lastRead = dot;
+          readLast(dot);
         c.alloc.replaceAllUsesWith(buffer);
         continue;
       }
@@ -453,25 +463,14 @@ private:
       auto read = tilegpu::LocalLoadOp::create(rb, c.convert.getLoc(),
                                                c.convert.getType(), buffer);
       c.convert.replaceAllUsesWith(read.getResult());
-      Operation *reader = read;
-      // A dot on FMAs (operands not in an mma operand layout) reads its
-      // operands from the buffer itself, k by k (the LLVM lowering re-reads
-      // them next to their products, which keeps a thread's registers for
-      // its accumulators): the copies into the next buffers go after it.
-      if (!isa<tilegpu::DotOperandLayoutAttr>(read.getType().getEncoding()))
-        for (Operation *user : read->getUsers())
-          if (isa<tile::DotOp>(user) && user->getBlock() == read->getBlock() &&
-              reader->isBeforeInBlock(user))
-            reader = user;
-      if (!lastRead || lastRead->isBeforeInBlock(reader))
-        lastRead = reader;
+      readLast(lastReadOfBuffer(read));
     }
     if (asyncDot) {
       // Issue this iteration's wgmma group and go on once the previous
       // iteration's is complete; the accumulator flows on in flight.
       asyncDot.setIsAsync(true);
       if (zeroAcc)
-        asyncDot.getUseCMutable().assign(body->getArgument(numArgs - 1));
+        asyncDot.getUseCMutable().assign(extraArg(ranArg));
       OpBuilder wb(body, std::next(Block::iterator(asyncDot)));
       auto wait = tilegpu::WarpGroupDotWaitOp::create(
           wb, asyncDot.getLoc(), ValueRange{asyncDot.getResult()},
@@ -492,14 +491,18 @@ private:
       // that barrier: terrazzo-insert-barriers, which cannot tell the
       // buffers of a stack apart by their dynamic index, needs no barrier
       // of its own in front of it. An async dot of another warp group may
-      // still read it.
+      // still read it. (TMA copies have no such barrier before them.)
       issueCopy(cb, c, aheadIv, c.aheadPtrArg, writeIndex,
-                /*readsRetired=*/!asyncDot);
+                /*readsRetired=*/!asyncDot && !tma);
       nextPtrs.push_back(tile::AddPtrOp::create(
           cb, loc, c.aheadPtrArg.getType(), c.aheadPtrArg, c.step));
     }
-    tilegpu::AsyncCommitGroupOp::create(
-        cb, loc, tilegpu::AsyncTokenType::get(cb.getContext()), ValueRange());
+    if (cpAsync)
+      tilegpu::AsyncCommitGroupOp::create(
+          cb, loc, tilegpu::AsyncTokenType::get(cb.getContext()),
+          ValueRange());
+    if (tma)
+      ring.issue(cb, loc, aheadIv, writeIndex);
     auto advance = [&](Value index) -> Value {
       Value next = arith::AddIOp::create(cb, loc, index, constantI32(cb, 1));
       Value wrap = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::eq,
@@ -507,16 +510,28 @@ private:
       return arith::SelectOp::create(cb, loc, wrap, constantI32(cb, 0), next);
     };
     Value nextRead = advance(readIndex);
-    Value nextWrite = advance(writeIndex);
     auto yield = cast<scf::YieldOp>(body->getTerminator());
+    auto setYield = [&](unsigned i, Value value) {
+      yield->setOperand(firstExtra + i, value);
+    };
     for (auto [i, ptr] : llvm::enumerate(nextPtrs))
-      yield->setOperand(first - 1 + unsigned(i), ptr);
-    yield->setOperand(numArgs - 3 - flags, nextRead);
-    yield->setOperand(numArgs - 2 - flags, nextWrite);
+      setYield(unsigned(i), ptr);
+    setYield(readArg, nextRead);
+    setYield(writeArg, advance(writeIndex));
+    if (tma) {
+      // The next use of a stage's mbarrier waits for the other parity.
+      Value wrapped = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::eq,
+                                            nextRead, constantI32(cb, 0));
+      Value phase = extraArg(phaseArg);
+      setYield(phaseArg,
+               arith::SelectOp::create(
+                   cb, loc, wrapped,
+                   arith::XOrIOp::create(cb, loc, phase, constantI32(cb, 1)),
+                   phase));
+    }
     if (zeroAcc)
-      yield->setOperand(numArgs - 2,
-                        arith::ConstantIntOp::create(cb, loc,
-                                                     cb.getI1Type(), 1));
+      setYield(ranArg,
+               arith::ConstantIntOp::create(cb, loc, cb.getI1Type(), 1));
 
     for (Candidate &c : candidates) {
       if (c.alloc)
@@ -528,8 +543,11 @@ private:
         if (op->use_empty())
           op->erase();
     }
+    if (tma)
+      ring.eraseOriginals();
     // After the loop: no copy may still be writing when the buffers'
-    // memory is reused (masked copies write their zeros too).
+    // memory is reused (masked copies write their zeros too; TMA copies
+    // past the end were not issued, the others were waited for).
     OpBuilder ab(loop->getBlock(), std::next(Block::iterator(loop)));
     if (asyncDot) {
       // The last iteration's group is still in flight.
@@ -558,17 +576,21 @@ private:
       }
       result.replaceAllUsesExcept(done, wait);
     }
-    tilegpu::AsyncWaitOp::create(ab, loc,
-                                 tilegpu::AsyncTokenType::get(ab.getContext()),
-                                 ValueRange(), 0);
+    if (cpAsync)
+      tilegpu::AsyncWaitOp::create(
+          ab, loc, tilegpu::AsyncTokenType::get(ab.getContext()),
+          ValueRange(), 0);
     for (Candidate &c : candidates)
       tilegpu::LocalDeallocOp::create(ab, loc, c.stack);
+    if (tma)
+      ring.release(ab, loc);
   }
 
   scf::ForOp loop;
   int64_t stages;
   const ModuleAxisInfoAnalysis &axisInfo;
   SmallVector<Candidate> candidates;
+  SmallVector<TmaCandidate> tmaCandidates;
 };
 
 struct PipelinePass

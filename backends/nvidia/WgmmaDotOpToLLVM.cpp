@@ -8,9 +8,10 @@
 //   fence.proxy.async.shared::cta  the thread's own generic-proxy stores
 //                                  (local_alloc, local_store) become visible
 //                                  to the async proxy wgmma reads through
-//                                  (not for buffers only cp.async writes,
-//                                  see writtenOnlyByAsyncCopies);
-//   bar.sync                       every thread has fenced its stores (the
+//                                  (not for buffers only cp.async or TMA
+//                                  copies write, see wgmmaNeedsProxyFence);
+//   bar.sync                       (not for buffers only TMA writes)
+//                                  every thread has fenced its stores (the
 //                                  fence must come before the barrier, so
 //                                  the barrier that terrazzo-insert-barriers
 //                                  put before the op is not enough);
@@ -49,6 +50,7 @@
 // (c0 / E) W rows + s0 W + (c0 % E) bytes (E elements per row): the
 // unswizzled address, the hardware applies the swizzle to the addresses it
 // forms (that is why K steps within a 128-byte row are plain additions).
+#include "backends/SharedMemory.h"
 #include "backends/common/Patterns.h"
 #include "backends/common/TypeConverter.h"
 #include "backends/common/Utility.h"
@@ -163,36 +165,6 @@ SmallVector<Value> waitForGroups(RewriterBase &rewriter, Location loc,
   return unpackStruct(rewriter, loc, waited);
 }
 
-/// Whether only cp.async copies write `buffer`'s memory: it is a buffer of
-/// a stack (or a buffer) allocated without a value, which nothing but
-/// async_copy_global_to_local writes. Those buffers need no proxy fence
-/// before wgmma reads them, only the async_wait and the barrier: that is
-/// how Triton's and CUTLASS's cp.async + wgmma main loops work on Hopper.
-/// The fence is not free: it orders every shared-memory access of the
-/// thread, including the copies still in flight for later stages, and the
-/// pipelined K loop lost about a fifth of its speed to it on the H100.
-bool writtenOnlyByAsyncCopies(Value buffer) {
-  while (auto index = buffer.getDefiningOp<tilegpu::MemDescIndexOp>())
-    buffer = index.getSrc();
-  auto alloc = buffer.getDefiningOp<tilegpu::LocalAllocOp>();
-  if (!alloc || alloc.getSrc())
-    return false;
-  SmallVector<Value> worklist{alloc.getResult()};
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    for (Operation *user : value.getUsers()) {
-      if (auto index = dyn_cast<tilegpu::MemDescIndexOp>(user)) {
-        worklist.push_back(index.getResult());
-        continue;
-      }
-      if (!isa<tilegpu::AsyncCopyGlobalToLocalOp, tilegpu::WarpGroupDotOp,
-               tilegpu::LocalLoadOp, tilegpu::LocalDeallocOp>(user))
-        return false;
-    }
-  }
-  return true;
-}
-
 struct WarpGroupDotOpConversion
     : public ConvertOpToLLVMPattern<tilegpu::WarpGroupDotOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -294,12 +266,19 @@ struct WarpGroupDotOpConversion
                                              uint64_t(offset) >> 4));
     };
 
-    if (!writtenOnlyByAsyncCopies(op.getA()) ||
-        !writtenOnlyByAsyncCopies(op.getB()))
+    // Memory only copies write needs no proxy fence: that is how Triton's
+    // and CUTLASS's main loops work on Hopper. The fence is not free: it
+    // orders every shared-memory access of the thread, the copies still in
+    // flight for later stages included, and the pipelined K loop lost about
+    // a fifth of its speed to it on the H100. Memory only TMA writes needs
+    // no barrier either: each thread's mbarrier wait made the data visible
+    // to it (terrazzo-insert-barriers asks the same question).
+    if (wgmmaNeedsProxyFence(op))
       NVVM::FenceProxyOp::create(
           rewriter, loc, NVVM::ProxyKind::async_shared,
           NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
-    NVVM::Barrier0Op::create(rewriter, loc);
+    if (wgmmaNeedsOwnBarrier(op))
+      NVVM::Barrier0Op::create(rewriter, loc);
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
 
     int64_t fragment = instrN / 2;

@@ -1,0 +1,34 @@
+// What terrazzo-pipeline's cp.async and TMA forms share: which ops of a
+// loop body can be cloned for another iteration, and after which op a
+// buffer the iteration read may be refilled.
+#ifndef TERRAZZO_PASSES_PIPELINESUPPORT_H
+#define TERRAZZO_PASSES_PIPELINESUPPORT_H
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Support/LLVM.h"
+
+namespace mlir::terrazzo {
+
+bool isLoopInvariant(Value value, scf::ForOp loop);
+
+/// The ops of the loop body that `values` depend on, in program order,
+/// when they only read the induction variable, loop invariants and each
+/// other, have no memory effects and no regions: they can be cloned for
+/// another iteration.
+FailureOr<SmallVector<Operation *>> cloneableSlice(ValueRange values,
+                                                   scf::ForOp loop);
+
+/// Clones `slice` with the induction variable of `loop` replaced by `iv`;
+/// `mapping` then maps the slice's values to their clones.
+void cloneSliceFor(OpBuilder &b, ArrayRef<Operation *> slice, scf::ForOp loop,
+                   Value iv, IRMapping &mapping);
+
+/// The op after which the shared buffer `read` (a tilegpu.local_load) reads
+/// may be overwritten: `read` itself, or a later dot on FMAs in its block
+/// that reads the loaded operand (the FMA lowering re-reads the buffer k by
+/// k, next to the products).
+Operation *lastReadOfBuffer(Operation *read);
+
+} // namespace mlir::terrazzo
+
+#endif // TERRAZZO_PASSES_PIPELINESUPPORT_H

@@ -1,0 +1,77 @@
+// terrazzo-pipeline's TMA form: a descriptor load in a loop (as
+// terrazzo-lower-descriptors-to-tma leaves it: a fresh buffer and mbarrier
+// per iteration, the copy waited for at once) becomes a ring of
+// num-stages buffers and mbarriers filled ahead of their iteration.
+#ifndef TERRAZZO_PASSES_PIPELINETMA_H
+#define TERRAZZO_PASSES_PIPELINETMA_H
+
+#include "dialects/TileGPU/IR/TileGPU.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir::terrazzo {
+
+/// One TMA copy of the loop body to pipeline.
+struct TmaCandidate {
+  tilegpu::AsyncTMACopyGlobalToLocalOp copy;
+  tilegpu::LocalAllocOp buffer;  // in the body, no value: nvmma_shared
+  tilegpu::LocalAllocOp barrier; // in the body, the copy's alone
+  /// The barrier's init, expect_tx, wait and inval.
+  SmallVector<Operation *> barrierOps;
+  tilegpu::MBarrierWaitOp wait;
+  /// Ops computing the coordinates in the loop from the induction
+  /// variable and loop invariants, recomputed per iteration copied.
+  SmallVector<Operation *> coordSlice;
+  /// Whether every reader of the buffer is a warp_group_dot (else some are
+  /// local_loads into dot operands).
+  bool onlyWgmmaReaders = true;
+  /// Filled in by TmaRing::allocate.
+  Value stack;
+};
+
+/// A candidate when `copy` (in `loop`'s body) is a copy to pipeline: its
+/// tensor map loop-invariant, its coordinates cloneable, its buffer and
+/// mbarrier created in the body for it alone, the buffer (nvmma_shared,
+/// a multiple of 1024 bytes) read only after the wait, by dots in the
+/// body: as a warp_group_dot operand, or through local_loads whose values
+/// only feed dot operands.
+std::optional<TmaCandidate> matchTmaCandidate(
+    tilegpu::AsyncTMACopyGlobalToLocalOp copy, scf::ForOp loop);
+
+/// The buffers and mbarriers of the TMA candidates of one loop: a stack of
+/// `stages` buffers per candidate and one mbarrier per stage, which all
+/// copies of that stage signal.
+class TmaRing {
+public:
+  TmaRing(scf::ForOp loop, int64_t stages,
+          MutableArrayRef<TmaCandidate> candidates)
+      : loop(loop), stages(stages), candidates(candidates) {}
+
+  /// Creates the stacks and initialises the mbarriers (before the loop).
+  void allocate(OpBuilder &b, Location loc);
+  /// Copies of iteration `iv` (if below the loop's upper bound) into the
+  /// buffers of stage `index`, signalling that stage's mbarrier.
+  void issue(OpBuilder &b, Location loc, Value iv, Value index);
+  /// In the loop (`loop` given again: the pipeliner rebuilt it), waits for
+  /// stage `index`'s mbarrier phase of parity `phase`, before the first
+  /// original wait, and gives the readers that stage's buffers; returns
+  /// the last op that reads them.
+  Operation *readStage(scf::ForOp newLoop, Value index, Value phase);
+  /// Removes the original per-iteration copies, buffers and mbarriers.
+  void eraseOriginals();
+  /// After the loop: invalidates the mbarriers, frees the memory.
+  void release(OpBuilder &b, Location loc);
+
+private:
+  static tilegpu::MemDescType bufferType(TmaCandidate &c);
+  Value barrierAt(OpBuilder &b, Location loc, Value index);
+
+  scf::ForOp loop;
+  int64_t stages;
+  MutableArrayRef<TmaCandidate> candidates;
+  Value barriers;
+};
+
+} // namespace mlir::terrazzo
+
+#endif // TERRAZZO_PASSES_PIPELINETMA_H
