@@ -44,16 +44,20 @@ SmallVector<Operation *> mlir::terrazzo::getBufferUsers(Operation *alloc) {
   while (!views.empty())
     for (Operation *user : views.pop_back_val().getUsers()) {
       users.push_back(user);
-      // A view of one buffer of a stack aliases the stack.
-      if (auto index = dyn_cast<tilegpu::MemDescIndexOp>(user))
-        views.push_back(index.getResult());
+      // A view of one buffer of a stack, or of a buffer transposed, aliases
+      // it.
+      if (isa<tilegpu::MemDescIndexOp, tilegpu::MemDescTransOp>(user))
+        views.push_back(user->getResult(0));
     }
   return users;
 }
 
 Value mlir::terrazzo::getRootBuffer(Value buffer) {
-  while (auto index = buffer.getDefiningOp<tilegpu::MemDescIndexOp>())
-    buffer = index.getSrc();
+  while (Operation *view = buffer.getDefiningOp()) {
+    if (!isa<tilegpu::MemDescIndexOp, tilegpu::MemDescTransOp>(view))
+      break;
+    buffer = view->getOperand(0);
+  }
   return buffer;
 }
 
@@ -67,7 +71,7 @@ BufferWriters mlir::terrazzo::getBufferWriters(Value buffer) {
     tma |= isa<tilegpu::AsyncTMACopyGlobalToLocalOp>(user);
     if (!isa<tilegpu::AsyncCopyGlobalToLocalOp,
              tilegpu::AsyncTMACopyGlobalToLocalOp, tilegpu::MemDescIndexOp,
-             tilegpu::WarpGroupDotOp, tilegpu::LocalLoadOp,
+             tilegpu::MemDescTransOp, tilegpu::WarpGroupDotOp, tilegpu::LocalLoadOp,
              tilegpu::LocalDeallocOp>(user))
       return BufferWriters::Other;
   }

@@ -78,6 +78,8 @@ constexpr SharedRange kEverything{0, std::numeric_limits<int64_t>::max()};
 
 /// The range of the buffer a tilegpu.local_* op accesses, if allocated.
 std::optional<SharedRange> bufferRange(Value buffer) {
+  if (auto trans = buffer.getDefiningOp<tilegpu::MemDescTransOp>())
+    return bufferRange(trans.getSrc());
   if (auto index = buffer.getDefiningOp<tilegpu::MemDescIndexOp>()) {
     // One buffer of a stack: that buffer when the index is a constant, else
     // (as in a pipelined loop) any of them.

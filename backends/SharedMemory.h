@@ -27,7 +27,7 @@ int64_t getBufferBytes(Operation *alloc);
 SmallVector<Operation *> getBufferUsers(Operation *alloc);
 
 /// The buffer (or stack of buffers) `buffer` is a view of: `buffer`
-/// itself unless it is a tilegpu.memdesc_index.
+/// itself unless it is a tilegpu.memdesc_index or memdesc_trans.
 Value getRootBuffer(Value buffer);
 
 /// What writes the memory of a buffer: only cp.async copies, only TMA

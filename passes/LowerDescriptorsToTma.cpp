@@ -69,6 +69,18 @@ int64_t knownDivisibility(const ModuleAxisInfoAnalysis &axisInfo,
   return info && info->getRank() ? info->getDivisibility(0) : 1;
 }
 
+/// The block coordinates of every load and store of `desc`.
+SmallVector<ValueRange> accessCoordinates(tile::MakeTensorDescOp desc) {
+  SmallVector<ValueRange> coordinates;
+  for (Operation *user : desc->getUsers()) {
+    if (auto load = dyn_cast<tile::DescLoadOp>(user))
+      coordinates.push_back(load.getIndices());
+    else if (auto store = dyn_cast<tile::DescStoreOp>(user))
+      coordinates.push_back(store.getIndices());
+  }
+  return coordinates;
+}
+
 } // namespace
 
 bool mlir::terrazzo::canLowerToTma(tile::MakeTensorDescOp desc,
@@ -86,19 +98,11 @@ bool mlir::terrazzo::canLowerToTma(tile::MakeTensorDescOp desc,
   // faults with an illegal instruction on the H100, for device- and
   // host-encoded maps alike, Triton 3.6's included (scripts/tma-probe.py:
   // float32 column 30 faults, 0, 16, 40 and 60 do not, whatever the row
-  // and extents). Such coordinates, and negative ones (which faulted too),
-  // keep the pointer lowering, which reads zeros outside the tensor.
-  for (Operation *user : desc->getUsers()) {
-    ValueRange indices = isa<tile::DescLoadOp>(user)
-                             ? cast<tile::DescLoadOp>(user).getIndices()
-                             : cast<tile::DescStoreOp>(user).getIndices();
-    if (!llvm::all_of(indices, [](Value index) {
-          return isKnownNonNegative(index);
-        }))
-      return false;
+  // and extents). Such coordinates keep the pointer lowering, which reads
+  // zeros outside the tensor.
+  for (ValueRange indices : accessCoordinates(desc))
     if ((knownDivisibility(axisInfo, indices.back()) * elementBytes) % 16)
       return false;
-  }
   tilegpu::SharedLayoutAttr layout = tilegpu::getTmaSharedLayout(
       desc.getContext(), block.getShape(), block.getElementType());
   if (!layout)
@@ -126,6 +130,13 @@ bool mlir::terrazzo::isTmaValidated(tile::MakeTensorDescOp desc,
   // known to be a multiple of 16 bytes. (1-D, 3-D and unswizzled blocks,
   // which faulted in session 4 before the innermost-coordinate rule, ran
   // correctly in the probe, tails included.)
+  // Negative coordinates faulted in session 4, before the rule on the
+  // innermost coordinate; whether aligned negative ones run correctly is
+  // what scripts/tma-probe.py's negative-* cases find out.
+  for (ValueRange indices : accessCoordinates(desc))
+    if (!llvm::all_of(indices,
+                      [](Value index) { return isKnownNonNegative(index); }))
+      return false;
   bool stores = llvm::any_of(desc->getUsers(), [](Operation *user) {
     return isa<tile::DescStoreOp>(user);
   });
@@ -208,19 +219,12 @@ public:
         replaced = convert;
         type = convert.getType();
       }
-    // A block only stored back into shared memory in the layout TMA wrote
-    // it in (a wgmma operand): the dots read the TMA buffer itself.
-    if (replaced->hasOneUse())
-      if (auto alloc = dyn_cast<tilegpu::LocalAllocOp>(*replaced->user_begin()))
-        if (alloc.getType().getEncoding() == bufferType.getEncoding() &&
-            alloc.getType().getShape() == bufferType.getShape()) {
-          alloc.replaceAllUsesWith(buffer);
-          alloc.erase();
-          if (replaced != load)
-            replaced->erase();
-          load.erase();
-          return;
-        }
+    if (succeeded(readInPlace(b, loc, replaced, buffer))) {
+      if (replaced != load)
+        replaced->erase();
+      load.erase();
+      return;
+    }
     Value value = tilegpu::LocalLoadOp::create(b, loc, type, buffer);
     replaced->replaceAllUsesWith(ValueRange{value});
     if (replaced != load)
@@ -245,6 +249,50 @@ public:
   }
 
 private:
+  /// A block only stored back into shared memory as it lies in `buffer`
+  /// (a wgmma operand), maybe transposed first (B given N x K): the
+  /// readers of that copy read `buffer`, or a transposed view of it.
+  LogicalResult readInPlace(OpBuilder &b, Location loc, Operation *block,
+                            Value buffer) {
+    if (!block->hasOneUse())
+      return failure();
+    Operation *user = *block->user_begin();
+    auto trans = dyn_cast<tile::TransOp>(user);
+    if (trans) {
+      if (!trans->hasOneUse() || bufferType.getShape().size() != 2 ||
+          !isa<tilegpu::NvmmaSharedLayoutAttr>(bufferType.getEncoding()))
+        return failure();
+      user = *trans->user_begin();
+    }
+    auto alloc = dyn_cast<tilegpu::LocalAllocOp>(user);
+    if (!alloc)
+      return failure();
+    Value view = buffer;
+    if (trans) {
+      auto layout =
+          cast<tilegpu::NvmmaSharedLayoutAttr>(bufferType.getEncoding());
+      SmallVector<int64_t> shape(llvm::reverse(bufferType.getShape()));
+      auto type = tilegpu::MemDescType::get(
+          context, shape, bufferType.getElementType(),
+          tilegpu::NvmmaSharedLayoutAttr::get(
+              context, layout.getSwizzlingByteWidth(), !layout.getTransposed(),
+              layout.getElementBitWidth()),
+          /*mutableMemory=*/true);
+      if (alloc.getType().getEncoding() != type.getEncoding() ||
+          alloc.getType().getShape() != type.getShape())
+        return failure();
+      view = tilegpu::MemDescTransOp::create(b, loc, type, buffer);
+    } else if (alloc.getType().getEncoding() != bufferType.getEncoding() ||
+               alloc.getType().getShape() != bufferType.getShape()) {
+      return failure();
+    }
+    alloc.replaceAllUsesWith(view);
+    alloc.erase();
+    if (trans)
+      trans.erase();
+    return success();
+  }
+
   Value map;
   MLIRContext *context;
   tilegpu::MemDescType bufferType;

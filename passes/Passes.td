@@ -233,11 +233,12 @@ def TerrazzoLowerTensorDescriptors
     4 or 8 bytes, power-of-two sizes, at least 16 bytes and a multiple of
     16 along the innermost dimension) and, by AxisInfo, a base aligned to
     16 bytes, an innermost stride of 1 and other strides multiples of 16
-    bytes, block coordinates known not to be negative and the innermost one
-    a known multiple of 16 bytes. Of those, descriptors stored through stay
-    only with an innermost extent known to be a multiple of 16 bytes (a TMA
-    store writes past an extent that is not, up to the next 16 bytes, on
-    the H100) unless `keep-unvalidated`. The others are rewritten as above,
+    bytes, and the innermost block coordinate a known multiple of 16 bytes.
+    Of those, only descriptors whose block coordinates are known not to be
+    negative, and that are stored through only with an innermost extent
+    known to be a multiple of 16 bytes (a TMA store writes past an extent
+    that is not, up to the next 16 bytes, on the H100), stay unless
+    `keep-unvalidated`. The others are rewritten as above,
     so either way every descriptor works.
   }];
   let options = [
@@ -245,9 +246,10 @@ def TerrazzoLowerTensorDescriptors
            "Leave the descriptors TMA can serve for "
            "terrazzo-lower-descriptors-to-tma">,
     Option<"keepUnvalidated", "keep-unvalidated", "bool", /*default=*/"false",
-           "With keep-tma, also leave descriptors stored through whose "
-           "innermost extent is not known to be a whole number of 16 "
-           "bytes (TMA stores past it); for tests of the lowering">
+           "With keep-tma, also leave descriptors whose coordinates may be "
+           "negative, or stored through with an innermost extent not known "
+           "to be a whole number of 16 bytes (TMA stores past it); for "
+           "tests of the lowering">
   ];
   // The TMA check builds the shared layouts TMA would use.
   let dependentDialects = ["::mlir::arith::ArithDialect",

@@ -305,6 +305,9 @@ private:
                             return c.alloc.getResult() == operand;
                           }) ||
              llvm::any_of(tmaCandidates, [&](TmaCandidate &c) {
+               if (auto trans =
+                       operand.getDefiningOp<tilegpu::MemDescTransOp>())
+                 operand = trans.getSrc();
                return c.buffer.getResult() == operand;
              });
     };

@@ -93,6 +93,14 @@ mlir::terrazzo::matchTmaCandidate(tilegpu::AsyncTMACopyGlobalToLocalOp copy,
     anyReader = true;
     if (isa<tilegpu::WarpGroupDotOp>(user))
       continue;
+    if (isa<tilegpu::MemDescTransOp>(user)) {
+      if (!llvm::all_of(user->getUsers(), [&](Operation *dot) {
+            return isa<tilegpu::WarpGroupDotOp>(dot) &&
+                   dot->getBlock() == body;
+          }))
+        return std::nullopt;
+      continue;
+    }
     auto read = dyn_cast<tilegpu::LocalLoadOp>(user);
     if (!read || !feedsOnlyDotOperands(read, body))
       return std::nullopt;
@@ -194,11 +202,14 @@ Operation *TmaRing::readStage(scf::ForOp newLoop, Value index, Value phase) {
     for (Operation *user : c.buffer->getUsers()) {
       if (user == c.copy.getOperation())
         continue;
-      Operation *read = isa<tilegpu::LocalLoadOp>(user)
-                            ? lastReadOfBuffer(user)
-                            : user;
-      if (!lastRead || lastRead->isBeforeInBlock(read))
-        lastRead = read;
+      SmallVector<Operation *> reads{user};
+      if (isa<tilegpu::LocalLoadOp>(user))
+        reads = {lastReadOfBuffer(user)};
+      else if (isa<tilegpu::MemDescTransOp>(user))
+        reads = llvm::to_vector(user->getUsers());
+      for (Operation *read : reads)
+        if (!lastRead || lastRead->isBeforeInBlock(read))
+          lastRead = read;
     }
     c.buffer.getResult().replaceUsesWithIf(buffer, [&](OpOperand &use) {
       return use.getOwner() != c.copy.getOperation();

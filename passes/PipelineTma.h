@@ -33,8 +33,8 @@ struct TmaCandidate {
 /// tensor map loop-invariant, its coordinates cloneable, its buffer and
 /// mbarrier created in the body for it alone, the buffer (nvmma_shared,
 /// a multiple of 1024 bytes) read only after the wait, by dots in the
-/// body: as a warp_group_dot operand, or through local_loads whose values
-/// only feed dot operands.
+/// body: as a warp_group_dot operand (maybe through a memdesc_trans), or
+/// through local_loads whose values only feed dot operands.
 std::optional<TmaCandidate> matchTmaCandidate(
     tilegpu::AsyncTMACopyGlobalToLocalOp copy, scf::ForOp loop);
 

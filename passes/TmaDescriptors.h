@@ -22,16 +22,16 @@ inline constexpr const char *kGlobalScratchAttrName =
 /// block one TMA can copy (tilegpu::getTmaSharedLayout), its base known
 /// aligned to 16 bytes, its innermost stride the constant 1 and its other
 /// strides known multiples of 16 bytes (AxisInfo: divisibility hints of the
-/// kernel's arguments), and the block coordinates of every load and store
-/// known not to be negative, the innermost one a known multiple of 16
-/// bytes (TMA faults on the others).
+/// kernel's arguments), and the innermost block coordinate of every load
+/// and store a known multiple of 16 bytes (TMA faults on the others).
 bool canLowerToTma(tile::MakeTensorDescOp desc,
                    const ModuleAxisInfoAnalysis &axisInfo);
 
 /// Whether `desc` (one canLowerToTma accepts) is of the kind that runs
-/// correctly under TMA on the H100: for descriptors that are stored
-/// through, an innermost extent known to be a multiple of 16 bytes (a TMA
-/// store wrote up to the next 16 bytes past it); loads always.
+/// correctly under TMA on the H100: block coordinates known not to be
+/// negative, and for descriptors that are stored through an innermost
+/// extent known to be a multiple of 16 bytes (a TMA store wrote up to the
+/// next 16 bytes past it).
 /// terrazzo-lower-tensor-descriptors keeps only these.
 bool isTmaValidated(tile::MakeTensorDescOp desc,
                     const ModuleAxisInfoAnalysis &axisInfo);

@@ -77,6 +77,19 @@ CASES["20-30-n45-m21"] = ("cached", [("terrazzo", "load", "float32", 45, (20, 30
 for col in (16, 40, 60, 64):
     CASES[f"cols-from-{col}"] = ("cached", [("terrazzo", "load", "float32", 64, (0, col))])
 
+# Negative coordinates, the innermost one a whole number of 16 bytes
+# (session 4 saw negative coordinates fault, before the innermost rule was
+# known): the kernels without the clamp at 0, so that TMA gets them as given.
+CASES["negative-f32"] = ("cached", [("terrazzo", "load_any", "float32", 64, off)
+                                    for off in [(-8, -16), (-16, 0), (0, -32), (-20, -64),
+                                                (30, -16)]])
+CASES["negative-f16"] = ("cached", [("terrazzo", "load_any", "float16", 64, off)
+                                    for off in [(-8, -32), (-1, 0), (5, -64)]])
+CASES["negative-store-f32"] = ("cached", [("terrazzo", "store_any", "float32", 48, off)
+                                          for off in [(-8, -16), (-16, 0), (30, -16)]])
+CASES["triton-negative-f32"] = ("fresh", [("triton", "load_any", "float32", 64, off)
+                                          for off in [(-8, -16), (0, -32)]])
+
 KERNELS = '''
 def read_block(x_ptr, out_ptr, M, N, stride_xm, off_m, off_n, BM: tl.constexpr,
                BN: tl.constexpr):
@@ -93,6 +106,24 @@ def write_block(out_ptr, M, N, stride_m, off_m, off_n, BM: tl.constexpr, BN: tl.
     rn = tl.arange(0, BN)
     values = (rm[:, None] * 1000 + rn[None, :]).to(out_ptr.dtype.element_ty)
     od.store([tl.maximum(off_m, 0), tl.maximum(off_n, 0)], values)
+
+
+def read_block_any(x_ptr, out_ptr, M, N, stride_xm, off_m, off_n, BM: tl.constexpr,
+                   BN: tl.constexpr):
+    xd = tl.make_tensor_descriptor(x_ptr, [M, N], [stride_xm, 1], [BM, BN])
+    block = xd.load([off_m, off_n])
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    tl.store(out_ptr + rm[:, None] * BN + rn[None, :], block)
+
+
+def write_block_any(out_ptr, M, N, stride_m, off_m, off_n, BM: tl.constexpr,
+                    BN: tl.constexpr):
+    od = tl.make_tensor_descriptor(out_ptr, [M, N], [stride_m, 1], [BM, BN])
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    values = (rm[:, None] * 1000 + rn[None, :]).to(out_ptr.dtype.element_ty)
+    od.store([off_m, off_n], values)
 
 
 def read_host_block(xd, out_ptr, off_m, off_n, BM: tl.constexpr, BN: tl.constexpr):
@@ -162,7 +193,7 @@ def run_step(torch, kernels, access, dtype, n, off, shape=None):
         torch.cuda.synchronize()
         bad = (y[:n] != x).sum().item() + (y[n:] != 0).sum().item()
         return None if bad == 0 else f"{bad} elements wrong"
-    if access in ("load", "hostload"):
+    if access in ("load", "load_any", "hostload"):
         x = torch.randn(shape.get("rows", m), WIDTH, device="cuda", generator=gen).to(tdt)
         out = torch.full((bm, bn), float("nan"), dtype=tdt, device="cuda")
         if access == "hostload":
@@ -170,22 +201,27 @@ def run_step(torch, kernels, access, dtype, n, off, shape=None):
             xd = TensorDescriptor(x, [m, n], [WIDTH, 1], [BM, BN])
             kernels.read_host_block[(1,)](xd, out, off[0], off[1], BM=BM, BN=BN)
         else:
-            kernels.read_block[(1,)](x, out, m, n, WIDTH, off[0], off[1], BM=bm, BN=bn)
+            kernel = kernels.read_block_any if access == "load_any" else kernels.read_block
+            kernel[(1,)](x, out, m, n, WIDTH, off[0], off[1], BM=bm, BN=bn)
         torch.cuda.synchronize()
         want = torch.zeros(bm, bn, dtype=tdt, device="cuda")
-        rows, cols = min(bm, m - off[0]), min(bn, n - off[1])
-        if rows > 0 and cols > 0:
-            want[:rows, :cols] = x[off[0]:off[0] + rows, off[1]:off[1] + cols]
+        r0, c0 = off
+        rows = range(max(r0, 0), min(r0 + bm, m))
+        cols = range(max(c0, 0), min(c0 + bn, n))
+        if len(rows) and len(cols):
+            want[rows.start - r0:rows.stop - r0, cols.start - c0:cols.stop - c0] = \
+                x[rows.start:rows.stop, cols.start:cols.stop]
         wrong = (out != want) & ~(out.isnan() & want.isnan())
         return None if not wrong.any() else f"{wrong.sum().item()} elements wrong"
     out = torch.full((M, WIDTH), -1.0, dtype=tdt, device="cuda")
-    kernels.write_block[(1,)](out, M, n, WIDTH, off[0], off[1], BM=BM, BN=BN)
+    kernel = kernels.write_block_any if access == "store_any" else kernels.write_block
+    kernel[(1,)](out, M, n, WIDTH, off[0], off[1], BM=BM, BN=BN)
     torch.cuda.synchronize()
     want = torch.full((M, WIDTH), -1.0, dtype=tdt, device="cuda")
     for i in range(BM):
         for j in range(BN):
             r, c = off[0] + i, off[1] + j
-            if r < M and c < n:
+            if 0 <= r < M and 0 <= c < n:
                 want[r, c] = i * 1000 + j
     wrong = (out != want).nonzero().tolist()
     if not wrong:

@@ -340,12 +340,26 @@ struct MemDescIndexOpConversion
   }
 };
 
+/// The same memory: the view's layout tells its readers how to index it.
+struct MemDescTransOpConversion
+    : public ConvertOpToLLVMPattern<tilegpu::MemDescTransOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(tilegpu::MemDescTransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::terrazzo::populateSharedMemoryOpToLLVMPatterns(
     TileGPUTypeConverter &converter, RewritePatternSet &patterns,
     const TargetInfo &target) {
-  patterns.add<LocalDeallocOpConversion, MemDescIndexOpConversion>(converter);
+  patterns.add<LocalDeallocOpConversion, MemDescIndexOpConversion,
+               MemDescTransOpConversion>(converter);
   patterns.add<LocalAllocOpConversion, LocalStoreOpConversion,
                LocalLoadOpConversion>(converter, target);
 }

@@ -307,3 +307,60 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
     return %v : tensor<512xf32, #a>
   }
 }
+
+// -----
+
+// A TMA ring (terrazzo-pipeline's TMA form): after the mbarriers'
+// initialisation (plain writes) the first arrival needs a barrier; a
+// warp_group_dot whose operands only TMA copies write passes no barrier of
+// its own, so it is a plain reader: no barrier before it (the mbarrier
+// wait made the data visible), but one before the next copy into the
+// stack it reads (another warp group may still read it); after the loop
+// the invalidation (a write) waits for every thread's waits.
+// CHECK-LABEL: func.func private @tma_ring
+// CHECK: tilegpu.mbarrier_init
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.mbarrier_expect_tx
+// CHECK-NEXT: tilegpu.async_tma_copy_global_to_local
+// CHECK-NEXT: scf.for
+// CHECK-NOT: tilegpu.barrier
+// CHECK: tilegpu.mbarrier_wait
+// CHECK-NEXT: tilegpu.warp_group_dot
+// CHECK-NEXT: tilegpu.warp_group_dot_wait
+// CHECK-NEXT: tilegpu.mbarrier_expect_tx
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.async_tma_copy_global_to_local
+// CHECK-NEXT: scf.yield
+// CHECK: tilegpu.barrier
+// CHECK-NEXT: tilegpu.mbarrier_inval
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#bar2 = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @tma_ring(%map: !tile.ptr<i8>, %k: i32, %acc0: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %stack = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<2x64x64xf16, #nv, mutable>
+    %bars = tilegpu.local_alloc {tilegpu.buffer_offset = 16384 : i64} : () -> !tilegpu.memdesc<2x1xi64, #bar2, mutable>
+    %b0 = tilegpu.memdesc_index %bars[%c0] : !tilegpu.memdesc<2x1xi64, #bar2, mutable> -> !tilegpu.memdesc<1xi64, #bar, mutable>
+    %s0 = tilegpu.memdesc_index %stack[%c0] : !tilegpu.memdesc<2x64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+    tilegpu.mbarrier_init %b0, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.mbarrier_expect_tx %b0, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.async_tma_copy_global_to_local %map[%c0, %c0] %s0, %b0 : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+    %res = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+      %rb = tilegpu.memdesc_index %bars[%i] : !tilegpu.memdesc<2x1xi64, #bar2, mutable> -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      %rs = tilegpu.memdesc_index %stack[%i] : !tilegpu.memdesc<2x64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %wb = tilegpu.memdesc_index %bars[%k] : !tilegpu.memdesc<2x1xi64, #bar2, mutable> -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      %ws = tilegpu.memdesc_index %stack[%k] : !tilegpu.memdesc<2x64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      tilegpu.mbarrier_wait %rb, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %d = tilegpu.warp_group_dot async %rs, %rs, %acc : !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<64x64xf32, #mma>
+      %w = tilegpu.warp_group_dot_wait %d {pendings = 1 : i32} : tensor<64x64xf32, #mma>
+      tilegpu.mbarrier_expect_tx %wb, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %map[%c0, %i] %ws, %wb : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      scf.yield %w : tensor<64x64xf32, #mma>
+    }
+    tilegpu.mbarrier_inval %b0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    return %res : tensor<64x64xf32, #mma>
+  }
+}

@@ -108,3 +108,49 @@ func.func @fallback(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !ti
   tile.store %p, %v : tensor<16x16x!tile.ptr<f32>>
   return
 }
+
+// -----
+
+// wgmma operands: a block only stored back into shared memory in the
+// layout TMA writes it in is not read into registers: the dot reads the
+// TMA buffer, or (B given N x K and transposed) a memdesc_trans view of
+// it. Must not: a block stored in another layout (64-byte swizzle) is
+// read into registers and stored again.
+// CHECK-LABEL: func.func @wgmma_operands
+// CHECK: %[[A:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #[[NV:[a-z0-9_]+]], mutable>
+// CHECK: tilegpu.async_tma_copy_global_to_local %{{.*}} %[[A]]
+// CHECK: %[[B:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #[[NV]], mutable>
+// CHECK: tilegpu.async_tma_copy_global_to_local %{{.*}} %[[B]]
+// CHECK: %[[BT:.*]] = tilegpu.memdesc_trans %[[B]] : !tilegpu.memdesc<64x64xf16, #[[NV]], mutable> -> !tilegpu.memdesc<64x64xf16, #[[NVT:[a-z0-9_]+]], mutable>
+// CHECK: %[[C:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #[[NV]], mutable>
+// CHECK: %[[CV:.*]] = tilegpu.local_load %[[C]]
+// CHECK: %[[CS:.*]] = tilegpu.local_alloc %[[CV]]
+// CHECK: tilegpu.warp_group_dot %[[A]], %[[BT]]
+// CHECK: tilegpu.warp_group_dot %[[CS]], %[[BT]]
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nv64 = #tilegpu.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+func.func @wgmma_operands(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %s = arith.extsi %n : i32 to i64
+  %ad = tile.make_tensor_desc %a, [%n, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %bd = tile.make_tensor_desc %b, [%n, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %x = tile.desc_load %ad[%c0, %c0] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+  %y = tile.desc_load %bd[%c0, %c0] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+  %yt = tile.trans %y [1, 0] : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blocked1>
+  %xs = tilegpu.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nv>
+  %ys = tilegpu.local_alloc %yt : (tensor<64x64xf16, #blocked1>) -> !tilegpu.memdesc<64x64xf16, #nvt>
+  %z = tile.desc_load %ad[%c0, %c0] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+  %zs = tilegpu.local_alloc %z : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nv64>
+  %acc = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %d = tilegpu.warp_group_dot %xs, %ys, %acc : !tilegpu.memdesc<64x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nvt> -> tensor<64x64xf32, #mma>
+  %e = tilegpu.warp_group_dot %zs, %ys, %d : !tilegpu.memdesc<64x64xf16, #nv64>, !tilegpu.memdesc<64x64xf16, #nvt> -> tensor<64x64xf32, #mma>
+  tile.store %out, %e : tensor<64x64x!tile.ptr<f32>, #mma>
+  return
+}
+}

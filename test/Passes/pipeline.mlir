@@ -527,3 +527,219 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
     return
   }
 }
+
+// -----
+
+// The TMA form: descriptor loads as terrazzo-lower-descriptors-to-tma
+// leaves them in a loop (a buffer and an mbarrier per iteration, waited for
+// at once), A read by the dot directly and B (N x K) through a
+// memdesc_trans. Each becomes a stack of 3 buffers, with one mbarrier per
+// stage for both: initialised before the loop, then a barrier; the
+// prologue arms the mbarriers of iterations 0 and 1 (below the upper bound
+// only) for both copies' bytes (8192 + 8192) and copies with the
+// coordinates recomputed for the iteration; the loop waits for its stage's
+// mbarrier in the carried parity, the dot becomes async, and after its wait
+// the copies of iteration i + 2 go into the stage read in iteration i - 1;
+// the parity flips when the read stage wraps to 0; after the loop the
+// mbarriers are invalidated and the stacks freed. The per-iteration
+// buffers, mbarriers and waits are gone.
+// OFF-LABEL: func.func @tma_wgmma
+// OFF-NOT: tilegpu.memdesc_index
+// CHECK-LABEL: func.func @tma_wgmma
+// CHECK: %[[SA:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16, #[[NV:.*]], mutable>
+// CHECK: %[[SB:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16, #[[NV]], mutable>
+// CHECK: %[[BARS:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x1xi64
+// CHECK: %[[B0:.*]] = tilegpu.memdesc_index %[[BARS]][%c0_i32{{.*}}]
+// CHECK-NEXT: tilegpu.mbarrier_init %[[B0]], 1
+// CHECK: %[[B1:.*]] = tilegpu.memdesc_index %[[BARS]][%c1_i32{{.*}}]
+// CHECK-NEXT: tilegpu.mbarrier_init %[[B1]], 1
+// CHECK: %[[B2:.*]] = tilegpu.memdesc_index %[[BARS]][%c2_i32]
+// CHECK-NEXT: tilegpu.mbarrier_init %[[B2]], 1
+// CHECK-NEXT: tilegpu.barrier
+// CHECK: %[[GO0:.*]] = arith.cmpi slt, %{{.*}}, %[[K:.*]] : i32
+// CHECK-NEXT: scf.if %[[GO0]] {
+// CHECK-NEXT: %[[P0:.*]] = tilegpu.memdesc_index %[[BARS]][%c0_i32{{.*}}]
+// CHECK-NEXT: tilegpu.mbarrier_expect_tx %[[P0]], 16384
+// CHECK: tilegpu.async_tma_copy_global_to_local %[[MA:[^\[]*]][%{{.*}}, %{{.*}}] %{{.*}}, %[[P0]]
+// CHECK: tilegpu.async_tma_copy_global_to_local %[[MB:[^\[]*]][%{{.*}}, %{{.*}}] %{{.*}}, %[[P0]]
+// CHECK-NEXT: }
+// CHECK: scf.if
+// CHECK-NEXT: %[[P1:.*]] = tilegpu.memdesc_index %[[BARS]][%c1_i32{{.*}}]
+// CHECK-NEXT: tilegpu.mbarrier_expect_tx %[[P1]], 16384
+// CHECK: %[[RES:.*]]:5 = scf.for %[[I:[a-z0-9_]+]] = {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[READ:.*]] = %c0_i32{{.*}}, %[[WRITE:.*]] = %c2_i32{{.*}}, %[[PHASE:.*]] = %c0_i32{{.*}}, %[[USE:.*]] = %false)
+// CHECK-NOT: tilegpu.local_alloc
+// CHECK-NOT: tilegpu.mbarrier_init
+// CHECK: %[[RB:.*]] = tilegpu.memdesc_index %[[BARS]][%[[READ]]]
+// CHECK-NEXT: tilegpu.mbarrier_wait %[[RB]], %[[PHASE]]
+// CHECK-NEXT: %[[BA:.*]] = tilegpu.memdesc_index %[[SA]][%[[READ]]]
+// CHECK-NEXT: %[[BB:.*]] = tilegpu.memdesc_index %[[SB]][%[[READ]]]
+// CHECK-NOT: tilegpu.mbarrier
+// CHECK: %[[BT:.*]] = tilegpu.memdesc_trans %[[BB]]
+// CHECK-NEXT: %[[D:.*]] = tilegpu.warp_group_dot async %[[BA]], %[[BT]], %[[ACC]] use_c = %[[USE]]
+// CHECK-NEXT: %[[W:.*]] = tilegpu.warp_group_dot_wait %[[D]] {pendings = 1 : i32}
+// CHECK: %[[AHEAD:.*]] = arith.addi %[[I]], %{{.*}} : i32
+// CHECK-NEXT: %[[GO:.*]] = arith.cmpi slt, %[[AHEAD]], %[[K]] : i32
+// CHECK-NEXT: scf.if %[[GO]] {
+// CHECK-NEXT: %[[WB:.*]] = tilegpu.memdesc_index %[[BARS]][%[[WRITE]]]
+// CHECK-NEXT: tilegpu.mbarrier_expect_tx %[[WB]], 16384
+// CHECK-NEXT: %[[KA:.*]] = arith.muli %[[AHEAD]], %{{.*}} : i32
+// CHECK-NEXT: %[[WA:.*]] = tilegpu.memdesc_index %[[SA]][%[[WRITE]]]
+// CHECK-NEXT: tilegpu.async_tma_copy_global_to_local %[[MA]][%{{.*}}, %[[KA]]] %[[WA]], %[[WB]]
+// CHECK: %[[WBB:.*]] = tilegpu.memdesc_index %[[SB]][%[[WRITE]]]
+// CHECK-NEXT: tilegpu.async_tma_copy_global_to_local %[[MB]][%{{.*}}, %{{.*}}] %[[WBB]], %[[WB]]
+// CHECK-NEXT: }
+// CHECK: %[[NEXT:.*]] = arith.select %{{.*}}, %c0_i32{{.*}}, %{{.*}} : i32
+// CHECK: %[[WRAPPED:.*]] = arith.cmpi eq, %[[NEXT]], %c0_i32{{.*}} : i32
+// CHECK: %[[FLIP:.*]] = arith.xori %[[PHASE]], %c1_i32{{.*}} : i32
+// CHECK-NEXT: %[[NPHASE:.*]] = arith.select %[[WRAPPED]], %[[FLIP]], %[[PHASE]] : i32
+// CHECK: scf.yield %[[W]], %[[NEXT]], %{{.*}}, %[[NPHASE]], %true
+// CHECK: scf.if %[[RES]]#4
+// CHECK: tilegpu.mbarrier_inval
+// CHECK: tilegpu.mbarrier_inval
+// CHECK: tilegpu.mbarrier_inval
+// CHECK-NEXT: tilegpu.local_dealloc %[[SA]]
+// CHECK-NEXT: tilegpu.local_dealloc %[[SB]]
+// CHECK-NEXT: tilegpu.local_dealloc %[[BARS]]
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_wgmma(%ma: !tile.ptr<i8>, %mb: !tile.ptr<i8>, %row: i32, %col: i32, %k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %res = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+      %kk = arith.muli %i, %c64 : i32
+      %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %abar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %abar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %abar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %ma[%row, %kk] %a, %abar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %abar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %abar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %bbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %bbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %bbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mb[%col, %kk] %b, %bbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %bbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %bbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %bt = tilegpu.memdesc_trans %b : !tilegpu.memdesc<64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nvt, mutable>
+      %d = tilegpu.warp_group_dot %a, %bt, %acc : !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<64x64xf16, #nvt, mutable> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    tile.store %out, %res : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// TMA blocks read into dot operand layouts (local_load): this iteration's
+// stage is read after the mbarrier wait, and the copies for iteration
+// i + 2 come after the last read (the dot is synchronous: no wgmma wait).
+// A TMA block that is not only read into dot operands (also stored) keeps
+// its per-iteration buffer and mbarrier: it is not pipelined.
+// CHECK-LABEL: func.func @tma_dot_operands
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x32xf16
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<3x32x64xf16
+// CHECK-NEXT: tilegpu.local_alloc : () -> !tilegpu.memdesc<3x1xi64
+// CHECK-NOT: tilegpu.local_alloc : () -> !tilegpu.memdesc<3x
+// CHECK: scf.for
+// CHECK: tilegpu.mbarrier_wait %{{.*}}, %[[PHASE:arg[0-9]+]]
+// CHECK: %[[X:.*]] = tilegpu.local_load %{{.*}} -> tensor<64x32xf16, #{{.*}}>
+// CHECK: %[[Y:.*]] = tilegpu.local_load %{{.*}} -> tensor<32x64xf16, #{{.*}}>
+// CHECK: scf.if
+// CHECK: tilegpu.async_tma_copy_global_to_local
+// CHECK: tilegpu.async_tma_copy_global_to_local
+// CHECK-NEXT: }
+// CHECK: %[[Z:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x64xf16
+// CHECK: tilegpu.mbarrier_init
+// CHECK: tilegpu.async_tma_copy_global_to_local %{{.*}} %[[Z]]
+// CHECK: tilegpu.mbarrier_wait %{{.*}}, %c0_i32
+// CHECK: tile.dot %[[X]], %[[Y]]
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+#nv2 = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dotA = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dotB = #tilegpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_dot_operands(%ma: !tile.ptr<i8>, %mb: !tile.ptr<i8>, %row: i32, %col: i32, %k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>, %side: tensor<32x64x!tile.ptr<f16>, #blocked>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %res = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+      %kk = arith.muli %i, %c32 : i32
+      %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x32xf16, #nv, mutable>
+      %abar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %abar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %abar, 4096 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %ma[%row, %kk] %a, %abar : !tile.ptr<i8>, !tilegpu.memdesc<64x32xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %abar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %abar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %x = tilegpu.local_load %a : !tilegpu.memdesc<64x32xf16, #nv, mutable> -> tensor<64x32xf16, #dotA>
+      %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x64xf16, #nv2, mutable>
+      %bbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %bbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %bbar, 4096 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mb[%kk, %col] %b, %bbar : !tile.ptr<i8>, !tilegpu.memdesc<32x64xf16, #nv2, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %bbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %bbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %y = tilegpu.local_load %b : !tilegpu.memdesc<32x64xf16, #nv2, mutable> -> tensor<32x64xf16, #dotB>
+      %z = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x64xf16, #nv2, mutable>
+      %zbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %zbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %zbar, 4096 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mb[%kk, %row] %z, %zbar : !tile.ptr<i8>, !tilegpu.memdesc<32x64xf16, #nv2, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %zbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %zbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %zv = tilegpu.local_load %z : !tilegpu.memdesc<32x64xf16, #nv2, mutable> -> tensor<32x64xf16, #blocked>
+      tile.store %side, %zv : tensor<32x64x!tile.ptr<f16>, #blocked>
+      %d = tile.dot %x, %y, %acc : tensor<64x32xf16, #dotA> * tensor<32x64xf16, #dotB> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    tile.store %out, %res : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// Must not: coordinates that depend on what the loop loads cannot be
+// computed for an iteration ahead; the copy stays as it is.
+// CHECK-LABEL: func.func @tma_data_dependent_coordinates
+// CHECK-NOT: tilegpu.memdesc_index
+// CHECK: scf.for
+// CHECK: tile.load
+// CHECK: tilegpu.mbarrier_init
+// CHECK: tilegpu.async_tma_copy_global_to_local
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_data_dependent_coordinates(%ma: !tile.ptr<i8>, %rows: !tile.ptr<i32>, %k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %res = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+      %p = tile.addptr %rows, %i : !tile.ptr<i32>, i32
+      %row = tile.load %p : !tile.ptr<i32>
+      %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %abar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %abar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %abar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %ma[%row, %c0] %a, %abar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %abar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %abar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %d = tilegpu.warp_group_dot %a, %a, %acc : !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    tile.store %out, %res : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}

@@ -136,6 +136,27 @@ LogicalResult MemDescIndexOp::verify() {
   return success();
 }
 
+LogicalResult MemDescTransOp::verify() {
+  MemDescType src = getSrc().getType();
+  MemDescType result = getType();
+  auto layout = dyn_cast<NvmmaSharedLayoutAttr>(src.getEncoding());
+  if (!layout || src.getShape().size() != 2)
+    return emitOpError("needs a 2-D #tilegpu.nvmma_shared buffer, got ")
+           << src;
+  auto expected = NvmmaSharedLayoutAttr::get(
+      getContext(), layout.getSwizzlingByteWidth(), !layout.getTransposed(),
+      layout.getElementBitWidth());
+  SmallVector<int64_t> shape(llvm::reverse(src.getShape()));
+  if (result.getShape() != ArrayRef<int64_t>(shape) ||
+      result.getElementType() != src.getElementType() ||
+      result.getMutableMemory() != src.getMutableMemory() ||
+      result.getEncoding() != expected)
+    return emitOpError("result ")
+           << result << " must be " << src
+           << " with its shape reversed and layout " << expected;
+  return success();
+}
+
 LogicalResult AsyncCopyGlobalToLocalOp::verify() {
   RankedTensorType src = getSrc().getType();
   MemDescType buffer = getResult().getType();

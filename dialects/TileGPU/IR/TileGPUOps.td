@@ -100,6 +100,28 @@ def TileGPU_MemDescIndexOp : TileGPU_Op<"memdesc_index", [Pure]> {
   let hasVerifier = 1;
 }
 
+def TileGPU_MemDescTransOp : TileGPU_Op<"memdesc_trans", [Pure]> {
+  let summary = "A 2-D nvmma_shared buffer seen with its dimensions swapped";
+  let description = [{
+    The same memory as `src` (rank 2, `#tilegpu.nvmma_shared`), indexed
+    [j, i] where `src` is indexed [i, j]: the result's shape is the
+    source's reversed and its layout the source's with `transposed`
+    flipped (the contiguous dimension is the same bytes, now the other
+    index). A block a TMA copy wrote N x K, say, is a K x N operand whose K
+    runs contiguously, as wgmma reads B.
+
+        %bt = tilegpu.memdesc_trans %b
+            : !tilegpu.memdesc<128x64xf16, #nvmma, mutable>
+            -> !tilegpu.memdesc<64x128xf16, #nvmma_t, mutable>
+  }];
+  let arguments = (ins TileGPU_MemDescType:$src);
+  let results = (outs TileGPU_MemDescType:$result);
+  let assemblyFormat = [{
+    $src attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def TileGPU_AsyncCopyGlobalToLocalOp
     : TileGPU_Op<"async_copy_global_to_local", [AttrSizedOperandSegments]> {
   let summary = "Start copying a block from global memory into a shared buffer";

@@ -117,3 +117,33 @@ func.func @reads_retired_elsewhere(%b: !tilegpu.memdesc<16xf16, #s, mutable>) {
   tilegpu.local_dealloc %b {tilegpu.reads_retired} : !tilegpu.memdesc<16xf16, #s, mutable>
   return
 }
+
+// -----
+
+// tilegpu.memdesc_trans: the source must be a 2-D nvmma_shared buffer, the
+// result its transpose.
+#s2 = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+func.func @trans_swizzled(%b: !tilegpu.memdesc<8x16xf16, #s2, mutable>) {
+  // expected-error @+1 {{needs a 2-D #tilegpu.nvmma_shared buffer}}
+  %t = tilegpu.memdesc_trans %b : !tilegpu.memdesc<8x16xf16, #s2, mutable> -> !tilegpu.memdesc<16x8xf16, #s2, mutable>
+  return
+}
+
+// -----
+
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+func.func @trans_layout(%b: !tilegpu.memdesc<128x64xf16, #nv, mutable>) {
+  // expected-error @+1 {{with its shape reversed and layout #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>}}
+  %t = tilegpu.memdesc_trans %b : !tilegpu.memdesc<128x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x128xf16, #nv, mutable>
+  return
+}
+
+// -----
+
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+func.func @trans_shape(%b: !tilegpu.memdesc<128x64xf16, #nv, mutable>) {
+  // expected-error @+1 {{with its shape reversed}}
+  %t = tilegpu.memdesc_trans %b : !tilegpu.memdesc<128x64xf16, #nv, mutable> -> !tilegpu.memdesc<128x64xf16, #nvt, mutable>
+  return
+}

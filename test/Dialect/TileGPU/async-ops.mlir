@@ -27,3 +27,14 @@ func.func @copy(%p: tensor<16x64x!tile.ptr<f16>, #blocked>, %m: tensor<16x64xi1,
   tilegpu.local_dealloc %buffers : !tilegpu.memdesc<3x16x64xf16, #s3, mutable>
   return
 }
+
+// A 2-D nvmma_shared buffer seen transposed: the shape reversed, the
+// layout's `transposed` flipped.
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+// CHECK-LABEL: func.func @trans
+// CHECK: tilegpu.memdesc_trans %{{.*}} : !tilegpu.memdesc<128x64xf16, #{{.*}}, mutable> -> !tilegpu.memdesc<64x128xf16, #{{.*}}, mutable>
+func.func @trans(%b: !tilegpu.memdesc<128x64xf16, #nv, mutable>) -> !tilegpu.memdesc<64x128xf16, #nvt, mutable> {
+  %t = tilegpu.memdesc_trans %b : !tilegpu.memdesc<128x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x128xf16, #nvt, mutable>
+  return %t : !tilegpu.memdesc<64x128xf16, #nvt, mutable>
+}
