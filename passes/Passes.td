@@ -234,11 +234,11 @@ def TerrazzoLowerTensorDescriptors
     16 along the innermost dimension) and, by AxisInfo, a base aligned to
     16 bytes, an innermost stride of 1 and other strides multiples of 16
     bytes, and the innermost block coordinate a known multiple of 16 bytes.
-    Of those, only descriptors whose block coordinates are known not to be
-    negative, and that are stored through only with an innermost extent
-    known to be a multiple of 16 bytes (a TMA store writes past an extent
-    that is not, up to the next 16 bytes, on the H100), stay unless
-    `keep-unvalidated`. The others are rewritten as above,
+    Of those, descriptors stored through stay only with store coordinates
+    known not to be negative (a TMA store at a negative coordinate faults
+    on the H100; loads there are right) and an innermost extent known to be
+    a multiple of 16 bytes (a TMA store writes past an extent that is not,
+    up to the next 16 bytes), unless `keep-unvalidated`. The others are rewritten as above,
     so either way every descriptor works.
   }];
   let options = [
@@ -246,10 +246,10 @@ def TerrazzoLowerTensorDescriptors
            "Leave the descriptors TMA can serve for "
            "terrazzo-lower-descriptors-to-tma">,
     Option<"keepUnvalidated", "keep-unvalidated", "bool", /*default=*/"false",
-           "With keep-tma, also leave descriptors whose coordinates may be "
-           "negative, or stored through with an innermost extent not known "
-           "to be a whole number of 16 bytes (TMA stores past it); for "
-           "tests of the lowering">
+           "With keep-tma, also leave descriptors stored through at "
+           "coordinates that may be negative, or with an innermost extent "
+           "not known to be a whole number of 16 bytes (TMA stores past "
+           "it); for tests of the lowering">
   ];
   // The TMA check builds the shared layouts TMA would use.
   let dependentDialects = ["::mlir::arith::ArithDialect",

@@ -28,10 +28,11 @@ bool canLowerToTma(tile::MakeTensorDescOp desc,
                    const ModuleAxisInfoAnalysis &axisInfo);
 
 /// Whether `desc` (one canLowerToTma accepts) is of the kind that runs
-/// correctly under TMA on the H100: block coordinates known not to be
-/// negative, and for descriptors that are stored through an innermost
-/// extent known to be a multiple of 16 bytes (a TMA store wrote up to the
-/// next 16 bytes past it).
+/// correctly under TMA on the H100: loads always; for descriptors that are
+/// stored through, store coordinates known not to be negative (a TMA store
+/// at a negative coordinate faulted) and an innermost extent known to be a
+/// multiple of 16 bytes (a TMA store wrote up to the next 16 bytes past
+/// it).
 /// terrazzo-lower-tensor-descriptors keeps only these.
 bool isTmaValidated(tile::MakeTensorDescOp desc,
                     const ModuleAxisInfoAnalysis &axisInfo);

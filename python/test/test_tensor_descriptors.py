@@ -468,18 +468,23 @@ def test_gpu_tma_copy(torch_cuda, dtype, shape, block, rng):
     assert torch.isnan(got[:, n:]).all()
 
 
-def test_negative_coordinates_keep_pointer_path():
-    # TMA faults on a negative block coordinate (an illegal instruction on
-    # the H100), so descriptors whose coordinates may be negative (here
-    # plain integer arguments) keep the pointer lowering on sm_90; with
-    # coordinates known not to be negative they get TMA.
+def test_negative_coordinates():
+    # A TMA store at a negative block coordinate faults (an illegal
+    # instruction on the H100, scripts/tma-probe.py), so descriptors stored
+    # through at coordinates that may be negative (here plain integer
+    # arguments) keep the pointer lowering on sm_90; with coordinates known
+    # not to be negative they get TMA. Loads at negative coordinates are
+    # right under TMA (test_gpu_tma_negative_loads).
     x = np.zeros((37, 64), np.float32)
     out = np.zeros((16, 32), np.float32)
     args = (x, out, 37, 45, 64, 0, 0)
     ptx = read_block_kernel.compile(*args, BM=16, BN=32, stage="ptx", target="cuda:90")
-    assert "cp.async.bulk.tensor" not in ptx and "ld.global" in ptx
+    assert "cp.async.bulk.tensor" in ptx
     ptx = read_block_at_kernel.compile(*args, BM=16, BN=32, stage="ptx", target="cuda:90")
     assert "cp.async.bulk.tensor" in ptx
+    ptx = write_block_kernel.compile(x, 37, 48, 64, 0, 0, BM=16, BN=32, stage="ptx",
+                                     target="cuda:90")
+    assert "cp.async.bulk.tensor" not in ptx and "st.global" in ptx
     # An innermost coordinate not known to be a multiple of 16 bytes (30
     # float32 columns, not specialised as divisible by 16) keeps the pointer
     # path: TMA faulted on such boxes on the H100 (scripts/tma-probe.py).
@@ -605,3 +610,29 @@ def test_gpu_allocator(torch_cuda, rng):
     tma_copy_kernel[(triton.cdiv(1000, 8), 2)](x, y, 1000, n, n, n, BM=8, BN=32)
     torch.cuda.synchronize()
     assert torch.equal(y, x * 2 + 1)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+@pytest.mark.parametrize("off", [(-8, -16), (-16, 0), (0, -32), (-20, -64), (30, -16), (-1, 0)])
+def test_gpu_tma_negative_loads(torch_cuda, dtype, off, rng):
+    # Blocks at negative coordinates (the column a whole number of 16 bytes)
+    # by TMA: zeros where they lie outside the tensor, wholly outside too.
+    torch = torch_cuda
+    _sm90(torch)
+    m, n, width, bm, bn = 37, 64, 64, 16, 32
+    tdt = getattr(torch, dtype)
+    x = torch.from_numpy(rng.standard_normal((m, width)).astype(np.float32)).to(tdt).cuda()
+    out = torch.full((bm, bn), float("nan"), dtype=tdt, device="cuda")
+    args = (x, out, m, n, width, off[0], off[1])
+    _expect_tma(read_block_kernel, *args, BM=bm, BN=bn)
+    read_block_kernel[(1,)](*args, BM=bm, BN=bn)
+    torch.cuda.synchronize()
+    xs = x.cpu().double().numpy()
+    want = np.zeros((bm, bn))
+    for i in range(bm):
+        for j in range(bn):
+            r, c = off[0] + i, off[1] + j
+            if 0 <= r < m and 0 <= c < n:
+                want[i, j] = xs[r, c]
+    np.testing.assert_array_equal(out.cpu().double().numpy(), want)

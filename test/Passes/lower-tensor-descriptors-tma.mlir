@@ -151,34 +151,50 @@ func.func private @helper(%base: !tile.ptr<f32> {tile.divisibility = 16 : i32}, 
 
 // -----
 
-// Must not (unless keep-unvalidated): block coordinates that may be
-// negative (an integer argument) lower to pointers; negative coordinates
-// faulted on the H100 before the innermost-coordinate rule, and aligned
-// ones are not validated yet. The same through a maximum with 0, or a loop
-// counting up from 0, is kept.
+// Loads at block coordinates that may be negative (an integer argument)
+// stay for TMA: the H100 reads zeros outside the tensor there. Must not
+// (unless keep-unvalidated): a store at such coordinates lowers to
+// pointers (a TMA store at a negative coordinate faulted). The store
+// through a maximum with 0, or at a signed remainder of a program id (the
+// dividend's sign) by anything, is kept.
 // VALID-LABEL: func.func @maybe_negative
-// VALID-NOT: tile.desc_load
-// VALID: tile.load
-// VALID-LABEL: func.func @clamped
 // VALID: tile.desc_load
+// VALID-NOT: tile.desc_store
+// VALID: tile.store
+// VALID-LABEL: func.func @clamped
+// VALID: tile.desc_store
+// VALID-LABEL: func.func @remainder
+// VALID: tile.desc_store
 // CHECK-LABEL: func.func @maybe_negative
 // CHECK: tile.desc_load
+// CHECK: tile.desc_store
 // CHECK-LABEL: func.func @clamped
-// CHECK: tile.desc_load
-// CHECK-NOT: tile.load
-func.func @maybe_negative(%base: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32, %i: i32 {tile.divisibility = 16 : i32}) -> tensor<128xf32> {
+// CHECK: tile.desc_store
+func.func @maybe_negative(%base: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %i: i32 {tile.divisibility = 16 : i32}) {
   %c1 = arith.constant 1 : i64
   %d = tile.make_tensor_desc %base, [%n], [%c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<128xf32>>
   %v = tile.desc_load %d[%i] : !tile.tensordesc<tensor<128xf32>> -> tensor<128xf32>
-  return %v : tensor<128xf32>
+  %e = tile.make_tensor_desc %base, [%n], [%c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<128xf32>>
+  tile.desc_store %e[%i], %v : !tile.tensordesc<tensor<128xf32>>, tensor<128xf32>
+  return
 }
-func.func @clamped(%base: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32, %i: i32 {tile.divisibility = 16 : i32}) -> tensor<128xf32> {
+func.func @clamped(%base: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %i: i32 {tile.divisibility = 16 : i32}, %v: tensor<128xf32>) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i64
   %j = arith.maxsi %i, %c0 : i32
   %d = tile.make_tensor_desc %base, [%n], [%c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<128xf32>>
-  %v = tile.desc_load %d[%j] : !tile.tensordesc<tensor<128xf32>> -> tensor<128xf32>
-  return %v : tensor<128xf32>
+  tile.desc_store %d[%j], %v : !tile.tensordesc<tensor<128xf32>>, tensor<128xf32>
+  return
+}
+func.func @remainder(%base: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %g: i32, %v: tensor<128xf32>) {
+  %c1 = arith.constant 1 : i64
+  %c128 = arith.constant 128 : i32
+  %pid = tile.program_id x : i32
+  %r = arith.remsi %pid, %g : i32
+  %j = arith.muli %r, %c128 : i32
+  %d = tile.make_tensor_desc %base, [%n], [%c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<128xf32>>
+  tile.desc_store %d[%j], %v : !tile.tensordesc<tensor<128xf32>>, tensor<128xf32>
+  return
 }
 
 // -----
