@@ -33,20 +33,23 @@ namespace {
 constexpr StringLiteral kNumStagesAttr = "tilegpu.num-stages";
 
 /// A load to pipeline: it reads through the loop-carried pointers
-/// `ptrArg`, advanced by the loop-invariant `step` each iteration, and its
-/// only use is either `convert`, whose results feed only dot operands
-/// (mma.sync), or `alloc`, an nvmma_shared buffer that only
-/// warp_group_dots read (wgmma).
+/// `ptrArg`, advanced by the loop-invariant `step` each iteration, or
+/// through pointers computed in the loop from the induction variable and
+/// loop invariants (no `ptrArg`: Triton's `a_ptr + (k * BK + offs_k)`, and
+/// descriptor loads lowered to pointers); its only use is either
+/// `convert`, whose results feed only dot operands (mma.sync), or `alloc`,
+/// an nvmma_shared buffer that only warp_group_dots read (wgmma).
 struct Candidate {
   tile::LoadOp load;
   tilegpu::ConvertLayoutOp convert; // mma.sync, or before `alloc` (or null)
   tilegpu::LocalAllocOp alloc;      // wgmma (or null)
-  BlockArgument ptrArg;
+  BlockArgument ptrArg;             // null: pointers computed in the loop
   Value step;
-  /// Ops computing the mask inside the loop (from the induction variable and
-  /// loop invariants only), in program order; recomputed for the iteration a
-  /// copy is issued for.
-  SmallVector<Operation *> maskSlice;
+  /// Ops computing the mask, and the pointers unless they are carried,
+  /// inside the loop (from the induction variable and loop invariants
+  /// only), in program order; recomputed for the iteration a copy is
+  /// issued for.
+  SmallVector<Operation *> slice;
   // Filled in by the rewrite.
   Value stack;
   tilegpu::MemDescType bufferType;
@@ -92,16 +95,24 @@ std::optional<Candidate> matchCandidate(tile::LoadOp load, scf::ForOp loop,
   if (load->getBlock() != loop.getBody() || load.getIsVolatile() ||
       !isa<RankedTensorType>(load.getType()))
     return std::nullopt;
+  // The pointers advance by a loop-invariant step every iteration, or are
+  // computed from the induction variable (the slice below).
   auto arg = dyn_cast<BlockArgument>(load.getPtr());
-  if (!arg || arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0)
+  if (arg && (arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0))
     return std::nullopt;
-  // The pointers advance by a loop-invariant step every iteration.
-  unsigned iterIndex = arg.getArgNumber() - 1;
-  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  auto advance = yield.getOperand(iterIndex).getDefiningOp<tile::AddPtrOp>();
-  if (!advance || advance.getPtr() != arg ||
-      !isLoopInvariant(advance.getOffset(), loop))
+  Value step;
+  if (arg) {
+    unsigned iterIndex = arg.getArgNumber() - 1;
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    auto advance =
+        yield.getOperand(iterIndex).getDefiningOp<tile::AddPtrOp>();
+    if (!advance || advance.getPtr() != arg ||
+        !isLoopInvariant(advance.getOffset(), loop))
+      return std::nullopt;
+    step = advance.getOffset();
+  } else if (isLoopInvariant(load.getPtr(), loop)) {
     return std::nullopt;
+  }
   // Used once, by a conversion whose results only feed dots as operands,
   // or by an nvmma_shared buffer only warp_group_dots read.
   if (!load->hasOneUse())
@@ -151,15 +162,16 @@ std::optional<Candidate> matchCandidate(tile::LoadOp load, scf::ForOp loop,
   }
   if (load.getOther() && !isZero(load.getOther()))
     return std::nullopt;
-  Candidate candidate{load, convert, alloc, arg, advance.getOffset(),
-                      {},   {},      {},    {}};
-  if (Value mask = load.getMask()) {
-    FailureOr<SmallVector<Operation *>> slice =
-        cloneableSlice(ValueRange{mask}, loop);
-    if (failed(slice))
-      return std::nullopt;
-    candidate.maskSlice = std::move(*slice);
-  }
+  Candidate candidate{load, convert, alloc, arg, step, {}, {}, {}, {}};
+  SmallVector<Value> recomputed;
+  if (!arg)
+    recomputed.push_back(load.getPtr());
+  if (Value mask = load.getMask())
+    recomputed.push_back(mask);
+  FailureOr<SmallVector<Operation *>> slice = cloneableSlice(recomputed, loop);
+  if (failed(slice))
+    return std::nullopt;
+  candidate.slice = std::move(*slice);
   // cp.async moves 4, 8 or 16 bytes.
   auto type = cast<RankedTensorType>(load.getType());
   unsigned bytes = tile::getElementBitWidth(type.getElementType()) / 8;
@@ -230,9 +242,9 @@ private:
   }
 
   /// The copy of `c` for the iteration whose induction variable is `iv`
-  /// (maybe beyond the loop's end: then it copies nothing), from `ptr` into
-  /// buffer `index` of its stack, marked tilegpu.reads_retired if
-  /// `readsRetired`.
+  /// (maybe beyond the loop's end: then it copies nothing), from `ptr` (the
+  /// carried pointers; null: computed for `iv`) into buffer `index` of its
+  /// stack, marked tilegpu.reads_retired if `readsRetired`.
   void issueCopy(OpBuilder &b, Candidate &c, Value iv, Value ptr,
                  Value index, bool readsRetired) {
     Location loc = c.load.getLoc();
@@ -243,12 +255,13 @@ private:
         b, loc, RankedTensorType::get(ptrType.getShape(), b.getI1Type(),
                                       ptrType.getEncoding()),
         inRange);
-    if (Value original = c.load.getMask()) {
-      IRMapping mapping;
-      cloneSliceFor(b, c.maskSlice, loop, iv, mapping);
+    IRMapping mapping;
+    cloneSliceFor(b, c.slice, loop, iv, mapping);
+    if (!ptr)
+      ptr = mapping.lookupOrDefault(c.load.getPtr());
+    if (Value original = c.load.getMask())
       mask = arith::AndIOp::create(b, loc, mask,
                                    mapping.lookupOrDefault(original));
-    }
     Value buffer = tilegpu::MemDescIndexOp::create(b, loc, oneBuffer(c),
                                                    c.stack, index);
     auto copy = tilegpu::AsyncCopyGlobalToLocalOp::create(
@@ -359,9 +372,11 @@ private:
     // Prologue: iterations 0 .. stages-2, one cp.async group each, TMA
     // copies on the mbarrier of their stage; the pointers for iteration
     // stages-1 become loop-carried.
+    // (Null for pointers computed in the loop.)
     SmallVector<Value> ptrs;
     for (Candidate &c : candidates)
-      ptrs.push_back(loop.getInitArgs()[c.ptrArg.getArgNumber() - 1]);
+      ptrs.push_back(c.ptrArg ? loop.getInitArgs()[c.ptrArg.getArgNumber() - 1]
+                              : Value());
     for (int64_t k = 0; k + 1 < stages; ++k) {
       Value iv = arith::AddIOp::create(
           b, loc, loop.getLowerBound(),
@@ -371,7 +386,8 @@ private:
         // Before the loop the stack's memory may still be pending as read
         // by whatever used it earlier: no reads_retired.
         issueCopy(b, c, iv, ptr, constantI32(b, k), /*readsRetired=*/false);
-        ptr = tile::AddPtrOp::create(b, loc, ptr.getType(), ptr, c.step);
+        if (ptr)
+          ptr = tile::AddPtrOp::create(b, loc, ptr.getType(), ptr, c.step);
       }
       if (cpAsync)
         tilegpu::AsyncCommitGroupOp::create(
@@ -383,7 +399,10 @@ private:
     // The loop gets the pointers of the copy ahead, the buffers to read
     // and to refill, the parity of the mbarrier phase to wait for (TMA),
     // and whether an accumulator from no value has been written (below).
-    SmallVector<Value> extraInits(ptrs);
+    SmallVector<Value> extraInits;
+    for (Value ptr : ptrs)
+      if (ptr)
+        extraInits.push_back(ptr);
     const unsigned readArg = extraInits.size();
     extraInits.push_back(constantI32(b, 0));
     const unsigned writeArg = extraInits.size();
@@ -428,8 +447,10 @@ private:
     };
     Value readIndex = extraArg(readArg);
     Value writeIndex = extraArg(writeArg);
-    for (auto [i, c] : llvm::enumerate(candidates))
-      c.aheadPtrArg = extraArg(unsigned(i));
+    unsigned carried = 0;
+    for (Candidate &c : candidates)
+      if (c.ptrArg)
+        c.aheadPtrArg = extraArg(carried++);
 
     // In the body: wait for this iteration's group or mbarrier phase, read
     // the buffers in the dot operands' layouts (warp_group_dots read this
@@ -497,8 +518,9 @@ private:
       // still read it. (TMA copies have no such barrier before them.)
       issueCopy(cb, c, aheadIv, c.aheadPtrArg, writeIndex,
                 /*readsRetired=*/!asyncDot && !tma);
-      nextPtrs.push_back(tile::AddPtrOp::create(
-          cb, loc, c.aheadPtrArg.getType(), c.aheadPtrArg, c.step));
+      if (c.aheadPtrArg)
+        nextPtrs.push_back(tile::AddPtrOp::create(
+            cb, loc, c.aheadPtrArg.getType(), c.aheadPtrArg, c.step));
     }
     if (cpAsync)
       tilegpu::AsyncCommitGroupOp::create(
@@ -542,7 +564,7 @@ private:
       if (c.convert)
         c.convert.erase();
       c.load.erase();
-      for (Operation *op : llvm::reverse(c.maskSlice))
+      for (Operation *op : llvm::reverse(c.slice))
         if (op->use_empty())
           op->erase();
     }

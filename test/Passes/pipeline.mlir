@@ -743,3 +743,95 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
     return
   }
 }
+
+// -----
+
+// Pointers computed in the loop from the induction variable (Triton's
+// `a_ptr + k * BK + offs`, and descriptor loads lowered to pointers): no
+// carried pointers; each copy computes its iteration's pointers (before
+// the loop for iterations 0 and 1, in the loop for i + 2 after the reads).
+// Must not: pointers that depend on what the loop loads stay a load.
+// CHECK-LABEL: func.func @computed_pointers
+// CHECK: %[[S:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x32xf16
+// CHECK: %[[K0:.*]] = arith.muli %{{.*}}, %c32_i32 : i32
+// CHECK-NEXT: %[[P0:.*]] = tile.addptr %{{.*}}, %[[K0]] : !tile.ptr<f16>, i32
+// CHECK-NEXT: %[[T0:.*]] = tile.splat %[[P0]]
+// CHECK-NEXT: %[[Q0:.*]] = tile.addptr %[[T0]], %{{.*}}
+// CHECK: tilegpu.async_copy_global_to_local %[[Q0]]
+// CHECK: tilegpu.async_commit_group
+// CHECK: tilegpu.async_copy_global_to_local
+// CHECK: tilegpu.async_commit_group
+// CHECK: scf.for %[[I:[a-z0-9_]+]] = {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[READ:.*]] = %c0_i32{{.*}}, %[[WRITE:.*]] = %c2_i32{{.*}}) -> (tensor<64x64xf32, #{{.*}}>, i32, i32)
+// CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
+// CHECK: tilegpu.local_load
+// CHECK: %[[AHEAD:.*]] = arith.addi %[[I]], %{{.*}} : i32
+// CHECK: %[[KA:.*]] = arith.muli %[[AHEAD]], %c32_i32 : i32
+// CHECK-NEXT: %[[PA:.*]] = tile.addptr %{{.*}}, %[[KA]] : !tile.ptr<f16>, i32
+// CHECK-NEXT: %[[TA:.*]] = tile.splat %[[PA]]
+// CHECK-NEXT: %[[QA:.*]] = tile.addptr %[[TA]], %{{.*}}
+// CHECK: tilegpu.async_copy_global_to_local %[[QA]]
+// CHECK-NOT: tile.load %{{.*}} : tensor<64x32x!tile.ptr<f16>
+// CHECK: tile.dot
+// CHECK-LABEL: func.func @loaded_pointers
+// CHECK-NOT: tilegpu.async_copy_global_to_local
+// CHECK: tile.load %{{.*}} : tensor<64x32x!tile.ptr<f16>
+#blocked1 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dotA = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dotB = #tilegpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @computed_pointers(%abase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: tensor<32x64xf16, #dotB>, %k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %ar = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked1}>>
+    %ac = tile.make_range 0 to 32 : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blocked1}>>
+    %ar2 = tile.expand_dims %ar axis = 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked1}>> -> tensor<64x1xi32, #blocked1>
+    %ac2 = tile.expand_dims %ac axis = 0 : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blocked1}>> -> tensor<1x32xi32, #blocked1>
+    %a32 = arith.constant dense<1024> : tensor<64x1xi32, #blocked1>
+    %arows = arith.muli %ar2, %a32 : tensor<64x1xi32, #blocked1>
+    %arb = tile.broadcast %arows : tensor<64x1xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %acb = tile.broadcast %ac2 : tensor<1x32xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %off = arith.addi %arb, %acb : tensor<64x32xi32, #blocked1>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %r = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+      %kk = arith.muli %i, %c32 : i32
+      %p = tile.addptr %abase, %kk : !tile.ptr<f16>, i32
+      %ps = tile.splat %p : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>, #blocked1>
+      %pa = tile.addptr %ps, %off : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+      %x = tile.load %pa : tensor<64x32x!tile.ptr<f16>, #blocked1>
+      %xa = tilegpu.convert_layout %x : tensor<64x32xf16, #blocked1> -> tensor<64x32xf16, #dotA>
+      %d = tile.dot %xa, %b, %acc : tensor<64x32xf16, #dotA> * tensor<32x64xf16, #dotB> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    tile.store %out, %r : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+  func.func @loaded_pointers(%abase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %offs: !tile.ptr<i32>, %b: tensor<32x64xf16, #dotB>, %k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %ar = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked1}>>
+    %ac = tile.make_range 0 to 32 : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blocked1}>>
+    %ar2 = tile.expand_dims %ar axis = 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked1}>> -> tensor<64x1xi32, #blocked1>
+    %ac2 = tile.expand_dims %ac axis = 0 : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blocked1}>> -> tensor<1x32xi32, #blocked1>
+    %a32 = arith.constant dense<1024> : tensor<64x1xi32, #blocked1>
+    %arows = arith.muli %ar2, %a32 : tensor<64x1xi32, #blocked1>
+    %arb = tile.broadcast %arows : tensor<64x1xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %acb = tile.broadcast %ac2 : tensor<1x32xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %off = arith.addi %arb, %acb : tensor<64x32xi32, #blocked1>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %r = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+      %q = tile.addptr %offs, %i : !tile.ptr<i32>, i32
+      %kk = tile.load %q : !tile.ptr<i32>
+      %p = tile.addptr %abase, %kk : !tile.ptr<f16>, i32
+      %ps = tile.splat %p : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>, #blocked1>
+      %pa = tile.addptr %ps, %off : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+      %x = tile.load %pa : tensor<64x32x!tile.ptr<f16>, #blocked1>
+      %xa = tilegpu.convert_layout %x : tensor<64x32xf16, #blocked1> -> tensor<64x32xf16, #dotA>
+      %d = tile.dot %xa, %b, %acc : tensor<64x32xf16, #dotA> * tensor<32x64xf16, #dotB> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    tile.store %out, %r : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
