@@ -41,8 +41,14 @@ constexpr StringLiteral kNumStagesAttr = "tilegpu.num-stages";
 /// an nvmma_shared buffer that only warp_group_dots read (wgmma).
 struct Candidate {
   tile::LoadOp load;
-  tilegpu::ConvertLayoutOp convert; // mma.sync, or before `alloc` (or null)
+  tilegpu::ConvertLayoutOp convert; // mma.sync (or null)
   tilegpu::LocalAllocOp alloc;      // wgmma (or null)
+  /// The conversions, and at most one transposition, between the load and
+  /// `alloc`: the copies write the buffer whatever layout the registers
+  /// had; a transposed block is copied as loaded into buffers that the
+  /// dots read through a memdesc_trans.
+  SmallVector<Operation *> toAlloc;
+  bool transposed = false;
   BlockArgument ptrArg;             // null: pointers computed in the loop
   Value step;
   /// Ops computing the mask, and the pointers unless they are carried,
@@ -55,6 +61,19 @@ struct Candidate {
   tilegpu::MemDescType bufferType;
   Value aheadPtrArg;
 };
+
+/// The 2-D nvmma_shared buffer `type` with its dimensions swapped (what
+/// tilegpu.memdesc_trans gives).
+tilegpu::MemDescType transposedBuffer(tilegpu::MemDescType type) {
+  auto layout = cast<tilegpu::NvmmaSharedLayoutAttr>(type.getEncoding());
+  SmallVector<int64_t> shape(llvm::reverse(type.getShape()));
+  return tilegpu::MemDescType::get(
+      type.getContext(), shape, type.getElementType(),
+      tilegpu::NvmmaSharedLayoutAttr::get(
+          type.getContext(), layout.getSwizzlingByteWidth(),
+          !layout.getTransposed(), layout.getElementBitWidth()),
+      type.getMutableMemory());
+}
 
 bool isZero(Value value) {
   return matchPattern(value, m_Zero()) || matchPattern(value, m_PosZeroFloat());
@@ -120,13 +139,27 @@ std::optional<Candidate> matchCandidate(tile::LoadOp load, scf::ForOp loop,
   Operation *user = *load->user_begin();
   auto convert = dyn_cast<tilegpu::ConvertLayoutOp>(user);
   auto alloc = dyn_cast<tilegpu::LocalAllocOp>(user);
-  // A conversion whose only use is the nvmma_shared buffer: the copies
-  // write the buffer whatever layout the registers had.
-  if (convert && convert->hasOneUse())
-    if (auto next = dyn_cast<tilegpu::LocalAllocOp>(*convert->user_begin())) {
+  // Conversions (and a transposition) whose only use is the nvmma_shared
+  // buffer.
+  SmallVector<Operation *> toAlloc;
+  bool transposed = false;
+  for (Operation *op = user; !alloc && op->hasOneUse() &&
+                             (isa<tilegpu::ConvertLayoutOp>(op) ||
+                              (isa<tile::TransOp>(op) && !transposed));) {
+    transposed |= isa<tile::TransOp>(op);
+    toAlloc.push_back(op);
+    op = *op->user_begin();
+    if (auto next = dyn_cast<tilegpu::LocalAllocOp>(op)) {
       alloc = next;
       user = next;
+      convert = {};
     }
+  }
+  if (!alloc) {
+    if (transposed)
+      return std::nullopt;
+    toAlloc.clear();
+  }
   if ((!convert && !alloc) || user->use_empty() ||
       user->getBlock() != loop.getBody())
     return std::nullopt;
@@ -145,6 +178,8 @@ std::optional<Candidate> matchCandidate(tile::LoadOp load, scf::ForOp loop,
     if (!isa<tilegpu::NvmmaSharedLayoutAttr>(type.getEncoding()) ||
         type.getShape().size() != 2)
       return std::nullopt;
+    if (transposed)
+      type = transposedBuffer(type);
     int64_t bits = type.getShape()[0] * type.getShape()[1] *
                    tile::getElementBitWidth(type.getElementType());
     if (bits % (8 * 1024) != 0)
@@ -162,7 +197,8 @@ std::optional<Candidate> matchCandidate(tile::LoadOp load, scf::ForOp loop,
   }
   if (load.getOther() && !isZero(load.getOther()))
     return std::nullopt;
-  Candidate candidate{load, convert, alloc, arg, step, {}, {}, {}, {}};
+  Candidate candidate{load, convert, alloc, toAlloc, transposed, arg,
+                      step, {},      {},    {},      {}};
   SmallVector<Value> recomputed;
   if (!arg)
     recomputed.push_back(load.getPtr());
@@ -356,12 +392,16 @@ private:
       auto type = cast<RankedTensorType>(c.load.getType());
       int64_t vec = copyElements(c.load, axisInfo);
       if (c.alloc) {
-        // The nvmma_shared layout wgmma reads, stacked.
+        // The nvmma_shared layout wgmma reads, stacked (as loaded: the
+        // dots read a transposed block through memdesc_trans).
+        tilegpu::MemDescType read = c.alloc.getType();
+        if (c.transposed)
+          read = transposedBuffer(read);
         SmallVector<int64_t> shape{stages};
         llvm::append_range(shape, type.getShape());
         c.bufferType = tilegpu::MemDescType::get(
             type.getContext(), shape, type.getElementType(),
-            c.alloc.getType().getEncoding(), /*mutableMemory=*/true);
+            read.getEncoding(), /*mutableMemory=*/true);
       } else {
         c.bufferType = stackType(type, stages, vec);
       }
@@ -475,6 +515,11 @@ private:
         OpBuilder rb(c.alloc);
         Value buffer = tilegpu::MemDescIndexOp::create(
             rb, c.load.getLoc(), oneBuffer(c), c.stack, readIndex);
+        if (c.transposed)
+          buffer = tilegpu::MemDescTransOp::create(
+              rb, c.load.getLoc(),
+              transposedBuffer(cast<tilegpu::MemDescType>(buffer.getType())),
+              buffer);
         for (Operation *dot : c.alloc->getUsers())
           readLast(dot);
         c.alloc.replaceAllUsesWith(buffer);
@@ -561,6 +606,8 @@ private:
     for (Candidate &c : candidates) {
       if (c.alloc)
         c.alloc.erase();
+      for (Operation *op : llvm::reverse(c.toAlloc))
+        op->erase();
       if (c.convert)
         c.convert.erase();
       c.load.erase();

@@ -835,3 +835,58 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "t
     return
   }
 }
+
+// -----
+
+// B given N x K and transposed in the kernel (tile.trans) before its wgmma
+// buffer: the stack holds the blocks as loaded (the buffer layout with
+// `transposed` flipped, N x K), the copies write them as loaded, and the
+// dot reads a memdesc_trans of this iteration's buffer; the dot is async.
+// CHECK-LABEL: func.func @wgmma_transposed_operand
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16, #[[NV:[a-z0-9_]+]], mutable>
+// CHECK-NEXT: %[[SB:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16, #[[NV]], mutable>
+// CHECK: scf.for
+// CHECK: %[[BB:.*]] = tilegpu.memdesc_index %[[SB]][%{{.*}}] : !tilegpu.memdesc<3x64x64xf16, #[[NV]], mutable> -> !tilegpu.memdesc<64x64xf16, #[[NV]], mutable>
+// CHECK-NEXT: %[[BT:.*]] = tilegpu.memdesc_trans %[[BB]] : !tilegpu.memdesc<64x64xf16, #[[NV]], mutable> -> !tilegpu.memdesc<64x64xf16, #[[NVT:[a-z0-9_]+]], mutable>
+// CHECK-NOT: tile.trans
+// CHECK: tilegpu.warp_group_dot async %{{.*}}, %[[BT]]
+// CHECK: tilegpu.async_copy_global_to_local %{{.*}} -> !tilegpu.memdesc<64x64xf16, #[[NV]], mutable>
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @wgmma_transposed_operand(%abase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %bbase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %r = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked}>>
+    %c = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked}>>
+    %r2 = tile.expand_dims %r axis = 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %c2 = tile.expand_dims %c axis = 0 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %s64 = arith.constant dense<4096> : tensor<64x1xi32, #blocked>
+    %rows = arith.muli %r2, %s64 : tensor<64x1xi32, #blocked>
+    %rb = tile.broadcast %rows : tensor<64x1xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %cb = tile.broadcast %c2 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %off = arith.addi %rb, %cb : tensor<64x64xi32, #blocked>
+    %asp = tile.splat %abase : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blocked>
+    %a = tile.addptr %asp, %off : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %bsp = tile.splat %bbase : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blocked>
+    %b = tile.addptr %bsp, %off : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %step = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %res:3 = scf.for %i = %c0 to %k step %c64 iter_args(%acc = %acc0, %pa = %a, %pb = %b) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64x!tile.ptr<f16>, #blocked>) : i32 {
+      %x = tile.load %pa : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %y = tile.load %pb : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %yt = tile.trans %y [1, 0] : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blocked1>
+      %xs = tilegpu.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nv>
+      %ys = tilegpu.local_alloc %yt : (tensor<64x64xf16, #blocked1>) -> !tilegpu.memdesc<64x64xf16, #nvt>
+      %d = tilegpu.warp_group_dot %xs, %ys, %acc : !tilegpu.memdesc<64x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nvt> -> tensor<64x64xf32, #mma>
+      %pa2 = tile.addptr %pa, %step : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %pb2 = tile.addptr %pb, %step : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %d, %pa2, %pb2 : tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64x!tile.ptr<f16>, #blocked>
+    }
+    tile.store %out, %res#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
