@@ -5,7 +5,9 @@ accumulation) and an fp8 e4m3 product (float16 result), in one run.
     PYTHONPATH=<built terrazzo> python3 bench/matmul_descriptor.py \
         [--runs 40] [--rounds 5] [--sizes 4096 8192] [--method device]
 
-The kernel is Triton's descriptor matmul (grouped program order, B given
+With --kernel pointers, the same product written with pointers computed
+from k and masks by M, N and K (which terrazzo-loads-to-descriptors turns
+into TMA copies on sm_90). The kernel is Triton's descriptor matmul (grouped program order, B given
 N x K and transposed in the kernel, `tl.make_tensor_descriptor` for A, B and
 C), written once below (KERNEL_SOURCE) and loaded twice: with
 `import terrazzo as triton` and with `import triton`, the one-import port a
@@ -75,14 +77,38 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constex
     c_desc.store([offs_m, offs_n], accumulator.to(c_ptr.dtype.element_ty))
 
 
-def make(configs):
-    return triton.autotune(configs=configs, key=["M", "N", "K"])(matmul_kernel)
+@triton.jit
+def matmul_pointers_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                           BK: tl.constexpr, GROUP_M: tl.constexpr):
+    # The same product through pointers computed from k, masked by M, N
+    # and K, on a 2-D grid (Terrazzo proves the boxes, and that program ids
+    # times block sizes are not negative, and copies them by TMA on sm_90;
+    # grouped program ids are quotients by values of unknown sign).
+    offs_m = tl.program_id(0) * BM + tl.arange(0, BM)
+    offs_n = tl.program_id(1) * BN + tl.arange(0, BN)
+    accumulator = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        ks = k * BK + tl.arange(0, BK)
+        a = tl.load(a_ptr + offs_m[:, None] * K + ks[None, :],
+                    mask=(offs_m[:, None] < M) & (ks[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + offs_n[:, None] * K + ks[None, :],
+                    mask=(offs_n[:, None] < N) & (ks[None, :] < K), other=0.0)
+        accumulator = tl.dot(a, b.T, accumulator)
+    c = accumulator.to(c_ptr.dtype.element_ty)
+    tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], c,
+             mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+def make(configs, pointers=False):
+    kernel = matmul_pointers_kernel if pointers else matmul_kernel
+    return triton.autotune(configs=configs, key=["M", "N", "K"])(kernel)
 '''
 
 
-def load_provider(package, fp8):
-    """a (M x K), b (N x K) -> a @ b.T through KERNEL_SOURCE compiled by
-    `package` ("terrazzo" or "triton"), or None where it is missing."""
+def load_provider(package, fp8, pointers=False):
+    """a (M x K), b (N x K) -> a @ b.T through KERNEL_SOURCE's descriptor
+    kernel (or its pointer kernel) compiled by `package` ("terrazzo" or
+    "triton"), or None where it is missing."""
     try:
         lib = __import__(package)
     except ImportError:
@@ -91,7 +117,7 @@ def load_provider(package, fp8):
     with open(path, "w") as f:
         f.write(KERNEL_SOURCE.format(package=package))
     module = load_module(path, f"{package}_descriptor_matmul")
-    kernel = module.make(module.FP8_CONFIGS if fp8 else module.CONFIGS)
+    kernel = module.make(module.FP8_CONFIGS if fp8 else module.CONFIGS, pointers)
     if package == "triton":
         # Triton builds device-side tensor maps in memory the caller gives.
         lib.set_allocator(lambda size, align, stream: torch.empty(
@@ -104,6 +130,8 @@ def load_provider(package, fp8):
                         dtype=torch.float16 if fp8 else a.dtype)
 
         def grid(META):
+            if pointers:
+                return (lib.cdiv(M, META["BM"]), lib.cdiv(N, META["BN"]))
             return (lib.cdiv(M, META["BM"]) * lib.cdiv(N, META["BN"]),)
         kernel[grid](a, b, c, M, N, K)
         return c
@@ -118,6 +146,9 @@ def main(argv=None):
     parser.add_argument("--sizes", type=int, nargs="*", default=[4096, 8192])
     parser.add_argument("--no-fp8", action="store_true")
     parser.add_argument("--method", choices=["device", "latency"], default="device")
+    parser.add_argument("--kernel", choices=["descriptors", "pointers"], default="descriptors",
+                        help="the descriptor kernel, or the same product through pointers "
+                             "computed from k")
     args = parser.parse_args(argv)
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
     one = torch.tensor(1.0, device="cuda")
@@ -151,7 +182,10 @@ def main(argv=None):
         inputs.clear()
         torch.cuda.empty_cache()
 
-    terrazzo_mm, triton_mm = load_provider("terrazzo", False), load_provider("triton", False)
+    pointers = args.kernel == "pointers"
+    print(f"kernel: {args.kernel}")
+    terrazzo_mm = load_provider("terrazzo", False, pointers)
+    triton_mm = load_provider("triton", False, pointers)
     for n in args.sizes:
         for dtype in (torch.float16, torch.bfloat16):
             make_inputs = lambda n=n, dtype=dtype: (
@@ -165,8 +199,8 @@ def main(argv=None):
         make_fp8 = lambda: (torch.randn(n, n, device="cuda").to(torch.float8_e4m3fn),
                             torch.randn(n, n, device="cuda").to(torch.float8_e4m3fn))
         case(f"{n}^3 fp8 e4m3 -> f16", make_fp8,
-             [("terrazzo", load_provider("terrazzo", True)),
-              ("triton", load_provider("triton", True)),
+             [("terrazzo", load_provider("terrazzo", True, pointers)),
+              ("triton", load_provider("triton", True, pointers)),
               ("torch", lambda a, b: torch._scaled_mm(a, b.T, scale_a=one, scale_b=one,
                                                       out_dtype=torch.float16))],
              2.0 * n ** 3)

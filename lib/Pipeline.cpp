@@ -56,6 +56,14 @@ void terrazzo::buildTilePipeline(mlir::OpPassManager &pm,
   // Loop-invariant arithmetic leaves the loops: less work per iteration,
   // and the pipeliner needs pointer steps defined outside the loop.
   pm.addPass(mlir::createLoopInvariantCodeMotionPass());
+  // Pointer loads whose box can be proven become TMA descriptor loads (on
+  // the simplified arithmetic, where the linear parts of masks and
+  // pointers cancel).
+  if (hasTma(target)) {
+    pm.addPass(mlir::terrazzo::createTerrazzoLoadsToDescriptors());
+    pm.addPass(mlir::createCanonicalizerPass());
+    pm.addPass(mlir::createCSEPass());
+  }
   pm.addPass(mlir::createSymbolDCEPass());
 }
 

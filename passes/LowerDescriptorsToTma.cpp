@@ -22,12 +22,33 @@ using namespace mlir::terrazzo;
 
 namespace {
 
+/// The divisibility AxisInfo knows of the scalar `value` (1 if none).
+int64_t knownDivisibility(const ModuleAxisInfoAnalysis &axisInfo,
+                          Value value) {
+  const AxisInfo *info = axisInfo.getAxisInfo(value);
+  return info && info->getRank() ? info->getDivisibility(0) : 1;
+}
+
+/// The block coordinates of every load and store of `desc`.
+SmallVector<ValueRange> accessCoordinates(tile::MakeTensorDescOp desc) {
+  SmallVector<ValueRange> coordinates;
+  for (Operation *user : desc->getUsers()) {
+    if (auto load = dyn_cast<tile::DescLoadOp>(user))
+      coordinates.push_back(load.getIndices());
+    else if (auto store = dyn_cast<tile::DescStoreOp>(user))
+      coordinates.push_back(store.getIndices());
+  }
+  return coordinates;
+}
+
+} // namespace
+
 /// Whether `value` (an integer) is known not to be negative: a constant,
 /// a program id or count, an induction variable counting up from such a
 /// value, or sums, products, quotients, remainders, maxima, minima and
 /// extensions of such values (wrapping on overflow, as the language
 /// assumes it does not happen).
-bool isKnownNonNegative(Value value, int depth = 0) {
+bool mlir::terrazzo::isKnownNonNegative(Value value, int depth) {
   if (depth > 16)
     return false;
   APInt constant;
@@ -64,27 +85,6 @@ bool isKnownNonNegative(Value value, int depth = 0) {
     });
   return false;
 }
-
-/// The divisibility AxisInfo knows of the scalar `value` (1 if none).
-int64_t knownDivisibility(const ModuleAxisInfoAnalysis &axisInfo,
-                          Value value) {
-  const AxisInfo *info = axisInfo.getAxisInfo(value);
-  return info && info->getRank() ? info->getDivisibility(0) : 1;
-}
-
-/// The block coordinates of every load and store of `desc`.
-SmallVector<ValueRange> accessCoordinates(tile::MakeTensorDescOp desc) {
-  SmallVector<ValueRange> coordinates;
-  for (Operation *user : desc->getUsers()) {
-    if (auto load = dyn_cast<tile::DescLoadOp>(user))
-      coordinates.push_back(load.getIndices());
-    else if (auto store = dyn_cast<tile::DescStoreOp>(user))
-      coordinates.push_back(store.getIndices());
-  }
-  return coordinates;
-}
-
-} // namespace
 
 bool mlir::terrazzo::canLowerToTma(tile::MakeTensorDescOp desc,
                                    const ModuleAxisInfoAnalysis &axisInfo) {

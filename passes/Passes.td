@@ -210,6 +210,41 @@ def TerrazzoAccelerateDot : Pass<"terrazzo-accelerate-dot", "::mlir::ModuleOp"> 
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }
 
+def TerrazzoLoadsToDescriptors
+    : Pass<"terrazzo-loads-to-descriptors", "::mlir::ModuleOp"> {
+  let summary = "Turn pointer loads whose block the pass can prove into tensor-descriptor loads served by TMA (sm_90)";
+  let description = [{
+    A masked `tile.load` in a loop whose block only feeds `tile.dot`
+    operands (maybe through `tile.trans`) becomes a `tile.desc_load` of a
+    `tile.make_tensor_desc` created at the top of the kernel, when the pass
+    proves that the load reads exactly a box of a strided tensor, zeros
+    outside it:
+    - its pointers are a scalar base plus, per dimension d, scale_d *
+      (u_d + i_d) for the block index i_d, the innermost scale 1, built
+      from `make_range`, `splat`, `expand_dims`, `broadcast`, `addi` and
+      products by uniform values, or carried by the loop (from 0 in steps
+      of 1) and advanced each iteration by a multiple of one dimension's
+      scale;
+    - its mask is one bound (v_d + i_d) < bound_d per dimension (and
+      optionally (v_d + i_d) >= 0 with v_d = u_d), with extents
+      bound_d + u_d - v_d that are the same in every iteration (the linear
+      parts cancel: the mask `offs_k < K - k * BK` of pointers advanced by
+      BK gives extent K) and computable at the top of the kernel;
+    - `other` is zero or absent, and each coordinate u_d is bounded below
+      at 0 by the mask or known not to be negative (TMA reads zeros before
+      0, the load would read memory there).
+    The descriptor is the tensor at the base with those extents, row
+    strides scale_d (elements) and the load's block; the desc_load's
+    coordinates are u_d. A conversion is kept only where TMA will serve it
+    (the checks of terrazzo-lower-tensor-descriptors' keep-tma), so that a
+    load never turns into a descriptor lowered back to pointers. Loads the
+    pass cannot prove stay (Triton's matmul tutorial wraps its rows with
+    `% M`: rows past M are read from the top of A, which no box describes).
+  }];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TerrazzoLowerTensorDescriptors
     : Pass<"terrazzo-lower-tensor-descriptors", "::mlir::ModuleOp"> {
   let summary = "Rewrite tensor-descriptor loads and stores into masked pointer accesses";

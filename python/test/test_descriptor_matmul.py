@@ -211,21 +211,40 @@ def test_gpu(torch_cuda, dtype, b_nk, prec, mnk, block, stages, rng):
     assert err < tol, err
 
 
-@pytest.mark.parametrize("target", ["cuda:80", "cuda:90"])
-def test_k_pointers_are_pipelined(target):
+@pytest.mark.parametrize("target,tma", [("cuda:80", None), ("cuda:90", "0"), ("cuda:90", None)])
+def test_k_pointers_are_pipelined(target, tma, monkeypatch):
+    # On sm_90 terrazzo-loads-to-descriptors proves both loads are boxes of
+    # A and B (masks by M, N, K; rows at pid * BM, k * BK): TMA copies in a
+    # ring; elsewhere, or with TERRAZZO_TMA=0, cp.async with the pointers
+    # recomputed per iteration.
     from terrazzo.runtime import driver
     if not driver.extension_available():
         pytest.skip("terrazzo._C is not built")
+    if tma is not None:
+        monkeypatch.setenv("TERRAZZO_TMA", tma)
     a = np.zeros((256, 256), np.float16)
     c = np.zeros((256, 256), np.float32)
     ptx = matmul_k_pointers_kernel.compile(a, a, c, 256, 256, 256, BM=128, BN=128, BK=32,
                                            stage="ptx", target=target, num_stages=3)
-    assert "cp.async.cg.shared.global" in ptx and re.search(r"cp\.async\.wait_group\s+1;", ptx)
+    if target == "cuda:90" and tma is None:
+        assert ptx.count("cp.async.bulk.tensor.2d.shared::cluster.global") >= 4
+        assert ptx.count("mbarrier.try_wait.parity") == 1
+        assert "cp.async.cg" not in ptx
+    else:
+        assert "cp.async.bulk" not in ptx
+        assert "cp.async.cg.shared.global" in ptx
+        assert re.search(r"cp\.async\.wait_group\s+1;", ptx)
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("tma", [None, "0"])
 @pytest.mark.parametrize("mnk", [(256, 192, 512), (200, 136, 208), (96, 80, 32)])
-def test_gpu_k_pointers(torch_cuda, mnk, rng):
+def test_gpu_k_pointers(torch_cuda, monkeypatch, tma, mnk, rng):
+    # On sm_90 by TMA where the loads' boxes are proven (an N of 136 rows
+    # of B is not a whole number of 16 bytes: B stays cp.async, A TMA, in
+    # one loop), else cp.async.
+    if tma is not None:
+        monkeypatch.setenv("TERRAZZO_TMA", tma)
     torch = torch_cuda
     m, n, k = mnk
     a = torch.from_numpy(rng.standard_normal((m, k)).astype(np.float32)).half().cuda()
