@@ -62,6 +62,8 @@ for group in "${groups[@]}"; do
     bench)
       step bench-softmax-layernorm "$python" bench/softmax_layernorm_bandwidth.py
       step bench-matmul "$python" bench/matmul.py
+      step bench-matmul-descriptor "$python" bench/matmul_descriptor.py
+      step bench-matmul-pointers "$python" bench/matmul_descriptor.py --kernel pointers
       step bench-tutorial-03 "$python" tutorials/03-matrix-multiplication.py --bench
       step bench-tutorial-02 "$python" tutorials/02-fused-softmax.py --bench
       step bench-tutorial-05 "$python" tutorials/05-layer-norm.py --bench ;;
