@@ -9,8 +9,8 @@
 // possibly with (v_d + i_d) >= 0; then the load reads element
 // (u_d + i_d)_d of the tensor at the base with row strides scale_d and
 // extents bound_d + u_d - v_d, which must be loop-invariant (computed at the
-// top of the kernel), and exactly the elements inside it: a descriptor load
-// at coordinates u_d.
+// top of the kernel) and, like the strides, known not to be negative, and
+// exactly the elements inside it: a descriptor load at coordinates u_d.
 #include "dialects/TileGPU/IR/TileGPU.h"
 #include "passes/Passes.h"
 #include "passes/TmaDescriptors.h"
@@ -565,6 +565,15 @@ struct LoadsToDescriptorsPass
                                      : arith::ConstantOp::create(
                                            b, loc, b.getI64Type(),
                                            b.getI64IntegerAttr(1)));
+    }
+    // A tensor map holds unsigned extents and positive strides: a negative
+    // one (rows read backwards, an empty K) would make TMA read elsewhere
+    // than the load. Kernel arguments are known not to be negative when
+    // the launch specialised them so.
+    if (!llvm::all_of(llvm::concat<Value>(shape, strides),
+                      [](Value v) { return isKnownNonNegative(v); })) {
+      // The arithmetic left is dead (canonicalized away).
+      return std::nullopt;
     }
     auto descType = tile::TensorDescType::get(
         load.getContext(),

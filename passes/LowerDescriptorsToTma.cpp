@@ -55,6 +55,10 @@ bool mlir::terrazzo::isKnownNonNegative(Value value, int depth) {
   if (matchPattern(value, m_ConstantInt(&constant)))
     return !constant.isNegative();
   if (auto arg = dyn_cast<BlockArgument>(value)) {
+    // A kernel argument specialised as not negative (the launch key says).
+    if (auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
+      return arg.getOwner()->isEntryBlock() &&
+             func.getArgAttr(arg.getArgNumber(), kNonNegativeAttrName);
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
     APInt step;
     return loop && arg == loop.getInductionVar() &&

@@ -67,6 +67,11 @@ inline bool fitsInt32(const ArgValue &value) {
   return !value.isUnsigned && value.i >= INT32_MIN && value.i <= INT32_MAX;
 }
 
+/// Whether an Int argument is not negative (unsigned values never are).
+inline bool isNonNegative(const ArgValue &value) {
+  return value.isUnsigned || value.i >= 0;
+}
+
 /// A kernel parameter's storage; cuLaunchKernel reads the first bytes.
 union Slot {
   std::uint64_t u64;

@@ -10,7 +10,8 @@
 //   constexpr                 the value itself
 //   pointer (tensor, None)    ("p", dtype name or None, address % 16 == 0)
 //   bool                      ("b",)
-//   int                       ("i" if it fits int32 else "l", == 1, % 16 == 0)
+//   int                       ("i" if it fits int32 else "l", == 1, % 16 == 0,
+//                             >= 0)
 //                             or ("i"/"l",) when do_not_specialize
 //   float                     ("f",)
 // followed by (num_warps, num_stages). Internally the same information is a
@@ -351,7 +352,8 @@ std::uint64_t Dispatcher::computeKey(BoundArgs &bound, ArgValue *values,
       bytes.push(fitsInt32(value) ? 'i' : 'l');
       if (!doNotSpecialize_[p])
         bytes.push(std::uint8_t((!value.isUnsigned && value.i == 1) |
-                                ((value.u % 16 == 0) << 1)));
+                                ((value.u % 16 == 0) << 1) |
+                                (isNonNegative(value) << 2)));
       break;
     case ArgKind::Float:
       bytes.push('f');
@@ -409,7 +411,8 @@ py::tuple Dispatcher::keyTuple(BoundArgs &bound, const ArgValue *values,
       else
         key[p] = py::make_tuple(width,
                                 py::bool_(!value.isUnsigned && value.i == 1),
-                                py::bool_(value.u % 16 == 0));
+                                py::bool_(value.u % 16 == 0),
+                                py::bool_(isNonNegative(value)));
       break;
     }
     case ArgKind::Float:

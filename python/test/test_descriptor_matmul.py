@@ -322,3 +322,25 @@ def test_bench_kernels_use_tma(tmp_path, pointers):
     assert ptx.count("cp.async.bulk.tensor.2d.shared::cluster.global") == 6
     assert ptx.count("mbarrier.try_wait.parity") == 1
     assert "cp.async.cg" not in ptx
+
+
+def test_negative_arguments_keep_pointer_loads():
+    # The launch key records whether each integer argument is negative
+    # (tile.nonnegative in the IR); a negative K (an empty product) gets a
+    # kernel of its own where the loads stay pointer loads: a tensor map
+    # with a negative extent or stride would read elsewhere than they do.
+    from terrazzo.runtime import driver
+    if not driver.extension_available():
+        pytest.skip("terrazzo._C is not built")
+    a = np.zeros((256, 256), np.float16)
+    c = np.zeros((256, 256), np.float32)
+
+    def compile_for(k, stage):
+        return matmul_k_pointers_kernel.compile(a, a, c, 256, 256, k, BM=128, BN=128, BK=32,
+                                                stage=stage, target="cuda:90", num_stages=3)
+    ir = str(compile_for(256, "tile"))
+    assert ir.count("tile.nonnegative") == 3  # M, N and K
+    assert "cp.async.bulk.tensor" in compile_for(256, "ptx")
+    ir = str(compile_for(-32, "tile"))
+    assert ir.count("tile.nonnegative") == 2
+    assert "cp.async.bulk.tensor" not in compile_for(-32, "ptx")

@@ -545,7 +545,7 @@ def test_key_layout():
     assert key == (
         ("p", "float32", True),
         ("p", "float16", False),
-        ("i", False, True),
+        ("i", False, True, True),
         ("f",),
         ("b",),
         256,
@@ -554,22 +554,24 @@ def test_key_layout():
     key = dispatcher.key_for(
         (None, FakeCudaArray(0x2000, "<f2"), 1, 1.0, False), {"BLOCK": 64, "num_warps": 8, "num_stages": 2}
     )
-    assert key == (("p", None, True), ("p", "float16", True), ("i", True, False), ("f",), ("b",), 64, (8, 2))
+    assert key == (("p", None, True), ("p", "float16", True), ("i", True, False, True), ("f",), ("b",), 64,
+                   (8, 2))
 
 
 @pytest.mark.parametrize(
     "value,entry",
     [
-        (0, ("i", False, True)),
-        (1, ("i", True, False)),
-        (17, ("i", False, False)),
-        (-16, ("i", False, True)),
-        (2**31 - 1, ("i", False, False)),
-        (2**31, ("l", False, True)),
-        (-(2**31), ("i", False, True)),
-        (-(2**31) - 1, ("l", False, False)),
-        (2**63, ("l", False, True)),
-        (2**64 - 1, ("l", False, False)),
+        (0, ("i", False, True, True)),
+        (1, ("i", True, False, True)),
+        (17, ("i", False, False, True)),
+        (-16, ("i", False, True, False)),
+        (-1, ("i", False, False, False)),
+        (2**31 - 1, ("i", False, False, True)),
+        (2**31, ("l", False, True, True)),
+        (-(2**31), ("i", False, True, False)),
+        (-(2**31) - 1, ("l", False, False, False)),
+        (2**63, ("l", False, True, True)),
+        (2**64 - 1, ("l", False, False, True)),
     ],
 )
 def test_integer_specialization(value, entry):
@@ -578,8 +580,8 @@ def test_integer_specialization(value, entry):
 
 def test_do_not_specialize():
     dispatcher = make_dispatcher(["n", "m"], do_not_specialize=[True, False])
-    assert dispatcher.key_for((1, 1), {})[:2] == (("i",), ("i", True, False))
-    assert dispatcher.key_for((2**40, 16), {})[:2] == (("l",), ("i", False, True))
+    assert dispatcher.key_for((1, 1), {})[:2] == (("i",), ("i", True, False, True))
+    assert dispatcher.key_for((2**40, 16), {})[:2] == (("l",), ("i", False, True, True))
 
 
 def test_dtype_names():
@@ -608,7 +610,7 @@ def test_numpy_scalars_are_numbers():
     key = make_dispatcher(["a", "b", "c", "d"]).key_for(
         (np.int32(16), np.int64(2**40), np.float32(1.5), np.bool_(False)), {}
     )
-    assert key[:4] == (("i", False, True), ("l", False, True), ("f",), ("b",))
+    assert key[:4] == (("i", False, True, True), ("l", False, True, True), ("f",), ("b",))
 
 
 def test_unsupported_argument_type():

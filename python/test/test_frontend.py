@@ -53,7 +53,7 @@ def test_interpreter_kernels_lower_to_ptx(case, check_ir):
 def test_vector_add_ir(check_ir):
     text = ir_of(add_kernel, f32(), f32(), f32(), 4096, BLOCK_SIZE=1024)
     assert "func.func @add_kernel(%arg0: !tile.ptr<f32> {tile.divisibility = 16 : i32}" in text
-    assert "%arg3: i32 {tile.divisibility = 16 : i32}" in text
+    assert "%arg3: i32 {tile.divisibility = 16 : i32, tile.nonnegative}" in text
     assert "tile.program_id x : i32" in text
     assert "tile.make_range 0 to 1024 : tensor<1024xi32>" in text
     assert re.search(r"tile.load %\d+, %\d+ : tensor<1024x!tile.ptr<f32>>", text)
@@ -81,8 +81,11 @@ def test_specialisation_divisibility_and_equal_to_one(check_ir):
     t16 = add_kernel.ir(f32(), f32(), f32(), n16, BLOCK_SIZE=128)
     t1 = add_kernel.ir(f32(), f32(), f32(), n1, BLOCK_SIZE=128)
     t7 = add_kernel.ir(f32(), f32(), f32(), n7, BLOCK_SIZE=128)
-    assert "%arg3: i32 {tile.divisibility = 16 : i32}" in t16
-    assert "%arg3: i32 loc" in t7
+    assert "%arg3: i32 {tile.divisibility = 16 : i32, tile.nonnegative}" in t16
+    assert "%arg3: i32 {tile.nonnegative} loc" in t7
+    # A negative value is specialised apart: no hint that it is not.
+    tneg = add_kernel.ir(f32(), f32(), f32(), -16, BLOCK_SIZE=128)
+    assert "%arg3: i32 {tile.divisibility = 16 : i32} loc" in tneg
     # n == 1 is replaced by the constant 1 in the body; the argument stays.
     assert "%arg3: i32 loc" in t1 and "arith.constant 1 : i32" in t1
     assert "tile.splat %arg3" not in t1 and "tile.splat %arg3" in t7
@@ -100,7 +103,7 @@ def test_key_computation():
     assert key[0] == ("p", "float32", True)
     assert key[1] == ("p", "float16", True)
     assert key[2] == ("p", "int8", True)
-    assert key[3] == ("l", False, True)
+    assert key[3] == ("l", False, True, True)
     assert key[4] == 64 and key[5:] == (8, 3)
 
 

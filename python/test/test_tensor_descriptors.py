@@ -471,10 +471,11 @@ def test_gpu_tma_copy(torch_cuda, dtype, shape, block, rng):
 def test_negative_coordinates():
     # A TMA store at a negative block coordinate faults (an illegal
     # instruction on the H100, scripts/tma-probe.py), so descriptors stored
-    # through at coordinates that may be negative (here plain integer
-    # arguments) keep the pointer lowering on sm_90; with coordinates known
-    # not to be negative they get TMA. Loads at negative coordinates are
-    # right under TMA (test_gpu_tma_negative_loads).
+    # through at coordinates that may be negative (here integer arguments
+    # that are: the launch key records the sign) keep the pointer lowering
+    # on sm_90; with coordinates known not to be negative (clamped, or
+    # arguments that are not) they get TMA. Loads at negative coordinates
+    # are right under TMA (test_gpu_tma_negative_loads).
     x = np.zeros((37, 64), np.float32)
     out = np.zeros((16, 32), np.float32)
     args = (x, out, 37, 45, 64, 0, 0)
@@ -482,9 +483,12 @@ def test_negative_coordinates():
     assert "cp.async.bulk.tensor" in ptx
     ptx = read_block_at_kernel.compile(*args, BM=16, BN=32, stage="ptx", target="cuda:90")
     assert "cp.async.bulk.tensor" in ptx
-    ptx = write_block_kernel.compile(x, 37, 48, 64, 0, 0, BM=16, BN=32, stage="ptx",
+    ptx = write_block_kernel.compile(x, 37, 48, 64, -16, 0, BM=16, BN=32, stage="ptx",
                                      target="cuda:90")
     assert "cp.async.bulk.tensor" not in ptx and "st.global" in ptx
+    ptx = write_block_kernel.compile(x, 37, 48, 64, 16, 0, BM=16, BN=32, stage="ptx",
+                                     target="cuda:90")
+    assert "cp.async.bulk.tensor.2d.global" in ptx
     # An innermost coordinate not known to be a multiple of 16 bytes (30
     # float32 columns, not specialised as divisible by 16) keeps the pointer
     # path: TMA faulted on such boxes on the H100 (scripts/tma-probe.py).

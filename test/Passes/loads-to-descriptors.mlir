@@ -21,7 +21,7 @@
 // CHECK-NEXT: %[[RN:.*]] = arith.muli %[[PY]], %c128_i32
 // CHECK-NEXT: %[[B:.*]] = tile.desc_load %[[BD]][%[[KK]], %[[RN]]] : <tensor<32x128xf16>> -> tensor<32x128xf16>
 // CHECK-NEXT: tile.dot %[[A]], %[[B]]
-func.func @computed_from_k(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i32 {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %k: i32 {tile.divisibility = 16 : i32}) -> tensor<128x128xf32> {
+func.func @computed_from_k(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i32 {tile.divisibility = 16 : i32, tile.nonnegative}, %n: i32 {tile.divisibility = 16 : i32, tile.nonnegative}, %k: i32 {tile.divisibility = 16 : i32, tile.nonnegative}) -> tensor<128x128xf32> {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c32 = arith.constant 32 : i32
@@ -102,7 +102,7 @@ func.func @computed_from_k(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b
 // CHECK-LABEL: func.func @wrapped_rows
 // CHECK-NOT: tile.make_tensor_desc
 // CHECK: tile.load
-func.func @carried(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32>, %m: i32 {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %k: i32 {tile.divisibility = 16 : i32}) -> tensor<64x64xf32> {
+func.func @carried(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32>, %m: i32 {tile.divisibility = 16 : i32, tile.nonnegative}, %n: i32 {tile.divisibility = 16 : i32, tile.nonnegative}, %k: i32 {tile.divisibility = 16 : i32, tile.nonnegative}) -> tensor<64x64xf32> {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c32 = arith.constant 32 : i32
@@ -164,7 +164,7 @@ func.func @carried(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.
   }
   return %res#0 : tensor<64x64xf32>
 }
-func.func @wrapped_rows(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: tensor<32x64xf16>, %m: i32 {tile.divisibility = 16 : i32}, %k: i32 {tile.divisibility = 16 : i32}) -> tensor<64x64xf32> {
+func.func @wrapped_rows(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: tensor<32x64xf16>, %m: i32 {tile.divisibility = 16 : i32, tile.nonnegative}, %k: i32 {tile.divisibility = 16 : i32, tile.nonnegative}) -> tensor<64x64xf32> {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c32 = arith.constant 32 : i32
@@ -217,7 +217,7 @@ func.func @wrapped_rows(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: t
 // CHECK-NOT: tile.make_tensor_desc
 // CHECK-NOT: tile.desc_load
 // CHECK-COUNT-5: tile.load
-func.func @must_not(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: tensor<32x64xf16>, %m: i32 {tile.divisibility = 16 : i32}, %k: i32 {tile.divisibility = 16 : i32}, %odd: i32, %out: tensor<64x32x!tile.ptr<f16>>) -> tensor<64x64xf32> {
+func.func @must_not(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: tensor<32x64xf16>, %m: i32 {tile.divisibility = 16 : i32, tile.nonnegative}, %k: i32 {tile.divisibility = 16 : i32, tile.nonnegative}, %odd: i32, %out: tensor<64x32x!tile.ptr<f16>>) -> tensor<64x64xf32> {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c32 = arith.constant 32 : i32
@@ -288,7 +288,7 @@ func.func @must_not(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: tenso
 // CHECK-LABEL: func.func @n_major_b
 // CHECK: tile.desc_load %{{.*}} : <tensor<32x64xf16>>
 // CHECK: tile.load %{{.*}} : tensor<32x64x!tile.ptr<i8>>
-func.func @n_major_b(%b16: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b8: !tile.ptr<i8> {tile.divisibility = 16 : i32}, %a16: tensor<64x32xf16>, %a8: tensor<64x32xi8>, %n: i32 {tile.divisibility = 16 : i32}, %k: i32 {tile.divisibility = 16 : i32}) -> (tensor<64x64xf32>, tensor<64x64xi32>) {
+func.func @n_major_b(%b16: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b8: !tile.ptr<i8> {tile.divisibility = 16 : i32}, %a16: tensor<64x32xf16>, %a8: tensor<64x32xi8>, %n: i32 {tile.divisibility = 16 : i32, tile.nonnegative}, %k: i32 {tile.divisibility = 16 : i32, tile.nonnegative}) -> (tensor<64x64xf32>, tensor<64x64xi32>) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c32 = arith.constant 32 : i32
@@ -330,4 +330,53 @@ func.func @n_major_b(%b16: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b8: !
     scf.yield %d16, %d8 : tensor<64x64xf32>, tensor<64x64xi32>
   }
   return %res#0, %res#1 : tensor<64x64xf32>, tensor<64x64xi32>
+}
+
+// -----
+
+// Must not: extents and strides from arguments of unknown sign (no
+// tile.nonnegative: the launch did not specialise them): a negative K would
+// make TMA read elsewhere than the load.
+// CHECK-LABEL: func.func @unknown_sign
+// CHECK-NOT: tile.make_tensor_desc
+// CHECK: tile.load
+func.func @unknown_sign(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: tensor<32x64xf16>, %m: i32 {tile.divisibility = 16 : i32}, %k: i32 {tile.divisibility = 16 : i32}) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 32 : i32
+  %c64 = arith.constant 64 : i32
+  %zA = arith.constant dense<0.0> : tensor<64x32xf16>
+  %acc0 = arith.constant dense<0.0> : tensor<64x64xf32>
+  %px = tile.program_id x : i32
+  %rm0 = arith.muli %px, %c64 : i32
+  %r64 = tile.make_range 0 to 64 : tensor<64xi32>
+  %r32 = tile.make_range 0 to 32 : tensor<32xi32>
+  %rm0s = tile.splat %rm0 : i32 -> tensor<64xi32>
+  %offm = arith.addi %rm0s, %r64 : tensor<64xi32>
+  %offm2 = tile.expand_dims %offm axis = 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %ks = tile.splat %k : i32 -> tensor<64x1xi32>
+  %arow = arith.muli %offm2, %ks : tensor<64x1xi32>
+  %asp = tile.splat %a : !tile.ptr<f16> -> tensor<64x1x!tile.ptr<f16>>
+  %arp = tile.addptr %asp, %arow : tensor<64x1x!tile.ptr<f16>>, tensor<64x1xi32>
+  %arpb = tile.broadcast %arp : tensor<64x1x!tile.ptr<f16>> -> tensor<64x32x!tile.ptr<f16>>
+  %ms = tile.splat %m : i32 -> tensor<64x1xi32>
+  %mrow = arith.cmpi slt, %offm2, %ms : tensor<64x1xi32>
+  %mrowb = tile.broadcast %mrow : tensor<64x1xi1> -> tensor<64x32xi1>
+  %ks1 = tile.splat %k : i32 -> tensor<1x32xi32>
+  %steps = arith.divsi %k, %c32 : i32
+  %res = scf.for %i = %c0 to %steps step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32>) : i32 {
+    %kk = arith.muli %i, %c32 : i32
+    %kks = tile.splat %kk : i32 -> tensor<32xi32>
+    %kidx = arith.addi %kks, %r32 : tensor<32xi32>
+    %kcol = tile.expand_dims %kidx axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+    %kcolb = tile.broadcast %kcol : tensor<1x32xi32> -> tensor<64x32xi32>
+    %ap = tile.addptr %arpb, %kcolb : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    %kmask = arith.cmpi slt, %kcol, %ks1 : tensor<1x32xi32>
+    %kmaskb = tile.broadcast %kmask : tensor<1x32xi1> -> tensor<64x32xi1>
+    %amask = arith.andi %mrowb, %kmaskb : tensor<64x32xi1>
+    %x = tile.load %ap, %amask, %zA : tensor<64x32x!tile.ptr<f16>>
+    %d = tile.dot %x, %b, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  return %res : tensor<64x64xf32>
 }

@@ -5,8 +5,8 @@ A key has one entry per parameter, then (num_warps, num_stages):
 * constexpr parameter: its value;
 * pointer: ("p", dtype name, aligned to 16 bytes);
 * bool: ("b",);
-* integer: ("i" or "l", value == 1, value % 16 == 0), or ("i"/"l",) when the
-  parameter is not specialised (do_not_specialize);
+* integer: ("i" or "l", value == 1, value % 16 == 0, value >= 0), or
+  ("i"/"l",) when the parameter is not specialised (do_not_specialize);
 * float: ("f",) (and ("d",) for float64 values).
 
 The C++ dispatcher (`_C.Dispatcher`) computes the same key at launch;
@@ -28,7 +28,12 @@ from .codegen import CompileContext, ParsedFunction, run_function_body
 from .ir_builder import IRBuilder
 from .semantic import Semantic
 
-DIVISIBILITY = "{tile.divisibility = 16 : i32}"
+DIVISIBILITY = "tile.divisibility = 16 : i32"
+# An integer known not to be negative (a key entry of its own, so that a
+# negative value compiles another kernel): what lets the compiler prove
+# that a pointer load reads a box of a strided tensor (terrazzo-loads-to-
+# descriptors needs non-negative strides and extents).
+NONNEGATIVE = "tile.nonnegative"
 _NONE_NAMES = (None, "", "none", "None", "NoneType", "null")
 
 
@@ -38,6 +43,7 @@ class ParamSpec(NamedTuple):
     dtype: Any = None  # tl dtype of a pointer's elements / of a scalar
     divisible: bool = False  # pointer aligned to 16 bytes / int % 16 == 0
     equal_to_1: bool = False
+    nonnegative: bool = False  # int >= 0
     sig: str = ""  # launch signature character
 
 
@@ -79,7 +85,7 @@ def compute_key(parsed: ParsedFunction, values: Sequence[Any], do_not_specialize
         elif isinstance(value, numbers.Integral) and not _is_pointer_like(value):
             v = int(value)
             kind = "i" if -(1 << 31) <= v < (1 << 31) else "l"
-            key.append((kind,) if dns else (kind, v == 1, v % 16 == 0))
+            key.append((kind,) if dns else (kind, v == 1, v % 16 == 0, v >= 0))
         elif isinstance(value, numbers.Real) and not _is_pointer_like(value):
             key.append(("f",))
         elif _is_pointer_like(value):
@@ -136,7 +142,9 @@ def specs_from_key(parsed: ParsedFunction, entries: Sequence[Any]) -> List[Param
             dt = tl.int32 if tag == "i" else tl.int64
             eq1 = bool(e[1]) if len(e) > 1 else False
             div = bool(e[2]) if len(e) > 2 else False
-            specs.append(ParamSpec("int", dtype=dt, divisible=div, equal_to_1=eq1, sig=tag))
+            nonneg = bool(e[3]) if len(e) > 3 else False
+            specs.append(ParamSpec("int", dtype=dt, divisible=div, equal_to_1=eq1,
+                                   nonnegative=nonneg, sig=tag))
         elif tag == "f":
             specs.append(ParamSpec("float", dtype=tl.float32, sig="f"))
         elif tag == "d":
@@ -170,10 +178,13 @@ def generate_kernel_ir(parsed: ParsedFunction, specs: Sequence[ParamSpec],
         aloc = parsed.loc(node_by_name[name]) if name in node_by_name else None
         if spec.kind in ("ptr", "none"):
             ty = pointer_type(spec.dtype if spec.kind == "ptr" else tl.int8)
-            attrs = DIVISIBILITY if spec.divisible and spec.kind == "ptr" else ""
+            attrs = "{" + DIVISIBILITY + "}" if spec.divisible and spec.kind == "ptr" else ""
         elif spec.kind == "int":
             ty = spec.dtype
-            attrs = DIVISIBILITY if spec.divisible and not spec.equal_to_1 else ""
+            hints = [DIVISIBILITY] if spec.divisible and not spec.equal_to_1 else []
+            if spec.nonnegative and not spec.equal_to_1:
+                hints.append(NONNEGATIVE)
+            attrs = "{" + ", ".join(hints) + "}" if hints else ""
         else:
             ty, attrs = spec.dtype, ""
         args.append((ty, attrs, aloc))
