@@ -280,19 +280,12 @@ private:
       return failure();
     Value view = buffer;
     if (trans) {
-      auto layout =
-          cast<tilegpu::NvmmaSharedLayoutAttr>(bufferType.getEncoding());
-      SmallVector<int64_t> shape(llvm::reverse(bufferType.getShape()));
-      auto type = tilegpu::MemDescType::get(
-          context, shape, bufferType.getElementType(),
-          tilegpu::NvmmaSharedLayoutAttr::get(
-              context, layout.getSwizzlingByteWidth(), !layout.getTransposed(),
-              layout.getElementBitWidth()),
-          /*mutableMemory=*/true);
+      tilegpu::MemDescType type =
+          tilegpu::MemDescTransOp::transposedType(bufferType);
       if (alloc.getType().getEncoding() != type.getEncoding() ||
           alloc.getType().getShape() != type.getShape())
         return failure();
-      view = tilegpu::MemDescTransOp::create(b, loc, type, buffer);
+      view = tilegpu::MemDescTransOp::create(b, loc, buffer);
     } else if (alloc.getType().getEncoding() != bufferType.getEncoding() ||
                alloc.getType().getShape() != bufferType.getShape()) {
       return failure();

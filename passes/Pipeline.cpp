@@ -62,19 +62,6 @@ struct Candidate {
   Value aheadPtrArg;
 };
 
-/// The 2-D nvmma_shared buffer `type` with its dimensions swapped (what
-/// tilegpu.memdesc_trans gives).
-tilegpu::MemDescType transposedBuffer(tilegpu::MemDescType type) {
-  auto layout = cast<tilegpu::NvmmaSharedLayoutAttr>(type.getEncoding());
-  SmallVector<int64_t> shape(llvm::reverse(type.getShape()));
-  return tilegpu::MemDescType::get(
-      type.getContext(), shape, type.getElementType(),
-      tilegpu::NvmmaSharedLayoutAttr::get(
-          type.getContext(), layout.getSwizzlingByteWidth(),
-          !layout.getTransposed(), layout.getElementBitWidth()),
-      type.getMutableMemory());
-}
-
 bool isZero(Value value) {
   return matchPattern(value, m_Zero()) || matchPattern(value, m_PosZeroFloat());
 }
@@ -179,7 +166,7 @@ std::optional<Candidate> matchCandidate(tile::LoadOp load, scf::ForOp loop,
         type.getShape().size() != 2)
       return std::nullopt;
     if (transposed)
-      type = transposedBuffer(type);
+      type = tilegpu::MemDescTransOp::transposedType(type);
     int64_t bits = type.getShape()[0] * type.getShape()[1] *
                    tile::getElementBitWidth(type.getElementType());
     if (bits % (8 * 1024) != 0)
@@ -349,16 +336,16 @@ private:
     if (!dot || dot.getIsAsync() || !dot->hasOneUse())
       return {};
     auto pipelined = [&](Value operand) {
-      return llvm::any_of(candidates,
-                          [&](Candidate &c) {
-                            return c.alloc.getResult() == operand;
-                          }) ||
-             llvm::any_of(tmaCandidates, [&](TmaCandidate &c) {
-               if (auto trans =
-                       operand.getDefiningOp<tilegpu::MemDescTransOp>())
-                 operand = trans.getSrc();
-               return c.buffer.getResult() == operand;
-             });
+      if (llvm::any_of(candidates, [&](Candidate &c) {
+            return c.alloc.getResult() == operand;
+          }))
+        return true;
+      // A TMA buffer, maybe seen transposed.
+      if (auto trans = operand.getDefiningOp<tilegpu::MemDescTransOp>())
+        operand = trans.getSrc();
+      return llvm::any_of(tmaCandidates, [&](TmaCandidate &c) {
+        return c.buffer.getResult() == operand;
+      });
     };
     if (!pipelined(dot.getA()) || !pipelined(dot.getB()))
       return {};
@@ -396,7 +383,7 @@ private:
         // dots read a transposed block through memdesc_trans).
         tilegpu::MemDescType read = c.alloc.getType();
         if (c.transposed)
-          read = transposedBuffer(read);
+          read = tilegpu::MemDescTransOp::transposedType(read);
         SmallVector<int64_t> shape{stages};
         llvm::append_range(shape, type.getShape());
         c.bufferType = tilegpu::MemDescType::get(
@@ -516,10 +503,8 @@ private:
         Value buffer = tilegpu::MemDescIndexOp::create(
             rb, c.load.getLoc(), oneBuffer(c), c.stack, readIndex);
         if (c.transposed)
-          buffer = tilegpu::MemDescTransOp::create(
-              rb, c.load.getLoc(),
-              transposedBuffer(cast<tilegpu::MemDescType>(buffer.getType())),
-              buffer);
+          buffer =
+              tilegpu::MemDescTransOp::create(rb, c.load.getLoc(), buffer);
         for (Operation *dot : c.alloc->getUsers())
           readLast(dot);
         c.alloc.replaceAllUsesWith(buffer);

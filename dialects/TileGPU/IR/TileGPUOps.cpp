@@ -136,24 +136,30 @@ LogicalResult MemDescIndexOp::verify() {
   return success();
 }
 
+MemDescType MemDescTransOp::transposedType(MemDescType src) {
+  auto layout = cast<NvmmaSharedLayoutAttr>(src.getEncoding());
+  SmallVector<int64_t> shape(llvm::reverse(src.getShape()));
+  return MemDescType::get(
+      src.getContext(), shape, src.getElementType(),
+      NvmmaSharedLayoutAttr::get(src.getContext(),
+                                 layout.getSwizzlingByteWidth(),
+                                 !layout.getTransposed(),
+                                 layout.getElementBitWidth()),
+      src.getMutableMemory());
+}
+
 LogicalResult MemDescTransOp::verify() {
   MemDescType src = getSrc().getType();
   MemDescType result = getType();
-  auto layout = dyn_cast<NvmmaSharedLayoutAttr>(src.getEncoding());
-  if (!layout || src.getShape().size() != 2)
+  if (!isa<NvmmaSharedLayoutAttr>(src.getEncoding()) ||
+      src.getShape().size() != 2)
     return emitOpError("needs a 2-D #tilegpu.nvmma_shared buffer, got ")
            << src;
-  auto expected = NvmmaSharedLayoutAttr::get(
-      getContext(), layout.getSwizzlingByteWidth(), !layout.getTransposed(),
-      layout.getElementBitWidth());
-  SmallVector<int64_t> shape(llvm::reverse(src.getShape()));
-  if (result.getShape() != ArrayRef<int64_t>(shape) ||
-      result.getElementType() != src.getElementType() ||
-      result.getMutableMemory() != src.getMutableMemory() ||
-      result.getEncoding() != expected)
+  MemDescType expected = transposedType(src);
+  if (result != expected)
     return emitOpError("result ")
            << result << " must be " << src
-           << " with its shape reversed and layout " << expected;
+           << " with its shape reversed and layout " << expected.getEncoding();
   return success();
 }
 

@@ -119,6 +119,17 @@ def TileGPU_MemDescTransOp : TileGPU_Op<"memdesc_trans", [Pure]> {
   let assemblyFormat = [{
     $src attr-dict `:` qualified(type($src)) `->` qualified(type($result))
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$src), [{
+      build($_builder, $_state,
+            transposedType(::llvm::cast<MemDescType>(src.getType())), src);
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// The view's type of a 2-D nvmma_shared buffer of type `src`: its
+    /// shape reversed, its layout's `transposed` flipped.
+    static MemDescType transposedType(MemDescType src);
+  }];
   let hasVerifier = 1;
 }
 
