@@ -121,6 +121,20 @@ struct AffineBlock {
   };
   SmallVector<std::optional<Dim>> dims;
   Linear uniform;
+
+  /// Adds `other` (of the same rank); fails where both have a part on one
+  /// dim (i_d counted twice).
+  LogicalResult add(const AffineBlock &other) {
+    uniform.add(other.uniform);
+    for (auto [dim, part] : llvm::zip_equal(dims, other.dims)) {
+      if (!part)
+        continue;
+      if (dim)
+        return failure();
+      dim = part;
+    }
+    return success();
+  }
 };
 
 /// The uniform scalar a tensor splats, through broadcasts.
@@ -187,16 +201,8 @@ std::optional<AffineBlock> affineOf(Value v, int depth = 0) {
   if (isa<arith::AddIOp>(def)) {
     std::optional<AffineBlock> a = affineOf(def->getOperand(0), depth + 1);
     std::optional<AffineBlock> b = affineOf(def->getOperand(1), depth + 1);
-    if (!a || !b)
+    if (!a || !b || failed(a->add(*b)))
       return std::nullopt;
-    a->uniform.add(b->uniform);
-    for (unsigned d = 0; d < rank; ++d) {
-      if (!b->dims[d])
-        continue;
-      if (a->dims[d])
-        return std::nullopt; // i_d counted twice
-      a->dims[d] = b->dims[d];
-    }
     // An index along one dim (pid * BM + arange): the uniform part is the
     // dim's offset.
     std::optional<AffineBlock::Dim> *only = nullptr;
@@ -303,16 +309,8 @@ std::optional<PointerBlock> pointerOf(Value v, int depth = 0) {
   if (auto add = dyn_cast<tile::AddPtrOp>(def)) {
     std::optional<PointerBlock> ptr = pointerOf(add.getPtr(), depth + 1);
     std::optional<AffineBlock> off = affineOf(add.getOffset(), depth + 1);
-    if (!ptr || !off)
+    if (!ptr || !off || failed(ptr->offsets.add(*off)))
       return std::nullopt;
-    ptr->offsets.uniform.add(off->uniform);
-    for (unsigned d = 0; d < rank; ++d) {
-      if (!off->dims[d])
-        continue;
-      if (ptr->offsets.dims[d])
-        return std::nullopt;
-      ptr->offsets.dims[d] = off->dims[d];
-    }
     return ptr;
   }
   if (auto expand = dyn_cast<tile::ExpandDimsOp>(def)) {
