@@ -116,10 +116,6 @@ mlir::terrazzo::matchTmaCandidate(tilegpu::AsyncTMACopyGlobalToLocalOp copy,
   return c;
 }
 
-tilegpu::MemDescType TmaRing::bufferType(TmaCandidate &c) {
-  return c.buffer.getType();
-}
-
 Value TmaRing::barrierAt(OpBuilder &b, Location loc, Value index) {
   return tilegpu::MemDescIndexOp::create(
       b, loc, tilegpu::getMBarrierType(b.getContext()), barriers, index);
@@ -128,7 +124,7 @@ Value TmaRing::barrierAt(OpBuilder &b, Location loc, Value index) {
 void TmaRing::allocate(OpBuilder &b, Location loc) {
   MLIRContext *context = b.getContext();
   for (TmaCandidate &c : candidates) {
-    tilegpu::MemDescType type = bufferType(c);
+    tilegpu::MemDescType type = c.buffer.getType();
     SmallVector<int64_t> shape{stages};
     llvm::append_range(shape, type.getShape());
     c.stack = tilegpu::LocalAllocOp::create(
@@ -169,7 +165,7 @@ void TmaRing::issue(OpBuilder &b, Location loc, Value iv, Value index) {
   Value barrier = barrierAt(tb, loc, index);
   int64_t bytes = 0;
   for (TmaCandidate &c : candidates)
-    bytes += bufferBytes(bufferType(c));
+    bytes += bufferBytes(c.buffer.getType());
   tilegpu::MBarrierExpectTxOp::create(tb, loc, barrier, int32_t(bytes));
   for (TmaCandidate &c : candidates) {
     IRMapping mapping;
@@ -178,7 +174,7 @@ void TmaRing::issue(OpBuilder &b, Location loc, Value iv, Value index) {
     for (Value coord : c.copy.getCoords())
       coords.push_back(mapping.lookupOrDefault(coord));
     Value buffer = tilegpu::MemDescIndexOp::create(tb, c.copy.getLoc(),
-                                                   bufferType(c), c.stack,
+                                                   c.buffer.getType(), c.stack,
                                                    index);
     tilegpu::AsyncTMACopyGlobalToLocalOp::create(
         tb, c.copy.getLoc(), c.copy.getTensormap(), coords, buffer, barrier);
@@ -197,7 +193,7 @@ Operation *TmaRing::readStage(scf::ForOp newLoop, Value index, Value phase) {
   Operation *lastRead = nullptr;
   for (TmaCandidate &c : candidates) {
     Value buffer = tilegpu::MemDescIndexOp::create(b, c.copy.getLoc(),
-                                                   bufferType(c), c.stack,
+                                                   c.buffer.getType(), c.stack,
                                                    index);
     for (Operation *user : c.buffer->getUsers()) {
       if (user == c.copy.getOperation())

@@ -63,7 +63,6 @@ public:
   void release(OpBuilder &b, Location loc);
 
 private:
-  static tilegpu::MemDescType bufferType(TmaCandidate &c);
   Value barrierAt(OpBuilder &b, Location loc, Value index);
 
   scf::ForOp loop;
