@@ -24,6 +24,10 @@ import time
 
 import torch
 
+# bench/host_timing.py, also when this file is loaded by path.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from host_timing import host_us_per_call  # noqa: E402
+
 LAUNCHES = 20000
 N = 1024
 
@@ -74,19 +78,6 @@ def load_kernel(package):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.add_kernel
-
-
-def launch_cost_us(launch):
-    launch()
-    torch.cuda.synchronize()
-    runs = []
-    for _ in range(5):
-        start = time.perf_counter()
-        for _ in range(LAUNCHES):
-            launch()
-        torch.cuda.synchronize()
-        runs.append((time.perf_counter() - start) / LAUNCHES * 1e6)
-    return statistics.median(runs)
 
 
 def issue_cost_us(launch, launches=256, repeats=21):
@@ -141,7 +132,7 @@ def main():
           "issue only (256 launches)")
     for name, launch in launchers:
         out.fill_(float("nan"))
-        cost = launch_cost_us(launch)
+        cost = host_us_per_call(launch, LAUNCHES)
         assert torch.equal(out, x + y), f"{name}: wrong result"
         issue = issue_cost_us(launch)
         print(f"  {name:22s} {cost:10.2f} {issue:26.2f}")

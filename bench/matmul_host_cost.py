@@ -19,28 +19,13 @@ import cProfile
 import io
 import os
 import pstats
-import statistics
 import sys
-import time
 
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import matmul as bench  # noqa: E402
-
-
-def per_call_us(fn, calls):
-    for _ in range(20):
-        fn()
-    torch.cuda.synchronize()
-    runs = []
-    for _ in range(5):
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        torch.cuda.synchronize()
-        runs.append((time.perf_counter() - start) / calls * 1e6)
-    return statistics.median(runs)
+from host_timing import host_us_per_call  # noqa: E402
 
 
 def main(argv=None):
@@ -71,7 +56,7 @@ def main(argv=None):
             assert err < 1e-2, f"{name}: relative error {err}"
     print(f"device: {torch.cuda.get_device_name()}; host time per call, 128^3 float16")
     for name, fn in providers:
-        print(f"  {name:30s} {per_call_us(fn, args.calls):8.1f} us", flush=True)
+        print(f"  {name:30s} {host_us_per_call(fn, args.calls, warmup=20):8.1f} us", flush=True)
 
     profile = cProfile.Profile()
     profile.enable()
