@@ -12,11 +12,20 @@ from . import descriptors  # noqa: F401
 from .descriptors import *  # noqa: F401,F403
 from .descriptors import __all__ as _descriptors_all
 from .core import __all__ as _core_all
+# The standard library, written in the language itself; imported after
+# core, so that its definitions replace core's placeholders of the same names.
+from . import standard, random, block_pointers, extra  # noqa: F401,E402
+from .standard import *  # noqa: F401,F403
+from .random import *  # noqa: F401,F403
+from .block_pointers import *  # noqa: F401,F403
 from .core import (_unwrap, block_type, constexpr, dtype, dtype_from_name,  # noqa: F401
                    pointer_type, tensor)
 
 # Triton spellings of a few names.
 pi32_t = pointer_type(core.int32)
 
-__all__ = list(_core_all) + list(_atomics_all) + list(_shapes_all) + list(_descriptors_all) + [
-    "math", "core", "atomics", "shapes", "dtype_from_name", "pi32_t"]
+__all__ = list(dict.fromkeys(
+    list(_core_all) + list(_atomics_all) + list(_shapes_all) + list(_descriptors_all)
+    + list(standard.__all__) + list(random.__all__) + list(block_pointers.__all__) + [
+        "math", "core", "atomics", "shapes", "standard", "random", "block_pointers",
+        "extra", "dtype_from_name", "pi32_t"]))

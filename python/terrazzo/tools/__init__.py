@@ -1,0 +1,1 @@
+"""Host-side tools, as `triton.tools`."""
