@@ -15,7 +15,7 @@
 
 from . import language, testing  # noqa: F401
 from .errors import (CompilationError, InterpreterError, KernelError,  # noqa: F401
-                     OutOfResources, UnsupportedError)
+                     OutOfResources, TritonError, UnsupportedError)
 from .runtime.allocation import get_allocator, set_allocator  # noqa: F401
 from .runtime.autotuner import Autotuner, Config, Heuristics, autotune, heuristics  # noqa: F401
 from .runtime.jit import JITFunction, KernelInterface, jit  # noqa: F401
@@ -38,5 +38,5 @@ def next_power_of_2(n: int) -> int:
 
 
 __all__ = ["jit", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2", "testing",
-           "language", "set_allocator", "get_allocator", "CompilationError",
+           "language", "set_allocator", "get_allocator", "TritonError", "CompilationError",
            "InterpreterError", "UnsupportedError", "OutOfResources", "JITFunction", "KernelInterface", "Autotuner", "Heuristics"]

@@ -1,4 +1,17 @@
-"""Errors raised by Terrazzo for mistakes in kernels.
+"""Errors raised by Terrazzo, in Triton's hierarchy.
+
+Every error Terrazzo raises for a kernel derives from `TritonError`, as in
+Triton, so that `except triton.TritonError` catches them all:
+
+    TritonError
+    ├── KernelError                 (an error that points at a kernel's line)
+    │   ├── CompilationError        (terrazzo.compiler.errors)
+    │   │   ├── CompileTimeAssertionFailure   (a failed tl.static_assert)
+    │   │   └── UnsupportedError    (Triton's UnsupportedLanguageConstruct)
+    │   └── InterpreterError        (terrazzo.runtime.errors)
+    │       └── InterpretedCompilationError   (also a CompilationError)
+    ├── OutOfResources              (terrazzo.runtime.errors)
+    └── PTXASError                  (terrazzo.runtime.errors)
 
 Every error that comes from a kernel's source carries the position it points
 at (file, 1-based line, 0-based column) and the text of that line, and prints
@@ -7,6 +20,9 @@ like a compiler diagnostic:
     /home/me/add.py:12:18: error: arange's length must be a power of two, got 1000
         offsets = tl.arange(0, 1000)
                   ^
+
+When the error was found by the semantic layer, the `SemanticError` it
+raised is the error's `__cause__` (Triton's tests read the message there).
 """
 
 from __future__ import annotations
@@ -47,7 +63,17 @@ def _format(message: str, loc: Optional[SourceLocation], kind: str,
     return "\n".join(lines)
 
 
-class KernelError(Exception):
+class TritonError(Exception):
+    """Base of every error Terrazzo raises for a kernel: its compilation, its
+    launch or its run in the interpreter (Triton's `triton.TritonError`)."""
+
+    @property
+    def error_message(self) -> str:
+        """The message without position or notes (Triton's attribute)."""
+        return str(self.args[0]) if self.args else ""
+
+
+class KernelError(TritonError):
     """Base of the errors that point at a line of a kernel."""
 
     kind = "error"
@@ -59,6 +85,10 @@ class KernelError(Exception):
         self.notes = list(notes)
         self.kernel = kernel
         super().__init__(message)
+
+    @property
+    def error_message(self) -> str:
+        return self.message
 
     # The position, for callers and tests.
     @property
@@ -88,6 +118,10 @@ class CompilationError(KernelError):
     """A mistake in a kernel, found while compiling (or interpreting) it."""
 
 
+class CompileTimeAssertionFailure(CompilationError):
+    """A `tl.static_assert` whose condition is false."""
+
+
 class UnsupportedError(CompilationError):
     """A construct or operation that Terrazzo does not support (yet)."""
 
@@ -99,7 +133,23 @@ class InterpreterError(KernelError, RuntimeError):
     kind = "runtime error"
 
 
-class OutOfResources(RuntimeError):
+class InterpretedCompilationError(CompilationError, InterpreterError):
+    """A mistake in a kernel's source found while the interpreter runs it.
+
+    It is a CompilationError, as the same mistake is when compiling, and an
+    InterpreterError, which is what Triton's interpreter raises for every
+    error of an interpreted kernel."""
+
+    kind = "error"
+
+    @classmethod
+    def from_error(cls, e: CompilationError) -> "InterpretedCompilationError":
+        """The same error (message, position and notes), as raised by the
+        interpreter; raise it `from e.__cause__`."""
+        return cls(e.message, e.loc, e.notes, e.kernel)
+
+
+class OutOfResources(TritonError, RuntimeError):
     """A launch needs more of a resource (shared memory, registers) than the
     device has; autotuners skip such configurations."""
 
@@ -107,12 +157,29 @@ class OutOfResources(RuntimeError):
         self.required, self.limit, self.name = required, limit, name
         super().__init__(f"out of resource: {name}, required {required}, limit {limit}")
 
+    def __reduce__(self):
+        return type(self), (self.required, self.limit, self.name)
+
+
+class PTXASError(TritonError, RuntimeError):
+    """ptxas rejected the PTX generated for a kernel."""
+
 
 class SemanticError(Exception):
     """Raised by the semantic layer without a position; the code generator adds
-    the position of the node being compiled and turns it into a
-    CompilationError."""
+    the position of the node being compiled and turns it into the
+    `compilation_error` class, with this error as its `__cause__`."""
+
+    compilation_error = CompilationError
 
 
 class SemanticUnsupported(SemanticError):
     """Like SemanticError, for operations that are not supported yet."""
+
+    compilation_error = UnsupportedError
+
+
+class SemanticAssertionFailure(SemanticError):
+    """Like SemanticError, for a `tl.static_assert` whose condition is false."""
+
+    compilation_error = CompileTimeAssertionFailure

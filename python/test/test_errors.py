@@ -232,7 +232,7 @@ def k_store_pointer_as_float(x_ptr):
 def test_type_mismatches():
     ir_error(k_float_offsets, f32(), pattern=r"pointer arithmetic needs integer offsets")
     ir_error(k_exp_int, f32(), pattern=r"tl.exp expects floating-point values, got int32")
-    ir_error(k_bitwise_float, f32(), pattern=r"`&` is defined on integers only")
+    ir_error(k_bitwise_float, f32(), pattern=r"invalid operands of type fp32 and int32 for `&`")
     ir_error(k_floordiv_float, f32(), pattern=r"`//` is defined on integers only")
     ir_error(k_mask_not_bool, f32(), pattern=r"mask must be boolean \(int1\), got int32")
     ir_error(k_loop_type_change, f32(), 4,
@@ -315,7 +315,7 @@ def test_wrong_arguments_to_builtins():
                                              r"argument: 'end'")
     ir_error(k_load_kwarg, f32(), pattern=r"tl.load\(\) got an unexpected keyword argument "
                                            r"'maks'")
-    ir_error(k_program_id_axis, f32(), pattern=r"program_id axis must be 0, 1 or 2, got 3")
+    ir_error(k_program_id_axis, f32(), pattern=r"program_id axis must be 0, 1, or 2 but got 3")
     ir_error(k_nested_arity, f32(), pattern=r"_helper\(\): missing a required argument: 'b'")
 
 
@@ -529,3 +529,135 @@ def test_recursion_is_reported():
     with pytest.raises(UnsupportedError) as ei:
         k_recursive.ir(f32())
     check(ei, _recursive, r"recursive call of _recursive is not supported", UnsupportedError)
+
+
+# ---------------------------------------------------------------------------
+# Triton's exception hierarchy and messages
+# ---------------------------------------------------------------------------
+
+def test_triton_error_hierarchy_and_module_paths():
+    import terrazzo.compiler
+    import terrazzo.compiler.errors as cerrors
+    import terrazzo.errors as errors
+    import terrazzo.runtime.errors as rerrors
+    assert triton.TritonError is errors.TritonError
+    for cls in (cerrors.CompilationError, cerrors.CompileTimeAssertionFailure,
+                cerrors.UnsupportedLanguageConstruct, rerrors.InterpreterError,
+                rerrors.OutOfResources, rerrors.PTXASError, UnsupportedError):
+        assert issubclass(cls, triton.TritonError), cls
+    assert cerrors.CompilationError is triton.CompilationError is terrazzo.compiler.CompilationError
+    assert rerrors.InterpreterError is triton.InterpreterError
+    assert rerrors.OutOfResources is triton.OutOfResources
+    assert issubclass(cerrors.CompileTimeAssertionFailure, CompilationError)
+    assert cerrors.UnsupportedLanguageConstruct is UnsupportedError
+    assert issubclass(errors.InterpretedCompilationError, CompilationError)
+    assert issubclass(errors.InterpretedCompilationError, InterpreterError)
+    e = rerrors.OutOfResources(300000, 232448, "shared memory")
+    assert "out of resource: shared memory" in str(e) and isinstance(e, RuntimeError)
+    import pickle
+    back = pickle.loads(pickle.dumps(e))
+    assert (back.required, back.limit, back.name) == (300000, 232448, "shared memory")
+
+
+@triton.jit
+def k_big_constant():
+    huge: tl.constexpr = 0xFFFFFFFFFFFFFF
+    x = tl.full((), 32, dtype=tl.int32)
+    y = x + huge  # <-
+
+
+@triton.jit
+def k_mixed_signedness_div(x_ptr, y_ptr, OP: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, 16))
+    y = tl.load(y_ptr + tl.arange(0, 16))
+    z = x / y if OP == 0 else x % y  # <-
+
+
+@triton.jit
+def k_float_xor(x_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 16))
+    z = x ^ x  # <-
+
+
+@triton.jit
+def k_bad_slice(x_ptr):
+    x_ptr[10:]  # <-
+
+
+@triton.jit
+def k_expand_dims_axis(x_ptr, AXIS: tl.constexpr):
+    r = tl.arange(0, 16)
+    t = tl.expand_dims(r, AXIS)  # <-
+
+
+@triton.jit
+def k_expand_dims_scalar(x_ptr):
+    s = tl.sum(tl.arange(0, 16))
+    t = tl.expand_dims(s, 1)  # <-
+
+
+@triton.jit
+def k_reduce_axis(x_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 8)[:, None] * 8 + tl.arange(0, 8)[None, :])
+    s = tl.sum(x, axis=2)  # <-
+
+
+@triton.jit
+def k_small_descriptor_block(x_ptr):
+    desc = tl.make_tensor_descriptor(x_ptr, [64, 64], [64, 1], [4, 2])  # <-
+    desc.load([0, 0])
+
+
+# What Triton's tests match in the error (or in its `__cause__`), for each
+# mistake: the compile path raises a CompilationError, the interpreter an
+# error that is both a CompilationError and an InterpreterError; both are
+# TritonErrors whose cause is the semantic layer's error.
+TRITON_MESSAGES = [
+    (k_big_constant, (), {}, "out of range"),
+    (k_mixed_signedness_div, (np.zeros(16, np.int32), np.ones(16, np.uint32)), {"OP": 0},
+     "Cannot use .* because they have different signedness"),
+    (k_mixed_signedness_div, (np.zeros(16, np.uint8), np.ones(16, np.int16)), {"OP": 1},
+     "Cannot use .* because they have different signedness"),
+    (k_float_xor, (f32(16),), {}, "invalid operands of type"),
+    (k_bad_slice, (f32(128),), {}, "unsupported tensor index"),
+    (k_expand_dims_axis, (f32(),), {"AXIS": -3}, "invalid axis -3"),
+    (k_expand_dims_axis, (f32(),), {"AXIS": 2}, "invalid axis 2"),
+    (k_expand_dims_axis, (f32(),), {"AXIS": (0, 0)}, r"duplicate axes, normalized axes = \[0, 0\]"),
+    (k_expand_dims_axis, (f32(),), {"AXIS": (0, -3)}, r"duplicate axes, normalized axes = \[0, 0\]"),
+    (k_expand_dims_scalar, (f32(),), {}, "invalid axis 1"),
+    (k_program_id_axis, (f32(),), {}, r"program_id axis must be 0, 1, or 2 but got 3"),
+    (k_reduce_axis, (f32(),), {}, "axis 2 is out of range"),
+    (k_small_descriptor_block, (np.zeros(64 * 64, np.int32),), {},
+     "Descriptor block shape must have at least 16 bytes"),
+]
+
+
+@pytest.mark.parametrize("kernel,args,kwargs,pattern", TRITON_MESSAGES,
+                         ids=[f"{c[0].__name__}-{i}" for i, c in enumerate(TRITON_MESSAGES)])
+def test_errors_are_triton_errors_with_the_message_in_the_cause(kernel, args, kwargs, pattern):
+    e = ir_error(kernel, *args, pattern=pattern, **kwargs)
+    assert isinstance(e, triton.TritonError)
+    assert re.search(pattern, str(e.__cause__)), repr(e.__cause__)
+    assert re.search(pattern, e.error_message)
+    assert not isinstance(e, InterpreterError)
+    with pytest.raises(InterpreterError) as ei:
+        triton.jit(kernel.fn, interpret=True)[(1,)](*args, **kwargs)
+    e = check(ei, kernel, pattern, InterpreterError)
+    assert isinstance(e, CompilationError) and isinstance(e, triton.TritonError)
+    assert re.search(pattern, str(e.__cause__)), repr(e.__cause__)
+
+
+def test_static_assert_is_a_compile_time_assertion_failure():
+    from terrazzo.compiler.errors import CompileTimeAssertionFailure
+    e = ir_error(k_static_assert, f32(), BLOCK=32, pattern="BLOCK too small",
+                 cls=CompileTimeAssertionFailure)
+    assert "static_assert failed: BLOCK too small" in str(e.__cause__)
+    assert k_static_assert.ir(f32(), BLOCK=64)  # a true assertion compiles
+
+
+def test_interpreter_faults_are_triton_errors(monkeypatch):
+    monkeypatch.setenv("TERRAZZO_INTERPRET", "1")
+    with pytest.raises(triton.TritonError) as ei:
+        k_oob_load[(1,)](f32(8), f32(8), 8, BLOCK=16)
+    assert isinstance(ei.value, InterpreterError)
+    assert not isinstance(ei.value, CompilationError)

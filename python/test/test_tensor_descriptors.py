@@ -188,7 +188,7 @@ def _line(kernel, marker):
 
 @pytest.mark.parametrize("case,message,marker", [
     (0, "the last stride must be 1", "# <- 0"),
-    (1, "must span at least 16 bytes, got 2 x 4 bytes", "# <- 1"),
+    (1, "must have at least 16 bytes in its last dimension, got 2 x 4 bytes", "# <- 1"),
     (2, "must be a power of two, got 24", "# <- 2"),
     (3, "must have one value per dimension", "# <- 3"),
     (4, "the descriptor has 2 dimensions but 3 offsets were given", "# <- 5"),

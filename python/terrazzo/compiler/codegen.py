@@ -33,7 +33,7 @@ import re
 import textwrap
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from ..errors import (CompilationError, KernelError, SemanticError, SemanticUnsupported,
+from ..errors import (CompilationError, KernelError, SemanticError,
                       SourceLocation, UnsupportedError)
 from ..language import core as tl
 from ..language.core import _unwrap, constexpr, tensor
@@ -322,10 +322,8 @@ class CodeGenerator:
             return method(node)
         except KernelError:
             raise
-        except SemanticUnsupported as e:
-            raise UnsupportedError(str(e), loc) from None
-        except SemanticError as e:
-            raise CompilationError(str(e), loc) from None
+        except SemanticError as e:  # the cause keeps the bare message
+            raise e.compilation_error(str(e), loc) from e
         except RecursionError:
             raise
         except Exception as e:  # a Python error in the user's compile-time code
@@ -351,10 +349,8 @@ class CodeGenerator:
                     return self._if_with_return(stmt, list(stmts[i + 1:]))
                 except KernelError:
                     raise
-                except (SemanticError, SemanticUnsupported) as e:
-                    cls = UnsupportedError if isinstance(e, SemanticUnsupported) else \
-                        CompilationError
-                    raise cls(str(e), self.fn.loc(stmt)) from None
+                except SemanticError as e:
+                    raise e.compilation_error(str(e), self.fn.loc(stmt)) from e
                 finally:
                     b.loc = prev
             r = self.visit(stmt)

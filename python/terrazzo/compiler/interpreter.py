@@ -23,7 +23,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ..errors import CompilationError, InterpreterError
+from ..errors import CompilationError, InterpretedCompilationError, InterpreterError
 from ..language import core as tl
 from ..language.core import _unwrap, constexpr, dtype, pointer_type, tensor
 from . import fp8
@@ -821,5 +821,10 @@ def interpret(parsed, grid, bound: Dict[str, Any]) -> None:
                     for x in range(grid3[0]):
                         builder.pid = (x, y, z)
                         run_function_body(ctx, parsed, dict(base))
+    except CompilationError as e:
+        if isinstance(e, InterpreterError):
+            raise
+        # Triton's interpreter raises InterpreterError for every error.
+        raise InterpretedCompilationError.from_error(e) from e.__cause__
     finally:
         memory.finish()

@@ -89,8 +89,8 @@ def computation_type(a: dtype, a_is_py: bool, b: dtype, b_is_py: bool,
         raise SemanticError(f"unexpected operand types {a} and {b}")
     if div_or_mod and a.is_int_signed() != b.is_int_signed():
         raise SemanticError(
-            f"cannot use / or % between {a} and {b}, whose signedness differs: "
-            "cast one of them first")
+            f"Cannot use / or % between {a} and {b} because they have different "
+            "signedness; cast one of them first")
     return integer_promote(a, b)
 
 
@@ -222,13 +222,13 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ShapeSemantic):
             if not isinstance(a, int):
                 raise SemanticError(f"expand_dims axis must be a constexpr int, got {a!r}")
         rank = len(x.shape) + len(axes)
-        axes = sorted(a + rank if a < 0 else a for a in axes)
         for a in axes:
-            if not 0 <= a < rank:
-                raise SemanticError(f"expand_dims axis {a} is out of range for a result "
-                                    f"of rank {rank}")
+            if not -rank <= a < rank:
+                raise SemanticError(f"expand_dims: invalid axis {a} for a result of rank "
+                                    f"{rank}")
+        axes = sorted(a + rank if a < 0 else a for a in axes)
         if len(set(axes)) != len(axes):
-            raise SemanticError(f"expand_dims axes {axes} repeat")
+            raise SemanticError(f"expand_dims: duplicate axes, normalized axes = {axes}")
         for a in axes:
             if not x.type.is_block():
                 if a != 0:
@@ -290,6 +290,12 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ShapeSemantic):
             named = sum(1 for s in slices if isinstance(s, slice))
             fill = len(x.shape) - named
             slices = slices[:i[0]] + (slice(None),) * fill + slices[i[0] + 1:]
+        for s in slices:
+            s = _unwrap(s)
+            if not (s is None or (isinstance(s, slice) and s == slice(None, None, None))):
+                raise SemanticUnsupported(
+                    f"unsupported tensor index: {s!r}; only `None` (new axis) and `:` "
+                    "are supported")
         consumed = sum(1 for s in slices if isinstance(s, slice))
         if consumed > len(x.shape):
             raise SemanticError(f"too many indices for a block of rank {len(x.shape)}")
@@ -298,13 +304,7 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ShapeSemantic):
             s = _unwrap(s)
             if s is None:
                 x = self.expand_dims(x, out_dim)
-                out_dim += 1
-            elif isinstance(s, slice) and s == slice(None, None, None):
-                out_dim += 1
-            else:
-                raise SemanticUnsupported(
-                    f"indexing a block with {s!r} is not supported; only `None` "
-                    "(new axis) and `:` are")
+            out_dim += 1
         return x
 
     # ------------------------------------------------------------------
@@ -552,8 +552,8 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ShapeSemantic):
         a, b = self._prep(a, b, arithmetic=False)
         a_sca, b_sca = a.type.scalar, b.type.scalar
         if not a_sca.is_int() or not b_sca.is_int():
-            raise SemanticError(f"`{what}` is defined on integers only, not between "
-                                f"{a_sca} and {b_sca}")
+            raise SemanticError(f"invalid operands of type {a_sca} and {b_sca} for "
+                                f"`{what}`, which is defined on integers only")
         ret = integer_promote(a_sca, b_sca)
         return self.cast(a, ret), self.cast(b, ret)
 
@@ -964,7 +964,7 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ShapeSemantic):
 
     def program_id(self, axis) -> tensor:
         if axis not in (0, 1, 2):
-            raise SemanticError(f"program_id axis must be 0, 1 or 2, got {axis!r}")
+            raise SemanticError(f"program_id axis must be 0, 1, or 2 but got {axis!r}")
         return tensor(self.builder.program_id(axis), tl.int32)
 
     def num_programs(self, axis) -> tensor:

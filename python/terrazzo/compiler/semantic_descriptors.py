@@ -53,9 +53,9 @@ class DescriptorSemantic:
         from .semantic import validate_block_shape
         validate_block_shape(block)
         if block[-1] * elt.itemsize < 16:
-            raise SemanticError(f"make_tensor_descriptor: the block's last dimension must "
-                                f"span at least 16 bytes, got {block[-1]} x {elt.itemsize} "
-                                "bytes")
+            raise SemanticError(f"make_tensor_descriptor: Descriptor block shape must have "
+                                f"at least 16 bytes in its last dimension, got {block[-1]} x "
+                                f"{elt.itemsize} bytes")
         if padding_option not in ("zero", None):
             raise SemanticUnsupported(f"make_tensor_descriptor: padding_option="
                                       f"{padding_option!r} is not supported (only 'zero')")

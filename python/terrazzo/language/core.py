@@ -14,7 +14,7 @@ import functools
 import threading
 from typing import List, Optional, Sequence
 
-from ..errors import SemanticError, SemanticUnsupported
+from ..errors import SemanticAssertionFailure, SemanticError, SemanticUnsupported
 
 # ---------------------------------------------------------------------------
 # The semantic object of the kernel being compiled
@@ -703,8 +703,8 @@ def static_assert(cond, msg=""):
         raise SemanticError("static_assert needs a compile-time condition; use "
                             "tl.device_assert for runtime values")
     if not cond:
-        raise SemanticError(f"static_assert failed: {_unwrap(msg)}" if _unwrap(msg)
-                            else "static_assert failed")
+        raise SemanticAssertionFailure(f"static_assert failed: {_unwrap(msg)}"
+                                       if _unwrap(msg) else "static_assert failed")
 
 
 @builtin
