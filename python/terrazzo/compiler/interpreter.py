@@ -26,6 +26,7 @@ import numpy as np
 from ..errors import CompilationError, InterpretedCompilationError, InterpreterError
 from ..language import core as tl
 from ..language.core import _unwrap, constexpr, dtype, pointer_type, tensor
+from ..runtime.tensor_wrapper import TensorWrapper
 from . import fp8
 from .builder import Builder
 
@@ -257,7 +258,13 @@ class Memory:
         if elt.is_bf16():
             values = bf16_to_bits(np.asarray(values, dtype=np.float32))
         elif elt.is_fp8():
-            values = fp8.encode(np.asarray(values, dtype=np.float32), elt.name)
+            f32 = np.asarray(values, dtype=np.float32)
+            values = fp8.encode(f32, elt.name)
+            if elt.name == "fp8e5":
+                # An e5m2 value is an infinity only when it was loaded as one
+                # (conversions saturate): storing it writes the same bytes.
+                values = np.where(np.isinf(f32), np.where(f32 > 0, 0x7C, 0xFC),
+                                  values).astype(np.uint8)
         mem_dt = np.dtype(_MEMORY[elt.name]) if not elt.is_ptr() else np.dtype(np.int64)
         vals = np.broadcast_to(np.asarray(values).astype(mem_dt, copy=False), shape).reshape(-1)
         if mask is not None:
@@ -740,6 +747,14 @@ def argument_value(memory: Memory, builder: InterpreterBuilder, name: str, value
         return constexpr(None)
     if isinstance(value, constexpr) or isinstance(value, tl.dtype):
         return constexpr(value)
+    if isinstance(value, TensorWrapper):
+        # The base's memory, accessed as the wrapper's element type.
+        base = value.base
+        if not isinstance(base, np.ndarray) and not _is_torch_tensor(base):
+            base = np.asarray(base)
+        add = memory.add_array if isinstance(base, np.ndarray) else memory.add_torch
+        addr = add(base, name, value.dtype)
+        return tensor(np.array(addr, dtype=np.int64), pointer_type(value.dtype))
     if isinstance(value, np.ndarray) and value.ndim >= 0 and not np.isscalar(value):
         if value.ndim == 0 and value.dtype.kind in "biuf":
             return _scalar_argument(value.item())

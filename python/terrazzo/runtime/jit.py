@@ -31,6 +31,7 @@ from ..errors import CompilationError, SourceLocation
 from ..language.core import constexpr, dtype
 from . import driver
 from .cache import DiskCache
+from .tensor_wrapper import MockTensor, TensorWrapper, reinterpret  # noqa: F401 (Triton's names here)
 
 #: Launch options that Triton accepts and Terrazzo ignores.
 IGNORED_LAUNCH_OPTIONS = ("num_ctas", "maxnreg", "enable_fp_fusion", "launch_cooperative_grid",

@@ -1,0 +1,260 @@
+"""Triton's host API in Terrazzo: `reinterpret`/`TensorWrapper`,
+`runtime.driver.active`, kernel parameters named like launch options and
+`terrazzo.testing`.
+
+Interpreter tests run everywhere (NumPy arrays stand for tensors); the
+compile path is checked through the tile IR and, with the extension, through
+the C++ dispatcher in dry-run mode; tests marked `gpu` launch on the device
+through torch.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+import pytest
+
+import terrazzo as triton
+import terrazzo.language as tl
+from terrazzo.runtime.jit import MockTensor, TensorWrapper, reinterpret
+
+try:
+    from terrazzo import _C
+except ImportError:  # not built: the dispatcher tests are skipped
+    _C = None
+
+needs_extension = pytest.mark.skipif(_C is None, reason="terrazzo._C is not built")
+
+UNSIGNED = [(tl.uint8, np.int8, np.uint8), (tl.uint16, np.int16, np.uint16),
+            (tl.uint32, np.int32, np.uint32), (tl.uint64, np.int64, np.uint64)]
+
+
+def interpreted(kernel):
+    return triton.jit(kernel.fn, interpret=True)
+
+
+# ---------------------------------------------------------------------------
+# reinterpret and TensorWrapper
+# ---------------------------------------------------------------------------
+
+def test_tensor_wrapper_describes_its_base():
+    base = np.arange(24, dtype=np.int32).reshape(4, 6)
+    w = triton.reinterpret(base, tl.uint32)
+    assert isinstance(w, TensorWrapper) and triton.TensorWrapper is TensorWrapper
+    assert triton.reinterpret is reinterpret
+    assert w.dtype is tl.uint32 and w.base is base
+    assert w.shape == (4, 6) and w.numel() == 24 and w.element_size() == 4
+    assert w.stride() == (6, 1) and w.stride(0) == 6 and w.dim() == 2
+    assert w.data_ptr() == base.__array_interface__["data"][0]
+    assert "uint32" in str(w)
+    assert w.cpu().base is base and w.cpu().dtype is tl.uint32
+    # A wrapper reinterpreted as its base's own type is the base again;
+    # as another type, a wrapper of the same base.
+    assert triton.reinterpret(w, tl.int32) is base
+    w8 = triton.reinterpret(w, tl.float8e5)
+    assert isinstance(w8, TensorWrapper) and w8.base is base and w8.dtype is tl.float8e5
+    # dtype names are accepted too.
+    assert triton.reinterpret(base, "uint32").dtype is tl.uint32
+    other = np.full((4, 6), 7, dtype=np.int32)
+    w.copy_(triton.reinterpret(other, tl.uint32))
+    assert np.array_equal(base, other)
+
+
+def test_reinterpret_rejects_what_is_not_a_tensor():
+    with pytest.raises(TypeError, match="cannot reinterpret a list"):
+        triton.reinterpret([1, 2, 3], tl.uint8)
+    with pytest.raises(TypeError, match="is not a tl dtype"):
+        triton.reinterpret(np.zeros(4, np.int8), "not_a_type")
+
+
+@triton.jit
+def unsigned_ops(x_ptr, y_ptr, q_ptr, c_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask, other=1)
+    tl.store(q_ptr + offs, x // y + (x >> 1), mask=mask)
+    tl.store(c_ptr + offs, (x > y).to(tl.int8), mask=mask)
+
+
+@pytest.mark.parametrize("ty,signed,unsigned", UNSIGNED, ids=lambda v: str(v))
+def test_interpreter_reads_and_writes_unsigned_views_of_signed_arrays(ty, signed, unsigned,
+                                                                      rng):
+    n = 300
+    info = np.iinfo(signed)
+    x = rng.integers(info.min, info.max, n, dtype=signed, endpoint=True)
+    y = rng.integers(info.min, info.max, n, dtype=signed, endpoint=True)
+    y[y == 0] = 3
+    q = np.full(n + 5, 99, dtype=signed)  # the tail must stay untouched
+    c = np.full(n, -1, dtype=np.int8)
+    interpreted(unsigned_ops)[(triton.cdiv(n, 128),)](
+        reinterpret(x, ty), reinterpret(y, ty), reinterpret(q, ty), c, n, BLOCK=128)
+    xu, yu = x.view(unsigned), y.view(unsigned)
+    # Unsigned semantics: the signed values would compare and divide otherwise.
+    expect_q = (xu // yu + (xu >> unsigned(1))).astype(unsigned)
+    assert np.array_equal(q[:n].view(unsigned), expect_q)
+    assert np.array_equal(c, (xu > yu).astype(np.int8))
+    assert (q[n:] == 99).all()
+
+
+def test_unsigned_views_compile_to_unsigned_operations():
+    x = np.zeros(16, np.int32)
+    text = unsigned_ops.ir(reinterpret(x, tl.uint32), reinterpret(x, tl.uint32),
+                           reinterpret(x, tl.uint32), np.zeros(16, np.int8), 16, BLOCK=16)
+    assert "arith.divui" in text and "arith.shrui" in text and "cmpi ugt" in text
+    signed = unsigned_ops.ir(x, x, x, np.zeros(16, np.int8), 16, BLOCK=16)
+    assert "arith.divsi" in signed and "cmpi sgt" in signed and "divui" not in signed
+
+
+def _fp8_reference(bits: np.ndarray, name: str) -> np.ndarray:
+    """float64 values of fp8 bit patterns, from the formats' definitions:
+    e4m3fn (bias 7, no infinities, S.1111.111 is NaN) and e5m2 (bias 15,
+    IEEE-like with infinities)."""
+    b = bits.astype(np.int64) & 0xFF
+    sign = np.where(b >> 7, -1.0, 1.0)
+    if name == "fp8e4nv":
+        e, m, mbits, bias = (b >> 3) & 0xF, b & 0x7, 3, 7
+        special = (e == 15) & (m == 7)
+        special_value = np.full(b.shape, np.nan)
+    else:
+        e, m, mbits, bias = (b >> 2) & 0x1F, b & 0x3, 2, 15
+        special = e == 31
+        special_value = np.where(m == 0, np.inf, np.nan)
+    frac = m / float(1 << mbits)
+    normal = (1.0 + frac) * np.exp2(e.astype(np.float64) - bias)
+    subnormal = frac * 2.0 ** (1 - bias)
+    value = sign * np.where(e == 0, subnormal, normal)
+    return np.where(special, sign * special_value, value)
+
+
+@triton.jit
+def fp8_widen_and_copy(x_ptr, wide_ptr, copy_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(wide_ptr + offs, x.to(tl.float32), mask=mask)
+    tl.store(copy_ptr + offs, x, mask=mask)
+
+
+@pytest.mark.parametrize("ty", [tl.float8e4nv, tl.float8e5], ids=str)
+def test_interpreter_reads_fp8_views_of_int8_arrays(ty):
+    bits = np.arange(-128, 128, dtype=np.int8)  # every pattern
+    wide = np.zeros(256, np.float32)
+    copy = np.zeros(256, np.int8)
+    interpreted(fp8_widen_and_copy)[(1,)](reinterpret(bits, ty), wide,
+                                          reinterpret(copy, ty), 256, BLOCK=256)
+    expect = _fp8_reference(bits.view(np.uint8), ty.name)
+    np.testing.assert_array_equal(wide.astype(np.float64), expect)
+    finite = ~np.isnan(expect)
+    assert np.array_equal(copy[finite], bits[finite])  # bytes round-trip
+
+
+def test_fp8_views_compile_to_fp8_pointers():
+    bits = np.zeros(16, np.int8)
+    text = fp8_widen_and_copy.ir(reinterpret(bits, tl.float8e4nv), np.zeros(16, np.float32),
+                                 reinterpret(bits, tl.float8e4nv), 16, BLOCK=16)
+    assert "!tile.ptr<f8E4M3FN>" in text
+    text = fp8_widen_and_copy.ir(reinterpret(bits, tl.float8e5), np.zeros(16, np.float32),
+                                 reinterpret(bits, tl.float8e5), 16, BLOCK=16)
+    assert "!tile.ptr<f8E5M2>" in text
+
+
+class FakeTensor:
+    """Looks like a CUDA tensor to the dispatcher (data_ptr, dtype, shape)."""
+
+    def __init__(self, address, dtype="int32", shape=(16,)):
+        self.address, self.dtype, self.shape = address, dtype, shape
+
+    def data_ptr(self):
+        return self.address
+
+
+@needs_extension
+@pytest.mark.parametrize("ty", [tl.uint8, tl.uint16, tl.uint32, tl.uint64, tl.float8e4nv,
+                                tl.float8e5, tl.bfloat16], ids=str)
+def test_dispatcher_keys_wrappers_by_their_element_type(ty, monkeypatch):
+    monkeypatch.setenv("TERRAZZO_DRY_LAUNCH", "1")
+    k = triton.jit(fp8_widen_and_copy.fn)
+    x = reinterpret(FakeTensor(1 << 20, "int8"), ty)
+    c = reinterpret(FakeTensor(3 << 20, "int8"), ty)
+    wide = FakeTensor(2 << 20, "float32")
+    kern = k[(1,)](x, wide, c, 10, BLOCK=16)
+    assert kern.last_launch()["args"] == (1 << 20, 2 << 20, 3 << 20, 10)
+    key = k._dispatcher.key_for((x, wide, c, 10), {"BLOCK": 16})
+    assert key[0] == ("p", ty.name, True) and key[2] == ("p", ty.name, True)
+    assert tuple(key[:-1]) == k.key_for(x, wide, c, 10, BLOCK=16)[:-2]
+    # The wrapped base's own type is another kernel.
+    k[(1,)](FakeTensor(1 << 20, "int8"), wide, FakeTensor(3 << 20, "int8"), 10, BLOCK=16)
+    assert k._dispatcher.cache_size() == 2
+
+
+@needs_extension
+def test_mock_tensor_warms_up_a_kernel(monkeypatch):
+    monkeypatch.setenv("TERRAZZO_DRY_LAUNCH", "1")
+    k = triton.jit(fp8_widen_and_copy.fn)
+    kern = k.warmup(MockTensor("float16"), MockTensor("float32"), MockTensor("float16"), 10,
+                    BLOCK=16, grid=(1,))
+    assert kern.signature == "pppi"
+    assert triton.MockTensor.wrap_dtype(3) == 3
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("ty,signed,unsigned", UNSIGNED, ids=lambda v: str(v))
+def test_gpu_unsigned_views_of_torch_tensors(torch_cuda, ty, signed, unsigned, rng):
+    torch = torch_cuda
+    n = 1000
+    info = np.iinfo(signed)
+    x = rng.integers(info.min, info.max, n, dtype=signed, endpoint=True)
+    y = rng.integers(info.min, info.max, n, dtype=signed, endpoint=True)
+    y[y == 0] = 3
+    tx, ty_ = torch.from_numpy(x).cuda(), torch.from_numpy(y).cuda()
+    tq = torch.full((n,), 99, dtype=tx.dtype, device="cuda")
+    tc = torch.full((n,), -1, dtype=torch.int8, device="cuda")
+    k = triton.jit(unsigned_ops.fn)
+    k[(triton.cdiv(n, 256),)](reinterpret(tx, ty), reinterpret(ty_, ty), reinterpret(tq, ty),
+                              tc, n, BLOCK=256)
+    torch.cuda.synchronize()
+    xu, yu = x.view(unsigned), y.view(unsigned)
+    expect_q = (xu // yu + (xu >> unsigned(1))).astype(unsigned)
+    assert np.array_equal(tq.cpu().numpy().view(unsigned), expect_q)
+    assert np.array_equal(tc.cpu().numpy(), (xu > yu).astype(np.int8))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("ty", [tl.float8e4nv, tl.float8e5], ids=str)
+def test_gpu_fp8_views_of_int8_tensors(torch_cuda, ty):
+    torch = torch_cuda
+    bits = np.arange(-128, 128, dtype=np.int8)
+    tb = torch.from_numpy(bits).cuda()
+    wide = torch.zeros(256, dtype=torch.float32, device="cuda")
+    copy = torch.zeros(256, dtype=torch.int8, device="cuda")
+    w = reinterpret(tb, ty)
+    assert w.device == tb.device and w.to("cpu").base.device.type == "cpu"
+    triton.jit(fp8_widen_and_copy.fn)[(1,)](w, wide, reinterpret(copy, ty), 256, BLOCK=256)
+    torch.cuda.synchronize()
+    expect = _fp8_reference(bits.view(np.uint8), ty.name)
+    np.testing.assert_array_equal(wide.cpu().numpy().astype(np.float64), expect)
+    finite = ~np.isnan(expect)
+    assert np.array_equal(copy.cpu().numpy()[finite], bits[finite])
+
+
+@pytest.mark.parametrize("device", ["cpu", "cuda"])
+def test_interpreter_reads_views_of_torch_tensors(device, rng):
+    torch = pytest.importorskip("torch")
+    if device == "cuda" and not torch.cuda.is_available():
+        pytest.skip("torch has no CUDA device")
+    n = 200
+    x = rng.integers(-2**31, 2**31 - 1, n, dtype=np.int32, endpoint=True)
+    y = rng.integers(-2**31, 2**31 - 1, n, dtype=np.int32, endpoint=True)
+    y[y == 0] = 5
+    tx, ty_ = torch.from_numpy(x).to(device), torch.from_numpy(y).to(device)
+    tq = torch.zeros(n, dtype=torch.int32, device=device)
+    tc = torch.zeros(n, dtype=torch.int8, device=device)
+    interpreted(unsigned_ops)[(2,)](reinterpret(tx, tl.uint32), reinterpret(ty_, tl.uint32),
+                                    reinterpret(tq, tl.uint32), tc, n, BLOCK=128)
+    xu, yu = x.view(np.uint32), y.view(np.uint32)
+    assert np.array_equal(tq.cpu().numpy().view(np.uint32),
+                          (xu // yu + (xu >> np.uint32(1))).astype(np.uint32))
+    assert np.array_equal(tc.cpu().numpy(), (xu > yu).astype(np.int8))
