@@ -58,7 +58,10 @@ for group in "${groups[@]}"; do
       step tutorial-01 "$python" tutorials/01-vector-add.py
       step tutorial-02 "$python" tutorials/02-fused-softmax.py
       step tutorial-03 "$python" tutorials/03-matrix-multiplication.py
-      step tutorial-05 "$python" tutorials/05-layer-norm.py ;;
+      step tutorial-05 "$python" tutorials/05-layer-norm.py
+      for t in 04-low-memory-dropout 06-fused-attention 07-extern-functions; do
+        [ -f tutorials/$t.py ] && step tutorial-${t%%-*} "$python" tutorials/$t.py
+      done ;;
     bench)
       step bench-softmax-layernorm "$python" bench/softmax_layernorm_bandwidth.py
       step bench-matmul "$python" bench/matmul.py
@@ -66,7 +69,8 @@ for group in "${groups[@]}"; do
       step bench-matmul-pointers "$python" bench/matmul_descriptor.py --kernel pointers
       step bench-tutorial-03 "$python" tutorials/03-matrix-multiplication.py --bench
       step bench-tutorial-02 "$python" tutorials/02-fused-softmax.py --bench
-      step bench-tutorial-05 "$python" tutorials/05-layer-norm.py --bench ;;
+      step bench-tutorial-05 "$python" tutorials/05-layer-norm.py --bench
+      step bench-tutorial-06 "$python" tutorials/06-fused-attention.py --bench --no-check ;;
     *) echo "unknown group '$group'" >&2; status=1 ;;
   esac
 done

@@ -1,0 +1,68 @@
+"""tutorials/06-fused-attention.py without a GPU: the forward and backward
+kernels in the interpreter against float64 NumPy (causal and not, sequence
+lengths that are not multiples of the blocks, a causal case shorter than
+BLOCK_M), the forward's code for sm_90 (wgmma, no local memory), and on a
+GPU the tutorial's own check (float16/bfloat16, head dims 64 and 128, fp8
+forward) against float64."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def tutorial():
+    spec = importlib.util.spec_from_file_location(
+        "tutorial_attention", REPO / "tutorials/06-fused-attention.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_check_in_the_interpreter(tutorial, monkeypatch, capsys):
+    monkeypatch.setenv("TERRAZZO_INTERPRET", "1")
+    tutorial.check_interpreter()
+    assert "The results match." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_interpreter_against_reference(tutorial, monkeypatch, causal):
+    # A second draw with another head dim and two programs per row block.
+    monkeypatch.setenv("TERRAZZO_INTERPRET", "1")
+    rng = np.random.default_rng()
+    z, h, n_ctx, d = 2, 1, 50, 32
+    q, k, v, do = (rng.standard_normal((z, h, n_ctx, d)).astype(np.float32) for _ in range(4))
+    scale = 0.5 / math.sqrt(d)
+    o, lse = tutorial.attention_forward(q, k, v, causal, scale, config=tutorial.SMALL_FWD)
+    grads = tutorial.attention_backward(q, k, v, o, do, lse, causal, scale,
+                                        config=tutorial.SMALL_BWD)
+    want = tutorial.reference(q, k, v, causal, scale, do)
+    for got, ref in zip((o,) + tuple(grads), want):
+        assert np.all(np.isfinite(got))
+        assert tutorial._rel(got, ref) < 2e-3  # tl.dot on float32: tf32
+
+
+def test_forward_compiles_to_wgmma(tutorial, monkeypatch):
+    pytest.importorskip("terrazzo._C")
+    monkeypatch.setenv("TERRAZZO_TARGET", "cuda:90")
+    q = np.zeros((1, 2, 1024, 64), np.float16)
+    lse = np.zeros((1, 2, 1024), np.float32)
+    s = tutorial._strides(q)
+    ptx = tutorial._attn_fwd.compile(q, q, q, 0.125, lse, q, *s, *s, *s, *s, 2, 1024,
+                                     HEAD_DIM=64, BLOCK_M=128, BLOCK_N=128, CAUSAL=True,
+                                     EVEN_N=True, num_warps=8, num_stages=3, stage="ptx")
+    assert "wgmma.mma_async" in ptx
+    assert ".local" not in ptx
+
+
+@pytest.mark.gpu
+def test_check_on_the_gpu(tutorial, capsys):
+    tutorial.check_gpu()
+    assert "The results match." in capsys.readouterr().out

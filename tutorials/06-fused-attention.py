@@ -1,0 +1,585 @@
+"""
+Fused Attention
+===============
+
+In this tutorial you write scaled dot-product attention, forward and
+backward, as one fused kernel per pass (the FlashAttention algorithm, as in
+Triton's tutorial 06):
+
+    S = Q K^T * sm_scale,  P = softmax(S) (rows; causal: key j <= query i),
+    O = P V
+
+for Q, K, V of shape (batch, heads, N_CTX, HEAD_DIM). The (N_CTX, N_CTX)
+matrices S and P never reach memory. You will learn about:
+
+* an *online softmax*: a loop over blocks of keys that keeps, per query row,
+  the running maximum m and the running sum l of exp(s - m), rescaling the
+  output accumulator when the maximum grows (in base 2: `tl.math.exp2` on
+  scores pre-multiplied by log2(e));
+* chains of matrix products with register-resident intermediates
+  (`qk = tl.dot(q, k)`, then `acc = tl.dot(p, v, acc)`);
+* causal masking in two stages (blocks wholly below the diagonal without a
+  mask, the diagonal block with one) and masked tails for sequence lengths
+  that are not a multiple of the block sizes;
+* the backward pass from the saved log-sum-exp: a preprocessing kernel for
+  delta = rowsum(dO * O), one kernel for dK and dV (a loop over query blocks
+  per key block) and one for dQ (a loop over key blocks per query block),
+  wrapped in a `torch.autograd.Function`.
+
+Run it:
+
+    python tutorials/06-fused-attention.py          # check forward and backward
+    python tutorials/06-fused-attention.py --bench  # TFLOP/s against torch SDPA / Triton
+
+With an NVIDIA GPU and PyTorch the kernels run on the GPU (float16 and
+bfloat16, head dims 64 and 128, causal and not, an fp8 e4m3 forward) and are
+checked against a float64 reference of the same inputs; without one they run
+in Terrazzo's interpreter at small sizes, checked against float64 NumPy.
+"""
+
+import argparse
+import importlib
+import importlib.util
+import inspect
+import math
+import os
+import tempfile
+import textwrap
+
+import numpy as np
+
+import terrazzo as triton
+import terrazzo.language as tl
+from terrazzo.testing import gpu_available
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+LOG2E = 1.4426950408889634
+
+
+# %%
+# Forward pass
+# ------------
+#
+# One program per block of BLOCK_M query rows of one (batch, head). The
+# inner function walks the key/value blocks in [lo, hi); MASK_DIAGONAL says
+# whether the causal mask applies (the diagonal block), MASK_TAIL whether
+# keys past N_CTX must be masked (the last block when N_CTX is not a
+# multiple of BLOCK_N).
+
+@triton.jit
+def _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn, stride_vn,
+                    offs_m, offs_d, lo, hi, qk_scale, N_CTX,
+                    BLOCK_N: tl.constexpr, MASK_DIAGONAL: tl.constexpr,
+                    MASK_TAIL: tl.constexpr):
+    offs_n = tl.arange(0, BLOCK_N)
+    for start_n in range(lo, hi, BLOCK_N):
+        cols = start_n + offs_n
+        if MASK_TAIL:
+            k = tl.load(k_base + cols[None, :] * stride_kn + offs_d[:, None],
+                        mask=cols[None, :] < N_CTX, other=0.0)
+        else:
+            k = tl.load(k_base + cols[None, :] * stride_kn + offs_d[:, None])
+        qk = tl.dot(q, k) * qk_scale
+        if MASK_DIAGONAL:
+            qk = tl.where(offs_m[:, None] >= cols[None, :], qk, -1.0e6)
+        if MASK_TAIL:
+            qk = tl.where(cols[None, :] < N_CTX, qk, -1.0e6)
+        m_ij = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.math.exp2(qk - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None]
+        if MASK_TAIL:
+            v = tl.load(v_base + cols[:, None] * stride_vn + offs_d[None, :],
+                        mask=cols[:, None] < N_CTX, other=0.0)
+        else:
+            v = tl.load(v_base + cols[:, None] * stride_vn + offs_d[None, :])
+        acc = tl.dot(p.to(v.dtype), v, acc)
+        m_i = m_ij
+    return acc, l_i, m_i
+
+
+@triton.jit
+def _attn_fwd(Q, K, V, sm_scale, M, Out,
+              stride_qz, stride_qh, stride_qm,
+              stride_kz, stride_kh, stride_kn,
+              stride_vz, stride_vh, stride_vn,
+              stride_oz, stride_oh, stride_om,
+              H, N_CTX,
+              HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+              CAUSAL: tl.constexpr, EVEN_N: tl.constexpr):
+    start_m = tl.program_id(0)
+    off_hz = tl.program_id(1)
+    off_z = off_hz // H
+    off_h = off_hz % H
+    q_base = Q + off_z * stride_qz + off_h * stride_qh
+    k_base = K + off_z * stride_kz + off_h * stride_kh
+    v_base = V + off_z * stride_vz + off_h * stride_vh
+    o_base = Out + off_z * stride_oz + off_h * stride_oh
+
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_d = tl.arange(0, HEAD_DIM)
+    row_ok = offs_m < N_CTX
+    q = tl.load(q_base + offs_m[:, None] * stride_qm + offs_d[None, :],
+                mask=row_ok[:, None], other=0.0)
+
+    # Running maximum and sum per row, in base 2 (scores times log2(e)).
+    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    qk_scale = sm_scale * 1.4426950408889634
+
+    if CAUSAL:
+        # Keys wholly below the diagonal, then the diagonal blocks (the
+        # block size of keys divides the one of queries).
+        hi_full = start_m * BLOCK_M
+        acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn,
+                                        stride_vn, offs_m, offs_d, 0, hi_full, qk_scale,
+                                        N_CTX, BLOCK_N, False, False)
+        hi = tl.minimum((start_m + 1) * BLOCK_M, N_CTX)
+        acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn,
+                                        stride_vn, offs_m, offs_d, hi_full, hi, qk_scale,
+                                        N_CTX, BLOCK_N, True, not EVEN_N)
+    else:
+        if EVEN_N:
+            acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn,
+                                            stride_vn, offs_m, offs_d, 0, N_CTX, qk_scale,
+                                            N_CTX, BLOCK_N, False, False)
+        else:
+            # Every block but the last without a mask, the last with one.
+            hi_full = (N_CTX // BLOCK_N) * BLOCK_N
+            acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn,
+                                            stride_vn, offs_m, offs_d, 0, hi_full, qk_scale,
+                                            N_CTX, BLOCK_N, False, False)
+            acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn,
+                                            stride_vn, offs_m, offs_d, hi_full, N_CTX,
+                                            qk_scale, N_CTX, BLOCK_N, False, True)
+
+    # The log-sum-exp per row (base 2), for the backward pass.
+    tl.store(M + off_hz * N_CTX + offs_m, m_i + tl.math.log2(l_i), mask=row_ok)
+    acc = acc / l_i[:, None]
+    tl.store(o_base + offs_m[:, None] * stride_om + offs_d[None, :],
+             acc.to(Out.dtype.element_ty), mask=row_ok[:, None])
+
+
+# %%
+# Backward pass
+# -------------
+#
+# With P recomputed from the saved log-sum-exp (P = exp2(S * log2(e) - lse)),
+# and delta_i = sum_j dO_ij O_ij:
+#
+#     dV = P^T dO,   dP = dO V^T,   dS = P * (dP - delta),
+#     dQ = dS K * sm_scale,   dK = dS^T Q * sm_scale.
+
+@triton.jit
+def _attn_bwd_preprocess(O, DO, Delta, N_CTX, BLOCK_M: tl.constexpr,
+                         HEAD_DIM: tl.constexpr):
+    off_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    off_hz = tl.program_id(1)
+    off_d = tl.arange(0, HEAD_DIM)
+    ok = off_m < N_CTX
+    base = off_hz * HEAD_DIM * N_CTX
+    o = tl.load(O + base + off_m[:, None] * HEAD_DIM + off_d[None, :], mask=ok[:, None],
+                other=0.0)
+    do = tl.load(DO + base + off_m[:, None] * HEAD_DIM + off_d[None, :], mask=ok[:, None],
+                 other=0.0)
+    delta = tl.sum(o.to(tl.float32) * do.to(tl.float32), axis=1)
+    tl.store(Delta + off_hz * N_CTX + off_m, delta, mask=ok)
+
+
+@triton.jit
+def _attn_bwd_dkdv(Q, K, V, sm_scale, DO, DK, DV, M, D, N_CTX,
+                   HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                   CAUSAL: tl.constexpr):
+    # One program per block of BLOCK_N keys of one (batch, head); Q, K, V,
+    # dO, dK and dV are contiguous (batch, heads, N_CTX, HEAD_DIM).
+    start_n = tl.program_id(0) * BLOCK_N
+    off_hz = tl.program_id(1)
+    base = off_hz * HEAD_DIM * N_CTX
+    offs_n = start_n + tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, HEAD_DIM)
+    n_ok = offs_n < N_CTX
+    k = tl.load(K + base + offs_n[:, None] * HEAD_DIM + offs_d[None, :],
+                mask=n_ok[:, None], other=0.0)
+    v = tl.load(V + base + offs_n[:, None] * HEAD_DIM + offs_d[None, :],
+                mask=n_ok[:, None], other=0.0)
+    dk = tl.zeros([BLOCK_N, HEAD_DIM], dtype=tl.float32)
+    dv = tl.zeros([BLOCK_N, HEAD_DIM], dtype=tl.float32)
+    qk_scale = sm_scale * 1.4426950408889634
+    lo = 0
+    if CAUSAL:
+        lo = (start_n // BLOCK_M) * BLOCK_M  # queries before the block see none of it
+    for start_m in range(lo, N_CTX, BLOCK_M):
+        offs_m = start_m + tl.arange(0, BLOCK_M)
+        m_ok = offs_m < N_CTX
+        qT = tl.load(Q + base + offs_m[None, :] * HEAD_DIM + offs_d[:, None],
+                     mask=m_ok[None, :], other=0.0)
+        lse = tl.load(M + off_hz * N_CTX + offs_m, mask=m_ok, other=0.0)
+        qkT = tl.dot(k, qT)
+        pT = tl.math.exp2(qkT * qk_scale - lse[None, :])
+        keep = m_ok[None, :] & n_ok[:, None]
+        if CAUSAL:
+            keep = keep & (offs_m[None, :] >= offs_n[:, None])
+        pT = tl.where(keep, pT, 0.0)
+        do = tl.load(DO + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+                     mask=m_ok[:, None], other=0.0)
+        dv = tl.dot(pT.to(do.dtype), do, dv)
+        delta = tl.load(D + off_hz * N_CTX + offs_m, mask=m_ok, other=0.0)
+        dpT = tl.dot(v, tl.trans(do))
+        dsT = pT * (dpT - delta[None, :])
+        dk = tl.dot(dsT.to(qT.dtype), tl.trans(qT), dk)
+    dk = dk * sm_scale
+    tl.store(DK + base + offs_n[:, None] * HEAD_DIM + offs_d[None, :],
+             dk.to(DK.dtype.element_ty), mask=n_ok[:, None])
+    tl.store(DV + base + offs_n[:, None] * HEAD_DIM + offs_d[None, :],
+             dv.to(DV.dtype.element_ty), mask=n_ok[:, None])
+
+
+@triton.jit
+def _attn_bwd_dq(Q, K, V, sm_scale, DO, DQ, M, D, N_CTX,
+                 HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                 CAUSAL: tl.constexpr):
+    # One program per block of BLOCK_M queries of one (batch, head).
+    start_m = tl.program_id(0) * BLOCK_M
+    off_hz = tl.program_id(1)
+    base = off_hz * HEAD_DIM * N_CTX
+    offs_m = start_m + tl.arange(0, BLOCK_M)
+    offs_d = tl.arange(0, HEAD_DIM)
+    m_ok = offs_m < N_CTX
+    q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+                mask=m_ok[:, None], other=0.0)
+    do = tl.load(DO + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+                 mask=m_ok[:, None], other=0.0)
+    lse = tl.load(M + off_hz * N_CTX + offs_m, mask=m_ok, other=0.0)
+    delta = tl.load(D + off_hz * N_CTX + offs_m, mask=m_ok, other=0.0)
+    dq = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    qk_scale = sm_scale * 1.4426950408889634
+    hi = N_CTX
+    if CAUSAL:
+        hi = tl.minimum(start_m + BLOCK_M, N_CTX)  # keys after the block's last query
+    for start_n in range(0, hi, BLOCK_N):
+        offs_n = start_n + tl.arange(0, BLOCK_N)
+        n_ok = offs_n < N_CTX
+        kT = tl.load(K + base + offs_n[None, :] * HEAD_DIM + offs_d[:, None],
+                     mask=n_ok[None, :], other=0.0)
+        vT = tl.load(V + base + offs_n[None, :] * HEAD_DIM + offs_d[:, None],
+                     mask=n_ok[None, :], other=0.0)
+        qk = tl.dot(q, kT)
+        p = tl.math.exp2(qk * qk_scale - lse[:, None])
+        keep = m_ok[:, None] & n_ok[None, :]
+        if CAUSAL:
+            keep = keep & (offs_m[:, None] >= offs_n[None, :])
+        p = tl.where(keep, p, 0.0)
+        dp = tl.dot(do, vT)
+        ds = p * (dp - delta[:, None])
+        dq = tl.dot(ds.to(kT.dtype), tl.trans(kT), dq)
+    dq = dq * sm_scale
+    tl.store(DQ + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+             dq.to(DQ.dtype.element_ty), mask=m_ok[:, None])
+
+
+# %%
+# Launching
+# ---------
+#
+# The block sizes and warps per program follow Triton's tutorial on Hopper:
+# 128 x 64 blocks (128 x 128 for head dim 64 forward), 8 warps for the
+# forward, 3-4 pipeline stages. The same choices serve the benchmark's
+# Triton run, so that the comparison is of compilers, not of kernels.
+
+def fwd_config(head_dim, causal, fp8):
+    if head_dim <= 64:
+        return dict(BLOCK_M=128, BLOCK_N=64 if causal else 128, num_warps=8, num_stages=3)
+    return dict(BLOCK_M=128, BLOCK_N=64 if not fp8 else 128, num_warps=8, num_stages=3)
+
+
+BWD_CONFIG = dict(BLOCK_M=64, BLOCK_N=64, num_warps=4, num_stages=3)
+# Forward and backward launch parameters for the interpreter (small blocks,
+# so that a few programs cover the sizes checked there).
+SMALL_FWD = dict(BLOCK_M=32, BLOCK_N=16, num_warps=4, num_stages=1)
+SMALL_BWD = dict(BLOCK_M=16, BLOCK_N=16, num_warps=4, num_stages=1)
+
+
+def _new(shape, dtype, like):
+    if torch is not None and isinstance(like, torch.Tensor):
+        return torch.empty(shape, dtype=dtype, device=like.device)
+    return np.empty(shape, dtype=dtype)
+
+
+def attention_forward(q, k, v, causal, sm_scale, kernels=None, config=None):
+    """Runs the forward kernel; returns O and the base-2 log-sum-exp per row."""
+    kernels = kernels or KERNELS
+    z, h, n_ctx, head_dim = q.shape
+    fp8 = torch is not None and isinstance(q, torch.Tensor) and q.dtype == torch.float8_e4m3fn
+    cfg = dict(config or fwd_config(head_dim, causal, fp8))
+    if causal:
+        cfg["BLOCK_N"] = min(cfg["BLOCK_N"], cfg["BLOCK_M"])
+    is_torch = torch is not None and isinstance(q, torch.Tensor)
+    o = _new(q.shape, torch.float16 if fp8 else q.dtype, q)
+    lse = _new((z, h, n_ctx), torch.float32 if is_torch else np.float32, q)
+    grid = (triton.cdiv(n_ctx, cfg["BLOCK_M"]), z * h)
+    kernels["_attn_fwd"][grid](
+        q, k, v, sm_scale, lse, o, *_strides(q), *_strides(k), *_strides(v), *_strides(o),
+        h, n_ctx, HEAD_DIM=head_dim, CAUSAL=causal,
+        EVEN_N=n_ctx % cfg["BLOCK_N"] == 0, **cfg)
+    return o, lse
+
+
+def _strides(x):
+    """The first three element strides (batch, head, row) of a 4-D tensor."""
+    if isinstance(x, np.ndarray):
+        return tuple(s // x.itemsize for s in x.strides[:3])
+    return tuple(x.stride()[:3])
+
+
+def attention_backward(q, k, v, o, do, lse, causal, sm_scale, kernels=None, config=None):
+    """dQ, dK, dV from the forward's O and log-sum-exp (contiguous inputs)."""
+    kernels = kernels or KERNELS
+    z, h, n_ctx, head_dim = q.shape
+    cfg = dict(config or BWD_CONFIG)
+    is_torch = torch is not None and isinstance(q, torch.Tensor)
+    f32 = torch.float32 if is_torch else np.float32
+    delta = _new((z, h, n_ctx), f32, q)
+    dq, dk, dv = (_new(q.shape, q.dtype, q) for _ in range(3))
+    kernels["_attn_bwd_preprocess"][(triton.cdiv(n_ctx, cfg["BLOCK_M"]), z * h)](
+        o, do, delta, n_ctx, BLOCK_M=cfg["BLOCK_M"], HEAD_DIM=head_dim)
+    kernels["_attn_bwd_dkdv"][(triton.cdiv(n_ctx, cfg["BLOCK_N"]), z * h)](
+        q, k, v, sm_scale, do, dk, dv, lse, delta, n_ctx, HEAD_DIM=head_dim,
+        CAUSAL=causal, **cfg)
+    kernels["_attn_bwd_dq"][(triton.cdiv(n_ctx, cfg["BLOCK_M"]), z * h)](
+        q, k, v, sm_scale, do, dq, lse, delta, n_ctx, HEAD_DIM=head_dim,
+        CAUSAL=causal, **cfg)
+    return dq, dk, dv
+
+
+KERNELS = {k.fn.__name__: k for k in (_attn_fwd, _attn_bwd_preprocess, _attn_bwd_dkdv,
+                                      _attn_bwd_dq)}
+
+
+def make_attention(kernels):
+    """`attention(q, k, v, causal, sm_scale)` as a torch.autograd.Function
+    over the given kernels (Terrazzo's, or the same sources under Triton)."""
+
+    class _Attention(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, q, k, v, causal, sm_scale):
+            o, lse = attention_forward(q, k, v, causal, sm_scale, kernels)
+            ctx.save_for_backward(q, k, v, o, lse)
+            ctx.causal, ctx.sm_scale = causal, sm_scale
+            return o
+
+        @staticmethod
+        def backward(ctx, do):
+            q, k, v, o, lse = ctx.saved_tensors
+            dq, dk, dv = attention_backward(q, k, v, o, do.contiguous(), lse, ctx.causal,
+                                            ctx.sm_scale, kernels)
+            return dq, dk, dv, None, None
+
+    return _Attention.apply
+
+
+# %%
+# Checking
+# --------
+
+def reference(q, k, v, causal, sm_scale, do=None):
+    """O (and dQ, dK, dV for dO) in float64 NumPy."""
+    q, k, v = (np.asarray(a, np.float64) for a in (q, k, v))
+    s = np.einsum("zhmd,zhnd->zhmn", q, k) * sm_scale
+    n = q.shape[2]
+    if causal:
+        s = np.where(np.tril(np.ones((n, n), bool)), s, -np.inf)
+    s = s - s.max(-1, keepdims=True)
+    p = np.exp(s)
+    p /= p.sum(-1, keepdims=True)
+    o = np.einsum("zhmn,zhnd->zhmd", p, v)
+    if do is None:
+        return o
+    do = np.asarray(do, np.float64)
+    dv = np.einsum("zhmn,zhmd->zhnd", p, do)
+    dp = np.einsum("zhmd,zhnd->zhmn", do, v)
+    ds = p * (dp - (dp * p).sum(-1, keepdims=True))
+    dq = np.einsum("zhmn,zhnd->zhmd", ds, k) * sm_scale
+    dk = np.einsum("zhmn,zhmd->zhnd", ds, q) * sm_scale
+    return o, dq, dk, dv
+
+
+def _rel(got, want):
+    got = np.asarray(got, np.float64)
+    return float(np.linalg.norm(got - want) / np.linalg.norm(want))
+
+
+def check_interpreter():
+    rng = np.random.default_rng()
+    for causal in (False, True):
+        # 40 rows: not a multiple of the blocks (masked tails); 24 rows with
+        # causal: fewer than BLOCK_M.
+        for n_ctx in ((40, 24) if causal else (40, 32)):
+            z, h, d = 1, 2, 16
+            q, k, v, do = (rng.standard_normal((z, h, n_ctx, d)).astype(np.float32)
+                           for _ in range(4))
+            sm_scale = 1 / math.sqrt(d)
+            o, lse = attention_forward(q, k, v, causal, sm_scale, config=SMALL_FWD)
+            dq, dk, dv = attention_backward(q, k, v, o, do, lse, causal, sm_scale,
+                                            config=SMALL_BWD)
+            want = reference(q, k, v, causal, sm_scale, do)
+            for name, got, w in zip(("o", "dq", "dk", "dv"), (o, dq, dk, dv), want):
+                err = _rel(got, w)
+                print(f"interpreter: causal={causal!s:5} N_CTX={n_ctx:3} {name}: "
+                      f"relative error {err:.2e}")
+                assert err < 2e-3, (name, err)  # tl.dot on float32: tf32
+    print("The results match.")
+
+
+def gpu_cases():
+    for dtype in (torch.float16, torch.bfloat16):
+        for head_dim in (64, 128):
+            for causal in (False, True):
+                yield dtype, head_dim, causal, 1000  # not a multiple of the blocks
+    yield torch.float16, 64, True, 100                # N_CTX < BLOCK_M
+    yield torch.float16, 128, False, 1024
+
+
+def check_gpu():
+    attention = make_attention(KERNELS)
+    for dtype, head_dim, causal, n_ctx in gpu_cases():
+        z, h = 2, 3
+        q, k, v = (torch.randn((z, h, n_ctx, head_dim), device="cuda", dtype=dtype)
+                   .requires_grad_(True) for _ in range(3))
+        do = torch.randn_like(q)
+        sm_scale = 1 / math.sqrt(head_dim)
+        o = attention(q, k, v, causal, sm_scale)
+        o.backward(do)
+        torch.cuda.synchronize()
+        want = reference(*(t.detach().float().cpu().numpy() for t in (q, k, v)), causal,
+                         sm_scale, do.float().cpu().numpy())
+        got = (o, q.grad, k.grad, v.grad)
+        # float16 / bfloat16 operands and P rounded to them before P V.
+        tol = 1e-2 if dtype == torch.float16 else 3e-2
+        for name, g, w in zip(("o", "dq", "dk", "dv"), got, want):
+            err = _rel(g.detach().float().cpu().numpy(), w)
+            print(f"GPU: {str(dtype)[6:]:8} D={head_dim:3} causal={causal!s:5} "
+                  f"N_CTX={n_ctx:4} {name}: relative error {err:.2e}")
+            assert err < tol, (name, err)
+    # fp8 e4m3 forward (float16 output).
+    for causal in (False, True):
+        n_ctx, head_dim = 1024, 128
+        q, k, v = (torch.randn((2, 3, n_ctx, head_dim), device="cuda") for _ in range(3))
+        q8, k8, v8 = (t.to(torch.float8_e4m3fn) for t in (q, k, v))
+        sm_scale = 1 / math.sqrt(head_dim)
+        o, _ = attention_forward(q8, k8, v8, causal, sm_scale)
+        want = reference(*(t.float().cpu().numpy() for t in (q8, k8, v8)), causal, sm_scale)
+        err = _rel(o.float().cpu().numpy(), want)
+        print(f"GPU: fp8e4m3  D={head_dim:3} causal={causal!s:5} N_CTX={n_ctx:4} o: "
+              f"relative error {err:.2e}")
+        assert err < 6e-2, err
+    print("The results match.")
+
+
+# %%
+# The same kernels under the real Triton, for the benchmark.
+
+def triton_kernels():
+    try:
+        real = importlib.import_module("triton")
+    except ImportError:
+        return None
+    if not hasattr(real, "jit") or real.__name__ != "triton":
+        return None
+    source = "import triton\nimport triton.language as tl\n\n\n" + "\n\n".join(
+        textwrap.dedent(inspect.getsource(k.fn)) for k in
+        (_attn_fwd_inner, _attn_fwd, _attn_bwd_preprocess, _attn_bwd_dkdv, _attn_bwd_dq))
+    path = os.path.join(tempfile.mkdtemp(), "triton_fused_attention.py")
+    with open(path, "w") as f:
+        f.write(source)
+    spec = importlib.util.spec_from_file_location("triton_fused_attention", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return {name: getattr(module, name) for name in KERNELS}
+
+
+# %%
+# Benchmark
+# ---------
+#
+# TFLOP/s (4 * B * H * N^2 * D for the forward, 2.5 times that for the
+# backward, half for causal) for B=4, H=32, D=64 and B=4, H=16, D=128, N
+# from 1024 to 16384, against torch's scaled_dot_product_attention (cuDNN /
+# FlashAttention kernels) and, when installed, the same kernels under Triton.
+
+def bench(sizes, modes, head_dims, dtype_name):
+    dtype = dict(float16=torch.float16, bfloat16=torch.bfloat16)[dtype_name]
+    providers = {"terrazzo": make_attention(KERNELS)}
+    found = triton_kernels()
+    if found is not None:
+        providers["triton"] = make_attention(found)
+
+    def sdpa(q, k, v, causal, sm_scale):
+        return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal,
+                                                                scale=sm_scale)
+    providers["torch-sdpa"] = sdpa
+    names = list(providers)
+    print(f"{'D':>4} {'causal':>6} {'mode':>4} {'N':>6} " +
+          " ".join(f"{n:>11}" for n in names) + "   (TFLOP/s, median)")
+    rows = []
+    for head_dim in head_dims:
+        batch, heads = (4, 32) if head_dim == 64 else (4, 16)
+        for causal in (False, True):
+            for mode in modes:
+                for n_ctx in sizes:
+                    flops = 4.0 * batch * heads * n_ctx * n_ctx * head_dim
+                    if causal:
+                        flops *= 0.5
+                    if mode == "bwd":
+                        flops *= 2.5
+                    line = []
+                    for name in names:
+                        q, k, v = (torch.randn((batch, heads, n_ctx, head_dim), device="cuda",
+                                               dtype=dtype, requires_grad=mode == "bwd")
+                                   for _ in range(3))
+                        sm_scale = 1 / math.sqrt(head_dim)
+                        fn = providers[name]
+                        if mode == "fwd":
+                            run = lambda: fn(q, k, v, causal, sm_scale)  # noqa: E731
+                        else:
+                            o = fn(q, k, v, causal, sm_scale)
+                            do = torch.randn_like(o)
+                            run = lambda: o.backward(do, retain_graph=True)  # noqa: E731
+                        ms = triton.testing.do_bench(run, warmup=25, rep=100)
+                        line.append(flops / (ms * 1e-3) / 1e12)
+                    rows.append((head_dim, causal, mode, n_ctx, line))
+                    print(f"{head_dim:>4} {causal!s:>6} {mode:>4} {n_ctx:>6} " +
+                          " ".join(f"{t:>11.1f}" for t in line), flush=True)
+    return names, rows
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].strip())
+    parser.add_argument("--bench", action="store_true", help="print a TFLOP/s table")
+    parser.add_argument("--sizes", type=int, nargs="+",
+                        default=[1024, 2048, 4096, 8192, 16384])
+    parser.add_argument("--modes", nargs="+", default=["fwd", "bwd"])
+    parser.add_argument("--head-dims", type=int, nargs="+", default=[64, 128])
+    parser.add_argument("--dtype", default="float16", choices=["float16", "bfloat16"])
+    parser.add_argument("--no-check", action="store_true")
+    args = parser.parse_args(argv)
+    on_gpu = gpu_available()
+    if not on_gpu:
+        os.environ["TERRAZZO_INTERPRET"] = "1"
+        check_interpreter()
+        if args.bench:
+            print("No GPU: nothing to benchmark (the interpreter is for correctness).")
+        return
+    if not args.no_check:
+        check_gpu()
+    if args.bench:
+        bench(args.sizes, args.modes, args.head_dims, args.dtype)
+
+
+if __name__ == "__main__":
+    main()
