@@ -621,6 +621,32 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ShapeSemantic):
             op = "minui" if kind == "min" else "maxui"
         return tensor(self.builder.binary(op, a.handle, b.handle, a.type), a.type)
 
+    def umulhi(self, a, b) -> tensor:
+        """The high half of the 2N-bit product of two N-bit integers (32 or 64
+        bits, of one type after promotion, both read as unsigned), of that
+        type. 32 bits: a widening multiply and a shift (PTX mul.hi.u32);
+        64 bits: from four 32 x 32 -> 64-bit partial products."""
+        a, b = self._prep(a, b)
+        sca = a.type.scalar
+        if not sca.is_int() or sca.is_bool() or sca.int_bitwidth not in (32, 64):
+            raise SemanticError(f"tl.umulhi expects 32-bit or 64-bit integers, got {sca}")
+        if sca.int_bitwidth == 32:
+            wide = self.mul(self.cast(self.bitcast(a, tl.uint32), tl.uint64),
+                            self.cast(self.bitcast(b, tl.uint32), tl.uint64))
+            return self.bitcast(self.cast(self.shr(wide, 32), tl.uint32), sca)
+        a, b = self.bitcast(a, tl.uint64), self.bitcast(b, tl.uint64)
+        low = 0xFFFFFFFF
+        a0, a1 = self.and_(a, low), self.shr(a, 32)
+        b0, b1 = self.and_(b, low), self.shr(b, 32)
+        p00, p01 = self.mul(a0, b0), self.mul(a0, b1)
+        p10, p11 = self.mul(a1, b0), self.mul(a1, b1)
+        # The carry out of the middle 32-bit column.
+        middle = self.add(self.add(self.shr(p00, 32), self.and_(p01, low)),
+                          self.and_(p10, low))
+        high = self.add(self.add(p11, self.shr(p01, 32)),
+                        self.add(self.shr(p10, 32), self.shr(middle, 32)))
+        return self.bitcast(high, sca)
+
     # ------------------------------------------------------------------
     # Unary operations
     # ------------------------------------------------------------------

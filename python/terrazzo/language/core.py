@@ -539,14 +539,27 @@ def cast(input, dtype, fp_downcast_rounding=None, bitcast=False):
                                     bitcast=_unwrap(bitcast))
 
 
+def _is_block_pointer(x) -> bool:
+    """Whether `x` is a block pointer (language/block_pointers.py, which
+    imports this module)."""
+    from .block_pointers import block_pointer
+    return isinstance(x, block_pointer)
+
+
 @builtin
 def load(pointer, mask=None, other=None, boundary_check=(), padding_option="",
          cache_modifier="", eviction_policy="", volatile=False):
     """Load a block (or a scalar) through `pointer`; lanes whose `mask` is
-    false are not accessed and take `other`."""
+    false are not accessed and take `other`. Through a block pointer
+    (tl.make_block_ptr): the block, with the elements outside the tensor
+    along the `boundary_check` dimensions reading as `padding_option`
+    ("zero", "nan"; "" leaves them unspecified)."""
+    if _is_block_pointer(pointer):
+        return pointer.load(mask, other, boundary_check, padding_option, cache_modifier,
+                            eviction_policy, volatile)
     if _unwrap(boundary_check) or _unwrap(padding_option):
-        raise SemanticUnsupported("block pointers (boundary_check, padding_option) "
-                                  "are not supported yet")
+        raise SemanticError("boundary_check and padding_option apply to block pointers "
+                            "(tl.make_block_ptr) only; use a mask with a block of pointers")
     return _current_semantic().load(pointer, mask, other, _unwrap(cache_modifier),
                                     _unwrap(eviction_policy), _unwrap(volatile))
 
@@ -554,9 +567,14 @@ def load(pointer, mask=None, other=None, boundary_check=(), padding_option="",
 @builtin
 def store(pointer, value, mask=None, boundary_check=(), cache_modifier="",
           eviction_policy=""):
-    """Store `value` through `pointer` where `mask` is true."""
+    """Store `value` through `pointer` where `mask` is true. Through a block
+    pointer (tl.make_block_ptr): the block, except the elements outside the
+    tensor along the `boundary_check` dimensions."""
+    if _is_block_pointer(pointer):
+        return pointer.store(value, mask, boundary_check, cache_modifier, eviction_policy)
     if _unwrap(boundary_check):
-        raise SemanticUnsupported("block pointers (boundary_check) are not supported yet")
+        raise SemanticError("boundary_check applies to block pointers (tl.make_block_ptr) "
+                            "only; use a mask with a block of pointers")
     return _current_semantic().store(pointer, value, mask, _unwrap(cache_modifier),
                                      _unwrap(eviction_policy))
 
@@ -886,14 +904,7 @@ _UNSUPPORTED = {
     "gather": "gathers are not lowered yet",
     "cat": "concatenation is not lowered yet",
     "flip": "flip is not lowered yet",
-    "make_block_ptr": "block pointers are not lowered yet",
-    "advance": "block pointers are not lowered yet",
     "inline_asm_elementwise": "inline assembly is not supported",
-    "umulhi": "umulhi is not lowered yet",
-    "rand": "random numbers are not supported yet",
-    "randn": "random numbers are not supported yet",
-    "randint": "random numbers are not supported yet",
-    "randint4x": "random numbers are not supported yet",
     "swizzle2d": "swizzle2d is not provided yet",
 }
 

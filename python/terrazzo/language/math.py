@@ -6,7 +6,7 @@ rounded back; integers are rejected.
 
 from .core import (_current_semantic, _math1, abs, builtin, cdiv, ceil, cos, div_rn,  # noqa: F401
                    erf, exp, exp2, fdiv, floor, fma, log, log2, maximum, minimum,
-                   rsqrt, sigmoid, sin, sqrt, sqrt_rn, umulhi)
+                   rsqrt, sigmoid, sin, sqrt, sqrt_rn)
 
 tanh = _math1("tanh", "Elementwise hyperbolic tangent.")
 log1p = _math1("log1p", "Elementwise log(1 + x).")
@@ -15,6 +15,13 @@ log10 = _math1("log10", "Elementwise base-10 logarithm.")
 tan = _math1("tan", "Elementwise tangent.")
 trunc = _math1("trunc", "Elementwise truncation toward zero.")
 round = _math1("round", "Elementwise rounding half away from zero.")
+
+
+@builtin
+def umulhi(x, y):
+    """Elementwise high half of the 2N-bit product of two N-bit integers (32
+    or 64 bits, both read as unsigned), of their common type."""
+    return _current_semantic().umulhi(x, y)
 
 
 @builtin
