@@ -258,3 +258,104 @@ def test_interpreter_reads_views_of_torch_tensors(device, rng):
     assert np.array_equal(tq.cpu().numpy().view(np.uint32),
                           (xu // yu + (xu >> np.uint32(1))).astype(np.uint32))
     assert np.array_equal(tc.cpu().numpy(), (xu > yu).astype(np.int8))
+
+
+# ---------------------------------------------------------------------------
+# triton.runtime.driver.active
+# ---------------------------------------------------------------------------
+
+from terrazzo.runtime import driver as driver_module  # noqa: E402
+
+
+@pytest.fixture
+def fresh_driver():
+    driver_module.reset_active()
+    yield driver_module
+    driver_module.reset_active()
+
+
+def test_active_driver_is_reachable_as_in_triton(fresh_driver):
+    assert triton.runtime.driver.active.get_current_target() is not None
+    from terrazzo.runtime import driver
+    assert driver.active.get_current_target() == \
+        triton.runtime.driver.active.get_current_target()
+
+
+def test_interpreter_driver_without_a_gpu(fresh_driver, monkeypatch):
+    fresh_driver.set_active(fresh_driver.InterpreterDriver())
+    d = fresh_driver.active
+    target = d.get_current_target()
+    assert (target.backend, target.arch, target.warp_size) == ("interpreter", 0, 32)
+    assert d.get_current_device() == 0 and d.get_current_stream() == 0
+    assert str(d.get_active_torch_device()) == "cpu"
+    with pytest.raises(RuntimeError, match="no GPU here .* kernels run in the interpreter"):
+        d.utils.get_device_properties(0)
+
+
+class FakeCuda:
+    """Stands for libcuda: attribute values by CUdevice_attribute number."""
+
+    def __init__(self):
+        self.asked = []
+
+    def attribute(self, attribute, ordinal):
+        self.asked.append((attribute, ordinal))
+        return 1000 * ordinal + attribute
+
+    def context_device(self):
+        return 1
+
+
+def test_device_properties_read_the_cuda_attributes_triton_reports(fresh_driver, monkeypatch):
+    fake = FakeCuda()
+    monkeypatch.setattr(fresh_driver._CudaLibrary, "_instance", fake)
+    d = fresh_driver.CudaDriver()
+    fresh_driver.set_active(d)
+    props = d.utils.get_device_properties(2)
+    # cuda.h's numbers: the properties must be these attributes of device 2.
+    assert props == {"max_shared_mem": 2097, "max_num_regs": 2012,
+                     "multiprocessor_count": 2016, "warpSize": 2010,
+                     "sm_clock_rate": 2013, "mem_clock_rate": 2036, "mem_bus_width": 2037,
+                     "max_threads_per_sm": 2039}
+    assert all(o == 2 for _, o in fake.asked)
+    # Devices named as Triton's callers do; None is the current device.
+    assert d.utils.get_device_properties("cuda:2") == props
+    assert d.utils.get_device_properties(None)["warpSize"] == 1010
+    n = len(fake.asked)
+    d.utils.get_device_properties(2)
+    assert len(fake.asked) == n  # asked once per device
+
+
+def test_cuda_driver_target_follows_terrazzo_target(fresh_driver, monkeypatch):
+    monkeypatch.setenv("TERRAZZO_TARGET", "cuda:80")
+    t = fresh_driver.CudaDriver().get_current_target()
+    assert (t.backend, t.arch, t.warp_size) == ("cuda", 80, 32)
+    assert isinstance(t.arch, int)
+
+
+@pytest.mark.gpu
+def test_gpu_driver_answers_like_torch(torch_cuda, fresh_driver):
+    torch = torch_cuda
+    d = triton.runtime.driver.active
+    major, minor = torch.cuda.get_device_capability()
+    t = d.get_current_target()
+    assert (t.backend, t.arch, t.warp_size) == ("cuda", major * 10 + minor, 32)
+    dev = d.get_active_torch_device()
+    assert dev == torch.device("cuda", torch.cuda.current_device())
+    assert d.get_current_device() == torch.cuda.current_device()
+    assert d.get_current_stream() == torch.cuda.current_stream().cuda_stream
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        assert d.get_current_stream() == s.cuda_stream
+    p = torch.cuda.get_device_properties(dev)
+    props = d.utils.get_device_properties(dev.index)
+    assert props["multiprocessor_count"] == p.multi_processor_count
+    assert props["warpSize"] == 32
+    assert props["max_num_regs"] == getattr(p, "regs_per_multiprocessor", 65536)
+    if hasattr(p, "shared_memory_per_block_optin"):
+        assert props["max_shared_mem"] == p.shared_memory_per_block_optin
+    assert props["sm_clock_rate"] > 100000 and props["mem_clock_rate"] > 100000
+    assert props["mem_bus_width"] in (128, 256, 384, 512, 1024, 2048, 4096, 5120, 6144, 8192)
+    assert d.get_device_interface() is torch.cuda
+    cache = d.get_empty_cache_for_benchmark()
+    assert cache.numel() * cache.element_size() == 256 * 1024 * 1024

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import Optional
+from typing import Dict, Optional
 
 _C_module = None
 _C_error: Optional[BaseException] = None
@@ -98,3 +98,347 @@ def current_stream() -> int:
     except Exception:  # torch without CUDA
         _stream_broken = True
         return 0
+
+
+# ---------------------------------------------------------------------------
+# `driver.active`: Triton's `triton.runtime.driver.active`
+# ---------------------------------------------------------------------------
+#
+# The device queries that Triton's tutorials and tests make through
+# `triton.runtime.driver.active`, answered for the CUDA device Terrazzo
+# launches on. Device attributes come from the CUDA driver itself (libcuda,
+# through ctypes: the same library the extension's runtime loads), so they
+# need neither torch nor a rebuilt extension. On a machine without a GPU the
+# active driver is the interpreter's: `get_current_target()` says so
+# (backend "interpreter") and device queries raise RuntimeError.
+
+#: The target the frontend compiles for when no device answers.
+DEFAULT_TARGET = "cuda:90"
+
+
+class GPUTarget:
+    """What code is generated for: `backend` ("cuda", or "interpreter" on a
+    machine without a GPU), `arch` (the compute capability as an int, e.g.
+    90) and `warp_size` (threads per warp)."""
+
+    __slots__ = ("backend", "arch", "warp_size")
+
+    def __init__(self, backend: str, arch: int, warp_size: int):
+        self.backend, self.arch, self.warp_size = backend, arch, warp_size
+
+    def __eq__(self, other):
+        return isinstance(other, GPUTarget) and \
+            (self.backend, self.arch, self.warp_size) == \
+            (other.backend, other.arch, other.warp_size)
+
+    def __hash__(self):
+        return hash((self.backend, self.arch, self.warp_size))
+
+    def __repr__(self):
+        return f"GPUTarget({self.backend!r}, {self.arch!r}, {self.warp_size})"
+
+
+def current_target_name(C=None) -> str:
+    """The target string kernels are compiled for: $TERRAZZO_TARGET (e.g.
+    "cuda:80", code for another architecture, to inspect or cache; a cubin
+    only runs on devices of its own major architecture), else the current
+    device's (asked of `C`, by default the extension), else DEFAULT_TARGET."""
+    forced = os.environ.get("TERRAZZO_TARGET")
+    if forced:
+        return forced
+    if C is None:
+        C = get_C(required=False)
+    try:
+        t = C.current_target() if C is not None else None
+    except Exception:
+        t = None
+    return t or DEFAULT_TARGET
+
+
+# CUdevice_attribute values (cuda.h) of the properties Triton reports.
+_CU_ATTRIBUTES = {
+    "max_shared_mem": 97,        # MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+    "max_num_regs": 12,          # MAX_REGISTERS_PER_BLOCK
+    "multiprocessor_count": 16,  # MULTIPROCESSOR_COUNT
+    "warpSize": 10,              # WARP_SIZE
+    "sm_clock_rate": 13,         # CLOCK_RATE (kHz)
+    "mem_clock_rate": 36,        # MEMORY_CLOCK_RATE (kHz)
+    "mem_bus_width": 37,         # GLOBAL_MEMORY_BUS_WIDTH (bits)
+    "max_threads_per_sm": 39,    # MAX_THREADS_PER_MULTIPROCESSOR
+}
+_CU_COMPUTE_CAPABILITY = (75, 76)  # COMPUTE_CAPABILITY_MAJOR, _MINOR
+
+
+class _CudaLibrary:
+    """The few CUDA driver calls the device queries need, through ctypes."""
+
+    _instance = None
+    _error: Optional[str] = None
+
+    def __init__(self, lib):
+        self.lib = lib
+
+    @classmethod
+    def get(cls) -> "_CudaLibrary":
+        if cls._instance is None and cls._error is None:
+            import ctypes
+            names = ("nvcuda.dll",) if os.name == "nt" else ("libcuda.so.1", "libcuda.so")
+            if os.environ.get("TERRAZZO_LIBCUDA"):  # as the extension's runtime
+                names = (os.environ["TERRAZZO_LIBCUDA"],) + names
+            for name in names:
+                try:
+                    lib = ctypes.CDLL(name)
+                    break
+                except OSError as e:
+                    cls._error = f"cannot load the CUDA driver ({e})"
+            else:
+                raise RuntimeError(cls._error)
+            cls._error = None
+            instance = cls(lib)
+            instance.check(lib.cuInit(0), "cuInit")
+            cls._instance = instance
+        if cls._instance is None:
+            raise RuntimeError(cls._error)
+        return cls._instance
+
+    def check(self, result: int, what: str) -> None:
+        if result == 0:
+            return
+        import ctypes
+        text = ctypes.c_char_p()
+        self.lib.cuGetErrorString(result, ctypes.byref(text))
+        message = text.value.decode() if text.value else f"error {result}"
+        raise RuntimeError(f"{what} failed: {message}")
+
+    def attribute(self, attribute: int, ordinal: int) -> int:
+        import ctypes
+        device, value = ctypes.c_int(), ctypes.c_int()
+        self.check(self.lib.cuDeviceGet(ctypes.byref(device), ordinal),
+                   f"cuDeviceGet({ordinal})")
+        self.check(self.lib.cuDeviceGetAttribute(ctypes.byref(value), attribute, device),
+                   f"cuDeviceGetAttribute({attribute})")
+        return value.value
+
+    def device_count(self) -> int:
+        import ctypes
+        count = ctypes.c_int()
+        self.check(self.lib.cuDeviceGetCount(ctypes.byref(count)), "cuDeviceGetCount")
+        return count.value
+
+    def context_device(self) -> Optional[int]:
+        """The device of the calling thread's current context, or None."""
+        import ctypes
+        device = ctypes.c_int()
+        if self.lib.cuCtxGetDevice(ctypes.byref(device)) != 0:
+            return None
+        return device.value
+
+    def make_current(self, ordinal: int) -> None:
+        """Makes `ordinal`'s primary context current on this thread."""
+        import ctypes
+        device, context = ctypes.c_int(), ctypes.c_void_p()
+        self.check(self.lib.cuDeviceGet(ctypes.byref(device), ordinal),
+                   f"cuDeviceGet({ordinal})")
+        self.check(self.lib.cuDevicePrimaryCtxRetain(ctypes.byref(context), device),
+                   "cuDevicePrimaryCtxRetain")
+        self.check(self.lib.cuCtxSetCurrent(context), "cuCtxSetCurrent")
+
+
+def _torch_cuda():
+    """torch when it is imported and sees a CUDA device, else None."""
+    torch = sys.modules.get("torch")
+    try:
+        return torch if torch is not None and torch.cuda.is_available() else None
+    except Exception:
+        return None
+
+
+def _device_index(device) -> int:
+    """An ordinal from an int, "cuda:1", a torch.device or None (current)."""
+    if device is None:
+        return active.get_current_device()
+    index = device if isinstance(device, (int, str)) else getattr(device, "index", None)
+    if index is None:
+        return active.get_current_device()
+    if isinstance(index, str):
+        index = index.rpartition(":")[2] or "0"
+        if not index.isdigit():
+            return active.get_current_device()
+    return int(index)
+
+
+class DeviceUtils:
+    """`driver.active.utils`."""
+
+    def __init__(self):
+        self._properties: Dict[int, Dict[str, int]] = {}
+
+    def get_device_properties(self, device=None) -> Dict[str, int]:
+        """The device's limits, with Triton's keys: multiprocessor_count,
+        max_shared_mem (bytes a block may opt in to), max_num_regs (per
+        block), warpSize, sm_clock_rate and mem_clock_rate (kHz),
+        mem_bus_width (bits) and max_threads_per_sm."""
+        index = _device_index(device)
+        if index not in self._properties:
+            cuda = _CudaLibrary.get()
+            props = {key: cuda.attribute(attr, index) for key, attr in _CU_ATTRIBUTES.items()}
+            self._properties[index] = props
+        return dict(self._properties[index])
+
+
+class CudaDriver:
+    """The active driver on a machine with a CUDA GPU (Triton's
+    `triton.runtime.driver.active`)."""
+
+    backend = "cuda"
+
+    def __init__(self):
+        self.utils = DeviceUtils()
+        self._current = 0  # the current device when torch is not imported
+
+    @staticmethod
+    def is_active() -> bool:
+        C = get_C(required=False)
+        return C is not None and bool(C.runtime_available())
+
+    def get_current_target(self) -> GPUTarget:
+        name = current_target_name()
+        backend, _, arch = name.partition(":")
+        return GPUTarget(backend, int(arch) if arch.isdigit() else arch, 32)
+
+    def get_current_device(self) -> int:
+        torch = _torch_cuda()
+        if torch is not None:
+            return torch.cuda.current_device()
+        try:
+            device = _CudaLibrary.get().context_device()
+        except RuntimeError:
+            device = None
+        return self._current if device is None else device
+
+    def set_current_device(self, device) -> None:
+        index = _device_index(device)
+        torch = _torch_cuda()
+        if torch is not None:
+            torch.cuda.set_device(index)
+        else:
+            _CudaLibrary.get().make_current(index)
+        self._current = index
+
+    def get_current_stream(self, device=None) -> int:
+        """The raw current stream of `device` (default: the current device):
+        torch's when torch is imported, else 0 (the default stream)."""
+        torch = _torch_cuda()
+        if torch is None:
+            return 0
+        return torch.cuda.current_stream(device).cuda_stream
+
+    def get_active_torch_device(self):
+        import torch
+        return torch.device("cuda", self.get_current_device())
+
+    def get_device_interface(self):
+        import torch
+        return torch.cuda
+
+    def get_empty_cache_for_benchmark(self):
+        """A 256 MiB buffer whose zeroing evicts the L2 cache between timed
+        runs (`clear_cache`)."""
+        import torch
+        return torch.empty(256 * 1024 * 1024 // 4, dtype=torch.int32,
+                           device=self.get_active_torch_device())
+
+    @staticmethod
+    def clear_cache(cache) -> None:
+        cache.zero_()
+
+
+def _no_device(what: str):
+    C = get_C(required=False)
+    why = C.runtime_error() if C is not None else "terrazzo._C is not built"
+    raise RuntimeError(f"{what}: no GPU here ({why}); kernels run in the interpreter")
+
+
+class _InterpreterUtils(DeviceUtils):
+    def get_device_properties(self, device=None):
+        _no_device("get_device_properties")
+
+
+class InterpreterDriver(CudaDriver):
+    """The active driver on a machine without a GPU: kernels run in the
+    interpreter on the CPU. The target says so; device queries raise."""
+
+    backend = "interpreter"
+
+    def __init__(self):
+        super().__init__()
+        self.utils = _InterpreterUtils()
+
+    @staticmethod
+    def is_active() -> bool:
+        return True
+
+    def get_current_target(self) -> GPUTarget:
+        return GPUTarget("interpreter", 0, 32)
+
+    def get_current_device(self) -> int:
+        return 0
+
+    def set_current_device(self, device) -> None:
+        _no_device("set_current_device")
+
+    def get_current_stream(self, device=None) -> int:
+        return 0
+
+    def get_active_torch_device(self):
+        """torch's CPU device (the string "cpu" without torch)."""
+        try:
+            import torch
+        except ImportError:
+            return "cpu"
+        return torch.device("cpu")
+
+    def get_device_interface(self):
+        _no_device("get_device_interface")
+
+    def get_empty_cache_for_benchmark(self):
+        return None
+
+    @staticmethod
+    def clear_cache(cache) -> None:
+        pass
+
+
+def _make_active():
+    return CudaDriver() if CudaDriver.is_active() else InterpreterDriver()
+
+
+class _ActiveDriver:
+    """`driver.active`: the CUDA driver where a GPU answers, else the
+    interpreter's; chosen on first use (so that importing Terrazzo does not
+    initialise CUDA)."""
+
+    def __getattr__(self, name):
+        global _active_driver
+        if _active_driver is None:
+            _active_driver = _make_active()
+        return getattr(_active_driver, name)
+
+    def __repr__(self):
+        return f"<active driver: {type(_active_driver).__name__ if _active_driver else 'not chosen yet'}>"
+
+
+_active_driver = None
+active = _ActiveDriver()
+
+
+def set_active(driver_object) -> None:
+    """Makes `driver_object` the active driver (tests, other backends)."""
+    global _active_driver
+    _active_driver = driver_object
+
+
+def reset_active() -> None:
+    """Chooses the active driver again on next use."""
+    global _active_driver
+    _active_driver = None

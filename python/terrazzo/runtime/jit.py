@@ -320,17 +320,8 @@ def _make_kernel(C, binary, name, threads, smem, signature, scratch=0):
 
 
 def _default_target(C) -> str:
-    """The device's target, or $TERRAZZO_TARGET (e.g. "cuda:80") when set:
-    code for another architecture, to inspect or cache (a cubin only runs
-    on devices of its own major architecture)."""
-    forced = os.environ.get("TERRAZZO_TARGET")
-    if forced:
-        return forced
-    try:
-        t = C.current_target()
-    except Exception:
-        t = None
-    return t or "cuda:90"
+    """The target kernels are compiled for (see driver.current_target_name)."""
+    return driver.current_target_name(C)
 
 
 def dump_stages(C, kir: KernelIR, target: str, num_warps: int, folder: Path, tag: str,
