@@ -746,6 +746,25 @@ def dot(input, other, acc=None, input_precision=None, allow_tf32=None,
 
 
 @builtin
+def dot_scaled(lhs, lhs_scale, lhs_format, rhs, rhs_scale, rhs_format, acc=None,
+               fast_math=False, lhs_k_pack=True, rhs_k_pack=True, out_dtype=float32):
+    """The matrix product of two blocks in microscaling formats, plus `acc`
+    (float32). `lhs_format` / `rhs_format` is "e2m1" (two values a uint8, the
+    first in the low nibble, packed along K, or along M / N without
+    `lhs_k_pack` / `rhs_k_pack`), "e4m3" or "e5m2" (uint8 or the float8
+    type), "bf16" or "fp16" (uint16 or the float type). A scale is None or
+    a uint8 block of e8m0 exponents, one per 32 elements of K: M x K/32 for
+    lhs, N x K/32 for rhs; each value is multiplied by 2^(scale - 127), and
+    0xFF gives NaN unless `fast_math`. As Triton does without microscaling
+    instructions, both operands are upcast to bfloat16 (float16 if either
+    format is "fp16"), scaled there, and multiplied by `dot`."""
+    return _current_semantic().dot_scaled(lhs, lhs_scale, _unwrap(lhs_format), rhs,
+                                          rhs_scale, _unwrap(rhs_format), acc,
+                                          _unwrap(fast_math), _unwrap(lhs_k_pack),
+                                          _unwrap(rhs_k_pack), _unwrap(out_dtype))
+
+
+@builtin
 def debug_barrier():
     """Waits until every thread of the program instance gets here; their
     memory accesses before it are visible to all of them after it."""
@@ -896,7 +915,6 @@ def _not_supported(name, what):
 
 
 _UNSUPPORTED = {
-    "dot_scaled": "matrix products need the tensor-core backend",
     "softmax": "reductions are not lowered yet",
     "sort": "sorting is not lowered yet",
     "topk": "sorting is not lowered yet",
@@ -937,7 +955,8 @@ __all__ = [
     "log", "log2", "sqrt", "sqrt_rn", "rsqrt", "sin", "cos", "floor", "ceil", "erf",
     "abs", "fma", "sigmoid", "fdiv", "div_rn", "cdiv", "broadcast", "broadcast_to",
     "expand_dims", "multiple_of", "max_contiguous", "max_constancy", "assume",
-    "static_assert", "static_print", "debug_barrier", "device_print", "dot", "device_assert", "static_range",
+    "static_assert", "static_print", "debug_barrier", "device_print", "dot", "dot_scaled",
+    "device_assert", "static_range",
     "range", "PropagateNan", "reduce", "sum", "xor_sum", "max", "min", "argmax", "argmin",
     "associative_scan", "cumsum", "cumprod",
 ] + _py.list(_UNSUPPORTED)
