@@ -131,6 +131,17 @@ def _is_jit_function(x) -> bool:
     return getattr(x, "_terrazzo_jit_function", False)
 
 
+class _BoundJitMethod:
+    """`x.method` where the tensor method is a @jit function: calling it
+    calls the function with `x` first."""
+
+    __slots__ = ("fn", "receiver")
+
+    def __init__(self, fn, receiver):
+        self.fn = fn
+        self.receiver = receiver
+
+
 # ---------------------------------------------------------------------------
 # Static helpers over the AST
 # ---------------------------------------------------------------------------
@@ -1030,7 +1041,7 @@ class CodeGenerator:
             return obj.value
         target = _unwrap(obj)
         try:
-            return getattr(target, node.attr)
+            value = getattr(target, node.attr)
         except AttributeError:
             if inspect.ismodule(target):
                 raise self.error(node, f"module {target.__name__!r} has no attribute "
@@ -1039,6 +1050,10 @@ class CodeGenerator:
                 raise self.error(node, f"tensors have no attribute {node.attr!r}") from None
             raise self.error(node, f"{type(target).__name__} object has no attribute "
                              f"{node.attr!r}") from None
+        if isinstance(target, tensor) and _is_jit_function(value):
+            # A tensor method written as a @jit function (x.sort(), x.flip()).
+            return _BoundJitMethod(value, target)
+        return value
 
     def _binop(self, op, lhs, rhs, node):
         name, pyop = _BINOPS[type(op)]
@@ -1201,6 +1216,8 @@ class CodeGenerator:
         f = _unwrap(fn)
         if _is_jit_function(f):
             return self._call_jit(f, args, kwargs, node)
+        if isinstance(f, _BoundJitMethod):
+            return self._call_jit(f.fn, [f.receiver] + list(args), kwargs, node)
         if getattr(f, "__terrazzo_builtin__", False):
             try:
                 return f(*args, **kwargs)

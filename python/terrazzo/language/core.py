@@ -915,15 +915,7 @@ def _not_supported(name, what):
 
 
 _UNSUPPORTED = {
-    "softmax": "reductions are not lowered yet",
-    "sort": "sorting is not lowered yet",
-    "topk": "sorting is not lowered yet",
-    "histogram": "histograms are not lowered yet",
-    "gather": "gathers are not lowered yet",
-    "cat": "concatenation is not lowered yet",
-    "flip": "flip is not lowered yet",
     "inline_asm_elementwise": "inline assembly is not supported",
-    "swizzle2d": "swizzle2d is not provided yet",
 }
 
 for _name, _what in _UNSUPPORTED.items():
@@ -937,7 +929,7 @@ def _attach_members():
                  "multiple_of", "max_contiguous", "max_constancy", "cast", "sum",
                  "max", "min", "argmax", "argmin", "reduce", "cumsum", "cumprod",
                  "associative_scan", "reshape", "view", "ravel", "trans", "permute",
-                 "split", "sort", "flip", "xor_sum", "softmax"):
+                 "split", "xor_sum"):
         fn = globals().get(name)
         if fn is None or hasattr(tensor, name):
             continue
