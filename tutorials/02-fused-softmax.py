@@ -11,7 +11,10 @@ about:
 * reductions (`tl.max`, `tl.sum`) over a block;
 * masking a row whose length N is not a power of two: the block has
   BLOCK_SIZE = next_power_of_2(N) elements, and the lanes past the end load
-  -inf, which changes neither the maximum nor (as exp(-inf) = 0) the sum.
+  -inf, which changes neither the maximum nor (as exp(-inf) = 0) the sum;
+* persistent programs: as many program instances as the device runs at
+  once, each looping over rows, sized from the device's properties
+  (`triton.runtime.driver.active`, as in Triton's tutorial).
 
 Run it:
 
@@ -48,38 +51,88 @@ except ImportError:
 # Compute kernel
 # --------------
 #
-# One program instance per row. The row is held in registers between the
-# two reductions, so each element is read from memory once.
+# Each program instance handles rows row_start, row_start + row_step, ...
+# (row_step is the number of programs). A row is held in registers between
+# the two reductions, so each element is read from memory once. The
+# parameter `num_stages` is also the name of a launch option: given as a
+# keyword at launch it is both, as in Triton.
 
 @triton.jit
 def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride, n_rows,
-                   n_cols, BLOCK_SIZE: tl.constexpr):
-    # The rows of the softmax are independent, so we parallelize across them.
-    row_idx = tl.program_id(0)
-    # The stride is how much we need to increase the pointer to advance 1 row.
-    row_start_ptr = input_ptr + row_idx * input_row_stride
-    # The block size is the next power of two greater than n_cols, so that
-    # each row fits in a single block.
-    col_offsets = tl.arange(0, BLOCK_SIZE)
-    input_ptrs = row_start_ptr + col_offsets
-    # Load the row into SRAM, using a mask since BLOCK_SIZE may be > n_cols.
-    mask = col_offsets < n_cols
-    row = tl.load(input_ptrs, mask=mask, other=-float("inf"))
-    # Subtract the maximum for numerical stability.
-    row_minus_max = row - tl.max(row, axis=0)
-    # Exponentiation (exp(-inf) = 0 for the masked lanes).
-    numerator = tl.exp(row_minus_max)
-    denominator = tl.sum(numerator, axis=0)
-    softmax_output = numerator / denominator
-    # Write back the output.
-    output_row_start_ptr = output_ptr + row_idx * output_row_stride
-    output_ptrs = output_row_start_ptr + col_offsets
-    tl.store(output_ptrs, softmax_output, mask=mask)
+                   n_cols, BLOCK_SIZE: tl.constexpr, num_stages: tl.constexpr):
+    # The rows of the softmax are independent: programs take every
+    # row_step-th row.
+    row_start = tl.program_id(0)
+    row_step = tl.num_programs(0)
+    for row_idx in tl.range(row_start, n_rows, row_step, num_stages=num_stages):
+        # The stride is how much we need to increase the pointer to advance 1 row.
+        row_start_ptr = input_ptr + row_idx * input_row_stride
+        # The block size is the next power of two greater than n_cols, so that
+        # each row fits in a single block.
+        col_offsets = tl.arange(0, BLOCK_SIZE)
+        input_ptrs = row_start_ptr + col_offsets
+        # Load the row into SRAM, using a mask since BLOCK_SIZE may be > n_cols.
+        mask = col_offsets < n_cols
+        row = tl.load(input_ptrs, mask=mask, other=-float("inf"))
+        # Subtract the maximum for numerical stability.
+        row_minus_max = row - tl.max(row, axis=0)
+        # Exponentiation (exp(-inf) = 0 for the masked lanes).
+        numerator = tl.exp(row_minus_max)
+        denominator = tl.sum(numerator, axis=0)
+        softmax_output = numerator / denominator
+        # Write back the output.
+        output_row_start_ptr = output_ptr + row_idx * output_row_stride
+        output_ptrs = output_row_start_ptr + col_offsets
+        tl.store(output_ptrs, softmax_output, mask=mask)
 
 
 # %%
-# A helper that allocates the output and launches one program per row. More
-# warps for longer rows, as Triton's tutorial does.
+# How many programs to launch
+# ---------------------------
+#
+# The device's properties, asked as Triton's tutorial asks them:
+# `triton.runtime.driver.active.utils.get_device_properties(DEVICE.index)`
+# gives the number of SMs, the shared memory a block may use, the warp size
+# and the threads an SM holds. A program of `num_warps` warps fits
+# max_threads_per_sm / (num_warps * warpSize) times on an SM, and
+# max_shared_mem / (its shared memory) times; Triton's tutorial also bounds
+# this by the kernel's register count, which Terrazzo's compiled kernels do
+# not report yet.
+
+_programs_per_sm = {}
+
+
+def device_properties():
+    driver = triton.runtime.driver.active
+    device = driver.get_active_torch_device()
+    return driver.utils.get_device_properties(device.index)
+
+
+def num_stages_for(properties) -> int:
+    """Software pipelining stages of the row loop: more where the device
+    has more shared memory, as in Triton's tutorial."""
+    return 4 if properties["max_shared_mem"] > 200000 else 2
+
+
+def num_programs_for(y, x, block_size, num_warps, num_stages, properties) -> int:
+    key = (block_size, num_warps, num_stages, str(x.dtype))
+    if key not in _programs_per_sm:
+        # Compile without launching, to read the kernel's shared memory.
+        kernel = softmax_kernel.warmup(y, x, x.stride(0), y.stride(0), x.shape[0],
+                                       x.shape[1], BLOCK_SIZE=block_size,
+                                       num_stages=num_stages, num_warps=num_warps,
+                                       grid=(1,))
+        occupancy = properties["max_threads_per_sm"] // (num_warps * properties["warpSize"])
+        if kernel.shared_memory_bytes:
+            occupancy = min(occupancy,
+                            properties["max_shared_mem"] // kernel.shared_memory_bytes)
+        _programs_per_sm[key] = max(occupancy, 1)
+    return properties["multiprocessor_count"] * _programs_per_sm[key]
+
+
+# %%
+# A helper that allocates the output and launches the programs. More warps
+# for longer rows. In the interpreter (no GPU) a few programs share the rows.
 
 def num_warps_for(block_size: int) -> int:
     if block_size >= 4096:
@@ -92,14 +145,21 @@ def num_warps_for(block_size: int) -> int:
 def softmax(x):
     n_rows, n_cols = x.shape
     block_size = triton.next_power_of_2(n_cols)
-    if torch is not None and hasattr(x, "device"):
+    num_warps = num_warps_for(block_size)
+    if torch is not None and hasattr(x, "device") and x.device.type == "cuda":
         y = torch.empty_like(x)
         in_stride, out_stride = x.stride(0), y.stride(0)
+        properties = device_properties()
+        num_stages = num_stages_for(properties)
+        num_programs = num_programs_for(y, x, block_size, num_warps, num_stages,
+                                        properties)
     else:
         y = np.empty_like(x)
         in_stride, out_stride = x.strides[0] // x.itemsize, y.strides[0] // y.itemsize
-    softmax_kernel[(n_rows,)](y, x, in_stride, out_stride, n_rows, n_cols,
-                              BLOCK_SIZE=block_size, num_warps=num_warps_for(block_size))
+        num_stages, num_programs = 2, 8
+    num_programs = min(num_programs, n_rows)
+    softmax_kernel[(num_programs,)](y, x, in_stride, out_stride, n_rows, n_cols, block_size,
+                                    num_stages, num_warps=num_warps)
     return y
 
 
@@ -130,11 +190,17 @@ def triton_softmax():
     kernel = module.softmax_kernel
 
     def run(x):
+        # The same launch as `softmax`: as many programs as Terrazzo's.
         n_rows, n_cols = x.shape
         block_size = real.next_power_of_2(n_cols)
+        num_warps = num_warps_for(block_size)
         y = torch.empty_like(x)
-        kernel[(n_rows,)](y, x, x.stride(0), y.stride(0), n_rows, n_cols,
-                          BLOCK_SIZE=block_size, num_warps=num_warps_for(block_size))
+        properties = device_properties()
+        num_stages = num_stages_for(properties)
+        num_programs = min(n_rows, num_programs_for(y, x, block_size, num_warps, num_stages,
+                                                    properties))
+        kernel[(num_programs,)](y, x, x.stride(0), y.stride(0), n_rows, n_cols, block_size,
+                                num_stages, num_warps=num_warps)
         return y
     return run
 
@@ -164,12 +230,13 @@ def check(on_gpu: bool):
 def show_generated_code():
     x = np.zeros((4, 781), np.float32)
     if extension() is not None:
-        ptx = softmax_kernel.compile(x, x, 781, 781, 4, 781, BLOCK_SIZE=1024, stage="ptx")
+        ptx = softmax_kernel.compile(x, x, 781, 781, 4, 781, BLOCK_SIZE=1024, num_stages=2,
+                                     stage="ptx")
         print("PTX generated for softmax_kernel (target cuda:90, 4 warps):\n")
         print(ptx)
     else:
         print("terrazzo._C is not built; the tile IR the frontend generates:\n")
-        print(softmax_kernel.ir(x, x, 781, 781, 4, 781, BLOCK_SIZE=1024))
+        print(softmax_kernel.ir(x, x, 781, 781, 4, 781, BLOCK_SIZE=1024, num_stages=2))
 
 
 # %%
@@ -217,7 +284,12 @@ def main(argv=None):
     parser.add_argument("--bench", action="store_true", help="print a GB/s table")
     args = parser.parse_args(argv)
     on_gpu = gpu_available()
-    if not on_gpu:
+    if on_gpu:
+        p = device_properties()
+        print(f"device: {p['multiprocessor_count']} SMs, {p['max_shared_mem']} bytes of shared "
+              f"memory per block, {p['max_threads_per_sm']} threads per SM, warps of "
+              f"{p['warpSize']}; target {triton.runtime.driver.active.get_current_target()}")
+    else:
         # No GPU here: the same kernel runs in the interpreter.
         os.environ["TERRAZZO_INTERPRET"] = "1"
     check(on_gpu)

@@ -359,3 +359,91 @@ def test_gpu_driver_answers_like_torch(torch_cuda, fresh_driver):
     assert d.get_device_interface() is torch.cuda
     cache = d.get_empty_cache_for_benchmark()
     assert cache.numel() * cache.element_size() == 256 * 1024 * 1024
+
+
+# ---------------------------------------------------------------------------
+# Parameters named like launch options
+# ---------------------------------------------------------------------------
+
+@triton.jit
+def rows_times_stages(out_ptr, n, BLOCK: tl.constexpr, num_stages: tl.constexpr,
+                      num_warps: tl.constexpr):
+    # As in Triton's tutorial 02: `num_stages` is a parameter (used by the
+    # loop) and a launch option.
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros([BLOCK], dtype=tl.int32)
+    for i in tl.range(0, n, num_stages=num_stages):
+        acc += i
+    tl.store(out_ptr + offs, acc * num_stages + num_warps)
+
+
+def _expect_rows(n, stages, warps, block=16):
+    return np.full(block, sum(range(n)) * stages + warps, dtype=np.int32)
+
+
+def test_option_named_parameters_in_the_interpreter():
+    out = np.zeros(16, np.int32)
+    k = interpreted(rows_times_stages)
+    k[(1,)](out, 5, 16, 3, 2)  # positional: the parameters
+    np.testing.assert_array_equal(out, _expect_rows(5, 3, 2))
+    k[(1,)](out, 7, BLOCK=16, num_stages=4, num_warps=8)  # keywords: both
+    np.testing.assert_array_equal(out, _expect_rows(7, 4, 8))
+    seen = {}
+
+    def grid(meta):
+        seen.update(meta)
+        return (1,)
+    k[grid](out, 2, 16, num_stages=1, num_warps=1)
+    assert seen["num_stages"] == 1 and seen["num_warps"] == 1 and seen["BLOCK"] == 16
+    np.testing.assert_array_equal(out, _expect_rows(2, 1, 1))
+
+
+def test_option_named_parameters_in_the_ir():
+    text = rows_times_stages.ir(np.zeros(16, np.int32), 5, BLOCK=16, num_stages=3, num_warps=2)
+    assert "arith.constant dense<3> : tensor<16xi32>" in text  # num_stages
+    assert "arith.constant dense<2> : tensor<16xi32>" in text  # num_warps
+    key = rows_times_stages.key_for(np.zeros(16, np.int32), 5, BLOCK=16, num_stages=3,
+                                    num_warps=2)
+    assert key[-2:] == (2, 3)  # the launch options too
+
+
+@needs_extension
+def test_option_named_parameters_through_the_dispatcher(monkeypatch):
+    monkeypatch.setenv("TERRAZZO_DRY_LAUNCH", "1")
+    k = triton.jit(rows_times_stages.fn)
+    out = FakeTensor(1 << 20)
+    # Keywords give the parameters and the launch options (8 warps).
+    kern = k[(1,)](out, 5, BLOCK=16, num_stages=2, num_warps=8)
+    assert kern.threads_per_block == 256
+    key = k._dispatcher.key_for((out, 5), {"BLOCK": 16, "num_stages (parameter)": 2,
+                                           "num_warps (parameter)": 8, "num_stages": 2,
+                                           "num_warps": 8})
+    assert 2 in key and 8 in key and tuple(key[-1]) == (8, 2)
+    # Positional values give the parameters only (default 4 warps).
+    kern2 = k[(1,)](out, 5, 16, 2, 8)
+    assert kern2.threads_per_block == 128 and kern2 is not kern
+    seen = {}
+
+    def grid(meta):
+        seen.update(meta)
+        return (3,)
+    kern3 = k[grid](out, 5, 16, num_stages=1, num_warps=2)
+    assert seen == {"out_ptr": out, "n": 5, "BLOCK": 16, "num_stages": 1, "num_warps": 2}
+    assert kern3.last_launch()["grid"] == (3, 1, 1) and kern3.threads_per_block == 64
+    warm = k.warmup(out, 5, BLOCK=16, num_stages=3, num_warps=4, grid=(1,))
+    assert warm.threads_per_block == 128
+    with pytest.raises(TypeError, match="num_warps"):
+        k[(1,)](out, 5, 16, 3)
+
+
+@pytest.mark.gpu
+def test_gpu_option_named_parameters(torch_cuda):
+    torch = torch_cuda
+    out = torch.zeros(16, dtype=torch.int32, device="cuda")
+    k = triton.jit(rows_times_stages.fn)
+    k[(1,)](out, 9, BLOCK=16, num_stages=3, num_warps=4)
+    torch.cuda.synchronize()
+    np.testing.assert_array_equal(out.cpu().numpy(), _expect_rows(9, 3, 4))
+    k[(1,)](out, 6, 16, 2, 1)
+    torch.cuda.synchronize()
+    np.testing.assert_array_equal(out.cpu().numpy(), _expect_rows(6, 2, 1))

@@ -39,6 +39,9 @@ IGNORED_LAUNCH_OPTIONS = ("num_ctas", "maxnreg", "enable_fp_fusion", "launch_coo
                           "num_consumer_groups", "reg_dec_producer", "reg_inc_consumer")
 LAUNCH_OPTIONS = ("num_warps", "num_stages") + IGNORED_LAUNCH_OPTIONS
 _IGNORED = frozenset(IGNORED_LAUNCH_OPTIONS)
+#: Launch options the C++ dispatcher reads from keywords, so that a kernel
+#: parameter of the same name is given to it under another name.
+_DISPATCHER_OPTIONS = ("num_warps", "num_stages")
 
 STAGES_TO_DUMP = (("tile", "mlir"), ("tilegpu", "mlir"), ("llvm", "mlir"), ("ptx", "ptx"))
 
@@ -120,6 +123,13 @@ class JITFunction(KernelInterface):
         if unknown:
             raise ValueError(f"do_not_specialize names unknown parameters {sorted(unknown)}")
         self.do_not_specialize = [n in dns for n in self.arg_names]
+        # Parameters named like a launch option (Triton's tutorial 02 has
+        # `num_stages: tl.constexpr`): a keyword of that name gives both the
+        # parameter and the option, as in Triton; a positional value only
+        # the parameter.
+        self._option_params = frozenset(n for n in self.arg_names if n in LAUNCH_OPTIONS)
+        self._dispatcher_names = [_param_alias(n) if n in _DISPATCHER_OPTIONS else n
+                                  for n in self.arg_names]
         self._dispatcher = None
         self._cache_key: Optional[str] = None
         self._disk_cache: Optional[DiskCache] = None
@@ -164,7 +174,8 @@ class JITFunction(KernelInterface):
     # ------------------------------------------------------------------
     def _bind(self, args, kwargs) -> Dict[str, Any]:
         """All parameters (defaults applied) plus the launch options given."""
-        kw = {k: v for k, v in kwargs.items() if k not in LAUNCH_OPTIONS}
+        kw = {k: v for k, v in kwargs.items()
+              if k not in LAUNCH_OPTIONS or k in self._option_params}
         try:
             bound = self.signature.bind(*args, **kw)
         except TypeError as e:
@@ -201,12 +212,31 @@ class JITFunction(KernelInterface):
             return None
         dispatcher = self._dispatcher or self._make_dispatcher()
         if kwargs and not _IGNORED.isdisjoint(kwargs):
-            kwargs = {k: v for k, v in kwargs.items() if k not in IGNORED_LAUNCH_OPTIONS}
+            kwargs = {k: v for k, v in kwargs.items()
+                      if k not in IGNORED_LAUNCH_OPTIONS or k in self._option_params}
+        if self._option_params:
+            kwargs, grid = self._dispatcher_view(kwargs, grid)
         if warmup:
             key = dispatcher.key_for(args, kwargs)
             return self._compile_for_key(key, args)
-        # The dispatcher calls a grid callable with the bound arguments.
-        return dispatcher.run(grid, args, kwargs, driver.current_stream())
+        # The dispatcher calls a grid callable with the bound arguments, and
+        # driver.current_stream with the launch's device.
+        return dispatcher.run(grid, args, kwargs)
+
+    def _dispatcher_view(self, kwargs, grid):
+        """The keywords and grid callable in the dispatcher's names, for a
+        kernel with parameters named like launch options."""
+        kwargs = dict(kwargs)
+        for name in self._option_params.intersection(_DISPATCHER_OPTIONS):
+            if name in kwargs:  # the parameter, and the option too
+                kwargs[_param_alias(name)] = kwargs[name]
+        if callable(grid):
+            user_grid = grid
+            names = dict(zip(self._dispatcher_names, self.arg_names))
+
+            def grid(meta):
+                return user_grid({names.get(k, k): v for k, v in meta.items()})
+        return kwargs, grid
 
     def warmup(self, *args, grid=(1,), **kwargs):
         """Compile for these arguments without launching."""
@@ -220,19 +250,21 @@ class JITFunction(KernelInterface):
                 "Set TERRAZZO_INTERPRET=1 to run kernels on the CPU.")
         defaults = [p.default if p.default is not inspect.Parameter.empty else C.NO_DEFAULT
                     for p in self.params]
-        self._dispatcher = C.Dispatcher(list(self.arg_names), list(self.constexprs),
+        self._dispatcher = C.Dispatcher(list(self._dispatcher_names), list(self.constexprs),
                                         list(self.do_not_specialize), defaults,
-                                        self._compile_for_key, self.__name__)
+                                        self._compile_for_key, self.__name__,
+                                        current_stream=driver.current_stream)
         return self._dispatcher
 
     # ------------------------------------------------------------------
     # Compiling
     # ------------------------------------------------------------------
-    def key_for(self, *args, num_warps=4, num_stages=3, **kwargs) -> tuple:
+    def key_for(self, *args, **kwargs) -> tuple:
         """The specialisation key of a launch, computed in Python."""
         meta = self._bind(args, kwargs)
         values = [meta[n] for n in self.arg_names]
-        return compute_key(self.parsed, values, self.do_not_specialize, num_warps, num_stages)
+        return compute_key(self.parsed, values, self.do_not_specialize,
+                           kwargs.get("num_warps", 4), kwargs.get("num_stages", 3))
 
     def ir_for_key(self, key) -> KernelIR:
         entries, _, _ = split_key(key, len(self.arg_names))
@@ -244,12 +276,14 @@ class JITFunction(KernelInterface):
         extension needed)."""
         return self.ir_for_key(self.key_for(*args, **kwargs)).text
 
-    def compile(self, *args, stage: str = "ptx", target: Optional[str] = None,
-                num_warps: int = 4, num_stages: int = 3, **kwargs):
+    def compile(self, *args, stage: str = "ptx", target: Optional[str] = None, **kwargs):
         """This kernel, specialised for these arguments, at `stage` (tile,
-        tilegpu, llvm, llvmir, ptx, cubin): text, or bytes for cubin."""
+        tilegpu, llvm, llvmir, ptx, cubin): text, or bytes for cubin.
+        `num_warps` and `num_stages` are keywords, as at a launch."""
         C = driver.get_C()
-        key = self.key_for(*args, num_warps=num_warps, num_stages=num_stages, **kwargs)
+        num_warps = kwargs.get("num_warps", 4)
+        num_stages = kwargs.get("num_stages", 3)
+        key = self.key_for(*args, **kwargs)
         kir = self.ir_for_key(key)
         target = target or _default_target(C)
         res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, stage,
@@ -307,6 +341,12 @@ class JITFunction(KernelInterface):
                                      "signature": kir.signature, "target": target,
                                      "kernel": self.__name__, "source": self.parsed.file})
         return _make_kernel(C, binary, name, threads, smem, kir.signature, scratch)
+
+
+def _param_alias(name: str) -> str:
+    """The name the C++ dispatcher knows a parameter by when the parameter
+    is named like one of its launch options."""
+    return f"{name} (parameter)"
 
 
 def _make_kernel(C, binary, name, threads, smem, signature, scratch=0):
