@@ -142,6 +142,38 @@ class _BoundJitMethod:
         self.receiver = receiver
 
 
+def _is_aggregate(v) -> bool:
+    """Whether `v` is a frontend value made of tensors (a block pointer):
+    it has `_flatten()` (its component tensors), `_unflatten(tensors)` (the
+    same kind of value made of other tensors) and `_structure()` (what two
+    such values share to be one value of a loop or branch: their kind and
+    the types of their components). Loops, runtime ifs and calls carry it
+    as its components."""
+    return not isinstance(v, tensor) and hasattr(v, "_flatten")
+
+
+def _get_slot(scope: Dict[str, Any], key):
+    """The tensor a loop or branch carries for `key`: a name, or (name, i)
+    for component i of the aggregate value of a name (None if the name
+    holds no aggregate)."""
+    if isinstance(key, tuple):
+        name, i = key
+        v = _unwrap(scope.get(name))
+        return v._flatten()[i] if _is_aggregate(v) else None
+    return scope.get(key)
+
+
+def _set_slot(scope: Dict[str, Any], key, value: tensor) -> None:
+    """Binds the tensor for `key` (see _get_slot) in `scope`."""
+    if isinstance(key, tuple):
+        name, i = key
+        parts = scope[name]._flatten()
+        parts[i] = value
+        scope[name] = scope[name]._unflatten(parts)
+    else:
+        scope[key] = value
+
+
 # ---------------------------------------------------------------------------
 # Static helpers over the AST
 # ---------------------------------------------------------------------------
@@ -383,6 +415,10 @@ class CodeGenerator:
 
         def slot(v):
             u = _unwrap(v)
+            if _is_aggregate(u):
+                parts = u._flatten()
+                vals.extend(parts)
+                return ("a", (len(vals) - len(parts), len(parts), u))
             if keep_constants and not isinstance(u, tensor):
                 if isinstance(u, (tuple, list)) or not (
                         _is_py_number(u) or isinstance(u, (str, tl.dtype, type(None)))):
@@ -403,6 +439,9 @@ class CodeGenerator:
 
         def value(slot):
             kind, x = slot
+            if kind == "a":
+                start, count, like = x
+                return like._unflatten(results[start:start + count])
             return results[x] if kind == "t" else x
         if structure[0] == "single":
             return value(structure[1])
@@ -594,6 +633,20 @@ class CodeGenerator:
             if tv is ev:
                 before[name] = tv
                 continue
+            if _is_aggregate(_unwrap(tv)) or _is_aggregate(_unwrap(ev)):
+                tv, ev = _unwrap(tv), _unwrap(ev)
+                if not (_is_aggregate(tv) and _is_aggregate(ev)) or \
+                        tv._structure() != ev._structure():
+                    raise SemanticError(f"{name!r} is {tv!r} at the end of the `if` branch "
+                                        f"but {ev!r} at the end of the `else` branch")
+                before[name] = tv
+                for i, (tc, ec) in enumerate(zip(tv._flatten(), ev._flatten())):
+                    if tc is not ec:
+                        names.append((name, i))
+                        then_vals.append(tc.handle)
+                        else_vals.append(ec.handle)
+                        types.append(tc.type)
+                continue
             merged = self._merge_values(name, tv, ev, then_block, else_block)
             if merged is None:
                 before[name] = tv
@@ -606,7 +659,7 @@ class CodeGenerator:
         results = b.emit_if(cond.handle, then_block, else_block, then_vals, else_vals,
                             types, b.loc)
         for name, h, t in zip(names, results, types):
-            before[name] = tensor(h, t)
+            _set_slot(before, name, tensor(h, t))
         return None
 
     def _if_with_return(self, node: ast.If, rest: List[ast.stmt]) -> Optional[_Return]:
@@ -877,6 +930,16 @@ class CodeGenerator:
         for name, new in changed.items():
             init = _unwrap(self.scope[name])
             new_u = _unwrap(new)
+            if _is_aggregate(init) or _is_aggregate(new_u):
+                if not (_is_aggregate(init) and _is_aggregate(new_u)) or \
+                        init._structure() != new_u._structure():
+                    raise self.error(node, f"{name!r} is {init!r} before the loop but "
+                                     f"{new_u!r} in it")
+                for i, (a, b) in enumerate(zip(init._flatten(), new_u._flatten())):
+                    if a is not b:
+                        names.append((name, i))
+                        inits.append(a)
+                continue
             if not isinstance(init, tensor):
                 if not _is_py_number(init):
                     raise self.error(node, f"{name!r} is reassigned in the loop but its "
@@ -890,7 +953,10 @@ class CodeGenerator:
     def _yield_values(self, node, names, inits) -> List[str]:
         handles = []
         for name, init in zip(names, inits):
-            v = _unwrap(self.scope.get(name))
+            v = _unwrap(_get_slot(self.scope, name))
+            if isinstance(name, tuple) and v is None:
+                raise self.error(node, f"{name[0]!r} must keep the kind of value it has "
+                                 "before the loop")
             if not isinstance(v, tensor):
                 if not _is_py_number(v):
                     raise self.error(node, f"{name!r} must stay a number or a tensor in "
@@ -940,7 +1006,7 @@ class CodeGenerator:
         before = self.scope
         self.scope = dict(before)
         for name, h, init in zip(names, args, inits):
-            self.scope[name] = tensor(h, init.type)
+            _set_slot(self.scope, name, tensor(h, init.type))
         self.loop_depth += 1
         try:
             with b.insert_into(body):
@@ -952,7 +1018,7 @@ class CodeGenerator:
         self.scope = before
         results = b.end_for(op, yields)
         for name, h, init in zip(names, results, inits):
-            before[name] = tensor(h, init.type)
+            _set_slot(before, name, tensor(h, init.type))
         return None
 
     def visit_While(self, node):
@@ -1000,13 +1066,13 @@ class CodeGenerator:
         before = self.scope
         self.scope = dict(before)
         for name, h, init in zip(names, before_args, inits):
-            self.scope[name] = tensor(h, init.type)
+            _set_slot(self.scope, name, tensor(h, init.type))
         with b.insert_into(before_block):
             cond = self._runtime_cond(self.visit(node.test), node.test, "while")
         after_args, after_block = b.while_condition(op, cond.handle, self.fn.loc(node.test))
         self.scope = dict(before)
         for name, h, init in zip(names, after_args, inits):
-            self.scope[name] = tensor(h, init.type)
+            _set_slot(self.scope, name, tensor(h, init.type))
         self.loop_depth += 1
         try:
             with b.insert_into(after_block):
@@ -1017,7 +1083,7 @@ class CodeGenerator:
         self.scope = before
         results = b.end_while(op, yields)
         for name, h, init in zip(names, results, inits):
-            before[name] = tensor(h, init.type)
+            _set_slot(before, name, tensor(h, init.type))
         return None
 
     # ------------------------------------------------------------------
@@ -1332,6 +1398,10 @@ class CodeGenerator:
                 key_parts.append(("t", u.type))
                 codes.append(str(u.type).replace("<", "").replace(">", "")
                              .replace(",", "").replace(" ", ""))
+            elif _is_aggregate(u) and not is_cx:
+                runtime.extend((name, t) for t in u._flatten())
+                key_parts.append(("a", u._structure()))
+                codes.append(type(u).__name__)
             else:
                 key_parts.append(("c", _value_key(u)))
                 codes.append(_value_code(u))
@@ -1363,6 +1433,9 @@ class CodeGenerator:
                     u = _unwrap(v)
                     if isinstance(u, tensor):
                         scope[name] = tensor(next(it), u.type)
+                    elif _is_aggregate(u) and not is_cx:
+                        scope[name] = u._unflatten([tensor(next(it), t.type)
+                                                    for t in u._flatten()])
                     else:
                         scope[name] = constexpr(u) if is_cx else u
                 gen = CodeGenerator(ctx, parsed, scope)
