@@ -32,6 +32,7 @@ using CUevent = CUevent_st *;
 
 using CUdevice_attribute = int;
 using CUfunction_attribute = int;
+using CUpointer_attribute = int;
 using CUjit_option = int;
 
 // --- Enum values (CUresult) --------------------------------------------------
@@ -61,6 +62,10 @@ constexpr CUfunction_attribute CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3;
 constexpr CUfunction_attribute CU_FUNC_ATTRIBUTE_NUM_REGS = 4;
 constexpr CUfunction_attribute CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES =
     8;
+
+// --- CUpointer_attribute -----------------------------------------------------
+
+constexpr CUpointer_attribute CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9;
 
 // --- CUjit_option (for cuModuleLoadDataEx) -----------------------------------
 
@@ -96,6 +101,10 @@ using PFN_cuCtxGetCurrent = CUresult (*)(CUcontext *context);
 using PFN_cuCtxSetCurrent = CUresult (*)(CUcontext context);
 using PFN_cuCtxGetDevice = CUresult (*)(CUdevice *device);
 using PFN_cuCtxSynchronize = CUresult (*)();
+
+using PFN_cuPointerGetAttribute = CUresult (*)(void *data,
+                                               CUpointer_attribute attribute,
+                                               CUdeviceptr pointer);
 
 using PFN_cuModuleLoadDataEx = CUresult (*)(CUmodule *module,
                                             const void *image,

@@ -30,6 +30,7 @@ struct DriverApi {
   cuda::PFN_cuCtxSetCurrent cuCtxSetCurrent = nullptr;
   cuda::PFN_cuCtxGetDevice cuCtxGetDevice = nullptr;
   cuda::PFN_cuCtxSynchronize cuCtxSynchronize = nullptr;
+  cuda::PFN_cuPointerGetAttribute cuPointerGetAttribute = nullptr;
 
   cuda::PFN_cuModuleLoadDataEx cuModuleLoadDataEx = nullptr;
   cuda::PFN_cuModuleUnload cuModuleUnload = nullptr;
@@ -63,6 +64,11 @@ const DriverApi &driver();
 /// calling thread if the thread has none. Cheap after the first call on a
 /// thread. Every entry point that talks to the driver calls this first.
 Status ensureContext();
+
+/// Makes `context` (a CUcontext, possibly null) current on the calling thread
+/// and keeps the runtime's record of whether the thread has a context in
+/// step; for DeviceScope and Module, which switch contexts and switch back.
+Status setContext(void *context);
 
 /// "CUDA_ERROR_INVALID_IMAGE (device kernel image is invalid)": the driver's
 /// error name and text, with a built-in table when the driver cannot describe

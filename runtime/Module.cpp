@@ -36,15 +36,19 @@ bool isBinaryImage(const void *image, size_t size) {
 
 Module::~Module() { reset(); }
 
-Module::Module(Module &&other) noexcept : handle_(other.handle_) {
+Module::Module(Module &&other) noexcept
+    : handle_(other.handle_), context_(other.context_) {
   other.handle_ = nullptr;
+  other.context_ = nullptr;
 }
 
 Module &Module::operator=(Module &&other) noexcept {
   if (this != &other) {
     reset();
     handle_ = other.handle_;
+    context_ = other.context_;
     other.handle_ = nullptr;
+    other.context_ = nullptr;
   }
   return *this;
 }
@@ -53,10 +57,20 @@ void Module::reset() {
   if (!handle_)
     return;
   // A module exists only if the driver was initialized; failures (such as a
-  // driver already shut down at process exit) cannot be reported here.
+  // driver already shut down at process exit) cannot be reported here. The
+  // module is unloaded in its own context, which is made current for the
+  // call if another one is.
   (void)detail::ensureContext();
+  CUcontext current = nullptr;
+  (void)driver().cuCtxGetCurrent(&current);
+  bool switched = context_ && current != context_;
+  if (switched)
+    (void)detail::setContext(context_);
   (void)driver().cuModuleUnload(static_cast<CUmodule>(handle_));
+  if (switched)
+    (void)detail::setContext(current);
   handle_ = nullptr;
+  context_ = nullptr;
 }
 
 Result<Module> Module::load(const void *image, size_t size) {
@@ -101,6 +115,9 @@ Result<Module> Module::load(const void *image, size_t size) {
   }
   Module result;
   result.handle_ = module;
+  CUcontext context = nullptr;
+  (void)driver().cuCtxGetCurrent(&context);
+  result.context_ = context;
   return R::success(std::move(result));
 }
 

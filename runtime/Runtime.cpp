@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
@@ -82,6 +83,8 @@ Status resolveAll(DriverState &s) {
   ok &= resolve(lib, api.cuCtxGetDevice, {"cuCtxGetDevice"}, missing);
   // Not cuCtxSynchronize_v2: that one (CUDA 12.9+) takes a context argument.
   ok &= resolve(lib, api.cuCtxSynchronize, {"cuCtxSynchronize"}, missing);
+  ok &= resolve(lib, api.cuPointerGetAttribute, {"cuPointerGetAttribute"},
+                missing);
   ok &= resolve(lib, api.cuModuleLoadDataEx, {"cuModuleLoadDataEx"}, missing);
   ok &= resolve(lib, api.cuModuleUnload, {"cuModuleUnload"}, missing);
   ok &= resolve(lib, api.cuModuleGetFunction, {"cuModuleGetFunction"},
@@ -224,6 +227,37 @@ Status ensureContext() {
   return Status::success();
 }
 
+Status setContext(void *context) {
+  if (CUresult r = state().api.cuCtxSetCurrent(static_cast<CUcontext>(context));
+      r != CUDA_SUCCESS)
+    return driverError("cuCtxSetCurrent", r);
+  // A thread left without a context gets the default one again from the
+  // next ensureContext().
+  t_contextReady = context != nullptr;
+  return Status::success();
+}
+
+/// The primary context of device `ordinal`, retained on first use and kept
+/// for the life of the process.
+Result<CUcontext> primaryContext(int ordinal) {
+  using R = Result<CUcontext>;
+  DriverState &s = state();
+  std::string what = "for device " + std::to_string(ordinal);
+  std::lock_guard<std::mutex> lock(s.primaryContextsMutex);
+  auto it = s.primaryContexts.find(ordinal);
+  if (it != s.primaryContexts.end())
+    return R::success(it->second);
+  CUdevice device = 0;
+  if (CUresult r = s.api.cuDeviceGet(&device, ordinal); r != CUDA_SUCCESS)
+    return R::error(driverError("cuDeviceGet", r, what));
+  CUcontext context = nullptr;
+  if (CUresult r = s.api.cuDevicePrimaryCtxRetain(&context, device);
+      r != CUDA_SUCCESS)
+    return R::error(driverError("cuDevicePrimaryCtxRetain", r, what));
+  s.primaryContexts[ordinal] = context;
+  return R::success(context);
+}
+
 } // namespace detail
 
 using namespace cuda;
@@ -271,31 +305,75 @@ Result<int> currentDevice() {
 Status setCurrentDevice(int ordinal) {
   if (Status status = initialize(); !status.ok())
     return status;
-  const detail::DriverApi &api = driver();
-  std::string what = "for device " + std::to_string(ordinal);
-  CUdevice device = 0;
-  if (CUresult r = api.cuDeviceGet(&device, ordinal); r != CUDA_SUCCESS)
-    return driverError("cuDeviceGet", r, what);
-  CUcontext context = nullptr;
-  {
-    detail::DriverState &s = detail::state();
-    std::lock_guard<std::mutex> lock(s.primaryContextsMutex);
-    auto it = s.primaryContexts.find(ordinal);
-    if (it != s.primaryContexts.end()) {
-      context = it->second;
-    } else {
-      if (CUresult r = api.cuDevicePrimaryCtxRetain(&context, device);
-          r != CUDA_SUCCESS)
-        return driverError("cuDevicePrimaryCtxRetain", r, what);
-      s.primaryContexts[ordinal] = context;
-    }
-  }
-  if (CUresult r = api.cuCtxSetCurrent(context); r != CUDA_SUCCESS)
+  Result<CUcontext> context = detail::primaryContext(ordinal);
+  if (!context.ok())
+    return context.status;
+  if (CUresult r = driver().cuCtxSetCurrent(context.value); r != CUDA_SUCCESS)
     return driverError("cuCtxSetCurrent", r,
                        "for the primary context of device " +
                            std::to_string(ordinal));
   detail::t_contextReady = true;
   return Status::success();
+}
+
+Result<int> pointerDevice(std::uint64_t address) {
+  if (Status status = detail::ensureContext(); !status.ok())
+    return Result<int>::error(std::move(status));
+  int ordinal = -1;
+  if (CUresult r = driver().cuPointerGetAttribute(
+          &ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, address);
+      r != CUDA_SUCCESS) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "0x%llx",
+                  static_cast<unsigned long long>(address));
+    return Result<int>::error(driverError(
+        "cuPointerGetAttribute", r,
+        std::string("(CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL) for address ") +
+            text));
+  }
+  return Result<int>::success(ordinal);
+}
+
+//===----------------------------------------------------------------------===//
+// DeviceScope
+//===----------------------------------------------------------------------===//
+
+Status DeviceScope::enter(int ordinal) {
+  if (Status status = detail::ensureContext(); !status.ok())
+    return status;
+  const detail::DriverApi &api = driver();
+  CUcontext current = nullptr;
+  if (CUresult r = api.cuCtxGetCurrent(&current); r != CUDA_SUCCESS)
+    return driverError("cuCtxGetCurrent", r);
+  if (ordinal < 0) {
+    context_ = current;
+    return Status::success();
+  }
+  if (current) {
+    CUdevice device = -1;
+    if (CUresult r = api.cuCtxGetDevice(&device); r != CUDA_SUCCESS)
+      return driverError("cuCtxGetDevice", r);
+    if (device == ordinal) {
+      context_ = current;
+      return Status::success();
+    }
+  }
+  Result<CUcontext> primary = detail::primaryContext(ordinal);
+  if (!primary.ok())
+    return primary.status;
+  if (CUresult r = api.cuCtxSetCurrent(primary.value); r != CUDA_SUCCESS)
+    return driverError("cuCtxSetCurrent", r,
+                       "for the primary context of device " +
+                           std::to_string(ordinal));
+  previous_ = current;
+  context_ = primary.value;
+  switched_ = true;
+  return Status::success();
+}
+
+DeviceScope::~DeviceScope() {
+  if (switched_)
+    (void)detail::setContext(previous_);
 }
 
 Result<DeviceProperties> getDeviceProperties(int ordinal) {

@@ -16,7 +16,10 @@
 // no context is current (a framework such as PyTorch that already made one
 // current keeps it), and every call that needs a context makes that same
 // context current on threads that have none, so kernels may be launched from
-// any thread.
+// any thread. A launch on another device than the current one goes through a
+// DeviceScope, which makes a context of that device current for the driver
+// calls and restores the thread's context after them; a Module belongs to
+// the context that was current when it was loaded.
 #ifndef TERRAZZO_RUNTIME_H
 #define TERRAZZO_RUNTIME_H
 
@@ -119,6 +122,51 @@ struct DeviceProperties {
   std::size_t totalMemoryBytes = 0;
 };
 
+/// The device whose memory `address` points into
+/// (cuPointerGetAttribute(CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL)); an error for
+/// an address the driver does not know, such as ordinary host memory or an
+/// integer that is no address.
+TERRAZZO_API Result<int> pointerDevice(std::uint64_t address);
+
+/// Makes a context of one device current on the calling thread for the
+/// scope's lifetime and restores the thread's previous context (none
+/// included) when the scope ends:
+///
+///   DeviceScope scope;
+///   if (Status status = scope.enter(1); !status.ok()) ...
+///   ... driver calls on device 1 (load, launch) ...
+///
+/// The thread's current context is kept when it already belongs to that
+/// device (PyTorch's, or an application's own context), so nothing is
+/// switched in the common case of a launch on the current device; otherwise
+/// the device's primary context (the one the CUDA runtime and PyTorch use)
+/// becomes current. Not copyable or movable: it restores on the thread that
+/// entered it.
+class TERRAZZO_API DeviceScope {
+public:
+  DeviceScope() = default;
+  ~DeviceScope();
+  DeviceScope(const DeviceScope &) = delete;
+  DeviceScope &operator=(const DeviceScope &) = delete;
+
+  /// Makes a context of device `ordinal` current, or, for a negative
+  /// ordinal, keeps the thread's current context (making the runtime's
+  /// default context current on a thread that has none). Call it once per
+  /// scope.
+  Status enter(int ordinal);
+
+  /// The context in use after a successful enter() (a CUcontext): modules
+  /// loaded while the scope is entered belong to it.
+  void *context() const { return context_; }
+  /// True when enter() made another context current (restored at the end).
+  bool switched() const { return switched_; }
+
+private:
+  void *context_ = nullptr;
+  void *previous_ = nullptr;
+  bool switched_ = false;
+};
+
 /// Properties of device `ordinal` (cuDeviceGetName, cuDeviceGetAttribute,
 /// cuDeviceTotalMem).
 TERRAZZO_API Result<DeviceProperties> getDeviceProperties(int ordinal);
@@ -191,8 +239,9 @@ public:
   Module(const Module &) = delete;
   Module &operator=(const Module &) = delete;
 
-  /// Loads a cubin (an ELF image), a fatbin, or PTX text of `size` bytes. PTX
-  /// need not be NUL-terminated. A failure to compile PTX carries the driver's
+  /// Loads a cubin (an ELF image), a fatbin, or PTX text of `size` bytes
+  /// into the calling thread's current context (see DeviceScope). PTX need
+  /// not be NUL-terminated. A failure to compile PTX carries the driver's
   /// JIT error log in the message.
   static Result<Module> load(const void *image, std::size_t size);
 
@@ -202,11 +251,15 @@ public:
   bool valid() const { return handle_ != nullptr; }
   /// The driver's CUmodule.
   void *handle() const { return handle_; }
+  /// The context the module was loaded into (a CUcontext); it is unloaded
+  /// there too.
+  void *context() const { return context_; }
 
 private:
   void reset();
 
   void *handle_ = nullptr;
+  void *context_ = nullptr;
 };
 
 //===----------------------------------------------------------------------===//

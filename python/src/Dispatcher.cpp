@@ -16,12 +16,19 @@
 //   float                     ("f",)
 // followed by (num_warps, num_stages). Internally the same information is a
 // byte string plus the constexpr objects, hashed without building a tuple.
+//
+// Devices: with several GPUs, a launch runs on the device of its pointer
+// arguments (LaunchDevice in Kernel.h), on that device's current stream,
+// and the device is part of the internal key (not of the key tuple), so
+// each device gets a kernel compiled for its own target, with that device
+// current while the compile callback runs.
 #include "ArgumentPacking.h"
 #include "Kernel.h"
 
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <stdexcept>
 #include <unordered_map>
 #include <vector>
 
@@ -147,10 +154,10 @@ class Dispatcher {
 public:
   Dispatcher(std::vector<std::string> names, std::vector<bool> constexprs,
              std::vector<bool> doNotSpecialize, py::sequence defaults,
-             py::object compile, std::string name);
+             py::object compile, std::string name, py::object currentStream);
 
   py::object run(py::handle grid, py::handle args, py::handle kwargs,
-                 std::uintptr_t stream);
+                 py::handle stream);
   py::tuple keyFor(py::handle args, py::handle kwargs);
   py::dict bindToDict(py::handle args, py::handle kwargs);
   std::size_t cacheSize() const { return size_; }
@@ -177,7 +184,8 @@ private:
   int findParam(PyObject *keyword) const;
   std::uint64_t computeKey(BoundArgs &bound, ArgValue *values,
                            PyObject **constexprObjects, KeyBytes &bytes,
-                           const Options &options) const;
+                           const Options &options, int *device) const;
+  std::uintptr_t streamFor(int device, py::handle given) const;
   py::tuple keyTuple(BoundArgs &bound, const ArgValue *values,
                      const Options &options) const;
   bool matches(const Entry &entry, std::uint64_t hash, const KeyBytes &bytes,
@@ -198,6 +206,7 @@ private:
   std::vector<py::object> defaults_;
   py::object compile_;
   std::string name_;
+  py::object currentStream_; ///< device or None -> stream, or None
   std::size_t numConstexpr_ = 0;
   std::size_t numRuntime_ = 0;
 
@@ -212,8 +221,9 @@ Dispatcher::Dispatcher(std::vector<std::string> names,
                        std::vector<bool> constexprs,
                        std::vector<bool> doNotSpecialize,
                        py::sequence defaults, py::object compile,
-                       std::string name)
-    : compile_(std::move(compile)), name_(std::move(name)) {
+                       std::string name, py::object currentStream)
+    : compile_(std::move(compile)), name_(std::move(name)),
+      currentStream_(std::move(currentStream)) {
   std::size_t n = names.size();
   if (constexprs.size() != n || doNotSpecialize.size() != n ||
       std::size_t(py::len(defaults)) != n)
@@ -225,6 +235,8 @@ Dispatcher::Dispatcher(std::vector<std::string> names,
               std::to_string(py::len(defaults)) + ")");
   if (!PyCallable_Check(compile_.ptr()))
     raise(PyExc_TypeError, "compile must be callable");
+  if (!currentStream_.is_none() && !PyCallable_Check(currentStream_.ptr()))
+    raise(PyExc_TypeError, "current_stream must be callable or None");
   for (std::size_t i = 0; i < n; ++i) {
     if (names[i] == "num_warps" || names[i] == "num_stages")
       raise(PyExc_ValueError, "parameter name '" + names[i] +
@@ -325,10 +337,13 @@ void Dispatcher::bind(PyObject *args, PyObject *kwargs, BoundArgs &bound,
 
 std::uint64_t Dispatcher::computeKey(BoundArgs &bound, ArgValue *values,
                                      PyObject **constexprObjects,
-                                     KeyBytes &bytes,
-                                     const Options &options) const {
+                                     KeyBytes &bytes, const Options &options,
+                                     int *device) const {
   std::size_t n = size();
   std::size_t c = 0;
+  // The launch device, looked for only with several GPUs.
+  LaunchDevice launchDevice(name_);
+  bool findDevice = device && multipleDevices();
   for (std::size_t p = 0; p < n; ++p) {
     if (constexpr_[p]) {
       bytes.push('C');
@@ -340,6 +355,8 @@ std::uint64_t Dispatcher::computeKey(BoundArgs &bound, ArgValue *values,
                     ParamRef{p, names_[p].ptr()});
     switch (value.kind) {
     case ArgKind::Pointer:
+      if (findDevice)
+        launchDevice.add(bound[p], value, ParamRef{p, names_[p].ptr()});
       bytes.push('p');
       bytes.push(std::uint8_t(value.dtype));
       bytes.push(std::uint8_t(value.dtype >> 8));
@@ -362,6 +379,21 @@ std::uint64_t Dispatcher::computeKey(BoundArgs &bound, ArgValue *values,
   }
   bytes.push32(std::uint32_t(options.numWarps));
   bytes.push32(std::uint32_t(options.numStages));
+  if (device) {
+    *device = launchDevice.device();
+    if (findDevice) {
+      // Arguments that name no device: the current one, which the key
+      // must name too (its target may differ from another device's).
+      if (*device == kCurrentDevice) {
+        runtime::Result<int> current = runtime::currentDevice();
+        if (!current.ok())
+          throw std::runtime_error(current.status.message);
+        *device = current.value;
+      }
+      bytes.push('D');
+      bytes.push32(std::uint32_t(*device));
+    }
+  }
 
   std::uint64_t hash = hashBytes(bytes.data(), bytes.size());
   c = 0;
@@ -529,7 +561,7 @@ Entry *Dispatcher::compileAndInsert(BoundArgs &bound, const ArgValue *values,
 }
 
 py::object Dispatcher::run(py::handle grid, py::handle args,
-                           py::handle kwargs, std::uintptr_t stream) {
+                           py::handle kwargs, py::handle stream) {
   std::size_t n = size();
   BoundArgs bound(n);
   Options options;
@@ -538,13 +570,21 @@ py::object Dispatcher::run(py::handle grid, py::handle args,
   Scratch<ArgValue, 16> values(n);
   Scratch<PyObject *, 16> constexprObjects(numConstexpr_ ? numConstexpr_ : 1);
   KeyBytes bytes;
-  std::uint64_t hash =
-      computeKey(bound, values.data(), constexprObjects.data(), bytes, options);
+  int device = kCurrentDevice;
+  std::uint64_t hash = computeKey(bound, values.data(), constexprObjects.data(),
+                                  bytes, options, &device);
 
   Entry *entry = lookup(hash, bytes, constexprObjects.data());
-  if (!entry)
+  if (!entry) {
+    // The compile callback compiles for the current device's target: the
+    // launch device's while it runs.
+    runtime::DeviceScope scope;
+    if (device != kCurrentDevice)
+      if (runtime::Status status = scope.enter(device); !status.ok())
+        throw std::runtime_error(status.message);
     entry = compileAndInsert(bound, values.data(), options, hash, bytes,
                              constexprObjects.data());
+  }
   // A reference of our own: Python code below (a grid callable) may clear
   // the cache.
   py::object kernelObject = entry->kernelObject;
@@ -577,8 +617,36 @@ py::object Dispatcher::run(py::handle grid, py::handle args,
     params[k] = &slots[k];
     ++k;
   }
-  kernel->launch(gridSize, stream, slots.data(), params.data());
+  kernel->launch(device, gridSize, streamFor(device, stream), slots.data(),
+                 params.data());
   return kernelObject;
+}
+
+std::uintptr_t Dispatcher::streamFor(int device, py::handle given) const {
+  PyObject *stream = given.ptr();
+  py::object owner;
+  if (stream == Py_None) {
+    if (currentStream_.is_none())
+      return 0;
+    // The current stream of the launch device (None: of the current one).
+    PyObject *argument =
+        device == kCurrentDevice ? Py_None : PyLong_FromLong(device);
+    if (!argument)
+      throwPythonError();
+    stream = PyObject_CallOneArg(currentStream_.ptr(), argument);
+    if (device != kCurrentDevice)
+      Py_DECREF(argument);
+    if (!stream)
+      throwPythonError();
+    owner = py::reinterpret_steal<py::object>(stream);
+  }
+  if (!PyLong_Check(stream))
+    raise(PyExc_TypeError, "the stream must be an int (a CUstream), got " +
+                               typeName(stream));
+  unsigned long long value = PyLong_AsUnsignedLongLong(stream);
+  if (value == static_cast<unsigned long long>(-1) && PyErr_Occurred())
+    throwPythonError();
+  return std::uintptr_t(value);
 }
 
 py::tuple Dispatcher::keyFor(py::handle args, py::handle kwargs) {
@@ -589,7 +657,8 @@ py::tuple Dispatcher::keyFor(py::handle args, py::handle kwargs) {
   Scratch<ArgValue, 16> values(n);
   Scratch<PyObject *, 16> constexprObjects(numConstexpr_ ? numConstexpr_ : 1);
   KeyBytes bytes;
-  computeKey(bound, values.data(), constexprObjects.data(), bytes, options);
+  computeKey(bound, values.data(), constexprObjects.data(), bytes, options,
+             /*device=*/nullptr);
   return keyTuple(bound, values.data(), options);
 }
 
@@ -623,14 +692,19 @@ specialization key, finds or compiles the Kernel and launches it, in C++.
 `compile(key, bound_args)` is called on a cache miss and must return a Kernel
 whose signature has one character per non-constexpr parameter.)doc")
       .def(py::init<std::vector<std::string>, std::vector<bool>,
-                    std::vector<bool>, py::sequence, py::object,
-                    std::string>(),
+                    std::vector<bool>, py::sequence, py::object, std::string,
+                    py::object>(),
            py::arg("param_names"), py::arg("constexpr"),
            py::arg("do_not_specialize"), py::arg("defaults"),
-           py::arg("compile"), py::arg("name") = "kernel")
+           py::arg("compile"), py::arg("name") = "kernel", py::kw_only(),
+           py::arg("current_stream") = py::none())
       .def("run", &Dispatcher::run, py::arg("grid"), py::arg("args"),
-           py::arg("kwargs"), py::arg("stream") = 0,
-           "Binds, looks up or compiles, and launches; returns the Kernel.")
+           py::arg("kwargs"), py::arg("stream") = py::none(),
+           "Binds, looks up or compiles, and launches on the device of the "
+           "pointer arguments; returns the Kernel. `stream` (a CUstream as "
+           "an int) defaults to current_stream(device) (the launch "
+           "device, or None for the current one), or 0 without "
+           "current_stream.")
       .def("key_for", &Dispatcher::keyFor, py::arg("args"),
            py::arg("kwargs") = py::none(),
            "The specialization key of a call, without compiling or "

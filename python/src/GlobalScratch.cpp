@@ -19,10 +19,51 @@ py::object &allocator() {
   return *fn;
 }
 
+/// torch's current CUDA device when torch is imported with CUDA, else -1.
+int torchCurrentDevice(py::object &torch) {
+  PyObject *module = PyImport_GetModule(py::str("torch").ptr());
+  if (!module) {
+    if (PyErr_Occurred())
+      throwPythonError();
+    return -1;
+  }
+  torch = py::reinterpret_steal<py::object>(module);
+  try {
+    return py::cast<int>(torch.attr("cuda").attr("current_device")());
+  } catch (py::error_already_set &) { // a torch without CUDA
+    return -1;
+  }
+}
+
+/// Calls the allocator; with device `device` current in torch when it is
+/// not, since an allocator such as `torch.empty(size, device="cuda")`
+/// allocates on torch's current device.
+py::object callAllocator(std::uint64_t bytes, std::uintptr_t stream,
+                         int device) {
+  auto call = [&] {
+    return allocator()(py::int_(bytes), py::int_(kGlobalScratchAlignment),
+                       py::int_(stream));
+  };
+  py::object torch;
+  int current = device < 0 ? -1 : torchCurrentDevice(torch);
+  if (current < 0 || current == device)
+    return call();
+  py::object guard = torch.attr("cuda").attr("device")(device);
+  guard.attr("__enter__")();
+  py::object result;
+  try {
+    result = call();
+  } catch (...) {
+    guard.attr("__exit__")(py::none(), py::none(), py::none());
+    throw;
+  }
+  guard.attr("__exit__")(py::none(), py::none(), py::none());
+  return result;
+}
+
 std::uint64_t fromAllocator(std::uint64_t bytes, std::uintptr_t stream,
-                            py::object &owner) {
-  owner = allocator()(py::int_(bytes), py::int_(kGlobalScratchAlignment),
-                      py::int_(stream));
+                            int device, py::object &owner) {
+  owner = callAllocator(bytes, stream, device);
   std::uint64_t pointer;
   if (py::hasattr(owner, "data_ptr"))
     pointer = py::cast<std::uint64_t>(owner.attr("data_ptr")());
@@ -40,15 +81,21 @@ std::uint64_t fromAllocator(std::uint64_t bytes, std::uintptr_t stream,
 /// The extension's own scratch: one buffer per (device, stream), kept
 /// between launches. Growing it waits for the device, since kernels queued
 /// before may still read the old buffer.
-std::uint64_t fromCache(std::uint64_t bytes, std::uintptr_t stream) {
+std::uint64_t fromCache(std::uint64_t bytes, std::uintptr_t stream,
+                        int device) {
   static std::mutex mutex;
   static auto *buffers =
       new std::map<std::pair<int, std::uintptr_t>, runtime::DeviceBuffer>();
-  runtime::Result<int> device = runtime::currentDevice();
-  if (!device.ok())
-    throw std::runtime_error(device.status.message);
+  // Allocation, and the synchronisation before growing, in the launch
+  // device's context.
+  runtime::DeviceScope scope;
+  if (runtime::Status status = scope.enter(device); !status.ok())
+    throw std::runtime_error(status.message);
+  runtime::Result<int> current = runtime::currentDevice();
+  if (!current.ok())
+    throw std::runtime_error(current.status.message);
   std::lock_guard<std::mutex> lock(mutex);
-  runtime::DeviceBuffer &buffer = (*buffers)[{device.value, stream}];
+  runtime::DeviceBuffer &buffer = (*buffers)[{current.value, stream}];
   if (buffer.size() < bytes) {
     if (buffer.size())
       if (runtime::Status status = runtime::synchronize(); !status.ok())
@@ -68,12 +115,13 @@ std::uint64_t fromCache(std::uint64_t bytes, std::uintptr_t stream) {
 
 } // namespace
 
-GlobalScratch acquireGlobalScratch(std::uint64_t bytes, std::uintptr_t stream) {
+GlobalScratch acquireGlobalScratch(std::uint64_t bytes, std::uintptr_t stream,
+                                   int device) {
   GlobalScratch scratch;
   if (!allocator().is_none())
-    scratch.pointer = fromAllocator(bytes, stream, scratch.owner);
+    scratch.pointer = fromAllocator(bytes, stream, device, scratch.owner);
   else
-    scratch.pointer = fromCache(bytes, stream);
+    scratch.pointer = fromCache(bytes, stream, device);
   return scratch;
 }
 

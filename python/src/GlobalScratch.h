@@ -3,7 +3,8 @@
 // instance), passed as the kernel's hidden last parameter. It comes from
 // the allocator set with terrazzo.set_allocator (fn(size, alignment,
 // stream) -> a tensor, as in Triton), or else from a device buffer the
-// extension keeps per device and stream, grown as needed.
+// extension keeps per device and stream, grown as needed. Either way it is
+// memory of the launch's device.
 #ifndef TERRAZZO_PYTHON_GLOBALSCRATCH_H
 #define TERRAZZO_PYTHON_GLOBALSCRATCH_H
 
@@ -24,9 +25,14 @@ struct GlobalScratch {
   py::object owner;
 };
 
-/// Scratch of `bytes` bytes for a launch on `stream`. Must be called with
-/// the GIL held; errors raise Python exceptions.
-GlobalScratch acquireGlobalScratch(std::uint64_t bytes, std::uintptr_t stream);
+/// Scratch of `bytes` bytes on device `device` (negative: the current
+/// device) for a launch on `stream`, a stream of that device. The
+/// allocator is called with that device current in torch (when torch is
+/// imported and another device is current); the extension's own buffer is
+/// allocated in that device's context. Must be called with the GIL held;
+/// errors raise Python exceptions.
+GlobalScratch acquireGlobalScratch(std::uint64_t bytes, std::uintptr_t stream,
+                                   int device);
 
 /// _C.set_allocator(fn or None) and _C.get_allocator().
 void registerGlobalScratch(py::module_ &m);

@@ -3,8 +3,130 @@
 #include "GlobalScratch.h"
 
 #include <stdexcept>
+#include <unordered_map>
 
 namespace terrazzo::python {
+
+//===----------------------------------------------------------------------===//
+// Launch devices
+//===----------------------------------------------------------------------===//
+
+bool multipleDevices() {
+  // Asked once, with the GIL held (so no other thread waits on the guard).
+  static const bool multiple = [] {
+    if (dryLaunchDefault)
+      return false;
+    runtime::Result<int> count = runtime::deviceCount();
+    return count.ok() && count.value > 1;
+  }();
+  return multiple;
+}
+
+namespace {
+
+/// Where the device of a pointer argument of some type comes from.
+enum class DeviceSource : std::uint8_t {
+  GetDevice, ///< obj.get_device() -> int, -1 on the host (torch.Tensor)
+  DLPack,    ///< obj.__dlpack_device__() -> (device type, device id)
+  Driver,    ///< cuPointerGetAttribute on the address
+};
+
+PyObject *getDeviceName() {
+  static PyObject *name = PyUnicode_InternFromString("get_device");
+  return name;
+}
+
+/// The source for objects of `type`, decided once per type (the cache keeps
+/// a reference to each type, so an address is never reused for another).
+DeviceSource deviceSource(PyTypeObject *type) {
+  static auto *cache = new std::unordered_map<PyTypeObject *, DeviceSource>();
+  static PyTypeObject *lastType = nullptr;
+  static DeviceSource lastSource = DeviceSource::Driver;
+  if (type == lastType)
+    return lastSource;
+  auto it = cache->find(type);
+  if (it == cache->end()) {
+    PyObject *typeObject = reinterpret_cast<PyObject *>(type);
+    DeviceSource source = DeviceSource::Driver;
+    if (PyObject_HasAttr(typeObject, getDeviceName()) == 1)
+      source = DeviceSource::GetDevice;
+    else if (PyObject_HasAttr(typeObject, interned.dlpack_device) == 1 &&
+             PyObject_HasAttr(typeObject, interned.data_ptr) != 1 &&
+             PyObject_HasAttr(typeObject, interned.cuda_array_interface) != 1)
+      source = DeviceSource::DLPack;
+    Py_INCREF(type);
+    it = cache->emplace(type, source).first;
+  }
+  lastType = type;
+  lastSource = it->second;
+  return it->second;
+}
+
+/// The device `object` (a pointer argument read as `value`) lives on, or
+/// kCurrentDevice when it names none.
+int argumentDevice(PyObject *object, const ArgValue &value) {
+  if (value.kind != ArgKind::Pointer || value.isNone || object == Py_None ||
+      PyLong_Check(object))
+    return kCurrentDevice;
+  switch (deviceSource(Py_TYPE(object))) {
+  case DeviceSource::GetDevice: {
+    PyObject *result = PyObject_CallMethodNoArgs(object, getDeviceName());
+    if (!result)
+      throwPythonError();
+    long device = PyLong_AsLong(result);
+    Py_DECREF(result);
+    if (device == -1 && PyErr_Occurred())
+      throwPythonError();
+    return device >= 0 ? int(device) : kCurrentDevice;
+  }
+  case DeviceSource::DLPack: {
+    PyObject *result =
+        PyObject_CallMethodNoArgs(object, interned.dlpack_device);
+    if (!result)
+      throwPythonError();
+    py::object owner = py::reinterpret_steal<py::object>(result);
+    if (!PyTuple_Check(result) || PyTuple_GET_SIZE(result) < 2)
+      return kCurrentDevice;
+    long type = PyLong_AsLong(PyTuple_GET_ITEM(result, 0));
+    long id = PyLong_AsLong(PyTuple_GET_ITEM(result, 1));
+    if (PyErr_Occurred())
+      throwPythonError();
+    constexpr long kDLCUDA = 2, kDLCUDAManaged = 13;
+    return (type == kDLCUDA || type == kDLCUDAManaged) && id >= 0
+               ? int(id)
+               : kCurrentDevice;
+  }
+  case DeviceSource::Driver: {
+    runtime::Result<int> device = runtime::pointerDevice(value.address);
+    return device.ok() && device.value >= 0 ? device.value : kCurrentDevice;
+  }
+  }
+  return kCurrentDevice;
+}
+
+} // namespace
+
+void LaunchDevice::add(PyObject *object, const ArgValue &value,
+                       const ParamRef &who) {
+  int device = argumentDevice(object, value);
+  if (device == kCurrentDevice)
+    return;
+  if (device_ == kCurrentDevice) {
+    device_ = device;
+    first_ = who;
+    return;
+  }
+  if (device != device_)
+    raise(PyExc_ValueError,
+          kernelName_ + "(): " + describe(who) + " is on cuda:" +
+              std::to_string(device) + " but " + describe(first_) +
+              " is on cuda:" + std::to_string(device_) +
+              "; the tensors of one launch must be on one device");
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel
+//===----------------------------------------------------------------------===//
 
 Kernel::Kernel(std::string binary, std::string name, int threadsPerBlock,
                int sharedMemoryBytes, std::string signature, bool dryRun,
@@ -16,12 +138,34 @@ Kernel::Kernel(std::string binary, std::string name, int threadsPerBlock,
     numKernelParams_ += c != '-';
 }
 
-runtime::Status Kernel::ensureLoaded() {
-  if (loaded_.load(std::memory_order_acquire))
-    return runtime::Status::success();
+Kernel::~Kernel() {
+  int n = numLoaded_.load(std::memory_order_acquire);
+  for (int i = 0; i < n; ++i)
+    delete loaded_[i].load(std::memory_order_relaxed);
+}
+
+runtime::Status Kernel::ensureLoaded(void *context, const Loaded *&loaded) {
+  int n = numLoaded_.load(std::memory_order_acquire);
+  for (int i = 0; i < n; ++i) {
+    const Loaded *entry = loaded_[i].load(std::memory_order_relaxed);
+    if (entry->context == context) {
+      loaded = entry;
+      return runtime::Status::success();
+    }
+  }
   std::lock_guard<std::mutex> lock(loadMutex_);
-  if (loaded_.load(std::memory_order_relaxed))
-    return runtime::Status::success();
+  n = numLoaded_.load(std::memory_order_relaxed);
+  for (int i = 0; i < n; ++i) {
+    const Loaded *entry = loaded_[i].load(std::memory_order_relaxed);
+    if (entry->context == context) {
+      loaded = entry;
+      return runtime::Status::success();
+    }
+  }
+  if (n == kMaxContexts)
+    return runtime::Status::error(
+        "kernel '" + name_ + "' is loaded in " + std::to_string(n) +
+        " CUDA contexts already, the most one kernel can be loaded in");
   runtime::Result<runtime::Module> module =
       runtime::Module::load(binary_.data(), binary_.size());
   if (!module.ok())
@@ -36,13 +180,17 @@ runtime::Status Kernel::ensureLoaded() {
             function.value.setMaxDynamicSharedMemory(sharedMemoryBytes_);
         !status.ok())
       return status;
-  module_ = std::move(module.value);
-  function_ = function.value;
-  loaded_.store(true, std::memory_order_release);
+  auto *entry = new Loaded();
+  entry->context = context;
+  entry->module = std::move(module.value);
+  entry->function = function.value;
+  loaded_[n].store(entry, std::memory_order_relaxed);
+  numLoaded_.store(n + 1, std::memory_order_release);
+  loaded = entry;
   return runtime::Status::success();
 }
 
-void Kernel::launch(const unsigned grid[3], std::uintptr_t stream,
+void Kernel::launch(int device, const unsigned grid[3], std::uintptr_t stream,
                     const Slot *slots, void **params) {
   if (dryRun) {
     ++launchCount;
@@ -55,8 +203,10 @@ void Kernel::launch(const unsigned grid[3], std::uintptr_t stream,
   }
   if (!grid[0] || !grid[1] || !grid[2])
     return;
-  // The hidden trailing parameter: this launch's global scratch, held (an
-  // allocator's tensor) until the launch is queued.
+  // The hidden trailing parameter: this launch's global scratch on the
+  // launch's device, held (an allocator's tensor) until the launch is
+  // queued. Acquired before the device scope below: a Python allocator may
+  // switch devices itself.
   GlobalScratch scratch;
   Scratch<void *, 33> withScratch(globalScratchBytes_ ? numKernelParams_ + 1
                                                       : 0);
@@ -64,7 +214,7 @@ void Kernel::launch(const unsigned grid[3], std::uintptr_t stream,
     std::uint64_t programs =
         std::uint64_t(grid[0]) * grid[1] * grid[2];
     scratch = acquireGlobalScratch(programs * std::uint64_t(globalScratchBytes_),
-                                   stream);
+                                   stream, device);
     for (std::size_t k = 0; k < numKernelParams_; ++k)
       withScratch[k] = params[k];
     withScratch[numKernelParams_] = &scratch.pointer;
@@ -72,12 +222,19 @@ void Kernel::launch(const unsigned grid[3], std::uintptr_t stream,
   }
   runtime::Status status;
   {
+    // The launch device's context for the driver calls; the thread's own
+    // is restored when the scope ends.
+    runtime::DeviceScope scope;
     py::gil_scoped_release release;
-    status = ensureLoaded();
+    status = scope.enter(device);
+    const Loaded *loaded = nullptr;
     if (status.ok())
-      status = function_.launch(grid[0], grid[1], grid[2], threadsPerBlock_, 1,
-                                1, unsigned(sharedMemoryBytes_),
-                                reinterpret_cast<void *>(stream), params);
+      status = ensureLoaded(scope.context(), loaded);
+    if (status.ok())
+      status = loaded->function.launch(
+          grid[0], grid[1], grid[2], threadsPerBlock_, 1, 1,
+          unsigned(sharedMemoryBytes_), reinterpret_cast<void *>(stream),
+          params);
   }
   if (!status.ok())
     throw std::runtime_error(status.message);
@@ -159,16 +316,20 @@ void launchFromPython(Kernel &kernel, py::handle gridObject,
   Scratch<void *, 32> params(n);
   std::size_t k = 0;
   ArgValue value;
+  bool findDevice = !kernel.dryRun && multipleDevices();
+  LaunchDevice device(kernel.name());
   for (std::size_t i = 0; i < signature.size(); ++i) {
     if (signature[i] == '-')
       continue;
     ParamRef who{i};
     extractArgument(items[i], value, /*wantDtype=*/false, who);
+    if (findDevice)
+      device.add(items[i], value, who);
     packArgument(signature[i], value, slots[k], who);
     params[k] = &slots[k];
     ++k;
   }
-  kernel.launch(grid, stream, slots.data(), params.data());
+  kernel.launch(device.device(), grid, stream, slots.data(), params.data());
 }
 
 } // namespace
@@ -207,7 +368,9 @@ as a byte), '-' accepted but not passed (specialized away).)doc")
       .def("launch", &launchFromPython, py::arg("grid"), py::arg("stream"),
            py::arg("args"),
            "Launches on `stream` (a CUstream as an int; 0 for the default "
-           "stream) with one argument per signature character.")
+           "stream) with one argument per signature character, on the "
+           "device of the pointer arguments (the current device when none "
+           "names one); `stream` must belong to that device.")
       .def_property_readonly("name", &Kernel::name)
       .def_property_readonly("signature", &Kernel::signature)
       .def_property_readonly("threads_per_block", &Kernel::threadsPerBlock)

@@ -7,6 +7,12 @@
 // driver call: the arguments are converted and packed, and the packed values
 // are kept for last_launch(), so the host-side cost can be measured and
 // tested anywhere.
+//
+// Devices: a launch runs on the device of its pointer arguments (the first
+// one that names a device decides; the others must agree), with the binary
+// loaded once per context, so one Kernel serves every GPU of the process.
+// With a single GPU nothing of this costs anything: no argument's device is
+// looked at and the launch runs in the current context.
 #ifndef TERRAZZO_PYTHON_KERNEL_H
 #define TERRAZZO_PYTHON_KERNEL_H
 
@@ -20,6 +26,37 @@
 #include <vector>
 
 namespace terrazzo::python {
+
+/// A launch on the current device: no argument named one.
+inline constexpr int kCurrentDevice = -1;
+
+/// True when the process sees more than one CUDA device (asked once). False
+/// without a driver, with one device, and in dry-run mode
+/// (TERRAZZO_DRY_LAUNCH), where launches never reach a device: then every
+/// launch runs on the current device and no argument's device is read.
+bool multipleDevices();
+
+/// Finds the device of a launch from its pointer arguments: a torch
+/// tensor's get_device(), a DLPack producer's device, else the driver's
+/// answer for the address (__cuda_array_interface__ and other objects with
+/// data_ptr()). None, integer addresses and host tensors name no device.
+/// The first argument that names a device decides; one on another device
+/// raises ValueError naming both arguments.
+class LaunchDevice {
+public:
+  explicit LaunchDevice(const std::string &kernelName)
+      : kernelName_(kernelName) {}
+
+  /// Notes the device of argument `object`, extracted as `value`.
+  void add(PyObject *object, const ArgValue &value, const ParamRef &who);
+  /// The device found, or kCurrentDevice.
+  int device() const { return device_; }
+
+private:
+  const std::string &kernelName_;
+  int device_ = kCurrentDevice;
+  ParamRef first_{0, nullptr};
+};
 
 class Kernel {
 public:
@@ -38,25 +75,43 @@ public:
   int globalScratchBytes() const { return globalScratchBytes_; }
   /// Number of parameters the kernel really has (signature without '-').
   std::size_t numKernelParams() const { return numKernelParams_; }
-  bool loaded() const { return loaded_.load(std::memory_order_acquire); }
+  /// Whether the binary is loaded in at least one context.
+  bool loaded() const {
+    return numLoaded_.load(std::memory_order_acquire) > 0;
+  }
+  ~Kernel();
 
   bool dryRun = false;
   std::uint64_t launchCount = 0;
 
-  /// Launches on `stream` with `params[k]` pointing at `slots[k]`, one per
-  /// kernel parameter. Loads the module first if needed. Releases the GIL
-  /// around the driver calls; driver errors throw std::runtime_error (a
+  /// Launches on device `device` (kCurrentDevice: the current context's) and
+  /// `stream`, a stream of that device, with `params[k]` pointing at
+  /// `slots[k]`, one per kernel parameter. The device's context is current
+  /// for the driver calls and the thread's own context is restored after
+  /// them. Loads the module in that context first if needed. Releases the
+  /// GIL around the driver calls; driver errors throw std::runtime_error (a
   /// Python RuntimeError) with the runtime's message. A grid with a zero
   /// dimension launches nothing. Must be called with the GIL held.
-  void launch(const unsigned grid[3], std::uintptr_t stream, const Slot *slots,
-              void **params);
+  void launch(int device, const unsigned grid[3], std::uintptr_t stream,
+              const Slot *slots, void **params);
 
   /// The last dry-run launch, as {"grid", "stream", "args"}; None before
   /// the first.
   py::object lastLaunch() const;
 
 private:
-  runtime::Status ensureLoaded();
+  /// The binary loaded in one context.
+  struct Loaded {
+    void *context = nullptr;
+    runtime::Module module;
+    runtime::Function function;
+  };
+  /// Contexts a Kernel can be loaded in (one per device, usually).
+  static constexpr int kMaxContexts = 64;
+
+  /// The binary loaded in `context` (the current one), loading it there on
+  /// the first call. Thread-safe; lock-free once loaded.
+  runtime::Status ensureLoaded(void *context, const Loaded *&loaded);
 
   std::string binary_;
   std::string name_;
@@ -67,9 +122,9 @@ private:
   std::size_t numKernelParams_ = 0;
 
   std::mutex loadMutex_;
-  std::atomic<bool> loaded_{false};
-  runtime::Module module_;
-  runtime::Function function_;
+  /// loaded_[0, numLoaded_) are published (release) and never removed.
+  std::atomic<Loaded *> loaded_[kMaxContexts] = {};
+  std::atomic<int> numLoaded_{0};
 
   bool haveLast_ = false;
   unsigned lastGrid_[3] = {0, 0, 0};

@@ -236,6 +236,13 @@ TEST(RuntimeInit, WithoutDriverEveryCallFailsCleanly) {
   EXPECT_EQ(currentDevice().status.message, init.message);
   EXPECT_EQ(setCurrentDevice(0).message, init.message);
   EXPECT_EQ(synchronize().message, init.message);
+  EXPECT_EQ(pointerDevice(0x1000).status.message, init.message);
+  {
+    DeviceScope scope;
+    EXPECT_EQ(scope.enter(0).message, init.message);
+    EXPECT_EQ(scope.context(), nullptr);
+    EXPECT_FALSE(scope.switched());
+  }
   const char ptx[] = ".version 8.0\n.target sm_80\n.address_size 64\n";
   EXPECT_EQ(Module::load(ptx, sizeof(ptx)).status.message, init.message);
   EXPECT_EQ(DeviceBuffer::allocate(16).status.message, init.message);
@@ -702,6 +709,158 @@ TEST_F(RuntimeGpuTest, EventTimerMeasuresAStream) {
   for (float value : out)
     EXPECT_EQ(value, 1.0f);
   std::printf("10 launches over %u floats: %.3f ms\n", n, milliseconds.value);
+}
+
+TEST_F(RuntimeGpuTest, PointerDeviceOfBuffersAndHostMemory) {
+  Result<int> current = currentDevice();
+  ASSERT_TRUE(current.ok()) << current.status.message;
+  Result<DeviceBuffer> buffer = DeviceBuffer::allocate(4096);
+  ASSERT_TRUE(buffer.ok()) << buffer.status.message;
+  Result<int> device = pointerDevice(buffer.value.devicePointer());
+  ASSERT_TRUE(device.ok()) << device.status.message;
+  EXPECT_EQ(device.value, current.value);
+  // An address inside the allocation belongs to it too.
+  device = pointerDevice(buffer.value.devicePointer() + 100);
+  ASSERT_TRUE(device.ok()) << device.status.message;
+  EXPECT_EQ(device.value, current.value);
+
+  // Ordinary host memory is unknown to the driver: an error that names the
+  // call and the address.
+  std::vector<char> host(64);
+  Result<int> onHost =
+      pointerDevice(reinterpret_cast<std::uintptr_t>(host.data()));
+  ASSERT_FALSE(onHost.ok());
+  EXPECT_NE(onHost.status.message.find("cuPointerGetAttribute"),
+            std::string::npos)
+      << onHost.status.message;
+  EXPECT_NE(onHost.status.message.find("0x"), std::string::npos)
+      << onHost.status.message;
+}
+
+TEST_F(RuntimeGpuTest, DeviceScopeOnTheCurrentDeviceSwitchesNothing) {
+  Result<int> current = currentDevice();
+  ASSERT_TRUE(current.ok()) << current.status.message;
+  for (int ordinal : {current.value, -1}) {
+    DeviceScope scope;
+    Status entered = scope.enter(ordinal);
+    ASSERT_TRUE(entered.ok()) << entered.message;
+    EXPECT_FALSE(scope.switched()) << "ordinal " << ordinal;
+    EXPECT_NE(scope.context(), nullptr);
+    // A module loaded in the scope belongs to the scope's context, and the
+    // launch there is correct.
+    Module module = loadAffine();
+    EXPECT_EQ(module.context(), scope.context());
+    Result<Function> affine = module.getFunction("affine");
+    ASSERT_TRUE(affine.ok()) << affine.status.message;
+    runAffineAndCheck(affine.value, 3001, 128);
+  }
+  Result<int> after = currentDevice();
+  ASSERT_TRUE(after.ok()) << after.status.message;
+  EXPECT_EQ(after.value, current.value);
+
+  DeviceScope invalid;
+  Result<int> count = deviceCount();
+  ASSERT_TRUE(count.ok());
+  Status failed = invalid.enter(count.value + 3);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_NE(failed.message.find("CUDA_ERROR_INVALID_DEVICE"),
+            std::string::npos)
+      << failed.message;
+  EXPECT_FALSE(invalid.switched());
+}
+
+/// Cases for processes that see two GPUs or more.
+class RuntimeMultiGpuTest : public RuntimeGpuTest {
+protected:
+  void SetUp() override {
+    RuntimeGpuTest::SetUp();
+    if (IsSkipped())
+      return;
+    Result<int> count = deviceCount();
+    if (!count.ok() || count.value < 2)
+      GTEST_SKIP() << "needs two CUDA devices";
+  }
+};
+
+TEST_F(RuntimeMultiGpuTest, DeviceScopeLaunchesOnAnotherDeviceAndRestores) {
+  ASSERT_TRUE(setCurrentDevice(0).ok());
+  {
+    DeviceScope scope;
+    Status entered = scope.enter(1);
+    ASSERT_TRUE(entered.ok()) << entered.message;
+    EXPECT_TRUE(scope.switched());
+    Result<int> inside = currentDevice();
+    ASSERT_TRUE(inside.ok()) << inside.status.message;
+    EXPECT_EQ(inside.value, 1);
+
+    // Memory, module and launch on device 1; the result checked element by
+    // element.
+    Module module = loadAffine();
+    EXPECT_EQ(module.context(), scope.context());
+    Result<Function> affine = module.getFunction("affine");
+    ASSERT_TRUE(affine.ok()) << affine.status.message;
+    runAffineAndCheck(affine.value, 5003, 256);
+    Result<DeviceBuffer> buffer = DeviceBuffer::allocate(256);
+    ASSERT_TRUE(buffer.ok()) << buffer.status.message;
+    Result<int> owner = pointerDevice(buffer.value.devicePointer());
+    ASSERT_TRUE(owner.ok()) << owner.status.message;
+    EXPECT_EQ(owner.value, 1);
+
+    // A nested scope on the device already current switches nothing.
+    DeviceScope nested;
+    ASSERT_TRUE(nested.enter(1).ok());
+    EXPECT_FALSE(nested.switched());
+    EXPECT_EQ(nested.context(), scope.context());
+  }
+  Result<int> after = currentDevice();
+  ASSERT_TRUE(after.ok()) << after.status.message;
+  EXPECT_EQ(after.value, 0);
+}
+
+TEST_F(RuntimeMultiGpuTest, ModuleUnloadsInItsOwnContext) {
+  ASSERT_TRUE(setCurrentDevice(0).ok());
+  Module onDevice1;
+  void *context1 = nullptr;
+  {
+    DeviceScope scope;
+    ASSERT_TRUE(scope.enter(1).ok());
+    context1 = scope.context();
+    onDevice1 = loadAffine();
+  }
+  EXPECT_EQ(onDevice1.context(), context1);
+  // Destroyed while device 0 is current: unloaded in device 1's context,
+  // and device 0 stays current.
+  onDevice1 = Module();
+  Result<int> after = currentDevice();
+  ASSERT_TRUE(after.ok()) << after.status.message;
+  EXPECT_EQ(after.value, 0);
+  // Device 0 still works.
+  Module module = loadAffine();
+  Result<Function> affine = module.getFunction("affine");
+  ASSERT_TRUE(affine.ok()) << affine.status.message;
+  runAffineAndCheck(affine.value, 777, 128);
+}
+
+TEST_F(RuntimeMultiGpuTest, DeviceScopeOnAThreadWithoutContext) {
+  ASSERT_TRUE(setCurrentDevice(0).ok());
+  std::thread worker([] {
+    {
+      DeviceScope scope;
+      ASSERT_TRUE(scope.enter(1).ok());
+      Result<int> inside = currentDevice();
+      ASSERT_TRUE(inside.ok()) << inside.status.message;
+      EXPECT_EQ(inside.value, 1);
+      Module module = loadAffine();
+      Result<Function> affine = module.getFunction("affine");
+      ASSERT_TRUE(affine.ok()) << affine.status.message;
+      runAffineAndCheck(affine.value, 1025, 256);
+    }
+    // The thread's previous context (the runtime's default one) again.
+    Result<int> after = currentDevice();
+    ASSERT_TRUE(after.ok()) << after.status.message;
+    EXPECT_EQ(after.value, 0);
+  });
+  worker.join();
 }
 
 } // namespace

@@ -65,22 +65,23 @@ _stream_broken = False
 _raw_stream_functions = None
 
 
-def current_stream() -> int:
-    """torch's current CUDA stream when torch is imported, else 0 (the
-    default stream). On every launch, so it asks torch's C layer for the raw
-    stream of the current device: `torch.cuda.current_stream()` builds a
-    Python Stream object each time, which costs several microseconds."""
+def current_stream(device: Optional[int] = None) -> int:
+    """torch's current CUDA stream of `device` (None: of the current device)
+    when torch is imported, else 0 (the default stream). On every launch
+    (the dispatcher calls it with the launch's device), so it asks torch's C
+    layer for the raw stream: `torch.cuda.current_stream()` builds a Python
+    Stream object each time, which costs several microseconds."""
     global _stream_broken, _raw_stream_functions
     if _stream_broken:
         return 0
     if _raw_stream_functions is not None:
         raw_stream, current_device = _raw_stream_functions
-        return raw_stream(current_device())
+        return raw_stream(current_device() if device is None else device)
     torch = sys.modules.get("torch")
     if torch is None:
         return 0
     try:
-        stream = torch.cuda.current_stream().cuda_stream
+        stream = torch.cuda.current_stream(device).cuda_stream
     except Exception:  # torch without CUDA
         _stream_broken = True
         return 0
@@ -265,6 +266,15 @@ def _device_index(device) -> int:
         if not index.isdigit():
             return active.get_current_device()
     return int(index)
+
+
+def device_arch(device=None) -> int:
+    """The compute capability of a device as an int (90 for sm_90), from the
+    CUDA driver."""
+    index = _device_index(device)
+    cuda = _CudaLibrary.get()
+    major, minor = (cuda.attribute(a, index) for a in _CU_COMPUTE_CAPABILITY)
+    return major * 10 + minor
 
 
 class DeviceUtils:
