@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import statistics
 import sys
 import time
@@ -65,14 +67,15 @@ def do_bench(fn: Callable, warmup: float = 25, rep: float = 100, grad_to_none=No
             times.append((time.perf_counter() - t) * 1e3)
         return _summarize(times, quantiles, return_mode)
 
+    from .runtime import driver
     fn()
     torch.cuda.synchronize()
-    cache = torch.empty(256 * 1024 * 1024 // 4, dtype=torch.int32, device="cuda")
+    cache = driver.active.get_empty_cache_for_benchmark()
     start = torch.cuda.Event(enable_timing=True)
     end = torch.cuda.Event(enable_timing=True)
     start.record()
     for _ in range(5):
-        cache.zero_()
+        driver.active.clear_cache(cache)
         fn()
     end.record()
     torch.cuda.synchronize()
@@ -87,7 +90,7 @@ def do_bench(fn: Callable, warmup: float = 25, rep: float = 100, grad_to_none=No
         if grad_to_none is not None:
             for x in grad_to_none:
                 x.grad = None
-        cache.zero_()
+        driver.active.clear_cache(cache)
         starts[i].record()
         fn()
         ends[i].record()
@@ -112,7 +115,11 @@ def assert_close(x, y, atol=None, rtol=None, err_msg=""):
 
 
 class Benchmark:
-    """Describes a benchmark table for `perf_report`."""
+    """One benchmark table (and plot) for `perf_report`: the function is run
+    for every value of `x_vals` (given to each name of `x_names`; a tuple
+    gives one value per name) and every value of `line_arg` in `line_vals`
+    (shown as `line_names`), with `args` as further keywords. A function
+    returns a number, or (value, min, max) to shade a range in the plot."""
 
     def __init__(self, x_names, x_vals, line_arg, line_vals, line_names, plot_name,
                  args=None, xlabel="", ylabel="", x_log=False, y_log=False, styles=None,
@@ -125,42 +132,298 @@ class Benchmark:
         self.plot_name = plot_name
         self.args = dict(args or {})
         self.xlabel, self.ylabel = xlabel, ylabel
+        self.x_log, self.y_log = x_log, y_log
+        self.styles = styles
+        self.color = color
 
 
-class _Mark:
+class _Table:
+    """The results of one Benchmark: a row per x value, with the x values
+    then each line's value (and its min and max)."""
+
+    def __init__(self, bench: Benchmark):
+        self.bench = bench
+        self.rows: List[list] = []  # x values + per line (value, min, max)
+
+    def columns(self) -> List[str]:
+        return self.bench.x_names + self.bench.line_names
+
+    def values(self) -> List[list]:
+        n = len(self.bench.x_names)
+        return [row[:n] + [v for v, _, _ in row[n:]] for row in self.rows]
+
+    def format(self) -> str:
+        header = self.columns()
+        body = [[(f"{v:.6g}" if isinstance(v, float) else str(v)) for v in row]
+                for row in self.values()]
+        widths = [max([len(str(h))] + [len(r[i]) for r in body]) for i, h in enumerate(header)]
+        lines = ["  ".join(str(h).rjust(w) for h, w in zip(header, widths))]
+        lines += ["  ".join(v.rjust(w) for v, w in zip(r, widths)) for r in body]
+        return "\n".join(lines)
+
+    def write_csv(self, path: str) -> None:
+        import csv
+        with open(path, "w", newline="") as f:
+            writer = csv.writer(f)
+            writer.writerow(self.columns())
+            writer.writerows(self.values())
+
+    def plot(self, show: bool, save_path: Optional[str]) -> bool:
+        """Draws the table with matplotlib (False where it is missing)."""
+        try:
+            import matplotlib
+            if not show:
+                matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            return False
+        b = self.bench
+        n = len(b.x_names)
+        xs = [row[0] for row in self.rows]
+        fig, ax = plt.subplots()
+        for i, name in enumerate(b.line_names):
+            vals = [row[n + i] for row in self.rows]
+            style = b.styles[i] if b.styles and i < len(b.styles) else None
+            kw = {"color": style[0], "ls": style[1]} if style else {}
+            ax.plot(xs, [v for v, _, _ in vals], label=name, **kw)
+            lo, hi = [v[1] for v in vals], [v[2] for v in vals]
+            if all(v is not None for v in lo + hi):
+                ax.fill_between(xs, lo, hi, alpha=0.15, color=kw.get("color"))
+        ax.legend()
+        ax.set_xlabel(b.xlabel or b.x_names[0])
+        ax.set_ylabel(b.ylabel)
+        if b.x_log:
+            ax.set_xscale("log")
+        if b.y_log:
+            ax.set_yscale("log")
+        if show:
+            plt.show()
+        if save_path:
+            fig.savefig(os.path.join(save_path, f"{b.plot_name}.png"))
+        plt.close(fig)
+        return True
+
+
+class Mark:
+    """A function decorated by `perf_report`: `.run()` measures it over its
+    benchmarks."""
+
     def __init__(self, fn, benchmarks):
         self.fn = fn
         self.benchmarks = benchmarks
 
-    def run(self, print_data=True, show_plots=False, save_path=None, **kwargs):
-        tables = []
-        for bench in (self.benchmarks if isinstance(self.benchmarks, list)
-                      else [self.benchmarks]):
-            header = list(bench.x_names) + list(bench.line_names)
-            rows = []
-            for x in bench.x_vals:
-                xs = x if isinstance(x, (list, tuple)) else [x] * len(bench.x_names)
-                xargs = dict(zip(bench.x_names, xs))
-                row = list(xs)
-                for lv in bench.line_vals:
-                    r = self.fn(**xargs, **{bench.line_arg: lv}, **bench.args, **kwargs)
-                    row.append(r[0] if isinstance(r, (tuple, list)) else r)
-                rows.append(row)
-            tables.append((bench.plot_name, header, rows))
+    def _measure(self, bench: Benchmark, **kwargs) -> _Table:
+        table = _Table(bench)
+        for x in bench.x_vals:
+            xs = list(x) if isinstance(x, (list, tuple)) else [x] * len(bench.x_names)
+            row = list(xs)
+            for lv in bench.line_vals:
+                r = self.fn(**dict(zip(bench.x_names, xs)), **{bench.line_arg: lv},
+                            **bench.args, **kwargs)
+                row.append(tuple(r[:3]) if isinstance(r, (tuple, list)) else (r, None, None))
+            table.rows.append(row)
+        return table
+
+    def run(self, show_plots: bool = False, print_data: bool = False, save_path: str = "",
+            return_df: bool = False, **kwargs):
+        """Measures every benchmark; prints the tables (`print_data`), draws
+        them where matplotlib is importable (`show_plots`), writes
+        `<plot_name>.csv` (and `.png`) under `save_path`. With `return_df`
+        returns the tables (pandas DataFrames where pandas is importable,
+        else lists of rows with the column names first)."""
+        benches = self.benchmarks if isinstance(self.benchmarks, list) else [self.benchmarks]
+        results = []
+        if save_path:
+            os.makedirs(save_path, exist_ok=True)
+        for bench in benches:
+            table = self._measure(bench, **kwargs)
             if print_data:
                 print(f"{bench.plot_name}:")
-                widths = [max(len(str(h)), 12) for h in header]
-                print("  ".join(str(h).rjust(w) for h, w in zip(header, widths)))
-                for row in rows:
-                    print("  ".join((f"{v:.3f}" if isinstance(v, float) else str(v)).rjust(w)
-                                    for v, w in zip(row, widths)))
-        return tables
+                print(table.format())
+            if save_path:
+                table.write_csv(os.path.join(save_path, f"{bench.plot_name}.csv"))
+            if show_plots or save_path:
+                if not table.plot(show_plots, save_path) and show_plots:
+                    print(f"({bench.plot_name}: matplotlib is not installed, no plot)")
+            results.append(table)
+        if not return_df:
+            return None
+        try:
+            import pandas as pd
+            frames = [pd.DataFrame(t.values(), columns=t.columns()) for t in results]
+        except ImportError:
+            frames = [[t.columns()] + t.values() for t in results]
+        return frames[0] if len(frames) == 1 else frames
 
 
 def perf_report(benchmarks):
-    """Decorator turning a function into a benchmark whose `.run()` prints a
-    table (no plots)."""
-    return lambda fn: _Mark(fn, benchmarks)
+    """Decorator turning a function into a benchmark (a `Mark`) whose
+    `.run()` measures it over `benchmarks` (one Benchmark or a list)."""
+    return lambda fn: Mark(fn, benchmarks)
+
+
+# ---------------------------------------------------------------------------
+# CUDA graphs and device peaks
+# ---------------------------------------------------------------------------
+
+def do_bench_cudagraph(fn: Callable, rep: float = 20, grad_to_none=None,
+                       quantiles: Optional[Sequence[float]] = None,
+                       return_mode: str = "mean"):
+    """Runtime of `fn()` in milliseconds, launched from a CUDA graph (so
+    that launch overheads are not measured): `fn` is captured repeated
+    enough times to last about `rep` ms, and the graph is replayed ten
+    times. Needs torch and a CUDA device."""
+    assert return_mode in ("min", "max", "mean", "median", "all")
+    torch = _torch_cuda()
+    if torch is None:
+        raise RuntimeError("do_bench_cudagraph needs torch with a CUDA device")
+    with torch.cuda.stream(torch.cuda.Stream()):
+        fn()  # compile and warm up outside the capture
+
+        def capture(n: int):
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph):
+                for _ in range(n):
+                    if grad_to_none is not None:
+                        for x in grad_to_none:
+                            x.grad = None
+                    fn()
+            torch.cuda.synchronize()
+            return graph
+
+        def time_replay(graph) -> float:
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            start.record()
+            graph.replay()
+            end.record()
+            torch.cuda.synchronize()
+            return start.elapsed_time(end)
+
+        one = capture(1)
+        est = max(statistics.fmean(time_replay(one) for _ in range(5)), 1e-4)
+        n_repeat = max(1, int(rep / est))
+        graph = capture(n_repeat)
+        times = [time_replay(graph) / n_repeat for _ in range(10)]
+    return _summarize(times, quantiles, return_mode)
+
+
+def _device_properties(device=None):
+    from .runtime import driver
+    return driver.active.utils.get_device_properties(device)
+
+
+def _capability(device=None) -> int:
+    from .runtime import driver
+    return driver.device_arch(device)
+
+
+def _nearest(table: dict, arch: int) -> int:
+    """The entry of `table` for `arch`, or for the newest older one."""
+    older = [a for a in table if a <= arch]
+    return table[max(older) if older else min(table)]
+
+
+def get_dram_gbps(device=None) -> float:
+    """The device memory's peak bandwidth in GB/s: memory clock (kHz) x bus
+    width (bits) x 2 (double data rate) / 8 bits."""
+    p = _device_properties(device)
+    return p["mem_clock_rate"] * 1e3 * 2 * p["mem_bus_width"] / 8 / 1e9
+
+
+def _dtype_name(dtype) -> str:
+    name = str(dtype).replace("torch.", "")
+    from .language.core import dtype_from_name
+    d = dtype_from_name(name)
+    return d.name if d is not None else name
+
+
+# Dense fp16 tensor-core operations per clock of one SM sub-partition (an
+# SM has four), from NVIDIA's published peak rates, e.g. sm_80: A100, 312
+# TFLOPS from 108 SMs at 1410 MHz; sm_90: H100 SXM, 989 TFLOPS from 132 SMs
+# at 1830 MHz; sm_86: RTX 3090, 71 TFLOPS from 82 SMs at 1695 MHz. tf32 is
+# half the fp16 rate, 8-bit types twice.
+_TENSORCORE_FP16_OPS = {70: 256, 75: 256, 80: 512, 86: 128, 89: 128, 90: 1024}
+
+
+def get_max_tensorcore_tflops(dtype, clock_rate, device=None) -> float:
+    """Peak dense tensor-core TFLOPS for `dtype` inputs at `clock_rate`
+    (kHz, as get_device_properties reports sm_clock_rate)."""
+    base = _nearest(_TENSORCORE_FP16_OPS, _capability(device))
+    name = _dtype_name(dtype)
+    if name in ("fp32", "tf32"):
+        ops = base // 2
+    elif name in ("fp16", "bf16"):
+        ops = base
+    elif name in ("int8", "fp8e4nv", "fp8e5", "float8_e4m3fn", "float8_e5m2"):
+        ops = base * 2
+    else:
+        raise RuntimeError(f"no tensor-core peak for {dtype}")
+    subcores = _device_properties(device)["multiprocessor_count"] * 4
+    return subcores * clock_rate * ops * 1e-9
+
+
+# FP32 and FP64 units per SM sub-partition (the whitepapers' per-SM counts
+# / 4), and fp16's rate as a multiple of fp32's (A100: 78 against 19.5
+# TFLOPS; packed pairs elsewhere).
+_SIMD_FP32_LANES = {70: 16, 75: 16, 80: 16, 86: 32, 89: 32, 90: 32}
+_SIMD_FP64_LANES = {70: 8, 75: 0.5, 80: 8, 86: 0.5, 89: 0.5, 90: 16}
+_SIMD_FP16_PER_FP32 = {70: 2, 75: 2, 80: 4, 86: 1, 89: 1, 90: 2}
+
+
+def get_max_simd_tflops(dtype, clock_rate, device=None) -> float:
+    """Peak TFLOPS of the CUDA cores (fused multiply-adds, two operations)
+    for `dtype` at `clock_rate` (kHz)."""
+    arch = _capability(device)
+    name = _dtype_name(dtype)
+    if name == "fp32":
+        lanes = _nearest(_SIMD_FP32_LANES, arch)
+    elif name in ("fp16", "bf16"):
+        lanes = _nearest(_SIMD_FP16_PER_FP32, arch) * _nearest(_SIMD_FP32_LANES, arch)
+    elif name == "fp64":
+        lanes = _nearest(_SIMD_FP64_LANES, arch)
+    else:
+        raise RuntimeError(f"no CUDA-core peak for {dtype}")
+    subcores = _device_properties(device)["multiprocessor_count"] * 4
+    return subcores * clock_rate * lanes * 2 * 1e-9
+
+
+def nvsmi(attrs: Sequence[str], device=None) -> List[int]:
+    """Integer values of nvidia-smi's `--query-gpu` attributes (e.g.
+    "clocks.max.sm") for the device (default: the current one)."""
+    import subprocess
+    from .runtime import driver
+    index = driver.active.get_current_device() if device is None else int(device)
+    out = subprocess.check_output(["nvidia-smi", "-i", str(index),
+                                   "--query-gpu=" + ",".join(attrs),
+                                   "--format=csv,noheader,nounits"], text=True)
+    return [int(float(v)) for v in out.strip().split(",")]
+
+
+@contextlib.contextmanager
+def set_gpu_clock(ref_sm_clock: int = 1350, ref_mem_clock: int = 1215):
+    """Locks the SM and memory clocks with nvidia-smi (needs the rights to)
+    for the block, and yields (peak fp16 tensor-core TFLOPS, peak GB/s) at
+    those clocks; the clocks are unlocked afterwards."""
+    import subprocess
+    try:
+        subprocess.check_output(["nvidia-smi", "-i", "0", "-pm", "1"])
+        subprocess.check_output(["nvidia-smi", "-i", "0", f"--lock-gpu-clocks={ref_sm_clock},"
+                                 f"{ref_sm_clock}"])
+        subprocess.check_output(["nvidia-smi", "-i", "0", f"--lock-memory-clocks="
+                                 f"{ref_mem_clock},{ref_mem_clock}"])
+        cur_sm, cur_mem = nvsmi(["clocks.current.sm", "clocks.current.memory"], 0)
+        if abs(cur_sm - ref_sm_clock) > 10 or abs(cur_mem - ref_mem_clock) > 10:
+            raise RuntimeError(f"the clocks did not lock: SM {cur_sm} MHz, memory "
+                               f"{cur_mem} MHz")
+        tflops = get_max_tensorcore_tflops("float16", ref_sm_clock * 1e3, 0)
+        bus_bits = _device_properties(0)["mem_bus_width"]
+        gbps = ref_mem_clock * 1e6 * 2 * bus_bits / 8 / 1e9
+        yield tflops, gbps
+    finally:
+        subprocess.call(["nvidia-smi", "-i", "0", "-pm", "0"])
+        subprocess.call(["nvidia-smi", "-i", "0", "-rgc"])
+        subprocess.call(["nvidia-smi", "-i", "0", "-rmc"])
 
 
 def extension():

@@ -447,3 +447,99 @@ def test_gpu_option_named_parameters(torch_cuda):
     k[(1,)](out, 6, 16, 2, 1)
     torch.cuda.synchronize()
     np.testing.assert_array_equal(out.cpu().numpy(), _expect_rows(6, 2, 1))
+
+
+# ---------------------------------------------------------------------------
+# terrazzo.testing
+# ---------------------------------------------------------------------------
+
+def test_perf_report_prints_saves_and_returns_tables(tmp_path, capsys):
+    calls = []
+
+    @triton.testing.perf_report([
+        triton.testing.Benchmark(x_names=["N"], x_vals=[2, 8], line_arg="provider",
+                                 line_vals=["a", "b"], line_names=["A", "B"],
+                                 plot_name="bench-one", args={"scale": 10}),
+        triton.testing.Benchmark(x_names=["M", "K"], x_vals=[(1, 2), 3], line_arg="p",
+                                 line_vals=[1], line_names=["P"], plot_name="bench-two"),
+    ])
+    def bench(provider=None, p=None, N=None, M=None, K=None, scale=1, extra=0):
+        calls.append((provider, p, N, M, K, scale, extra))
+        if p is not None:
+            return (M * 100 + K + extra, 0.0, 1.0)  # value, min, max
+        return N * scale + (provider == "b")
+
+    assert isinstance(bench, triton.testing.Mark)
+    frames = bench.run(print_data=True, save_path=str(tmp_path), return_df=True, extra=5)
+    out = capsys.readouterr().out
+    assert "bench-one:" in out and "bench-two:" in out
+    lines = out.splitlines()
+    one = lines[lines.index("bench-one:") + 1:lines.index("bench-one:") + 4]
+    assert one[0].split() == ["N", "A", "B"]
+    assert one[1].split() == ["2", "20", "21"] and one[2].split() == ["8", "80", "81"]
+    two = lines[lines.index("bench-two:") + 1:]
+    assert two[0].split() == ["M", "K", "P"]
+    assert two[1].split() == ["1", "2", "107"] and two[2].split() == ["3", "3", "308"]
+    assert (tmp_path / "bench-one.csv").read_text().splitlines() == ["N,A,B", "2,20,21",
+                                                                      "8,80,81"]
+    assert (tmp_path / "bench-two.csv").exists()
+    assert len(frames) == 2
+    assert ("b", None, 8, None, None, 10, 5) in calls
+    assert bench.run() is None  # nothing printed, nothing returned
+    assert capsys.readouterr().out == ""
+
+
+def test_do_bench_on_the_cpu():
+    import time
+    ms = triton.testing.do_bench(lambda: time.sleep(0.002), warmup=5, rep=20)
+    assert 1.5 < ms < 50
+    q = triton.testing.do_bench(lambda: None, warmup=1, rep=2, quantiles=[0.2, 0.8])
+    assert len(q) == 2 and q[0] <= q[1]
+    triton.testing.assert_close(np.array([1.0, 2.0]), np.array([1.0, 2.005]))
+    with pytest.raises(AssertionError):
+        triton.testing.assert_close(np.array([1.0]), np.array([1.5]))
+
+
+def test_device_peaks_from_the_device_properties(fresh_driver, monkeypatch):
+    # An H100 SXM: 132 SMs, 1830 MHz, 2619 MHz HBM3 on a 5120-bit bus.
+    values = {16: 132, 13: 1830000, 36: 2619000, 37: 5120, 75: 9, 76: 0}
+
+    class FakeH100(FakeCuda):
+        def attribute(self, attribute, ordinal):
+            return values.get(attribute, 1)
+
+    monkeypatch.setattr(fresh_driver._CudaLibrary, "_instance", FakeH100())
+    fresh_driver.set_active(fresh_driver.CudaDriver())
+    assert fresh_driver.device_arch(0) == 90
+    assert math.isclose(triton.testing.get_dram_gbps(0), 3352.32, rel_tol=1e-6)
+    tc = triton.testing.get_max_tensorcore_tflops("float16", 1830000, 0)
+    assert math.isclose(tc, 989.4, rel_tol=2e-3)  # NVIDIA's dense fp16 figure
+    assert math.isclose(triton.testing.get_max_tensorcore_tflops(tl.float8e4nv, 1830000, 0),
+                        2 * tc)
+    fp32 = triton.testing.get_max_simd_tflops("float32", 1830000, 0)
+    assert math.isclose(fp32, 61.8, rel_tol=5e-3)  # 128 lanes x 132 SMs x 2 x 1.83 GHz
+    with pytest.raises(RuntimeError, match="no tensor-core peak"):
+        triton.testing.get_max_tensorcore_tflops("int1", 1830000, 0)
+
+
+@triton.jit
+def copy_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+@pytest.mark.gpu
+def test_gpu_do_bench_and_cudagraph(torch_cuda):
+    torch = torch_cuda
+    n = 1 << 24
+    x = torch.randn(n, device="cuda")
+    y = torch.empty_like(x)
+
+    def copy():
+        copy_kernel[(triton.cdiv(n, 1024),)](x, y, n, BLOCK=1024)
+    ms = triton.testing.do_bench(copy)
+    g = triton.testing.do_bench_cudagraph(copy)  # the kernel launched from a graph
+    # 128 MiB read and written: between 0.03 ms (faster than any HBM) and 10 ms.
+    assert 0.03 < g < 10 and 0.03 < ms < 10
+    assert len(triton.testing.do_bench_cudagraph(copy, return_mode="all")) == 10
+    assert torch.equal(x, y)
