@@ -69,7 +69,8 @@ def reference_encode(x, name):
 
 def storage(name):
     """The NumPy array type that holds a language type's bits in memory."""
-    return {"float8e4nv": np.uint8, "float8e5": np.uint8, "float16": np.float16,
+    return {"float8e4nv": np.uint8, "float8e5": np.uint8, "float8e4b15": np.uint8,
+            "float8e4b8": np.uint8, "float8e5b16": np.uint8, "float16": np.float16,
             "bfloat16": np.uint16, "float32": np.float32}[name]
 
 
@@ -354,3 +355,333 @@ def test_gpu_to_fp8_matches_torch(torch_cuda, fmt, wide, rng):
     # And the interpreter agrees bit for bit.
     np.testing.assert_array_equal(got[~nan],
                                   reference_encode(xf.cpu().double().numpy(), fmt)[~nan])
+
+
+# ---------------------------------------------------------------------------
+# The formats no instruction converts: tl.float8e4b15 (bias 15, every code
+# finite; conversions round half away from zero and saturate at 1.75, NaNs
+# too, as Triton's software conversion does), tl.float8e4b8 and
+# tl.float8e5b16 (bias 8 / 16, no infinities, no negative zero, 0x80 the
+# only NaN; conversions round to nearest even and saturate). The compiler
+# keeps their bytes (i8 in the tile IR) and converts with integer
+# operations through float32; the interpreter runs the same operations.
+# ---------------------------------------------------------------------------
+
+# name -> (exponent bits, mantissa bits, bias, NaN convention)
+SOFT = {"float8e4b15": (4, 3, 15, "finite"), "float8e4b8": (4, 3, 8, "fnuz"),
+        "float8e5b16": (5, 2, 16, "fnuz")}
+SOFT_TL = {"float8e4b15": tl.float8e4b15, "float8e4b8": tl.float8e4b8,
+           "float8e5b16": tl.float8e5b16}
+TL.update(SOFT_TL)
+
+
+def soft_code_values(name):
+    """float64 value of each of the 256 codes (NaN for 0x80 where the
+    format has no negative zero)."""
+    ebits, mbits, bias, nans = SOFT[name]
+    out = np.empty(256)
+    for c in range(256):
+        s = -1.0 if c >> 7 else 1.0
+        e = (c >> mbits) & ((1 << ebits) - 1)
+        m = c & ((1 << mbits) - 1)
+        if nans == "fnuz" and c == 0x80:
+            out[c] = np.nan
+        elif e == 0:
+            out[c] = s * m * 2.0 ** (1 - bias - mbits)
+        else:
+            out[c] = s * (1 + m / 2 ** mbits) * 2.0 ** (e - bias)
+    return out
+
+
+def soft_saturation(name):
+    return 1.75 if name == "float8e4b15" else np.nanmax(soft_code_values(name))
+
+
+def soft_reference_encode(x, name):
+    """Codes a conversion gives: |x| clamped to the saturation value, then
+    the nearest value, ties away from zero (float8e4b15) or to the even
+    code; NaN gives 0x80 (fnuz) or the saturation value with its sign."""
+    values = soft_code_values(name)
+    pos = values[:128]
+    sat = soft_saturation(name)
+    sat_code = int(np.flatnonzero(pos == sat)[0])
+    out = np.empty(np.size(x), np.uint8)
+    for i, v in enumerate(np.asarray(x, dtype=np.float64).reshape(-1)):
+        neg = bool(np.signbit(v))
+        if np.isnan(v):
+            out[i] = 0x80 if SOFT[name][3] == "fnuz" else sat_code | (0x80 if neg else 0)
+            continue
+        a = min(abs(v), sat)
+        d = np.abs(pos - a)
+        best = np.flatnonzero(d == d.min())
+        if len(best) == 1:
+            k = best[0]
+        elif name == "float8e4b15":
+            k = best[-1]  # away from zero
+        else:
+            k = [j for j in best if j % 2 == 0][0]
+        if SOFT[name][3] == "fnuz" and k == 0:
+            neg = False  # no negative zero
+        out[i] = k | (0x80 if neg else 0)
+    return out
+
+
+@pytest.mark.parametrize("fmt", list(SOFT))
+def test_soft_dtypes(fmt):
+    ebits, mbits, bias, _ = SOFT[fmt]
+    t = SOFT_TL[fmt]
+    assert t.primitive_bitwidth == 8 and t.fp_mantissa_width == mbits
+    assert t.exponent_bias == bias and t.is_fp8() and t.is_floating()
+    assert getattr(t, f"is_fp8{fmt[len('float8'):]}")()
+    assert not tl.float8e4nv.is_fp8e4b15() and tl.float8e4nv.is_fp8e4nv()
+    assert tl.dtype(fmt) == t and repr(t) == f"tl.{fmt}"
+    assert tl.dtype_from_name("torch.float8_e4m3fnuz") == tl.float8e4b8
+    assert tl.dtype_from_name("float8_e5m2fnuz") == tl.float8e5b16
+
+
+@pytest.mark.parametrize("name,ty", [("float16", tl.float16), ("bfloat16", tl.bfloat16),
+                                     ("float32", tl.float32)])
+def test_exponent_bias_decodes_every_code(name, ty):
+    """`exponent_bias` and `fp_mantissa_width` describe the 16-bit formats
+    exactly (Triton's tests decode them with these attributes)."""
+    bits = np.arange(1 << 16, dtype=np.uint32)
+    if name == "float32":
+        bits = bits << 16 | 0x1234
+    width = ty.primitive_bitwidth
+    mb, bias = ty.fp_mantissa_width, ty.exponent_bias
+    eb = width - mb - 1
+    e = (bits >> mb) & ((1 << eb) - 1)
+    m = bits & ((1 << mb) - 1)
+    s = np.where(bits >> (width - 1) & 1, -1.0, 1.0)
+    mine = np.where(e == 0, s * m * 2.0 ** (1 - bias - mb), s * (1 + m / 2.0 ** mb)
+                    * 2.0 ** (e.astype(np.int64) - bias))
+    finite = e != (1 << eb) - 1
+    with np.errstate(invalid="ignore"):  # NaN payloads (not compared)
+        if name == "float16":
+            want = bits.astype(np.uint16).view(np.float16).astype(np.float64)
+        elif name == "bfloat16":
+            want = (bits << 16).view(np.float32).astype(np.float64)
+        else:
+            want = bits.view(np.float32).astype(np.float64)
+    np.testing.assert_array_equal(mine[finite], want[finite])
+
+
+@pytest.mark.parametrize("fmt", list(SOFT))
+@pytest.mark.parametrize("wide", ["float16", "bfloat16", "float32"])
+def test_soft_every_code(fmt, wide):
+    codes = np.arange(256, dtype=np.uint8)
+    values = soft_code_values(fmt)
+    out = from_bits(run_convert(codes, fmt, wide), wide)
+    nan = np.isnan(values)
+    np.testing.assert_array_equal(out[~nan], values[~nan])
+    np.testing.assert_array_equal(np.signbit(out[~nan]), np.signbit(values[~nan]))
+    assert np.isnan(out[nan]).all()
+    back = run_convert(to_bits(out, wide), wide, fmt)
+    want = codes.copy()
+    if fmt == "float8e4b15":
+        want[[0x7F, 0xFF]] = [0x7E, 0xFE]  # 1.875 saturates to 1.75
+    np.testing.assert_array_equal(back, want)
+
+
+def _soft_ties_and_neighbours(fmt):
+    values = soft_code_values(fmt)[:128]
+    pos = values[np.isfinite(values)]
+    step = pos[-1] - pos[-2]
+    mids = np.concatenate([(pos[:-1] + pos[1:]) / 2, [pos[-1] + step / 2, pos[-1] + step,
+                                                       1e30, np.inf]])
+    m32 = mids.astype(np.float32)
+    x = np.concatenate([m32, np.nextafter(m32, np.float32(0)),
+                        np.nextafter(m32, np.float32(np.inf)), pos.astype(np.float32),
+                        [2.0 ** -40, 1e-30]])
+    return np.concatenate([x, -x, [np.nan, -np.nan]]).astype(np.float64)
+
+
+@pytest.mark.parametrize("fmt", list(SOFT))
+@pytest.mark.parametrize("wide", ["float32", "float16", "bfloat16"])
+def test_soft_rounding_and_saturation(fmt, wide):
+    x = _soft_ties_and_neighbours(fmt)
+    if wide == "float16":
+        with np.errstate(over="ignore"):
+            x = x[(x.astype(np.float16).astype(np.float64) == x) | np.isnan(x) | np.isinf(x)]
+    elif wide == "bfloat16":
+        bits = x.astype(np.float32).view(np.uint32)
+        x = x[((bits & 0xFFFF) == 0) | np.isnan(x)]
+    got = run_convert(to_bits(x, wide), wide, fmt)
+    np.testing.assert_array_equal(got, soft_reference_encode(x, fmt))
+
+
+@pytest.mark.parametrize("fmt", list(SOFT))
+def test_soft_random_values_with_tails(fmt, rng):
+    n = int(rng.integers(300, 700))
+    scale = np.exp2(rng.uniform(-22, 18, n))
+    x = (rng.standard_normal(n) * scale).astype(np.float32)
+    got = run_convert(x, "float32", fmt, block=256)
+    np.testing.assert_array_equal(got, soft_reference_encode(x, fmt))
+    back = from_bits(run_convert(got, fmt, "float32", block=64), "float32")
+    np.testing.assert_array_equal(back, soft_code_values(fmt)[got])
+
+
+@pytest.mark.parametrize("src,dst", [("float8e4b15", "float8e4nv"), ("float8e4nv", "float8e4b15"),
+                                     ("float8e5b16", "float8e5"), ("float8e4b8", "float8e5b16"),
+                                     ("float8e5", "float8e4b8")])
+def test_soft_to_and_from_other_fp8(src, dst):
+    codes = np.arange(256, dtype=np.uint8)
+    got = run_convert(codes, src, dst)
+    values = soft_code_values(src) if src in SOFT else code_values(src)
+    want = soft_reference_encode(values, dst) if dst in SOFT else reference_encode(values, dst)
+    np.testing.assert_array_equal(got, want)
+
+
+@triton.jit
+def copy_kernel(src_ptr, dst_ptr, bits_ptr, FP8: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(src_ptr.to(tl.pointer_type(FP8)) + offs)
+    tl.store(dst_ptr.to(tl.pointer_type(FP8)) + offs, tl.where(offs >= 0, x, x))
+    tl.store(bits_ptr + offs, x.to(tl.uint8, bitcast=True))
+
+
+@pytest.mark.parametrize("fmt", list(SOFT))
+def test_soft_copy_and_bitcast_keep_every_code(fmt):
+    codes = np.arange(256, dtype=np.uint8)
+    out = np.zeros(256, np.uint8)
+    bits = np.zeros(256, np.uint8)
+    interp(copy_kernel)[(1,)](codes, out, bits, FP8=SOFT_TL[fmt], BLOCK=256)
+    np.testing.assert_array_equal(out, codes)
+    np.testing.assert_array_equal(bits, codes)
+
+
+@triton.jit
+def soft_dot_kernel(a_ptr, b_ptr, c_ptr, A: tl.constexpr, B: tl.constexpr, M: tl.constexpr,
+                    N: tl.constexpr, K: tl.constexpr):
+    a = tl.load(a_ptr.to(tl.pointer_type(A)) + tl.arange(0, M)[:, None] * K
+                + tl.arange(0, K)[None, :])
+    b = tl.load(b_ptr.to(tl.pointer_type(B)) + tl.arange(0, K)[:, None] * N
+                + tl.arange(0, N)[None, :])
+    tl.store(c_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :], tl.dot(a, b))
+
+
+def _finite_codes(rng, fmt, shape):
+    values = soft_code_values(fmt) if fmt in SOFT else code_values(fmt)
+    allowed = np.flatnonzero(np.isfinite(values))
+    codes = rng.choice(allowed, size=shape).astype(np.uint8)
+    return codes, values[codes]
+
+
+@pytest.mark.parametrize("fa,fb", [("float8e4b15", "float8e4b15"), ("float8e4b8", "float8e5b16"),
+                                   ("float8e4b15", "float8e5")])
+def test_soft_dot_interpreter(fa, fb, rng):
+    """A dot of these formats multiplies their (exact) float16 values."""
+    a, a64 = _finite_codes(rng, fa, (32, 64))
+    b, b64 = _finite_codes(rng, fb, (64, 16))
+    c = np.full((32, 16), np.nan, np.float32)
+    interp(soft_dot_kernel)[(1,)](a, b, c, A=TL[fa], B=TL[fb], M=32, N=16, K=64)
+    want = a64 @ b64
+    assert np.all(np.abs(c - want) <= 2.0 ** -24 * (np.abs(a64) @ np.abs(b64)))
+
+
+def _soft_ir(src, dst):
+    z = np.zeros(64, np.uint8)
+    return convert_kernel.ir(z, z, 64, SRC=TL[src], DST=TL[dst], BLOCK=64)
+
+
+@pytest.mark.parametrize("src,dst", [("float8e4b15", "float32"), ("float32", "float8e4b15"),
+                                     ("float16", "float8e4b8"), ("float8e5b16", "bfloat16"),
+                                     ("bfloat16", "float8e5b16"), ("float8e4b8", "float16")])
+@pytest.mark.parametrize("target", ["cuda:90", "cuda:80"])
+def test_soft_ir_and_ptx(check_ir, src, dst, target):
+    """The bytes are i8 in the tile IR, converted with integer operations:
+    no fp8 type, no fp_to_fp from or to them, and the PTX (sm_80 too, which
+    has no fp8 instruction) assembles without fp8 conversions."""
+    text = _soft_ir(src, dst)
+    assert "f8E" not in text and "!tile.ptr<i8>" in text
+    assert "arith.shrui" in text and "arith.select" in text
+    check_ir.opt(text)
+    ptx = check_ir.compile(text, target=target)
+    assert "e4m3" not in ptx and "e5m2" not in ptx
+
+
+@pytest.mark.parametrize("target,instruction", [
+    ("cuda:90", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
+    ("cuda:80", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
+])
+def test_soft_dot_ptx(check_ir, target, instruction):
+    z = np.zeros(16, np.uint8)
+    text = soft_dot_kernel.ir(z, z, np.zeros(16, np.float32), A=tl.float8e4b15,
+                              B=tl.float8e4b15, M=32, N=16, K=64)
+    assert "tensor<32x64xf16> * tensor<64x16xf16> -> tensor<32x16xf32>" in text
+    assert instruction in check_ir.compile(text, target=target)
+
+
+@triton.jit
+def bad_soft_kernel(x_ptr, CASE: tl.constexpr):
+    offs = tl.arange(0, 16)
+    p = x_ptr.to(tl.pointer_type(tl.float8e4b15))
+    v = tl.load(p + offs)
+    if CASE == 0:
+        w = v * v  # <- 0
+    else:
+        w = tl.load(x_ptr.to(tl.pointer_type(tl.float64)) + offs).to(tl.float8e4b15)  # <- 1
+    tl.store(p + offs, w)
+
+
+@pytest.mark.parametrize("case,message", [
+    (0, "arithmetic on fp8 values is not supported yet; convert them first"),
+    (1, "conversions from float64 to float8e4b15 are not supported"),
+])
+def test_soft_errors_name_the_line(case, message):
+    for kernel in (bad_soft_kernel, interp(bad_soft_kernel)):
+        with pytest.raises(CompilationError) as e:
+            if kernel is bad_soft_kernel:
+                kernel.ir(np.zeros(128, np.uint8), CASE=case)
+            else:
+                kernel[(1,)](np.zeros(128, np.uint8), CASE=case)
+        text = str(e.value)
+        assert message in text, text
+        line = [ln for ln, src in bad_soft_kernel.parsed.src_lines.items()
+                if f"# <- {case}" in src][0]
+        assert f":{line}:" in text.splitlines()[0], text
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("fmt", list(SOFT))
+@pytest.mark.parametrize("wide", ["float16", "bfloat16", "float32"])
+def test_gpu_soft_conversions(torch_cuda, fmt, wide, rng):
+    """Every code decoded, and ties, neighbours and random values encoded,
+    on the GPU exactly as the reference (and so as the interpreter)."""
+    torch = torch_cuda
+    codes = torch.arange(256, dtype=torch.int32).to(torch.uint8).cuda()
+    out = torch.full((256 + 5,), 7.0, dtype=_torch_dtype(torch, wide), device="cuda")
+    convert_kernel[(2,)](codes, out, 256, SRC=SOFT_TL[fmt], DST=TL[wide], BLOCK=128)
+    torch.cuda.synchronize()
+    got = out[:256].double().cpu().numpy()
+    values = soft_code_values(fmt)
+    nan = np.isnan(values)
+    np.testing.assert_array_equal(got[~nan], values[~nan])
+    np.testing.assert_array_equal(np.signbit(got[~nan]), np.signbit(values[~nan]))
+    assert np.isnan(got[nan]).all() and (out[256:].double().cpu() == 7.0).all()
+    n = int(rng.integers(1000, 3000))
+    x64 = np.concatenate([_soft_ties_and_neighbours(fmt),
+                          rng.standard_normal(n) * np.exp2(rng.uniform(-22, 18, n))])
+    x = torch.from_numpy(x64).to(_torch_dtype(torch, wide)).cuda()
+    n = x.numel()
+    codes_out = torch.full((n + 5,), 0x55, dtype=torch.uint8, device="cuda")
+    convert_kernel[(triton.cdiv(n, 256),)](x, codes_out, n, SRC=TL[wide], DST=SOFT_TL[fmt],
+                                           BLOCK=256)
+    torch.cuda.synchronize()
+    got = codes_out[:n].cpu().numpy()
+    np.testing.assert_array_equal(got, soft_reference_encode(x.double().cpu().numpy(), fmt))
+    assert (codes_out[n:].cpu() == 0x55).all()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("fa,fb", [("float8e4b15", "float8e4b15"), ("float8e4b8", "float8e5b16")])
+def test_gpu_soft_dot(torch_cuda, fa, fb, rng):
+    torch = torch_cuda
+    a, a64 = _finite_codes(rng, fa, (64, 64))
+    b, b64 = _finite_codes(rng, fb, (64, 64))
+    c = torch.full((64, 64), float("nan"), dtype=torch.float32, device="cuda")
+    soft_dot_kernel[(1,)](torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda(), c,
+                          A=TL[fa], B=TL[fb], M=64, N=64, K=64)
+    torch.cuda.synchronize()
+    want = a64 @ b64
+    assert np.all(np.abs(c.cpu().numpy() - want) <= 1e-5 * (np.abs(a64) @ np.abs(b64)))

@@ -38,9 +38,11 @@ _STORAGE = {
     "int64": np.int64, "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32,
     "uint64": np.uint64, "fp16": np.float16, "bf16": np.float32, "fp32": np.float32,
     "fp64": np.float64, "fp8e4nv": np.float32, "fp8e5": np.float32,
+    "fp8e4b15": np.float32, "fp8e4b8": np.float32, "fp8e5b16": np.float32,
 }
 # How each element type lives in memory.
-_MEMORY = dict(_STORAGE, bf16=np.uint16, int1=np.int8, fp8e4nv=np.uint8, fp8e5=np.uint8)
+_MEMORY = dict(_STORAGE, bf16=np.uint16, int1=np.int8,
+               **{name: np.uint8 for name in fp8.FORMATS})
 
 
 def storage_dtype(ty) -> np.dtype:

@@ -22,7 +22,10 @@ from .builder import Builder
 _SCALAR_IR = {"int1": "i1", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
               "uint8": "i8", "uint16": "i16", "uint32": "i32", "uint64": "i64",
               "fp16": "f16", "bf16": "bf16", "fp32": "f32", "fp64": "f64",
-              "fp8e4nv": "f8E4M3FN", "fp8e5": "f8E5M2"}
+              "fp8e4nv": "f8E4M3FN", "fp8e5": "f8E5M2",
+              # Formats no instruction converts are their bytes; the semantic
+              # layer converts them with integer operations (fp8.py).
+              "fp8e4b15": "i8", "fp8e4b8": "i8", "fp8e5b16": "i8"}
 
 _MATH_OPS = {"exp": "math.exp", "exp2": "math.exp2", "log": "math.log", "log2": "math.log2",
              "sqrt": "math.sqrt", "rsqrt": "math.rsqrt", "sin": "math.sin", "cos": "math.cos",

@@ -16,6 +16,7 @@ from typing import List, Optional, Sequence, Tuple
 from ..errors import SemanticError, SemanticUnsupported
 from ..language import core as tl
 from ..language.core import _unwrap, block_type, dtype, pointer_type, tensor
+from . import fp8
 from .semantic_atomics import AtomicSemantic
 from .semantic_descriptors import DescriptorSemantic
 from .semantic_dot import DotSemantic
@@ -407,7 +408,13 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ShapeSemantic):
                 raise SemanticUnsupported(
                     f"conversions to {tl._PUBLIC_NAMES[dst_sca.name]} round to nearest even "
                     "only (fp_downcast_rounding='rtz' is not supported)")
+            if fp8.is_software(dst_sca):  # integer operations (fp8.py)
+                return fp8.emit_encode(self, self.cast(x, tl.float32), dst_sca.name, dst_sca)
+            if fp8.is_software(src_sca):
+                return self.cast(fp8.emit_decode(self, x, src_sca.name), dst_sca)
             return emit("fp_to_fp", x, dst_sca, rounding="rtne")
+        if fp8.is_software(src_sca):
+            return self.cast(fp8.emit_decode(self, x, src_sca.name), dst_sca)
         return emit("fp_to_fp", x, dst_sca)  # exact
 
     def bitcast(self, x, dst_sca: dtype) -> tensor:

@@ -8,6 +8,7 @@ accumulator, as in Triton.
 from __future__ import annotations
 
 from ..errors import SemanticError
+from . import fp8
 from ..language import core as tl
 from ..language.core import _unwrap, tensor
 
@@ -53,6 +54,11 @@ class DotSemantic:
         # e5m2); every other pair must be one type.
         if sa != sb and not (sa.is_fp8() and sb.is_fp8()):
             raise SemanticError(f"tl.dot operands must have one type, got {sa} and {sb}")
+        if fp8.is_software(sa) or fp8.is_software(sb):
+            # No instruction multiplies these fp8 formats: their values are
+            # exact in float16, which the dot multiplies (as Triton on sm_80).
+            a, b = self.cast(a, tl.float16), self.cast(b, tl.float16)
+            sa = sb = tl.float16
         if sa.is_fp8():
             if out_dtype not in (tl.float32, tl.float16):
                 raise SemanticError(f"tl.dot of {sa} and {sb} accumulates in float32 or "

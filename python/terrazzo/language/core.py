@@ -87,27 +87,35 @@ def _unwrap_shape(shape) -> List[int]:
 # ---------------------------------------------------------------------------
 
 class dtype:
-    """A scalar type: int1, (u)int8..64, fp16, bf16, fp32, fp64 (and fp8
-    names, which no operation accepts yet)."""
+    """A scalar type: int1, (u)int8..64, the fp8 formats (fp8e4nv, fp8e5;
+    fp8e4b15, fp8e4b8, fp8e5b16, converted in software), fp16, bf16, fp32,
+    fp64."""
 
     SINT_TYPES = ("int8", "int16", "int32", "int64")
     UINT_TYPES = ("int1", "uint8", "uint16", "uint32", "uint64")
-    FP_TYPES = ("fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64")
+    FP8_TYPES = ("fp8e4nv", "fp8e5", "fp8e4b15", "fp8e4b8", "fp8e5b16")
+    FP_TYPES = FP8_TYPES + ("fp16", "bf16", "fp32", "fp64")
     OTHER_TYPES = ("void",)
 
     _BITS = {"int1": 1, "int8": 8, "int16": 16, "int32": 32, "int64": 64,
              "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64,
-             "fp8e4nv": 8, "fp8e5": 8, "fp16": 16, "bf16": 16, "fp32": 32,
+             "fp8e4nv": 8, "fp8e5": 8, "fp8e4b15": 8, "fp8e4b8": 8, "fp8e5b16": 8,
+             "fp16": 16, "bf16": 16, "fp32": 32,
              "fp64": 64, "void": 0}
-    _MANTISSA = {"fp8e4nv": 3, "fp8e5": 2, "fp16": 10, "bf16": 7, "fp32": 23,
-                 "fp64": 52}
+    _MANTISSA = {"fp8e4nv": 3, "fp8e5": 2, "fp8e4b15": 3, "fp8e4b8": 3, "fp8e5b16": 2,
+                 "fp16": 10, "bf16": 7, "fp32": 23, "fp64": 52}
+    _EXPONENT_BIAS = {"fp8e4nv": 7, "fp8e5": 15, "fp8e4b15": 15, "fp8e4b8": 8,
+                      "fp8e5b16": 16, "fp16": 15, "bf16": 127, "fp32": 127, "fp64": 1023}
     _ALIASES = {"float16": "fp16", "bfloat16": "bf16", "float32": "fp32",
                 "float64": "fp64", "bool": "int1", "half": "fp16",
                 "float": "fp32", "double": "fp64", "f16": "fp16", "bf16": "bf16",
                 "f32": "fp32", "f64": "fp64", "i1": "int1", "i8": "int8",
                 "i16": "int16", "i32": "int32", "i64": "int64",
                 "float8e4nv": "fp8e4nv", "float8e5": "fp8e5",
-                "float8_e4m3fn": "fp8e4nv", "float8_e5m2": "fp8e5"}
+                "float8_e4m3fn": "fp8e4nv", "float8_e5m2": "fp8e5",
+                "float8e4b15": "fp8e4b15", "float8e4b8": "fp8e4b8",
+                "float8e5b16": "fp8e5b16", "float8_e4m3fnuz": "fp8e4b8",
+                "float8_e5m2fnuz": "fp8e5b16"}
 
     def __init__(self, name: str):
         name = self._ALIASES.get(name, name)
@@ -120,6 +128,7 @@ class dtype:
             self.int_signedness = "signed" if name in self.SINT_TYPES else "unsigned"
         if name in self.FP_TYPES:
             self.fp_mantissa_width = self._MANTISSA[name]
+            self.exponent_bias = self._EXPONENT_BIAS[name]
 
     # Classification ------------------------------------------------------
     def is_void(self): return self.name == "void"
@@ -128,7 +137,12 @@ class dtype:
     def is_int_signed(self): return self.name in self.SINT_TYPES
     def is_int_unsigned(self): return self.name in self.UINT_TYPES
     def is_floating(self): return self.name in self.FP_TYPES
-    def is_fp8(self): return self.name in ("fp8e4nv", "fp8e5")
+    def is_fp8(self): return self.name in self.FP8_TYPES
+    def is_fp8e4nv(self): return self.name == "fp8e4nv"
+    def is_fp8e5(self): return self.name == "fp8e5"
+    def is_fp8e4b15(self): return self.name == "fp8e4b15"
+    def is_fp8e4b8(self): return self.name == "fp8e4b8"
+    def is_fp8e5b16(self): return self.name == "fp8e5b16"
     def is_fp16(self): return self.name == "fp16"
     def is_bf16(self): return self.name == "bf16"
     def is_fp32(self): return self.name == "fp32"
@@ -248,7 +262,7 @@ class block_type(dtype):
         # Classification methods (is_int, is_floating, ...) answer for the
         # element type, as in Triton.
         if item.startswith("is_") or item in ("int_bitwidth", "int_signedness",
-                                               "fp_mantissa_width"):
+                                               "fp_mantissa_width", "exponent_bias"):
             return getattr(self.element_ty, item)
         raise AttributeError(item)
 
@@ -293,6 +307,9 @@ uint32 = dtype("uint32")
 uint64 = dtype("uint64")
 float8e4nv = dtype("fp8e4nv")
 float8e5 = dtype("fp8e5")
+float8e4b15 = dtype("fp8e4b15")
+float8e4b8 = dtype("fp8e4b8")
+float8e5b16 = dtype("fp8e5b16")
 float16 = dtype("fp16")
 bfloat16 = dtype("bf16")
 float32 = dtype("fp32")
@@ -300,11 +317,13 @@ float64 = dtype("fp64")
 
 _PUBLIC_NAMES = {"int1": "int1", "fp16": "float16", "bf16": "bfloat16",
                  "fp32": "float32", "fp64": "float64", "fp8e4nv": "float8e4nv",
-                 "fp8e5": "float8e5"}
+                 "fp8e5": "float8e5", "fp8e4b15": "float8e4b15", "fp8e4b8": "float8e4b8",
+                 "fp8e5b16": "float8e5b16"}
 
 _DTYPE_BY_NAME = {d.name: d for d in (void, int1, int8, int16, int32, int64,
                                       uint8, uint16, uint32, uint64, float8e4nv,
-                                      float8e5, float16, bfloat16, float32, float64)}
+                                      float8e5, float8e4b15, float8e4b8, float8e5b16,
+                                      float16, bfloat16, float32, float64)}
 
 
 def dtype_from_name(name: str) -> Optional[dtype]:
@@ -941,7 +960,8 @@ _attach_members()
 __all__ = [
     "dtype", "pointer_type", "block_type", "constexpr", "tensor", "builtin",
     "void", "int1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-    "uint64", "float8e4nv", "float8e5", "float16", "bfloat16", "float32", "float64",
+    "uint64", "float8e4nv", "float8e5", "float8e4b15", "float8e4b8", "float8e5b16",
+    "float16", "bfloat16", "float32", "float64",
     "program_id", "num_programs", "arange", "full", "zeros", "zeros_like", "full_like",
     "cast", "load", "store", "where", "minimum", "maximum", "clamp", "exp", "exp2",
     "log", "log2", "sqrt", "sqrt_rn", "rsqrt", "sin", "cos", "floor", "ceil", "erf",
