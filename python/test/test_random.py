@@ -392,6 +392,21 @@ def test_tl_names():
     assert tl.random.N_ROUNDS_DEFAULT == 10
 
 
+def test_tutorial_04_in_the_interpreter(monkeypatch, capsys):
+    # tutorials/04-low-memory-dropout.py's own check: the stored-mask
+    # dropout against NumPy; the seeded one keeps its mask for a seed and
+    # scales the kept values by 1 / (1 - p).
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "tutorials" / "04-low-memory-dropout.py"
+    spec = importlib.util.spec_from_file_location("tutorial_dropout", path)
+    tutorial = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tutorial)
+    monkeypatch.setenv("TERRAZZO_INTERPRET", "1")
+    tutorial.check(on_gpu=False)
+    assert "The results match." in capsys.readouterr().out
+
+
 # ---------------------------------------------------------------------------
 # Errors
 # ---------------------------------------------------------------------------
