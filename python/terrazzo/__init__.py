@@ -18,7 +18,8 @@ from .errors import (CompilationError, InterpreterError, KernelError,  # noqa: F
                      OutOfResources, TritonError, UnsupportedError)
 from .runtime.allocation import get_allocator, set_allocator  # noqa: F401
 from .runtime.autotuner import Autotuner, Config, Heuristics, autotune, heuristics  # noqa: F401
-from .runtime.jit import JITFunction, KernelInterface, jit  # noqa: F401
+from .runtime.jit import (JITFunction, KernelInterface, constexpr_function, jit,  # noqa: F401
+                          must_use_result)
 from .runtime.tensor_wrapper import MockTensor, TensorWrapper, reinterpret  # noqa: F401
 
 __version__ = "0.1.0"
@@ -41,4 +42,5 @@ def next_power_of_2(n: int) -> int:
 __all__ = ["jit", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2", "testing",
            "language", "set_allocator", "get_allocator", "TritonError", "CompilationError",
            "InterpreterError", "UnsupportedError", "OutOfResources", "JITFunction", "KernelInterface", "Autotuner", "Heuristics",
-           "reinterpret", "TensorWrapper", "MockTensor"]
+           "reinterpret", "TensorWrapper", "MockTensor", "constexpr_function",
+           "must_use_result"]

@@ -543,3 +543,59 @@ def test_gpu_do_bench_and_cudagraph(torch_cuda):
     assert 0.03 < g < 10 and 0.03 < ms < 10
     assert len(triton.testing.do_bench_cudagraph(copy, return_mode="all")) == 10
     assert torch.equal(x, y)
+
+
+# ---------------------------------------------------------------------------
+# constexpr_function and must_use_result
+# ---------------------------------------------------------------------------
+
+@triton.constexpr_function
+def block_for(n, minimum=16):
+    return max(triton.next_power_of_2(n), minimum)
+
+
+@triton.jit
+def fill_block(out_ptr, N: tl.constexpr):
+    BLOCK: tl.constexpr = block_for(N)
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, offs * 2 + block_for(N, minimum=N * 4), mask=offs < N)
+
+
+def test_constexpr_function_from_python_and_kernels():
+    assert block_for(5) == 16 and block_for(40) == 64 and block_for(3, minimum=2) == 4
+    assert block_for(tl.constexpr(40)) == 64  # constexprs are unwrapped
+    out = np.full(40, -1, np.int32)
+    interpreted(fill_block)[(1,)](out, N=37)
+    np.testing.assert_array_equal(out[:37], np.arange(37) * 2 + 148)
+    assert (out[37:] == -1).all()
+    text = fill_block.ir(np.zeros(64, np.int32), N=37)
+    assert "tile.make_range 0 to 64" in text and "dense<148>" in text
+
+
+@triton.must_use_result("it has no side effect")
+@triton.jit
+def pure_add(a, b):
+    return a + b
+
+
+@triton.jit
+def drops_result(x_ptr):
+    pure_add(tl.load(x_ptr), 1.0)  # <-
+
+
+@triton.jit
+def uses_result(x_ptr):
+    tl.store(x_ptr, pure_add(tl.load(x_ptr), 1.0))
+
+
+def test_must_use_result():
+    with pytest.raises(triton.CompilationError,
+                       match=r"the result of pure_add\(\) must be used: it has no side effect"):
+        drops_result.ir(np.zeros(1, np.float32))
+    x = np.ones(1, np.float32)
+    interpreted(uses_result)[(1,)](x)
+    assert x[0] == 2.0
+
+    def plain():
+        return 1
+    assert triton.must_use_result(plain) is plain and plain._must_use_result is True

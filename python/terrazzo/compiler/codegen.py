@@ -333,6 +333,7 @@ class CodeGenerator:
         self.fn = fn
         self.scope = scope
         self.loop_depth = 0
+        self.unused_call = None  # the call of the statement being compiled, if any
 
     # ------------------------------------------------------------------
     # Dispatch and errors
@@ -465,6 +466,7 @@ class CodeGenerator:
     def visit_Expr(self, node):
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             return None  # docstring
+        self.unused_call = node.value  # a call whose result is dropped
         self.visit(node.value)
         return None
 
@@ -1265,7 +1267,13 @@ class CodeGenerator:
 
     # -- calls -------------------------------------------------------------
     def visit_Call(self, node):
+        unused = self.unused_call is node
         fn = self.visit(node.func)
+        must_use = getattr(_unwrap(fn), "_must_use_result", False)
+        if unused and must_use:
+            name = getattr(_unwrap(fn), "__name__", "this function")
+            why = f": {must_use}" if isinstance(must_use, str) else ""
+            raise self.error(node, f"the result of {name}() must be used{why}")
         args = self._elements(node.args)
         kwargs = {}
         for k in node.keywords:

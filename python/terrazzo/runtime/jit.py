@@ -90,6 +90,8 @@ def _global_dependencies(parsed: ParsedFunction):
             inner = inner.fn
         if _is_jit_function(inner):
             jit_fns.append(inner)
+        elif isinstance(obj, ConstexprFunction):
+            values.append((name, obj.source))
         elif isinstance(obj, (int, float, bool, str, type(None), constexpr, dtype)):
             values.append((name, repr(obj)))
     return jit_fns, values
@@ -417,6 +419,46 @@ def compile_error(diagnostics, kir: KernelIR, jitfn: Optional[JITFunction],
     name = kir.name
     notes.append(f"  while compiling kernel {name!r} for {target}")
     return CompilationError(first_msg, first_loc, notes, kernel=name)
+
+
+class ConstexprFunction:
+    """A Python function that kernels call on compile-time values
+    (`@triton.constexpr_function`): called from a kernel, its arguments are
+    the constexprs' values and its result is a compile-time value; called
+    from Python, it is the function itself. Its source is part of the cache
+    key of the kernels that call it."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        functools.update_wrapper(self, fn)
+        try:
+            self.source = inspect.getsource(fn)
+        except (OSError, TypeError):  # no source file: its identity instead
+            self.source = f"{fn.__module__}.{fn.__qualname__}"
+
+    def __call__(self, *args, **kwargs):
+        args = [a.value if isinstance(a, constexpr) else a for a in args]
+        kwargs = {k: v.value if isinstance(v, constexpr) else v for k, v in kwargs.items()}
+        return self.fn(*args, **kwargs)
+
+    def __repr__(self):
+        return f"ConstexprFunction({self.fn.__module__}:{self.fn.__qualname__})"
+
+
+def constexpr_function(fn):
+    """Decorator: `fn` may be called from kernels on compile-time values
+    (see ConstexprFunction)."""
+    return ConstexprFunction(fn)
+
+
+def must_use_result(fn, message=True):
+    """Decorator: a kernel that calls `fn` (a @jit function or a function
+    kernels call) and drops the result fails to compile. With a string,
+    `@must_use_result("why")` uses it as the error's explanation."""
+    if isinstance(fn, str):
+        return lambda f: must_use_result(f, fn)
+    fn._must_use_result = message
+    return fn
 
 
 def jit(fn=None, *, version=None, do_not_specialize=None, do_not_specialize_on_alignment=None,
