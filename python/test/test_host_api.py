@@ -599,3 +599,30 @@ def test_must_use_result():
     def plain():
         return 1
     assert triton.must_use_result(plain) is plain and plain._must_use_result is True
+
+
+@triton.jit
+def which_target(out_ptr):
+    if tl.target_info.cuda_capability_geq(9, 0):
+        tl.store(out_ptr, 90)
+    elif tl.target_info.is_cuda():
+        tl.store(out_ptr, 1)
+    elif tl.target_info.is_hip():
+        tl.store(out_ptr, 2)
+    else:
+        tl.store(out_ptr, -1)
+
+
+@pytest.mark.parametrize("target,expect", [("cuda:90", 90), ("cuda:80", 1), (None, -1)])
+def test_target_info_answers_at_compile_time(fresh_driver, monkeypatch, target, expect):
+    if target is None:  # a machine without a GPU
+        fresh_driver.set_active(fresh_driver.InterpreterDriver())
+    else:
+        monkeypatch.setenv("TERRAZZO_TARGET", target)
+        fresh_driver.set_active(fresh_driver.CudaDriver())
+    out = np.zeros(1, np.int32)
+    interpreted(which_target)[(1,)](out)
+    assert out[0] == expect
+    text = which_target.ir(out)
+    assert f"arith.constant {expect} : i32" in text and "scf.if" not in text
+    assert tl.target_info.is_cuda() == (target is not None)

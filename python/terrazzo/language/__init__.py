@@ -15,6 +15,7 @@ from .core import __all__ as _core_all
 # The standard library, written in the language itself; imported after
 # core, so that its definitions replace core's placeholders of the same names.
 from . import standard, random, block_pointers, extra  # noqa: F401,E402
+from . import target_info  # noqa: F401,E402
 from .standard import *  # noqa: F401,F403
 from .random import *  # noqa: F401,F403
 from .block_pointers import *  # noqa: F401,F403
@@ -28,4 +29,4 @@ __all__ = list(dict.fromkeys(
     list(_core_all) + list(_atomics_all) + list(_shapes_all) + list(_descriptors_all)
     + list(standard.__all__) + list(random.__all__) + list(block_pointers.__all__) + [
         "math", "core", "atomics", "shapes", "standard", "random", "block_pointers",
-        "extra", "dtype_from_name", "pi32_t"]))
+        "extra", "target_info", "dtype_from_name", "pi32_t"]))
