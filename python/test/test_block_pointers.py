@@ -274,6 +274,28 @@ def test_calls_ifs_and_while_loops(flag, rng):
     np.testing.assert_allclose(out[:, 3], x[:, :BN].sum(axis=1), rtol=1e-5, atol=1e-5)
 
 
+@triton.jit
+def methods_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    # Block pointer methods, as Triton's tensor methods: p.advance, p.store
+    # (and tl.load of the result), the second block of x to the first of out.
+    p = tl.make_block_ptr(x_ptr, (n,), (1,), (0,), (BLOCK,), (0,)).advance((BLOCK,))
+    q = tl.make_block_ptr(out_ptr, (n,), (1,), (0,), (BLOCK,), (0,))
+    q.store(p.load(boundary_check=(0,), padding_option="zero") + 1, boundary_check=(0,))
+
+
+def test_block_pointer_methods(rng):
+    n = 40
+    x = rng.standard_normal(n).astype(np.float32)
+    out = np.full(n, np.nan, np.float32)
+    interp(methods_kernel)[(1,)](x, out, n, BLOCK=32)
+    want = out.copy()
+    want[:n - 32] = x[32:] + 1
+    want[n - 32:32] = 1  # padding (0) + 1
+    np.testing.assert_array_equal(out, want)
+    text = methods_kernel.ir(x, out, n, BLOCK=32)
+    assert text.count("tile.load") == 1 and text.count("tile.store") == 1
+
+
 def test_block_pointer_type():
     @triton.jit(interpret=True)
     def k(x_ptr, out_ptr):

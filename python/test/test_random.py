@@ -382,6 +382,27 @@ def test_umulhi(dt, spelling, rng):
     np.testing.assert_array_equal(out.view(want.dtype), want)
 
 
+@triton.jit
+def methods_kernel(out_ptr, seed, N: tl.constexpr):
+    # Tensor methods, as in Triton: the seed is the receiver.
+    i = tl.arange(0, N)
+    s = tl.full((), seed, tl.int32)
+    a, b, _, _ = s.randint4x(i)
+    tl.store(out_ptr + i, a.to(tl.float32) - s.randint(i).to(tl.float32))
+    tl.store(out_ptr + N + i, b.to(tl.float32))
+    tl.store(out_ptr + 2 * N + i, s.rand(i) - tl.rand(seed, i))
+    tl.store(out_ptr + 3 * N + i, s.randn(i) - tl.randn(seed, i))
+
+
+def test_tensor_methods():
+    N = 32
+    out = np.full(4 * N, np.nan, np.float32)
+    interp(methods_kernel)[(1,)](out, 77, N=N)
+    np.testing.assert_array_equal(out[:N], 0)
+    np.testing.assert_array_equal(out[N:2 * N], stream_ref(77, np.arange(N))[1].astype(np.float32))
+    np.testing.assert_array_equal(out[2 * N:], 0)
+
+
 def test_tl_names():
     for name in ("randint", "randint4x", "rand", "rand4x", "randn", "randn4x", "philox",
                  "philox_impl", "uint_to_uniform_float", "pair_uniform_to_normal"):

@@ -120,8 +120,9 @@ class block_pointer:
             out.append(d)
         return sorted(out)
 
-    def load(self, mask, other, boundary_check, padding_option, cache_modifier,
-             eviction_policy, volatile):
+    @builtin
+    def load(self, mask=None, other=None, boundary_check=(), padding_option="",
+             cache_modifier="", eviction_policy="", volatile=False):
         """`tl.load` of this block pointer: the block, with the elements
         outside the tensor along `boundary_check` reading as `padding_option`."""
         if _unwrap(mask) is not None or _unwrap(other) is not None:
@@ -145,7 +146,9 @@ class block_pointer:
         return _current_semantic().load(ptrs, in_bounds, fill, _unwrap(cache_modifier),
                                         _unwrap(eviction_policy), _unwrap(volatile))
 
-    def store(self, value, mask, boundary_check, cache_modifier, eviction_policy):
+    @builtin
+    def store(self, value, mask=None, boundary_check=(), cache_modifier="",
+              eviction_policy=""):
         """`tl.store` of `value` (converted to the element type, a scalar
         broadcast to the block) through this block pointer, skipping the
         elements outside the tensor along `boundary_check`."""
@@ -161,6 +164,11 @@ class block_pointer:
         ptrs, in_bounds = self._pointers(dims)
         return sem.store(ptrs, value, in_bounds, _unwrap(cache_modifier),
                          _unwrap(eviction_policy))
+
+    @builtin
+    def advance(self, offsets):
+        """`tl.advance(self, offsets)`."""
+        return advance(self, offsets)
 
 
 # ---------------------------------------------------------------------------

@@ -216,6 +216,11 @@ def randn4x(seed, offset, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
     return n0, n1, n2, n3
 
 
+# Tensor methods, as in Triton (seed.randint(offsets), ...).
+for _name in ("randint4x", "randint", "rand", "randn"):
+    setattr(tl.tensor, _name, globals()[_name])
+del _name
+
 __all__ = ["philox_impl", "philox", "randint4x", "randint",
            "uint_to_uniform_float", "rand", "rand4x", "pair_uniform_to_normal", "randn",
            "randn4x",
