@@ -332,26 +332,13 @@ def test_unknown_names():
 # ---------------------------------------------------------------------------
 
 @triton.jit
-def k_histogram(x_ptr):
-    h = tl.histogram(tl.load(x_ptr + tl.arange(0, 16)), 8)  # <-
-
-
-@triton.jit
 def k_power_operator(x_ptr):
     a = tl.load(x_ptr + tl.arange(0, 16))
     b = a ** a  # <-
 
 
-@triton.jit
-def k_method_unsupported(x_ptr):
-    a = tl.load(x_ptr + tl.arange(0, 16))
-    b = a.sort()  # <-
-
-
 @pytest.mark.parametrize("kernel,pattern", [
-    (k_histogram, r"tl.histogram is not supported yet \(histograms"),
     (k_power_operator, r"`\*\*` on tensors is not supported yet"),
-    (k_method_unsupported, r"tl.sort is not supported yet"),
 ])
 def test_not_supported_yet(kernel, pattern):
     ir_error(kernel, f32(256), pattern=pattern, cls=UnsupportedError)

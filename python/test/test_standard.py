@@ -469,15 +469,22 @@ def test_misc(rng):
     assert same(out[4 * n:], (x + y) * (x - np.float32(1)))
 
 
-def test_const_annotation():
-    @triton.jit
-    def copy(in_ptr: tl.const, out_ptr, N: tl.constexpr):
-        tl.store(out_ptr + tl.arange(0, N), tl.load(in_ptr + tl.arange(0, N)))
-    x = np.arange(16, dtype=np.float32)
+@triton.jit
+def const_copy_kernel(in_ptr: tl.const, out_ptr, N: tl.constexpr):
+    x = tl.load(in_ptr + tl.arange(0, N))
+    tl.static_assert(in_ptr.dtype.is_const() and not out_ptr.dtype.is_const())
+    tl.store(out_ptr + tl.arange(0, N), x)
+
+
+def test_const_annotation(rng):
+    x = rng.standard_normal(16).astype(np.float32)
     out = np.zeros(16, np.float32)
-    interp(copy)[(1,)](x, out, 16)
+    interp(const_copy_kernel)[(1,)](x, out, 16)
     assert same(out, x)
-    assert "tile.store" in copy.ir(x, out, 16)
+    text = const_copy_kernel.ir(x, out, 16)
+    assert "tile.load" in text and "tile.store" in text
+    assert tl.pointer_type(tl.float32, const=True) != tl.pointer_type(tl.float32)
+    assert str(tl.pointer_type(tl.float32, const=True)) == "const_pointer<fp32>"
 
 
 # ---------------------------------------------------------------------------
@@ -622,7 +629,41 @@ def k_map_not_jit(x_ptr):
     tl.map_elementwise(abs, tl.load(x_ptr + tl.arange(0, 8)))  # <-
 
 
+@triton.jit
+def k_store_const(x_ptr: tl.const):
+    tl.store(x_ptr + tl.arange(0, 8), 1.0)  # <-
+
+
+@triton.jit
+def k_const_if(x_ptr: tl.const, y_ptr, flag):
+    if flag:  # <-
+        p = x_ptr
+    else:
+        p = y_ptr
+    tl.load(p)
+
+
+@triton.jit
+def k_const_ternary(x_ptr: tl.const, y_ptr, flag):
+    p = x_ptr if flag else y_ptr  # <-
+    tl.load(p)
+
+
+@triton.jit
+def _choose(a, b, flag):
+    if flag:
+        return a
+    return b
+
+
+@triton.jit
+def k_const_call(x_ptr: tl.const, y_ptr, flag):
+    tl.load(_choose(x_ptr, y_ptr, flag))  # <-
+
+
 ERROR_CASES = [
+    (k_store_const, r"Cannot store to a constant pointer \(a parameter annotated tl\.const\)"),
+
     (k_sort_scalar, r"tl\.sort needs a block, got a scalar"),
     (k_sort_bad_dim, r"tl\.sort: dimension 1 is out of range for a block of shape \[8\]"),
     (k_topk_not_pow2, r"tl\.topk: k must be a power of two, got 3"),
@@ -644,6 +685,30 @@ def _marked_line(kernel):
     lines = [l for l, text in kernel.parsed.src_lines.items() if "# <-" in text]
     assert len(lines) == 1
     return lines[0]
+
+
+CONST_TYPE_CASES = [
+    (k_const_if, r"Mismatched type for p: 'p' has type const_pointer<fp32> at the end of "
+                 r"the `if` branch but pointer<fp32>"),
+    (k_const_ternary, r"Ternary expression with dynamic condition has inconsistent type"),
+    (k_const_call, r"Inconsistent return types: the branches of this if return different "
+                   r"types: const_pointer<fp32> and pointer<fp32>"),
+]
+
+
+@pytest.mark.parametrize("kernel,pattern", CONST_TYPE_CASES,
+                         ids=[k.fn.__name__ for k, _ in CONST_TYPE_CASES])
+def test_const_pointers_are_another_type(kernel, pattern):
+    # Compiled, a runtime choice between a const and a plain pointer is an
+    # error; the interpreter takes one branch, as Triton's does.
+    x = _z(64)
+    with pytest.raises(CompilationError) as ei:
+        kernel.ir(x, x, 1)
+    assert re.search(pattern, str(ei.value)), str(ei.value)
+    assert re.search(pattern, ei.value.error_message)
+    line = _marked_line(kernel)
+    assert ei.value.line == line or f"{kernel.parsed.file}:{line}" in str(ei.value)
+    interp(kernel)[(1,)](x, x, 1)
 
 
 @pytest.mark.parametrize("interpret", [False, True])

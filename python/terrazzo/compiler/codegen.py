@@ -54,6 +54,15 @@ def _is_constexpr_annotation(ann) -> bool:
     return False
 
 
+def _is_const_annotation(ann) -> bool:
+    """Whether a parameter's annotation is `tl.const` (a pointer the kernel
+    only reads)."""
+    if getattr(ann, "_terrazzo_const_annotation", False):
+        return True
+    return isinstance(ann, str) and ann.strip() in ("const", "tl.const",
+                                                    "triton.language.const")
+
+
 class ParsedFunction:
     """A @jit function's source, AST and environment, prepared once."""
 
@@ -102,6 +111,7 @@ class ParsedFunction:
                 raise CompilationError(f"@jit functions cannot take *args or **kwargs "
                                        f"({self.name})", self.loc(self.tree))
         self.constexprs = [_is_constexpr_annotation(p.annotation) for p in self.params]
+        self.consts = [_is_const_annotation(p.annotation) for p in self.params]
         self.src_hash = hashlib.sha256(self.source.encode()).hexdigest()
         self._return_cache: Dict[int, bool] = {}
 
@@ -598,7 +608,9 @@ class CodeGenerator:
                 ev = self._number_like(ev, tv)
         if tv.type != ev.type:
             raise SemanticError(
-                f"{name!r} has type {tv.type} at the end of the `if` branch but "
+                ("Ternary expression with dynamic condition has inconsistent type: "
+                 if name == "the conditional expression" else f"Mismatched type for {name}: ")
+                + f"{name!r} has type {tv.type} at the end of the `if` branch but "
                 f"{ev.type} at the end of the `else` branch; convert one of them "
                 "so that they agree")
         return tv, ev
@@ -696,7 +708,7 @@ class CodeGenerator:
                     return "nothing"
                 return ", ".join(str(v.type) for v in vals)
             raise SemanticError(
-                f"the branches of this if return different types: "
+                f"Inconsistent return types: the branches of this if return different types: "
                 f"{describe(tvals, tstruct)} and {describe(evals, estruct)}")
         handles = b.emit_if(cond.handle, tb, eb, [v.handle for v in tvals],
                             [v.handle for v in evals], [v.type for v in tvals], b.loc)

@@ -825,12 +825,15 @@ def interpret(parsed, grid, bound: Dict[str, Any]) -> None:
     sem = Semantic(builder, debug=True)
     ctx = CompileContext(builder, sem)
     base: Dict[str, Any] = {}
-    for name, is_cx in zip(parsed.arg_names, parsed.constexprs):
+    for name, is_cx, const in zip(parsed.arg_names, parsed.constexprs, parsed.consts):
         value = bound[name]
         if is_cx:
             base[name] = constexpr(value)
         else:
             base[name] = argument_value(memory, builder, name, value)
+            if const and isinstance(base[name], tensor) and base[name].type.is_ptr():
+                base[name] = tensor(base[name].handle,
+                                    pointer_type(base[name].type.element_ty, const=True))
     try:
         with np.errstate(all="ignore"):
             for z in range(grid3[2]):

@@ -172,12 +172,12 @@ def generate_kernel_ir(parsed: ParsedFunction, specs: Sequence[ParamSpec],
     arg_nodes = parsed.tree.args.args + parsed.tree.args.kwonlyargs
     node_by_name = {a.arg: a for a in arg_nodes}
     args, runtime, signature = [], [], ""
-    for name, spec in zip(parsed.arg_names, specs):
+    for name, spec, const in zip(parsed.arg_names, specs, parsed.consts):
         if spec.kind == "constexpr":
             continue
         aloc = parsed.loc(node_by_name[name]) if name in node_by_name else None
         if spec.kind in ("ptr", "none"):
-            ty = pointer_type(spec.dtype if spec.kind == "ptr" else tl.int8)
+            ty = pointer_type(spec.dtype if spec.kind == "ptr" else tl.int8, const=const)
             attrs = "{" + DIVISIBILITY + "}" if spec.divisible and spec.kind == "ptr" else ""
         elif spec.kind == "int":
             ty = spec.dtype

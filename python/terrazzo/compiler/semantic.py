@@ -1113,6 +1113,9 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ShapeSemantic):
 
     def store(self, ptr, value, mask, cache: str, evict: str) -> None:
         ptr = self._check_pointer(ptr, "store")
+        if ptr.type.scalar.const:
+            raise SemanticError("Cannot store to a constant pointer (a parameter "
+                                "annotated tl.const)")
         mask = self._mask(mask, "store")
         if cache not in _STORE_CACHE:
             raise SemanticError(f"store: unknown cache modifier {cache!r} (use '.wb', "

@@ -158,6 +158,7 @@ class dtype:
     def is_uint64(self): return self.name == "uint64"
     def is_ptr(self): return False
     def is_block(self): return False
+    def is_const(self): return False
     def is_standard_floating(self): return self.name in ("fp16", "bf16", "fp32", "fp64")
 
     def kind(self) -> int:
@@ -216,8 +217,8 @@ class pointer_type(dtype):
             raise TypeError(f"pointer_type expects a dtype, got {element_ty!r}")
         self.element_ty = element_ty
         self.address_space = address_space
-        self.const = const
-        self.name = f"pointer<{element_ty}>"
+        self.const = bool(const)
+        self.name = f"const_pointer<{element_ty}>" if self.const else f"pointer<{element_ty}>"
         self.primitive_bitwidth = 64
 
     def is_ptr(self): return True
@@ -228,6 +229,7 @@ class pointer_type(dtype):
     def is_int_unsigned(self): return False
     def is_fp8(self): return False
     def is_void(self): return False
+    def is_const(self): return self.const
     def kind(self): return 3
 
     @property
@@ -235,7 +237,7 @@ class pointer_type(dtype):
         return self
 
     def _key(self):
-        return ("ptr", self.element_ty._key(), self.address_space)
+        return ("ptr", self.element_ty._key(), self.address_space, self.const)
 
     def __repr__(self):
         return f"tl.pointer_type({self.element_ty!r})"

@@ -560,7 +560,11 @@ def map_elementwise(scalar_fn, *args, pack=1):
 
 class const:
     """`x: tl.const` marks a pointer parameter whose memory the kernel only
-    reads (accepted; Terrazzo does not check stores through it yet)."""
+    reads: its type is a const pointer (tl.pointer_type(..., const=True)),
+    another type than the plain pointer, and storing through it is an
+    error."""
+
+    _terrazzo_const_annotation = True
 
 
 # Tensor methods, as in Triton (x.sort(), x.flip(), ...).
