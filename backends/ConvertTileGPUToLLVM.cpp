@@ -167,12 +167,14 @@ struct ConvertTileGPUToLLVMPass
       if (failed(checkTmaLowering(op, target->capability)))
         unsupported = true;
       if (isa<tile::MakeTensorDescOp, tile::DescLoadOp,
-              tile::DescStoreOp, tile::ExternElementwiseOp>(op)) {
+              tile::DescStoreOp>(op)) {
         op->emitOpError("cannot be lowered to ")
             << target->name << " by this version of Terrazzo yet";
         unsupported = true;
       }
     });
+    if (failed(checkExternLowering(module)))
+      unsupported = true;
     if (unsupported)
       return signalPassFailure();
     if (failed(declareSharedMemory(module)))
@@ -189,6 +191,7 @@ struct ConvertTileGPUToLLVMPass
     RewritePatternSet patterns(context);
     populateElementwiseOpToLLVMPatterns(converter, patterns, axisInfo);
     populateShapeOpToLLVMPatterns(converter, patterns, targetInfo);
+    populateExternOpToLLVMPatterns(converter, patterns);
     populateShapeTransformOpToLLVMPatterns(converter, patterns);
     populateReduceOpToLLVMPatterns(converter, patterns, targetInfo);
     populateScanOpToLLVMPatterns(converter, patterns, targetInfo);

@@ -3,6 +3,7 @@
 #ifndef TERRAZZO_BACKENDS_COMMON_PATTERNS_H
 #define TERRAZZO_BACKENDS_COMMON_PATTERNS_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <cstdint>
@@ -58,6 +59,14 @@ LogicalResult checkScanLowering(Operation *op);
 void populateElementwiseOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                          RewritePatternSet &patterns,
                                          const ModuleAxisInfoAnalysis &axisInfo);
+/// Emits an error on each tile.extern_elementwise that calls a symbol with
+/// other argument or result types than an earlier call in `module` (one
+/// declaration serves them all).
+LogicalResult checkExternLowering(ModuleOp module);
+/// tile.extern_elementwise as a call of its function per element (declared
+/// in the module by its symbol).
+void populateExternOpToLLVMPatterns(TileGPUTypeConverter &converter,
+                                    RewritePatternSet &patterns);
 void populateShapeOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                    RewritePatternSet &patterns,
                                    const TargetInfo &target);

@@ -497,6 +497,36 @@ class InterpreterBuilder(Builder):
             return round_to_bf16(r)
         return self._finish(r, ty)
 
+    def extern_elementwise(self, symbol, libname, libpath, args, result_ty, pure,
+                           reference=None):
+        if reference is None:
+            raise InterpreterError(f"the interpreter cannot call the device function "
+                                   f"{symbol!r} (library {libname or libpath or 'unnamed'}): "
+                                   f"it has no NumPy implementation", self.loc)
+        arrays = [np.asarray(h) for h, _ in args]
+        with np.errstate(all="ignore"):
+            r = np.asarray(reference(storage_dtype(result_ty), *arrays))
+        if result_ty.is_block():
+            r = np.broadcast_to(r, result_ty.shape)
+        return self._finish(r, result_ty)
+
+    def inline_asm(self, asm, constraints, args, result_types, pure, pack, reference=None):
+        if reference is None:
+            raise InterpreterError("the interpreter cannot run inline assembly "
+                                   "(tl.inline_asm_elementwise): run the kernel compiled "
+                                   f"on a GPU instead; the assembly was {asm.strip()!r}",
+                                   self.loc)
+        arrays = [np.asarray(h) for h, _ in args]
+        with np.errstate(all="ignore"):
+            results = reference([storage_dtype(t) for t in result_types], *arrays)
+        out = []
+        for r, ty in zip(results, result_types):
+            r = np.asarray(r)
+            if ty.is_block():
+                r = np.broadcast_to(r, ty.shape)
+            out.append(self._finish(r, ty))
+        return out
+
     def select(self, cond, a, b, cond_ty, ty):
         return self._finish(np.where(cond, a, b), ty)
 

@@ -435,6 +435,28 @@ class IRBuilder(Builder):
     def fma(self, a, b, c, ty):
         return self._op(f"math.fma {a}, {b}, {c} : {ir_type(ty)}")
 
+    def extern_elementwise(self, symbol, libname, libpath, args, result_ty, pure,
+                           reference=None):
+        """`symbol` of a device library called element by element
+        (tile.extern_elementwise); `reference` serves the interpreter only."""
+        operands = ", ".join(h for h, _ in args)
+        types = ", ".join(ir_type(t) for _, t in args)
+        attrs = (f"{{libname = {mlir_string(libname)}, libpath = {mlir_string(libpath)}, "
+                 f"pure = {'true' if pure else 'false'}}}")
+        return self._op(f"tile.extern_elementwise {mlir_string(symbol)}({operands}) {attrs} "
+                        f": ({types}) -> {ir_type(result_ty)}")
+
+    def inline_asm(self, asm, constraints, args, result_types, pure, pack, reference=None):
+        """`asm` on the elements of `args`, `pack` at a time (tile.inline_asm);
+        one handle per result type. `reference` serves the interpreter only."""
+        operands = ", ".join(h for h, _ in args)
+        types = ", ".join(ir_type(t) for _, t in args)
+        results = ", ".join(ir_type(t) for t in result_types)
+        text = (f"tile.inline_asm {mlir_string(asm)} constraints {mlir_string(constraints)} "
+                f"({operands}) {{pack = {int(pack)} : i32, pure = {'true' if pure else 'false'}}} "
+                f": ({types}) -> ({results})")
+        return self._results(text, len(result_types))
+
     def select(self, cond, a, b, cond_ty, ty):
         if cond_ty.is_block():
             return self._op(f"arith.select {cond}, {a}, {b} : {ir_type(cond_ty)}, {ir_type(ty)}")

@@ -20,6 +20,7 @@ from . import fp8
 from .semantic_atomics import AtomicSemantic
 from .semantic_descriptors import DescriptorSemantic
 from .semantic_dot import DotSemantic
+from .semantic_extern import ExternSemantic
 from .semantic_shapes import ShapeSemantic
 
 MAX_BLOCK_NUMEL = 1 << 20
@@ -152,7 +153,8 @@ def broadcast_shapes(a: Sequence[int], b: Sequence[int]) -> List[int]:
     return out
 
 
-class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ShapeSemantic):
+class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
+               ShapeSemantic):
     """Language operations over an abstract builder."""
 
     def __init__(self, builder, debug: bool = False):

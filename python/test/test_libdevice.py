@@ -1,0 +1,876 @@
+"""`tl.extra.libdevice` (and `tl.extra.cuda`): every function, at every
+signature of its table, in the interpreter against references written
+here (NumPy and the math module, integral representations for the Bessel
+functions, round trips for the inverse error functions, exact rational
+checks for the functions with a rounding mode); the type rules and their
+errors; the compile path (tile.extern_elementwise with the libdevice
+symbol, a call of it in the LLVM dialect, PTX with libdevice linked); and,
+on a GPU, every function compiled against the interpreter.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import terrazzo as triton
+import terrazzo.language as tl
+from terrazzo.errors import CompilationError
+from terrazzo.language.extra import libdevice
+
+F32, F64 = tl.float32, tl.float64
+_NP = {"fp32": np.float32, "fp64": np.float64, "int32": np.int32, "uint32": np.uint32,
+       "int64": np.int64, "uint64": np.uint64, "int1": np.bool_}
+
+# ---------------------------------------------------------------------------
+# The kernel: one libdevice function on up to four loaded arguments
+# ---------------------------------------------------------------------------
+
+
+@triton.jit
+def call_kernel(a_ptr, b_ptr, c_ptr, d_ptr, out_ptr, n, FN: tl.constexpr,
+                ARITY: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    a = tl.load(a_ptr + offs, mask=mask)
+    if ARITY == 1:
+        r = getattr(libdevice, FN)(a)
+    elif ARITY == 2:
+        r = getattr(libdevice, FN)(a, tl.load(b_ptr + offs, mask=mask))
+    elif ARITY == 3:
+        r = getattr(libdevice, FN)(a, tl.load(b_ptr + offs, mask=mask),
+                                   tl.load(c_ptr + offs, mask=mask))
+    else:
+        r = getattr(libdevice, FN)(a, tl.load(b_ptr + offs, mask=mask),
+                                   tl.load(c_ptr + offs, mask=mask),
+                                   tl.load(d_ptr + offs, mask=mask))
+    tl.store(out_ptr + offs, r, mask=mask)
+
+
+BLOCK = 128
+N = 200  # two programs, the second one masked
+
+
+def run_call(name, args, out_dtype, interpret=True, device=None):
+    """libdevice.<name>(*args) elementwise through call_kernel; the result."""
+    arrays = [np.ascontiguousarray(a) for a in args]
+    pad = arrays + [arrays[0]] * (4 - len(arrays))
+    sentinel = np.zeros(len(arrays[0]), dtype=out_dtype)
+    if interpret:
+        out = sentinel.copy()
+        triton.jit(call_kernel.fn, interpret=True)[(triton.cdiv(len(out), BLOCK),)](
+            *pad, out, len(out), FN=name, ARITY=len(arrays), BLOCK=BLOCK)
+        return out
+    torch = device
+    tensors = [torch.from_numpy(a).cuda() for a in pad]
+    out = torch.from_numpy(sentinel.copy()).cuda()
+    triton.jit(call_kernel.fn)[(triton.cdiv(len(sentinel), BLOCK),)](
+        *tensors, out, len(sentinel), FN=name, ARITY=len(arrays), BLOCK=BLOCK)
+    torch.cuda.synchronize()
+    return out.cpu().numpy()
+
+
+# ---------------------------------------------------------------------------
+# Inputs
+# ---------------------------------------------------------------------------
+
+_SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5]
+
+# Float inputs per function: (low, high) of a uniform draw, optionally with
+# the special values.
+_DOMAIN = {
+    "sqrt": (0, 100), "rsqrt": (0.01, 100), "sqrt_rn": (0, 100), "sqrt_rz": (0, 100),
+    "sqrt_rd": (0, 100), "sqrt_ru": (0, 100), "rsqrt_rn": (0.01, 100),
+    "log": (0.001, 100), "log2": (0.001, 100), "log10": (0.001, 100),
+    "log1p": (-0.9, 100), "fast_logf": (0.01, 100), "fast_log2f": (0.01, 100),
+    "fast_log10f": (0.01, 100), "asin": (-1, 1), "acos": (-1, 1), "atanh": (-0.99, 0.99),
+    "acosh": (1, 100), "exp": (-20, 20), "exp2": (-20, 20), "exp10": (-10, 10),
+    "expm1": (-20, 20), "fast_expf": (-20, 20), "fast_exp10f": (-8, 8),
+    "sinh": (-20, 20), "cosh": (-20, 20), "tan": (-1.5, 1.5), "fast_tanf": (-1.5, 1.5),
+    "fast_sinf": (-3, 3), "fast_cosf": (-3, 3), "lgamma": (0.1, 30), "tgamma": (0.1, 20),
+    "erfinv": (-0.999, 0.999), "erfcinv": (0.001, 1.999), "normcdfinv": (0.001, 0.999),
+    "erfcx": (-3, 40), "cyl_bessel_i0": (-20, 20), "cyl_bessel_i1": (-20, 20),
+    "j0": (-40, 40), "j1": (-40, 40), "y0": (0.1, 40), "y1": (0.1, 40),
+    "jn": (-30, 30), "yn": (0.5, 30), "rcp64h": (0.1, 100), "saturatef": (-0.5, 1.5),
+    "pow": (0.1, 10), "fast_powf": (0.5, 4), "fast_dividef": (1, 10),
+    "ldexp": (-10, 10), "scalbn": (-10, 10), "fast_tanhf": (-5, 5),
+    "double2float_rn": (-1e5, 1e5), "double2float_rz": (-1e5, 1e5),
+    "double2float_rd": (-1e5, 1e5), "double2float_ru": (-1e5, 1e5),
+}
+_WITH_SPECIALS = {"isnan", "isinf", "signbit", "finitef", "isfinited", "floor", "ceil",
+                  "trunc", "copysign", "abs", "ilogb", "logb"}
+_ROUNDED_OPS = ("add", "sub", "mul", "div", "fma", "rcp", "sqrt")
+
+
+def _floats(name, dt, rng, index=0):
+    if name.split("_")[0] in ("add", "sub", "mul", "div", "fma", "rcp"):
+        # Signs and magnitudes within a few binades, so that the exact
+        # results are rarely representable: the rounding mode matters.
+        v = rng.uniform(0.5, 2.0, N) * rng.choice([-1.0, 1.0], N)
+    elif re.match(r"(float|double)2u?(int|ll)_", name):
+        v = rng.uniform(-1e10, 1e10, N) if "ll" in name else rng.uniform(-3e9, 5e9, N)
+        v[:40] = rng.uniform(-100, 100, 40)
+        v[40:44] = [np.nan, np.inf, -np.inf, 2.5]
+    else:
+        lo, hi = _DOMAIN.get(name, (-10, 10))
+        v = rng.uniform(lo, hi, N)
+    v = v.astype(dt)
+    if name in _WITH_SPECIALS:
+        v[:len(_SPECIAL)] = _SPECIAL
+    if name in ("floor", "ceil", "trunc", "rint", "nearbyint", "round", "llrint", "llround"):
+        v[10:20] = np.array([0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 3.0, -3.0, 0.49999997, 7.5])
+    return v
+
+
+def _ints(name, dt, rng, index):
+    info = np.iinfo(dt)
+    if name in ("ldexp", "scalbn"):
+        return rng.integers(-20, 21, N).astype(dt)
+    if name == "pow":
+        return rng.integers(-5, 6, N).astype(dt)
+    if name in ("jn", "yn"):
+        return rng.integers(0, 6, N).astype(dt)
+    v = rng.integers(info.min, info.max, N, dtype=dt, endpoint=True)
+    v[:6] = np.array([0, 1, info.max, info.min, 255, 1 << 20 if dt != np.int8 else 1],
+                     dtype=object).astype(dt)
+    if name in ("int2float_rn", "uint2float_rn", "int2float_rz", "uint2float_rz") or \
+            "2float" in name or "2double" in name:
+        v[6:12] = np.array([3, 16777217, 16777219, 2 ** 24 + 5, 12345, 7], dtype=object) \
+            .astype(dt)
+    return v
+
+
+def make_inputs(name, key, rng):
+    out = []
+    for index, t in enumerate(key):
+        dt = _NP[t.name]
+        out.append(_floats(name, dt, rng, index) if t.is_floating() else
+                   _ints(name, dt, rng, index))
+    if name == "div_rn" or name.startswith("div_"):
+        out[1][out[1] == 0] = 1
+    return out
+
+
+def all_signatures():
+    cases = [(name, key) for name, sigs in libdevice.SIGNATURES.items() for key in sigs]
+    return cases + [("fast_tanhf", (F32,))]
+
+
+def result_type(name, key):
+    if name == "fast_tanhf":
+        return F32
+    if name in ("isnan", "isinf"):
+        return tl.int1
+    return libdevice.SIGNATURES[name][key][1]
+
+
+# ---------------------------------------------------------------------------
+# References
+# ---------------------------------------------------------------------------
+
+def _f(x):
+    return np.asarray(x, dtype=np.float64)
+
+
+def _u(x, bits):
+    """Integers as their unsigned bit patterns, in uint64."""
+    return np.asarray(x).astype(np.int64 if np.asarray(x).dtype.kind == "i" else np.uint64) \
+        .astype(np.uint64) & np.uint64((1 << bits) - 1)
+
+
+def _trapezoid_bessel(n, x, modified=False):
+    """J_n(x) (I_n(x) with `modified`) by the trapezoidal rule on its
+    periodic integral, exact to rounding for these sizes."""
+    m = 512
+    tau = 2 * np.pi * np.arange(m) / m
+    x = _f(x)[:, None]
+    if modified:
+        return np.mean(np.exp(x * np.cos(tau)) * np.cos(n * tau), axis=1)
+    return np.mean(np.cos(n * tau - x * np.sin(tau)), axis=1)
+
+
+def _quadrature_y(n, x):
+    """Y_n(x), x > 0: (1/pi) int_0^pi sin(x sin t - n t) dt -
+    (1/pi) int_0^inf (e^{nt} + (-1)^n e^{-nt}) e^{-x sinh t} dt, by
+    Gauss-Legendre quadrature."""
+    nodes, weights = np.polynomial.legendre.leggauss(400)
+    x = _f(x)[:, None]
+    t1 = (nodes + 1) * np.pi / 2
+    first = np.sum(weights * np.sin(x * np.sin(t1) - n * t1), axis=1) / 2
+    top = np.arcsinh(60.0 / x) + 1
+    t2 = (nodes + 1) * top / 2
+    integrand = (np.exp(n * t2) + (-1) ** n * np.exp(-n * t2)) * np.exp(-x * np.sinh(t2))
+    second = np.sum(weights * integrand, axis=1) * top[:, 0] / 2 / np.pi
+    return first - second
+
+
+_erf = np.vectorize(math.erf)
+_erfc = np.vectorize(math.erfc)
+_lgamma = np.vectorize(math.lgamma)
+_gamma = np.vectorize(math.gamma)
+
+
+def _round_half_away(x):
+    t = np.trunc(x)
+    return np.where(np.abs(x - t) >= 0.5, t + np.sign(x), t)
+
+
+def _to_int_ref(x, mode, bits, signed):
+    r = {"rn": np.rint, "rz": np.trunc, "rd": np.floor, "ru": np.ceil}[mode](_f(x))
+    lo, hi = (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if signed else (0, 2 ** bits - 1)
+    vals = [0 if v != v else lo if v <= lo else hi if v >= hi else int(v) for v in r.tolist()]
+    return vals
+
+
+def _ints_to(values, out_dtype):
+    bits = np.dtype(out_dtype).itemsize * 8
+    return np.array([v % (1 << bits) for v in values], dtype=object) \
+        .astype(np.uint64).astype(np.dtype(out_dtype).str.replace("i", "u")).view(out_dtype)
+
+
+def _byte_perm_ref(x, y, s):
+    words = np.stack([np.asarray(x).astype(np.uint32), np.asarray(y).astype(np.uint32)],
+                     axis=1).view(np.uint8).reshape(-1, 8)
+    sel = np.asarray(s).astype(np.uint32)
+    out = np.zeros(len(sel), dtype=np.uint32)
+    for i in range(4):
+        idx = (sel >> np.uint32(4 * i)) & np.uint32(7)
+        out |= words[np.arange(len(sel)), idx].astype(np.uint32) << np.uint32(8 * i)
+    return out.view(np.int32)
+
+
+def _bit_count_ref(name, x):
+    bits = np.asarray(x).dtype.itemsize * 8
+    u = _u(x, bits)
+    shifts = [(u >> np.uint64(k)) for k in range(bits)]
+    if name == "popc":
+        return sum((s & np.uint64(1)).astype(np.int64) for s in shifts)
+    if name == "clz":
+        return bits - sum((s != 0).astype(np.int64) for s in shifts)
+    if name == "ffs":
+        first = np.zeros(len(u), dtype=np.int64)
+        for k in reversed(range(bits)):
+            first = np.where((shifts[k] & np.uint64(1)) == 1, k + 1, first)
+        return first
+    rev = np.zeros(len(u), dtype=np.uint64)
+    for k in range(bits):
+        rev |= (shifts[k] & np.uint64(1)) << np.uint64(bits - 1 - k)
+    return rev.astype(np.asarray(x).dtype.str.replace("i", "u")).view(np.asarray(x).dtype)
+
+
+def _mul24_ref(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype == np.int32:
+        a24 = (a << 8) >> 8
+        b24 = (b << 8) >> 8
+        return (a24.astype(np.int64) * b24).astype(np.int32)
+    a24 = a & np.uint32(0xFFFFFF)
+    b24 = b & np.uint32(0xFFFFFF)
+    return (a24.astype(np.uint64) * b24).astype(np.uint32)
+
+
+def _mulhi_ref(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype.itemsize == 4:
+        wide = np.int64 if a.dtype == np.int32 else np.uint64
+        return ((a.astype(wide) * b.astype(wide)) >> 32).astype(a.dtype)
+    # 64 bits: from 32-bit halves.
+    signed = a.dtype == np.int64
+    vals = []
+    for x, y in zip(a.tolist(), b.tolist()):
+        vals.append((x * y) >> 64)
+    return _ints_to(vals, a.dtype) if signed else np.array(
+        [v % (1 << 64) for v in vals], dtype=object).astype(np.uint64)
+
+
+# name -> reference(*float64-or-int arrays, key) giving the expected values,
+# compared with a tolerance from _TOLERANCE (exact where absent).
+def _np1(fn):
+    return lambda key, x: fn(_f(x))
+
+
+def _np2(fn):
+    return lambda key, x, y: fn(_f(x), _f(y))
+
+
+REFERENCE = {
+    "floor": _np1(np.floor), "ceil": _np1(np.ceil), "trunc": _np1(np.trunc),
+    "rint": _np1(np.rint), "nearbyint": _np1(np.rint), "round": _np1(_round_half_away),
+    "sqrt": _np1(np.sqrt), "rsqrt": _np1(lambda x: 1 / np.sqrt(x)),
+    "rsqrt_rn": _np1(lambda x: 1 / np.sqrt(x)),
+    "exp": _np1(np.exp), "exp2": _np1(np.exp2), "exp10": _np1(lambda x: np.power(10.0, x)),
+    "expm1": _np1(np.expm1), "log": _np1(np.log), "log2": _np1(np.log2),
+    "log10": _np1(np.log10), "log1p": _np1(np.log1p), "sin": _np1(np.sin),
+    "cos": _np1(np.cos), "tan": _np1(np.tan), "asin": _np1(np.arcsin),
+    "acos": _np1(np.arccos), "atan": _np1(np.arctan), "sinh": _np1(np.sinh),
+    "cosh": _np1(np.cosh), "tanh": _np1(np.tanh), "asinh": _np1(np.arcsinh),
+    "acosh": _np1(np.arccosh), "atanh": _np1(np.arctanh),
+    "sinpi": _np1(lambda x: np.sin(np.pi * x)), "cospi": _np1(lambda x: np.cos(np.pi * x)),
+    "cbrt": _np1(np.cbrt), "rcbrt": _np1(lambda x: 1 / np.cbrt(x)),
+    "erf": _np1(_erf), "erfc": _np1(_erfc),
+    "normcdf": _np1(lambda x: 0.5 * _erfc(-x / np.sqrt(2))),
+    "erfcx": _np1(lambda x: np.where(
+        x < 20, np.exp(np.minimum(x, 20) ** 2) * _erfc(x),
+        (1 - 1 / (2 * x ** 2) + 3 / (4 * x ** 4) - 15 / (8 * x ** 6) + 105 / (16 * x ** 8))
+        / (x * np.sqrt(np.pi)))),
+    "lgamma": _np1(_lgamma), "tgamma": _np1(_gamma),
+    "j0": _np1(lambda x: _trapezoid_bessel(0, x)), "j1": _np1(lambda x: _trapezoid_bessel(1, x)),
+    "y0": _np1(lambda x: _quadrature_y(0, x)), "y1": _np1(lambda x: _quadrature_y(1, x)),
+    "cyl_bessel_i0": _np1(np.i0),
+    "cyl_bessel_i1": _np1(lambda x: _trapezoid_bessel(1, x, modified=True)),
+    "jn": lambda key, n, x: np.array([_trapezoid_bessel(k, [v])[0] for k, v in zip(n, x)]),
+    "yn": lambda key, n, x: np.array([_quadrature_y(k, [v])[0] for k, v in zip(n, x)]),
+    "saturatef": _np1(lambda x: np.clip(x, 0, 1)),
+    "rcp64h": _np1(lambda x: 1 / x), "logb": _np1(lambda x: np.floor(np.log2(np.abs(x)))),
+    "ilogb": lambda key, x: np.where(x == 0, -2 ** 31, np.where(
+        np.isnan(x), -2 ** 31, np.where(np.isinf(x), 2 ** 31 - 1, np.floor(np.log2(
+            np.where(np.isfinite(x) & (x != 0), np.abs(_f(x)), 1.0)))))),
+    "atan2": _np2(np.arctan2), "hypot": _np2(np.hypot),
+    "rhypot": _np2(lambda x, y: 1 / np.hypot(x, y)), "copysign": _np2(np.copysign),
+    "fmod": _np2(np.fmod), "remainder": _np2(np.vectorize(math.remainder)),
+    "fdim": _np2(lambda x, y: np.where(x > y, x - y, 0.0)),
+    "fast_dividef": _np2(np.divide), "fast_powf": _np2(np.power),
+    "nextafter": lambda key, x, y: np.nextafter(x, y),
+    "pow": lambda key, x, y: np.power(_f(x), _f(y)),
+    "ldexp": lambda key, x, n: _f(x) * 2.0 ** _f(n),
+    "scalbn": lambda key, x, n: _f(x) * 2.0 ** _f(n),
+    "norm3d": lambda key, a, b, c: np.sqrt(_f(a) ** 2 + _f(b) ** 2 + _f(c) ** 2),
+    "rnorm3d": lambda key, a, b, c: 1 / np.sqrt(_f(a) ** 2 + _f(b) ** 2 + _f(c) ** 2),
+    "norm4d": lambda key, a, b, c, d: np.sqrt(_f(a) ** 2 + _f(b) ** 2 + _f(c) ** 2
+                                              + _f(d) ** 2),
+    "rnorm4d": lambda key, a, b, c, d: 1 / np.sqrt(_f(a) ** 2 + _f(b) ** 2 + _f(c) ** 2
+                                                   + _f(d) ** 2),
+    "fma": lambda key, a, b, c: np.array([float(Fraction(x) * Fraction(y) + Fraction(z))
+                                          for x, y, z in zip(_f(a), _f(b), _f(c))]),
+    "fast_sinf": _np1(np.sin), "fast_cosf": _np1(np.cos), "fast_tanf": _np1(np.tan),
+    "fast_expf": _np1(np.exp), "fast_exp10f": _np1(lambda x: np.power(10.0, x)),
+    "fast_logf": _np1(np.log), "fast_log2f": _np1(np.log2), "fast_log10f": _np1(np.log10),
+    "fast_tanhf": _np1(np.tanh),
+    "isnan": lambda key, x: np.isnan(x), "isinf": lambda key, x: np.isinf(x),
+    "signbit": lambda key, x: np.signbit(x).astype(np.int32),
+    "finitef": lambda key, x: np.isfinite(x).astype(np.int32),
+    "isfinited": lambda key, x: np.isfinite(x).astype(np.int32),
+    "llrint": lambda key, x: np.rint(_f(x)).astype(np.int64),
+    "llround": lambda key, x: _round_half_away(_f(x)).astype(np.int64),
+    "abs": lambda key, x: (np.abs(_f(x)) if key[0].is_floating()
+                           else _ints_to([abs(int(v)) for v in x], np.asarray(x).dtype)),
+    "popc": lambda key, x: _bit_count_ref("popc", x),
+    "clz": lambda key, x: _bit_count_ref("clz", x),
+    "ffs": lambda key, x: _bit_count_ref("ffs", x),
+    "brev": lambda key, x: _bit_count_ref("brev", x),
+    "byte_perm": lambda key, x, y, s: _byte_perm_ref(x, y, s),
+    "mulhi": lambda key, a, b: _mulhi_ref(a, b),
+    "mul24": lambda key, a, b: _mul24_ref(a, b),
+    "sad": lambda key, a, b, c: ((np.abs(np.asarray(a).astype(np.int64) - b)
+                                  + np.asarray(c).astype(np.int64)) % 2 ** 32)
+    .astype(np.uint32).view(np.int32 if key[0] == tl.int32 else np.uint32),
+    "hadd": lambda key, a, b: ((np.asarray(a).astype(np.int64) + b) >> 1)
+    .astype(np.asarray(a).dtype),
+    "rhadd": lambda key, a, b: ((np.asarray(a).astype(np.int64) + b + 1) >> 1)
+    .astype(np.asarray(a).dtype),
+    "int_as_float": lambda key, x: np.asarray(x).view(np.float32),
+    "uint_as_float": lambda key, x: np.asarray(x).view(np.float32),
+    "float_as_int": lambda key, x: np.asarray(x).view(np.int32),
+    "float_as_uint": lambda key, x: np.asarray(x).view(np.int32),
+    "longlong_as_double": lambda key, x: np.asarray(x).view(np.float64),
+    "double_as_longlong": lambda key, x: np.asarray(x).view(np.int64),
+    "hiloint2double": lambda key, hi, lo: np.stack([np.asarray(lo), np.asarray(hi)], axis=1)
+    .reshape(-1).view(np.float64),
+    "double2hiint": lambda key, x: np.asarray(x).view(np.int32).reshape(-1, 2)[:, 1],
+    "double2loint": lambda key, x: np.asarray(x).view(np.int32).reshape(-1, 2)[:, 0],
+}
+
+_ROUND_TRIP = {
+    # The inverse functions: the forward function of the result gives back
+    # the argument (relative tolerance for float32 and float64 results).
+    "erfinv": (_erf, 2e-6, 1e-13),
+    "erfcinv": (_erfc, 4e-6, 1e-12),
+    "normcdfinv": (lambda r: 0.5 * _erfc(-r / np.sqrt(2)), 4e-6, 1e-12),
+}
+
+# rtol for float32 and float64 results (the libdevice bounds, with room).
+_TOLERANCE = {
+    "sinpi": (2e-6, 1e-10), "cospi": (2e-6, 1e-10), "hypot": (2.4e-7, 1e-15),
+    "rhypot": (2.4e-7, 1e-15), "norm3d": (2.4e-7, 1e-15), "rnorm3d": (2.4e-7, 1e-15),
+    "norm4d": (2.4e-7, 1e-15), "rnorm4d": (2.4e-7, 1e-15), "erfcx": (4e-6, 1e-11), "lgamma": (4e-6, 1e-13),
+    "tgamma": (4e-6, 1e-13), "rcp64h": (1e-5, 1e-5),
+    "cyl_bessel_i0": (2e-6, 1e-13), "cyl_bessel_i1": (2e-6, 1e-12),
+    "fast_tanhf": (2e-3, 2e-3), "exp10": (4e-7, 1e-14),
+}
+# Bessel J and Y: mostly absolute error (their zeros make relative error
+# meaningless); (rtol, atol) for float32, then for float64 results.
+_ABS = {"j0": (0, 2e-6, 0, 1e-12), "j1": (0, 2e-6, 0, 1e-12), "y0": (0, 2e-6, 0, 1e-11),
+        "y1": (0, 2e-6, 0, 1e-11), "jn": (1e-6, 2e-6, 1e-10, 1e-11),
+        "yn": (1e-6, 2e-6, 1e-10, 1e-10)}
+
+
+def _bits(v, dt):
+    return int(np.array([v], dtype=dt).view(np.uint32 if dt == np.float32 else np.uint64)[0])
+
+
+def _check_rounded(result, exact, mode, dt, what):
+    """result (floats of dt) is `exact` (Fractions) rounded in `mode`."""
+    ft = np.dtype(dt).type
+    for i, (r, q) in enumerate(zip(result.tolist(), exact)):
+        if q is None:
+            continue
+        r = ft(r)
+        up = np.nextafter(r, ft(np.inf))
+        down = np.nextafter(r, ft(-np.inf))
+        fr = Fraction(float(r))
+        if mode == "rz":
+            mode_i = "rd" if q >= 0 else "ru"
+        else:
+            mode_i = mode
+        if mode_i == "rd":
+            ok = fr <= q and (not np.isfinite(up) or Fraction(float(up)) > q)
+        elif mode_i == "ru":
+            ok = fr >= q and (not np.isfinite(down) or Fraction(float(down)) < q)
+        else:
+            err = abs(fr - q)
+            ok = all(not np.isfinite(c) or abs(Fraction(float(c)) - q) > err or
+                     (abs(Fraction(float(c)) - q) == err and _bits(r, dt) % 2 == 0)
+                     for c in (up, down))
+        assert ok, f"{what}: element {i}: got {float(r)!r} for the exact {float(q)!r} ({mode})"
+
+
+def _exact_values(name, args):
+    op = name.split("_")[0]
+    fr = [[Fraction(float(v)) if not isinstance(v, (int, np.integer)) else Fraction(int(v))
+           for v in np.asarray(a).tolist()] for a in args]
+    if op == "add":
+        return [a + b for a, b in zip(*fr)]
+    if op == "sub":
+        return [a - b for a, b in zip(*fr)]
+    if op == "mul":
+        return [a * b for a, b in zip(*fr)]
+    if op == "div":
+        return [a / b for a, b in zip(*fr)]
+    if op == "fma":
+        return [a * b + c for a, b, c in zip(*fr)]
+    if op == "rcp":
+        return [1 / a if a else None for a in fr[0]]
+    return fr[0]  # conversions: the argument itself, exactly
+
+
+def check_against_reference(name, key, args, got):
+    """The values `got` from libdevice.<name> at the signature `key` on
+    `args` are right (within the function's tolerance)."""
+    with np.errstate(all="ignore"):
+        _check_against_reference(name, key, args, got)
+
+
+def _check_against_reference(name, key, args, got):
+    rty = result_type(name, key)
+    what = f"libdevice.{name}{tuple(str(t) for t in key)}"
+    mode = name[-2:] if re.search(r"_r[nzdu]$", name) else None
+    if mode and (name.split("_")[0] in _ROUNDED_OPS[:-1] or "2float" in name or
+                 "2double" in name) and rty.is_floating():
+        exact = _exact_values(name, args)
+        _check_rounded(got, exact, mode, _NP[rty.name], what)
+        return
+    if mode and name.startswith("sqrt"):
+        dt = _NP[rty.name]
+        for i, (a, r) in enumerate(zip(args[0].tolist(), got.tolist())):
+            qa, fr = Fraction(a), Fraction(r)
+            ft = np.dtype(dt).type
+            up = Fraction(float(np.nextafter(ft(r), ft(np.inf))))
+            down = Fraction(float(np.nextafter(ft(r), ft(0))))
+            if mode in ("rd", "rz"):
+                ok = fr * fr <= qa < up * up
+            elif mode == "ru":
+                ok = down * down < qa <= fr * fr or (qa == 0 and r == 0)
+            else:
+                ok = ((fr + down) / 2) ** 2 <= qa <= ((fr + up) / 2) ** 2
+            assert ok, f"{what}: element {i}: sqrt({a!r}) gave {r!r}"
+        return
+    if mode and re.match(r"(float|double)2u?(int|ll)_", name):
+        bits = 64 if "ll" in name else 32
+        values = _to_int_ref(args[0], mode, bits, "2u" not in name)
+        np.testing.assert_array_equal(got, _ints_to(values, _NP[rty.name]), err_msg=what)
+        return
+    if name in _ROUND_TRIP:
+        forward, rt32, rt64 = _ROUND_TRIP[name]
+        np.testing.assert_allclose(forward(_f(got)), _f(args[0]),
+                                   rtol=rt32 if rty == F32 else rt64, atol=1e-30,
+                                   err_msg=what)
+        return
+    want = REFERENCE[name](key, *args)
+    if not rty.is_floating():
+        np.testing.assert_array_equal(got, np.asarray(want).astype(got.dtype), err_msg=what)
+        return
+    if name in _ABS:
+        rtol, atol = _ABS[name][:2] if rty == F32 else _ABS[name][2:]
+        np.testing.assert_allclose(_f(got), _f(want), rtol=rtol, atol=atol, err_msg=what)
+        return
+    rt32, rt64 = _TOLERANCE.get(name, (2.4e-7, 4e-16))
+    if name.startswith("fast_"):
+        rt32 = max(rt32, 2e-6)
+    want = _f(want).astype(_NP[rty.name]).astype(np.float64)
+    np.testing.assert_allclose(_f(got), want, rtol=rt32 if rty == F32 else rt64,
+                               atol=1e-38 if rty == F32 else 1e-300, equal_nan=True,
+                               err_msg=what)
+
+
+# ---------------------------------------------------------------------------
+# Every function in the interpreter
+# ---------------------------------------------------------------------------
+
+def _case_id(case):
+    name, key = case
+    return f"{name}-{'-'.join(t.name for t in key)}"
+
+
+CASES = all_signatures()
+
+
+def test_the_table_is_triton_s_list():
+    # 198 functions, each with a NumPy implementation and a reference here.
+    assert len(libdevice.__all__) == 198
+    from terrazzo.language.extra import libdevice_reference
+    for name in libdevice.__all__:
+        assert callable(getattr(libdevice, name))
+        assert name in libdevice_reference.IMPLS, name
+        assert (name in REFERENCE or name in _ROUND_TRIP or re.search(r"_r[nzdu]$", name)), name
+    assert tl.extra.cuda.libdevice.asin is libdevice.asin
+    assert tl.extra.libdevice is libdevice
+
+
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_interpreter_matches_reference(case, rng):
+    name, key = case
+    args = make_inputs(name, key, rng)
+    got = run_call(name, args, _NP[result_type(name, key).name])
+    check_against_reference(name, key, args, got)
+
+
+def test_bessel_known_values():
+    # Tabulated values (Abramowitz and Stegun, table 9.1).
+    x = np.array([1.0, 2.0, 5.0, 10.0])
+    cases = {
+        "j0": [0.7651976865579666, 0.2238907791412357, -0.1775967713143383,
+               -0.2459357644513483],
+        "j1": [0.4400505857449335, 0.5767248077568734, -0.3275791375914652,
+               0.0434727461688614],
+        "y0": [0.0882569642156769, 0.5103756726497451, -0.3085176252490338,
+               0.0556711672835994],
+        "y1": [-0.7812128213002887, -0.1070324315409375, 0.1478631433912268,
+               0.2490154242069539],
+    }
+    for name, want in cases.items():
+        got = run_call(name, [np.resize(x, N)], np.float64)[:4]
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-13, err_msg=name)
+
+
+def test_rounding_modes_differ():
+    # The same sums rounded four ways: rd <= rn <= ru, rz toward zero, and
+    # inexact sums make rd and ru one ulp apart.
+    a = np.full(N, 1.0, dtype=np.float32)
+    b = np.full(N, 2.0 ** -30, dtype=np.float32)
+    b[1::2] *= -1
+    rd, rn, ru, rz = (run_call(f"add_{m}", [a, b], np.float32) for m in ("rd", "rn", "ru", "rz"))
+    assert np.all(rn == 1.0)
+    np.testing.assert_array_equal(ru[0::2], np.nextafter(np.float32(1), np.float32(2)))
+    np.testing.assert_array_equal(rd[1::2], np.nextafter(np.float32(1), np.float32(0)))
+    np.testing.assert_array_equal(rz, np.where(b > 0, 1.0, rd).astype(np.float32))
+
+
+# ---------------------------------------------------------------------------
+# Type rules and errors
+# ---------------------------------------------------------------------------
+
+@triton.jit
+def rules_kernel(x_ptr, y_ptr, i_ptr, out_ptr, out64_ptr, outb_ptr, N_: tl.constexpr):
+    offs = tl.arange(0, N_)
+    x = tl.load(x_ptr + offs)              # float32
+    y = tl.load(y_ptr + offs)              # float64
+    i = tl.load(i_ptr + offs)              # int32
+    tl.store(out_ptr + offs, libdevice.pow(x, 2))           # (fp32, int32): powif
+    tl.store(out_ptr + N_ + offs, libdevice.pow(x, 0.5))    # (fp32, fp32): powf
+    tl.store(out64_ptr + offs, libdevice.atan2(x, y))       # promoted to fp64
+    tl.store(out_ptr + 2 * N_ + offs, libdevice.ldexp(x, i))
+    tl.store(out_ptr + 3 * N_ + offs, libdevice.fmod(x, 1.5) + libdevice.cos(0.0))
+    tl.store(outb_ptr + offs, libdevice.isnan(x / x))        # int1
+
+
+def _rules_args(rng):
+    n = 64
+    x = rng.uniform(0.5, 4, n).astype(np.float32)
+    x[3] = 0.0
+    y = rng.uniform(-4, 4, n)
+    i = rng.integers(-5, 6, n).astype(np.int32)
+    return x, y, i, np.zeros(4 * n, np.float32), np.zeros(n), np.zeros(n, np.bool_)
+
+
+def test_type_rules_interpreter(rng):
+    x, y, i, out, out64, outb = _rules_args(rng)
+    triton.jit(rules_kernel.fn, interpret=True)[(1,)](x, y, i, out, out64, outb, N_=64)
+    n = 64
+    np.testing.assert_allclose(out[:n], x.astype(np.float64) ** 2, rtol=2e-7)
+    np.testing.assert_allclose(out[n:2 * n], np.sqrt(x.astype(np.float64)), rtol=2e-7)
+    np.testing.assert_allclose(out64, np.arctan2(x.astype(np.float64), y), rtol=1e-15)
+    np.testing.assert_allclose(out[2 * n:3 * n], x * 2.0 ** i, rtol=0)
+    np.testing.assert_allclose(out[3 * n:], np.fmod(x, np.float32(1.5)) + 1, rtol=2e-7)
+    np.testing.assert_array_equal(outb, np.arange(n) == 3)
+
+
+def test_type_rules_ir(rng):
+    text = rules_kernel.ir(*_rules_args(rng), N_=64)
+    for symbol, types in [("__nv_powif", r"\(tensor<64xf32>, tensor<64xi32>\) -> tensor<64xf32>"),
+                          ("__nv_powf", r"\(tensor<64xf32>, tensor<64xf32>\) -> tensor<64xf32>"),
+                          ("__nv_atan2", r"\(tensor<64xf64>, tensor<64xf64>\) -> tensor<64xf64>"),
+                          ("__nv_ldexpf", r"\(tensor<64xf32>, tensor<64xi32>\) -> tensor<64xf32>"),
+                          ("__nv_fmodf", r"\(tensor<64xf32>, tensor<64xf32>\) -> tensor<64xf32>"),
+                          ("__nv_cosf", r"\(f32\) -> f32"),
+                          ("__nv_isnanf", r"\(tensor<64xf32>\) -> tensor<64xi32>")]:
+        assert re.search(rf'tile\.extern_elementwise "{symbol}"\(%[^)]*\) \{{libname = "", '
+                         rf'libpath = "", pure = true\}} : {types} loc\(', text), (symbol, text)
+
+
+@triton.jit
+def k_half(x_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 16))
+    tl.store(x_ptr + tl.arange(0, 16), libdevice.asin(x))  # <-
+
+
+@triton.jit
+def k_bf16(x_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 16)).to(tl.bfloat16)
+    tl.store(x_ptr + tl.arange(0, 16), libdevice.exp(x))  # <-
+
+
+@triton.jit
+def k_int(x_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 16))
+    tl.store(x_ptr + tl.arange(0, 16), libdevice.sin(x))  # <-
+
+
+@triton.jit
+def k_float_to_bits(x_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 16))
+    tl.store(x_ptr + tl.arange(0, 16), libdevice.popc(x).to(tl.float32))  # <-
+
+
+@triton.jit
+def k_arity(x_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 16))
+    tl.store(x_ptr + tl.arange(0, 16), libdevice.atan2(x))  # <-
+
+
+@triton.jit
+def k_tanhf(x_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 16))
+    tl.store(x_ptr + tl.arange(0, 16), libdevice.fast_tanhf(x))  # <-
+
+
+ERROR_CASES = [
+    (k_half, np.float16, r"libdevice\.asin does not accept arguments of types \(fp16\): it "
+                         r"takes \(fp32\), \(fp64\); convert float16/bfloat16 values first"),
+    (k_bf16, np.float32, r"libdevice\.exp does not accept arguments of types \(bf16\)"),
+    (k_int, np.int32, r"libdevice\.sin does not accept arguments of types \(int32\)"),
+    (k_float_to_bits, np.float32, r"libdevice\.popc does not accept arguments of types "
+                                  r"\(fp32\): it takes \(int32\), \(int64\)"),
+    (k_arity, np.float32, r"missing a required argument: 'arg1'"),
+    (k_tanhf, np.float64, r"libdevice\.fast_tanhf takes float32 values, got fp64"),
+]
+
+
+@pytest.mark.parametrize("interpret", [False, True])
+@pytest.mark.parametrize("kernel,dt,pattern", ERROR_CASES,
+                         ids=[k.fn.__name__ for k, _, _ in ERROR_CASES])
+def test_errors_name_the_line(kernel, dt, pattern, interpret):
+    arg = np.zeros(16, dt)
+    with pytest.raises(CompilationError) as ei:
+        if interpret:
+            triton.jit(kernel.fn, interpret=True)[(1,)](arg)
+        else:
+            kernel.ir(arg)
+    e = ei.value
+    assert re.search(pattern, str(e)), str(e)
+    lines = [l for l, text in kernel.parsed.src_lines.items() if "# <-" in text]
+    assert e.line == lines[0], str(e)
+
+
+def test_called_outside_a_kernel():
+    with pytest.raises(RuntimeError, match="inside a @terrazzo.jit function"):
+        libdevice.asin(1.0)
+
+
+# ---------------------------------------------------------------------------
+# Compile path: IR, LLVM dialect, PTX
+# ---------------------------------------------------------------------------
+
+# A sample per argument type: function, its argument types, the symbol.
+SAMPLES = [
+    ("asin", (F32,), "__nv_asinf"), ("asin", (F64,), "__nv_asin"),
+    ("j0", (F64,), "__nv_j0"), ("erfinv", (F32,), "__nv_erfinvf"),
+    ("add_rd", (F32, F32), "__nv_fadd_rd"), ("div_ru", (F64, F64), "__nv_ddiv_ru"),
+    ("popc", (tl.int64,), "__nv_popcll"), ("clz", (tl.int32,), "__nv_clz"),
+    ("mulhi", (tl.uint32, tl.uint32), "__nv_umulhi"),
+    ("byte_perm", (tl.int32, tl.int32, tl.int32), "__nv_byte_perm"),
+    ("double2float_rz", (F64,), "__nv_double2float_rz"),
+    ("ull2double_ru", (tl.uint64,), "__nv_ull2double_ru"),
+    ("norm4d", (F32,) * 4, "__nv_norm4df"), ("yn", (tl.int32, F64), "__nv_yn"),
+    ("isinf", (F64,), "__nv_isinfd"), ("float_as_uint", (F32,), "__nv_float_as_uint"),
+]
+
+
+def _assemble(ptx, tmp_path):
+    """Assembles `ptx` with ptxas for sm_90 where ptxas is installed."""
+    from conftest import PTXAS
+    if not PTXAS:
+        return
+    import subprocess
+    path = tmp_path / "kernel.ptx"
+    path.write_text(ptx)
+    r = subprocess.run([PTXAS, "-arch=sm_90a", str(path), "-o", str(tmp_path / "k.cubin")],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+
+
+def _sample_args(key, rng):
+    arrays = [np.zeros(N, _NP[t.name]) for t in key]
+    return arrays + [arrays[0]] * (4 - len(arrays))
+
+
+def _out_for(name, key):
+    return np.zeros(N, _NP[result_type(name, key).name])
+
+
+@pytest.mark.parametrize("name,key,symbol", SAMPLES, ids=lambda v: v if isinstance(v, str)
+                         else None)
+def test_compiles_to_a_libdevice_call(name, key, symbol, rng, tmp_path):
+    pytest.importorskip("terrazzo._C")
+    args = _sample_args(key, rng) + [_out_for(name, key), N]
+    meta = dict(FN=name, ARITY=len(key), BLOCK=BLOCK)
+    tile_ir = call_kernel.compile(*args, stage="tile", **meta)
+    assert f'tile.extern_elementwise "{symbol}"' in tile_ir
+    llvm = call_kernel.compile(*args, stage="llvm", **meta)
+    assert re.search(rf"llvm\.func @{symbol}\(", llvm), llvm
+    assert re.search(rf"llvm\.call @{symbol}\(", llvm), llvm
+    ptx = call_kernel.compile(*args, stage="ptx", **meta)
+    # libdevice is linked: no call of an external function is left, and
+    # the PTX assembles.
+    assert ".entry" in ptx and ".extern .func" not in ptx
+    _assemble(ptx, tmp_path)
+
+
+def test_every_signature_lowers_to_llvm(rng):
+    # All 198 functions at each signature reach the LLVM dialect as calls of
+    # their symbol (one kernel per signature; the PTX of a sample is above).
+    pytest.importorskip("terrazzo._C")
+    from terrazzo.runtime import driver
+    C = driver.get_C()
+    for name, key in CASES:
+        if name == "fast_tanhf":
+            continue
+        args = _sample_args(key, rng) + [_out_for(name, key), N]
+        meta = dict(FN=name, ARITY=len(key), BLOCK=BLOCK)
+        kir = call_kernel.ir_for_key(call_kernel.key_for(*args, **meta))
+        res = C.compile(kir.text, f"{kir.name}.mlir", "cuda:90", 4, "llvm", num_stages=3)
+        assert res.success, (name, key, res.diagnostics)
+        symbol = libdevice.SIGNATURES[name][key][0]
+        out = res.output if isinstance(res.output, str) else bytes(res.output).decode()
+        assert f"llvm.call @{symbol}(" in out, (name, key)
+
+
+def test_fast_tanhf_is_inline_asm(rng, tmp_path):
+    pytest.importorskip("terrazzo._C")
+    args = _sample_args((F32,), rng) + [_out_for("fast_tanhf", (F32,)), N]
+    meta = dict(FN="fast_tanhf", ARITY=1, BLOCK=BLOCK)
+    ptx = call_kernel.compile(*args, stage="ptx", **meta)
+    assert "tanh.approx.f32" in ptx
+    _assemble(ptx, tmp_path)
+
+
+# ---------------------------------------------------------------------------
+# tl.extra.cuda
+# ---------------------------------------------------------------------------
+
+@triton.jit
+def cuda_kernel(out_ptr, t_ptr):
+    start = tl.extra.cuda.globaltimer()
+    tl.store(out_ptr + tl.program_id(0), tl.extra.cuda.smid())
+    end = tl.extra.cuda.globaltimer()
+    tl.store(t_ptr + tl.program_id(0), end - start)
+
+
+def test_cuda_registers_interpreter():
+    out = np.full(4, -1, np.int32)
+    t = np.full(4, -1, np.int64)
+    triton.jit(cuda_kernel.fn, interpret=True)[(4,)](out, t)
+    np.testing.assert_array_equal(out, 0)
+    assert np.all(t >= 0)
+
+
+def test_cuda_registers_ptx(tmp_path):
+    pytest.importorskip("terrazzo._C")
+    ptx = cuda_kernel.compile(np.zeros(4, np.int32), np.zeros(4, np.int64), stage="ptx")
+    assert ptx.count("%globaltimer") == 2
+    assert ptx.count("%smid") == 1
+    _assemble(ptx, tmp_path)
+
+
+@pytest.mark.parametrize("fn", ["num_threads", "num_warps"])
+def test_cuda_unsupported_functions(fn):
+    @triton.jit
+    def k(out_ptr, FN: tl.constexpr):
+        n = getattr(tl.extra.cuda, FN)()
+        tl.store(out_ptr, n)
+
+    with pytest.raises(CompilationError, match=f"tl.extra.cuda.{fn} is not supported"):
+        k.ir(np.zeros(1, np.int32), FN=fn)
+
+
+# ---------------------------------------------------------------------------
+# GPU: every function compiled, against the interpreter
+# ---------------------------------------------------------------------------
+
+# Functions whose GPU results may differ from the (exact or float64-based)
+# interpreter: rtol/atol for float32 and float64.
+_GPU_TOLERANCE = {
+    "fast_sinf": (0, 2e-6), "fast_cosf": (0, 2e-6), "fast_tanf": (1e-4, 1e-5),
+    "fast_expf": (4e-6, 0), "fast_exp10f": (4e-6, 0), "fast_logf": (0, 2e-6),
+    "fast_log2f": (0, 2e-6), "fast_log10f": (0, 2e-6), "fast_powf": (1e-5, 0),
+    "fast_dividef": (1e-6, 0), "fast_tanhf": (0, 2e-3), "rcp64h": (1e-5, 0),
+    "j0": (0, 1e-5), "j1": (0, 1e-5), "y0": (0, 1e-5), "y1": (0, 1e-5), "jn": (1e-5, 1e-4),
+    "yn": (1e-5, 1e-4), "tgamma": (2e-6, 0), "pow": (2e-6, 0), "lgamma": (1.2e-6, 1e-6),
+}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_gpu_matches_interpreter(torch_cuda, case, rng):
+    name, key = case
+    args = make_inputs(name, key, rng)
+    rty = result_type(name, key)
+    want = run_call(name, args, _NP[rty.name])
+    got = run_call(name, args, _NP[rty.name], interpret=False, device=torch_cuda)
+    what = _case_id(case)
+    if not rty.is_floating():
+        if name in ("signbit", "finitef", "isfinited"):  # libdevice: any non-zero value
+            np.testing.assert_array_equal(got != 0, want != 0, err_msg=what)
+        else:
+            np.testing.assert_array_equal(got, want, err_msg=what)
+        return
+    if name in _GPU_TOLERANCE:
+        rtol, atol = _GPU_TOLERANCE[name]
+    elif rty == F32:
+        rtol, atol = 1.2e-6, 0  # libdevice's float32 functions: within 10 ulp
+    else:
+        rtol, atol = 2.3e-15, 0
+    if rty == F64 and name in ("tgamma", "lgamma", "pow", "erfcinv", "erfcx", "y0", "y1",
+                               "yn", "j0", "j1", "jn"):
+        rtol, atol = max(rtol, 1e-14), max(atol, 1e-14 if name == "lgamma" else atol)
+    if re.search(r"_r[nzdu]$", name) or name in ("floor", "ceil", "trunc", "rint",
+                                                 "nearbyint", "round", "copysign", "abs",
+                                                 "fma", "sqrt", "saturatef", "ldexp", "scalbn",
+                                                 "fmod", "nextafter", "fdim",
+                                                 "remainder"):
+        rtol, atol = 0, 0  # correctly rounded or exact in libdevice
+    np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol,
+                               atol=atol, equal_nan=True, err_msg=what)
