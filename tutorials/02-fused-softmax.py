@@ -92,12 +92,13 @@ def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride, n
 #
 # The device's properties, asked as Triton's tutorial asks them:
 # `triton.runtime.driver.active.utils.get_device_properties(DEVICE.index)`
-# gives the number of SMs, the shared memory a block may use, the warp size
-# and the threads an SM holds. A program of `num_warps` warps fits
-# max_threads_per_sm / (num_warps * warpSize) times on an SM, and
-# max_shared_mem / (its shared memory) times; Triton's tutorial also bounds
-# this by the kernel's register count, which Terrazzo's compiled kernels do
-# not report yet.
+# gives the number of SMs, the registers and shared memory there are, the
+# warp size and the threads an SM holds. The kernel compiled for the launch
+# (`softmax_kernel.warmup(...)`) says how many registers a thread uses
+# (`n_regs`, once `_init_handles()` has loaded it) and how much shared
+# memory it needs (`metadata.shared`): a program of `num_warps` warps fits
+# max_num_regs / (n_regs * warpSize * num_warps) times on an SM by its
+# registers, and as many times as shared memory and threads allow.
 
 _programs_per_sm = {}
 
@@ -122,10 +123,12 @@ def num_programs_for(y, x, block_size, num_warps, num_stages, properties) -> int
                                        x.shape[1], BLOCK_SIZE=block_size,
                                        num_stages=num_stages, num_warps=num_warps,
                                        grid=(1,))
-        occupancy = properties["max_threads_per_sm"] // (num_warps * properties["warpSize"])
-        if kernel.shared_memory_bytes:
-            occupancy = min(occupancy,
-                            properties["max_shared_mem"] // kernel.shared_memory_bytes)
+        kernel._init_handles()
+        warp_size = properties["warpSize"]
+        occupancy = min(properties["max_num_regs"] // (kernel.n_regs * warp_size * num_warps),
+                        properties["max_threads_per_sm"] // (num_warps * warp_size))
+        if kernel.metadata.shared:
+            occupancy = min(occupancy, properties["max_shared_mem"] // kernel.metadata.shared)
         _programs_per_sm[key] = max(occupancy, 1)
     return properties["multiprocessor_count"] * _programs_per_sm[key]
 

@@ -430,10 +430,30 @@ def test_option_named_parameters_through_the_dispatcher(monkeypatch):
     kern3 = k[grid](out, 5, 16, num_stages=1, num_warps=2)
     assert seen == {"out_ptr": out, "n": 5, "BLOCK": 16, "num_stages": 1, "num_warps": 2}
     assert kern3.last_launch()["grid"] == (3, 1, 1) and kern3.threads_per_block == 64
-    warm = k.warmup(out, 5, BLOCK=16, num_stages=3, num_warps=4, grid=(1,))
-    assert warm.threads_per_block == 128
+    warm = k.warmup(out, 5, BLOCK=16, num_stages=3, num_warps=2, grid=(1,))
+    assert warm.threads_per_block == 64 and warm.signature == "pi"
+    assert (warm.metadata.num_warps, warm.metadata.num_stages) == (2, 3)
+    assert warm.metadata.shared == warm.shared_memory_bytes
+    assert isinstance(warm.asm["cubin"], bytes) and warm.n_regs is None
+    # As in Triton's tutorial 02: the compiled kernel launched with every
+    # parameter positional runs with its own launch options.
+    launched = warm[(4, 1, 1)](out, 5, 16, 3, 2)
+    assert launched.threads_per_block == 64 and launched.last_launch()["grid"] == (4, 1, 1)
     with pytest.raises(TypeError, match="num_warps"):
         k[(1,)](out, 5, 16, 3)
+
+
+@pytest.mark.gpu
+def test_gpu_compiled_kernel_reports_registers(torch_cuda):
+    torch = torch_cuda
+    out = torch.zeros(16, dtype=torch.int32, device="cuda")
+    k = triton.jit(rows_times_stages.fn)
+    warm = k.warmup(out, 9, BLOCK=16, num_stages=2, num_warps=1, grid=(1,))
+    warm._init_handles()
+    assert 8 <= warm.n_regs <= 255 and warm.n_spills == 0 and warm.n_max_threads >= 32
+    warm[(1, 1, 1)](out, 9, 16, 2, 1)
+    torch.cuda.synchronize()
+    np.testing.assert_array_equal(out.cpu().numpy(), _expect_rows(9, 2, 1))
 
 
 @pytest.mark.gpu

@@ -168,6 +168,13 @@ _CU_ATTRIBUTES = {
     "max_threads_per_sm": 39,    # MAX_THREADS_PER_MULTIPROCESSOR
 }
 _CU_COMPUTE_CAPABILITY = (75, 76)  # COMPUTE_CAPABILITY_MAJOR, _MINOR
+# CUfunction_attribute values of what a compiled kernel reports.
+_CU_FUNCTION_ATTRIBUTES = {
+    "max_threads": 0,   # MAX_THREADS_PER_BLOCK
+    "shared_bytes": 1,  # SHARED_SIZE_BYTES (static)
+    "local_bytes": 3,   # LOCAL_SIZE_BYTES (per thread: spills)
+    "num_regs": 4,      # NUM_REGS (per thread)
+}
 
 
 class _CudaLibrary:
@@ -234,6 +241,37 @@ class _CudaLibrary:
             return None
         return device.value
 
+    def ensure_context(self) -> None:
+        """Makes the current device's primary context current on this
+        thread when no context is."""
+        import ctypes
+        context = ctypes.c_void_p()
+        self.check(self.lib.cuCtxGetCurrent(ctypes.byref(context)), "cuCtxGetCurrent")
+        if not context.value:
+            self.make_current(active.get_current_device())
+
+    def function_attributes(self, binary: bytes, name: str) -> Dict[str, int]:
+        """The register count, local (spill) memory, static shared memory and
+        thread limit of kernel `name` in a cubin, as the driver loads it."""
+        import ctypes
+        self.ensure_context()
+        module, function = ctypes.c_void_p(), ctypes.c_void_p()
+        self.check(self.lib.cuModuleLoadData(ctypes.byref(module), binary), "cuModuleLoadData")
+        try:
+            self.check(self.lib.cuModuleGetFunction(ctypes.byref(function), module,
+                                                    name.encode()),
+                       f"cuModuleGetFunction({name})")
+            values = {}
+            for key, attribute in _CU_FUNCTION_ATTRIBUTES.items():
+                value = ctypes.c_int()
+                self.check(self.lib.cuFuncGetAttribute(ctypes.byref(value), attribute,
+                                                       function),
+                           f"cuFuncGetAttribute({attribute})")
+                values[key] = value.value
+            return values
+        finally:
+            self.lib.cuModuleUnload(module)
+
     def make_current(self, ordinal: int) -> None:
         """Makes `ordinal`'s primary context current on this thread."""
         import ctypes
@@ -275,6 +313,12 @@ def device_arch(device=None) -> int:
     cuda = _CudaLibrary.get()
     major, minor = (cuda.attribute(a, index) for a in _CU_COMPUTE_CAPABILITY)
     return major * 10 + minor
+
+
+def kernel_attributes(binary: bytes, name: str) -> Dict[str, int]:
+    """What the CUDA driver reports of kernel `name` in the cubin `binary`:
+    num_regs, local_bytes, shared_bytes and max_threads."""
+    return _CudaLibrary.get().function_attributes(binary, name)
 
 
 class DeviceUtils:
@@ -338,10 +382,7 @@ class CudaDriver:
     def get_current_stream(self, device=None) -> int:
         """The raw current stream of `device` (default: the current device):
         torch's when torch is imported, else 0 (the default stream)."""
-        torch = _torch_cuda()
-        if torch is None:
-            return 0
-        return torch.cuda.current_stream(device).cuda_stream
+        return current_stream(None if device is None else _device_index(device))
 
     def get_active_torch_device(self):
         import torch

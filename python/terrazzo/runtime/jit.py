@@ -220,9 +220,20 @@ class JITFunction(KernelInterface):
             kwargs, grid = self._dispatcher_view(kwargs, grid)
         if warmup:
             key = dispatcher.key_for(args, kwargs)
-            return self._compile_for_key(key, args)
+            return CompiledKernel(self, key, *self._kernel_for_key(key))
         # The dispatcher calls a grid callable with the bound arguments, and
         # driver.current_stream with the launch's device.
+        return dispatcher.run(grid, args, kwargs)
+
+    def _run_with_options(self, grid, args, kwargs, num_warps: int, num_stages: int):
+        """Launches with these launch options whatever the keywords say
+        (a CompiledKernel's launch)."""
+        dispatcher = self._dispatcher or self._make_dispatcher()
+        if self._option_params:
+            kwargs, grid = self._dispatcher_view(kwargs, grid)
+        # Parameters named like the options are known to the dispatcher by
+        # another name, so these keywords are the options only.
+        kwargs = {**kwargs, "num_warps": num_warps, "num_stages": num_stages}
         return dispatcher.run(grid, args, kwargs)
 
     def _dispatcher_view(self, kwargs, grid):
@@ -299,6 +310,23 @@ class JITFunction(KernelInterface):
 
     def _compile_for_key(self, key, bound_args=None):
         """The dispatcher's callback: a `_C.Kernel` for `key`."""
+        return self._kernel_for_key(key)[0]
+
+    def _kernel_for_key(self, key):
+        """(`_C.Kernel`, cubin, metadata) for `key`, from the disk cache or
+        compiled (an entry the runtime rejects is recompiled)."""
+        C = driver.get_C()
+        binary, meta, cached = self._binary_for_key(key)
+        try:
+            return _make_kernel_from(C, binary, meta), binary, meta
+        except Exception:
+            if not cached:
+                raise
+        binary, meta, _ = self._binary_for_key(key, use_cache=False)
+        return _make_kernel_from(C, binary, meta), binary, meta
+
+    def _binary_for_key(self, key, use_cache: bool = True):
+        """(cubin, metadata, whether it came from the disk cache) for `key`."""
         C = driver.get_C()
         entries, num_warps, num_stages = split_key(key, len(self.arg_names))
         target = _default_target(C)
@@ -312,16 +340,10 @@ class JITFunction(KernelInterface):
                             [repr(e) for e in entries])
         dump_dir = os.environ.get("TERRAZZO_DUMP_IR")
         cache = self._disk_cache or DiskCache()
-        if not dump_dir:
+        if use_cache and not dump_dir:
             hit = cache.load(digest)
             if hit is not None:
-                binary, meta = hit
-                try:
-                    return _make_kernel(C, binary, meta["name"], meta["threads_per_block"],
-                                        meta["shared_memory_bytes"], meta["signature"],
-                                        meta.get("global_scratch_bytes", 0))
-                except Exception:
-                    pass  # an entry the runtime rejects is recompiled
+                return hit[0], hit[1], True
         specs = specs_from_key(self.parsed, entries)
         kir = generate_kernel_ir(self.parsed, specs, debug=debug)
         if dump_dir:
@@ -333,22 +355,69 @@ class JITFunction(KernelInterface):
             raise compile_error(res.diagnostics, kir, self, target)
         md = dict(res.metadata)
         binary = bytes(res.output)
-        name = md.get("name") or kir.name
-        threads = int(md.get("threads_per_block") or num_warps * 32)
-        smem = int(md.get("shared_memory_bytes") or 0)
-        scratch = int(md.get("global_scratch_bytes") or 0)
-        cache.store(digest, binary, {"name": name, "threads_per_block": threads,
-                                     "shared_memory_bytes": smem,
-                                     "global_scratch_bytes": scratch,
-                                     "signature": kir.signature, "target": target,
-                                     "kernel": self.__name__, "source": self.parsed.file})
-        return _make_kernel(C, binary, name, threads, smem, kir.signature, scratch)
+        meta = {"name": md.get("name") or kir.name,
+                "threads_per_block": int(md.get("threads_per_block") or num_warps * 32),
+                "shared_memory_bytes": int(md.get("shared_memory_bytes") or 0),
+                "global_scratch_bytes": int(md.get("global_scratch_bytes") or 0),
+                "signature": kir.signature, "target": target,
+                "kernel": self.__name__, "source": self.parsed.file}
+        cache.store(digest, binary, meta)
+        return binary, meta, False
+
+
+class CompiledKernel:
+    """What `kernel.warmup(...)` returns (Triton's CompiledKernel): the
+    kernel compiled for those arguments and launch options.
+
+    `metadata` has name, num_warps, num_stages, shared (bytes of shared
+    memory) and target; `asm["cubin"]` is the binary; `n_regs`, `n_spills`
+    and `n_max_threads` are the driver's figures once `_init_handles()` has
+    loaded it. `compiled[grid](*args)` launches it with every parameter
+    given positionally (constexprs included) and its own launch options.
+    Other attributes are the runtime kernel's (threads_per_block, ...)."""
+
+    def __init__(self, fn: "JITFunction", key, kernel, binary: bytes, meta: Dict[str, Any]):
+        from types import SimpleNamespace
+        _, num_warps, num_stages = split_key(key, len(fn.arg_names))
+        self.fn = fn
+        self.kernel = kernel
+        self.asm = {"cubin": binary}
+        self.metadata = SimpleNamespace(name=meta["name"], num_warps=num_warps,
+                                        num_stages=num_stages,
+                                        shared=meta["shared_memory_bytes"],
+                                        target=meta.get("target"))
+        self.name = meta["name"]
+        self.n_regs = self.n_spills = self.n_max_threads = None
+
+    def _init_handles(self) -> None:
+        if self.n_regs is None:
+            attributes = driver.kernel_attributes(self.asm["cubin"], self.name)
+            self.n_regs = attributes["num_regs"]
+            self.n_spills = attributes["local_bytes"] // 4
+            self.n_max_threads = attributes["max_threads"]
+
+    def __getitem__(self, grid) -> Callable:
+        md = self.metadata
+        return lambda *args, **kwargs: self.fn._run_with_options(
+            grid, args, kwargs, md.num_warps, md.num_stages)
+
+    def __getattr__(self, name):
+        return getattr(self.kernel, name)
+
+    def __repr__(self):
+        return f"CompiledKernel({self.name}, num_warps={self.metadata.num_warps})"
 
 
 def _param_alias(name: str) -> str:
     """The name the C++ dispatcher knows a parameter by when the parameter
     is named like one of its launch options."""
     return f"{name} (parameter)"
+
+
+def _make_kernel_from(C, binary, meta):
+    return _make_kernel(C, binary, meta["name"], meta["threads_per_block"],
+                        meta["shared_memory_bytes"], meta["signature"],
+                        meta.get("global_scratch_bytes", 0))
 
 
 def _make_kernel(C, binary, name, threads, smem, signature, scratch=0):
