@@ -11,6 +11,7 @@ Triton, so that `except triton.TritonError` catches them all:
     │   └── InterpreterError        (terrazzo.runtime.errors)
     │       └── InterpretedCompilationError   (also a CompilationError)
     ├── OutOfResources              (terrazzo.runtime.errors)
+    │   └── OutOfResourcesCompilationError    (also a CompilationError)
     └── PTXASError                  (terrazzo.runtime.errors)
 
 Every error that comes from a kernel's source carries the position it points
@@ -84,7 +85,9 @@ class KernelError(TritonError):
         self.loc = loc
         self.notes = list(notes)
         self.kernel = kernel
-        super().__init__(message)
+        # Exception's, not the next class's: subclasses also derive from
+        # OutOfResources, whose constructor takes other arguments.
+        Exception.__init__(self, message)
 
     @property
     def error_message(self) -> str:
@@ -159,6 +162,27 @@ class OutOfResources(TritonError, RuntimeError):
 
     def __reduce__(self):
         return type(self), (self.required, self.limit, self.name)
+
+
+class OutOfResourcesCompilationError(CompilationError, OutOfResources):
+    """A kernel needing more of a resource than its target has (shared
+    memory), found while compiling: a CompilationError pointing at the line
+    that needs it, and the OutOfResources Triton raises for it (autotuners
+    skip such configurations)."""
+
+    def __init__(self, message: str, loc: Optional[SourceLocation] = None,
+                 notes: Sequence[str] = (), kernel: Optional[str] = None, *,
+                 required=None, limit=None, name: str = "shared memory"):
+        CompilationError.__init__(self, message, loc, notes, kernel)
+        self.required, self.limit, self.name = required, limit, name
+
+    def __reduce__(self):
+        return _rebuild_out_of_resources, (type(self), self.message, self.loc, self.notes,
+                                           self.kernel, self.required, self.limit, self.name)
+
+
+def _rebuild_out_of_resources(cls, message, loc, notes, kernel, required, limit, name):
+    return cls(message, loc, notes, kernel, required=required, limit=limit, name=name)
 
 
 class PTXASError(TritonError, RuntimeError):

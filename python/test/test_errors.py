@@ -492,6 +492,29 @@ def test_compiler_diagnostics_point_at_the_users_line(check_ir):
         value = err
     e = check(Info, k_cross_thread, r"needs 262144 bytes of shared memory")
     assert "while compiling kernel 'k_cross_thread' for cuda:90" in str(e)
+    # Triton raises OutOfResources for this (autotuners skip the config).
+    assert isinstance(e, triton.OutOfResources) and isinstance(e, triton.TritonError)
+    assert e.required == 262144 and e.limit == 232448 and e.name == "shared memory"
+
+
+def test_shared_memory_diagnostics_are_out_of_resources():
+    import pickle
+    kir = KernelIR("func.func @k() {\n  return\n}\n", "k", "")
+    line = marked_line(k_cross_thread)
+    diag = types.SimpleNamespace(
+        file=k_cross_thread.parsed.file, line=line, column=5, severity="error",
+        message="'tilegpu.convert_layout' op needs 300000 bytes of shared memory to move its "
+                "data between threads, more than target 'cuda:90' allows in one program "
+                "instance (232448 bytes); use smaller blocks")
+    e = compile_error([diag], kir, k_cross_thread, "cuda:90")
+    assert isinstance(e, CompilationError) and isinstance(e, triton.OutOfResources)
+    assert (e.required, e.limit, e.name) == (300000, 232448, "shared memory")
+    assert e.line == line and "needs 300000 bytes" in str(e)
+    back = pickle.loads(pickle.dumps(e))
+    assert type(back) is type(e) and back.required == 300000 and str(back) == str(e)
+    other = types.SimpleNamespace(file="k.mlir", line=2, column=3, severity="error",
+                                  message="something else")
+    assert not isinstance(compile_error([other], kir, None, "cuda:90"), triton.OutOfResources)
 
 
 def test_diagnostics_on_generated_ir_are_reported_as_internal_errors():

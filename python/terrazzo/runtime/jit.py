@@ -21,13 +21,14 @@ import inspect
 import json
 import linecache
 import os
+import re
 from pathlib import Path
 from typing import Any, Callable, Dict, Optional
 
 from ..compiler.codegen import ParsedFunction, _is_jit_function
 from ..compiler.kernel import (KernelIR, compute_key, generate_kernel_ir, key_digest,
                                specs_from_key, split_key)
-from ..errors import CompilationError, SourceLocation
+from ..errors import CompilationError, OutOfResourcesCompilationError, SourceLocation
 from ..language.core import constexpr, dtype
 from . import driver
 from .cache import DiskCache
@@ -487,7 +488,17 @@ def compile_error(diagnostics, kir: KernelIR, jitfn: Optional[JITFunction],
         first_msg = "compilation failed without diagnostics"
     name = kir.name
     notes.append(f"  while compiling kernel {name!r} for {target}")
+    shared = _SHARED_MEMORY_EXCEEDED.search(first_msg)
+    if shared:
+        return OutOfResourcesCompilationError(first_msg, first_loc, notes, kernel=name,
+                                              required=int(shared.group(1)),
+                                              limit=int(shared.group(2)))
     return CompilationError(first_msg, first_loc, notes, kernel=name)
+
+
+# The compiler's diagnostic for a kernel needing too much shared memory.
+_SHARED_MEMORY_EXCEEDED = re.compile(r"needs (\d+) bytes of shared memory.*?\((\d+) bytes\)",
+                                     re.S)
 
 
 class ConstexprFunction:
