@@ -641,3 +641,39 @@ def test_gpu_nan_scale_and_wide_range(torch_cuda, other, fast_math, rng):
                                  rel=GPU_REL))
     assert (d[2] == np.inf).all() and np.isnan(d[7]).all()
     assert (d[3] == np.inf).all() if fast_math else np.isnan(d[3]).all()
+
+
+# ---------------------------------------------------------------------------
+# Hand-written upcasts, as microscaling kernels write them
+# ---------------------------------------------------------------------------
+
+@triton.jit
+def manual_factor_kernel(s_ptr, bf16_ptr, f16_ptr, lo_ptr, BLOCK: tl.constexpr):
+    # A Python integer takes the other operand's type in bitwise ops (as in
+    # Triton): uint16 << 7 is uint16, uint8 & 0x7 is uint8.
+    offs = tl.arange(0, BLOCK)
+    s = tl.load(s_ptr + offs)
+    tl.static_assert((s & 0x7).dtype == tl.uint8)
+    tl.static_assert((s.to(tl.uint16) << 7).dtype == tl.uint16)
+    factor = (s.to(tl.uint16) << 7).to(tl.bfloat16, bitcast=True)
+    tl.store(bf16_ptr + offs, factor.to(tl.float32))
+    wide = (s.to(tl.uint32) << 23).to(tl.float32, bitcast=True)
+    tl.store(f16_ptr + offs, wide.to(tl.float16).to(tl.float32))
+    tl.store(lo_ptr + offs, (s & 0x7) | (s >> 4))
+
+
+def test_hand_written_factors_match_dot_scaled():
+    """The e8m0 factors made by hand from the exponent's bits equal the ones
+    tl.dot_scaled uses (the reference's); the IR keeps 16-bit shifts."""
+    s = np.arange(256, dtype=np.uint8)
+    bf, hf = np.zeros(256, np.float32), np.zeros(256, np.float32)
+    lo = np.zeros(256, np.uint8)
+    interp(manual_factor_kernel)[(1,)](s, bf, hf, lo, BLOCK=256)
+    finite = s != 255
+    np.testing.assert_array_equal(bf[finite], scale_factors(s, "bf16", False)[finite])
+    np.testing.assert_array_equal(hf[finite], scale_factors(s, "fp16", False)[finite])
+    assert np.isinf(bf[255]) and np.isinf(hf[255])
+    np.testing.assert_array_equal(lo, (s & 7) | (s >> 4))
+    text = manual_factor_kernel.ir(s, bf, hf, lo, BLOCK=256)
+    assert "arith.shli" in text and "tensor<256xi16>" in text
+    assert "arith.andi" in text and "tensor<256xi8>" in text

@@ -135,11 +135,13 @@ def decode(codes, name: str) -> np.ndarray:
     return _tables(name).decoded[codes.astype(np.uint8).astype(np.intp)]
 
 
-def encode(x, name: str) -> np.ndarray:
+def encode(x, name: str, keep_infinities: bool = False) -> np.ndarray:
     """uint8 codes of float values (any NumPy float type): round to nearest
     (ties to even, or away from zero for float8e4b15), saturate to the
     largest finite value; NaN gives its own code if it is a tagged fp8 NaN
-    of this format, else the format's NaN (see `nan_code`)."""
+    of this format, else the format's NaN (see `nan_code`). With
+    `keep_infinities` (values that are already fp8, which a store or a
+    bitcast copies), an infinity of float8e5 keeps its code."""
     fmt, t = _format(name), _tables(name)
     x = np.asarray(x)
     shape = x.shape
@@ -166,6 +168,10 @@ def encode(x, name: str) -> np.ndarray:
     codes = np.searchsorted(t.positive, rounded).astype(np.uint8)
     signed = negative & ((codes != 0) | (fmt.specials != "fnuz"))  # no -0 in fnuz
     codes = codes | np.where(signed, np.uint8(0x80), np.uint8(0))
+    if keep_infinities and fmt.specials == "ieee":
+        inf_code = ((1 << fmt.exponent_bits) - 1) << fmt.mantissa_bits
+        codes = np.where(np.isinf(wide), np.where(negative, inf_code | 0x80, inf_code),
+                         codes).astype(np.uint8)
     if nan.any():
         if fmt.specials == "finite":
             nan_codes = np.where(negative, nan_code(fmt, True), nan_code(fmt)).astype(np.uint8)
@@ -181,9 +187,9 @@ def encode(x, name: str) -> np.ndarray:
     return codes.astype(np.uint8).reshape(shape)
 
 
-def quantize(x, name: str) -> np.ndarray:
+def quantize(x, name: str, keep_infinities: bool = False) -> np.ndarray:
     """float32 values of `x` converted to fp8 (see `encode`)."""
-    return decode(encode(x, name), name)
+    return decode(encode(x, name, keep_infinities), name)
 
 
 # ---------------------------------------------------------------------------

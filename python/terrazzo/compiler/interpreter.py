@@ -260,13 +260,10 @@ class Memory:
         if elt.is_bf16():
             values = bf16_to_bits(np.asarray(values, dtype=np.float32))
         elif elt.is_fp8():
-            f32 = np.asarray(values, dtype=np.float32)
-            values = fp8.encode(f32, elt.name)
-            if elt.name == "fp8e5":
-                # An e5m2 value is an infinity only when it was loaded as one
-                # (conversions saturate): storing it writes the same bytes.
-                values = np.where(np.isinf(f32), np.where(f32 > 0, 0x7C, 0xFC),
-                                  values).astype(np.uint8)
+            # An fp8 value is an infinity only when it was loaded as one
+            # (conversions saturate): storing it writes the same bytes.
+            values = fp8.encode(np.asarray(values, dtype=np.float32), elt.name,
+                                keep_infinities=True)
         mem_dt = np.dtype(_MEMORY[elt.name]) if not elt.is_ptr() else np.dtype(np.int64)
         vals = np.broadcast_to(np.asarray(values).astype(mem_dt, copy=False), shape).reshape(-1)
         if mask is not None:
@@ -382,8 +379,8 @@ class InterpreterBuilder(Builder):
         sca = ty.scalar
         if sca.is_bf16():
             return round_to_bf16(x)
-        if sca.is_fp8():
-            return fp8.quantize(x, sca.name)
+        if sca.is_fp8():  # values that are fp8 already (selected, not computed)
+            return fp8.quantize(x, sca.name, keep_infinities=True)
         dt = storage_dtype(ty)
         if x.dtype != dt:
             x = x.astype(dt)
@@ -564,7 +561,7 @@ class InterpreterBuilder(Builder):
     def _bitcast(x, src, dst):
         x = np.ascontiguousarray(x)
         if src.is_fp8():
-            codes = fp8.encode(x, src.name)
+            codes = fp8.encode(x, src.name, keep_infinities=True)
             return codes.view(storage_dtype(dst)) if not dst.is_fp8() else \
                 fp8.decode(codes, dst.name)
         if dst.is_fp8():

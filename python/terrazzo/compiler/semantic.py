@@ -558,12 +558,21 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
         return self._arith("remf", "remsi", a, b, uop="remui")
 
     def _bitwise_prep(self, a, b, what: str) -> Tuple[tensor, tensor]:
-        a, b = self._prep(a, b, arithmetic=False)
-        a_sca, b_sca = a.type.scalar, b.type.scalar
-        if not a_sca.is_int() or not b_sca.is_int():
-            raise SemanticError(f"invalid operands of type {a_sca} and {b_sca} for "
+        """Integer operands of a bitwise op in one type. As in Triton, a
+        Python integer takes the other operand's integer type (uint16 << 7
+        is uint16), if it fits."""
+        types = []
+        for x in (_unwrap(a), _unwrap(b)):
+            if isinstance(x, tensor):
+                types.append(x.type.scalar)
+            elif _is_py_number(x):
+                types.append(python_scalar_type(x))
+        if len(types) == 2 and not any(t.is_ptr() for t in types) and \
+                not all(t.is_int() for t in types):
+            raise SemanticError(f"invalid operands of type {types[0]} and {types[1]} for "
                                 f"`{what}`, which is defined on integers only")
-        ret = integer_promote(a_sca, b_sca)
+        a, b = self._prep(a, b)
+        ret = integer_promote(a.type.scalar, b.type.scalar)
         return self.cast(a, ret), self.cast(b, ret)
 
     def and_(self, a, b) -> tensor:
@@ -700,6 +709,15 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
     def abs(self, x) -> tensor:
         x = self.to_tensor(x)
         sca = x.type.scalar
+        if sca.is_fp8():
+            # The sign bit cleared (no fp8 arithmetic); 0x80, the only NaN of
+            # the formats without negative zero, stays.
+            bits = self.bitcast(x, tl.uint8)
+            magnitude = self.and_(bits, self.constant(0x7F, tl.uint8))
+            if sca.name in ("fp8e4b8", "fp8e5b16"):
+                nan = self.compare("eq", bits, self.constant(0x80, tl.uint8))
+                magnitude = self.where(nan, bits, magnitude)
+            return self.bitcast(magnitude, sca)
         if sca.is_floating():
             return tensor(self.builder.unary("absf", x.handle, x.type), x.type)
         if sca.is_int_signed():
