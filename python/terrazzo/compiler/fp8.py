@@ -216,23 +216,19 @@ def emit_decode(sem, x, name: str):
     from ..language import core as tl
     fmt = _format(name)
     mb = fmt.mantissa_bits
-
-    def u32(v):
-        return sem.constant(v, tl.uint32)
-
     code = sem.cast(sem.bitcast(x, tl.uint8), tl.uint32)
-    em = sem.and_(code, u32(0x7F))
-    exponent = sem.shr(em, u32(mb))
-    mantissa = sem.and_(em, u32((1 << mb) - 1))
-    normal_bits = sem.or_(sem.shl(sem.add(exponent, u32(127 - fmt.bias)), u32(23)),
-                          sem.shl(mantissa, u32(23 - mb)))
+    em = sem.and_(code, 0x7F)
+    exponent = sem.shr(em, mb)
+    mantissa = sem.and_(em, (1 << mb) - 1)
+    normal_bits = sem.or_(sem.shl(sem.add(exponent, 127 - fmt.bias), 23),
+                          sem.shl(mantissa, 23 - mb))
     subnormal = sem.mul(sem.cast(mantissa, tl.float32), 2.0 ** (1 - fmt.bias - mb))
-    magnitude = sem.where(sem.compare("eq", exponent, u32(0)), subnormal,
+    magnitude = sem.where(sem.compare("eq", exponent, 0), subnormal,
                           sem.bitcast(normal_bits, tl.float32))
-    sign = sem.shl(sem.and_(code, u32(0x80)), u32(24))
+    sign = sem.shl(sem.and_(code, 0x80), 24)
     value = sem.bitcast(sem.or_(sem.bitcast(magnitude, tl.uint32), sign), tl.float32)
     if fmt.specials == "fnuz":
-        value = sem.where(sem.compare("eq", code, u32(0x80)), float("nan"), value)
+        value = sem.where(sem.compare("eq", code, 0x80), float("nan"), value)
     return value
 
 
@@ -245,22 +241,18 @@ def emit_encode(sem, x, name: str, dst):
     fmt = _format(name)
     mb = fmt.mantissa_bits
     shift = 23 - mb
-
-    def u32(v):
-        return sem.constant(v, tl.uint32)
-
     bits = sem.bitcast(x, tl.uint32)
-    sign = sem.and_(sem.shr(bits, u32(24)), u32(0x80))
-    a = sem.and_(bits, u32(0x7FFFFFFF))
+    sign = sem.and_(sem.shr(bits, 24), 0x80)
+    a = sem.and_(bits, 0x7FFFFFFF)
     # Normal results: round the float32 bits at the format's last mantissa
     # bit (a carry moves into the exponent), then rebias the exponent.
     half = 1 << (shift - 1)
     if fmt.ties_away:
-        rounded = sem.add(a, u32(half))
+        rounded = sem.add(a, half)
     else:
-        odd = sem.and_(sem.shr(a, u32(shift)), u32(1))
-        rounded = sem.add(sem.add(a, u32(half - 1)), odd)
-    normal = sem.sub(sem.shr(rounded, u32(shift)), u32((127 - fmt.bias) << mb))
+        odd = sem.and_(sem.shr(a, shift), 1)
+        rounded = sem.add(sem.add(a, half - 1), odd)
+    normal = sem.sub(sem.shr(rounded, shift), (127 - fmt.bias) << mb)
     # Subnormal results: |x| in units of the smallest subnormal (exact),
     # rounded to an integer (reaching 2^mb gives the smallest normal code).
     units = sem.mul(sem.bitcast(a, tl.float32), 2.0 ** (fmt.bias - 1 + mb))
@@ -270,18 +262,18 @@ def emit_encode(sem, x, name: str, dst):
         up = sem.compare("ge", frac, 0.5)
     else:
         tie_to_odd = sem.logical_and(sem.compare("eq", frac, 0.5),
-                                     sem.compare("ne", sem.and_(whole, u32(1)), u32(0)))
+                                     sem.compare("ne", sem.and_(whole, 1), 0))
         up = sem.logical_or(sem.compare("gt", frac, 0.5), tie_to_odd)
     subnormal = sem.add(whole, sem.cast(up, tl.uint32))
     min_normal_bits = (127 + 1 - fmt.bias) << 23
-    code = sem.where(sem.compare("lt", a, u32(min_normal_bits)), subnormal, normal)
+    code = sem.where(sem.compare("lt", a, min_normal_bits), subnormal, normal)
     # Saturation (infinities and, for float8e4b15, NaNs too: their bits
     # round past every finite code).
     limit = int(encode(np.array([_tables(name).saturate]), name)[0])
-    code = sem.where(sem.compare("gt", code, u32(limit)), u32(limit), code)
+    code = sem.where(sem.compare("gt", code, limit), limit, code)
     if fmt.specials == "fnuz":
-        sign = sem.where(sem.compare("eq", code, u32(0)), u32(0), sign)  # no -0
+        sign = sem.where(sem.compare("eq", code, 0), 0, sign)  # no -0
     code = sem.or_(code, sign)
     if fmt.specials == "fnuz":
-        code = sem.where(sem.compare("gt", a, u32(0x7F800000)), u32(0x80), code)
+        code = sem.where(sem.compare("gt", a, 0x7F800000), 0x80, code)
     return sem.bitcast(sem.cast(code, tl.uint8), dst)

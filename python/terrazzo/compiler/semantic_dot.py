@@ -185,8 +185,7 @@ class DotSemantic:
         """The nibbles of uint8 block `x`, twice as many along `packed_dim`
         (the last or the second-to-last dimension): byte i gives elements
         2i (its low nibble) and 2i + 1 (its high nibble)."""
-        u8 = lambda v: self.constant(v, tl.uint8)  # noqa: E731 (typed: no promotion)
-        lo, hi = self.and_(x, u8(0xF)), self.shr(x, u8(4))
+        lo, hi = self.and_(x, 0xF), self.shr(x, 4)  # uint8, as x
         pairs = self.join(lo, hi)  # [..., R, C, 2]
         shape = list(x.shape)
         rank = len(shape)
@@ -204,13 +203,12 @@ class DotSemantic:
         (0.5) and zero are selected."""
         mantissa = compute.fp_mantissa_width
         bias = 127 if compute == tl.bfloat16 else 15
-        u16 = lambda v: self.constant(v, tl.uint16)  # noqa: E731 (typed: no promotion)
-        n = self.cast(nibbles, tl.uint16)
-        em = self.and_(n, u16(0x7))
-        sign = self.shl(self.and_(n, u16(0x8)), u16(12))
-        normal = self.add(self.shl(em, u16(mantissa - 1)), u16((bias - 1) << mantissa))
-        half = self.mul(self.and_(em, u16(1)), u16((bias - 1) << mantissa))  # 0.5 or 0
-        magnitude = self.where(self.compare("ge", em, u16(2)), normal, half)
+        n = self.cast(nibbles, tl.uint16)  # and so every value below
+        em = self.and_(n, 0x7)
+        sign = self.shl(self.and_(n, 0x8), 12)
+        normal = self.add(self.shl(em, mantissa - 1), (bias - 1) << mantissa)
+        half = self.mul(self.and_(em, 1), (bias - 1) << mantissa)  # 0.5 or 0
+        magnitude = self.where(self.compare("ge", em, 2), normal, half)
         return self.bitcast(self.or_(magnitude, sign), compute)
 
     def _apply_scale(self, side: str, x: tensor, scale, compute, fast_math: bool,
@@ -240,15 +238,12 @@ class DotSemantic:
                                 f"shape {want} (one e8m0 exponent per {SCALE_GROUP} "
                                 f"elements of K), got {got}")
         if compute == tl.bfloat16:
-            wide = self.shl(self.cast(scale, tl.uint16), self.constant(7, tl.uint16))
-            factor = self.bitcast(wide, tl.bfloat16)
+            factor = self.bitcast(self.shl(self.cast(scale, tl.uint16), 7), tl.bfloat16)
         else:
-            wide = self.shl(self.cast(scale, tl.uint32), self.constant(23, tl.uint32))
-            wide = self.bitcast(wide, tl.float32)
+            wide = self.bitcast(self.shl(self.cast(scale, tl.uint32), 23), tl.float32)
             factor = self.cast(wide, tl.float16)
         if not fast_math:
-            nan = self.compare("eq", scale, self.constant(0xFF, tl.uint8))
-            factor = self.where(nan, float("nan"), factor)
+            factor = self.where(self.compare("eq", scale, 0xFF), float("nan"), factor)
         # [.., rows, groups] -> [.., K, rows] or [.., rows, K]: each factor
         # repeated over its group.
         if transposed:
