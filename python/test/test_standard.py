@@ -476,6 +476,25 @@ def const_copy_kernel(in_ptr: tl.const, out_ptr, N: tl.constexpr):
     tl.store(out_ptr + tl.arange(0, N), x)
 
 
+@triton.jit
+def map_broadcast_kernel(x_ptr, y_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, M))[:, None]
+    y = tl.load(y_ptr + tl.arange(0, N))[None, :]
+    s, d = tl.map_elementwise(_sum_and_difference, x, y)
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    tl.store(out_ptr + offs, s)
+    tl.store(out_ptr + M * N + offs, d)
+
+
+def test_map_elementwise_broadcasts(rng):
+    x = rng.standard_normal(8).astype(np.float32)
+    y = rng.standard_normal(4).astype(np.float32)
+    out = np.zeros(64, np.float32)
+    interp(map_broadcast_kernel)[(1,)](x, y, out, 8, 4)
+    assert same(out[:32].reshape(8, 4), x[:, None] + y[None, :])
+    assert same(out[32:].reshape(8, 4), x[:, None] - y[None, :])
+
+
 def test_const_annotation(rng):
     x = rng.standard_normal(16).astype(np.float32)
     out = np.zeros(16, np.float32)
@@ -527,6 +546,7 @@ IR_CASES = {
                                              _z((1, 16), np.int32), _z(1, np.int32)),
                   dict(M=8, N=16)),
     "misc": (misc_kernel, lambda: (_z(64), _z(64), _z(320)), dict(N=64)),
+    "map_broadcast": (map_broadcast_kernel, lambda: (_z(8), _z(4), _z(64)), dict(M=8, N=4)),
 }
 
 

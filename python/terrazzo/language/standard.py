@@ -19,7 +19,7 @@ so sorting, flipping and selecting never change a value's bits.
 
 from __future__ import annotations
 
-from ..compiler.semantic import MAX_BLOCK_NUMEL
+from ..compiler.semantic import MAX_BLOCK_NUMEL, broadcast_shapes
 from ..errors import SemanticError
 from ..runtime.jit import jit
 from . import core, shapes
@@ -488,19 +488,22 @@ def swizzle2d(i, j, size_i, size_j, size_g):
 
 @builtin
 def add(x, y, sanitize_overflow=True):
-    """x + y (the function form of `+`)."""
+    """x + y (the function form of `+`; `sanitize_overflow` is accepted and
+    ignored)."""
     return _current_semantic().add(x, y)
 
 
 @builtin
 def sub(x, y, sanitize_overflow=True):
-    """x - y (the function form of `-`)."""
+    """x - y (the function form of `-`; `sanitize_overflow` is accepted and
+    ignored)."""
     return _current_semantic().sub(x, y)
 
 
 @builtin
 def mul(x, y, sanitize_overflow=True):
-    """x * y (the function form of `*`)."""
+    """x * y (the function form of `*`; `sanitize_overflow` is accepted and
+    ignored)."""
     return _current_semantic().mul(x, y)
 
 
@@ -550,9 +553,7 @@ def map_elementwise(scalar_fn, *args, pack=1):
         raise SemanticError("tl.map_elementwise needs at least one tensor argument")
     shape = []
     for v in values:
-        if v.type.is_block():
-            shape = list(sem.broadcast_pair(sem.full(shape or [1], 0, core.int1), v)[0].shape) \
-                if shape else list(v.shape)
+        shape = broadcast_shapes(shape, v.shape) if shape and v.shape else shape or v.shape
     if shape:
         values = [sem.broadcast_to(v, shape) for v in values]
     return sem.inline_jit(fn, values)
