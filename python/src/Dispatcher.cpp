@@ -14,6 +14,11 @@
 //                             >= 0)
 //                             or ("i"/"l",) when do_not_specialize
 //   float                     ("f",)
+//   host tensor descriptor    ("tensordesc", base pointer entry, shape
+//                             entries, stride entries, block shape, padding)
+//                             with an int entry per shape and stride value;
+//                             passed as 1 + 2 * rank parameters (base,
+//                             shape, strides), one signature character each
 // followed by (num_warps, num_stages). Internally the same information is a
 // byte string plus the constexpr objects, hashed without building a tuple.
 //
@@ -114,6 +119,53 @@ struct Options {
   long numStages = kDefaultNumStages;
 };
 
+/// terrazzo.tools.tensor_descriptor.TensorDescriptor, once registered (a
+/// strong reference); null before.
+PyTypeObject *descriptorType = nullptr;
+
+bool isHostDescriptor(PyObject *object) {
+  return descriptorType && PyObject_TypeCheck(object, descriptorType);
+}
+
+/// The host tensor descriptors of one call, read once by computeKey: each
+/// one's base, shape and strides as 1 + 2 * rank values, in parameter order.
+struct DescriptorParts {
+  static constexpr unsigned kMaxRank = 5;
+  struct Descriptor {
+    std::size_t param = 0;
+    std::size_t first = 0; ///< index of the base in `values`
+    unsigned rank = 0;
+    long block[kMaxRank] = {};
+    bool nanPadding = false;
+  };
+  std::vector<Descriptor> descriptors;
+  std::vector<ArgValue> values;
+
+  /// Kernel parameters beyond one per parameter.
+  std::size_t extraParams() const {
+    std::size_t extra = 0;
+    for (const Descriptor &d : descriptors)
+      extra += 2 * d.rank;
+    return extra;
+  }
+};
+
+/// An int key entry's flags: == 1, % 16 == 0, >= 0.
+std::uint8_t intFlags(const ArgValue &value) {
+  return std::uint8_t((!value.isUnsigned && value.i == 1) |
+                      ((value.u % 16 == 0) << 1) |
+                      (isNonNegative(value) << 2));
+}
+
+/// A specialised int's key tuple entry: (width, == 1, % 16 == 0, >= 0).
+py::tuple intEntry(const ArgValue &value) {
+  return py::make_tuple(
+      py::reinterpret_borrow<py::object>(fitsInt32(value) ? interned.i
+                                                          : interned.l),
+      py::bool_(!value.isUnsigned && value.i == 1),
+      py::bool_(value.u % 16 == 0), py::bool_(isNonNegative(value)));
+}
+
 /// A compiled specialization.
 struct Entry {
   std::uint64_t hash = 0;
@@ -184,10 +236,14 @@ private:
   int findParam(PyObject *keyword) const;
   std::uint64_t computeKey(BoundArgs &bound, ArgValue *values,
                            PyObject **constexprObjects, KeyBytes &bytes,
-                           const Options &options, int *device) const;
+                           const Options &options, int *device,
+                           DescriptorParts &parts) const;
+  void keyDescriptor(PyObject *object, const ParamRef &who, KeyBytes &bytes,
+                     DescriptorParts &parts, LaunchDevice *device) const;
   std::uintptr_t streamFor(int device, py::handle given) const;
   py::tuple keyTuple(BoundArgs &bound, const ArgValue *values,
-                     const Options &options) const;
+                     const Options &options,
+                     const DescriptorParts &parts) const;
   bool matches(const Entry &entry, std::uint64_t hash, const KeyBytes &bytes,
                PyObject *const *constexprObjects) const;
   Entry *lookup(std::uint64_t hash, const KeyBytes &bytes,
@@ -195,7 +251,8 @@ private:
   Entry *compileAndInsert(BoundArgs &bound, const ArgValue *values,
                           const Options &options, std::uint64_t hash,
                           const KeyBytes &bytes,
-                          PyObject *const *constexprObjects);
+                          PyObject *const *constexprObjects,
+                          const DescriptorParts &parts);
   [[noreturn]] void typeError(const std::string &message) const {
     raise(PyExc_TypeError, name_ + "() " + message);
   }
@@ -338,7 +395,8 @@ void Dispatcher::bind(PyObject *args, PyObject *kwargs, BoundArgs &bound,
 std::uint64_t Dispatcher::computeKey(BoundArgs &bound, ArgValue *values,
                                      PyObject **constexprObjects,
                                      KeyBytes &bytes, const Options &options,
-                                     int *device) const {
+                                     int *device,
+                                     DescriptorParts &parts) const {
   std::size_t n = size();
   std::size_t c = 0;
   // The launch device, looked for only with several GPUs.
@@ -351,6 +409,12 @@ std::uint64_t Dispatcher::computeKey(BoundArgs &bound, ArgValue *values,
       continue;
     }
     ArgValue &value = values[p];
+    if (isHostDescriptor(bound[p])) {
+      value.kind = ArgKind::Pointer; // unused: the parts are in `parts`
+      keyDescriptor(bound[p], ParamRef{p, names_[p].ptr()}, bytes, parts,
+                    findDevice ? &launchDevice : nullptr);
+      continue;
+    }
     extractArgument(bound[p], value, /*wantDtype=*/true,
                     ParamRef{p, names_[p].ptr()});
     switch (value.kind) {
@@ -368,9 +432,7 @@ std::uint64_t Dispatcher::computeKey(BoundArgs &bound, ArgValue *values,
     case ArgKind::Int:
       bytes.push(fitsInt32(value) ? 'i' : 'l');
       if (!doNotSpecialize_[p])
-        bytes.push(std::uint8_t((!value.isUnsigned && value.i == 1) |
-                                ((value.u % 16 == 0) << 1) |
-                                (isNonNegative(value) << 2)));
+        bytes.push(intFlags(value));
       break;
     case ArgKind::Float:
       bytes.push('f');
@@ -415,16 +477,136 @@ std::uint64_t Dispatcher::computeKey(BoundArgs &bound, ArgValue *values,
   return hash;
 }
 
+void Dispatcher::keyDescriptor(PyObject *object, const ParamRef &who,
+                               KeyBytes &bytes, DescriptorParts &parts,
+                               LaunchDevice *device) const {
+  auto attribute = [&](const char *name) {
+    PyObject *value = PyObject_GetAttrString(object, name);
+    if (!value)
+      throwPythonError();
+    return py::reinterpret_steal<py::object>(value);
+  };
+  auto sequence = [&](const py::object &value, const char *what) {
+    PyObject *items = PySequence_Fast(value.ptr(), "");
+    if (!items) {
+      PyErr_Clear();
+      raise(PyExc_TypeError, describe(who) + ": the tensor descriptor's " +
+                                 what + " must be a sequence of ints, got " +
+                                 typeName(value.ptr()));
+    }
+    return py::reinterpret_steal<py::object>(items);
+  };
+  py::object base = attribute("base");
+  py::object shape = sequence(attribute("shape"), "shape");
+  py::object strides = sequence(attribute("strides"), "strides");
+  py::object block = sequence(attribute("block_shape"), "block_shape");
+  py::object padding = attribute("padding");
+
+  DescriptorParts::Descriptor descriptor;
+  descriptor.param = who.index;
+  descriptor.first = parts.values.size();
+  Py_ssize_t rank = PySequence_Fast_GET_SIZE(block.ptr());
+  if (rank < 1 || rank > Py_ssize_t(DescriptorParts::kMaxRank) ||
+      PySequence_Fast_GET_SIZE(shape.ptr()) != rank ||
+      PySequence_Fast_GET_SIZE(strides.ptr()) != rank)
+    raise(PyExc_ValueError,
+          describe(who) + ": the tensor descriptor's shape (" +
+              std::to_string(PySequence_Fast_GET_SIZE(shape.ptr())) +
+              " values), strides (" +
+              std::to_string(PySequence_Fast_GET_SIZE(strides.ptr())) +
+              ") and block_shape (" + std::to_string(rank) +
+              ") must have one value per dimension, 1 to 5");
+  descriptor.rank = unsigned(rank);
+  for (Py_ssize_t d = 0; d < rank; ++d) {
+    PyObject *item = PySequence_Fast_ITEMS(block.ptr())[d];
+    long size = PyLong_Check(item) && !PyBool_Check(item) ? PyLong_AsLong(item)
+                                                          : -1;
+    if (size == -1 && PyErr_Occurred())
+      PyErr_Clear();
+    if (size <= 0 || (size & (size - 1)))
+      raise(PyExc_ValueError, describe(who) +
+                                  ": the tensor descriptor's block_shape "
+                                  "must hold powers of two, got " +
+                                  reprOf(block.ptr()));
+    descriptor.block[d] = size;
+  }
+  if (!PyUnicode_Check(padding.ptr()))
+    raise(PyExc_TypeError, describe(who) +
+                               ": the tensor descriptor's padding must be "
+                               "'zero' or 'nan', got " +
+                               reprOf(padding.ptr()));
+  std::string paddingText = py::cast<std::string>(padding);
+  if (paddingText != "zero" && paddingText != "nan")
+    raise(PyExc_ValueError, describe(who) +
+                                ": the tensor descriptor's padding must be "
+                                "'zero' or 'nan', got '" +
+                                paddingText + "'");
+  descriptor.nanPadding = paddingText == "nan";
+
+  ArgValue value;
+  extractArgument(base.ptr(), value, /*wantDtype=*/true, who);
+  if (value.kind != ArgKind::Pointer || value.isNone)
+    raise(PyExc_TypeError, describe(who) +
+                               ": the tensor descriptor's base must be a "
+                               "tensor, got " +
+                               typeName(base.ptr()));
+  if (device)
+    device->add(base.ptr(), value, who);
+  parts.values.push_back(value);
+  bytes.push('T');
+  bytes.push(std::uint8_t(rank));
+  for (Py_ssize_t d = 0; d < rank; ++d)
+    bytes.push32(std::uint32_t(descriptor.block[d]));
+  bytes.push(descriptor.nanPadding);
+  bytes.push(std::uint8_t(value.dtype));
+  bytes.push(std::uint8_t(value.dtype >> 8));
+  bytes.push(value.address % 16 == 0);
+  for (const py::object *list : {&shape, &strides})
+    for (Py_ssize_t d = 0; d < rank; ++d) {
+      extractArgument(PySequence_Fast_ITEMS(list->ptr())[d], value,
+                      /*wantDtype=*/false, who);
+      if (value.kind != ArgKind::Int)
+        raise(PyExc_TypeError,
+              describe(who) + ": the tensor descriptor's " +
+                  (list == &shape ? "shape" : "strides") +
+                  " must be ints, got " + reprOf(list->ptr()));
+      bytes.push(fitsInt32(value) ? 'i' : 'l');
+      bytes.push(intFlags(value));
+      parts.values.push_back(value);
+    }
+  parts.descriptors.push_back(descriptor);
+}
+
 py::tuple Dispatcher::keyTuple(BoundArgs &bound, const ArgValue *values,
-                               const Options &options) const {
+                               const Options &options,
+                               const DescriptorParts &parts) const {
   std::size_t n = size();
   py::tuple key(n + 1);
   auto name = [](PyObject *text) {
     return py::reinterpret_borrow<py::object>(text);
   };
+  std::size_t nextDescriptor = 0;
   for (std::size_t p = 0; p < n; ++p) {
     if (constexpr_[p]) {
       key[p] = py::reinterpret_borrow<py::object>(bound[p]);
+      continue;
+    }
+    if (nextDescriptor < parts.descriptors.size() &&
+        parts.descriptors[nextDescriptor].param == p) {
+      const DescriptorParts::Descriptor &d =
+          parts.descriptors[nextDescriptor++];
+      const ArgValue *v = &parts.values[d.first];
+      py::tuple shape(d.rank), strides(d.rank), block(d.rank);
+      for (unsigned i = 0; i < d.rank; ++i) {
+        shape[i] = intEntry(v[1 + i]);
+        strides[i] = intEntry(v[1 + d.rank + i]);
+        block[i] = py::int_(d.block[i]);
+      }
+      key[p] = py::make_tuple(
+          "tensordesc",
+          py::make_tuple(name(interned.p), dtypeName(v[0].dtype),
+                         py::bool_(v[0].address % 16 == 0)),
+          shape, strides, block, d.nanPadding ? "nan" : "zero");
       continue;
     }
     const ArgValue &value = values[p];
@@ -441,10 +623,7 @@ py::tuple Dispatcher::keyTuple(BoundArgs &bound, const ArgValue *values,
       if (doNotSpecialize_[p])
         key[p] = py::make_tuple(width);
       else
-        key[p] = py::make_tuple(width,
-                                py::bool_(!value.isUnsigned && value.i == 1),
-                                py::bool_(value.u % 16 == 0),
-                                py::bool_(isNonNegative(value)));
+        key[p] = intEntry(value);
       break;
     }
     case ArgKind::Float:
@@ -516,9 +695,10 @@ Entry *Dispatcher::lookup(std::uint64_t hash, const KeyBytes &bytes,
 Entry *Dispatcher::compileAndInsert(BoundArgs &bound, const ArgValue *values,
                                     const Options &options,
                                     std::uint64_t hash, const KeyBytes &bytes,
-                                    PyObject *const *constexprObjects) {
+                                    PyObject *const *constexprObjects,
+                                    const DescriptorParts &parts) {
   std::size_t n = size();
-  py::tuple key = keyTuple(bound, values, options);
+  py::tuple key = keyTuple(bound, values, options, parts);
   py::tuple boundTuple(n);
   for (std::size_t p = 0; p < n; ++p)
     boundTuple[p] = py::reinterpret_borrow<py::object>(bound[p]);
@@ -530,15 +710,20 @@ Entry *Dispatcher::compileAndInsert(BoundArgs &bound, const ArgValue *values,
                                "() must return a terrazzo._C.Kernel, got " +
                                typeName(result.ptr()));
   Kernel *kernel = result.cast<Kernel *>();
-  if (kernel->signature().size() != numRuntime_)
+  std::size_t expected = numRuntime_ + parts.extraParams();
+  if (kernel->signature().size() != expected)
     raise(PyExc_ValueError,
           "the compile callback of " + name_ + "() returned kernel '" +
               kernel->name() + "' with signature '" + kernel->signature() +
               "' (" + std::to_string(kernel->signature().size()) +
               " characters), but the function has " +
-              std::to_string(numRuntime_) +
-              " non-constexpr parameters: one character each ('-' for one "
-              "not passed)");
+              std::to_string(numRuntime_) + " non-constexpr parameters" +
+              (parts.extraParams()
+                   ? " (and its tensor descriptors " +
+                         std::to_string(parts.extraParams()) +
+                         " more: base, shape and strides each)"
+                   : std::string()) +
+              ": one character each ('-' for one not passed)");
 
   // Another call may have compiled the same key while the callback ran
   // (threads, recursion): keep the first.
@@ -571,8 +756,9 @@ py::object Dispatcher::run(py::handle grid, py::handle args,
   Scratch<PyObject *, 16> constexprObjects(numConstexpr_ ? numConstexpr_ : 1);
   KeyBytes bytes;
   int device = kCurrentDevice;
+  DescriptorParts parts;
   std::uint64_t hash = computeKey(bound, values.data(), constexprObjects.data(),
-                                  bytes, options, &device);
+                                  bytes, options, &device, parts);
 
   Entry *entry = lookup(hash, bytes, constexprObjects.data());
   if (!entry) {
@@ -583,7 +769,7 @@ py::object Dispatcher::run(py::handle grid, py::handle args,
       if (runtime::Status status = scope.enter(device); !status.ok())
         throw std::runtime_error(status.message);
     entry = compileAndInsert(bound, values.data(), options, hash, bytes,
-                             constexprObjects.data());
+                             constexprObjects.data(), parts);
   }
   // A reference of our own: Python code below (a grid callable) may clear
   // the cache.
@@ -606,10 +792,26 @@ py::object Dispatcher::run(py::handle grid, py::handle args,
   std::size_t numParams = kernel->numKernelParams();
   Scratch<Slot, 16> slots(numParams);
   Scratch<void *, 16> params(numParams);
-  std::size_t s = 0, k = 0;
+  std::size_t s = 0, k = 0, nextDescriptor = 0;
   for (std::size_t p = 0; p < n; ++p) {
     if (constexpr_[p])
       continue;
+    if (nextDescriptor < parts.descriptors.size() &&
+        parts.descriptors[nextDescriptor].param == p) {
+      // Base, shape and strides: one kernel parameter each.
+      const DescriptorParts::Descriptor &d =
+          parts.descriptors[nextDescriptor++];
+      for (std::size_t j = 0; j < 1 + 2 * d.rank; ++j) {
+        char c = signature[s++];
+        if (c == '-')
+          continue;
+        packArgument(c, parts.values[d.first + j], slots[k],
+                     ParamRef{p, names_[p].ptr()});
+        params[k] = &slots[k];
+        ++k;
+      }
+      continue;
+    }
     char c = signature[s++];
     if (c == '-')
       continue;
@@ -657,9 +859,10 @@ py::tuple Dispatcher::keyFor(py::handle args, py::handle kwargs) {
   Scratch<ArgValue, 16> values(n);
   Scratch<PyObject *, 16> constexprObjects(numConstexpr_ ? numConstexpr_ : 1);
   KeyBytes bytes;
+  DescriptorParts parts;
   computeKey(bound, values.data(), constexprObjects.data(), bytes, options,
-             /*device=*/nullptr);
-  return keyTuple(bound, values.data(), options);
+             /*device=*/nullptr, parts);
+  return keyTuple(bound, values.data(), options, parts);
 }
 
 py::dict Dispatcher::bindToDict(py::handle args, py::handle kwargs) {
@@ -685,6 +888,21 @@ void registerDispatcher(py::module_ &m) {
   py::object noDefault = py::cast(NoDefault());
   interned.noDefault = noDefault.inc_ref().ptr(); // lives forever
   m.attr("NO_DEFAULT") = noDefault;
+
+  m.def(
+      "register_tensor_descriptor_type",
+      [](py::handle type) {
+        if (!PyType_Check(type.ptr()))
+          raise(PyExc_TypeError, "expected a class, got " +
+                                     typeName(type.ptr()));
+        Py_INCREF(type.ptr()); // kept for the life of the process
+        Py_XDECREF(reinterpret_cast<PyObject *>(descriptorType));
+        descriptorType = reinterpret_cast<PyTypeObject *>(type.ptr());
+      },
+      py::arg("type"),
+      "Makes launches pass instances of `type` (terrazzo.tools."
+      "tensor_descriptor.TensorDescriptor) as host tensor descriptors: "
+      "base pointer, shape and strides.");
 
   py::class_<Dispatcher>(m, "Dispatcher", R"doc(
 The launch path of a jit function: binds arguments, computes the

@@ -19,11 +19,13 @@ and line, the argument and the offending element.
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ..errors import CompilationError, InterpretedCompilationError, InterpreterError
+from ..errors import (CompilationError, InterpretedCompilationError, InterpreterError,
+                      SemanticError)
 from ..language import core as tl
 from ..language.core import _unwrap, constexpr, dtype, pointer_type, tensor
 from ..runtime.tensor_wrapper import TensorWrapper
@@ -813,6 +815,31 @@ def argument_value(memory: Memory, builder: InterpreterBuilder, name: str, value
                            "values)")
 
 
+def _is_host_descriptor(value) -> bool:
+    module = sys.modules.get("terrazzo.tools.tensor_descriptor")
+    return module is not None and isinstance(value, module.TensorDescriptor)
+
+
+def host_descriptor_value(memory: Memory, builder: InterpreterBuilder, sem, parsed, name: str,
+                          desc):
+    """The kernel's descriptor for `desc`, a host TensorDescriptor passed as
+    argument `name`: the one tl.make_tensor_descriptor makes of its base,
+    shape and strides, as in the compiled kernel."""
+    base = argument_value(memory, builder, name, desc.base)
+    shape = [_scalar_argument(int(v)) for v in desc.shape]
+    strides = [_scalar_argument(int(v)) for v in desc.strides]
+    try:
+        if not isinstance(base, tensor) or not base.type.is_ptr():
+            raise SemanticError(f"argument {name!r} (a TensorDescriptor): the base must be "
+                                f"a tensor, got {type(desc.base).__name__}")
+        return sem.host_tensor_descriptor(name, base, shape, strides, desc.block_shape,
+                                          desc.padding)
+    except SemanticError as e:
+        nodes = {a.arg: a for a in parsed.tree.args.args + parsed.tree.args.kwonlyargs}
+        loc = parsed.loc(nodes[name]) if name in nodes else parsed.loc(parsed.tree)
+        raise InterpretedCompilationError(str(e), loc) from e
+
+
 def _scalar_argument(value):
     if isinstance(value, np.generic):
         value = value.item()
@@ -856,6 +883,8 @@ def interpret(parsed, grid, bound: Dict[str, Any]) -> None:
         value = bound[name]
         if is_cx:
             base[name] = constexpr(value)
+        elif _is_host_descriptor(value):
+            base[name] = host_descriptor_value(memory, builder, sem, parsed, name, value)
         else:
             base[name] = argument_value(memory, builder, name, value)
             if const and isinstance(base[name], tensor) and base[name].type.is_ptr():

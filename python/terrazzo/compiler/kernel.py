@@ -7,7 +7,11 @@ A key has one entry per parameter, then (num_warps, num_stages):
 * bool: ("b",);
 * integer: ("i" or "l", value == 1, value % 16 == 0, value >= 0), or
   ("i"/"l",) when the parameter is not specialised (do_not_specialize);
-* float: ("f",) (and ("d",) for float64 values).
+* float: ("f",) (and ("d",) for float64 values);
+* host tensor descriptor (terrazzo.tools.tensor_descriptor): ("tensordesc",
+  base pointer entry, shape entries, stride entries, block shape, padding),
+  with an integer entry per shape and stride value; the kernel takes it as
+  1 + 2 * rank parameters (base, shape, strides).
 
 The C++ dispatcher (`_C.Dispatcher`) computes the same key at launch;
 `compute_key` here is the reference implementation, used by the Python-only
@@ -19,9 +23,10 @@ from __future__ import annotations
 import hashlib
 import json
 import numbers
+import sys
 from typing import Any, List, NamedTuple, Optional, Sequence, Tuple
 
-from ..errors import CompilationError
+from ..errors import CompilationError, SemanticError
 from ..language import core as tl
 from ..language.core import constexpr, pointer_type, tensor
 from .codegen import CompileContext, ParsedFunction, run_function_body
@@ -38,13 +43,44 @@ _NONE_NAMES = (None, "", "none", "None", "NoneType", "null")
 
 
 class ParamSpec(NamedTuple):
-    kind: str  # constexpr | ptr | none | int | float | bool
+    kind: str  # constexpr | ptr | none | int | float | bool | desc
     value: Any = None  # constexpr value
     dtype: Any = None  # tl dtype of a pointer's elements / of a scalar
     divisible: bool = False  # pointer aligned to 16 bytes / int % 16 == 0
     equal_to_1: bool = False
     nonnegative: bool = False  # int >= 0
-    sig: str = ""  # launch signature character
+    sig: str = ""  # launch signature character (one per kernel parameter)
+
+
+class DescriptorSpec(NamedTuple):
+    """The `value` of a "desc" ParamSpec: a host tensor descriptor passed as
+    its base pointer, shape and strides (each a ParamSpec of its own)."""
+    base: ParamSpec
+    shape: List[ParamSpec]
+    strides: List[ParamSpec]
+    block_shape: List[int]
+    padding: str
+
+    def parts(self) -> List[ParamSpec]:
+        return [self.base, *self.shape, *self.strides]
+
+
+def _is_host_descriptor(value) -> bool:
+    module = sys.modules.get("terrazzo.tools.tensor_descriptor")
+    return module is not None and isinstance(value, module.TensorDescriptor)
+
+
+def _int_entry(v: int) -> tuple:
+    return ("i" if -(1 << 31) <= v < (1 << 31) else "l", v == 1, v % 16 == 0, v >= 0)
+
+
+def _descriptor_entry(desc) -> tuple:
+    """The key entry of a host tensor descriptor (the module's docstring)."""
+    name, aligned = _pointer_dtype_name(desc.base)
+    return ("tensordesc", ("p", name if name is not None else "none", aligned),
+            tuple(_int_entry(int(v)) for v in desc.shape),
+            tuple(_int_entry(int(v)) for v in desc.strides),
+            tuple(int(b) for b in desc.block_shape), desc.padding)
 
 
 def _pointer_dtype_name(value) -> Tuple[Optional[str], bool]:
@@ -88,6 +124,8 @@ def compute_key(parsed: ParsedFunction, values: Sequence[Any], do_not_specialize
             key.append((kind,) if dns else (kind, v == 1, v % 16 == 0, v >= 0))
         elif isinstance(value, numbers.Real) and not _is_pointer_like(value):
             key.append(("f",))
+        elif _is_host_descriptor(value):
+            key.append(_descriptor_entry(value))
         elif _is_pointer_like(value):
             name, aligned = _pointer_dtype_name(value)
             key.append(("p", name if name is not None else "none", aligned))
@@ -151,9 +189,37 @@ def specs_from_key(parsed: ParsedFunction, entries: Sequence[Any]) -> List[Param
             specs.append(ParamSpec("float", dtype=tl.float64, sig="d"))
         elif tag == "b":
             specs.append(ParamSpec("bool", dtype=tl.int1, sig="b"))
+        elif tag == "tensordesc" and len(e) == 6:
+            specs.append(_descriptor_spec(name, e))
         else:
             raise CompilationError(f"unexpected key entry {e!r} for parameter {name!r}")
     return specs
+
+
+def _descriptor_spec(name: str, entry: tuple) -> ParamSpec:
+    """The ParamSpec of a ("tensordesc", ...) key entry."""
+    _, base, shape, strides, block, padding = entry
+    rank = len(block)
+    if len(shape) != rank or len(strides) != rank:
+        raise CompilationError(f"unexpected key entry {entry!r} for parameter {name!r}")
+    parts = specs_from_key(_Params([name] * (1 + 2 * rank)), [base, *shape, *strides])
+    if parts[0].kind != "ptr":
+        raise CompilationError(f"argument {name!r}: a TensorDescriptor's base must be a "
+                               f"tensor, got {base!r}")
+    desc = DescriptorSpec(parts[0], parts[1:1 + rank], parts[1 + rank:], list(block),
+                          padding)
+    return ParamSpec("desc", value=desc, dtype=parts[0].dtype,
+                     sig="".join(p.sig for p in desc.parts()))
+
+
+class _Params(NamedTuple):
+    """What specs_from_key reads of a ParsedFunction: runtime parameters
+    only (the parts of a descriptor)."""
+    arg_names: List[str]
+
+    @property
+    def constexprs(self):
+        return [False] * len(self.arg_names)
 
 
 class KernelIR(NamedTuple):
@@ -172,7 +238,14 @@ def generate_kernel_ir(parsed: ParsedFunction, specs: Sequence[ParamSpec],
     arg_nodes = parsed.tree.args.args + parsed.tree.args.kwonlyargs
     node_by_name = {a.arg: a for a in arg_nodes}
     args, runtime, signature = [], [], ""
-    for name, spec, const in zip(parsed.arg_names, specs, parsed.consts):
+    # A host tensor descriptor is passed as its parts (base, shape, strides),
+    # each a parameter of its own; its descriptor is built from them below.
+    descriptors = {name: [] for name, spec in zip(parsed.arg_names, specs)
+                   if spec.kind == "desc"}
+    params = [(name, part, const) for name, spec, const in
+              zip(parsed.arg_names, specs, parsed.consts)
+              for part in (spec.value.parts() if spec.kind == "desc" else [spec])]
+    for name, spec, const in params:
         if spec.kind == "constexpr":
             continue
         aloc = parsed.loc(node_by_name[name]) if name in node_by_name else None
@@ -209,6 +282,12 @@ def generate_kernel_ir(parsed: ParsedFunction, specs: Sequence[ParamSpec],
                 scope[name] = tensor(h, ty)
                 # What tl.make_tensor_descriptor checks of its base.
                 scope[name].misaligned = spec.kind == "ptr" and not spec.divisible
+            if name in descriptors:
+                descriptors[name].append(scope[name])
+        for name, spec in zip(parsed.arg_names, specs):
+            if spec.kind == "desc":
+                scope[name] = _host_descriptor(sem, parsed, node_by_name, name, spec.value,
+                                               descriptors[name])
         builder.loc = fn_loc
         run_function_body(ctx, parsed, scope)
         last = parsed.tree.body[-1] if parsed.tree.body else parsed.tree
@@ -216,6 +295,19 @@ def generate_kernel_ir(parsed: ParsedFunction, specs: Sequence[ParamSpec],
         builder.function_return([])
     header = f"Generated by Terrazzo from {parsed.file}: kernel {parsed.name}"
     return KernelIR(builder.module_text(header), parsed.name, signature)
+
+
+def _host_descriptor(sem, parsed, node_by_name, name, desc: DescriptorSpec, parts):
+    """The kernel's descriptor for host descriptor `name` from its parts."""
+    node = node_by_name.get(name)
+    loc = parsed.loc(node) if node is not None else parsed.loc(parsed.tree)
+    sem.builder.loc = loc
+    rank = len(desc.block_shape)
+    try:
+        return sem.host_tensor_descriptor(name, parts[0], parts[1:1 + rank],
+                                          parts[1 + rank:], desc.block_shape, desc.padding)
+    except SemanticError as e:
+        raise e.compilation_error(str(e), loc) from e
 
 
 def key_digest(*parts) -> str:

@@ -78,6 +78,19 @@ class DescriptorSemantic:
                                           [s.handle for s in strides_t], base.type, block_ty)
         return tensor_descriptor(h, block_ty, shape_t, strides_t)
 
+    def host_tensor_descriptor(self, name: str, base, shape, strides, block_shape,
+                               padding="zero") -> tensor_descriptor:
+        """The descriptor a kernel sees for its argument `name`, a host
+        `TensorDescriptor` passed as `base` (a pointer), `shape` and
+        `strides` (scalars): the one `tl.make_tensor_descriptor` makes of
+        them. Errors name the argument."""
+        try:
+            return self.make_tensor_descriptor(base, shape, strides, list(block_shape),
+                                               padding)
+        except SemanticError as e:
+            message = str(e).replace("make_tensor_descriptor: ", "", 1)
+            raise type(e)(f"argument {name!r} (a TensorDescriptor): {message}") from None
+
     def _index_value(self, x, ty, what: str) -> tensor:
         x = _unwrap(x)
         if isinstance(x, bool) or not isinstance(x, (int, tensor)):
