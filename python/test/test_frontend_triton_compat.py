@@ -257,3 +257,23 @@ def test_helpers_returning_compile_time_values(check_ir, interpret, rng):
     assert "tile.make_range 0 to 32" in text
     assert "-> tensor<16xf32>" in text  # only the tensor is a result of the function
     check_ir(text)
+
+
+def test_number_literal_assigned_is_a_tensor(interpret, rng):
+    # As in Triton: `acc = 0` is an int32 scalar (it has .to and .dtype), so
+    # a loop can carry it as int64; a value computed in Python stays one.
+    @triton.jit
+    def k(out_ptr, lo, hi, STEP: tl.constexpr):
+        acc = 0
+        acc = acc.to(tl.int64)
+        for i in range(lo, hi, STEP):
+            acc += i
+        one = 1
+        n = len([STEP, STEP])  # a Python value: sizes a block
+        block = tl.full([n], one, dtype=one.dtype).to(tl.int64)
+        tl.store(out_ptr + tl.arange(0, n), acc + block)
+
+    lo = 2**35 + int(rng.integers(0, 1000))
+    out = np.zeros(2, np.int64)
+    k[(1,)](out, lo, lo + 20, 3)
+    np.testing.assert_array_equal(out, sum(range(lo, lo + 20, 3)) + 1)

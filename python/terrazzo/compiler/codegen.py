@@ -213,6 +213,13 @@ def _assigned_names(stmts: Sequence[ast.stmt]) -> set:
     return names
 
 
+def _is_number_literal(node: ast.expr) -> bool:
+    """`0`, `1.5`, `True`, `-1`: a number written in the source."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and isinstance(node.value, (bool, int, float))
+
+
 class _Return:
     """The value of a `return` statement that ended a block."""
 
@@ -514,6 +521,13 @@ class CodeGenerator:
 
     def visit_Assign(self, node):
         value = self.visit(node.value)
+        # As in Triton, a number literal assigned to a name is a tensor of
+        # its type (`acc = 0` is an int32 scalar with `.to` and `.dtype`).
+        # Other compile-time values (`rank = len(x.shape)`, constexprs,
+        # `x: tl.constexpr = 0`, a helper's compile-time results) stay
+        # compile-time.
+        if _is_number_literal(node.value) and _is_py_number(value):
+            value = self.sem.to_tensor(value)
         for t in node.targets:
             self._assign(t, value, node)
 
