@@ -11,7 +11,14 @@ namespace terrazzo::python {
 // Launch devices
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// _C._set_multiple_devices: -1 asks the driver, 0 or 1 is the answer.
+int multipleDevicesOverride = -1;
+} // namespace
+
 bool multipleDevices() {
+  if (multipleDevicesOverride >= 0)
+    return multipleDevicesOverride;
   // Asked once, with the GIL held (so no other thread waits on the guard).
   static const bool multiple = [] {
     if (dryLaunchDefault)
@@ -36,29 +43,46 @@ PyObject *getDeviceName() {
   return name;
 }
 
-/// The source for objects of `type`, decided once per type (the cache keeps
+struct DeviceInfo {
+  DeviceSource source = DeviceSource::Driver;
+  /// For GetDevice: the function or method descriptor found on the type,
+  /// called with the object as its only argument (saves the bound-method
+  /// lookup); null to call obj.get_device() by name. A strong reference.
+  PyObject *getDevice = nullptr;
+};
+
+/// The facts for objects of `type`, decided once per type (the cache keeps
 /// a reference to each type, so an address is never reused for another).
-DeviceSource deviceSource(PyTypeObject *type) {
-  static auto *cache = new std::unordered_map<PyTypeObject *, DeviceSource>();
+/// Leaked on purpose, like ArgumentPacking's type cache.
+const DeviceInfo &deviceInfo(PyTypeObject *type) {
+  static auto *cache = new std::unordered_map<PyTypeObject *, DeviceInfo>();
   static PyTypeObject *lastType = nullptr;
-  static DeviceSource lastSource = DeviceSource::Driver;
+  static const DeviceInfo *lastInfo = nullptr;
   if (type == lastType)
-    return lastSource;
+    return *lastInfo;
   auto it = cache->find(type);
   if (it == cache->end()) {
     PyObject *typeObject = reinterpret_cast<PyObject *>(type);
-    DeviceSource source = DeviceSource::Driver;
-    if (PyObject_HasAttr(typeObject, getDeviceName()) == 1)
-      source = DeviceSource::GetDevice;
-    else if (PyObject_HasAttr(typeObject, interned.dlpack_device) == 1 &&
-             PyObject_HasAttr(typeObject, interned.data_ptr) != 1 &&
-             PyObject_HasAttr(typeObject, interned.cuda_array_interface) != 1)
-      source = DeviceSource::DLPack;
+    DeviceInfo info;
+    if (PyObject *method = PyObject_GetAttr(typeObject, getDeviceName())) {
+      info.source = DeviceSource::GetDevice;
+      if (PyFunction_Check(method) || Py_IS_TYPE(method, &PyMethodDescr_Type))
+        info.getDevice = method; // keeps the reference
+      else
+        Py_DECREF(method);
+    } else {
+      PyErr_Clear();
+      if (PyObject_HasAttr(typeObject, interned.dlpack_device) == 1 &&
+          PyObject_HasAttr(typeObject, interned.data_ptr) != 1 &&
+          PyObject_HasAttr(typeObject, interned.cuda_array_interface) != 1)
+        info.source = DeviceSource::DLPack;
+    }
     Py_INCREF(type);
-    it = cache->emplace(type, source).first;
+    it = cache->emplace(type, info).first;
   }
+  // Elements of an unordered_map never move, so the pointer stays valid.
   lastType = type;
-  lastSource = it->second;
+  lastInfo = &it->second;
   return it->second;
 }
 
@@ -68,9 +92,12 @@ int argumentDevice(PyObject *object, const ArgValue &value) {
   if (value.kind != ArgKind::Pointer || value.isNone || object == Py_None ||
       PyLong_Check(object))
     return kCurrentDevice;
-  switch (deviceSource(Py_TYPE(object))) {
+  const DeviceInfo &info = deviceInfo(Py_TYPE(object));
+  switch (info.source) {
   case DeviceSource::GetDevice: {
-    PyObject *result = PyObject_CallMethodNoArgs(object, getDeviceName());
+    PyObject *result =
+        info.getDevice ? PyObject_CallOneArg(info.getDevice, object)
+                       : PyObject_CallMethodNoArgs(object, getDeviceName());
     if (!result)
       throwPythonError();
     long device = PyLong_AsLong(result);
@@ -335,6 +362,16 @@ void launchFromPython(Kernel &kernel, py::handle gridObject,
 } // namespace
 
 void registerKernel(py::module_ &m) {
+  m.def(
+      "_set_multiple_devices",
+      [](py::object value) {
+        multipleDevicesOverride =
+            value.is_none() ? -1 : int(py::cast<bool>(value));
+      },
+      py::arg("value"),
+      "For tests: launches look for their arguments' devices as with "
+      "several GPUs (True) or not (False), whatever the driver says; None "
+      "asks the driver again.");
   py::class_<Kernel>(m, "Kernel", R"doc(
 A compiled kernel. The binary (cubin or PTX) is loaded on the first launch,
 so a Kernel can be created without a GPU. `signature` has one character per

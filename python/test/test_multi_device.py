@@ -5,9 +5,11 @@ loaded in that device's context; tensors on two devices are an error that
 names them. Triton launches on the current device instead (wrong results or
 CUDA_ERROR_INVALID_HANDLE); Terrazzo does not.
 
-Every case checks every output element against torch on fresh random
-inputs. The cases need two CUDA devices and skip otherwise; the last one
-(the interpreter) needs only torch with CUDA.
+The GPU cases check every output element against torch on fresh random
+inputs; they need two CUDA devices and skip otherwise (the interpreter's
+needs only torch with CUDA). The dry-run cases run anywhere: the launcher
+is told that the process sees several GPUs, and fake tensors say which
+device they are on.
 """
 
 from __future__ import annotations
@@ -18,7 +20,10 @@ import pytest
 import terrazzo as triton
 import terrazzo.language as tl
 
-pytestmark = pytest.mark.gpu
+try:
+    from terrazzo import _C
+except ImportError:  # not built
+    _C = None
 
 
 @triton.jit
@@ -88,6 +93,7 @@ def _check(torch, x, y, out, alpha=1.5):
     assert torch.allclose(got, want, rtol=1e-6, atol=1e-6), (got - want).abs().max()
 
 
+@pytest.mark.gpu
 def test_tensors_on_cuda1_with_cuda0_current(torch2, rng):
     torch = torch2
     assert torch.cuda.current_device() == 0
@@ -108,6 +114,7 @@ def test_tensors_on_cuda1_with_cuda0_current(torch2, rng):
     assert axpb_kernel._dispatcher.cache_size() >= 2
 
 
+@pytest.mark.gpu
 def test_tensors_on_cuda0_with_cuda1_current(torch2, rng):
     torch = torch2
     x, y, out = _inputs(torch, "cuda:0", rng)
@@ -120,6 +127,7 @@ def test_tensors_on_cuda0_with_cuda1_current(torch2, rng):
     _check(torch, x, y, out)
 
 
+@pytest.mark.gpu
 @pytest.mark.parametrize("current", [1, 0])
 def test_side_stream_of_cuda1(torch2, rng, current):
     # The launch takes device 1's current stream (a side stream), whichever
@@ -143,6 +151,7 @@ def test_side_stream_of_cuda1(torch2, rng, current):
     assert torch.allclose(out.double(), want, rtol=1e-6, atol=1e-6)
 
 
+@pytest.mark.gpu
 def test_raw_addresses_run_on_the_current_device(torch2, rng):
     # Integers name no device: the launch runs on the current one.
     torch = torch2
@@ -154,6 +163,7 @@ def test_raw_addresses_run_on_the_current_device(torch2, rng):
     _check(torch, x, y, out)
 
 
+@pytest.mark.gpu
 def test_mixed_devices_are_an_error_naming_the_arguments(torch2, rng):
     torch = torch2
     x, y, _ = _inputs(torch, "cuda:1", rng)
@@ -167,6 +177,7 @@ def test_mixed_devices_are_an_error_naming_the_arguments(torch2, rng):
     assert torch.isnan(out).all(), "nothing may be written"
 
 
+@pytest.mark.gpu
 def test_autotuner_on_cuda1(torch2, rng):
     torch = torch2
     x, y, out = _inputs(torch, "cuda:1", rng)
@@ -180,6 +191,7 @@ def test_autotuner_on_cuda1(torch2, rng):
     assert torch.cuda.current_device() == 0
 
 
+@pytest.mark.gpu
 @pytest.mark.parametrize("allocator", [False, True])
 def test_global_scratch_on_the_launch_device(torch2, rng, allocator):
     # Device-side descriptors on sm_90: the tensor maps are written to
@@ -213,6 +225,7 @@ def test_global_scratch_on_the_launch_device(torch2, rng, allocator):
     assert torch.cuda.current_device() == 0
 
 
+@pytest.mark.gpu
 def test_cuda_graph_on_cuda1(torch2, rng):
     torch = torch2
     x, y, out = _inputs(torch, "cuda:1", rng)
@@ -227,6 +240,7 @@ def test_cuda_graph_on_cuda1(torch2, rng):
     _check(torch, x, y, out, alpha=3.0)
 
 
+@pytest.mark.gpu
 def test_interpreter_is_untouched(torch_cuda, rng):
     # The interpreter copies tensors to the host and back, whatever their
     # device.
@@ -237,3 +251,131 @@ def test_interpreter_is_untouched(torch_cuda, rng):
     x, y, out = _inputs(torch, device, rng, n)
     kernel[(triton.cdiv(n, 128),)](x, y, out, n, 1.5, BLOCK=128)
     _check(torch, x, y, out)
+
+
+# ---------------------------------------------------------------------------
+# Dry runs (no GPU needed): the launcher believes it sees several GPUs
+# ---------------------------------------------------------------------------
+
+class DeviceTensor:
+    """Looks like a CUDA tensor on `device` to the dispatcher."""
+
+    def __init__(self, address, device, dtype="float32"):
+        self.address, self.device, self.dtype = address, device, dtype
+
+    def data_ptr(self):
+        return self.address
+
+    def get_device(self):
+        return self.device
+
+
+class NoDeviceQueries(DeviceTensor):
+    def get_device(self):
+        raise AssertionError("get_device() was called with one GPU")
+
+
+class DLPackOnDevice:
+    """Exports host memory through DLPack but says it is on CUDA device
+    `device`."""
+
+    def __init__(self, array, device):
+        self.array, self.device = array, device
+
+    def __dlpack_device__(self):
+        return (2, self.device)  # kDLCUDA
+
+    def __dlpack__(self, stream=None):
+        return self.array.__dlpack__()
+
+
+@pytest.fixture
+def several_gpus(monkeypatch):
+    if _C is None:
+        pytest.skip("terrazzo._C is not built")
+    monkeypatch.setenv("TERRAZZO_DRY_LAUNCH", "1")
+    _C._set_multiple_devices(True)
+    yield _C
+    _C._set_multiple_devices(None)
+
+
+class Recorder:
+    """A compile callback returning dry-run kernels of signature `pppi`."""
+
+    def __init__(self):
+        self.keys = []
+
+    def __call__(self, key, bound):
+        self.keys.append(key)
+        return _C.Kernel(b"not a binary", f"k{len(self.keys)}", 128, 0, "pppi", dry_run=True)
+
+
+def _dispatcher(recorder, current_stream):
+    return _C.Dispatcher(["x", "y", "out", "n"], [False] * 4, [False] * 4,
+                         [_C.NO_DEFAULT] * 4, recorder, "axpb",
+                         current_stream=current_stream)
+
+
+def test_dry_run_launch_device_picks_stream_and_kernel(several_gpus):
+    streams = []
+
+    def current_stream(device):
+        streams.append(device)
+        return 1000 + device
+
+    recorder = Recorder()
+    dispatcher = _dispatcher(recorder, current_stream)
+    on1 = [DeviceTensor(0x1000 * (i + 1), 1) for i in range(3)]
+    kernel1 = dispatcher.run((4,), (*on1, 100), {})
+    assert kernel1.last_launch()["stream"] == 1001
+    assert kernel1.last_launch()["args"] == (0x1000, 0x2000, 0x3000, 100)
+    on0 = [DeviceTensor(0x1000 * (i + 1), 0) for i in range(3)]
+    kernel0 = dispatcher.run((4,), (*on0, 100), {})
+    assert kernel0.last_launch()["stream"] == 1000
+    # One kernel per device for the same key; each device's again after.
+    assert kernel0 is not kernel1 and len(recorder.keys) == 2
+    assert recorder.keys[0] == recorder.keys[1]
+    assert dispatcher.run((4,), (*on1, 100), {}) is kernel1
+    assert streams == [1, 0, 1]
+    # An explicit stream is used as given.
+    assert dispatcher.run((4,), (*on1, 100), {}, 77).last_launch()["stream"] == 77
+    # None and integer addresses name no device; the tensor decides.
+    kernel = dispatcher.run((1,), (None, 0x5000, on1[2], 100), {})
+    assert kernel.last_launch()["stream"] == 1001 and streams[-1] == 1
+    assert kernel.last_launch()["args"] == (0, 0x5000, 0x3000, 100)
+
+
+def test_dry_run_mixed_devices_raise_value_error(several_gpus):
+    dispatcher = _dispatcher(Recorder(), lambda device: 0)
+    with pytest.raises(ValueError, match=r"axpb\(\): argument 2 \('out'\) is on cuda:0 but "
+                                         r"argument 0 \('x'\) is on cuda:1; the tensors of one "
+                                         r"launch must be on one device"):
+        dispatcher.run((1,), (DeviceTensor(16, 1), DeviceTensor(32, 1), DeviceTensor(48, 0), 4),
+                       {})
+    np = pytest.importorskip("numpy")
+    array = np.zeros(16, np.float32)
+    with pytest.raises(ValueError, match=r"argument 1 \('y'\) is on cuda:3 but argument 0 "
+                                         r"\('x'\) is on cuda:2"):
+        dispatcher.run((1,), (DLPackOnDevice(array, 2), DLPackOnDevice(array, 3), None, 4), {})
+    # Kernel.launch checks too (a kernel that is not a dry run; the error
+    # comes before the driver).
+    kernel = _C.Kernel(b"not a binary", "k", 32, 0, "ppi", dry_run=False)
+    with pytest.raises(ValueError, match=r"k\(\): argument 1 is on cuda:0 but argument 0 is on "
+                                         r"cuda:1"):
+        kernel.launch((1, 1, 1), 0, (DeviceTensor(16, 1), DeviceTensor(32, 0), 4))
+
+
+def test_dry_run_one_gpu_reads_no_device(monkeypatch):
+    if _C is None:
+        pytest.skip("terrazzo._C is not built")
+    monkeypatch.setenv("TERRAZZO_DRY_LAUNCH", "1")
+    _C._set_multiple_devices(False)
+    try:
+        seen = []
+        dispatcher = _dispatcher(Recorder(), lambda device: seen.append(device) or 5)
+        tensors = [NoDeviceQueries(0x100 * (i + 1), 1) for i in range(3)]
+        kernel = dispatcher.run((1,), (*tensors, 8), {})
+        # The current device's stream (None: whichever is current).
+        assert seen == [None] and kernel.last_launch()["stream"] == 5
+    finally:
+        _C._set_multiple_devices(None)
