@@ -647,3 +647,33 @@ def test_target_info_answers_at_compile_time(fresh_driver, monkeypatch, target, 
     text = which_target.ir(out)
     assert f"arith.constant {expect} : i32" in text and "scf.if" not in text
     assert tl.target_info.is_cuda() == (target is not None)
+
+
+def test_launch_returns_kernel_with_asm(monkeypatch):
+    # As Triton's launches: the returned kernel has asm (cubin, and every
+    # stage's text on demand), metadata and name. No GPU: a dry launch of a
+    # pointer that claims to be in device memory.
+    C = pytest.importorskip("terrazzo._C")
+    monkeypatch.setenv("TERRAZZO_DRY_LAUNCH", "1")
+    monkeypatch.setenv("TERRAZZO_TARGET", "cuda:90")
+
+    class DevicePointer:
+        __cuda_array_interface__ = {"shape": (100,), "typestr": "<f4",
+                                    "data": (1 << 40, False), "version": 3}
+
+    @triton.jit
+    def scale(X, Y, N, BLOCK: tl.constexpr):
+        o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(Y + o, tl.load(X + o, mask=o < N) * 2, mask=o < N)
+
+    x = DevicePointer()
+    handle = scale[(1,)](x, x, 100, BLOCK=128)
+    assert isinstance(handle, C.Kernel)
+    assert handle.name == "scale" and handle.metadata.num_warps == 4
+    assert "ld.global" in handle.asm["ptx"] and "st.global" in handle.asm["ptx"]
+    assert "tile.load" in handle.asm["tile"]
+    assert handle.asm["cubin"] and "ptx" in handle.asm
+    with pytest.raises(KeyError, match="ttgir"):
+        handle.asm["ttgir"]
+    # The same kernel (and its asm) for every launch with the same key.
+    assert scale[(1,)](x, x, 7, BLOCK=128) is handle

@@ -310,8 +310,27 @@ class JITFunction(KernelInterface):
         return out
 
     def _compile_for_key(self, key, bound_args=None):
-        """The dispatcher's callback: a `_C.Kernel` for `key`."""
+        """The dispatcher's callback: the kernel for `key`, which every launch
+        with that key returns (a `_C.Kernel` with Triton's `asm`, `metadata`
+        and `name`)."""
         return self._kernel_for_key(key)[0]
+
+    def _stage_for_key(self, key, stage: str) -> str:
+        """The text of one compilation stage ("tile", "tilegpu", "llvm",
+        "ptx") of the kernel for `key`."""
+        C = driver.get_C()
+        entries, num_warps, num_stages = split_key(key, len(self.arg_names))
+        target = _default_target(C)
+        kir = generate_kernel_ir(self.parsed, specs_from_key(self.parsed, entries),
+                                 debug=self._debug())
+        if stage == "tile":
+            return kir.text
+        res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, stage,
+                        num_stages=num_stages)
+        if not res.success:
+            raise compile_error(res.diagnostics, kir, self, target)
+        out = res.output
+        return bytes(out).decode() if isinstance(out, (bytes, bytearray)) else str(out)
 
     def _kernel_for_key(self, key):
         """(`_C.Kernel`, cubin, metadata) for `key`, from the disk cache or
@@ -319,12 +338,12 @@ class JITFunction(KernelInterface):
         C = driver.get_C()
         binary, meta, cached = self._binary_for_key(key)
         try:
-            return _make_kernel_from(C, binary, meta), binary, meta
+            return _launched_kernel(C, self, key, binary, meta), binary, meta
         except Exception:
             if not cached:
                 raise
         binary, meta, _ = self._binary_for_key(key, use_cache=False)
-        return _make_kernel_from(C, binary, meta), binary, meta
+        return _launched_kernel(C, self, key, binary, meta), binary, meta
 
     def _binary_for_key(self, key, use_cache: bool = True):
         """(cubin, metadata, whether it came from the disk cache) for `key`."""
@@ -371,7 +390,8 @@ class CompiledKernel:
     kernel compiled for those arguments and launch options.
 
     `metadata` has name, num_warps, num_stages, shared (bytes of shared
-    memory) and target; `asm["cubin"]` is the binary; `n_regs`, `n_spills`
+    memory) and target; `asm` has the binary ("cubin") and the text of
+    every stage (KernelAsm); `n_regs`, `n_spills`
     and `n_max_threads` are the driver's figures once `_init_handles()` has
     loaded it. `compiled[grid](*args)` launches it with every parameter
     given positionally (constexprs included) and its own launch options.
@@ -382,7 +402,7 @@ class CompiledKernel:
         _, num_warps, num_stages = split_key(key, len(fn.arg_names))
         self.fn = fn
         self.kernel = kernel
-        self.asm = {"cubin": binary}
+        self.asm = KernelAsm(fn, key, binary)
         self.metadata = SimpleNamespace(name=meta["name"], num_warps=num_warps,
                                         num_stages=num_stages,
                                         shared=meta["shared_memory_bytes"],
@@ -415,20 +435,69 @@ def _param_alias(name: str) -> str:
     return f"{name} (parameter)"
 
 
-def _make_kernel_from(C, binary, meta):
+class KernelAsm(dict):
+    """`kernel.asm` (Triton's): "cubin" is the binary; "ptx", "llvm",
+    "tilegpu" and "tile" (Terrazzo's stages) are compiled again on first
+    access and kept."""
+
+    _STAGES = ("ptx", "llvm", "tilegpu", "tile")
+
+    def __init__(self, fn: "JITFunction", key, binary: bytes):
+        super().__init__(cubin=binary)
+        self._fn, self._key = fn, key
+
+    def __missing__(self, stage):
+        if stage not in self._STAGES:
+            raise KeyError(f"{stage!r}: Terrazzo's kernels have the stages "
+                           f"{['cubin', *self._STAGES]}")
+        text = self[stage] = self._fn._stage_for_key(self._key, stage)
+        return text
+
+    def __contains__(self, stage):
+        return stage == "cubin" or stage in self._STAGES
+
+    def keys(self):
+        return ["cubin", *self._STAGES]
+
+
+_LAUNCHED_KERNEL_TYPES: Dict[Any, type] = {}
+
+
+def _launched_kernel(C, fn: "JITFunction", key, binary: bytes, meta: Dict[str, Any]):
+    """The `_C.Kernel` for `key`, as an instance of a Python subclass that
+    also carries what Triton's launches return: `asm`, `metadata`, `name`."""
+    cls = _LAUNCHED_KERNEL_TYPES.get(C.Kernel)
+    if cls is None:
+        cls = type("LaunchedKernel", (C.Kernel,), {
+            "__doc__": "A compiled kernel as launches return it (Triton's "
+                       "CompiledKernel fields asm, metadata and name)."})
+        _LAUNCHED_KERNEL_TYPES[C.Kernel] = cls
+    kernel = _make_kernel_from(C, binary, meta, cls)
+    _, num_warps, num_stages = split_key(key, len(fn.arg_names))
+    from types import SimpleNamespace
+    kernel.asm = KernelAsm(fn, key, binary)
+    kernel.metadata = SimpleNamespace(name=meta["name"], num_warps=num_warps,
+                                      num_stages=num_stages,
+                                      shared=meta["shared_memory_bytes"],
+                                      target=meta.get("target"))
+    return kernel
+
+
+def _make_kernel_from(C, binary, meta, cls=None):
     return _make_kernel(C, binary, meta["name"], meta["threads_per_block"],
                         meta["shared_memory_bytes"], meta["signature"],
-                        meta.get("global_scratch_bytes", 0))
+                        meta.get("global_scratch_bytes", 0), cls)
 
 
-def _make_kernel(C, binary, name, threads, smem, signature, scratch=0):
+def _make_kernel(C, binary, name, threads, smem, signature, scratch=0, cls=None):
     # `scratch`: global scratch per program instance (TMA descriptors' tensor
     # maps), which the kernel takes as a hidden last argument.
+    cls = cls or C.Kernel
     if driver.env_flag("TERRAZZO_DRY_LAUNCH"):
         # Pack the arguments and stop before the driver (tests without a GPU).
-        return C.Kernel(binary, name, threads, smem, signature, dry_run=True,
-                        global_scratch_bytes=scratch)
-    return C.Kernel(binary, name, threads, smem, signature, global_scratch_bytes=scratch)
+        return cls(binary, name, threads, smem, signature, dry_run=True,
+                   global_scratch_bytes=scratch)
+    return cls(binary, name, threads, smem, signature, global_scratch_bytes=scratch)
 
 
 def _default_target(C) -> str:
