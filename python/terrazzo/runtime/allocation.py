@@ -13,6 +13,12 @@ Triton, `set_allocator(fn)` lets the application provide that memory:
 
 Without one (or after `set_allocator(None)`), the launcher keeps a device
 buffer per device and stream and reuses it, so kernels run either way.
+
+The scratch is memory of the launch's device (the device of the kernel's
+tensor arguments, see terrazzo._C.Kernel): with several GPUs, the allocator
+is called with that device made current in torch (`torch.cuda.device`) when
+another one is, so that `device="cuda"` allocates there, and `stream` is that
+device's stream.
 """
 
 from __future__ import annotations
