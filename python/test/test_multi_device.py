@@ -269,6 +269,9 @@ class DeviceTensor:
     def get_device(self):
         return self.device
 
+    def element_size(self):
+        return 4
+
 
 class NoDeviceQueries(DeviceTensor):
     def get_device(self):
@@ -379,3 +382,35 @@ def test_dry_run_one_gpu_reads_no_device(monkeypatch):
         assert seen == [None] and kernel.last_launch()["stream"] == 5
     finally:
         _C._set_multiple_devices(None)
+
+
+def test_dry_run_host_descriptor_base_names_the_device(several_gpus, monkeypatch):
+    from terrazzo.runtime import driver
+    from terrazzo.tools.tensor_descriptor import TensorDescriptor
+
+    @triton.jit
+    def desc_copy(x_desc, out_ptr, BM: tl.constexpr, BN: tl.constexpr):
+        block = x_desc.load([0, 0])
+        tl.store(out_ptr + tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :], block)
+
+    streams = []
+    # The jit function's dispatcher asks driver.current_stream for the
+    # launch device's stream.
+    monkeypatch.setattr(driver, "current_stream", lambda device=None: streams.append(device) or 0)
+    kernel = triton.jit(desc_copy.fn)
+    desc = TensorDescriptor(DeviceTensor(0x1000, 1), [64, 32], [32, 1], [16, 32])
+    launched = kernel[(1,)](desc, DeviceTensor(0x2000, 1), BM=16, BN=32)
+    assert streams == [1]
+    assert launched.last_launch()["args"][:1] == (0x1000,)
+    with pytest.raises(ValueError, match=r"argument 1 \('out_ptr'\) is on cuda:0 but argument "
+                                         r"0 \('x_desc'\) is on cuda:1"):
+        kernel[(1,)](desc, DeviceTensor(0x2000, 0), BM=16, BN=32)
+
+
+def test_current_stream_must_be_callable_and_give_an_int(several_gpus):
+    with pytest.raises(TypeError, match="current_stream must be callable"):
+        _dispatcher(Recorder(), 3)
+    dispatcher = _dispatcher(Recorder(), lambda device: "stream")
+    with pytest.raises(TypeError, match="the stream must be an int"):
+        dispatcher.run((1,), (DeviceTensor(16, 1), DeviceTensor(32, 1), DeviceTensor(48, 1), 4),
+                       {})
