@@ -28,12 +28,7 @@ the compiled extension is available (the tile IR otherwise).
 """
 
 import argparse
-import importlib
-import importlib.util
-import inspect
 import os
-import tempfile
-import textwrap
 
 import numpy as np
 
@@ -100,29 +95,16 @@ def add(x, y):
 # executed with Triton's modules instead of Terrazzo's.
 
 def triton_add():
-    try:
-        real = importlib.import_module("triton")
-    except ImportError:
+    module = triton.testing.under_triton(add_kernel, name="triton_vector_add")
+    if module is None:
         return None
-    if not hasattr(real, "jit") or real.__name__ != "triton":
-        return None
-    # Triton reads kernels from their file: write the same source, with
-    # Triton's imports, to a module of its own.
-    source = ("import triton\nimport triton.language as tl\n\n\n" +
-              textwrap.dedent(inspect.getsource(add_kernel.fn)))
-    path = os.path.join(tempfile.mkdtemp(), "triton_vector_add.py")
-    with open(path, "w") as f:
-        f.write(source)
-    spec = importlib.util.spec_from_file_location("triton_vector_add", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
     kernel = module.add_kernel
 
     def run(x, y):
         output = torch.empty_like(x)
         n = output.numel()
-        kernel[lambda meta: (real.cdiv(n, meta["BLOCK_SIZE"]),)](x, y, output, n,
-                                                                 BLOCK_SIZE=1024)
+        kernel[lambda meta: (triton.cdiv(n, meta["BLOCK_SIZE"]),)](x, y, output, n,
+                                                                   BLOCK_SIZE=1024)
         return output
     return run
 

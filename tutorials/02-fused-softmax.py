@@ -28,12 +28,7 @@ against a float64 NumPy softmax.
 """
 
 import argparse
-import importlib
-import importlib.util
-import inspect
 import os
-import tempfile
-import textwrap
 
 import numpy as np
 
@@ -176,26 +171,15 @@ def softmax_reference(x):
 # The same kernel under the real Triton, for the benchmark.
 
 def triton_softmax():
-    try:
-        real = importlib.import_module("triton")
-    except ImportError:
+    module = triton.testing.under_triton(softmax_kernel, name="triton_fused_softmax")
+    if module is None:
         return None
-    if not hasattr(real, "jit") or real.__name__ != "triton":
-        return None
-    source = ("import triton\nimport triton.language as tl\n\n\n" +
-              textwrap.dedent(inspect.getsource(softmax_kernel.fn)))
-    path = os.path.join(tempfile.mkdtemp(), "triton_fused_softmax.py")
-    with open(path, "w") as f:
-        f.write(source)
-    spec = importlib.util.spec_from_file_location("triton_fused_softmax", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
     kernel = module.softmax_kernel
 
     def run(x):
         # The same launch as `softmax`: as many programs as Terrazzo's.
         n_rows, n_cols = x.shape
-        block_size = real.next_power_of_2(n_cols)
+        block_size = triton.next_power_of_2(n_cols)
         num_warps = num_warps_for(block_size)
         y = torch.empty_like(x)
         properties = device_properties()

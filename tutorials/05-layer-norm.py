@@ -28,12 +28,7 @@ NumPy references.
 """
 
 import argparse
-import importlib
-import importlib.util
-import inspect
 import os
-import tempfile
-import textwrap
 
 import numpy as np
 
@@ -314,30 +309,12 @@ def reference_backward(dy, x, w, eps):
 # %%
 # The same kernels under the real Triton, for the benchmark.
 
-def triton_kernels():
-    try:
-        real = importlib.import_module("triton")
-    except ImportError:
-        return None
-    if not hasattr(real, "jit") or real.__name__ != "triton":
-        return None
-    source = "import triton\nimport triton.language as tl\n\n\n" + "\n\n".join(
-        textwrap.dedent(inspect.getsource(k.fn)) for k in
-        (_layer_norm_fwd_fused, _layer_norm_bwd_dx_fused, _layer_norm_bwd_dwdb))
-    path = os.path.join(tempfile.mkdtemp(), "triton_layer_norm.py")
-    with open(path, "w") as f:
-        f.write(source)
-    spec = importlib.util.spec_from_file_location("triton_layer_norm", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return real, module
-
-
 def triton_forward():
-    found = triton_kernels()
-    if found is None:
+    module = triton.testing.under_triton(
+        _layer_norm_fwd_fused, _layer_norm_bwd_dx_fused, _layer_norm_bwd_dwdb,
+        name="triton_layer_norm")
+    if module is None:
         return None
-    real, module = found
 
     def run(x, weight, bias, eps=1e-5):
         m, n = x.shape

@@ -38,13 +38,8 @@ in Terrazzo's interpreter at small sizes, checked against float64 NumPy.
 """
 
 import argparse
-import importlib
-import importlib.util
-import inspect
 import math
 import os
-import tempfile
-import textwrap
 
 import numpy as np
 
@@ -485,21 +480,11 @@ def check_gpu():
 # The same kernels under the real Triton, for the benchmark.
 
 def triton_kernels():
-    try:
-        real = importlib.import_module("triton")
-    except ImportError:
+    module = triton.testing.under_triton(
+        _attn_fwd_inner, _attn_fwd, _attn_bwd_preprocess, _attn_bwd_dkdv, _attn_bwd_dq,
+        name="triton_fused_attention")
+    if module is None:
         return None
-    if not hasattr(real, "jit") or real.__name__ != "triton":
-        return None
-    source = "import triton\nimport triton.language as tl\n\n\n" + "\n\n".join(
-        textwrap.dedent(inspect.getsource(k.fn)) for k in
-        (_attn_fwd_inner, _attn_fwd, _attn_bwd_preprocess, _attn_bwd_dkdv, _attn_bwd_dq))
-    path = os.path.join(tempfile.mkdtemp(), "triton_fused_attention.py")
-    with open(path, "w") as f:
-        f.write(source)
-    spec = importlib.util.spec_from_file_location("triton_fused_attention", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
     return {name: getattr(module, name) for name in KERNELS}
 
 

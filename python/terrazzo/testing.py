@@ -446,3 +446,32 @@ def gpu_available() -> bool:
     except ImportError:
         return False
     return torch.cuda.is_available()
+
+
+def under_triton(*kernels, name: str):
+    """The same @jit kernels compiled by the real Triton, for side-by-side
+    benchmarks: their sources, with `import triton` / `import
+    triton.language as tl` in place of Terrazzo's, written to a module of
+    their own (Triton reads a kernel's source from its file) and imported as
+    `name`. Returns that module, or None where Triton is not installed.
+    Kernels are given in dependency order (helpers first)."""
+    import importlib
+    import importlib.util
+    import inspect
+    import tempfile
+    import textwrap
+    try:
+        real = importlib.import_module("triton")
+    except ImportError:
+        return None
+    if not hasattr(real, "jit") or real.__name__ != "triton":
+        return None  # `triton` is Terrazzo under another name
+    source = "import triton\nimport triton.language as tl\n\n\n" + "\n\n".join(
+        textwrap.dedent(inspect.getsource(k.fn)) for k in kernels)
+    path = os.path.join(tempfile.mkdtemp(), f"{name}.py")
+    with open(path, "w") as f:
+        f.write(source)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
