@@ -567,11 +567,14 @@ def test_lowers_to_ptx_warps(case, num_warps, check_ir):
 
 
 def test_ir_forms():
-    # A sort is data movement and compares: no arithmetic on the values.
+    # A sort compares each element with its partner, found by an xor
+    # reduction over each pair (8 x 64: at distances 1 to 32), and does no
+    # arithmetic on the values.
     text = sort_kernel.ir(*IR_CASES["sort_f32_desc"][1](), **IR_CASES["sort_f32_desc"][2])
-    assert re.search(r"tile\.split %\w+ : tensor<\d+x\d+x2xf32>", text)
+    pairs = re.findall(r"tile\.reduce\(%\w+\) axis = 1 : \(tensor<(\d+)x2x(\d+)xi32>\)", text)
+    assert sorted({int(b) for _, b in pairs}) == [1, 2, 4, 8, 16, 32]
     assert re.search(r"arith\.cmpf ogt", text)
-    assert not re.search(r"arith\.(addf|mulf|subf)", text)
+    assert not re.search(r"arith\.(addf|mulf|subf)|tile\.(split|trans)", text)
     # A gather with several chunks loops over them.
     text = gather_kernel.ir(*IR_CASES["gather_axis0"][1](), **IR_CASES["gather_axis0"][2])
     assert "scf.for" in text and "arith.ori" in text

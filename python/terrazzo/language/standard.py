@@ -11,15 +11,17 @@ the compiler and the interpreter. The ones Triton also offers as tensor
 methods are attached to `tensor` (`x.sort()`, `x.flip()`, ...).
 
 Sorting networks work on a block flattened to one dimension: bit `j` of an
-element's flat index selects its partner at distance 2**j. `_halves` pulls
-the two partners of every pair apart (a reshape to [pairs, 2, 2**j], a
-permutation and a split) and `_unhalves` puts them back; the moves are exact,
-so sorting, flipping and selecting never change a value's bits.
+element's flat index selects its partner at distance 2**j. Seen as
+[pairs, 2, 2**j], the xor of each pair along the middle axis (one xor_sum
+over two elements, on the values' bits) xor an element is its partner, so
+every element is compared with its partner where it lies and takes the
+partner's value where they swap: no data moves but the reduction's, and no
+value changes a bit.
 """
 
 from __future__ import annotations
 
-from ..compiler.semantic import MAX_BLOCK_NUMEL, broadcast_shapes
+from .shape_rules import MAX_BLOCK_NUMEL, broadcast_shapes
 from ..errors import SemanticError
 from ..runtime.jit import jit
 from . import core, shapes
@@ -177,21 +179,6 @@ def _check_reduce_or(dtype):
 # ---------------------------------------------------------------------------
 
 @jit
-def _halves(x, j: constexpr):
-    # The elements of the 1-D block x whose flat index has bit j clear, and
-    # their partners (bit j set), as two [numel / 2**(j+1), 2**j] blocks.
-    pairs = shapes.reshape(x, [x.numel >> (j + 1), 2, 1 << j])
-    return shapes.split(shapes.permute(pairs, 0, 2, 1))
-
-
-@jit
-def _unhalves(lo, hi):
-    # The inverse of _halves: a 1-D block again.
-    pairs = shapes.permute(shapes.join(lo, hi), 0, 2, 1)
-    return shapes.reshape(pairs, [pairs.numel])
-
-
-@jit
 def _greater(a, b):
     # a > b, with NaN above every number (NumPy's and PyTorch's sort order).
     if a.dtype.is_floating():
@@ -202,20 +189,66 @@ def _greater(a, b):
 
 
 @jit
+def _to_bits(x):
+    # x as integers of its width (booleans as int8), to move it exactly.
+    y = x
+    if x.dtype.is_floating():
+        y = x.to(_int_of_width(x.dtype.primitive_bitwidth), bitcast=True)
+    elif x.dtype.is_bool():
+        y = x.to(core.int8)
+    return y
+
+
+@jit
+def _from_bits(y, dtype: constexpr):
+    x = y
+    if dtype.is_floating():
+        x = y.to(dtype, bitcast=True)
+    elif dtype.is_bool():
+        x = y != 0
+    return x
+
+
+@jit
+def _partners(y):
+    # For y of shape [A, 2, B]: every element's partner, the other element of
+    # its pair along the middle axis (the xor of a pair, xor the element).
+    bits = _to_bits(y)
+    return _from_bits(core.xor_sum(bits, 1, keep_dims=True) ^ bits, y.dtype)
+
+
+@jit
+def _larger(a, b):
+    # The larger of a and b (NaN the largest), a combine function.
+    return core.where(_greater(b, a), b, a)
+
+
+@jit
+def _smaller(a, b):
+    # The smaller of a and b (NaN the largest), a combine function.
+    return core.where(_greater(a, b), b, a)
+
+
+@jit
 def _compare_exchange(x, j: constexpr, bit: constexpr, descending: constexpr):
     # Orders every pair (f, f + 2**j) of the 1-D block x: ascending where
     # bit `bit` of f is clear and descending where it is set, or all in the
-    # direction `descending` when bit < 0.
-    lo, hi = _halves(x, j)
+    # direction `descending` when bit < 0. Every element is compared with its
+    # partner where it lies, and takes the partner's value where they swap.
+    y = shapes.reshape(x, [x.numel >> (j + 1), 2, 1 << j])
+    p = _partners(y)
+    upper = (core.arange(0, 2) == 1)[None, :, None]
+    lo = core.where(upper, p, y)
+    hi = core.where(upper, y, p)
     if bit < 0:
         if descending:
             swap = _greater(hi, lo)
         else:
             swap = _greater(lo, hi)
     else:
-        down = ((core.arange(0, lo.shape[0]) >> (bit - j - 1)) & 1) != 0
-        swap = core.where(down[:, None], _greater(hi, lo), _greater(lo, hi))
-    return _unhalves(core.where(swap, hi, lo), core.where(swap, lo, hi))
+        down = ((core.arange(0, y.shape[0]) >> (bit - j - 1)) & 1) != 0
+        swap = core.where(down[:, None, None], _greater(hi, lo), _greater(lo, hi))
+    return shapes.reshape(core.where(swap, p, y), [x.numel])
 
 
 @jit
@@ -280,11 +313,11 @@ def topk(x, k: constexpr, dim: constexpr = None, descending: constexpr = True):
     for s in core.static_range(1, q + 1):
         flat = _merge(flat, s, s if s < m else -1, descending)
     for r in core.static_range(m - q):
-        lo, hi = _halves(flat, q)
+        pairs = shapes.reshape(flat, [flat.numel >> (q + 1), 2, 1 << q])
         if descending:
-            keep = core.where(_greater(hi, lo), hi, lo)
+            keep = core.reduce(pairs, 1, _larger)
         else:
-            keep = core.where(_greater(lo, hi), hi, lo)
+            keep = core.reduce(pairs, 1, _smaller)
         flat = _merge(shapes.reshape(keep, [keep.numel]), q, q if r < m - q - 1 else -1,
                       descending)
     y = shapes.reshape(flat, y.shape[:rank - 1] + [1 << q])
@@ -320,8 +353,8 @@ def flip(x, dim=None):
     low = _log2(_numel(x.shape[d + 1:]))
     flat = shapes.reshape(x, [x.numel])
     for t in core.static_range(_log2(x.shape[d])):
-        lo, hi = _halves(flat, low + t)
-        flat = _unhalves(hi, lo)
+        pairs = shapes.reshape(flat, [x.numel >> (low + t + 1), 2, 1 << (low + t)])
+        flat = shapes.reshape(_partners(pairs), [x.numel])
     return shapes.reshape(flat, x.shape)
 
 
@@ -350,27 +383,6 @@ def reduce_or(input, axis, keep_dims=False):
     (None: all axes)."""
     _check_reduce_or(input.dtype)
     return core.reduce(input, axis, _or_combine, keep_dims=keep_dims)
-
-
-@jit
-def _to_bits(x):
-    # x as integers of its width (booleans as int8), to select exactly.
-    y = x
-    if x.dtype.is_floating():
-        y = x.to(_int_of_width(x.dtype.primitive_bitwidth), bitcast=True)
-    elif x.dtype.is_bool():
-        y = x.to(core.int8)
-    return y
-
-
-@jit
-def _from_bits(y, dtype: constexpr):
-    x = y
-    if dtype.is_floating():
-        x = y.to(dtype, bitcast=True)
-    elif dtype.is_bool():
-        x = y != 0
-    return x
 
 
 @jit
