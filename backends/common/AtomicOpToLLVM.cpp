@@ -39,6 +39,19 @@
 //
 // tile.atomic_cas compares bit patterns (so -0.0 != +0.0 and a NaN can
 // match itself) and returns the old value.
+//
+// tile.atomic_load, tile.atomic_store and tile.atomic_poll access each
+// element with one LLVM `load atomic` / `store atomic` of the op's ordering
+// and syncscope (NVPTX: ld.acquire.gpu, st.release.gpu, ...), done by the
+// same owners as the read-modify-writes; loaded values and poll results
+// reach the copies the same way. Orderings are the program's, not one
+// thread's: a release store is preceded by a barrier of the program's
+// threads, so that their earlier accesses come before it, and an acquire
+// load or poll is followed by one (the shared-memory broadcast has it
+// already), so that all threads' later accesses come after it. A poll
+// loads each of a thread's elements until it holds the expected value or
+// the timeout (global-timer nanoseconds from the start of the op) has
+// passed, after at least one load.
 #include "backends/common/Patterns.h"
 #include "backends/common/TargetInfo.h"
 #include "backends/common/TypeConverter.h"
@@ -136,10 +149,57 @@ FailureOr<Ownership> analyseOwnership(Operation *op, Type ptrType,
   return own;
 }
 
+bool isAtomicOp(Operation *op) {
+  return isa<tile::AtomicRMWOp, tile::AtomicCASOp, tile::AtomicLoadOp,
+             tile::AtomicStoreOp, tile::AtomicPollOp>(op);
+}
+
 Value getAtomicPtr(Operation *op) {
   if (auto rmw = dyn_cast<tile::AtomicRMWOp>(op))
     return rmw.getPtr();
+  if (auto load = dyn_cast<tile::AtomicLoadOp>(op))
+    return load.getPtr();
+  if (auto store = dyn_cast<tile::AtomicStoreOp>(op))
+    return store.getPtr();
+  if (auto poll = dyn_cast<tile::AtomicPollOp>(op))
+    return poll.getPtr();
   return cast<tile::AtomicCASOp>(op).getPtr();
+}
+
+/// The LLVM syncscope of `scope` (NVPTX's names; the system is the default
+/// scope).
+StringRef syncScope(tile::MemScope scope) {
+  switch (scope) {
+  case tile::MemScope::CTA:
+    return "block";
+  case tile::MemScope::GPU:
+    return "device";
+  case tile::MemScope::System:
+    return "";
+  }
+  llvm_unreachable("unknown scope");
+}
+
+/// The LLVM ordering of a plain atomic load or store with `sem`.
+LLVM::AtomicOrdering accessOrdering(tile::MemSemantic sem) {
+  switch (sem) {
+  case tile::MemSemantic::Relaxed:
+    return LLVM::AtomicOrdering::monotonic;
+  case tile::MemSemantic::Acquire:
+    return LLVM::AtomicOrdering::acquire;
+  case tile::MemSemantic::Release:
+    return LLVM::AtomicOrdering::release;
+  case tile::MemSemantic::AcqRel:
+    return LLVM::AtomicOrdering::acq_rel;
+  }
+  llvm_unreachable("unknown ordering");
+}
+
+/// The size in bytes of an LLVM scalar (or pointer) in memory.
+unsigned accessBytes(Type type) {
+  if (isa<LLVM::LLVMPointerType>(type))
+    return 8;
+  return std::max(1u, type.getIntOrFloatBitWidth() / 8);
 }
 
 SmallVector<Value> elementsOf(RewriterBase &rewriter, Location loc,
@@ -287,7 +347,81 @@ public:
     return needOld ? fromBits(rewriter, loc, old, type) : Value();
   }
 
+  /// One atomic load of `type` at `ptr` with the op's ordering and scope
+  /// where `pred` holds (zero elsewhere).
+  Value load(Value ptr, Type type, Value pred) {
+    return guarded(pred, type, [&]() -> Value { return loadOnce(ptr, type); });
+  }
+
+  /// One atomic store of `val` at `ptr` where `pred` holds.
+  void store(Value ptr, Value val, Value pred) {
+    auto body = [&]() -> Value {
+      LLVM::StoreOp::create(rewriter, loc, val, ptr,
+                            accessBytes(val.getType()), /*isVolatile=*/false,
+                            /*isNonTemporal=*/false,
+                            /*isInvariantGroup=*/false, accessOrdering(sem),
+                            syncScope(scope));
+      return Value();
+    };
+    if (pred)
+      emitGuarded(rewriter, loc, pred, Value(), body);
+    else
+      body();
+  }
+
+  /// Loads at `ptr` until the value equals `expected` (i1 true), or, with a
+  /// `timeout` (i64), until the global timer has gone `timeout` past
+  /// `start` after a load that did not see it (false); where `pred` does
+  /// not hold, nothing is loaded and the result is false.
+  Value poll(Value ptr, Value expected, Value start, Value timeout,
+             Value pred) {
+    Type i1 = rewriter.getI1Type();
+    return guarded(pred, i1, [&]() -> Value {
+      Block *before = rewriter.getInsertionBlock();
+      Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+      Block *exit = rewriter.createBlock(after, {i1}, {loc});
+      LLVM::BrOp::create(rewriter, loc, ValueRange{}, after);
+      Block *loop = rewriter.createBlock(exit);
+      Value seen = loadOnce(ptr, expected.getType());
+      Value match = LLVM::ICmpOp::create(rewriter, loc,
+                                         LLVM::ICmpPredicate::eq, seen,
+                                         expected);
+      Value yes = LLVM::ConstantOp::create(rewriter, loc, i1,
+                                           rewriter.getBoolAttr(true));
+      if (!timeout) {
+        LLVM::CondBrOp::create(rewriter, loc, match, exit, ValueRange{yes},
+                               loop, ValueRange{});
+      } else {
+        Block *check = rewriter.createBlock(exit);
+        rewriter.setInsertionPointToEnd(loop);
+        LLVM::CondBrOp::create(rewriter, loc, match, exit, ValueRange{yes},
+                               check, ValueRange{});
+        rewriter.setInsertionPointToStart(check);
+        Value elapsed = LLVM::SubOp::create(
+            rewriter, loc, target.globalTimer(rewriter, loc), start);
+        Value expired = LLVM::ICmpOp::create(
+            rewriter, loc, LLVM::ICmpPredicate::uge, elapsed, timeout);
+        Value no = LLVM::ConstantOp::create(rewriter, loc, i1,
+                                            rewriter.getBoolAttr(false));
+        LLVM::CondBrOp::create(rewriter, loc, expired, exit, ValueRange{no},
+                               loop, ValueRange{});
+      }
+      rewriter.setInsertionPointToEnd(before);
+      LLVM::BrOp::create(rewriter, loc, ValueRange{}, loop);
+      rewriter.setInsertionPointToStart(after);
+      return exit->getArgument(0);
+    });
+  }
+
 private:
+  Value loadOnce(Value ptr, Type type) {
+    return LLVM::LoadOp::create(rewriter, loc, type, ptr, accessBytes(type),
+                                /*isVolatile=*/false, /*isNonTemporal=*/false,
+                                /*isInvariant=*/false,
+                                /*isInvariantGroup=*/false,
+                                accessOrdering(sem), syncScope(scope));
+  }
+
   /// The key whose unsigned order is IEEE totalOrder on float bits.
   Value totalOrderKey(Value bits) {
     Type type = bits.getType();
@@ -370,14 +504,11 @@ private:
       rewriter.setInsertionPointToEnd(before);
       // The first guess (a relaxed atomic load at the op's scope); the
       // compare-and-swap checks it.
-      StringRef syncscope = scope == tile::MemScope::CTA   ? "block"
-                            : scope == tile::MemScope::GPU ? "device"
-                                                           : "";
       Value initial = LLVM::LoadOp::create(
           rewriter, loc, bits, ptr, bytes, /*isVolatile=*/false,
           /*isNonTemporal=*/false, /*isInvariant=*/false,
           /*isInvariantGroup=*/false, LLVM::AtomicOrdering::monotonic,
-          syncscope);
+          syncScope(scope));
       LLVM::BrOp::create(rewriter, loc, ValueRange{initial}, loop);
       rewriter.setInsertionPointToStart(after);
       return exit->getArgument(0);
@@ -675,10 +806,190 @@ struct AtomicCASOpConversion : public ConvertOpToLLVMPattern<tile::AtomicCASOp> 
   const TargetInfo &target;
 };
 
+/// Whether the program has more than one thread, so that an ordering of
+/// the program's accesses needs a barrier besides the atomic.
+bool hasSeveralThreads(Operation *op) {
+  return getModuleNumWarps(op) * getModuleWarpSize(op) > 1;
+}
+
+/// The old values of the owned registers `olds` (the others null), given to
+/// every copy and as the op's result; with `acquire`, the program's threads
+/// wait for the owners' loads.
+LogicalResult replaceWithLoaded(Operation *op, Type resultType,
+                                SmallVector<Value> olds, const Ownership &own,
+                                AtomicLowering &lowering, Value threadPred,
+                                bool acquire, const TargetInfo &target,
+                                ConversionPatternRewriter &rewriter) {
+  Location loc = op->getLoc();
+  bool used = !op->getResult(0).use_empty();
+  // Bits narrower than a byte travel through shared memory as bytes
+  // (register 0 always has an owner).
+  bool widen = olds.front().getType().isInteger(1) &&
+               own.broadcast == Broadcast::Shared;
+  if (used && own.broadcast != Broadcast::None) {
+    for (Value &v : olds)
+      if (v && widen)
+        v = LLVM::ZExtOp::create(rewriter, loc, rewriter.getI8Type(), v);
+    FailureOr<SmallVector<Value>> results =
+        lowering.broadcast(std::move(olds), threadPred);
+    if (failed(results))
+      return failure();
+    olds = std::move(*results);
+    for (Value &v : olds)
+      if (widen)
+        v = LLVM::TruncOp::create(rewriter, loc, rewriter.getI1Type(), v);
+  } else {
+    for (size_t r = 0; r < olds.size(); ++r)
+      olds[r] = olds[own.canonical[r]];
+  }
+  // The shared-memory broadcast ends with a barrier after the owners'
+  // loads; elsewhere an acquire needs one of its own.
+  bool barrierDone = used && own.broadcast == Broadcast::Shared;
+  if (acquire && !barrierDone && hasSeveralThreads(op))
+    target.barrier(rewriter, loc);
+  if (!used) {
+    rewriter.eraseOp(op);
+    return success();
+  }
+  rewriter.replaceOp(op, isa<LLVM::LLVMStructType>(resultType)
+                             ? packStruct(rewriter, loc, resultType, olds)
+                             : olds.front());
+  return success();
+}
+
+struct AtomicLoadOpConversion
+    : public ConvertOpToLLVMPattern<tile::AtomicLoadOp> {
+  AtomicLoadOpConversion(TileGPUTypeConverter &converter,
+                         const TargetInfo &target)
+      : ConvertOpToLLVMPattern(converter), target(target) {}
+
+  LogicalResult
+  matchAndRewrite(tile::AtomicLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Type elementType = getTypeConverter()->convertType(
+        getElementTypeOrSelf(op.getType()));
+    if (!resultType || !elementType)
+      return rewriter.notifyMatchFailure(op, "unconvertible types");
+    std::string reason;
+    FailureOr<Ownership> own =
+        analyseOwnership(op, op.getPtr().getType(), reason);
+    if (failed(own))
+      return op.emitOpError(reason);
+
+    SmallVector<Value> ptrs = elementsOf(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> masks = elementsOf(rewriter, loc, adaptor.getMask());
+    AtomicLowering lowering(op, *own, target, rewriter);
+    AtomicEmitter emitter(rewriter, loc, target, op.getSem(), op.getScope(),
+                          /*needOld=*/true);
+    Value threadPred = lowering.threadPredicate();
+    SmallVector<Value> olds(ptrs.size());
+    for (size_t r = 0; r < ptrs.size(); ++r)
+      if (own->canonical[r] == int32_t(r))
+        olds[r] = emitter.load(
+            ptrs[r], elementType,
+            andValues(rewriter, loc, threadPred,
+                      masks.empty() ? Value() : masks[r]));
+    return replaceWithLoaded(op, resultType, std::move(olds), *own, lowering,
+                             threadPred,
+                             op.getSem() == tile::MemSemantic::Acquire, target,
+                             rewriter);
+  }
+
+  const TargetInfo &target;
+};
+
+struct AtomicStoreOpConversion
+    : public ConvertOpToLLVMPattern<tile::AtomicStoreOp> {
+  AtomicStoreOpConversion(TileGPUTypeConverter &converter,
+                          const TargetInfo &target)
+      : ConvertOpToLLVMPattern(converter), target(target) {}
+
+  LogicalResult
+  matchAndRewrite(tile::AtomicStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    std::string reason;
+    FailureOr<Ownership> own =
+        analyseOwnership(op, op.getPtr().getType(), reason);
+    if (failed(own))
+      return op.emitOpError(reason);
+
+    SmallVector<Value> ptrs = elementsOf(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> vals = elementsOf(rewriter, loc, adaptor.getValue());
+    SmallVector<Value> masks = elementsOf(rewriter, loc, adaptor.getMask());
+    // The program's earlier accesses, by all its threads, come first.
+    if (op.getSem() == tile::MemSemantic::Release && hasSeveralThreads(op))
+      target.barrier(rewriter, loc);
+    AtomicLowering lowering(op, *own, target, rewriter);
+    AtomicEmitter emitter(rewriter, loc, target, op.getSem(), op.getScope(),
+                          /*needOld=*/false);
+    Value threadPred = lowering.threadPredicate();
+    for (size_t r = 0; r < ptrs.size(); ++r)
+      if (own->canonical[r] == int32_t(r))
+        emitter.store(ptrs[r], vals[r],
+                      andValues(rewriter, loc, threadPred,
+                                masks.empty() ? Value() : masks[r]));
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  const TargetInfo &target;
+};
+
+struct AtomicPollOpConversion
+    : public ConvertOpToLLVMPattern<tile::AtomicPollOp> {
+  AtomicPollOpConversion(TileGPUTypeConverter &converter,
+                         const TargetInfo &target)
+      : ConvertOpToLLVMPattern(converter), target(target) {}
+
+  LogicalResult
+  matchAndRewrite(tile::AtomicPollOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    if (!resultType)
+      return rewriter.notifyMatchFailure(op, "unconvertible types");
+    std::string reason;
+    FailureOr<Ownership> own =
+        analyseOwnership(op, op.getPtr().getType(), reason);
+    if (failed(own))
+      return op.emitOpError(reason);
+
+    SmallVector<Value> ptrs = elementsOf(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> expected =
+        elementsOf(rewriter, loc, adaptor.getExpected());
+    Value timeout = adaptor.getTimeout();
+    Value start;
+    if (timeout) {
+      start = target.globalTimer(rewriter, loc);
+      if (!start)
+        return op.emitOpError("cannot time out on this target: it has no "
+                              "global timer");
+    }
+    AtomicLowering lowering(op, *own, target, rewriter);
+    AtomicEmitter emitter(rewriter, loc, target, op.getSem(), op.getScope(),
+                          /*needOld=*/true);
+    Value threadPred = lowering.threadPredicate();
+    SmallVector<Value> matched(ptrs.size());
+    for (size_t r = 0; r < ptrs.size(); ++r)
+      if (own->canonical[r] == int32_t(r))
+        matched[r] =
+            emitter.poll(ptrs[r], expected[r], start, timeout, threadPred);
+    return replaceWithLoaded(op, resultType, std::move(matched), *own,
+                             lowering, threadPred,
+                             op.getSem() == tile::MemSemantic::Acquire, target,
+                             rewriter);
+  }
+
+  const TargetInfo &target;
+};
+
 } // namespace
 
 LogicalResult mlir::terrazzo::checkAtomicLowering(Operation *op) {
-  if (!isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op))
+  if (!isAtomicOp(op))
     return success();
   std::string reason;
   if (failed(analyseOwnership(op, getAtomicPtr(op).getType(), reason)))
@@ -687,7 +998,7 @@ LogicalResult mlir::terrazzo::checkAtomicLowering(Operation *op) {
 }
 
 int64_t mlir::terrazzo::getAtomicScratchBytes(Operation *op) {
-  if (!isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op) ||
+  if (!isAtomicOp(op) || op->getNumResults() == 0 ||
       op->getResult(0).use_empty())
     return 0;
   std::string reason;
@@ -707,4 +1018,6 @@ void mlir::terrazzo::populateAtomicOpToLLVMPatterns(
     const ModuleAxisInfoAnalysis &axisInfo, const TargetInfo &target) {
   patterns.add<AtomicRMWOpConversion>(converter, axisInfo, target);
   patterns.add<AtomicCASOpConversion>(converter, target);
+  patterns.add<AtomicLoadOpConversion, AtomicStoreOpConversion,
+               AtomicPollOpConversion>(converter, target);
 }

@@ -127,6 +127,12 @@ public:
                           Value cmp, Value val, tile::MemSemantic sem,
                           tile::MemScope scope) const = 0;
 
+  /// The GPU's global timer in nanoseconds (i64), or null where the target
+  /// has none (tile.atomic_poll's timeout reads it).
+  virtual Value globalTimer(RewriterBase &rewriter, Location loc) const {
+    return Value();
+  }
+
   /// Stops the kernel with `message` when `failed` (i1) is true.
   virtual LogicalResult assertFail(RewriterBase &rewriter, Location loc,
                                    Value failed, StringRef message,

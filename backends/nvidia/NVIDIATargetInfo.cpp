@@ -88,6 +88,11 @@ Value NVIDIATargetInfo::threadId(RewriterBase &rewriter, Location loc) const {
   return NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
 }
 
+Value NVIDIATargetInfo::globalTimer(RewriterBase &rewriter,
+                                    Location loc) const {
+  return NVVM::GlobalTimerOp::create(rewriter, loc, rewriter.getI64Type());
+}
+
 void NVIDIATargetInfo::barrier(RewriterBase &rewriter, Location loc) const {
   NVVM::Barrier0Op::create(rewriter, loc);
 }

@@ -18,6 +18,8 @@ public:
   Value numPrograms(RewriterBase &rewriter, Location loc,
                     unsigned dim) const override;
   Value threadId(RewriterBase &rewriter, Location loc) const override;
+  /// %globaltimer.
+  Value globalTimer(RewriterBase &rewriter, Location loc) const override;
   void barrier(RewriterBase &rewriter, Location loc) const override;
   Value shuffleIdx(RewriterBase &rewriter, Location loc, Value value,
                    Value lane, unsigned warpSize) const override;

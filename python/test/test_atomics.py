@@ -1,13 +1,15 @@
-"""Atomics: tl.atomic_add/max/min/and/or/xor/xchg/cas.
+"""Atomics: tl.atomic_add/max/min/and/or/xor/xchg/cas, and the atomic
+accesses tl.atomic_load/atomic_store/atomic_poll.
 
 The interpreter runs the kernels on fresh random inputs with collisions and
 masked tails and is checked exactly against a sequential NumPy/Python
 reference (programs run in order, the elements of a block in row-major
 order, so even the old values are deterministic there). The same kernels'
 tile IR is lowered to PTX (assembled by ptxas where present) and checked
-for the `atom`/`red` instructions; errors name the kernel's line. GPU tests
-(marked `gpu`) compare the histogram and ticket kernels with the
-interpreter.
+for the `atom`/`red` (and `ld.acquire`/`st.release`) instructions; errors
+name the kernel's line. GPU tests (marked `gpu`) compare the histogram and
+ticket kernels with the interpreter, and pass messages between programs
+with release stores and acquire loads or polls.
 """
 
 from __future__ import annotations
@@ -620,3 +622,528 @@ def test_gpu_float_max_min_match_the_interpreter(torch_cuda, rng):
     np.testing.assert_array_equal(float_bits(gmn.cpu().numpy(), np.float32),
                                   float_bits(mn, np.float32))
 
+
+
+# ---------------------------------------------------------------------------
+# Atomic loads, stores and polls
+# ---------------------------------------------------------------------------
+
+@triton.jit
+def access_copy_kernel(src_ptr, dst_ptr, seen_ptr, n, BLOCK: tl.constexpr,
+                       LOAD_SEM: tl.constexpr, STORE_SEM: tl.constexpr, SCOPE: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.atomic_load(src_ptr + offs, mask=mask, sem=LOAD_SEM, scope=SCOPE)
+    tl.store(seen_ptr + offs, x)
+    tl.atomic_store(dst_ptr + offs, x, mask=mask, sem=STORE_SEM, scope=SCOPE)
+
+
+@triton.jit
+def access_bf16_kernel(src_bits_ptr, dst_bits_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    src = src_bits_ptr.to(tl.pointer_type(tl.bfloat16))
+    dst = dst_bits_ptr.to(tl.pointer_type(tl.bfloat16))
+    x = tl.atomic_load(src + offs, mask=mask, sem="relaxed")
+    tl.atomic_store(dst + offs, x * 2, mask=mask)
+
+
+@triton.jit
+def access_scalar_kernel(p_ptr, q_ptr, out_ptr):
+    v = tl.atomic_load(p_ptr + 1)
+    tl.atomic_store(q_ptr, v * 2, sem="relaxed", scope="cta")
+    w = tl.atomic_load(q_ptr, sem="relaxed", scope="sys")
+    tl.store(out_ptr, w + 1)
+    tl.atomic_store(q_ptr + 1, 7, mask=v > 0)
+
+
+@triton.jit
+def message_kernel(src_ptr, buf_ptr, flag_ptr, out_ptr, n, BLOCK: tl.constexpr,
+                   WAIT: tl.constexpr, CONSUMER: tl.constexpr):
+    # One program publishes a block through buf_ptr and raises the flag;
+    # the other waits for the flag and reads the block.
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    if tl.program_id(0) != CONSUMER:
+        x = tl.load(src_ptr + offs, mask=mask)
+        tl.store(buf_ptr + offs, x * 3 + 1, mask=mask)
+        tl.atomic_store(flag_ptr, 1)
+    else:
+        if WAIT == "load":
+            while tl.atomic_load(flag_ptr) != 1:
+                pass
+        else:
+            tl.atomic_poll(flag_ptr, 1)
+        y = tl.load(buf_ptr + offs, mask=mask)
+        tl.store(out_ptr + offs, y, mask=mask)
+
+
+@triton.jit
+def gather_kernel(src_ptr, buf_ptr, flags_ptr, out_ptr, ROW: tl.constexpr,
+                  PRODUCERS: tl.constexpr):
+    # Programs 0..PRODUCERS-1 each publish a row and set their flag to
+    # their index + 1; the last program polls all flags at once.
+    pid = tl.program_id(0)
+    cols = tl.arange(0, ROW)
+    if pid < PRODUCERS:
+        x = tl.load(src_ptr + pid * ROW + cols)
+        tl.store(buf_ptr + pid * ROW + cols, x + pid)
+        tl.atomic_store(flags_ptr + pid, pid + 1, sem="release", scope="gpu")
+    else:
+        rows = tl.arange(0, PRODUCERS)
+        ok = tl.atomic_poll(flags_ptr + rows, rows + 1, sem="acquire")
+        y = tl.load(buf_ptr + rows[:, None] * ROW + cols[None, :])
+        tl.store(out_ptr + rows[:, None] * ROW + cols[None, :], y)
+        tl.store(out_ptr + PRODUCERS * ROW + rows, ok.to(tl.int32))
+
+
+@triton.jit
+def poll_timeout_kernel(p_ptr, expected_ptr, matched_ptr, timeout, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    e = tl.load(expected_ptr + offs, mask=mask, other=0)
+    # Masked-off lanes poll element 0 for the value it holds.
+    first = tl.load(p_ptr)
+    e = tl.where(mask, e, first)
+    ok = tl.atomic_poll(p_ptr + tl.where(mask, offs, 0), e, timeout_ns=timeout)
+    tl.store(matched_ptr + offs, ok, mask=mask)
+
+
+@triton.jit
+def poll_scalar_kernel(flag_ptr, out_ptr, TIMEOUT: tl.constexpr):
+    ok = tl.atomic_poll(flag_ptr, 1, sem="relaxed", scope="sys", timeout_ns=TIMEOUT)
+    tl.store(out_ptr, ok.to(tl.int32) + 10)
+
+
+ACCESS_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint32, np.uint64,
+                 np.float16, np.float32, np.float64]
+
+
+def random_values(n, dtype, rng):
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        return (rng.standard_normal(n) * 100).astype(dtype)
+    info = np.iinfo(dtype)
+    return rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+
+
+@pytest.mark.parametrize("dtype", ACCESS_DTYPES)
+@pytest.mark.parametrize("n,block", [(1, 16), (300, 128), (1024, 256)])
+def test_atomic_load_store_copy(dtype, n, block, rng):
+    src = random_values(n, dtype, rng)
+    dst = random_values(n + 5, dtype, rng)
+    grid = triton.cdiv(n, block)
+    seen = random_values(grid * block, dtype, rng)
+    before = dst.copy()
+    interp(access_copy_kernel)[(grid,)](src, dst, seen, n, BLOCK=block, LOAD_SEM=None,
+                                        STORE_SEM=None, SCOPE=None)
+    np.testing.assert_array_equal(dst[:n], src)
+    np.testing.assert_array_equal(dst[n:], before[n:])
+    # Masked-off elements are not read and load as 0.
+    np.testing.assert_array_equal(seen[:n], src)
+    np.testing.assert_array_equal(seen[n:], np.zeros(grid * block - n, dtype))
+
+
+@pytest.mark.parametrize("load_sem,store_sem,scope", [("acquire", "release", "gpu"),
+                                                      ("relaxed", "relaxed", "cta"),
+                                                      ("relaxed", "release", "sys")])
+def test_atomic_load_store_orderings_keep_values(load_sem, store_sem, scope, rng):
+    n = 200
+    src = random_values(n, np.int64, rng)
+    dst = np.zeros(n, np.int64)
+    seen = np.zeros(256, np.int64)
+    interp(access_copy_kernel)[(2,)](src, dst, seen, n, BLOCK=128, LOAD_SEM=load_sem,
+                                     STORE_SEM=store_sem, SCOPE=scope)
+    np.testing.assert_array_equal(dst, src)
+    np.testing.assert_array_equal(seen, np.concatenate([src, np.zeros(56, np.int64)]))
+
+
+def test_atomic_load_store_bfloat16():
+    rng = np.random.default_rng()
+    n = 100
+    src = round_to_bf16(rng.standard_normal(n).astype(np.float32))
+    bits = (src.view(np.uint32) >> 16).astype(np.uint16)
+    dst = np.full(128, 0x3F80, np.uint16)  # 1.0
+    interp(access_bf16_kernel)[(1,)](bits, dst, n, BLOCK=128)
+    got = (dst.astype(np.uint32) << 16).view(np.float32)
+    np.testing.assert_array_equal(got[:n], src * 2)  # doubling is exact
+    np.testing.assert_array_equal(got[n:], np.ones(128 - n, np.float32))
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_scalar_atomic_load_store(sign, rng):
+    p = random_values(3, np.int32, rng) // 4
+    p[1] = sign * (abs(int(p[1])) + 1)
+    q = np.array([5, -3], np.int32)
+    out = np.zeros(1, np.int32)
+    interp(access_scalar_kernel)[(1,)](p, q, out)
+    assert q[0] == 2 * p[1]
+    assert out[0] == 2 * p[1] + 1
+    assert q[1] == (7 if sign > 0 else -3)
+
+
+def test_atomic_accesses_are_tensor_methods(rng):
+    @triton.jit
+    def k(p_ptr, q_ptr, ok_ptr):
+        offs = tl.arange(0, 16)
+        x = (p_ptr + offs).atomic_load(sem="relaxed")
+        (q_ptr + offs).atomic_store(x + 1)
+        tl.store(ok_ptr + offs, (q_ptr + offs).atomic_poll(x + 1, timeout_ns=0).to(tl.int8))
+        (q_ptr + offs).atomic_add(1)
+    p = random_values(16, np.int32, rng) // 2
+    q = np.zeros(16, np.int32)
+    ok = np.zeros(16, np.int8)
+    interp(k)[(1,)](p, q, ok)
+    np.testing.assert_array_equal(q, p + 2)
+    np.testing.assert_array_equal(ok, np.ones(16, np.int8))
+
+
+@pytest.mark.parametrize("wait", ["load", "poll"])
+@pytest.mark.parametrize("n", [1, 1000])
+def test_message_passing_in_the_interpreter(wait, n, rng):
+    src = random_values(n, np.int32, rng) // 4
+    buf = np.full(n, -1, np.int32)
+    flag = np.zeros(1, np.int32)
+    out = np.zeros(n, np.int32)
+    interp(message_kernel)[(2,)](src, buf, flag, out, n, BLOCK=1024, WAIT=wait, CONSUMER=1)
+    np.testing.assert_array_equal(out, src * 3 + 1)
+    assert flag[0] == 1
+
+
+def test_poll_that_cannot_end_is_an_interpreter_error():
+    src = np.arange(4, dtype=np.int32)
+    buf = np.zeros(4, np.int32)
+    flag = np.zeros(1, np.int32)
+    # The consumer runs first: in the interpreter nothing can raise the flag.
+    with pytest.raises(InterpreterError, match=r"atomic_poll in program \(0, 0, 0\) would "
+                       r"wait forever: .*holds 0, not the expected 1"):
+        interp(message_kernel)[(2,)](src, buf, flag, np.zeros(4, np.int32), 4, BLOCK=4,
+                                     WAIT="poll", CONSUMER=0)
+
+
+@pytest.mark.parametrize("producers,row", [(2, 16), (8, 64)])
+def test_tensor_poll_gathers_all_producers(producers, row, rng):
+    src = random_values(producers * row, np.int32, rng) // 4
+    buf = np.zeros(producers * row, np.int32)
+    flags = np.zeros(producers, np.int32)
+    out = np.full(producers * row + producers, -5, np.int32)
+    interp(gather_kernel)[(producers + 1,)](src, buf, flags, out, ROW=row,
+                                             PRODUCERS=producers)
+    expect = (src.reshape(producers, row) + np.arange(producers)[:, None]).reshape(-1)
+    np.testing.assert_array_equal(out[:producers * row], expect)
+    np.testing.assert_array_equal(out[producers * row:], np.ones(producers, np.int32))
+    np.testing.assert_array_equal(flags, np.arange(1, producers + 1))
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.int32, np.int64, np.uint64])
+@pytest.mark.parametrize("n", [1, 100])
+def test_poll_with_timeout_reports_which_matched(dtype, n, rng):
+    p = random_values(n, dtype, rng)
+    expected = p.copy()
+    differ = rng.random(n) < 0.5
+    expected[differ] = expected[differ] + np.array(1, dtype)  # wraps where it must
+    matched = np.zeros(128, np.bool_)
+    interp(poll_timeout_kernel)[(1,)](p, expected, matched, 0, n, BLOCK=128)
+    np.testing.assert_array_equal(matched[:n], ~differ)
+    assert not matched[n:].any()
+
+
+@pytest.mark.parametrize("value,timeout,result", [(1, None, 11), (1, 0, 11), (0, 0, 10),
+                                                  (0, 10**6, 10)])
+def test_scalar_poll_result(value, timeout, result):
+    flag = np.array([value], np.int32)
+    out = np.zeros(1, np.int32)
+    interp(poll_scalar_kernel)[(1,)](flag, out, TIMEOUT=timeout)
+    assert out[0] == result
+
+
+# -- Tile IR and PTX -----------------------------------------------------------
+
+def test_atomic_access_ir_form():
+    text = access_copy_kernel.ir(_z(8), _z(8), _z(128), 8, BLOCK=128, LOAD_SEM=None,
+                                 STORE_SEM=None, SCOPE=None)
+    assert re.search(r"= tile.atomic_load acquire, gpu, %\d+, %\d+ : "
+                     r"tensor<128x!tile.ptr<f32>> loc\(", text)
+    assert re.search(r"tile.atomic_store release, gpu, %\d+, %\d+, %\d+ : "
+                     r"tensor<128x!tile.ptr<f32>> loc\(", text)
+    text = access_scalar_kernel.ir(_z(2, np.int32), _z(2, np.int32), _z(1, np.int32))
+    assert re.search(r"= tile.atomic_load acquire, gpu, %\d+ : !tile.ptr<i32>", text)
+    assert re.search(r"tile.atomic_store relaxed, cta, %arg1, %\d+ : !tile.ptr<i32>", text)
+    assert re.search(r"= tile.atomic_load relaxed, sys, %arg1 : !tile.ptr<i32>", text)
+    text = poll_timeout_kernel.ir(_z(8, np.int64), _z(8, np.int64), _z(8, np.bool_), 5, 8,
+                                  BLOCK=128)
+    assert re.search(r"= tile.atomic_poll acquire, gpu, %\d+, %\d+ timeout %\d+ : "
+                     r"tensor<128x!tile.ptr<i64>>", text)
+    text = poll_scalar_kernel.ir(_z(1, np.int32), _z(1, np.int32), TIMEOUT=None)
+    assert re.search(r"= tile.atomic_poll relaxed, sys, %arg0, %\w+ : !tile.ptr<i32>", text)
+    assert "timeout" not in text.split("tile.atomic_poll")[1].split("\n")[0]
+
+
+ACCESS_PTX_CASES = {
+    "copy_f32": (access_copy_kernel, lambda: (_z(8), _z(8), _z(128), 8),
+                 dict(BLOCK=128, LOAD_SEM=None, STORE_SEM=None, SCOPE=None),
+                 [r"ld\.acquire\.gpu\.global\.b32", r"bar\.sync[\s\S]*st\.release\.gpu\.global\.b32"]),
+    "copy_i64_cta": (access_copy_kernel, lambda: (_z(8, np.int64), _z(8, np.int64),
+                                                  _z(256, np.int64), 8),
+                     dict(BLOCK=256, LOAD_SEM="relaxed", STORE_SEM="relaxed", SCOPE="cta"),
+                     [r"ld\.relaxed\.cta\.global\.b64", r"st\.relaxed\.cta\.global\.b64"]),
+    "copy_f16_sys": (access_copy_kernel, lambda: (_z(8, np.float16), _z(8, np.float16),
+                                                  _z(64, np.float16), 8),
+                     dict(BLOCK=64, LOAD_SEM="acquire", STORE_SEM="release", SCOPE="sys"),
+                     [r"ld\.acquire\.sys\.global\.b16", r"st\.release\.sys\.global\.b16"]),
+    "copy_i8": (access_copy_kernel, lambda: (_z(8, np.int8), _z(8, np.int8), _z(64, np.int8), 8),
+                dict(BLOCK=64, LOAD_SEM=None, STORE_SEM=None, SCOPE=None),
+                [r"ld\.acquire\.gpu\.global\.b8", r"st\.release\.gpu\.global\.b8"]),
+    "bf16": (access_bf16_kernel, lambda: (_z(8, np.uint16), _z(8, np.uint16), 8),
+             dict(BLOCK=128),
+             [r"ld\.relaxed\.gpu\.global\.b16", r"st\.release\.gpu\.global\.b16"]),
+    "scalar": (access_scalar_kernel, lambda: (_z(2, np.int32), _z(2, np.int32), _z(1, np.int32)),
+               {}, [r"ld\.acquire\.gpu\.global\.b32", r"st\.relaxed\.cta\.global\.b32",
+                    r"ld\.relaxed\.sys\.global\.b32"]),
+    "message_load": (message_kernel, lambda: (_z(8, np.int32), _z(8, np.int32), _z(1, np.int32),
+                                              _z(8, np.int32), 8),
+                     dict(BLOCK=1024, WAIT="load", CONSUMER=1),
+                     [r"ld\.acquire\.gpu\.global\.b32", r"st\.release\.gpu\.global\.b32"]),
+    "message_poll": (message_kernel, lambda: (_z(8, np.int32), _z(8, np.int32), _z(1, np.int32),
+                                              _z(8, np.int32), 8),
+                     dict(BLOCK=1024, WAIT="poll", CONSUMER=1),
+                     [r"ld\.acquire\.gpu\.global\.b32", r"st\.release\.gpu\.global\.b32"]),
+    "gather": (gather_kernel, lambda: (_z(128, np.int32), _z(128, np.int32), _z(8, np.int32),
+                                       _z(136, np.int32)),
+               dict(ROW=16, PRODUCERS=8),
+               [r"ld\.acquire\.gpu\.global\.b32", r"st\.release\.gpu\.global\.b32"]),
+    "poll_timeout": (poll_timeout_kernel, lambda: (_z(8, np.int16), _z(8, np.int16),
+                                                   _z(8, np.bool_), 5, 8),
+                     dict(BLOCK=128),
+                     [r"ld\.acquire\.gpu\.global\.b16", r"%globaltimer"]),
+    "poll_scalar": (poll_scalar_kernel, lambda: (_z(1, np.int64), _z(1, np.int32)),
+                    dict(TIMEOUT=1000), [r"ld\.relaxed\.sys\.global\.b64", r"%globaltimer"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ACCESS_PTX_CASES))
+def test_atomic_accesses_lower_to_ptx(case, check_ir):
+    kernel, make_args, meta, patterns = ACCESS_PTX_CASES[case]
+    text = kernel.ir(*make_args(), **meta)
+    check_ir.opt(text)
+    ptx = check_ir.compile(text)  # assembled by ptxas where present
+    for pattern in patterns:
+        assert re.search(pattern, ptx), f"{pattern} not in the PTX of {case}:\n{ptx}"
+    # And at 1 and 8 warps, and for sm_80.
+    check_ir.compile(text, num_warps=1)
+    check_ir.compile(text, num_warps=8, target="cuda:80")
+
+
+def test_poll_without_timeout_reads_no_timer(check_ir):
+    text = message_kernel.ir(_z(8, np.int32), _z(8, np.int32), _z(1, np.int32),
+                             _z(8, np.int32), 8, BLOCK=1024, WAIT="poll", CONSUMER=1)
+    ptx = check_ir.compile(text)
+    assert "globaltimer" not in ptx
+
+
+# -- Errors --------------------------------------------------------------------
+
+@triton.jit
+def k_load_release(p_ptr):
+    tl.atomic_load(p_ptr, sem="release")  # <-
+
+
+@triton.jit
+def k_store_acquire(p_ptr):
+    tl.atomic_store(p_ptr, 1.0, sem="acquire")  # <-
+
+
+@triton.jit
+def k_store_acq_rel(p_ptr):
+    tl.atomic_store(p_ptr, 1.0, sem="acq_rel")  # <-
+
+
+@triton.jit
+def k_load_bad_scope(p_ptr):
+    tl.atomic_load(p_ptr, scope="block")  # <-
+
+
+@triton.jit
+def k_load_bool(p_ptr):
+    tl.atomic_load(p_ptr)  # <-
+
+
+@triton.jit
+def k_store_not_a_pointer(p_ptr):
+    x = tl.load(p_ptr)
+    tl.atomic_store(x, 1.0)  # <-
+
+
+@triton.jit
+def k_store_bad_mask(p_ptr):
+    tl.atomic_store(p_ptr + tl.arange(0, 4), 1.0, mask=2.0)  # <-
+
+
+@triton.jit
+def k_poll_float(p_ptr):
+    tl.atomic_poll(p_ptr, 1.0)  # <-
+
+
+@triton.jit
+def k_poll_release(p_ptr):
+    tl.atomic_poll(p_ptr, 1, sem="release")  # <-
+
+
+@triton.jit
+def k_poll_negative_timeout(p_ptr):
+    tl.atomic_poll(p_ptr, 1, timeout_ns=-1)  # <-
+
+
+@triton.jit
+def k_poll_float_timeout(p_ptr):
+    tl.atomic_poll(p_ptr, 1, timeout_ns=1.5)  # <-
+
+
+@triton.jit
+def k_poll_block_timeout(p_ptr):
+    tl.atomic_poll(p_ptr, 1, timeout_ns=tl.arange(0, 4))  # <-
+
+
+@pytest.mark.parametrize("kernel,arg,pattern", [
+    (k_load_release, _z(4), r"atomic_load: memory semantics 'release' are not allowed "
+                            r"\(use 'acquire' or 'relaxed'\)"),
+    (k_store_acquire, _z(4), r"atomic_store: memory semantics 'acquire' are not allowed "
+                             r"\(use 'release' or 'relaxed'\)"),
+    (k_store_acq_rel, _z(4), r"atomic_store: memory semantics 'acq_rel' are not allowed"),
+    (k_load_bad_scope, _z(4), r"atomic_load: unknown scope 'block' \(use 'gpu', 'cta' or "
+                              r"'sys'\)"),
+    (k_load_bool, np.zeros(4, np.bool_), r"atomic_load does not support int1 elements"),
+    (k_store_not_a_pointer, _z(4), r"atomic_store expects a pointer or a block of "
+                                   r"pointers, got fp32"),
+    (k_store_bad_mask, _z(4), r"atomic_store's mask must be boolean"),
+    (k_poll_float, _z(4), r"atomic_poll polls 16-, 32- or 64-bit integers, not fp32"),
+    (k_poll_float, np.zeros(4, np.int8), r"atomic_poll polls 16-, 32- or 64-bit integers, "
+                                         r"not int8"),
+    (k_poll_release, np.zeros(4, np.int32), r"atomic_poll: memory semantics 'release' are "
+                                            r"not allowed"),
+    (k_poll_negative_timeout, np.zeros(4, np.int32), r"atomic_poll: timeout_ns must be from "
+                                                     r"0 to 2\*\*63 - 1, got -1"),
+    (k_poll_float_timeout, np.zeros(4, np.int32), r"atomic_poll: timeout_ns must be an "
+                                                  r"integer, got 1.5"),
+    (k_poll_block_timeout, np.zeros(4, np.int32), r"atomic_poll: timeout_ns must be an "
+                                                  r"integer scalar"),
+])
+def test_atomic_access_errors_name_the_line(kernel, arg, pattern):
+    with pytest.raises(CompilationError) as ei:
+        kernel.ir(arg)
+    check_error(ei, kernel, pattern)
+    with pytest.raises(CompilationError) as ei:
+        interp(kernel)[(1,)](arg)
+    assert re.search(pattern, str(ei.value)), str(ei.value)
+
+
+# -- GPU ----------------------------------------------------------------------
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("num_warps", [1, 4, 8])
+@pytest.mark.parametrize("wait", ["load", "poll"])
+def test_gpu_message_passing(torch_cuda, wait, num_warps, rng):
+    torch = torch_cuda
+    n = 1000
+    for _ in range(20):  # several rounds: a missing ordering shows up as stale data
+        src = random_values(n, np.int32, rng) // 4
+        buf = torch.full((n,), -1, dtype=torch.int32, device="cuda")
+        flag = torch.zeros(1, dtype=torch.int32, device="cuda")
+        out = torch.full((n,), -7, dtype=torch.int32, device="cuda")
+        message_kernel[(2,)](torch.from_numpy(src).cuda(), buf, flag, out, n, BLOCK=1024,
+                             WAIT=wait, CONSUMER=1, num_warps=num_warps)
+        torch.cuda.synchronize()
+        np.testing.assert_array_equal(out.cpu().numpy(), src * 3 + 1)
+        assert int(flag.item()) == 1
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("num_warps", [1, 4])
+def test_gpu_consumer_first_still_receives(torch_cuda, num_warps, rng):
+    # Program 0 waits for program 1 (both resident on the device at once).
+    torch = torch_cuda
+    n = 500
+    src = random_values(n, np.int32, rng) // 4
+    buf = torch.full((n,), -1, dtype=torch.int32, device="cuda")
+    flag = torch.zeros(1, dtype=torch.int32, device="cuda")
+    out = torch.zeros(n, dtype=torch.int32, device="cuda")
+    message_kernel[(2,)](torch.from_numpy(src).cuda(), buf, flag, out, n, BLOCK=512,
+                         WAIT="poll", CONSUMER=0, num_warps=num_warps)
+    torch.cuda.synchronize()
+    np.testing.assert_array_equal(out.cpu().numpy(), src * 3 + 1)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("producers,row", [(2, 16), (8, 64), (32, 32)])
+def test_gpu_tensor_poll_gathers_all_producers(torch_cuda, producers, row, rng):
+    torch = torch_cuda
+    src = random_values(producers * row, np.int32, rng) // 4
+    buf = torch.zeros(producers * row, dtype=torch.int32, device="cuda")
+    flags = torch.zeros(producers, dtype=torch.int32, device="cuda")
+    out = torch.full((producers * row + producers,), -5, dtype=torch.int32, device="cuda")
+    gather_kernel[(producers + 1,)](torch.from_numpy(src).cuda(), buf, flags, out, ROW=row,
+                                    PRODUCERS=producers)
+    torch.cuda.synchronize()
+    expect = (src.reshape(producers, row) + np.arange(producers)[:, None]).reshape(-1)
+    got = out.cpu().numpy()
+    np.testing.assert_array_equal(got[:producers * row], expect)
+    np.testing.assert_array_equal(got[producers * row:], np.ones(producers, np.int32))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ACCESS_DTYPES)
+@pytest.mark.parametrize("num_warps", [1, 4])
+def test_gpu_atomic_load_store_copy(torch_cuda, dtype, num_warps, rng):
+    torch = torch_cuda
+    n, block = 1000, 256
+    grid = triton.cdiv(n, block)
+    src = random_values(n, dtype, rng)
+    dst0 = random_values(n + 5, dtype, rng)
+    # torch lacks some unsigned types: move bytes, seen by the kernel as `dtype`.
+    src_t = torch.from_numpy(src.view(np.uint8).copy()).cuda()
+    dst_t = torch.from_numpy(dst0.view(np.uint8).copy()).cuda()
+    seen_t = torch.full((grid * block * src.itemsize,), 0x55, dtype=torch.uint8, device="cuda")
+    elt = _tl_dtype(dtype)
+    access_copy_kernel[(grid,)](triton.reinterpret(src_t, elt), triton.reinterpret(dst_t, elt),
+                                triton.reinterpret(seen_t, elt), n, BLOCK=block,
+                                LOAD_SEM=None, STORE_SEM=None, SCOPE=None, num_warps=num_warps)
+    dst = dst_t.cpu().numpy().view(dtype)
+    seen = seen_t.cpu().numpy().view(dtype)
+    np.testing.assert_array_equal(dst[:n], src)
+    np.testing.assert_array_equal(dst[n:], dst0[n:])
+    np.testing.assert_array_equal(seen[:n], src)
+    np.testing.assert_array_equal(seen[n:], np.zeros(grid * block - n, dtype))
+
+
+def _tl_dtype(dtype):
+    return {np.int8: tl.int8, np.int16: tl.int16, np.int32: tl.int32, np.int64: tl.int64,
+            np.uint8: tl.uint8, np.uint32: tl.uint32, np.uint64: tl.uint64,
+            np.float16: tl.float16, np.float32: tl.float32, np.float64: tl.float64}[dtype]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.int16, np.int32, np.int64])
+def test_gpu_poll_timeouts(torch_cuda, dtype, rng):
+    torch = torch_cuda
+    n = 100
+    p = random_values(n, dtype, rng)
+    expected = p.copy()
+    differ = rng.random(n) < 0.5
+    expected[differ] = expected[differ] + np.array(1, dtype)
+    tp = torch.from_numpy(p).cuda()
+    matched = torch.zeros(128, dtype=torch.bool, device="cuda")
+    for timeout in (0, 20000):
+        matched.zero_()
+        poll_timeout_kernel[(1,)](tp, torch.from_numpy(expected).cuda(), matched, timeout, n,
+                                  BLOCK=128)
+        torch.cuda.synchronize()
+        np.testing.assert_array_equal(matched.cpu().numpy()[:n], ~differ)
+    flag = torch.zeros(1, dtype=torch.int64, device="cuda")
+    out = torch.zeros(1, dtype=torch.int32, device="cuda")
+    poll_scalar_kernel[(1,)](flag, out, TIMEOUT=100000)
+    torch.cuda.synchronize()
+    assert int(out.item()) == 10
+    flag.fill_(1)
+    poll_scalar_kernel[(1,)](flag, out, TIMEOUT=100000)
+    torch.cuda.synchronize()
+    assert int(out.item()) == 11

@@ -324,6 +324,55 @@ LogicalResult AtomicCASOp::verify() {
   return success();
 }
 
+/// Whether an atomic load or store can move `element` in one access: 8- to
+/// 64-bit integers and the 16-, 32- and 64-bit floats.
+static bool isAtomicAccessElement(Type element) {
+  if (auto integer = dyn_cast<IntegerType>(element))
+    return llvm::is_contained({8u, 16u, 32u, 64u}, integer.getWidth());
+  return isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(element);
+}
+
+/// Checks that `sem` is one of `allowed` for the op `what`.
+static LogicalResult verifyOrdering(Operation *op, MemSemantic sem,
+                                    ArrayRef<MemSemantic> allowed,
+                                    StringRef what) {
+  if (llvm::is_contained(allowed, sem))
+    return success();
+  InFlightDiagnostic diag = op->emitOpError("an atomic ")
+                            << what << " cannot have '"
+                            << stringifyMemSemantic(sem) << "' ordering (use ";
+  llvm::interleave(
+      allowed, diag,
+      [&](MemSemantic s) { diag << "'" << stringifyMemSemantic(s) << "'"; },
+      " or ");
+  return diag << ")";
+}
+
+LogicalResult AtomicLoadOp::verify() {
+  Type element = getElementTypeOrSelf(getResult().getType());
+  if (!isAtomicAccessElement(element))
+    return emitOpError("does not support elements of type ") << element;
+  return verifyOrdering(*this, getSem(),
+                        {MemSemantic::Relaxed, MemSemantic::Acquire}, "load");
+}
+
+LogicalResult AtomicStoreOp::verify() {
+  Type element = getElementTypeOrSelf(getValue().getType());
+  if (!isAtomicAccessElement(element))
+    return emitOpError("does not support elements of type ") << element;
+  return verifyOrdering(*this, getSem(),
+                        {MemSemantic::Relaxed, MemSemantic::Release}, "store");
+}
+
+LogicalResult AtomicPollOp::verify() {
+  Type element = getElementTypeOrSelf(getExpected().getType());
+  auto integer = dyn_cast<IntegerType>(element);
+  if (!integer || !llvm::is_contained({16u, 32u, 64u}, integer.getWidth()))
+    return emitOpError("polls 16-, 32- or 64-bit integers, got ") << element;
+  return verifyOrdering(*this, getSem(),
+                        {MemSemantic::Relaxed, MemSemantic::Acquire}, "poll");
+}
+
 LogicalResult MakeTensorDescOp::verify() {
   RankedTensorType block = getType().getBlockType();
   size_t rank = block.getRank();

@@ -235,6 +235,87 @@ def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [
   let hasVerifier = 1;
 }
 
+def Tile_AtomicLoadOp : Tile_Op<"atomic_load", [
+    TypesMatchWith<"result type is the pointee type of ptr", "ptr", "result",
+                   "::mlir::tile::getPointeeType($_self)">,
+    OptionalTypesMatchWith<"mask is i1 with the shape of ptr", "ptr", "mask",
+                           "::mlir::tile::getI1SameShape($_self)">]> {
+  let summary = "Atomic load from global memory with a memory ordering";
+  let description = [{
+    Each element is read in one access, with ordering `sem` (`relaxed` or
+    `acquire`) at `scope`. Lanes whose `mask` is false are not accessed and
+    read as zero. The op is treated as writing memory as well, so that it is
+    neither removed, merged with another load nor moved out of a loop.
+  }];
+  let arguments = (ins
+    Arg<Tile_PtrLike, "pointers to read",
+        [MemRead<GlobalMemory>, MemWrite<GlobalMemory>]>:$ptr,
+    Optional<Tile_BoolLike>:$mask,
+    Tile_MemSemantic:$sem,
+    Tile_MemScope:$scope);
+  let results = (outs Tile_Type:$result);
+  let assemblyFormat = [{
+    $sem `,` $scope `,` $ptr (`,` $mask^)? attr-dict `:` type($ptr)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicStoreOp : Tile_Op<"atomic_store", [
+    TypesMatchWith<"value type is the pointee type of ptr", "ptr", "value",
+                   "::mlir::tile::getPointeeType($_self)">,
+    OptionalTypesMatchWith<"mask is i1 with the shape of ptr", "ptr", "mask",
+                           "::mlir::tile::getI1SameShape($_self)">]> {
+  let summary = "Atomic store to global memory with a memory ordering";
+  let description = [{
+    Each element is written in one access, with ordering `sem` (`relaxed` or
+    `release`) at `scope`; a release store also orders the program's earlier
+    accesses, by all its threads, before it. Lanes whose `mask` is false are
+    not written.
+  }];
+  let arguments = (ins
+    Arg<Tile_PtrLike, "pointers to write",
+        [MemRead<GlobalMemory>, MemWrite<GlobalMemory>]>:$ptr,
+    Tile_Type:$value,
+    Optional<Tile_BoolLike>:$mask,
+    Tile_MemSemantic:$sem,
+    Tile_MemScope:$scope);
+  let assemblyFormat = [{
+    $sem `,` $scope `,` $ptr `,` $value (`,` $mask^)? attr-dict `:` type($ptr)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicPollOp : Tile_Op<"atomic_poll", [
+    TypesMatchWith<"expected type is the pointee type of ptr", "ptr", "expected",
+                   "::mlir::tile::getPointeeType($_self)">,
+    TypesMatchWith<"result is i1 with the shape of ptr", "ptr", "result",
+                   "::mlir::tile::getI1SameShape($_self)">]> {
+  let summary = "Wait until global memory holds the expected values";
+  let description = [{
+    Each element is read with atomic loads (ordering `sem`, `relaxed` or
+    `acquire`, at `scope`) until it equals `expected` (16-, 32- or 64-bit
+    integers). With `timeout` (i64 nanoseconds of the GPU's global timer,
+    compared unsigned, counted from the start of the op), an element stops
+    waiting once the time has passed, after at least one load; the result
+    is true where the expected value was seen and false where the wait
+    timed out (and then nothing is acquired). Without `timeout` the wait
+    has no end but the expected value, and the result is all true.
+  }];
+  let arguments = (ins
+    Arg<Tile_PtrLike, "pointers to poll",
+        [MemRead<GlobalMemory>, MemWrite<GlobalMemory>]>:$ptr,
+    Tile_Type:$expected,
+    Optional<I64>:$timeout,
+    Tile_MemSemantic:$sem,
+    Tile_MemScope:$scope);
+  let results = (outs Tile_BoolLike:$result);
+  let assemblyFormat = [{
+    $sem `,` $scope `,` $ptr `,` $expected (`timeout` $timeout^)? attr-dict
+    `:` type($ptr)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor descriptors
 //===----------------------------------------------------------------------===//

@@ -43,6 +43,13 @@ result_ty, sem, scope)` stores `val` where the memory equals `cmp` bit for
 bit and returns the old values. `sem` is relaxed, acquire, release or
 acq_rel; `scope` gpu, cta or sys. Elements that point to the same address
 are all applied, in some order (the interpreter: row-major order).
+`atomic_load(ptr, mask, ptr_ty, result_ty, sem, scope)` (sem relaxed or
+acquire) and `atomic_store(ptr, val, mask, ptr_ty, sem, scope)` (sem
+relaxed or release) access each element in one atomic access (masked-off
+elements are not accessed and load as 0); `atomic_poll(ptr, expected,
+timeout, ptr_ty, result_ty, sem, scope)` (sem relaxed or acquire; timeout
+an int64 scalar of nanoseconds or None) waits until memory equals
+`expected` and returns int1 values, false where the timeout passed first.
 
 Control flow is not part of this interface: the code generator asks
 `builder.concrete` and either evaluates conditions (interpreter) or builds
@@ -129,6 +136,13 @@ class Builder(ABC):
                    scope: str): ...
     @abstractmethod
     def atomic_cas(self, ptr, cmp, val, ptr_ty, result_ty, sem: str, scope: str): ...
+    @abstractmethod
+    def atomic_load(self, ptr, mask, ptr_ty, result_ty, sem: str, scope: str): ...
+    @abstractmethod
+    def atomic_store(self, ptr, val, mask, ptr_ty, sem: str, scope: str): ...
+    @abstractmethod
+    def atomic_poll(self, ptr, expected, timeout, ptr_ty, result_ty, sem: str,
+                    scope: str): ...
     # Tensor descriptors
     @abstractmethod
     def make_tensor_desc(self, base, shape: Sequence[Any], strides: Sequence[Any], base_ty,

@@ -667,6 +667,20 @@ class InterpreterBuilder(Builder):
             self.memory, np.asarray(ptr, dtype=np.int64), np.asarray(cmp),
             np.asarray(val), ptr_ty, result_ty, self.loc, self.pid)
 
+    # Programs run one after another, so plain accesses are atomic ones of
+    # any ordering.
+    def atomic_load(self, ptr, mask, ptr_ty, result_ty, sem, scope):
+        return self.load(ptr, mask, None, ptr_ty, result_ty, None, None, False)
+
+    def atomic_store(self, ptr, val, mask, ptr_ty, sem, scope):
+        self.store(ptr, val, mask, ptr_ty, None, None)
+
+    def atomic_poll(self, ptr, expected, timeout, ptr_ty, result_ty, sem, scope):
+        from . import interpreter_atomics
+        return interpreter_atomics.atomic_poll(
+            self.memory, np.asarray(ptr, dtype=np.int64), np.asarray(expected),
+            timeout is not None, ptr_ty, self.loc, self.pid)
+
     # -- tensor descriptors ---------------------------------------------------------
     def make_tensor_desc(self, base, shape, strides, base_ty, block_ty):
         addr = int(np.asarray(base))

@@ -9,6 +9,12 @@ every address checked like a load or store. Elements whose mask is false
 are not accessed and return 0. Float max and min order values in IEEE 754
 totalOrder (-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN) as the
 GPU lowering does; compare-and-swap compares bit patterns.
+
+`tile.atomic_poll` reads memory once: nothing can change it while the
+program waits, so an element that does not hold the expected value never
+will. With a timeout that element gives false (the time runs out); without
+one the wait would never end, and the interpreter reports it as an error
+instead.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
+from ..errors import InterpreterError
 from .interpreter import _MEMORY, bf16_from_bits, bf16_to_bits, storage_dtype
 
 _UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -142,3 +149,22 @@ def atomic_cas(memory, ptr, cmp, val, ptr_ty, result_ty, loc, pid) -> np.ndarray
     old = _apply(memory, ptr, None, elt, loc, pid, swap,
                  [_to_memory(cmp, elt), _to_memory(val, elt)])
     return _from_memory(old, elt).astype(storage_dtype(result_ty), copy=False)
+
+
+def atomic_poll(memory, ptr, expected, has_timeout: bool, ptr_ty, loc, pid) -> np.ndarray:
+    elt = ptr_ty.scalar.element_ty
+    seen = memory.load(ptr, None, elt, loc, pid)
+    matched = np.asarray(seen == np.broadcast_to(expected, np.shape(seen)))
+    if not has_timeout and not matched.all():
+        where = np.argwhere(~matched.reshape(np.shape(seen)))
+        first = tuple(int(i) for i in where[0]) if where.size else ()
+        got = np.asarray(seen)[first] if first else np.asarray(seen)
+        want = np.broadcast_to(expected, np.shape(seen))[first] if first else \
+            np.asarray(expected)
+        element = f" element {list(first)}" if first else ""
+        raise InterpreterError(
+            f"atomic_poll in program {pid} would wait forever:{element} holds "
+            f"{got.item()}, not the expected {want.item()}, and programs run one after "
+            "another here, so nothing can change it (a producer must be an earlier "
+            "program; or pass timeout_ns)", loc)
+    return matched

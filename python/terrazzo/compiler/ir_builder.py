@@ -584,6 +584,19 @@ class IRBuilder(Builder):
         return self._op(f"tile.atomic_cas {sem}, {scope}, {ptr}, {cmp}, {val} : "
                         f"{ir_type(ptr_ty)}")
 
+    def atomic_load(self, ptr, mask, ptr_ty, result_ty, sem, scope):
+        operands = ptr + (f", {mask}" if mask is not None else "")
+        return self._op(f"tile.atomic_load {sem}, {scope}, {operands} : {ir_type(ptr_ty)}")
+
+    def atomic_store(self, ptr, val, mask, ptr_ty, sem, scope):
+        operands = f"{ptr}, {val}" + (f", {mask}" if mask is not None else "")
+        self._emit(f"tile.atomic_store {sem}, {scope}, {operands} : {ir_type(ptr_ty)}")
+
+    def atomic_poll(self, ptr, expected, timeout, ptr_ty, result_ty, sem, scope):
+        limit = f" timeout {timeout}" if timeout is not None else ""
+        return self._op(f"tile.atomic_poll {sem}, {scope}, {ptr}, {expected}{limit} : "
+                        f"{ir_type(ptr_ty)}")
+
     def print(self, prefix, hex, args):
         text = f"tile.print {mlir_string(prefix)}"
         if hex:

@@ -2,7 +2,8 @@
 broadcasting and the choice of the tile-level operation, as in Triton.
 
 `Semantic` inherits these methods; they use its conversions and emit through
-the builder's `atomic_rmw` and `atomic_cas` (see builder.py).
+the builder's `atomic_rmw`, `atomic_cas`, `atomic_load`, `atomic_store` and
+`atomic_poll` (see builder.py).
 """
 
 from __future__ import annotations
@@ -10,12 +11,17 @@ from __future__ import annotations
 from typing import List
 
 from ..errors import SemanticError
+from ..language import core as tl
 from ..language.core import _unwrap, tensor
 
 # Triton's spellings; None is Triton's default.
 _SEMANTICS = {None: "acq_rel", "relaxed": "relaxed", "acquire": "acquire",
               "release": "release", "acq_rel": "acq_rel"}
 _SCOPES = {None: "gpu", "gpu": "gpu", "cta": "cta", "sys": "sys"}
+# The orderings an atomic load (or poll) and an atomic store may have; the
+# first is the default.
+_LOAD_SEMANTICS = ("acquire", "relaxed")
+_STORE_SEMANTICS = ("release", "relaxed")
 
 
 def _is_number(x) -> bool:
@@ -34,6 +40,98 @@ class AtomicSemantic:
             raise SemanticError(f"{what}: unknown scope {scope!r} (use 'gpu', 'cta' or "
                                 "'sys')")
         return _SEMANTICS[sem], _SCOPES[scope]
+
+    def _access_ordering(self, what: str, sem, scope, allowed):
+        """`sem` (one of `allowed`, the first by default) and `scope` of an
+        atomic load, store or poll."""
+        if sem is None:
+            sem = allowed[0]
+        if not isinstance(sem, str) or sem not in allowed:
+            known = " or ".join(repr(a) for a in allowed)
+            raise SemanticError(f"{what}: memory semantics {sem!r} are not allowed "
+                                f"(use {known})")
+        _, scope = self._atomic_ordering(what, None, scope)
+        return sem, scope
+
+    def _access_pointer(self, what: str, ptr, writes: bool) -> tensor:
+        """The pointer of an atomic load, store or poll: to 8- to 64-bit
+        integers or 16- to 64-bit floats."""
+        ptr = self._check_pointer(ptr, what)
+        elt = ptr.type.scalar.element_ty
+        if writes and getattr(ptr.type.scalar, "const", False):
+            raise SemanticError(f"{what}: cannot write memory through a constant pointer")
+        if elt.is_ptr() or elt.is_bool() or elt.is_fp8():
+            raise SemanticError(f"{what} does not support {elt} elements (use 8- to "
+                                "64-bit integers, float16, bfloat16, float32 or float64)")
+        return ptr
+
+    def atomic_load(self, ptr, mask, sem, scope) -> tensor:
+        what = "atomic_load"
+        sem, scope = self._access_ordering(what, sem, scope, _LOAD_SEMANTICS)
+        ptr = self._access_pointer(what, ptr, writes=False)
+        elt = ptr.type.scalar.element_ty
+        mask = self._mask(mask, what)
+        shape = self._atomic_shape(ptr, [mask])
+        ptr = self.broadcast_to(ptr, shape)
+        if mask is not None:
+            mask = self.broadcast_to(mask, shape)
+        res_ty = self._ty(elt, shape)
+        h = self.builder.atomic_load(ptr.handle, mask.handle if mask is not None else None,
+                                     ptr.type, res_ty, sem, scope)
+        return tensor(h, res_ty)
+
+    def atomic_store(self, ptr, val, mask, sem, scope) -> None:
+        what = "atomic_store"
+        sem, scope = self._access_ordering(what, sem, scope, _STORE_SEMANTICS)
+        ptr = self._access_pointer(what, ptr, writes=True)
+        elt = ptr.type.scalar.element_ty
+        mask = self._mask(mask, what)
+        val = _unwrap(val)
+        shape = self._atomic_shape(ptr, [val, mask])
+        ptr = self.broadcast_to(ptr, shape)
+        val = self._atomic_value(what, "val", val, elt, shape)
+        if mask is not None:
+            mask = self.broadcast_to(mask, shape)
+        self.builder.atomic_store(ptr.handle, val.handle,
+                                  mask.handle if mask is not None else None, ptr.type,
+                                  sem, scope)
+
+    def _poll_timeout(self, timeout):
+        """`timeout_ns` as an int64 scalar, or None."""
+        timeout = _unwrap(timeout)
+        if timeout is None:
+            return None
+        if isinstance(timeout, tensor):
+            if timeout.type.is_block() or not timeout.type.scalar.is_int() or \
+                    timeout.type.scalar.is_bool():
+                raise SemanticError("atomic_poll: timeout_ns must be an integer scalar, "
+                                    f"got {timeout.type}")
+            return self.cast(timeout, tl.int64)
+        if isinstance(timeout, bool) or not isinstance(timeout, int):
+            raise SemanticError(f"atomic_poll: timeout_ns must be an integer, got "
+                                f"{timeout!r}")
+        if not 0 <= timeout < 2 ** 63:
+            raise SemanticError(f"atomic_poll: timeout_ns must be from 0 to 2**63 - 1, "
+                                f"got {timeout}")
+        return self.constant(timeout, tl.int64)
+
+    def atomic_poll(self, ptr, expected, sem, scope, timeout) -> tensor:
+        what = "atomic_poll"
+        sem, scope = self._access_ordering(what, sem, scope, _LOAD_SEMANTICS)
+        ptr = self._check_pointer(ptr, what)
+        elt = ptr.type.scalar.element_ty
+        if elt.is_ptr() or not elt.is_int() or elt.int_bitwidth not in (16, 32, 64):
+            raise SemanticError(f"{what} polls 16-, 32- or 64-bit integers, not {elt}")
+        expected = _unwrap(expected)
+        shape = self._atomic_shape(ptr, [expected])
+        ptr = self.broadcast_to(ptr, shape)
+        expected = self._atomic_value(what, "expected_value", expected, elt, shape)
+        timeout = self._poll_timeout(timeout)
+        res_ty = self._ty(tl.int1, shape)
+        h = self.builder.atomic_poll(ptr.handle, expected.handle,
+                                     timeout.handle if timeout is not None else None,
+                                     ptr.type, res_ty, sem, scope)
+        return tensor(h, res_ty)
 
     def _atomic_pointer(self, what: str, ptr) -> tensor:
         ptr = self._check_pointer(ptr, what)

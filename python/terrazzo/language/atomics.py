@@ -13,14 +13,28 @@ Float max and min order values as IEEE 754 totalOrder: -NaN < -inf < ... <
 -0.0 < +0.0 < ... < +inf < +NaN, so max(-0.0, +0.0) is +0.0 and a
 positive NaN wins a max. Elements of a block that point to the same address
 are all applied, one after another.
+
+`atomic_load`, `atomic_store` and `atomic_poll` access memory without
+changing it otherwise: an atomic load reads each element in one access
+with "acquire" (the default) or "relaxed" ordering, an atomic store
+writes each element in one access with "release" (the default) or
+"relaxed" ordering, and `atomic_poll` waits until memory holds an expected
+value. Their orderings are the program's: a release store comes after
+everything the program's threads did before it, and an acquire load or a
+poll that saw its value before everything they do after it, so that one
+program can publish data with `atomic_store` that another reads after
+`atomic_load` or `atomic_poll` sees the flag. Element types: 8- to 64-bit
+integers, float16, bfloat16, float32 and float64 (atomic_poll: 16-, 32-
+and 64-bit integers).
 """
 
 from __future__ import annotations
 
-from .core import _current_semantic, _unwrap, builtin
+from .core import _current_semantic, _unwrap, builtin, tensor
 
-__all__ = ["atomic_add", "atomic_and", "atomic_cas", "atomic_max", "atomic_min",
-           "atomic_or", "atomic_xchg", "atomic_xor"]
+__all__ = ["atomic_add", "atomic_and", "atomic_cas", "atomic_load", "atomic_max",
+           "atomic_min", "atomic_or", "atomic_poll", "atomic_store", "atomic_xchg",
+           "atomic_xor"]
 
 
 def _rmw(kind, pointer, val, mask, sem, scope):
@@ -77,3 +91,37 @@ def atomic_cas(pointer, cmp, val, sem=None, scope=None):
     returns the old values."""
     return _current_semantic().atomic_cas(pointer, cmp, val, _unwrap(sem),
                                           _unwrap(scope))
+
+
+@builtin
+def atomic_load(pointer, mask=None, sem=None, scope=None):
+    """The values at `pointer`, each read atomically with ordering `sem`
+    ("acquire", the default, or "relaxed") at `scope`; elements whose
+    `mask` is false are not read and are 0."""
+    return _current_semantic().atomic_load(pointer, mask, _unwrap(sem), _unwrap(scope))
+
+
+@builtin
+def atomic_store(pointer, val, mask=None, sem=None, scope=None):
+    """Writes `val` at `pointer`, each element atomically with ordering `sem`
+    ("release", the default, or "relaxed") at `scope`; elements whose `mask`
+    is false are not written."""
+    _current_semantic().atomic_store(pointer, val, mask, _unwrap(sem), _unwrap(scope))
+
+
+@builtin
+def atomic_poll(pointer, expected_value, sem=None, scope=None, timeout_ns=None):
+    """Waits until the integers at `pointer` equal `expected_value`, reading
+    them with atomic loads of ordering `sem` ("acquire", the default, or
+    "relaxed") at `scope`. With `timeout_ns` (nanoseconds of the GPU's
+    global timer; zero still reads once) an element stops waiting when the
+    time has passed. Returns int1 values: true where the expected value was
+    seen (and acquired), false where the wait timed out."""
+    return _current_semantic().atomic_poll(pointer, expected_value, _unwrap(sem),
+                                           _unwrap(scope), _unwrap(timeout_ns))
+
+
+# Tensor methods, as in Triton (`ptrs.atomic_add(1)`).
+for _name in __all__:
+    setattr(tensor, _name, globals()[_name])
+del _name
