@@ -61,10 +61,12 @@ void populateElementwiseOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                          const ModuleAxisInfoAnalysis &axisInfo);
 /// Emits an error on each tile.extern_elementwise that calls a symbol with
 /// other argument or result types than an earlier call in `module` (one
-/// declaration serves them all).
+/// declaration serves them all), and on each tile.inline_asm whose tensors
+/// are not all in one layout.
 LogicalResult checkExternLowering(ModuleOp module);
 /// tile.extern_elementwise as a call of its function per element (declared
-/// in the module by its symbol).
+/// in the module by its symbol); tile.inline_asm as llvm.inline_asm per
+/// `pack` elements.
 void populateExternOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                     RewritePatternSet &patterns);
 void populateShapeOpToLLVMPatterns(TileGPUTypeConverter &converter,

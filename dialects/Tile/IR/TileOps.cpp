@@ -588,6 +588,81 @@ void ExternElementwiseOp::getEffects(
   effects.emplace_back(MemoryEffects::Write::get(), GlobalMemory::get());
 }
 
+unsigned InlineAsmOp::getElementsPerRegister(Type element) {
+  if (!element.isIntOrFloat())
+    return 1;
+  unsigned width = std::max(8u, element.getIntOrFloatBitWidth());
+  return width < 32 ? 32 / width : 1;
+}
+
+unsigned InlineAsmOp::getRegisterCount(Type element, unsigned pack) {
+  unsigned perRegister = getElementsPerRegister(element);
+  return (pack + perRegister - 1) / perRegister;
+}
+
+LogicalResult InlineAsmOp::verify() {
+  if (getPack() < 1)
+    return emitOpError("pack must be at least 1, got ") << getPack();
+  if (getResults().empty())
+    return emitOpError("must have at least one result");
+  Type shape = getResult(0).getType();
+  for (auto [index, type] : llvm::enumerate(getArgs().getTypes()))
+    if (!sameShape(type, shape))
+      return emitOpError("operand #")
+             << index << " of type " << type
+             << " does not have the shape of the results " << shape;
+  for (auto [index, type] : llvm::enumerate(getResultTypes()))
+    if (!sameShape(type, shape))
+      return emitOpError("result #")
+             << index << " of type " << type
+             << " does not have the shape of result #0 " << shape;
+  unsigned pack = getPack();
+  auto registers = [&](TypeRange types) {
+    unsigned count = 0;
+    for (Type type : types)
+      count += getRegisterCount(getElementTypeOrSelf(type), pack);
+    return count;
+  };
+  unsigned outputs = 0, inputs = 0;
+  SmallVector<StringRef> constraints;
+  getConstraints().split(constraints, ',');
+  for (StringRef constraint : constraints) {
+    constraint = constraint.trim();
+    if (constraint.empty())
+      return emitOpError("has an empty constraint in '")
+             << getConstraints() << "'";
+    if (constraint.starts_with("~"))
+      continue;
+    if (constraint.starts_with("=")) {
+      if (inputs)
+        return emitOpError("constraint '")
+               << constraint << "' is an output after an input; outputs come "
+               << "first";
+      ++outputs;
+    } else {
+      ++inputs;
+    }
+  }
+  if (unsigned expected = registers(getResultTypes()); outputs != expected)
+    return emitOpError("has ")
+           << outputs << " output constraints, but its results take "
+           << expected << " registers with pack = " << pack;
+  if (unsigned expected = registers(getArgs().getTypes()); inputs != expected)
+    return emitOpError("has ")
+           << inputs << " input constraints, but its operands take "
+           << expected << " registers with pack = " << pack;
+  return success();
+}
+
+void InlineAsmOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (getPure())
+    return;
+  effects.emplace_back(MemoryEffects::Read::get(), GlobalMemory::get());
+  effects.emplace_back(MemoryEffects::Write::get(), GlobalMemory::get());
+}
+
 LogicalResult PrintOp::verify() {
   if (auto isSigned = getIsSigned())
     if (isSigned->size() != getArgs().size())

@@ -502,6 +502,45 @@ def Tile_ExternElementwiseOp : Tile_Op<"extern_elementwise", [
   let hasVerifier = 1;
 }
 
+def Tile_InlineAsmOp : Tile_Op<"inline_asm", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Run inline assembly on the elements of its operands";
+  let description = [{
+    `asm_string` runs once for every `pack` consecutive elements a thread
+    holds, with LLVM's inline-assembly `constraints` (outputs first, then
+    inputs, then `~{...}` clobbers; `$i` names the i-th). Operands and
+    results are all scalars or all blocks of one shape; each result has its
+    own element type. Elements narrower than 32 bits share 32-bit registers
+    (`getElementsPerRegister`: four i8 or two f16 a register), so an operand
+    or result of such a type has `getRegisterCount` registers per invocation
+    and the constraints must name that many. An op that is not `pure` is
+    treated as reading and writing memory, and is never removed.
+
+    ```mlir
+    %0:2 = tile.inline_asm "sub.u32 $0, $2, $3; sub.u32 $1, $3, $2;"
+        constraints "=r,=r,r,r" (%a, %b) {pack = 1 : i32, pure = true}
+        : (tensor<512xi32>, tensor<512xi32>) -> (tensor<512xi32>, tensor<512xi32>)
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_Type>:$args, StrAttr:$asm_string,
+                       StrAttr:$constraints, BoolAttr:$pure, I32Attr:$pack);
+  let results = (outs Variadic<Tile_Type>:$results);
+  let assemblyFormat = [{
+    $asm_string `constraints` $constraints ` ` `(` $args `)` attr-dict `:`
+    functional-type($args, $results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// How many elements of `element` share one register of the assembly:
+    /// 32 / width for types narrower than 32 bits (i1 counted as 8 bits),
+    /// 1 for wider types and pointers.
+    static unsigned getElementsPerRegister(Type element);
+    /// The registers of an operand or result of `element` in one
+    /// invocation of `pack` elements.
+    static unsigned getRegisterCount(Type element, unsigned pack);
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Debugging
 //===----------------------------------------------------------------------===//

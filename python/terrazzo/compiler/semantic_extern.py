@@ -22,6 +22,36 @@ def _dtype_names(types: Sequence[dtype]) -> str:
     return "(" + ", ".join(str(t) for t in types) + ")"
 
 
+def _registers(ty: dtype, pack: int) -> int:
+    """The registers an operand or result of `ty` takes in one invocation of
+    `pack` elements: types narrower than 32 bits share 32-bit registers (the
+    rule of tile.inline_asm's verifier, InlineAsmOp::getRegisterCount)."""
+    bits = 64 if ty.is_ptr() else max(8, ty.primitive_bitwidth)
+    per_register = 32 // bits if bits < 32 else 1
+    return -(-pack // per_register)
+
+
+def _check_constraints(constraints: str, arg_types: Sequence[dtype],
+                       result_types: Sequence[dtype], pack: int) -> None:
+    pieces = [c.strip() for c in constraints.split(",")]
+    if any(not c for c in pieces):
+        raise SemanticError(f"inline_asm_elementwise: empty constraint in {constraints!r}")
+    pieces = [c for c in pieces if not c.startswith("~")]  # clobbers
+    outputs = [c for c in pieces if c.startswith("=")]
+    if pieces[:len(outputs)] != outputs:
+        raise SemanticError(f"inline_asm_elementwise: output constraints (=...) must come "
+                            f"before the inputs in {constraints!r}")
+    for what, have, types in (("output", len(outputs), result_types),
+                              ("input", len(pieces) - len(outputs), arg_types)):
+        need = sum(_registers(t, pack) for t in types)
+        if have != need:
+            raise SemanticError(
+                f"inline_asm_elementwise: {constraints!r} has {have} {what} constraint"
+                f"{'s' if have != 1 else ''}, but the {what}s take {need} register"
+                f"{'s' if need != 1 else ''} with pack={pack} (values narrower than 32 bits "
+                f"share 32-bit registers)")
+
+
 class ExternSemantic:
     """Mixed into `semantic.Semantic`."""
 
@@ -103,6 +133,7 @@ class ExternSemantic:
         values, shape = self._elementwise_args(args)
         if shape:
             values = [self.broadcast_to(v, shape) for v in values]
+        _check_constraints(constraints, [v.type.scalar for v in values], result_scalars, pack)
         result_types = [block_type(d, shape) if shape else d for d in result_scalars]
         handles = self.builder.inline_asm(asm, constraints,
                                           [(v.handle, v.type) for v in values],

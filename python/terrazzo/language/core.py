@@ -924,6 +924,18 @@ def cumprod(input, axis=0, reverse=False):
     return _current_semantic().cumprod(input, axis, reverse)
 
 
+@builtin
+def inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack):
+    """Runs the assembly `asm` on the elements of `args` (broadcast to one
+    shape), `pack` elements per invocation, with LLVM's inline-assembly
+    `constraints` (outputs `=r`, `=l`, ... first, then inputs; elements
+    narrower than 32 bits share 32-bit registers). Returns a tensor of
+    `dtype`, or a tuple of tensors when `dtype` is a sequence of types. The
+    interpreter cannot run assembly: it raises InterpreterError."""
+    return _current_semantic().inline_asm_elementwise(asm, constraints, args, dtype,
+                                                      is_pure, pack)
+
+
 # ---------------------------------------------------------------------------
 
 def _not_supported(name, what):
@@ -936,7 +948,6 @@ def _not_supported(name, what):
 
 
 _UNSUPPORTED = {
-    "inline_asm_elementwise": "inline assembly is not supported",
 }
 
 for _name, _what in _UNSUPPORTED.items():
@@ -972,5 +983,5 @@ __all__ = [
     "static_assert", "static_print", "debug_barrier", "device_print", "dot", "dot_scaled",
     "device_assert", "static_range",
     "range", "PropagateNan", "reduce", "sum", "xor_sum", "max", "min", "argmax", "argmin",
-    "associative_scan", "cumsum", "cumprod",
+    "associative_scan", "cumsum", "cumprod", "inline_asm_elementwise",
 ] + _py.list(_UNSUPPORTED)

@@ -1216,6 +1216,74 @@ func.func @extern_missing_attr(%a: f32) {
 
 // -----
 
+// inline_asm
+
+func.func @inline_asm_shape(%a: tensor<16xi32>, %b: i32) {
+  // expected-error @+1 {{'tile.inline_asm' op operand #1 of type 'i32' does not have the shape of the results 'tensor<16xi32>'}}
+  %0 = tile.inline_asm "add.s32 $0, $1, $2;" constraints "=r,r,r" (%a, %b) {pack = 1 : i32, pure = true} : (tensor<16xi32>, i32) -> tensor<16xi32>
+  return
+}
+
+// -----
+
+func.func @inline_asm_result_shapes(%a: tensor<16xi32>) {
+  // expected-error @+1 {{'tile.inline_asm' op result #1 of type 'tensor<8xi32>' does not have the shape of result #0 'tensor<16xi32>'}}
+  %0:2 = tile.inline_asm "mov.b32 $0, $2; mov.b32 $1, $2;" constraints "=r,=r,r" (%a) {pack = 1 : i32, pure = true} : (tensor<16xi32>) -> (tensor<16xi32>, tensor<8xi32>)
+  return
+}
+
+// -----
+
+func.func @inline_asm_pack(%a: i32) {
+  // expected-error @+1 {{'tile.inline_asm' op pack must be at least 1, got 0}}
+  %0 = tile.inline_asm "mov.b32 $0, $1;" constraints "=r,r" (%a) {pack = 0 : i32, pure = true} : (i32) -> i32
+  return
+}
+
+// -----
+
+func.func @inline_asm_no_result(%a: i32) {
+  // expected-error @+1 {{'tile.inline_asm' op must have at least one result}}
+  tile.inline_asm "trap;" constraints "r" (%a) {pack = 1 : i32, pure = false} : (i32) -> ()
+  return
+}
+
+// -----
+
+// Four i8 share a register: pack = 4 takes one output and one input.
+func.func @inline_asm_outputs(%a: tensor<16xi8>) {
+  // expected-error @+1 {{'tile.inline_asm' op has 4 output constraints, but its results take 1 registers with pack = 4}}
+  %0 = tile.inline_asm "mov.b32 $0, $4;" constraints "=r,=r,=r,=r,r" (%a) {pack = 4 : i32, pure = true} : (tensor<16xi8>) -> tensor<16xi8>
+  return
+}
+
+// -----
+
+// float32 takes a register per element: pack = 2 needs two inputs.
+func.func @inline_asm_inputs(%a: tensor<16xf32>) {
+  // expected-error @+1 {{'tile.inline_asm' op has 1 input constraints, but its operands take 2 registers with pack = 2}}
+  %0 = tile.inline_asm "mov.b32 $0, $2;" constraints "=r,=r,r" (%a) {pack = 2 : i32, pure = true} : (tensor<16xf32>) -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @inline_asm_order(%a: i32) {
+  // expected-error @+1 {{'tile.inline_asm' op constraint '=r' is an output after an input; outputs come first}}
+  %0 = tile.inline_asm "mov.b32 $1, $0;" constraints "r,=r" (%a) {pack = 1 : i32, pure = true} : (i32) -> i32
+  return
+}
+
+// -----
+
+func.func @inline_asm_empty_constraint(%a: i32) {
+  // expected-error @+1 {{'tile.inline_asm' op has an empty constraint in '=r,,r'}}
+  %0 = tile.inline_asm "mov.b32 $0, $1;" constraints "=r,,r" (%a) {pack = 1 : i32, pure = true} : (i32) -> i32
+  return
+}
+
+// -----
+
 func.func @print_is_signed(%a: i32, %b: i32) {
   // expected-error @+1 {{'tile.print' op is_signed has 1 entries for 2 arguments}}
   tile.print "x" {isSigned = array<i32: 1>} : %a, %b : i32, i32

@@ -501,6 +501,24 @@ func.func @extern(%x: tensor<16xf32>, %a: f32, %b: f32, %i: tensor<16xi32>)
   return %0, %1, %2, %3 : tensor<16xf32>, f32, tensor<16xi32>, i64
 }
 
+// Inline assembly: several results, packed small types, pointers, scalars,
+// clobbers, and no operands.
+// CHECK-LABEL: func.func @inline_asm(
+// CHECK: %[[A0:.*]]:2 = tile.inline_asm "sub.u32 $0, $2, $3; sub.u32 $1, $3, $2;" constraints "=r,=r,r,r" (%arg0, %arg1) {pack = 1 : i32, pure = true} : (tensor<16xi32>, tensor<16xi32>) -> (tensor<16xi32>, tensor<16xi32>)
+// CHECK: %[[A1:.*]] = tile.inline_asm "shl.b32 $0, $1, 3;" constraints "=r,r" (%arg2) {pack = 4 : i32, pure = true} : (tensor<16xi8>) -> tensor<16xi8>
+// CHECK: %[[A2:.*]] = tile.inline_asm "ld.global.b8 $0, [$1];" constraints "=r,l,~{memory}" (%arg3) {pack = 1 : i32, pure = false} : (tensor<16x!tile.ptr<i8>>) -> tensor<16xi8>
+// CHECK: %[[A3:.*]] = tile.inline_asm "mov.u64 $0, %globaltimer;" constraints "=l" () {pack = 1 : i32, pure = false} : () -> i64
+// CHECK: return %[[A0]]#0, %[[A0]]#1, %[[A1]], %[[A2]], %[[A3]] :
+func.func @inline_asm(%a: tensor<16xi32>, %b: tensor<16xi32>, %c: tensor<16xi8>,
+                      %p: tensor<16x!tile.ptr<i8>>)
+    -> (tensor<16xi32>, tensor<16xi32>, tensor<16xi8>, tensor<16xi8>, i64) {
+  %0:2 = tile.inline_asm "sub.u32 $0, $2, $3; sub.u32 $1, $3, $2;" constraints "=r,=r,r,r" (%a, %b) {pack = 1 : i32, pure = true} : (tensor<16xi32>, tensor<16xi32>) -> (tensor<16xi32>, tensor<16xi32>)
+  %1 = tile.inline_asm "shl.b32 $0, $1, 3;" constraints "=r,r" (%c) {pack = 4 : i32, pure = true} : (tensor<16xi8>) -> tensor<16xi8>
+  %2 = tile.inline_asm "ld.global.b8 $0, [$1];" constraints "=r,l,~{memory}" (%p) {pack = 1 : i32, pure = false} : (tensor<16x!tile.ptr<i8>>) -> tensor<16xi8>
+  %3 = tile.inline_asm "mov.u64 $0, %globaltimer;" constraints "=l" () {pack = 1 : i32, pure = false} : () -> i64
+  return %0#0, %0#1, %1, %2, %3 : tensor<16xi32>, tensor<16xi32>, tensor<16xi8>, tensor<16xi8>, i64
+}
+
 //===----------------------------------------------------------------------===//
 // Debugging
 //===----------------------------------------------------------------------===//
