@@ -277,3 +277,24 @@ def test_number_literal_assigned_is_a_tensor(interpret, rng):
     out = np.zeros(2, np.int64)
     k[(1,)](out, lo, lo + 20, 3)
     np.testing.assert_array_equal(out, sum(range(lo, lo + 20, 3)) + 1)
+
+
+@triton.jit
+def _shifted_rows(x_ptr, offs: tl.constexpr, SHIFT: tl.constexpr):
+    return tl.load(x_ptr + offs + SHIFT)
+
+
+def test_runtime_value_for_a_constexpr_parameter_of_a_helper(check_ir, interpret, rng):
+    # Triton's tutorial 06 passes offsets (runtime blocks) to helper
+    # parameters annotated tl.constexpr: only kernel parameters must be
+    # compile-time, a helper takes the runtime value.
+    @triton.jit
+    def k(x_ptr, out_ptr, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(out_ptr + offs, _shifted_rows(x_ptr, offs, 1))
+
+    x = rng.standard_normal(65).astype(np.float32)
+    out = np.zeros(64, np.float32)
+    k[(4,)](x, out, BLOCK=16)
+    np.testing.assert_array_equal(out, x[1:])
+    check_ir(k.ir(x, out, BLOCK=16))

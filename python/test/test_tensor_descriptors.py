@@ -640,3 +640,40 @@ def test_gpu_tma_negative_loads(torch_cuda, dtype, off, rng):
             if 0 <= r < m and 0 <= c < n:
                 want[i, j] = xs[r, c]
     np.testing.assert_array_equal(out.cpu().double().numpy(), want)
+
+
+@triton.jit
+def _copy_rows(desc, out_ptr, row, n, BM: tl.constexpr, BN: tl.constexpr):
+    block = desc.load([row, 0])
+    rows = row + tl.arange(0, BM)
+    cols = tl.arange(0, BN)
+    tl.store(out_ptr + rows[:, None] * n + cols[None, :], block,
+             mask=(rows[:, None] < desc.shape[0]) & (cols[None, :] < n))
+
+
+@triton.jit
+def descriptor_to_helper_kernel(x_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    # A descriptor passed to a @jit function (as Triton's tutorial 06 does):
+    # the callee gets its base, shape and strides and makes it again.
+    desc = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    for i in range(0, 2):
+        _copy_rows(desc, out_ptr, (tl.program_id(0) * 2 + i) * BM, N, BM, BN)
+
+
+@pytest.mark.parametrize("interpret", [True, False])
+def test_descriptor_passed_to_a_helper(interpret, rng, check_ir, monkeypatch):
+    m, n, bm, bn = 100, 32, 16, 32
+    x = rng.standard_normal((m, n)).astype(np.float32)
+    if interpret:
+        out = np.full_like(x, np.nan)
+        interp(descriptor_to_helper_kernel)[(triton.cdiv(m, 2 * bm),)](x, out, m, n, BM=bm, BN=bn)
+        np.testing.assert_array_equal(out, x)
+        return
+    pytest.importorskip("terrazzo._C")
+    text = descriptor_to_helper_kernel.ir(x, x, m, n, BM=bm, BN=bn)
+    assert text.count("tile.make_tensor_desc") == 2  # in the kernel and in the helper
+    check_ir(text)
+    for target in ("cuda:90", "cuda:80"):
+        monkeypatch.setenv("TERRAZZO_TARGET", target)
+        ptx = descriptor_to_helper_kernel.compile(x, x, m, n, BM=bm, BN=bn, stage="ptx")
+        assert "ld.global" in ptx or "cp.async.bulk.tensor" in ptx

@@ -37,7 +37,8 @@ from ..errors import (CompilationError, KernelError, SemanticError,
                       SourceLocation, UnsupportedError)
 from ..language import core as tl
 from ..language.core import _unwrap, constexpr, tensor
-from .semantic import Semantic, _is_py_number
+from .semantic import Semantic
+from .type_rules import _is_py_number
 
 
 # ---------------------------------------------------------------------------
@@ -1395,11 +1396,11 @@ class CodeGenerator:
             if self.builder.concrete:
                 scope = {}
                 for name, v, is_cx in zip(parsed.arg_names, values, parsed.constexprs):
+                    # As in Triton, a called function's tl.constexpr
+                    # annotation does not stop a runtime value: only a
+                    # kernel's parameters must be compile-time.
                     u = _unwrap(v)
-                    if is_cx and isinstance(u, tensor):
-                        raise self.error(node, f"argument {name!r} of {parsed.name} is a "
-                                         "tl.constexpr but received a runtime value")
-                    scope[name] = constexpr(u) if is_cx else u
+                    scope[name] = constexpr(u) if is_cx and not isinstance(u, tensor) else u
                 if callee in self.ctx.in_progress and len(self.ctx.in_progress) > 64:
                     raise self.error(node, f"recursive call of {parsed.name} is not "
                                      "supported", UnsupportedError)
@@ -1424,10 +1425,7 @@ class CodeGenerator:
         runtime, key_parts, codes = [], [], []
         for name, v, is_cx in zip(parsed.arg_names, values, parsed.constexprs):
             u = _unwrap(v)
-            if isinstance(u, tensor):
-                if is_cx:
-                    raise self.error(node, f"argument {name!r} of {parsed.name} is a "
-                                     "tl.constexpr but received a runtime value")
+            if isinstance(u, tensor):  # also for a tl.constexpr annotation (see _call_jit)
                 runtime.append((name, u))
                 key_parts.append(("t", u.type))
                 codes.append(str(u.type).replace("<", "").replace(">", "")
@@ -1461,20 +1459,22 @@ class CodeGenerator:
                                       if name in arg_nodes else None))
                 func, handles = b.begin_function(symbol, arg_specs, True,
                                                  parsed.loc(parsed.tree))
-                scope = {}
-                it = iter(handles)
-                for name, v, is_cx in zip(parsed.arg_names, values, parsed.constexprs):
-                    u = _unwrap(v)
-                    if isinstance(u, tensor):
-                        scope[name] = tensor(next(it), u.type)
-                    elif _is_aggregate(u) and not is_cx:
-                        scope[name] = u._unflatten([tensor(next(it), t.type)
-                                                    for t in u._flatten()])
-                    else:
-                        scope[name] = constexpr(u) if is_cx else u
-                gen = CodeGenerator(ctx, parsed, scope)
                 with b.insert_into(func.body):
                     b.loc = parsed.loc(parsed.tree)
+                    # In the callee's body: rebuilding an aggregate may emit
+                    # ops (a tensor descriptor is made again of its parts).
+                    scope = {}
+                    it = iter(handles)
+                    for name, v, is_cx in zip(parsed.arg_names, values, parsed.constexprs):
+                        u = _unwrap(v)
+                        if isinstance(u, tensor):
+                            scope[name] = tensor(next(it), u.type)
+                        elif _is_aggregate(u) and not is_cx:
+                            scope[name] = u._unflatten([tensor(next(it), t.type)
+                                                        for t in u._flatten()])
+                        else:
+                            scope[name] = constexpr(u) if is_cx else u
+                    gen = CodeGenerator(ctx, parsed, scope)
                     r = gen.visit_block(parsed.tree.body)
                     b.loc = parsed.loc(parsed.tree.body[-1]) if parsed.tree.body else b.loc
                     vals, structure = gen.return_values(r, keep_constants=True)

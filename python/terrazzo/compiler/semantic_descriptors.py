@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..errors import SemanticError, SemanticUnsupported
 from ..language import core as tl
 from ..language.core import _unwrap, _unwrap_shape, tensor
+from ..language.shape_rules import validate_block_shape
 from ..language.descriptors import tensor_descriptor
 
 MAX_RANK = 5
@@ -50,7 +51,6 @@ class DescriptorSemantic:
             raise SemanticError(f"make_tensor_descriptor: shape ({len(shape)} values), "
                                 f"strides ({len(strides)}) and block_shape ({rank}) must "
                                 "have one value per dimension")
-        from .semantic import validate_block_shape
         validate_block_shape(block)
         if block[-1] * elt.itemsize < 16:
             raise SemanticError(f"make_tensor_descriptor: Descriptor block shape must have "
@@ -74,9 +74,17 @@ class DescriptorSemantic:
         shape_t = [self._index_value(s, tl.int32, "shape") for s in shape]
         strides_t = [self._index_value(s, tl.int64, "strides") for s in strides]
         block_ty = tl.block_type(elt, block)
-        h = self.builder.make_tensor_desc(base.handle, [s.handle for s in shape_t],
-                                          [s.handle for s in strides_t], base.type, block_ty)
-        return tensor_descriptor(h, block_ty, shape_t, strides_t)
+        return self.remake_tensor_descriptor(base, shape_t, strides_t, block_ty,
+                                             padding_option or "zero")
+
+    def remake_tensor_descriptor(self, base: tensor, shape, strides, block_ty,
+                                 padding_option="zero") -> tensor_descriptor:
+        """The descriptor of checked parts (base pointer, int32 shape, int64
+        strides): make_tensor_descriptor's result, and a descriptor a called
+        function receives as its parts."""
+        h = self.builder.make_tensor_desc(base.handle, [s.handle for s in shape],
+                                          [s.handle for s in strides], base.type, block_ty)
+        return tensor_descriptor(h, block_ty, shape, strides, base, padding_option)
 
     def host_tensor_descriptor(self, name: str, base, shape, strides, block_shape,
                                padding="zero") -> tensor_descriptor:

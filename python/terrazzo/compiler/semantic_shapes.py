@@ -14,6 +14,7 @@ from typing import List, Sequence, Tuple
 
 from ..errors import SemanticError
 from ..language.core import _unwrap, block_type, tensor
+from ..language.shape_rules import validate_block_shape
 
 
 def _dims_list(what: str, dims) -> List[int]:
@@ -73,7 +74,6 @@ class ShapeSemantic:
     # -- reshapes ------------------------------------------------------------
     def reshape(self, x, shape: Sequence[int], can_reorder: bool = False,
                 what: str = "tl.reshape") -> tensor:
-        from .semantic import validate_block_shape
         x = self.to_tensor(x)
         shape = _dims_list(what, shape)
         try:
@@ -110,7 +110,6 @@ class ShapeSemantic:
             a, b = self.splat(a, [1]), self.splat(b, [1])
             return self.reshape(self.join(a, b), [2], what="tl.join")
         shape = list(a.shape) + [2]
-        from .semantic import validate_block_shape
         try:
             validate_block_shape(shape)
         except SemanticError as e:

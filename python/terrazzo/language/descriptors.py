@@ -20,12 +20,32 @@ class tensor_descriptor:
     """A descriptor made by `tl.make_tensor_descriptor`. `handle` belongs to
     the builder in use; `block_type` is the type of one block."""
 
-    def __init__(self, handle, block_type: block_type, shape, strides):
+    def __init__(self, handle, block_type: block_type, shape, strides, base=None,
+                 padding_option="zero"):
         self.handle = handle
         self.block_type = block_type
         self.type = block_type
         self.shape = list(shape)  # runtime values (tensors), one per dimension
         self.strides = list(strides)
+        self.base = base  # the pointer (a tensor) it was made of
+        self.padding_option = padding_option
+
+    # The code generator passes a descriptor to a called function (and
+    # through loops and branches) as its base, shape and strides, and the
+    # callee makes the same descriptor of them.
+    def _flatten(self) -> List:
+        return [self.base] + self.shape + self.strides
+
+    def _unflatten(self, parts) -> "tensor_descriptor":
+        rank = len(self.shape)
+        parts = list(parts)
+        return _current_semantic().remake_tensor_descriptor(
+            parts[0], parts[1:1 + rank], parts[1 + rank:], self.block_type,
+            self.padding_option)
+
+    def _structure(self):
+        return ("tensor_descriptor", tuple(p.type for p in self._flatten()),
+                tuple(self.block_shape), self.padding_option)
 
     @property
     def block_shape(self) -> List[int]:

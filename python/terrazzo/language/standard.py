@@ -179,16 +179,6 @@ def _check_reduce_or(dtype):
 # ---------------------------------------------------------------------------
 
 @jit
-def _greater(a, b):
-    # a > b, with NaN above every number (NumPy's and PyTorch's sort order).
-    if a.dtype.is_floating():
-        r = (a > b) | ((a != a) & (b == b))
-    else:
-        r = a > b
-    return r
-
-
-@jit
 def _to_bits(x):
     # x as integers of its width (booleans as int8), to move it exactly.
     y = x
@@ -210,6 +200,36 @@ def _from_bits(y, dtype: constexpr):
 
 
 @jit
+def _key_flip(bits, w: constexpr):
+    # For the bits of floats of width w, as signed integers: the other bits
+    # of negative numbers flipped. As signed integers, the results order as
+    # the floats do (-0.0 before 0.0); applied twice, it gives `bits` back.
+    return bits ^ ((bits >> (w - 1)) & ((1 << (w - 1)) - 1))
+
+
+@jit
+def _sort_key(x):
+    # Integers that order as the values of x, NaNs (any sign) above every
+    # number: a float's bits, its sign cleared if it is NaN, through
+    # _key_flip. Integers are their own keys.
+    k = x
+    if x.dtype.is_floating():
+        w = x.dtype.primitive_bitwidth
+        bits = x.to(_int_of_width(w), bitcast=True)
+        k = _key_flip(core.where(x != x, bits & ((1 << (w - 1)) - 1), bits), w)
+    return k
+
+
+@jit
+def _from_key(k, dtype: constexpr):
+    # The values of the keys `k` of elements of type dtype.
+    x = k
+    if dtype.is_floating():
+        x = _key_flip(k, dtype.primitive_bitwidth).to(dtype, bitcast=True)
+    return x
+
+
+@jit
 def _partners(y):
     # For y of shape [A, 2, B]: every element's partner, the other element of
     # its pair along the middle axis (the xor of a pair, xor the element).
@@ -219,36 +239,35 @@ def _partners(y):
 
 @jit
 def _larger(a, b):
-    # The larger of a and b (NaN the largest), a combine function.
-    return core.where(_greater(b, a), b, a)
+    # A combine function: the larger of a and b, in their type.
+    return core.maximum(a, b)
 
 
 @jit
 def _smaller(a, b):
-    # The smaller of a and b (NaN the largest), a combine function.
-    return core.where(_greater(a, b), b, a)
+    # A combine function: the smaller of a and b, in their type.
+    return core.minimum(a, b)
 
 
 @jit
-def _compare_exchange(x, j: constexpr, bit: constexpr, descending: constexpr):
-    # Orders every pair (f, f + 2**j) of the 1-D block x: ascending where
-    # bit `bit` of f is clear and descending where it is set, or all in the
-    # direction `descending` when bit < 0. Every element is compared with its
-    # partner where it lies, and takes the partner's value where they swap.
-    y = shapes.reshape(x, [x.numel >> (j + 1), 2, 1 << j])
+def _compare_exchange(k, j: constexpr, bit: constexpr, descending: constexpr):
+    # Orders every pair (f, f + 2**j) of the 1-D block of keys k: ascending
+    # where bit `bit` of f is clear and descending where it is set, or all in
+    # the direction `descending` when bit < 0. Each element is compared with
+    # its partner where it lies, and takes the partner's value where the pair
+    # is out of order: in an ascending pair the lower element must not be the
+    # larger, in a descending pair the upper one. Equal keys are equal bits,
+    # so swapping them changes nothing.
+    y = shapes.reshape(k, [k.numel >> (j + 1), 2, 1 << j])
     p = _partners(y)
-    upper = (core.arange(0, 2) == 1)[None, :, None]
-    lo = core.where(upper, p, y)
-    hi = core.where(upper, y, p)
+    wrong = (y > p) ^ (core.arange(0, 2) == 1)[None, :, None]
     if bit < 0:
         if descending:
-            swap = _greater(hi, lo)
-        else:
-            swap = _greater(lo, hi)
+            wrong = wrong ^ True
     else:
         down = ((core.arange(0, y.shape[0]) >> (bit - j - 1)) & 1) != 0
-        swap = core.where(down[:, None, None], _greater(hi, lo), _greater(lo, hi))
-    return shapes.reshape(core.where(swap, p, y), [x.numel])
+        wrong = wrong ^ down[:, None, None]
+    return shapes.reshape(core.where(wrong, p, y), [k.numel])
 
 
 @jit
@@ -283,8 +302,9 @@ def sort(x, dim: constexpr = None, descending: constexpr = False):
     y = x
     if d != rank - 1:
         y = shapes.permute(x, _to_last(rank, d))
-    flat = _sort_rows(shapes.reshape(y, [y.numel]), _log2(y.shape[rank - 1]), descending)
-    y = shapes.reshape(flat, y.shape)
+    keys = _sort_rows(_sort_key(shapes.reshape(y, [y.numel])), _log2(y.shape[rank - 1]),
+                      descending)
+    y = shapes.reshape(_from_key(keys, x.dtype), y.shape)
     if d != rank - 1:
         y = shapes.permute(y, _from_last(rank, d))
     return y
@@ -309,7 +329,7 @@ def topk(x, k: constexpr, dim: constexpr = None, descending: constexpr = True):
     n = y.shape[rank - 1]
     m = _log2(n)
     q = _topk_log2(k, n)
-    flat = shapes.reshape(y, [y.numel])
+    flat = _sort_key(shapes.reshape(y, [y.numel]))
     for s in core.static_range(1, q + 1):
         flat = _merge(flat, s, s if s < m else -1, descending)
     for r in core.static_range(m - q):
@@ -320,7 +340,7 @@ def topk(x, k: constexpr, dim: constexpr = None, descending: constexpr = True):
             keep = core.reduce(pairs, 1, _smaller)
         flat = _merge(shapes.reshape(keep, [keep.numel]), q, q if r < m - q - 1 else -1,
                       descending)
-    y = shapes.reshape(flat, y.shape[:rank - 1] + [1 << q])
+    y = shapes.reshape(_from_key(flat, x.dtype), y.shape[:rank - 1] + [1 << q])
     if d != rank - 1:
         y = shapes.permute(y, _from_last(rank, d))
     return y
@@ -337,8 +357,9 @@ def bitonic_merge(x, dim: constexpr = None, descending: constexpr = False):
     y = x
     if d != rank - 1:
         y = shapes.permute(x, _to_last(rank, d))
-    flat = _merge(shapes.reshape(y, [y.numel]), _log2(y.shape[rank - 1]), -1, descending)
-    y = shapes.reshape(flat, y.shape)
+    keys = _merge(_sort_key(shapes.reshape(y, [y.numel])), _log2(y.shape[rank - 1]), -1,
+                  descending)
+    y = shapes.reshape(_from_key(keys, x.dtype), y.shape)
     if d != rank - 1:
         y = shapes.permute(y, _from_last(rank, d))
     return y
