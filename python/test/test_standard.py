@@ -567,13 +567,15 @@ def test_lowers_to_ptx_warps(case, num_warps, check_ir):
 
 
 def test_ir_forms():
-    # A sort compares each element with its partner, found by an xor
-    # reduction over each pair (8 x 64: at distances 1 to 32), and does no
-    # arithmetic on the values.
+    # A sort of floats compares integer keys (the bits, reordered), each
+    # with its partner, found by an xor reduction over each pair (8 x 64: at
+    # distances 1 to 32); no arithmetic on the values, no float compares
+    # but the NaN test.
     text = sort_kernel.ir(*IR_CASES["sort_f32_desc"][1](), **IR_CASES["sort_f32_desc"][2])
     pairs = re.findall(r"tile\.reduce\(%\w+\) axis = 1 : \(tensor<(\d+)x2x(\d+)xi32>\)", text)
     assert sorted({int(b) for _, b in pairs}) == [1, 2, 4, 8, 16, 32]
-    assert re.search(r"arith\.cmpf ogt", text)
+    assert re.search(r"arith\.cmpi sgt", text)
+    assert re.findall(r"arith\.cmpf (\w+)", text) == ["une"]
     assert not re.search(r"arith\.(addf|mulf|subf)|tile\.(split|trans)", text)
     # A gather with several chunks loops over them.
     text = gather_kernel.ir(*IR_CASES["gather_axis0"][1](), **IR_CASES["gather_axis0"][2])
