@@ -14,8 +14,9 @@ from __future__ import annotations
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import SemanticError
-from ..language import core as tl
 from ..language.core import _unwrap, block_type, dtype, tensor
+from ..language.shape_rules import broadcast_shapes
+from .type_rules import computation_type
 
 
 def _dtype_names(types: Sequence[dtype]) -> str:
@@ -58,7 +59,6 @@ class ExternSemantic:
     def _elementwise_args(self, args) -> Tuple[List[tensor], List[int]]:
         """The arguments as tensors, and the shape they broadcast to ([] when
         all are scalars)."""
-        from .semantic import broadcast_shapes
         values = [self.to_tensor(a) for a in args]
         shape: List[int] = []
         for v in values:
@@ -76,7 +76,6 @@ class ExternSemantic:
         converted to the type arithmetic on them would use; if that has no
         entry either, the call is an error. `reference(result numpy dtype,
         *argument arrays)` computes the same in the interpreter."""
-        from .semantic import computation_type
         what = name or "the extern function"
         values, shape = self._elementwise_args(args)
         types = tuple(v.type.scalar for v in values)
