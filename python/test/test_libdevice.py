@@ -114,7 +114,9 @@ def _floats(name, dt, rng, index=0):
     elif re.match(r"(float|double)2u?(int|ll)_", name):
         v = rng.uniform(-1e10, 1e10, N) if "ll" in name else rng.uniform(-3e9, 5e9, N)
         v[:40] = rng.uniform(-100, 100, 40)
-        v[40:44] = [np.nan, np.inf, -np.inf, 2.5]
+        # NaN and infinities only for the 32-bit results: what the 64-bit
+        # conversions give for them is not documented.
+        v[40:44] = [2.5, 1e12, -1e12, 3.5] if "ll" in name else [np.nan, np.inf, -np.inf, 2.5]
     else:
         lo, hi = _DOMAIN.get(name, (-10, 10))
         v = rng.uniform(lo, hi, N)
@@ -848,8 +850,8 @@ def test_cuda_unsupported_functions(fn):
 # interpreter: rtol/atol for float32 and float64.
 _GPU_TOLERANCE = {
     "fast_sinf": (0, 2e-6), "fast_cosf": (0, 2e-6), "fast_tanf": (1e-4, 1e-5),
-    "fast_expf": (4e-6, 0), "fast_exp10f": (4e-6, 0), "fast_logf": (0, 2e-6),
-    "fast_log2f": (0, 2e-6), "fast_log10f": (0, 2e-6), "fast_powf": (1e-5, 0),
+    "fast_expf": (4e-6, 0), "fast_exp10f": (4e-6, 0), "fast_logf": (2e-6, 2e-6),
+    "fast_log2f": (2e-6, 2e-6), "fast_log10f": (2e-6, 2e-6), "fast_powf": (1e-5, 0),
     "fast_dividef": (1e-6, 0), "fast_tanhf": (0, 2e-3), "rcp64h": (1e-5, 0),
     "j0": (0, 1e-5), "j1": (0, 1e-5), "y0": (0, 1e-5), "y1": (0, 1e-5), "jn": (1e-5, 1e-4),
     "yn": (1e-5, 1e-4), "tgamma": (2e-6, 0), "pow": (2e-6, 0), "lgamma": (1.2e-6, 1e-6),

@@ -146,7 +146,8 @@ def _sqrt_rounded(mode: str) -> Callable:
 
 def _to_int(mode: str, bits: int, signed: bool) -> Callable:
     """A float converted to an integer in `mode`, saturating at the range of
-    the (un)signed `bits`-bit type; NaN gives 0."""
+    the (un)signed `bits`-bit type; NaN gives 0 (as the GPU's 32-bit
+    conversions do; libdevice does not document the 64-bit ones' answer)."""
     rounding = {"rn": np.rint, "rz": np.trunc, "rd": np.floor, "ru": np.ceil}[mode]
     lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
 
