@@ -1,4 +1,6 @@
 // terrazzo-accelerate-dot: see Passes.td.
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "passes/Passes.h"
 #include "passes/AccelerateDot.h"
 #include "passes/AccelerateDotWgmma.h"

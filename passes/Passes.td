@@ -200,14 +200,22 @@ def TerrazzoAccelerateDot : Pass<"terrazzo-accelerate-dot", "::mlir::ModuleOp"> 
     a K) keep the FMA lowering's layouts (terrazzo-decompose-tf32x3, run
     before, leaves only the tf32x3 dots no tensor core would take). On
     sm_90a, wgmma comes first (AccelerateDotWgmma.h), fp8 operands
-    included.
+    included: its operands are stored into `#tilegpu.nvmma_shared` buffers
+    (once, where they are defined, when that is outside the dot's block),
+    except a 16-bit A computed from another dot's result (attention's
+    probabilities), which stays in registers in the `#tilegpu.dot_operand`
+    layout of the wgmma accumulator (a relabelling of the first dot's
+    result when the warp groups tile M only); an accumulator that is zero
+    becomes `use_c = false`.
 
     fp8 dots (f8E4M3FN, f8E5M2, mixed) that wgmma does not take get their
     operands converted to float16 (`tile.fp_to_fp`, exact) and are then
     treated as float16 dots, as Triton does where no instruction multiplies
     fp8. That conversion needs sm_89: before, an fp8 dot is an error.
   }];
-  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::ub::UBDialect"];
 }
 
 def TerrazzoLoadsToDescriptors

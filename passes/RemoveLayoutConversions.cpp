@@ -259,9 +259,31 @@ bool wantedElsewhere(Value value, RankedTensorType type) {
   });
 }
 
+/// Whether the body of `loop` computes its value `index` in `type`'s layout
+/// already: it yields a conversion from `type`, or converts the argument
+/// to `type` wherever it uses it. Only then does carrying the value in
+/// `type` save conversions inside the loop; otherwise a conversion after
+/// the loop (once) is cheaper than one on every iteration.
+bool bodyComputesIn(scf::ForOp loop, unsigned index, RankedTensorType type) {
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  auto yielded =
+      yield.getOperand(index).getDefiningOp<tilegpu::ConvertLayoutOp>();
+  if (yielded && yielded.getSrc().getType() == type)
+    return true;
+  BlockArgument arg = loop.getRegionIterArg(index);
+  return !arg.use_empty() &&
+         llvm::all_of(arg.getUsers(), [&](Operation *user) {
+           auto convert = dyn_cast<tilegpu::ConvertLayoutOp>(user);
+           return convert && convert.getType() == type;
+         });
+}
+
 /// convert(iter_arg) or convert(result) of an scf.for -> the loop carries
 /// that value in the converted layout (see carryInLayout); the other
-/// patterns then push the remaining conversions to where they fold.
+/// patterns then push the remaining conversions to where they fold. A
+/// result's conversion moves only where the body computes in its layout
+/// (bodyComputesIn): an accumulator the body keeps in its dot's layout
+/// stays there and is converted once for the store.
 struct CarryLoopValueInTargetLayout
     : public OpRewritePattern<tilegpu::ConvertLayoutOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -295,7 +317,8 @@ struct CarryLoopValueInTargetLayout
     // and is converted once for the store).
     bool fromBody = isa<BlockArgument>(src);
     if (wantedElsewhere(loop.getRegionIterArg(index), newType) ||
-        (!fromBody && wantedElsewhere(loop->getResult(index), newType)) ||
+        (!fromBody && (wantedElsewhere(loop->getResult(index), newType) ||
+                       !bodyComputesIn(loop, index, newType))) ||
         !moved.insert({loop.getOperation(), index}).second)
       return failure();
     carryInLayout(loop, index, newType, convert, rewriter);
