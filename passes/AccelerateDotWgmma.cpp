@@ -12,18 +12,16 @@
 // layout is the first dot's accumulator layout relabelled, and the
 // conversion between them moves nothing.
 #include "passes/AccelerateDotWgmma.h"
+#include "passes/AccelerateDot.h"
 
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 #include "passes/LayoutUtils.h"
 
-#include "passes/LayoutPropagation.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <optional>
@@ -108,32 +106,6 @@ tilegpu::NvmmaSharedLayoutAttr operandLayout(RankedTensorType type,
       type.getContext(), swizzle, /*transposed=*/kDim == 0, bits);
 }
 
-/// Whether `value` is computed from the result of a dot (a tensor-core
-/// accumulator), through elementwise ops, broadcasts, reductions and layout
-/// conversions within its block: the tail of a chain of dots, whose
-/// operand is in registers already.
-bool computedFromDot(Value value) {
-  llvm::SetVector<Value> seen;
-  seen.insert(value);
-  Block *block = value.getParentBlock();
-  // Bounded: the chains this is for are a few ops long.
-  for (unsigned i = 0; i < seen.size() && i < 64; ++i) {
-    Operation *op = seen[i].getDefiningOp();
-    if (!op || op->getBlock() != block)
-      continue;
-    if (isa<tile::DotOp, tilegpu::WarpGroupDotOp>(op))
-      return true;
-    if (!mlir::terrazzo::isLayoutAgnosticElementwise(op) &&
-        !isa<tilegpu::ConvertLayoutOp, tile::BroadcastOp, tile::ExpandDimsOp,
-             tile::ReduceOp>(op))
-      continue;
-    for (Value operand : op->getOperands())
-      if (isa<RankedTensorType>(operand.getType()))
-        seen.insert(operand);
-  }
-  return false;
-}
-
 /// What the rewrite of a dot into a warp_group_dot needs: the operands as
 /// stored into shared memory (A maybe kept in registers), their shared
 /// layouts and the accumulator's layout.
@@ -192,7 +164,8 @@ std::optional<WgmmaPlan> planWgmma(tile::DotOp dot,
   // whole rows (with warp groups along N each would need all of A, which
   // the first dot spread over them).
   plan.aInRegisters = aType.getElementTypeBitWidth() == 16 &&
-                      groupsN == 1 && computedFromDot(plan.aSource);
+                      groupsN == 1 &&
+                      mlir::terrazzo::computedFromDot(plan.aSource);
   if (!plan.aInRegisters) {
     plan.aLayout = operandLayout(
         cast<RankedTensorType>(plan.aSource.getType()), 0, instrN);
