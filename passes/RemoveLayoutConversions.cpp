@@ -62,6 +62,18 @@ std::optional<int> duplicatedThreadBits(RankedTensorType type) {
   return bits;
 }
 
+/// Whether `convert` only renames the attribute: both layouts are the same
+/// linear layout (slices of two wgmma layouts that differ in the
+/// instruction's N but not in the rows a thread holds, say), so its
+/// lowering moves nothing.
+bool isRelabelling(tilegpu::ConvertLayoutOp convert) {
+  RankedTensorType from = convert.getSrc().getType();
+  RankedTensorType to = convert.getType();
+  auto src = tilegpu::toLinearLayout(from.getShape(), from.getEncoding());
+  auto dst = tilegpu::toLinearLayout(to.getShape(), to.getEncoding());
+  return src && dst && *src == *dst;
+}
+
 /// Whether `op`'s result has narrower elements than its first operand.
 bool narrows(Operation *op) {
   auto in = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
@@ -153,6 +165,10 @@ struct RematerializeInTargetLayout
       return success();
     }
     if (!isLayoutAgnosticElementwise(producer))
+      return failure();
+    // A conversion that moves nothing costs less than computing the
+    // producer a second time in the other layout.
+    if (isRelabelling(convert))
       return failure();
     // A narrowing cast of a tensor-core accumulator (an epilogue's
     // truncation to float16) is converted after the cast: moving the

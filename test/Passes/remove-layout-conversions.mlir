@@ -817,3 +817,25 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "t
   }
 }
 
+
+// -----
+
+// Must not: a conversion between two layouts that are the same linear
+// layout (the rows of two wgmma layouts with the same warps, whose
+// instructions differ in N) moves nothing, so the value it converts is
+// not computed a second time in the other layout: the conversion stays.
+
+// CHECK-LABEL: func.func @relabelling
+// CHECK: %[[M:.+]] = arith.maxnumf
+// CHECK-NOT: arith.maxnumf
+// CHECK: tilegpu.convert_layout %[[M]]
+// CHECK-NOT: arith.maxnumf
+#a = #tilegpu.slice<{dim = 1, parent = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>}>
+#b = #tilegpu.slice<{dim = 1, parent = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>}>
+module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @relabelling(%x: tensor<128xf32, #a>, %y: tensor<128xf32, #a>) -> (tensor<128xf32, #a>, tensor<128xf32, #b>) {
+    %m = arith.maxnumf %x, %y : tensor<128xf32, #a>
+    %mb = tilegpu.convert_layout %m : tensor<128xf32, #a> -> tensor<128xf32, #b>
+    return %m, %mb : tensor<128xf32, #a>, tensor<128xf32, #b>
+  }
+}
