@@ -6,11 +6,13 @@
 // accumulator layout, through convert_layout that
 // terrazzo-remove-layout-conversions later moves or removes. An operand
 // defined outside the dot's block (a loop-invariant Q) is stored once,
-// where it is defined. A 16-bit A computed from another dot's result (the
-// probabilities of attention, softmax(Q K^T)) stays in registers instead,
-// in the dot-operand layout of A: when the warp groups tile only M, that
-// layout is the first dot's accumulator layout relabelled, and the
-// conversion between them moves nothing.
+// where it is defined, and made visible to the tensor cores' (async)
+// proxy there by a tilegpu.fence_async_shared, not by a fence in every
+// iteration of the loop (see getBufferWriters). A 16-bit A computed from
+// another dot's result (the probabilities of attention, softmax(Q K^T))
+// stays in registers instead, in the dot-operand layout of A: when the
+// warp groups tile only M, that layout is the first dot's accumulator
+// layout relabelled, and the conversion between them moves nothing.
 #include "passes/AccelerateDotWgmma.h"
 #include "passes/AccelerateDot.h"
 
@@ -203,7 +205,8 @@ bool mlir::terrazzo::accelerateDotWithWgmma(tile::DotOp dot,
   Location loc = dot.getLoc();
   // The buffer of an operand defined outside the dot's block is written
   // where the operand is defined (once, not on every iteration of the
-  // loops around the dot), and shared by the dots that read it.
+  // loops around the dot), fenced for the async proxy right there, and
+  // shared by the dots that read it.
   auto alloc = [&](Value operand,
                    tilegpu::NvmmaSharedLayoutAttr layout) -> Value {
     auto type = cast<RankedTensorType>(operand.getType());
@@ -221,6 +224,10 @@ bool mlir::terrazzo::accelerateDotWithWgmma(tile::DotOp dot,
         builder.setInsertionPointAfter(producer);
       else
         builder.setInsertionPointToStart(home);
+      Value buffer =
+          tilegpu::LocalAllocOp::create(builder, loc, memType, operand);
+      tilegpu::FenceAsyncSharedOp::create(builder, loc, ValueRange{buffer});
+      return buffer;
     }
     return tilegpu::LocalAllocOp::create(builder, loc, memType, operand)
         .getResult();

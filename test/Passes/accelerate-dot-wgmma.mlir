@@ -234,12 +234,15 @@ func.func @tf32_chain(%a: tensor<64x32xf32>, %b: tensor<32x64xf32>, %v: tensor<6
 // -----
 
 // An operand defined outside the dot's loop (Q of attention) is stored into
-// shared memory once, before the loop, and that buffer serves every dot
-// that reads it in that layout (both loops here); the operands defined in
-// the loop are stored in it.
+// shared memory once, before the loop, fenced for the async proxy there
+// (fence_async_shared naming it), and that buffer serves every dot that
+// reads it in that layout (both loops here); the operands defined in the
+// loop are stored in it, and fenced by the wgmma lowering.
 // CHECK-LABEL: func.func @invariant_operand
 // CHECK: %[[Q:.+]] = tilegpu.local_alloc %arg0
+// CHECK-NEXT: tilegpu.fence_async_shared %[[Q]] : !tilegpu.memdesc<64x64xf16
 // CHECK-NOT: tilegpu.local_alloc %arg0
+// CHECK-NOT: tilegpu.fence_async_shared
 // CHECK: scf.for
 // CHECK: %[[K:.+]] = tilegpu.local_alloc
 // CHECK: tilegpu.warp_group_dot %[[Q]], %[[K]]

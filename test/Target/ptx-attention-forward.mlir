@@ -8,9 +8,10 @@
 // register-A layout of the second wgmma of the same parent (the same
 // registers relabelled, see Conversion/wgmma-register-a.mlir), and P never
 // reaches shared memory (no local_alloc in the loops; Q is stored once,
-// before them). In the PTX the second wgmma of each loop takes A as four
-// 32-bit registers and B (V) by descriptor, and exp2 is
-// ex2.approx.ftz.f32. The PTX assembles.
+// before them, and fenced for the async proxy once there: no
+// fence.proxy.async in the loops). In the PTX the second wgmma of each
+// loop takes A as four 32-bit registers and B (V) by descriptor, and exp2
+// is ex2.approx.ftz.f32. The PTX assembles.
 // REQUIRES: ptxas
 // RUN: terrazzo-compile %S/Inputs/attention_fwd_causal.mlir --target=cuda:90 --num-warps=4 --emit=tilegpu -o %t.tilegpu.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.tilegpu.mlir
@@ -21,6 +22,7 @@
 // IR-DAG: #[[$SLICE:.+]] = #tilegpu.slice<{dim = 1, parent = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>}>
 // IR-LABEL: func.func @attn_fwd
 // IR: %[[Q:.+]] = tilegpu.local_alloc {{.*}} -> !tilegpu.memdesc<128x64xf16
+// IR-NEXT: tilegpu.fence_async_shared %[[Q]]
 // IR-NOT: tilegpu.local_alloc {{.*}}xf16, #tilegpu.nvidia_mma
 // IR: scf.for {{.*}} -> (tensor<128x64xf32, #[[$MMA:tilegpu.nvidia_mma<\{versionMajor = 3, warpsPerCTA = \[4, 1\], instrShape = \[16, 64, 16\]\}>]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>, i32, i32)
 // IR-NOT: tilegpu.convert_layout
@@ -69,6 +71,9 @@
 // contiguous along N). 8 instructions each per loop (two 64-row tiles,
 // four K steps).
 // PTX-LABEL: .entry attn_fwd(
+// PTX: st.shared.v4.b32
+// PTX: fence.proxy.async.shared::cta;
+// PTX-NOT: fence.proxy.async
 // PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
 // PTX: ex2.approx.ftz.f32
 // PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
@@ -76,3 +81,4 @@
 // PTX: ex2.approx.ftz.f32
 // PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 // PTX-NOT: wgmma.mma_async
+// PTX-NOT: fence.proxy.async

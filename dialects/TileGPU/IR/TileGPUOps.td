@@ -415,10 +415,17 @@ def TileGPU_FenceAsyncSharedOp : TileGPU_Op<"fence_async_shared"> {
   let summary = "Order this thread's shared-memory writes before async-proxy reads";
   let description = [{
     fence.proxy.async.shared::cta: the thread's earlier generic writes to
-    shared memory become visible to TMA (after a barrier, for other
-    threads' TMA operations).
+    shared memory become visible to TMA and wgmma (after a barrier, for
+    other threads' TMA operations and wgmma). The fence covers all of
+    shared memory; `buffers`, if given, name the buffers whose writes it is
+    for, so that their readers know they need no fence of their own (see
+    getBufferWriters).
+
+        tilegpu.fence_async_shared %q : !tilegpu.memdesc<128x64xf16, #nvmma>
   }];
-  let assemblyFormat = "attr-dict";
+  let arguments = (ins Variadic<TileGPU_MemDescType>:$buffers);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, ValueRange()); }]>];
+  let assemblyFormat = "($buffers^ `:` qualified(type($buffers)))? attr-dict";
 }
 
 #endif // TERRAZZO_TILEGPU_OPS
