@@ -225,9 +225,10 @@ def _inline_aliases(text):
     return re.sub(r"#slice\d*\b(?! =)", lambda m: aliases.get(m.group(0), m.group(0)), text)
 
 
+@pytest.mark.parametrize("n_ctx", [1024, 1000])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("d,block_n,num_warps", [(64, 64, 4), (128, 128, 8), (128, 64, 8)])
-def test_loop_stays_in_registers(check_ir, causal, d, block_n, num_warps):
+def test_loop_stays_in_registers(check_ir, causal, d, block_n, num_warps, n_ctx):
     """On sm_90a the softmax runs in the wgmma accumulator layout and the
     loop-carried accumulators stay in it: every convert_layout left in a
     loop renames registers only (P into the register-A layout of the second
@@ -235,8 +236,9 @@ def test_loop_stays_in_registers(check_ir, causal, d, block_n, num_warps):
     of the two dots' layouts), and nothing is computed twice for it; P
     feeds the second wgmma from registers (no local_alloc in the loop), Q
     comes from a buffer stored once before the loops, K and V from shared
-    memory."""
-    tilegpu = check_ir.compile(_tile_ir(d=d, block_n=block_n, causal=causal,
+    memory. With N_CTX not a multiple of the blocks, the masks of the tails
+    (the loads' and the scores') are computed in the same layouts."""
+    tilegpu = check_ir.compile(_tile_ir(n_ctx=n_ctx, d=d, block_n=block_n, causal=causal,
                                         num_warps=num_warps),
                                emit="tilegpu", target="cuda:90", num_warps=num_warps)
     bodies = loop_bodies(_inline_aliases(tilegpu))
