@@ -78,16 +78,28 @@ def TerrazzoRemoveLayoutConversions
     : Pass<"terrazzo-remove-layout-conversions", "::mlir::ModuleOp"> {
   let summary = "Remove layout conversions by computing values in the layout their users need";
   let description = [{
-    A conversion of a value that is cheap to compute in any layout (splats,
-    ranges, constants, elementwise arithmetic, pointer arithmetic, broadcasts
-    and expand_dims of such values) is replaced by computing that value
-    directly in the target layout, recursively; chains of conversions fold
-    and code left unused disappears. A load used only by a conversion is
-    issued in the target layout instead. Loop-carried values (`scf.for`
-    iter_args) and `scf.if` results move into the layout their users want,
-    once per value. What remains converts values that are expensive or
-    impossible to recompute: loads with several users in different layouts
-    and results of reductions.
+    First, layouts propagate forward from anchors: tensor-core results
+    (`tile.dot` and `tilegpu.warp_group_dot` in `#tilegpu.nvidia_mma`
+    layouts) first, then loads; what is computed from them elementwise,
+    broadcast, reduced (results in the slice layout), carried by loops or
+    yielded by ifs takes the anchor's layout, so that a softmax of a dot's
+    result and the accumulators a loop carries stay in the accumulator
+    layout.
+
+    Then a conversion of a value that is cheap to compute in any layout
+    (splats, ranges, constants, elementwise arithmetic, pointer arithmetic,
+    broadcasts and expand_dims of such values) is replaced by computing
+    that value directly in the target layout, recursively; chains of
+    conversions fold and code left unused disappears; a conversion between
+    two attributes of the same linear layout (which moves nothing) stays
+    rather than have its producer computed twice. A load used only by a
+    conversion is issued in the target layout instead. Loop-carried values
+    (`scf.for` iter_args) and `scf.if` results move into the layout their
+    users want, once per value; a loop result moves into its users' layout
+    after the loop only where the body computes in that layout already.
+    What remains converts values that are expensive or impossible to
+    recompute: loads with several users in different layouts and results
+    of reductions.
   }];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }

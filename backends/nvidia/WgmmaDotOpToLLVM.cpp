@@ -264,12 +264,12 @@ struct WarpGroupDotOpConversion
     };
     Value aBase = a ? baseDescriptor(adaptor.getA(), *a, groupM, 0) : Value();
     Value bBase = baseDescriptor(adaptor.getB(), b, groupN, 1);
-    // A's registers: element (row, k) of lane 0 of the first warp of the
-    // group, as for the accumulator (the warps' own offsets are the same
-    // in both layouts).
-    // They are packed in pairs before wgmma.fence: registers written
-    // between the fence and the instructions that read them would make
-    // ptxas add a fence of its own before each instruction.
+    // A's registers, looked up by the element (row, k) that lane 0 of the
+    // group's first warp holds, as for the accumulator (the warps' own
+    // offsets are the same in both layouts), and packed in pairs before
+    // wgmma.fence: registers written between the fence and the
+    // instructions that read them would make ptxas add a fence of its own
+    // before each instruction.
     std::map<std::pair<int32_t, int32_t>, SmallVector<Value>> aFragments;
     if (!a) {
       std::map<Coordinates, int32_t> aIndex = registerIndex(*getLinearLayout(
