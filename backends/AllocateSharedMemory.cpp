@@ -61,10 +61,41 @@ Value mlir::terrazzo::getRootBuffer(Value buffer) {
   return buffer;
 }
 
+namespace {
+/// Whether `alloc` is an immutable buffer written only with its value at
+/// allocation, whose writes a tilegpu.fence_async_shared naming it, later
+/// in the same block and before every other user, publishes to the async
+/// proxy. A user in another block (a loop body, structured or, once
+/// lowered to branches, not) runs after the whole of this one.
+bool isFencedValue(tilegpu::LocalAllocOp alloc) {
+  if (alloc.getType().getMutableMemory())
+    return false;
+  Block *block = alloc->getBlock();
+  tilegpu::FenceAsyncSharedOp fence;
+  for (Operation *user : alloc->getUsers())
+    if (auto found = dyn_cast<tilegpu::FenceAsyncSharedOp>(user))
+      if (found->getBlock() == block && alloc->isBeforeInBlock(found))
+        fence = found;
+  if (!fence)
+    return false;
+  for (Operation *user : getBufferUsers(alloc)) {
+    if (isa<tilegpu::FenceAsyncSharedOp>(user))
+      continue;
+    Operation *ancestor = block->findAncestorOpInBlock(*user);
+    if (ancestor && ancestor->isBeforeInBlock(fence))
+      return false;
+  }
+  return true;
+}
+} // namespace
+
 BufferWriters mlir::terrazzo::getBufferWriters(Value buffer) {
   auto alloc = getRootBuffer(buffer).getDefiningOp<tilegpu::LocalAllocOp>();
-  if (!alloc || alloc.getSrc())
+  if (!alloc)
     return BufferWriters::Other;
+  if (alloc.getSrc())
+    return isFencedValue(alloc) ? BufferWriters::FencedValue
+                                : BufferWriters::Other;
   bool cpAsync = false, tma = false;
   for (Operation *user : getBufferUsers(alloc)) {
     cpAsync |= isa<tilegpu::AsyncCopyGlobalToLocalOp>(user);
@@ -97,7 +128,8 @@ bool mlir::terrazzo::wgmmaNeedsProxyFence(Operation *dot) {
 
 bool mlir::terrazzo::wgmmaNeedsOwnBarrier(Operation *dot) {
   return llvm::any_of(sharedOperandWriters(dot), [](BufferWriters writers) {
-    return writers != BufferWriters::TmaOnly;
+    return writers == BufferWriters::CpAsyncOnly ||
+           writers == BufferWriters::Other;
   });
 }
 

@@ -168,7 +168,7 @@ private:
       // visitTma).
       if (wgmmaNeedsOwnBarrier(dot))
         state.clear();
-      for (Value operand : {dot.getA(), dot.getB()})
+      for (Value operand : {Value(dot.getA()), Value(dot.getB())})
         if (isa<tilegpu::MemDescType>(operand.getType()))
           read(op, *bufferRange(operand), state, insert);
       return;

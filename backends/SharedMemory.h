@@ -31,11 +31,16 @@ SmallVector<Operation *> getBufferUsers(Operation *alloc);
 Value getRootBuffer(Value buffer);
 
 /// What writes the memory of a buffer: only cp.async copies, only TMA
-/// copies, or anything else (stores, a value at allocation, both kinds of
-/// copy). wgmma needs no proxy fence for memory only copies write, and no
-/// barrier either for memory only TMA writes: the mbarrier wait that makes
-/// the copy's data visible to a thread is per thread.
-enum class BufferWriters { CpAsyncOnly, TmaOnly, Other };
+/// copies, only its value at allocation followed at once by a proxy fence
+/// (a tilegpu.fence_async_shared right after the tilegpu.local_alloc, which
+/// terrazzo-accelerate-dot puts after a wgmma operand it stores once,
+/// outside the dot's loop), or anything else (stores, an unfenced value at
+/// allocation, both kinds of copy). wgmma needs no proxy fence of its own
+/// but for the last, and no barrier of its own either for memory only TMA
+/// writes (the mbarrier wait that makes the copy's data visible to a thread
+/// is per thread) or only a fenced value writes (terrazzo-insert-barriers
+/// puts a barrier between those writes and the dot, after the fence).
+enum class BufferWriters { CpAsyncOnly, TmaOnly, FencedValue, Other };
 
 /// The writers of the memory `buffer` (a tilegpu.local_alloc's buffer or
 /// a view of one buffer of its stack) belongs to.

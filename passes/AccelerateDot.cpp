@@ -1,4 +1,6 @@
 // terrazzo-accelerate-dot: see Passes.td.
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "passes/Passes.h"
 #include "passes/AccelerateDot.h"
 #include "passes/AccelerateDotWgmma.h"
@@ -6,11 +8,13 @@
 #include "backends/Target.h"
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
+#include "passes/LayoutPropagation.h"
 #include "passes/LayoutUtils.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::terrazzo {
 #define GEN_PASS_DEF_TERRAZZOACCELERATEDOT
@@ -107,11 +111,27 @@ tile::DotOp widenFp8Operands(tile::DotOp dot) {
   return wide;
 }
 
+/// Whether `op` computes tensors from tensors without choosing a layout of
+/// its own: the ops a chain of dots passes through.
+bool passesChain(Operation *op) {
+  return isLayoutAgnosticElementwise(op) ||
+         isa<tilegpu::ConvertLayoutOp, tile::BroadcastOp, tile::ExpandDimsOp,
+             tile::ReduceOp>(op);
+}
+
 void accelerate(tile::DotOp dot, unsigned kWidth, unsigned numWarps) {
   MLIRContext *context = dot.getContext();
   RankedTensorType dType = dot.getType();
   auto [wm, wn] =
       warpsPerTile(dType.getShape()[0], dType.getShape()[1], numWarps);
+  // In a chain of dots every warp takes whole rows: the A operand of the
+  // second dot is then the first dot's accumulator relabelled (no warp
+  // needs rows another computed).
+  if ((feedsDotOperandA(dot) || computedFromDot(dot.getA())) &&
+      dType.getShape()[0] >= 16 * int64_t(numWarps)) {
+    wm = numWarps;
+    wn = 1;
+  }
   auto mma = tilegpu::NvidiaMmaLayoutAttr::get(context, 2, {wm, wn}, {16, 8});
   auto aLayout = tilegpu::DotOperandLayoutAttr::get(context, 0, mma, kWidth);
   auto bLayout = tilegpu::DotOperandLayoutAttr::get(context, 1, mma, kWidth);
@@ -182,6 +202,43 @@ struct AccelerateDotPass
 };
 
 } // namespace
+
+bool mlir::terrazzo::computedFromDot(Value value) {
+  llvm::SetVector<Value> seen;
+  seen.insert(value);
+  Block *block = value.getParentBlock();
+  // Bounded: the chains this is for are a few ops long.
+  for (unsigned i = 0; i < seen.size() && i < 64; ++i) {
+    Operation *op = seen[i].getDefiningOp();
+    if (!op || op->getBlock() != block)
+      continue;
+    if (isa<tile::DotOp, tilegpu::WarpGroupDotOp>(op))
+      return true;
+    if (!passesChain(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (isa<RankedTensorType>(operand.getType()))
+        seen.insert(operand);
+  }
+  return false;
+}
+
+bool mlir::terrazzo::feedsDotOperandA(tile::DotOp dot) {
+  llvm::SetVector<Operation *> seen;
+  seen.insert(dot);
+  for (unsigned i = 0; i < seen.size() && i < 64; ++i) {
+    for (OpOperand &use : seen[i]->getUses()) {
+      Operation *user = use.getOwner();
+      if (user->getBlock() != dot->getBlock())
+        continue;
+      if (isa<tile::DotOp>(user) && use.getOperandNumber() == 0)
+        return true;
+      if (passesChain(user))
+        seen.insert(user);
+    }
+  }
+  return false;
+}
 
 bool mlir::terrazzo::isTensorCoreDot(tile::DotOp dot,
                                      tile::InputPrecision precision,

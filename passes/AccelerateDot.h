@@ -31,6 +31,16 @@ FailureOr<ModuleTarget> getModuleTarget(ModuleOp module, StringRef pass);
 bool isTensorCoreDot(tile::DotOp dot, tile::InputPrecision precision,
                      unsigned capability, unsigned numWarps);
 
+/// Whether `value` is computed from the result of a dot (a tensor-core
+/// accumulator) through elementwise ops, broadcasts, reductions and layout
+/// conversions within its block: the A operand of the tail of a chain of
+/// dots (attention's P V, P = softmax(Q K^T)), in registers already.
+bool computedFromDot(Value value);
+
+/// Whether `dot`'s result reaches the A operand of another dot through such
+/// ops within its block: the head of a chain of dots.
+bool feedsDotOperandA(tile::DotOp dot);
+
 } // namespace mlir::terrazzo
 
 #endif // TERRAZZO_PASSES_ACCELERATEDOT_H

@@ -4,14 +4,26 @@
 // whatever layout they have), in the layout the instruction's matrix
 // descriptors address; the accumulator and result get the wgmma
 // accumulator layout, through convert_layout that
-// terrazzo-remove-layout-conversions later moves or removes.
+// terrazzo-remove-layout-conversions later moves or removes. An operand
+// defined outside the dot's block (a loop-invariant Q) is stored once,
+// where it is defined, and made visible to the tensor cores' (async)
+// proxy there by a tilegpu.fence_async_shared, not by a fence in every
+// iteration of the loop (see getBufferWriters). A 16-bit A computed from
+// another dot's result (the probabilities of attention, softmax(Q K^T))
+// stays in registers instead, in the dot-operand layout of A: when the
+// warp groups tile only M, that layout is the first dot's accumulator
+// layout relabelled, and the conversion between them moves nothing.
 #include "passes/AccelerateDotWgmma.h"
+#include "passes/AccelerateDot.h"
 
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 #include "passes/LayoutUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <optional>
@@ -97,12 +109,13 @@ tilegpu::NvmmaSharedLayoutAttr operandLayout(RankedTensorType type,
 }
 
 /// What the rewrite of a dot into a warp_group_dot needs: the operands as
-/// stored into shared memory, their shared layouts and the accumulator's
-/// layout.
+/// stored into shared memory (A maybe kept in registers), their shared
+/// layouts and the accumulator's layout.
 struct WgmmaPlan {
   Value aSource, bSource;
   tilegpu::NvmmaSharedLayoutAttr aLayout, bLayout;
   tilegpu::NvidiaMmaLayoutAttr mma;
+  bool aInRegisters = false;
 };
 
 /// The plan for `dot` computed in `precision`, or nullopt when wgmma cannot
@@ -149,11 +162,21 @@ std::optional<WgmmaPlan> planWgmma(tile::DotOp dot,
   WgmmaPlan plan;
   plan.aSource = source(dot.getA());
   plan.bSource = source(dot.getB());
-  plan.aLayout = operandLayout(
-      cast<RankedTensorType>(plan.aSource.getType()), 0, instrN);
+  // A in registers: 16-bit, from a dot, and each warp group computing
+  // whole rows (with warp groups along N each would need all of A, which
+  // the first dot spread over them).
+  plan.aInRegisters = aType.getElementTypeBitWidth() == 16 &&
+                      groupsN == 1 &&
+                      mlir::terrazzo::computedFromDot(plan.aSource);
+  if (!plan.aInRegisters) {
+    plan.aLayout = operandLayout(
+        cast<RankedTensorType>(plan.aSource.getType()), 0, instrN);
+    if (!plan.aLayout)
+      return std::nullopt;
+  }
   plan.bLayout = operandLayout(
       cast<RankedTensorType>(plan.bSource.getType()), 1, instrN);
-  if (!plan.aLayout || !plan.bLayout)
+  if (!plan.bLayout)
     return std::nullopt;
   plan.mma = tilegpu::NvidiaMmaLayoutAttr::get(
       dot.getContext(), 3, {4 * groupsM, groupsN},
@@ -180,20 +203,56 @@ bool mlir::terrazzo::accelerateDotWithWgmma(tile::DotOp dot,
   MLIRContext *context = dot.getContext();
   OpBuilder builder(dot);
   Location loc = dot.getLoc();
-  auto alloc = [&](Value operand, tilegpu::NvmmaSharedLayoutAttr layout) {
+  // The buffer of an operand defined outside the dot's block is written
+  // where the operand is defined (once, not on every iteration of the
+  // loops around the dot), fenced for the async proxy right there, and
+  // shared by the dots that read it.
+  auto alloc = [&](Value operand,
+                   tilegpu::NvmmaSharedLayoutAttr layout) -> Value {
     auto type = cast<RankedTensorType>(operand.getType());
     auto memType = tilegpu::MemDescType::get(context, type.getShape(),
                                              type.getElementType(), layout,
                                              /*mutableMemory=*/false);
+    OpBuilder::InsertionGuard guard(builder);
+    Block *home = operand.getParentBlock();
+    if (home != dot->getBlock()) {
+      for (Operation *user : operand.getUsers())
+        if (auto existing = dyn_cast<tilegpu::LocalAllocOp>(user))
+          if (existing.getType() == memType && existing->getBlock() == home)
+            return existing.getResult();
+      if (Operation *producer = operand.getDefiningOp())
+        builder.setInsertionPointAfter(producer);
+      else
+        builder.setInsertionPointToStart(home);
+      Value buffer =
+          tilegpu::LocalAllocOp::create(builder, loc, memType, operand);
+      tilegpu::FenceAsyncSharedOp::create(builder, loc, ValueRange{buffer});
+      return buffer;
+    }
     return tilegpu::LocalAllocOp::create(builder, loc, memType, operand)
         .getResult();
   };
-  Value a = alloc(plan->aSource, plan->aLayout);
+  Value a = plan->aInRegisters
+                ? convertToLayout(builder, dot.getA().getLoc(), plan->aSource,
+                                  tilegpu::DotOperandLayoutAttr::get(
+                                      context, 0, plan->mma, /*kWidth=*/2))
+                : alloc(plan->aSource, plan->aLayout);
   Value b = alloc(plan->bSource, plan->bLayout);
-  Value c =
-      convertToLayout(builder, dot.getC().getLoc(), dot.getC(), plan->mma);
+  // A zero accumulator is not read (use_c = false): no registers to clear
+  // before the instructions, which would otherwise have to wait for them.
+  Value c, useC;
+  Value init = dot.getC();
+  while (auto convert = init.getDefiningOp<tilegpu::ConvertLayoutOp>())
+    init = convert.getSrc();
+  if (matchPattern(init, m_AnyZeroFloat()) || matchPattern(init, m_Zero())) {
+    auto type = cast<RankedTensorType>(dot.getC().getType());
+    c = ub::PoisonOp::create(builder, loc, type.cloneWithEncoding(plan->mma));
+    useC = arith::ConstantOp::create(builder, loc, builder.getBoolAttr(false));
+  } else {
+    c = convertToLayout(builder, dot.getC().getLoc(), dot.getC(), plan->mma);
+  }
   auto wgmma = tilegpu::WarpGroupDotOp::create(
-      builder, loc, c.getType(), a, b, c, /*useC=*/Value(),
+      builder, loc, c.getType(), a, b, c, useC,
       dot.getInputPrecision(),
       dot.getMaxNumImpreciseAcc());
   Value result =

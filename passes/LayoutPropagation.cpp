@@ -1,9 +1,10 @@
 // Forward layout propagation, the first phase of
 // terrazzo-remove-layout-conversions: values whose layout was chosen for a
-// reason (loads, in the layout coalescing picked for their addresses) lend
-// that layout to everything computed from them that can run in any layout,
-// so the computation follows the data instead of the data being moved to
-// the default layouts the computation started in.
+// reason (tensor-core results, in their instruction's accumulator layout;
+// loads, in the layout coalescing picked for their addresses) lend that
+// layout to everything computed from them that can run in any layout, so
+// the computation follows the data instead of the data being moved to the
+// default layouts the computation started in.
 #include "passes/LayoutPropagation.h"
 
 #include "dialects/Tile/IR/Tile.h"
@@ -218,6 +219,19 @@ Type expectedOperandType(OpOperand &use,
 
 void propagateLayoutsFromAnchors(Operation *root, bool throughReshapes) {
   Propagation propagation(throughReshapes);
+  // Tensor-core results first, and to the end: an accumulator computed on
+  // (softmax of Q K^T, the rescaled output of attention) and carried by a
+  // loop stays in the registers the instruction wrote, with its row
+  // vectors in the slices of that layout; only where such a value meets a
+  // load's does the load's data move.
+  root->walk([&](Operation *op) {
+    if (!isa<tile::DotOp, tilegpu::WarpGroupDotOp>(op))
+      return;
+    RankedTensorType type = tensorType(op->getResult(0));
+    if (type && isa_and_nonnull<tilegpu::NvidiaMmaLayoutAttr>(type.getEncoding()))
+      propagation.propagate(op->getResult(0), type.getEncoding());
+  });
+  propagation.run();
   root->walk([&](Operation *op) {
     if (isa<tile::LoadOp>(op))
       propagation.propagate(op->getResult(0),

@@ -13,11 +13,12 @@ namespace mlir::terrazzo {
 /// (or from nothing), so they can run in any layout as well as another.
 bool isLayoutAgnosticElementwise(Operation *op);
 
-/// Gives the values computed from each load (through elementwise ops,
-/// conversions, broadcasts, reductions, trans/reshape/join/split as
-/// relabellings, loop-carried values and if results)
-/// the load's layout, and puts conversions where an op still needs another
-/// layout: in front of it, from the new layout to the needed one.
+/// Gives the values computed from each tensor-core dot result, then from
+/// each load (through elementwise ops, conversions, broadcasts, reductions,
+/// trans/reshape/join/split as relabellings, loop-carried values and if
+/// results) the dot's or load's layout, and puts conversions where an op
+/// still needs another layout: in front of it, from the new layout to the
+/// needed one.
 /// Through a reshape only with `throughReshapes`: whether relabelling there
 /// beats issuing the load in its users' layout depends on the whole kernel
 /// (the pass tries both).

@@ -78,16 +78,28 @@ def TerrazzoRemoveLayoutConversions
     : Pass<"terrazzo-remove-layout-conversions", "::mlir::ModuleOp"> {
   let summary = "Remove layout conversions by computing values in the layout their users need";
   let description = [{
-    A conversion of a value that is cheap to compute in any layout (splats,
-    ranges, constants, elementwise arithmetic, pointer arithmetic, broadcasts
-    and expand_dims of such values) is replaced by computing that value
-    directly in the target layout, recursively; chains of conversions fold
-    and code left unused disappears. A load used only by a conversion is
-    issued in the target layout instead. Loop-carried values (`scf.for`
-    iter_args) and `scf.if` results move into the layout their users want,
-    once per value. What remains converts values that are expensive or
-    impossible to recompute: loads with several users in different layouts
-    and results of reductions.
+    First, layouts propagate forward from anchors: tensor-core results
+    (`tile.dot` and `tilegpu.warp_group_dot` in `#tilegpu.nvidia_mma`
+    layouts) first, then loads; what is computed from them elementwise,
+    broadcast, reduced (results in the slice layout), carried by loops or
+    yielded by ifs takes the anchor's layout, so that a softmax of a dot's
+    result and the accumulators a loop carries stay in the accumulator
+    layout.
+
+    Then a conversion of a value that is cheap to compute in any layout
+    (splats, ranges, constants, elementwise arithmetic, pointer arithmetic,
+    broadcasts and expand_dims of such values) is replaced by computing
+    that value directly in the target layout, recursively; chains of
+    conversions fold and code left unused disappears; a conversion between
+    two attributes of the same linear layout (which moves nothing) stays
+    rather than have its producer computed twice. A load used only by a
+    conversion is issued in the target layout instead. Loop-carried values
+    (`scf.for` iter_args) and `scf.if` results move into the layout their
+    users want, once per value; a loop result moves into its users' layout
+    after the loop only where the body computes in that layout already.
+    What remains converts values that are expensive or impossible to
+    recompute: loads with several users in different layouts and results
+    of reductions.
   }];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }
@@ -200,14 +212,22 @@ def TerrazzoAccelerateDot : Pass<"terrazzo-accelerate-dot", "::mlir::ModuleOp"> 
     a K) keep the FMA lowering's layouts (terrazzo-decompose-tf32x3, run
     before, leaves only the tf32x3 dots no tensor core would take). On
     sm_90a, wgmma comes first (AccelerateDotWgmma.h), fp8 operands
-    included.
+    included: its operands are stored into `#tilegpu.nvmma_shared` buffers
+    (once, where they are defined, when that is outside the dot's block),
+    except a 16-bit A computed from another dot's result (attention's
+    probabilities), which stays in registers in the `#tilegpu.dot_operand`
+    layout of the wgmma accumulator (a relabelling of the first dot's
+    result when the warp groups tile M only); an accumulator that is zero
+    becomes `use_c = false`.
 
     fp8 dots (f8E4M3FN, f8E5M2, mixed) that wgmma does not take get their
     operands converted to float16 (`tile.fp_to_fp`, exact) and are then
     treated as float16 dots, as Triton does where no instruction multiplies
     fp8. That conversion needs sm_89: before, an fp8 dot is an error.
   }];
-  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::ub::UBDialect"];
 }
 
 def TerrazzoLoadsToDescriptors

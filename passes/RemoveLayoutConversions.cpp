@@ -62,6 +62,18 @@ std::optional<int> duplicatedThreadBits(RankedTensorType type) {
   return bits;
 }
 
+/// Whether `convert` only renames the attribute: both layouts are the same
+/// linear layout (slices of two wgmma layouts that differ in the
+/// instruction's N but not in the rows a thread holds, say), so its
+/// lowering moves nothing.
+bool isRelabelling(tilegpu::ConvertLayoutOp convert) {
+  RankedTensorType from = convert.getSrc().getType();
+  RankedTensorType to = convert.getType();
+  auto src = tilegpu::toLinearLayout(from.getShape(), from.getEncoding());
+  auto dst = tilegpu::toLinearLayout(to.getShape(), to.getEncoding());
+  return src && dst && *src == *dst;
+}
+
 /// Whether `op`'s result has narrower elements than its first operand.
 bool narrows(Operation *op) {
   auto in = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
@@ -153,6 +165,10 @@ struct RematerializeInTargetLayout
       return success();
     }
     if (!isLayoutAgnosticElementwise(producer))
+      return failure();
+    // A conversion that moves nothing costs less than computing the
+    // producer a second time in the other layout.
+    if (isRelabelling(convert))
       return failure();
     // A narrowing cast of a tensor-core accumulator (an epilogue's
     // truncation to float16) is converted after the cast: moving the
@@ -259,9 +275,31 @@ bool wantedElsewhere(Value value, RankedTensorType type) {
   });
 }
 
+/// Whether the body of `loop` computes its value `index` in `type`'s layout
+/// already: it yields a conversion from `type`, or converts the argument
+/// to `type` wherever it uses it. Only then does carrying the value in
+/// `type` save conversions inside the loop; otherwise a conversion after
+/// the loop (once) is cheaper than one on every iteration.
+bool bodyComputesIn(scf::ForOp loop, unsigned index, RankedTensorType type) {
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  auto yielded =
+      yield.getOperand(index).getDefiningOp<tilegpu::ConvertLayoutOp>();
+  if (yielded && yielded.getSrc().getType() == type)
+    return true;
+  BlockArgument arg = loop.getRegionIterArg(index);
+  return !arg.use_empty() &&
+         llvm::all_of(arg.getUsers(), [&](Operation *user) {
+           auto convert = dyn_cast<tilegpu::ConvertLayoutOp>(user);
+           return convert && convert.getType() == type;
+         });
+}
+
 /// convert(iter_arg) or convert(result) of an scf.for -> the loop carries
 /// that value in the converted layout (see carryInLayout); the other
-/// patterns then push the remaining conversions to where they fold.
+/// patterns then push the remaining conversions to where they fold. A
+/// result's conversion moves only where the body computes in its layout
+/// (bodyComputesIn): an accumulator the body keeps in its dot's layout
+/// stays there and is converted once for the store.
 struct CarryLoopValueInTargetLayout
     : public OpRewritePattern<tilegpu::ConvertLayoutOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -295,7 +333,8 @@ struct CarryLoopValueInTargetLayout
     // and is converted once for the store).
     bool fromBody = isa<BlockArgument>(src);
     if (wantedElsewhere(loop.getRegionIterArg(index), newType) ||
-        (!fromBody && wantedElsewhere(loop->getResult(index), newType)) ||
+        (!fromBody && (wantedElsewhere(loop->getResult(index), newType) ||
+                       !bodyComputesIn(loop, index, newType))) ||
         !moved.insert({loop.getOperation(), index}).second)
       return failure();
     carryInLayout(loop, index, newType, convert, rewriter);

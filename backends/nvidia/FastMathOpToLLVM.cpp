@@ -2,10 +2,12 @@
 // float32 division marked `afn` (the frontend's `/`, as Triton's) is PTX's
 // div.full.f32, accurate to 2 ulp and a few instructions long, where LLVM
 // would emit either the IEEE-rounded sequence or the coarser div.approx.
-// float32 exp and exp2 are the hardware's ex2.approx.f32 (exp as
-// ex2(x * log2 e)), as Triton emits them: libdevice's expf spends a dozen
-// more instructions on the last ulp, which a bandwidth-bound kernel such as
-// softmax pays for in issue slots.
+// float32 exp and exp2 are the hardware's ex2.approx (exp as
+// ex2.approx.f32 of x * log2 e, exp2 as ex2.approx.ftz.f32, results below
+// 2^-126 flushed to zero), as Triton emits them: libdevice's expf spends a
+// dozen more instructions on the last ulp, which a bandwidth-bound kernel
+// such as softmax pays for in issue slots, and attention's online softmax
+// (exp2 of every score) in the issue slots between its wgmma groups.
 #include "backends/nvidia/NVIDIAPatterns.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -38,10 +40,11 @@ struct ApproximateDivideF32 : public ConvertOpToLLVMPattern<arith::DivFOp> {
   }
 };
 
-// Calls llvm.nvvm.ex2.approx.f32 on `operand`, first multiplied by
-// `scale` unless it is 1.
+// Calls llvm.nvvm.ex2.approx.f32 (or its flush-to-zero form) on
+// `operand`, first multiplied by `scale` unless it is 1.
 static Value emitApproximateExp2(ConversionPatternRewriter &rewriter,
-                                 Location loc, Value operand, double scale) {
+                                 Location loc, Value operand, double scale,
+                                 bool flushToZero) {
   Type f32 = rewriter.getF32Type();
   if (scale != 1.0) {
     Value factor = LLVM::ConstantOp::create(rewriter, loc, f32,
@@ -50,7 +53,8 @@ static Value emitApproximateExp2(ConversionPatternRewriter &rewriter,
   }
   return LLVM::CallIntrinsicOp::create(
              rewriter, loc, f32,
-             rewriter.getStringAttr("llvm.nvvm.ex2.approx.f32"),
+             rewriter.getStringAttr(flushToZero ? "llvm.nvvm.ex2.approx.ftz.f"
+                                                : "llvm.nvvm.ex2.approx.f32"),
              ValueRange{operand})
       .getResult(0);
 }
@@ -58,20 +62,24 @@ static Value emitApproximateExp2(ConversionPatternRewriter &rewriter,
 template <typename MathOp>
 struct ApproximateExpF32 : public ConvertOpToLLVMPattern<MathOp> {
   ApproximateExpF32(const LLVMTypeConverter &converter, double scale,
-                    PatternBenefit benefit)
-      : ConvertOpToLLVMPattern<MathOp>(converter, benefit), scale(scale) {}
+                    bool flushToZero, PatternBenefit benefit)
+      : ConvertOpToLLVMPattern<MathOp>(converter, benefit), scale(scale),
+        flushToZero(flushToZero) {}
 
   LogicalResult
   matchAndRewrite(MathOp op, typename MathOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (!op.getType().isF32())
       return failure();
-    rewriter.replaceOp(op, emitApproximateExp2(rewriter, op.getLoc(),
-                                               adaptor.getOperand(), scale));
+    rewriter.replaceOp(op,
+                       emitApproximateExp2(rewriter, op.getLoc(),
+                                           adaptor.getOperand(), scale,
+                                           flushToZero));
     return success();
   }
 
   double scale;
+  bool flushToZero;
 };
 
 } // namespace
@@ -80,6 +88,8 @@ void mlir::terrazzo::populateNVIDIAFastMathPatterns(
     const LLVMTypeConverter &converter, RewritePatternSet &patterns,
     PatternBenefit benefit) {
   patterns.add<ApproximateDivideF32>(converter, benefit);
-  patterns.add<ApproximateExpF32<math::ExpOp>>(converter, M_LOG2E, benefit);
-  patterns.add<ApproximateExpF32<math::Exp2Op>>(converter, 1.0, benefit);
+  patterns.add<ApproximateExpF32<math::ExpOp>>(converter, M_LOG2E,
+                                               /*flushToZero=*/false, benefit);
+  patterns.add<ApproximateExpF32<math::Exp2Op>>(converter, 1.0,
+                                                /*flushToZero=*/true, benefit);
 }

@@ -1,8 +1,11 @@
 // tilegpu.warp_group_dot as Hopper's wgmma.mma_async (sm_90a), operands
 // read by the tensor cores from shared memory through 64-bit matrix
 // descriptors, accumulators in registers laid out as #tilegpu.nvidia_mma
-// version 3. Synchronous unless `async`: then the lowering issues and
-// commits the group and tilegpu.warp_group_dot_wait waits for it.
+// version 3. A may instead be registers (a 16-bit tensor in the dot-operand
+// layout of A): each wgmma then takes four 32-bit registers per thread, the
+// m16k16 fragment of mma.sync's A for the thread's warp's 16 rows.
+// Synchronous unless `async`: then the lowering issues and commits the
+// group and tilegpu.warp_group_dot_wait waits for it.
 //
 // Sequence (every thread of the program instance runs it):
 //   fence.proxy.async.shared::cta  the thread's own generic-proxy stores
@@ -174,8 +177,9 @@ struct WarpGroupDotOpConversion
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *context = op.getContext();
-    tilegpu::MemDescType aType = op.getA().getType(),
-                         bType = op.getB().getType();
+    auto aType = cast<ShapedType>(op.getA().getType());
+    auto aBuffer = dyn_cast<tilegpu::MemDescType>(aType);
+    tilegpu::MemDescType bType = op.getB().getType();
     RankedTensorType dType = op.getType();
     auto mma = cast<tilegpu::NvidiaMmaLayoutAttr>(dType.getEncoding());
     Type accElement = dType.getElementType();
@@ -187,10 +191,14 @@ struct WarpGroupDotOpConversion
     if (!aPtx || !bPtx)
       return op.emitOpError("no wgmma for operands of type ")
              << aType.getElementType();
-    OperandAddressing a = addressing(aType, /*kDim=*/1);
+    // A from registers: no descriptor, no transpose bit.
+    std::optional<OperandAddressing> a;
+    if (aBuffer)
+      a = addressing(aBuffer, /*kDim=*/1);
     OperandAddressing b = addressing(bType, /*kDim=*/0);
     // MN-major layouts without swizzle are defined differently by the ISA.
-    if ((!a.kMajor && a.rowBytes == 16) || (!b.kMajor && b.rowBytes == 16))
+    if ((a && !a->kMajor && a->rowBytes == 16) ||
+        (!b.kMajor && b.rowBytes == 16))
       return op.emitOpError("MN-major operands need a swizzled "
                             "nvmma_shared layout");
     int64_t instrN = mma.getInstrShape()[1];
@@ -254,8 +262,39 @@ struct WarpGroupDotOpConversion
       return LLVM::OrOp::create(rewriter, loc, field,
                                 i64Constant(rewriter, loc, x.descriptorBits));
     };
-    Value aBase = baseDescriptor(adaptor.getA(), a, groupM, 0);
+    Value aBase = a ? baseDescriptor(adaptor.getA(), *a, groupM, 0) : Value();
     Value bBase = baseDescriptor(adaptor.getB(), b, groupN, 1);
+    // A's registers, looked up by the element (row, k) that lane 0 of the
+    // group's first warp holds, as for the accumulator (the warps' own
+    // offsets are the same in both layouts), and packed in pairs before
+    // wgmma.fence: registers written between the fence and the
+    // instructions that read them would make ptxas add a fence of its own
+    // before each instruction.
+    std::map<std::pair<int32_t, int32_t>, SmallVector<Value>> aFragments;
+    if (!a) {
+      std::map<Coordinates, int32_t> aIndex = registerIndex(*getLinearLayout(
+          cast<RankedTensorType>(op.getA().getType())));
+      SmallVector<Value> aValues = unpackStruct(rewriter, loc, adaptor.getA());
+      for (int32_t m0 : tileOrigins(dLayout, 0, 64)) {
+        for (int64_t k0 = 0; k0 < k; k0 += kStep) {
+          // Register r holds (m0 + 8 (r % 2), k0 + 8 (r / 2) + {0, 1}).
+          SmallVector<Value> &fragment = aFragments[{m0, int32_t(k0)}];
+          for (int32_t r = 0; r < 4; ++r) {
+            SmallVector<Value> pair;
+            for (int32_t w = 0; w < 2; ++w) {
+              auto it = aIndex.find(
+                  {m0 + 8 * (r % 2), int32_t(k0) + 8 * (r / 2) + w});
+              if (it == aIndex.end())
+                return op.emitOpError("internal error: an element of A is "
+                                      "missing from the thread's registers");
+              pair.push_back(aValues[it->second]);
+            }
+            fragment.push_back(
+                packRegister(rewriter, loc, pair, rewriter.getI32Type()));
+          }
+        }
+      }
+    }
     // Adding offset >> 4 to the address field cannot carry out of it: the
     // shared window is below 2^18 bytes.
     auto descriptor = [&](Value base, int64_t offset) -> Value {
@@ -288,26 +327,39 @@ struct WarpGroupDotOpConversion
     // intrinsic, it only becomes inline assembly in MLIR's NVVM-to-LLVM
     // conversion, which this backend does not run. Operands: the fragment
     // ($0.., tied to the accumulator inputs), the descriptors, and scale-d
-    // as a predicate (1: D = A * B + D). The transpose immediates exist for
-    // 16-bit types only: 1 for an MN-major operand.
+    // as a predicate (1: D = A * B + D); A from registers is four 32-bit
+    // registers in place of its descriptor. The transpose immediates exist
+    // for 16-bit types only: 1 for an MN-major operand (B's alone when A is
+    // registers).
+    const int64_t aOperands = a ? 1 : 4;
     std::string ptx;
     {
       auto name = [](NVVM::WGMMATypes type) {
         return NVVM::stringifyWGMMATypes(type).str();
       };
+      auto operand = [](int64_t i) { return "$" + std::to_string(i); };
       int64_t n = fragment;
       std::string regs;
       for (int64_t i = 0; i < n; ++i)
-        regs += (i ? ", $" : "$") + std::to_string(i);
-      ptx = "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(2 * n + 2) +
+        regs += (i ? ", " : "") + operand(i);
+      std::string aText = operand(2 * n);
+      if (!a) {
+        aText = "{";
+        for (int64_t i = 0; i < aOperands; ++i)
+          aText += (i ? ", " : "") + operand(2 * n + i);
+        aText += "}";
+      }
+      ptx = "{\n.reg .pred p;\nsetp.ne.b32 p, " +
+            operand(2 * n + aOperands + 1) +
             ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
             std::to_string(instrN) + "k" + std::to_string(kStep) + ".f32." +
-            name(*aPtx) + "." + name(*bPtx) + " {" + regs + "}, $" +
-            std::to_string(2 * n) + ", $" + std::to_string(2 * n + 1) +
-            ", p, 1, 1";
-      if (aType.getElementType().getIntOrFloatBitWidth() == 16)
-        ptx += std::string(", ") + (a.kMajor ? "0" : "1") + ", " +
-               (b.kMajor ? "0" : "1");
+            name(*aPtx) + "." + name(*bPtx) + " {" + regs + "}, " + aText +
+            ", " + operand(2 * n + aOperands) + ", p, 1, 1";
+      if (aType.getElementType().getIntOrFloatBitWidth() == 16) {
+        if (a)
+          ptx += std::string(", ") + (a->kMajor ? "0" : "1");
+        ptx += std::string(", ") + (b.kMajor ? "0" : "1");
+      }
       ptx += ";\n}";
     }
     std::string wgmmaConstraints;
@@ -315,7 +367,8 @@ struct WarpGroupDotOpConversion
       wgmmaConstraints += (i ? ",=f" : "=f");
     for (int64_t i = 0; i < fragment; ++i)
       wgmmaConstraints += "," + std::to_string(i);
-    wgmmaConstraints += ",l,l,r";
+    wgmmaConstraints += a ? ",l" : ",r,r,r,r";
+    wgmmaConstraints += ",l,r";
     Value one = i32Constant(rewriter, loc, 1);
     // scale-d of each tile's first K step: 0 makes it D = A * B.
     Value firstScale = one;
@@ -323,10 +376,10 @@ struct WarpGroupDotOpConversion
       firstScale =
           LLVM::ZExtOp::create(rewriter, loc, rewriter.getI32Type(), useC);
     auto emitWgmma = [&](RewriterBase &rewriter, Location loc, Type structType,
-                         Value acc, Value descA, Value descB,
+                         Value acc, ValueRange aParts, Value descB,
                          Value scale) -> Value {
       SmallVector<Value> operands = unpackStruct(rewriter, loc, acc);
-      operands.push_back(descA);
+      llvm::append_range(operands, aParts);
       operands.push_back(descB);
       operands.push_back(scale);
       return LLVM::InlineAsmOp::create(
@@ -356,9 +409,13 @@ struct WarpGroupDotOpConversion
           acc = LLVM::InsertValueOp::create(rewriter, loc, acc, results[reg],
                                             int64_t(i));
         for (int64_t k0 = 0; k0 < k; k0 += kStep) {
-          Value descA = descriptor(aBase, a.offset(m0, k0));
+          SmallVector<Value> aParts;
+          if (a)
+            aParts.push_back(descriptor(aBase, a->offset(m0, k0)));
+          else
+            aParts = aFragments[{m0, int32_t(k0)}];
           Value descB = descriptor(bBase, b.offset(k0, n0));
-          acc = emitWgmma(rewriter, loc, structType, acc, descA, descB,
+          acc = emitWgmma(rewriter, loc, structType, acc, aParts, descB,
                           k0 == 0 ? firstScale : one);
         }
         for (auto [i, reg] : llvm::enumerate(regs))

@@ -167,3 +167,101 @@ func.func @fp8_fallbacks(%a: tensor<64x64xf8E4M3FN>, %b: tensor<64x64xf8E4M3FN>,
   %dk = tile.dot %ak, %bk, %ck : tensor<64x16xf8E4M3FN> * tensor<16x64xf8E5M2> -> tensor<64x64xf32>
   return %d16, %d32, %dk : tensor<64x64xf16>, tensor<32x64xf32>, tensor<64x64xf32>
 }
+
+// -----
+
+// A chain of dots (attention's P V with P = exp2(Q K^T - max)): the second
+// dot's float16 A is computed from the first dot's result, so it stays in
+// registers, in the dot-operand layout of A whose parent is the second
+// dot's accumulator layout; B is stored into shared memory. The first
+// dot's zero accumulator is not read (use_c = false, no registers to
+// clear). At 8 warps with M = 64 the two warp groups would split N, each
+// then needing all of P, which the first dot spread over both: P goes
+// through shared memory as before.
+// CHECK-LABEL: func.func @chain
+// CHECK: %[[Q:.+]] = tilegpu.local_alloc %arg0
+// CHECK: %[[K:.+]] = tilegpu.local_alloc %arg1
+// CHECK: %[[NOC:.+]] = ub.poison : tensor<64x64xf32, #[[MMA:tilegpu.nvidia_mma<\{versionMajor = 3, warpsPerCTA = \[4, 1\], instrShape = \[16, 64, 16\]\}>]]>
+// CHECK: %[[FALSE:.+]] = arith.constant false
+// CHECK: %[[S:.+]] = tilegpu.warp_group_dot %[[Q]], %[[K]], %[[NOC]] use_c = %[[FALSE]]
+// CHECK: %[[P:.+]] = arith.truncf
+// CHECK: %[[PA:.+]] = tilegpu.convert_layout %[[P]] {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #[[MMA]], kWidth = 2}>>
+// CHECK-NOT: tilegpu.local_alloc %[[P]]
+// CHECK: %[[V:.+]] = tilegpu.local_alloc %arg2
+// CHECK: tilegpu.warp_group_dot %[[PA]], %[[V]], %{{.+}} : tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #[[MMA]], kWidth = 2}>>, !tilegpu.memdesc<64x64xf16
+// W8-LABEL: func.func @chain
+// W8: tilegpu.warp_group_dot {{.*}}warpsPerCTA = [4, 2]
+// W8: %[[P:.+]] = arith.truncf
+// W8-NOT: dot_operand
+// W8: tilegpu.local_alloc %[[P]]
+func.func @chain(%q: tensor<64x64xf16>, %k: tensor<64x64xf16>, %v: tensor<64x64xf16>, %acc: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %s = tile.dot %q, %k, %zero : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+  %e = math.exp2 %s : tensor<64x64xf32>
+  %p = arith.truncf %e : tensor<64x64xf32> to tensor<64x64xf16>
+  %o = tile.dot %p, %v, %acc : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+  return %o : tensor<64x64xf32>
+}
+
+// -----
+
+// Must not: an A that no dot computed (loaded, or computed from loads)
+// goes through shared memory; so does a float32 (tf32) A computed from a
+// dot, which wgmma takes from registers only in 16-bit types here.
+// CHECK-LABEL: func.func @not_a_chain
+// CHECK-NOT: dot_operand
+// CHECK: %[[A:.+]] = arith.truncf
+// CHECK: tilegpu.local_alloc %[[A]]
+// CHECK: tilegpu.warp_group_dot
+// CHECK-LABEL: func.func @tf32_chain
+// CHECK-NOT: dot_operand
+// CHECK: %[[E:.+]] = math.exp2
+// CHECK: tilegpu.local_alloc %[[E]]
+// CHECK: tilegpu.warp_group_dot
+func.func @not_a_chain(%a: tensor<64x64xf32>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %e = math.exp2 %a : tensor<64x64xf32>
+  %h = arith.truncf %e : tensor<64x64xf32> to tensor<64x64xf16>
+  %d = tile.dot %h, %b, %c : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+  return %d : tensor<64x64xf32>
+}
+func.func @tf32_chain(%a: tensor<64x32xf32>, %b: tensor<32x64xf32>, %v: tensor<64x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %s = tile.dot %a, %b, %c precision = tf32 : tensor<64x32xf32> * tensor<32x64xf32> -> tensor<64x64xf32>
+  %e = math.exp2 %s : tensor<64x64xf32>
+  %d = tile.dot %e, %v, %c precision = tf32 : tensor<64x64xf32> * tensor<64x64xf32> -> tensor<64x64xf32>
+  return %d : tensor<64x64xf32>
+}
+
+// -----
+
+// An operand defined outside the dot's loop (Q of attention) is stored into
+// shared memory once, before the loop, fenced for the async proxy there
+// (fence_async_shared naming it), and that buffer serves every dot that
+// reads it in that layout (both loops here); the operands defined in the
+// loop are stored in it, and fenced by the wgmma lowering.
+// CHECK-LABEL: func.func @invariant_operand
+// CHECK: %[[Q:.+]] = tilegpu.local_alloc %arg0
+// CHECK-NEXT: tilegpu.fence_async_shared %[[Q]] : !tilegpu.memdesc<64x64xf16
+// CHECK-NOT: tilegpu.local_alloc %arg0
+// CHECK-NOT: tilegpu.fence_async_shared
+// CHECK: scf.for
+// CHECK: %[[K:.+]] = tilegpu.local_alloc
+// CHECK: tilegpu.warp_group_dot %[[Q]], %[[K]]
+// CHECK: scf.for
+// CHECK: %[[K2:.+]] = tilegpu.local_alloc
+// CHECK: tilegpu.warp_group_dot %[[Q]], %[[K2]]
+func.func @invariant_operand(%q: tensor<64x64xf16>, %kp: tensor<64x64x!tile.ptr<f16>>, %n: i32) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    %k = tile.load %kp : tensor<64x64x!tile.ptr<f16>>
+    %d = tile.dot %q, %k, %acc : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  %r2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    %k = tile.load %kp : tensor<64x64x!tile.ptr<f16>>
+    %d = tile.dot %q, %k, %acc : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  return %r, %r2 : tensor<64x64xf32>, tensor<64x64xf32>
+}

@@ -84,3 +84,38 @@ func.func @fp8(%a: tensor<64x32xf8E4M3FN>, %b: tensor<32x64xf8E5M2>, %c: tensor<
   %db = tile.dot %ab, %bb, %cb : tensor<2x16x16xf8E5M2> * tensor<2x16x16xf8E5M2> -> tensor<2x16x16xf32>
   return %d, %db : tensor<64x64xf32>, tensor<2x16x16xf32>
 }
+
+// -----
+
+// A chain of dots (the second's A computed from the first's result): both
+// put their warps along M only, so that each warp's rows of the first
+// result are the rows of A it multiplies (the conversion between the two
+// layouts relabels registers). Must not: a lone dot of the same shape
+// keeps 2 x 2 warps; a chain whose M is too short for the warps (16 rows
+// per warp) keeps the usual split (1 x 4 for 32 x 64).
+// CHECK-LABEL: func.func @chain
+// CHECK: tile.dot {{.*}}-> tensor<64x64xf32, #[[MMA:tilegpu.nvidia_mma<\{versionMajor = 2, warpsPerCTA = \[4, 1\], instrShape = \[16, 8\]\}>]]>
+// CHECK: tilegpu.convert_layout {{.*}}-> tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #[[MMA]], kWidth = 2}>>
+// CHECK: tile.dot {{.*}}-> tensor<64x64xf32, #[[MMA]]>
+// CHECK-LABEL: func.func @lone
+// CHECK: tile.dot {{.*}}warpsPerCTA = [2, 2]
+// CHECK-LABEL: func.func @short_chain
+// CHECK: tile.dot {{.*}}warpsPerCTA = [1, 4]
+// CHECK: tile.dot {{.*}}warpsPerCTA = [1, 4]
+func.func @chain(%q: tensor<64x64xf16>, %k: tensor<64x64xf16>, %v: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %s = tile.dot %q, %k, %c : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+  %e = math.exp2 %s : tensor<64x64xf32>
+  %p = arith.truncf %e : tensor<64x64xf32> to tensor<64x64xf16>
+  %o = tile.dot %p, %v, %c : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+  return %o : tensor<64x64xf32>
+}
+func.func @lone(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %d = tile.dot %a, %b, %c : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+  return %d : tensor<64x64xf32>
+}
+func.func @short_chain(%q: tensor<32x64xf16>, %k: tensor<64x64xf16>, %v: tensor<64x64xf16>, %c: tensor<32x64xf32>) -> tensor<32x64xf32> {
+  %s = tile.dot %q, %k, %c : tensor<32x64xf16> * tensor<64x64xf16> -> tensor<32x64xf32>
+  %p = arith.truncf %s : tensor<32x64xf32> to tensor<32x64xf16>
+  %o = tile.dot %p, %v, %c : tensor<32x64xf16> * tensor<64x64xf16> -> tensor<32x64xf32>
+  return %o : tensor<32x64xf32>
+}

@@ -631,3 +631,211 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
     return %neg : tensor<64x32xf32, #l>
   }
 }
+
+// -----
+
+// Attention's loop (what terrazzo-accelerate-dot leaves for mma.sync):
+// tensor-core results anchor the propagation ahead of loads, so the scores,
+// the causal mask built from aranges, the row max and sum (reductions of
+// the accumulator layout, their results in its slice), exp2, the rescaling
+// by a row vector (expand_dims, broadcast) and the loop-carried output,
+// max and sum all stay in the mma layout. Inside the loop the only
+// conversions left are the dot operands': Q, K and V from their loads and
+// P, the probabilities, from the accumulator layout to the A operand of
+// the same parent (a relabelling of registers). After the loop, the
+// output and its sum are converted once for the division and the store.
+
+// CHECK-DAG: #[[$SLICE:.+]] = #tilegpu.slice<{dim = 1, parent = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>}>
+// CHECK-DAG: #[[$COLS:.+]] = #tilegpu.slice<{dim = 0, parent = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>}>
+// CHECK-LABEL: func.func @attention_loop
+// CHECK: scf.for {{.*}} -> (tensor<64x64xf32, #[[$MMA:tilegpu.nvidia_mma<\{versionMajor = 2, warpsPerCTA = \[4, 1\], instrShape = \[16, 8\]\}>]]>, tensor<64xf32, #[[$SLICE]]>, tensor<64xf32, #[[$SLICE]]>)
+// CHECK-NOT: -> tensor<64x64xf32, #blocked
+// CHECK: %[[S:.+]] = tile.dot {{.*}} -> tensor<64x64xf32, #[[$MMA]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.make_range 0 to 64 : tensor<64xi32, #[[$SLICE]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.make_range 0 to 64 : tensor<64xi32, #[[$COLS]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[MASK:.+]] = arith.cmpi sge, {{.*}} : tensor<64x64xi32, #[[$MMA]]>
+// CHECK-NEXT: %[[SM:.+]] = arith.select %[[MASK]], %[[S]], {{.*}} : tensor<64x64xi1, #[[$MMA]]>, tensor<64x64xf32, #[[$MMA]]>
+// CHECK-NEXT: tile.reduce(%[[SM]]) axis = 1 : (tensor<64x64xf32, #[[$MMA]]>) -> tensor<64xf32, #[[$SLICE]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[P:.+]] = math.exp2 {{.*}} : tensor<64x64xf32, #[[$MMA]]>
+// CHECK-NEXT: tile.reduce(%[[P]]) axis = 1 : (tensor<64x64xf32, #[[$MMA]]>) -> tensor<64xf32, #[[$SLICE]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[ALPHA:.+]] = math.exp2 {{.*}} : tensor<64xf32, #[[$SLICE]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.expand_dims %[[ALPHA]] axis = 1 : tensor<64xf32, #[[$SLICE]]> -> tensor<64x1xf32, #[[$MMA]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[PH:.+]] = arith.truncf %[[P]] : tensor<64x64xf32, #[[$MMA]]> to tensor<64x64xf16, #[[$MMA]]>
+// CHECK-NOT: tilegpu.convert_layout {{.*}}xf32
+// CHECK: %[[PA:.+]] = tilegpu.convert_layout %[[PH]] : tensor<64x64xf16, #[[$MMA]]> -> tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #[[$MMA]], kWidth = 2}>>
+// CHECK-NOT: tilegpu.convert_layout {{.*}}xf32
+// CHECK: %[[O:.+]] = tile.dot %[[PA]], {{.*}} -> tensor<64x64xf32, #[[$MMA]]>
+// CHECK-NEXT: scf.yield %[[O]], {{.*}} : tensor<64x64xf32, #[[$MMA]]>, tensor<64xf32, #[[$SLICE]]>, tensor<64xf32, #[[$SLICE]]>
+// CHECK-NEXT: }
+// CHECK-NEXT: tilegpu.convert_layout %{{.*}}#0 : tensor<64x64xf32, #[[$MMA]]> -> tensor<64x64xf32, #blocked{{[0-9]*}}>
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#blocked1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked2 = #tilegpu.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked3 = #tilegpu.blocked<{sizePerThread = [64, 4], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [0, 1]}>
+#blocked4 = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#linear = #tilegpu.linear<{register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 0], [2, 0], [32, 0]], lane = [[0, 0], [0, 0], [0, 0], [0, 0], [4, 0]], warp = [[8, 0], [16, 0]], block = []}>
+#slice = #tilegpu.slice<{dim = 1, parent = #blocked4}>
+#slice1 = #tilegpu.slice<{dim = 0, parent = #blocked}>
+#slice2 = #tilegpu.slice<{dim = 1, parent = #blocked}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @attention_loop(%arg0: tensor<64x64xf16, #blocked>, %arg1: tensor<64x64x!tile.ptr<f16>, #blocked>, %arg2: tensor<64x64x!tile.ptr<f16>, #blocked>, %arg3: tensor<64x64x!tile.ptr<f32>, #blocked>, %arg4: i32, %arg5: f32) {
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked>
+    %cst_0 = arith.constant dense<0xFF800000> : tensor<64xf32, #blocked1>
+    %cst_1 = arith.constant dense<1.000000e+00> : tensor<64xf32, #blocked1>
+    %cst_2 = arith.constant dense<-1.000000e+06> : tensor<64x64xf32, #blocked>
+    %0 = tile.make_range 0 to 64 : tensor<64xi32, #blocked1>
+    %1:3 = scf.for %arg6 = %c0_i32 to %arg4 step %c64_i32 iter_args(%arg7 = %cst, %arg8 = %cst_0, %arg9 = %cst_1) -> (tensor<64x64xf32, #blocked>, tensor<64xf32, #blocked1>, tensor<64xf32, #blocked1>)  : i32 {
+      %7 = tile.load %arg1 : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %8 = tilegpu.convert_layout %cst : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #blocked2>
+      %9 = tilegpu.convert_layout %arg0 : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #linear>
+      %10 = tilegpu.convert_layout %7 : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blocked3>
+      %11 = tilegpu.convert_layout %9 : tensor<64x64xf16, #linear> -> tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>, kWidth = 2}>>
+      %12 = tilegpu.convert_layout %10 : tensor<64x64xf16, #blocked3> -> tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 1, parent = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>, kWidth = 2}>>
+      %13 = tilegpu.convert_layout %8 : tensor<64x64xf32, #blocked2> -> tensor<64x64xf32, #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>>
+      %14 = tile.dot %11, %12, %13 : tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>, kWidth = 2}>> * tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 1, parent = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>, kWidth = 2}>> -> tensor<64x64xf32, #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>>
+      %15 = tilegpu.convert_layout %14 : tensor<64x64xf32, #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>> -> tensor<64x64xf32, #blocked2>
+      %16 = tilegpu.convert_layout %15 : tensor<64x64xf32, #blocked2> -> tensor<64x64xf32, #blocked>
+      %17 = tile.make_range 0 to 64 : tensor<64xi32, #blocked1>
+      %18 = tile.splat %arg6 : i32 -> tensor<64xi32, #blocked1>
+      %19 = arith.addi %18, %17 : tensor<64xi32, #blocked1>
+      %20 = tilegpu.convert_layout %0 : tensor<64xi32, #blocked1> -> tensor<64xi32, #slice>
+      %21 = tile.expand_dims %20 axis = 1 : tensor<64xi32, #slice> -> tensor<64x1xi32, #blocked4>
+      %22 = tilegpu.convert_layout %21 : tensor<64x1xi32, #blocked4> -> tensor<64x1xi32, #blocked>
+      %23 = tile.broadcast %22 : tensor<64x1xi32, #blocked> -> tensor<64x64xi32, #blocked>
+      %24 = tilegpu.convert_layout %19 : tensor<64xi32, #blocked1> -> tensor<64xi32, #slice1>
+      %25 = tile.expand_dims %24 axis = 0 : tensor<64xi32, #slice1> -> tensor<1x64xi32, #blocked>
+      %26 = tile.broadcast %25 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+      %27 = arith.cmpi sge, %23, %26 : tensor<64x64xi32, #blocked>
+      %28 = arith.select %27, %16, %cst_2 : tensor<64x64xi1, #blocked>, tensor<64x64xf32, #blocked>
+      %29 = tile.reduce(%28) axis = 1 : (tensor<64x64xf32, #blocked>) -> tensor<64xf32, #slice2> {
+      ^bb0(%arg10: f32, %arg11: f32):
+        %60 = arith.maxnumf %arg10, %arg11 : f32
+        tile.reduce.return %60 : f32
+      }
+      %30 = tilegpu.convert_layout %29 : tensor<64xf32, #slice2> -> tensor<64xf32, #blocked1>
+      %31 = arith.maxnumf %arg8, %30 : tensor<64xf32, #blocked1>
+      %32 = tilegpu.convert_layout %31 : tensor<64xf32, #blocked1> -> tensor<64xf32, #slice>
+      %33 = tile.expand_dims %32 axis = 1 : tensor<64xf32, #slice> -> tensor<64x1xf32, #blocked4>
+      %34 = tilegpu.convert_layout %33 : tensor<64x1xf32, #blocked4> -> tensor<64x1xf32, #blocked>
+      %35 = tile.broadcast %34 : tensor<64x1xf32, #blocked> -> tensor<64x64xf32, #blocked>
+      %36 = arith.subf %28, %35 : tensor<64x64xf32, #blocked>
+      %37 = math.exp2 %36 : tensor<64x64xf32, #blocked>
+      %38 = tile.reduce(%37) axis = 1 : (tensor<64x64xf32, #blocked>) -> tensor<64xf32, #slice2> {
+      ^bb0(%arg10: f32, %arg11: f32):
+        %60 = arith.addf %arg10, %arg11 : f32
+        tile.reduce.return %60 : f32
+      }
+      %39 = tilegpu.convert_layout %38 : tensor<64xf32, #slice2> -> tensor<64xf32, #blocked1>
+      %40 = arith.subf %arg8, %31 : tensor<64xf32, #blocked1>
+      %41 = math.exp2 %40 : tensor<64xf32, #blocked1>
+      %42 = arith.mulf %arg9, %41 : tensor<64xf32, #blocked1>
+      %43 = arith.addf %42, %39 : tensor<64xf32, #blocked1>
+      %44 = tilegpu.convert_layout %41 : tensor<64xf32, #blocked1> -> tensor<64xf32, #slice>
+      %45 = tile.expand_dims %44 axis = 1 : tensor<64xf32, #slice> -> tensor<64x1xf32, #blocked4>
+      %46 = tilegpu.convert_layout %45 : tensor<64x1xf32, #blocked4> -> tensor<64x1xf32, #blocked>
+      %47 = tile.broadcast %46 : tensor<64x1xf32, #blocked> -> tensor<64x64xf32, #blocked>
+      %48 = arith.mulf %arg7, %47 : tensor<64x64xf32, #blocked>
+      %49 = arith.truncf %37 : tensor<64x64xf32, #blocked> to tensor<64x64xf16, #blocked>
+      %50 = tile.load %arg2 : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %51 = tilegpu.convert_layout %48 : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #blocked2>
+      %52 = tilegpu.convert_layout %49 : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #linear>
+      %53 = tilegpu.convert_layout %50 : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blocked3>
+      %54 = tilegpu.convert_layout %52 : tensor<64x64xf16, #linear> -> tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>, kWidth = 2}>>
+      %55 = tilegpu.convert_layout %53 : tensor<64x64xf16, #blocked3> -> tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 1, parent = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>, kWidth = 2}>>
+      %56 = tilegpu.convert_layout %51 : tensor<64x64xf32, #blocked2> -> tensor<64x64xf32, #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>>
+      %57 = tile.dot %54, %55, %56 : tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>, kWidth = 2}>> * tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 1, parent = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>, kWidth = 2}>> -> tensor<64x64xf32, #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>>
+      %58 = tilegpu.convert_layout %57 : tensor<64x64xf32, #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>> -> tensor<64x64xf32, #blocked2>
+      %59 = tilegpu.convert_layout %58 : tensor<64x64xf32, #blocked2> -> tensor<64x64xf32, #blocked>
+      scf.yield %59, %31, %43 : tensor<64x64xf32, #blocked>, tensor<64xf32, #blocked1>, tensor<64xf32, #blocked1>
+    }
+    %2 = tilegpu.convert_layout %1#2 : tensor<64xf32, #blocked1> -> tensor<64xf32, #slice>
+    %3 = tile.expand_dims %2 axis = 1 : tensor<64xf32, #slice> -> tensor<64x1xf32, #blocked4>
+    %4 = tilegpu.convert_layout %3 : tensor<64x1xf32, #blocked4> -> tensor<64x1xf32, #blocked>
+    %5 = tile.broadcast %4 : tensor<64x1xf32, #blocked> -> tensor<64x64xf32, #blocked>
+    %6 = arith.divf %1#0, %5 : tensor<64x64xf32, #blocked>
+    tile.store %arg3, %6 : tensor<64x64x!tile.ptr<f32>, #blocked>
+    return
+  }
+}
+
+
+// -----
+
+// Must not: a loop that keeps its accumulator in the dot's layout is not
+// pulled into the layout of the store after it (that would convert on
+// every iteration, not once): the loop carries the mma layout, the
+// epilogue (a leaky ReLU) runs in it too, and the one conversion, after
+// the narrowing to float16, moves half the bytes.
+
+// CHECK-LABEL: func.func @accumulator_loop
+// CHECK: scf.for {{.*}} -> (tensor<64x64xf32, #[[$MMA:tilegpu.nvidia_mma<\{versionMajor = 2, warpsPerCTA = \[2, 2\], instrShape = \[16, 8\]\}>]]>)
+// CHECK-NOT: tilegpu.convert_layout {{.*}}xf32
+// CHECK: scf.yield
+// CHECK: arith.select {{.*}} : tensor<64x64xi1, #[[$MMA]]>, tensor<64x64xf32, #[[$MMA]]>
+// CHECK-NEXT: %[[H:.+]] = arith.truncf {{.*}} : tensor<64x64xf32, #[[$MMA]]> to tensor<64x64xf16, #[[$MMA]]>
+// CHECK-NEXT: %[[HB:.+]] = tilegpu.convert_layout %[[H]] : tensor<64x64xf16, #[[$MMA]]> -> tensor<64x64xf16, #blocked{{[0-9]*}}>
+// CHECK-NEXT: tile.store %{{.*}}, %[[HB]]
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#blocked1 = #tilegpu.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked2 = #tilegpu.blocked<{sizePerThread = [64, 4], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [0, 1]}>
+#linear = #tilegpu.linear<{register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 0], [2, 0], [32, 0]], lane = [[0, 0], [0, 0], [0, 0], [0, 0], [4, 0]], warp = [[8, 0], [16, 0]], block = []}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @accumulator_loop(%arg0: tensor<64x64x!tile.ptr<f16>, #blocked>, %arg1: tensor<64x64x!tile.ptr<f16>, #blocked>, %arg2: tensor<64x64x!tile.ptr<f16>, #blocked>, %arg3: i32) {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked>
+    %cst_0 = arith.constant dense<0.00999999977> : tensor<64x64xf32, #blocked>
+    %0 = scf.for %arg4 = %c0_i32 to %arg3 step %c1_i32 iter_args(%arg5 = %cst) -> (tensor<64x64xf32, #blocked>)  : i32 {
+      %5 = tile.load %arg0 : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %6 = tile.load %arg1 : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %7 = tilegpu.convert_layout %arg5 : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #blocked1>
+      %8 = tilegpu.convert_layout %5 : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #linear>
+      %9 = tilegpu.convert_layout %6 : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blocked2>
+      %10 = tilegpu.convert_layout %8 : tensor<64x64xf16, #linear> -> tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>, kWidth = 2}>>
+      %11 = tilegpu.convert_layout %9 : tensor<64x64xf16, #blocked2> -> tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 1, parent = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>, kWidth = 2}>>
+      %12 = tilegpu.convert_layout %7 : tensor<64x64xf32, #blocked1> -> tensor<64x64xf32, #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>>
+      %13 = tile.dot %10, %11, %12 : tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>, kWidth = 2}>> * tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 1, parent = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>, kWidth = 2}>> -> tensor<64x64xf32, #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>>
+      %14 = tilegpu.convert_layout %13 : tensor<64x64xf32, #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>> -> tensor<64x64xf32, #blocked1>
+      %15 = tilegpu.convert_layout %14 : tensor<64x64xf32, #blocked1> -> tensor<64x64xf32, #blocked>
+      scf.yield %15 : tensor<64x64xf32, #blocked>
+    }
+    %1 = arith.cmpf oge, %0, %cst : tensor<64x64xf32, #blocked>
+    %2 = arith.mulf %0, %cst_0 : tensor<64x64xf32, #blocked>
+    %3 = arith.select %1, %0, %2 : tensor<64x64xi1, #blocked>, tensor<64x64xf32, #blocked>
+    %4 = arith.truncf %3 : tensor<64x64xf32, #blocked> to tensor<64x64xf16, #blocked>
+    tile.store %arg2, %4 : tensor<64x64x!tile.ptr<f16>, #blocked>
+    return
+  }
+}
+
+
+// -----
+
+// Must not: a conversion between two layouts that are the same linear
+// layout (the rows of two wgmma layouts with the same warps, whose
+// instructions differ in N) moves nothing, so the value it converts is
+// not computed a second time in the other layout: the conversion stays.
+
+// CHECK-LABEL: func.func @relabelling
+// CHECK: %[[M:.+]] = arith.maxnumf
+// CHECK-NOT: arith.maxnumf
+// CHECK: tilegpu.convert_layout %[[M]]
+// CHECK-NOT: arith.maxnumf
+#a = #tilegpu.slice<{dim = 1, parent = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>}>
+#b = #tilegpu.slice<{dim = 1, parent = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>}>
+module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @relabelling(%x: tensor<128xf32, #a>, %y: tensor<128xf32, #a>) -> (tensor<128xf32, #a>, tensor<128xf32, #b>) {
+    %m = arith.maxnumf %x, %y : tensor<128xf32, #a>
+    %mb = tilegpu.convert_layout %m : tensor<128xf32, #a> -> tensor<128xf32, #b>
+    return %m, %mb : tensor<128xf32, #a>, tensor<128xf32, #b>
+  }
+}

@@ -1,6 +1,6 @@
-// float32 exp is ex2.approx.f32 of x * log2(e) and exp2 is ex2.approx.f32
-// itself, as Triton emits them; float64 exp keeps libdevice's accurate
-// sequence.
+// float32 exp is ex2.approx.f32 of x * log2(e) and exp2 is
+// ex2.approx.ftz.f32 itself, as Triton emits them; float64 exp keeps
+// libdevice's accurate sequence.
 // REQUIRES: ptxas
 // RUN: terrazzo-compile %s --target=cuda:90 --num-warps=1 --emit=ptx -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
@@ -12,7 +12,7 @@
 // CHECK: ret;
 // CHECK-LABEL: .entry exp2_f32(
 // CHECK-NOT: 0f3FB8AA3B
-// CHECK: ex2.approx.f32
+// CHECK: ex2.approx.ftz.f32
 // CHECK-NOT: ex2.approx
 // CHECK: ret;
 // CHECK-LABEL: .entry exp_f64(

@@ -135,4 +135,33 @@ TEST(MmaLayouts, WgmmaAccumulatorStacksFourWarps) {
         }
 }
 
+// wgmma's A in registers (PTX ISA, "Register Fragments" of wgmma for
+// .f16/.bf16: per warp, mma.sync's A fragment of its 16 rows of the warp
+// group's 64) is the accumulator of a wgmma with the same warps, register
+// for register, when every warp group takes whole rows: the conversion
+// from one to the other relabels nothing. Not so when warp groups split N
+// (each would need the other's columns) or for 8-bit A (four k per
+// register, the accumulator has pairs).
+TEST(MmaLayouts, WgmmaRegisterAIsTheAccumulatorOfAChain) {
+  for (unsigned warps : {4u, 8u})
+    for (unsigned instrN : {64u, 128u}) {
+      LinearLayout acc =
+          terrazzo::nvidiaMmaLayout({128, 64}, 3, {warps, 1}, instrN);
+      LinearLayout a = terrazzo::mmaV2OperandLayout({128, 64}, 0, {warps, 1}, 2);
+      EXPECT_EQ(acc, a) << warps << " warps, instrN " << instrN;
+    }
+  LinearLayout a = terrazzo::mmaV2OperandLayout({64, 64}, 0, {4, 1}, 2);
+  for (int32_t warp = 0; warp < 4; ++warp)
+    for (int32_t lane = 0; lane < 32; ++lane)
+      for (int32_t e = 0; e < 8; ++e) {
+        Coord want = operandAElement(lane, e, 2);
+        want.first += 16 * warp;
+        EXPECT_EQ(at(a, e, lane, warp), want);
+      }
+  EXPECT_NE(terrazzo::nvidiaMmaLayout({64, 64}, 3, {4, 2}, 32),
+            terrazzo::mmaV2OperandLayout({64, 64}, 0, {4, 2}, 2));
+  EXPECT_NE(terrazzo::nvidiaMmaLayout({128, 64}, 3, {4, 1}, 64),
+            terrazzo::mmaV2OperandLayout({128, 64}, 0, {4, 1}, 4));
+}
+
 } // namespace

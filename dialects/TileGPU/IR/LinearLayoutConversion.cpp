@@ -36,7 +36,11 @@ mlir::tilegpu::toLinearLayout(ArrayRef<int64_t> shape, Attribute layout) {
   }
   if (auto operand = dyn_cast<DotOperandLayoutAttr>(layout)) {
     auto mma = dyn_cast<NvidiaMmaLayoutAttr>(operand.getParent());
-    if (shape.size() != 2 || !mma || mma.getVersionMajor() != 2)
+    if (shape.size() != 2 || !mma)
+      return std::nullopt;
+    // wgmma's A in registers is mma.sync's A per warp, warps stacked along
+    // M as in the accumulator (warp groups along N hold copies).
+    if (mma.getVersionMajor() == 3 && operand.getOpIdx() != 0)
       return std::nullopt;
     return ::terrazzo::mmaV2OperandLayout(shape, operand.getOpIdx(),
                                           mma.getWarpsPerCTA(),

@@ -216,9 +216,11 @@ DotOperandLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (opIdx > 1)
     return emitError() << "opIdx must be 0 (A) or 1 (B), got " << opIdx;
   auto mma = dyn_cast<NvidiaMmaLayoutAttr>(parent);
-  if (!mma || mma.getVersionMajor() != 2)
+  if (!mma || (mma.getVersionMajor() != 2 &&
+               (mma.getVersionMajor() != 3 || opIdx != 0)))
     return emitError() << "the parent of a dot operand layout must be an "
-                          "mma.sync layout (#tilegpu.nvidia_mma, version 2)";
+                          "mma.sync layout (#tilegpu.nvidia_mma, version 2), "
+                          "or a wgmma layout (version 3) for operand A";
   if (kWidth != 1 && kWidth != 2 && kWidth != 4)
     return emitError() << "kWidth must be 1, 2 or 4 (elements per 32-bit "
                           "register), got "

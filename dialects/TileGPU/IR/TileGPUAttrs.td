@@ -162,7 +162,11 @@ def TileGPU_DotOperandLayout : TileGPU_Attr<"DotOperandLayout", "dot_operand",
     out as `parent` reads its operands: `kWidth` consecutive elements along
     K per 32-bit register (2 for 16-bit types, 4 for 8-bit ones, 1 for
     tf32). Rows of A follow the parent's rows (warps along N hold copies),
-    columns of B its columns (warps along M hold copies).
+    columns of B its columns (warps along M hold copies). The parent is an
+    mma.sync layout (version 2), or for A only a wgmma one (version 3): the
+    registers wgmma reads A from, each warp's 16 rows of its warp group's
+    64 laid out as mma.sync's A (so that the accumulator of one wgmma is,
+    register for register, the A of the next when their shapes match).
 
         #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
   }];

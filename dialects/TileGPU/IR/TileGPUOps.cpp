@@ -192,12 +192,16 @@ LogicalResult AsyncCopyGlobalToLocalOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult WarpGroupDotOp::verify() {
-  MemDescType aType = getA().getType(), bType = getB().getType();
-  auto aLayout = dyn_cast<NvmmaSharedLayoutAttr>(aType.getEncoding());
+  auto aType = cast<ShapedType>(getA().getType());
+  MemDescType bType = getB().getType();
+  auto aBuffer = dyn_cast<MemDescType>(aType);
+  auto aLayout = aBuffer
+                     ? dyn_cast<NvmmaSharedLayoutAttr>(aBuffer.getEncoding())
+                     : NvmmaSharedLayoutAttr();
   auto bLayout = dyn_cast<NvmmaSharedLayoutAttr>(bType.getEncoding());
-  if (!aLayout || !bLayout)
+  if ((aBuffer && !aLayout) || !bLayout)
     return emitOpError("operands must be shared buffers in "
-                       "#tilegpu.nvmma_shared layouts");
+                       "#tilegpu.nvmma_shared layouts (A maybe registers)");
   RankedTensorType cType = getC().getType(), dType = getType();
   if (cType != dType)
     return emitOpError("accumulator ")
@@ -207,6 +211,17 @@ LogicalResult WarpGroupDotOp::verify() {
     return emitOpError("result must be in a #tilegpu.nvidia_mma layout of "
                        "version 3 (wgmma), got ")
            << dType;
+  if (!aBuffer) {
+    auto operand = dyn_cast_or_null<DotOperandLayoutAttr>(
+        cast<RankedTensorType>(aType).getEncoding());
+    unsigned bits = aType.getElementTypeBitWidth();
+    if (!operand || operand.getOpIdx() != 0 || operand.getParent() != mma ||
+        bits != 16 || operand.getKWidth() != 2)
+      return emitOpError("A in registers must be a 16-bit tensor in the "
+                         "#tilegpu.dot_operand layout of A (kWidth = 2) whose "
+                         "parent is the result's layout, got ")
+             << aType;
+  }
   ArrayRef<int64_t> a = aType.getShape(), b = bType.getShape(),
                     d = dType.getShape();
   if (a.size() != 2 || b.size() != 2 || d.size() != 2 || a[1] != b[0] ||
@@ -239,7 +254,7 @@ LogicalResult WarpGroupDotOp::verify() {
   // Only 16-bit operands may be MN-major (wgmma's transpose bits); the
   // others must have K contiguous: dim 1 of A, dim 0 of B.
   if (aElement.getIntOrFloatBitWidth() != 16 &&
-      (aLayout.getTransposed() || !bLayout.getTransposed()))
+      ((aLayout && aLayout.getTransposed()) || !bLayout.getTransposed()))
     return emitOpError("operands of ")
            << aElement << " must be K-major (A not transposed, B transposed)";
 

@@ -186,10 +186,13 @@ def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait"> {
 
 def TileGPU_WarpGroupDotOp : TileGPU_Op<"warp_group_dot",
     [AllTypesMatch<["c", "d"]>]> {
-  let summary = "d = a * b + c on Hopper's wgmma, operands in shared memory";
+  let summary = "d = a * b + c on Hopper's wgmma, operands in shared memory "
+                "(A maybe in registers)";
   let description = [{
     `a` (M x K) and `b` (K x N) are shared buffers in `#tilegpu.nvmma_shared`
-    layouts, read by the tensor cores through matrix descriptors; `c` and
+    layouts, read by the tensor cores through matrix descriptors; or `a` is
+    a 16-bit tensor in registers, in the `#tilegpu.dot_operand` layout (A,
+    2 elements per register) whose parent is the result's layout; `c` and
     the result are M x N tensors in a `#tilegpu.nvidia_mma` layout of
     version 3. Every warp group (four consecutive warps) computes its 64-row
     tiles. Without `async` the op completes before it returns (the lowering
@@ -209,7 +212,8 @@ def TileGPU_WarpGroupDotOp : TileGPU_Op<"warp_group_dot",
               !tilegpu.memdesc<64x64xf16, #nvmma> -> tensor<64x64xf32, #mma>
   }];
   let arguments = (ins
-    Arg<TileGPU_MemDescType, "operand A", [MemRead<SharedMemory>]>:$a,
+    Arg<AnyTypeOf<[TileGPU_MemDescType, Tile_Tensor]>,
+        "operand A: a shared buffer or registers", [MemRead<SharedMemory>]>:$a,
     Arg<TileGPU_MemDescType, "operand B", [MemRead<SharedMemory>]>:$b,
     Tile_Tensor:$c,
     Optional<I1>:$useC,
@@ -411,10 +415,17 @@ def TileGPU_FenceAsyncSharedOp : TileGPU_Op<"fence_async_shared"> {
   let summary = "Order this thread's shared-memory writes before async-proxy reads";
   let description = [{
     fence.proxy.async.shared::cta: the thread's earlier generic writes to
-    shared memory become visible to TMA (after a barrier, for other
-    threads' TMA operations).
+    shared memory become visible to TMA and wgmma (after a barrier, for
+    other threads' TMA operations and wgmma). The fence covers all of
+    shared memory; `buffers`, if given, name the buffers whose writes it is
+    for, so that their readers know they need no fence of their own (see
+    getBufferWriters).
+
+        tilegpu.fence_async_shared %q : !tilegpu.memdesc<128x64xf16, #nvmma>
   }];
-  let assemblyFormat = "attr-dict";
+  let arguments = (ins Variadic<TileGPU_MemDescType>:$buffers);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, ValueRange()); }]>];
+  let assemblyFormat = "($buffers^ `:` qualified(type($buffers)))? attr-dict";
 }
 
 #endif // TERRAZZO_TILEGPU_OPS

@@ -39,7 +39,10 @@ LinearLayout nvidiaMmaLayout(llvm::ArrayRef<int64_t> shape, unsigned version,
 /// The layout of operand `opIdx` (0: A, M x K; 1: B, K x N) of mma.sync
 /// whose accumulators have nvidiaMmaLayout(version 2, warpsPerCTA):
 /// `kWidth` consecutive k per 32-bit register, one instruction's k is
-/// 8 kWidth; repeats along K first, then along M (A) or N (B).
+/// 8 kWidth; repeats along K first, then along M (A) or N (B). wgmma's A
+/// in registers (kWidth 32 / bits) is the same layout for the
+/// accumulator's warpsPerCTA (version 3): each warp's 16 rows of its warp
+/// group's 64 are mma.sync's A.
 LinearLayout mmaV2OperandLayout(llvm::ArrayRef<int64_t> shape, unsigned opIdx,
                                 llvm::ArrayRef<unsigned> warpsPerCTA,
                                 unsigned kWidth);

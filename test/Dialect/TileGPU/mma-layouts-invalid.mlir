@@ -66,3 +66,11 @@ func.func @f(%x: tensor<48x32xf32, #blocked>) {
   %y = tilegpu.convert_layout %x : tensor<48x32xf32, #blocked> -> tensor<48x32xf32, #mma>
   return
 }
+
+// -----
+
+// wgmma reads only A from registers.
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+// expected-error @+1 {{or a wgmma layout (version 3) for operand A}}
+#b = #tilegpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+func.func private @f(tensor<64x64xf16, #b>)

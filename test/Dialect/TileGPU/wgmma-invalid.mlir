@@ -141,3 +141,38 @@ func.func @wait_negative(%c: tensor<64x64xf32, #mma>) {
   %w = tilegpu.warp_group_dot_wait %c {pendings = -1 : i32} : tensor<64x64xf32, #mma>
   return
 }
+
+// -----
+
+// A in registers: the dot-operand layout of A whose parent is the result's
+// layout, 16-bit elements two to a register.
+#s = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#other = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 32, 16]}>
+#a = #tilegpu.dot_operand<{opIdx = 0, parent = #other, kWidth = 2}>
+func.func @other_parent(%a: tensor<64x64xf16, #a>, %b: !tilegpu.memdesc<64x64xf16, #s>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{A in registers must be a 16-bit tensor in the #tilegpu.dot_operand layout of A (kWidth = 2) whose parent is the result's layout}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : tensor<64x64xf16, #a>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+func.func @accumulator_layout(%a: tensor<64x64xf16, #mma>, %b: !tilegpu.memdesc<64x64xf16, #s>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{A in registers must be a 16-bit tensor in the #tilegpu.dot_operand layout of A}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : tensor<64x64xf16, #mma>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 32}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
+#a = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 1}>
+func.func @tf32_registers(%a: tensor<64x32xf32, #a>, %b: !tilegpu.memdesc<32x64xf32, #s>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{A in registers must be a 16-bit tensor}}
+  %d = tilegpu.warp_group_dot %a, %b, %c precision = tf32 : tensor<64x32xf32, #a>, !tilegpu.memdesc<32x64xf32, #s> -> tensor<64x64xf32, #mma>
+  return
+}

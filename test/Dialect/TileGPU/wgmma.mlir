@@ -20,6 +20,25 @@ func.func @wgmma(%a: !tilegpu.memdesc<64x64xf16, #a>, %b: !tilegpu.memdesc<64x64
   return
 }
 
+// A fence for the async proxy naming the buffer whose stores it publishes.
+// CHECK-LABEL: func.func @fenced
+// CHECK: %[[Q:.+]] = tilegpu.local_alloc
+// CHECK-NEXT: tilegpu.fence_async_shared %[[Q]] : !tilegpu.memdesc<64x64xf16, #[[A]]>
+func.func @fenced(%x: tensor<64x64xf16>) {
+  %q = tilegpu.local_alloc %x : (tensor<64x64xf16>) -> !tilegpu.memdesc<64x64xf16, #a>
+  tilegpu.fence_async_shared %q : !tilegpu.memdesc<64x64xf16, #a>
+  return
+}
+
+// A in registers, in the dot-operand layout of A of the result's layout.
+// CHECK-LABEL: func.func @register_a
+// CHECK: tilegpu.warp_group_dot %{{.+}}, %{{.+}}, %{{.+}} : tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>, kWidth = 2}>>, !tilegpu.memdesc<64x64xf16, #[[B]]> -> tensor<64x64xf32,
+func.func @register_a(%a: tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>>,
+                      %b: !tilegpu.memdesc<64x64xf16, #b>, %c: tensor<64x64xf32, #mma>) {
+  %d = tilegpu.warp_group_dot %a, %b, %c : tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>>, !tilegpu.memdesc<64x64xf16, #b> -> tensor<64x64xf32, #mma>
+  return
+}
+
 // A stack of nvmma_shared buffers (leading buffer dimension) and one of its
 // buffers, in the stack's layout, read by warp_group_dot.
 // CHECK-LABEL: func.func @stack
