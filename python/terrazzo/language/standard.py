@@ -10,13 +10,14 @@ Most of them are @jit functions over the language's own operations
 the compiler and the interpreter. The ones Triton also offers as tensor
 methods are attached to `tensor` (`x.sort()`, `x.flip()`, ...).
 
-Sorting networks work on a block flattened to one dimension: bit `j` of an
-element's flat index selects its partner at distance 2**j. Seen as
-[pairs, 2, 2**j], the xor of each pair along the middle axis (one xor_sum
-over two elements, on the values' bits) xor an element is its partner, so
-every element is compared with its partner where it lies and takes the
-partner's value where they swap: no data moves but the reduction's, and no
-value changes a bit.
+Sorting networks work on a block flattened to one dimension, of integer
+keys that order like the values (a float's bits, with the other bits of
+negative numbers flipped): bit `j` of an element's flat index selects its
+partner at distance 2**j. Seen as [pairs, 2, 2**j], the xor of each pair
+along the middle axis (one xor_sum over two elements) xor an element is its
+partner, so every element is compared with its partner where it lies and
+takes the partner's value where the pair is out of order: no data moves but
+the reduction's, and no value changes a bit (but a NaN's sign).
 """
 
 from __future__ import annotations
@@ -292,11 +293,12 @@ def _sort_rows(x, m: constexpr, descending: constexpr):
 @jit
 def sort(x, dim: constexpr = None, descending: constexpr = False):
     """Sorts `x` along `dim` (None: the last dimension), ascending, or
-    descending with `descending=True`; NaNs sort above every number.
+    descending with `descending=True`. NaNs sort above every number (and
+    come out with their sign cleared), -0.0 below 0.0.
 
     A bitonic sorting network: for a dimension of n = 2**m elements it does
-    m (m + 1) / 2 compare-exchange steps over the whole block, each moving
-    values without changing them."""
+    m (m + 1) / 2 compare-exchange steps over the whole block, each one
+    xor reduction over pairs of elements, one integer compare and a select."""
     d = _block_dim("tl.sort", x.shape, dim)
     rank = len(x.shape)
     y = x
