@@ -272,6 +272,18 @@ def test_sort(m, n, descending, dtype, rng):
     assert same(as_values(out, dtype), as_values(np_sort(x, dtype, 1, descending), dtype))
 
 
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_special_values(descending):
+    # -0.0 sorts below 0.0; NaNs of either sign above infinity, sign cleared.
+    x = np.array([[0.0, np.nan, -0.0, 1.0, -np.nan, -np.inf, np.inf, -1.0]], np.float32)
+    out = np.zeros_like(x)
+    interp(sort_kernel)[(1,)](x, out, 1, 8, DIM=None, DESCENDING=descending, BF16=False,
+                              SPELLING=0)
+    want = np.array([-np.inf, -1.0, -0.0, 0.0, 1.0, np.inf, np.nan, np.nan], np.float32)
+    got = out[0][::-1] if descending else out[0]
+    assert same(got, want) and np.array_equal(np.signbit(got), np.signbit(want))
+
+
 @pytest.mark.parametrize("dim", [0, 1, -1, -2])
 @pytest.mark.parametrize("descending", [False, True])
 def test_sort_any_dim_and_method(dim, descending, rng):
