@@ -243,9 +243,11 @@ def Tile_AtomicLoadOp : Tile_Op<"atomic_load", [
   let summary = "Atomic load from global memory with a memory ordering";
   let description = [{
     Each element is read in one access, with ordering `sem` (`relaxed` or
-    `acquire`) at `scope`. Lanes whose `mask` is false are not accessed and
-    read as zero. The op is treated as writing memory as well, so that it is
-    neither removed, merged with another load nor moved out of a loop.
+    `acquire`) at `scope`; an acquire load also orders the program's later
+    accesses, by all its threads, after it. Lanes whose `mask` is false are
+    not accessed and read as zero. The op is treated as writing memory as
+    well, so that it is neither removed, merged with another load nor moved
+    out of a loop.
   }];
   let arguments = (ins
     Arg<Tile_PtrLike, "pointers to read",
@@ -299,7 +301,8 @@ def Tile_AtomicPollOp : Tile_Op<"atomic_poll", [
     waiting once the time has passed, after at least one load; the result
     is true where the expected value was seen and false where the wait
     timed out (and then nothing is acquired). Without `timeout` the wait
-    has no end but the expected value, and the result is all true.
+    has no end but the expected value, and the result is all true. As for
+    `tile.atomic_load`, an acquire poll orders all the program's threads.
   }];
   let arguments = (ins
     Arg<Tile_PtrLike, "pointers to poll",
