@@ -809,10 +809,12 @@ def test_fast_tanhf_is_inline_asm(rng, tmp_path):
 
 @triton.jit
 def cuda_kernel(out_ptr, t_ptr):
+    tl.extra.cuda.gdc_wait()
     start = tl.extra.cuda.globaltimer()
     tl.store(out_ptr + tl.program_id(0), tl.extra.cuda.smid())
     end = tl.extra.cuda.globaltimer()
     tl.store(t_ptr + tl.program_id(0), end - start)
+    tl.extra.cuda.gdc_launch_dependents()
 
 
 def test_cuda_registers_interpreter():
@@ -828,6 +830,8 @@ def test_cuda_registers_ptx(tmp_path):
     ptx = cuda_kernel.compile(np.zeros(4, np.int32), np.zeros(4, np.int64), stage="ptx")
     assert ptx.count("%globaltimer") == 2
     assert ptx.count("%smid") == 1
+    assert ptx.count("griddepcontrol.wait;") == 1
+    assert ptx.count("griddepcontrol.launch_dependents;") == 1
     _assemble(ptx, tmp_path)
 
 
@@ -840,6 +844,19 @@ def test_cuda_unsupported_functions(fn):
 
     with pytest.raises(CompilationError, match=f"tl.extra.cuda.{fn} is not supported"):
         k.ir(np.zeros(1, np.int32), FN=fn)
+
+
+@pytest.mark.gpu
+def test_gpu_cuda_registers(torch_cuda):
+    torch = torch_cuda
+    out = torch.full((1024,), -1, dtype=torch.int32, device="cuda")
+    t = torch.full((1024,), -1, dtype=torch.int64, device="cuda")
+    triton.jit(cuda_kernel.fn)[(1024,)](out, t)
+    torch.cuda.synchronize()
+    # %smid is below %nsmid, which may exceed the number of SMs.
+    assert bool(((out >= 0) & (out < 1024)).all())
+    assert len(torch.unique(out)) > 1
+    assert bool((t >= 0).all())
 
 
 # ---------------------------------------------------------------------------

@@ -1,10 +1,13 @@
 """`tl.extra.cuda`: NVIDIA-only functions, as in Triton's
 `triton.language.extra.cuda`: libdevice (`tl.extra.cuda.libdevice`, the same
-module as `tl.extra.libdevice`) and the special registers of `utils`."""
+module as `tl.extra.libdevice`), the special registers of `utils` and the
+grid dependency control of `gdc`."""
 
 from . import libdevice  # noqa: F401
+from .gdc import gdc_launch_dependents, gdc_wait  # noqa: F401
 from .utils import (convert_custom_float8_sm80, convert_custom_float8_sm90,  # noqa: F401
                     globaltimer, num_threads, num_warps, smid)
 
 __all__ = ["libdevice", "globaltimer", "num_threads", "num_warps", "smid",
-           "convert_custom_float8_sm80", "convert_custom_float8_sm90"]
+           "convert_custom_float8_sm80", "convert_custom_float8_sm90", "gdc_wait",
+           "gdc_launch_dependents"]
