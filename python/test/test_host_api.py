@@ -677,3 +677,18 @@ def test_launch_returns_kernel_with_asm(monkeypatch):
         handle.asm["ttgir"]
     # The same kernel (and its asm) for every launch with the same key.
     assert scale[(1,)](x, x, 7, BLOCK=128) is handle
+
+
+def test_extern_libs_launch_option_is_accepted():
+    # Triton's tutorial 07 names libdevice's file at launch; Terrazzo links
+    # its own libdevice and accepts the option.
+    @triton.jit(interpret=True)
+    def cube(x_ptr, y_ptr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + offs)
+        tl.store(y_ptr + offs, x * x * x)
+
+    x = np.random.default_rng().standard_normal(16).astype(np.float32)
+    y = np.zeros_like(x)
+    cube[(1,)](x, y, BLOCK=16, extern_libs={"libdevice": "/nowhere/libdevice.10.bc"})
+    np.testing.assert_allclose(y, x.astype(np.float64) ** 3, rtol=1e-6)

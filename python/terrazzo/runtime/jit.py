@@ -34,10 +34,13 @@ from . import driver
 from .cache import DiskCache
 from .tensor_wrapper import MockTensor, TensorWrapper, reinterpret  # noqa: F401 (Triton's names here)
 
-#: Launch options that Triton accepts and Terrazzo ignores.
+#: Launch options that Triton accepts and Terrazzo ignores. `extern_libs`
+#: (Triton's tutorial 07 passes libdevice's path): Terrazzo links the
+#: libdevice of the CUDA installation, or TERRAZZO_LIBDEVICE.
 IGNORED_LAUNCH_OPTIONS = ("num_ctas", "maxnreg", "enable_fp_fusion", "launch_cooperative_grid",
                           "enable_warp_specialization", "num_buffers_warp_spec",
-                          "num_consumer_groups", "reg_dec_producer", "reg_inc_consumer")
+                          "num_consumer_groups", "reg_dec_producer", "reg_inc_consumer",
+                          "extern_libs")
 LAUNCH_OPTIONS = ("num_warps", "num_stages") + IGNORED_LAUNCH_OPTIONS
 _IGNORED = frozenset(IGNORED_LAUNCH_OPTIONS)
 #: Launch options the C++ dispatcher reads from keywords, so that a kernel
