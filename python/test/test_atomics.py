@@ -934,6 +934,15 @@ def test_atomic_accesses_lower_to_ptx(case, check_ir):
     check_ir.compile(text, num_warps=8, target="cuda:80")
 
 
+def test_atomic_accesses_compile_through_the_extension():
+    pytest.importorskip("terrazzo._C")
+    ptx = message_kernel.compile(_z(8, np.int32), _z(8, np.int32), _z(1, np.int32),
+                                 _z(8, np.int32), 8, BLOCK=1024, WAIT="load", CONSUMER=1,
+                                 stage="ptx", target="cuda:90", num_warps=4)
+    assert "ld.acquire.gpu.global.b32" in ptx
+    assert "st.release.gpu.global.b32" in ptx
+
+
 def test_poll_without_timeout_reads_no_timer(check_ir):
     text = message_kernel.ir(_z(8, np.int32), _z(8, np.int32), _z(1, np.int32),
                              _z(8, np.int32), 8, BLOCK=1024, WAIT="poll", CONSUMER=1)
