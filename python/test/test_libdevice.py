@@ -221,10 +221,11 @@ def _round_half_away(x):
     return np.where(np.abs(x - t) >= 0.5, t + np.sign(x), t)
 
 
-def _to_int_ref(x, mode, bits, signed):
+def _to_int_ref(x, mode, bits, signed, nan=0):
     r = {"rn": np.rint, "rz": np.trunc, "rd": np.floor, "ru": np.ceil}[mode](_f(x))
     lo, hi = (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if signed else (0, 2 ** bits - 1)
-    vals = [0 if v != v else lo if v <= lo else hi if v >= hi else int(v) for v in r.tolist()]
+    vals = [nan if v != v else lo if v <= lo else hi if v >= hi else int(v)
+            for v in r.tolist()]
     return vals
 
 
@@ -492,7 +493,9 @@ def _check_against_reference(name, key, args, got):
         return
     if mode and re.match(r"(float|double)2u?(int|ll)_", name):
         bits = 64 if "ll" in name else 32
-        values = _to_int_ref(args[0], mode, bits, "2u" not in name)
+        # NaN: 0 from float32; 0x80000000 from float64 to 32 bits (an H200).
+        nan = 1 << 31 if name.startswith("double2") and bits == 32 else 0
+        values = _to_int_ref(args[0], mode, bits, "2u" not in name, nan)
         np.testing.assert_array_equal(got, _ints_to(values, _NP[rty.name]), err_msg=what)
         return
     if name in _ROUND_TRIP:
@@ -897,13 +900,21 @@ def test_gpu_matches_interpreter(torch_cuda, case, rng):
     else:
         rtol, atol = 2.3e-15, 0
     if rty == F64 and name in ("tgamma", "lgamma", "pow", "erfcinv", "erfcx", "y0", "y1",
-                               "yn", "j0", "j1", "jn"):
+                               "yn", "j0", "j1", "jn", "normcdf"):
         rtol, atol = max(rtol, 1e-14), max(atol, 1e-14 if name == "lgamma" else atol)
+    if rty == F64 and name in ("erfcx", "normcdf"):
+        # On an H200, 2.8e-14 (erfcx, x near 20) and 1.1e-14 (normcdf, far
+        # tails) from the float64 references here.
+        rtol = 5e-14
     if re.search(r"_r[nzdu]$", name) or name in ("floor", "ceil", "trunc", "rint",
                                                  "nearbyint", "round", "copysign", "abs",
                                                  "fma", "sqrt", "saturatef", "ldexp", "scalbn",
                                                  "fmod", "nextafter", "fdim",
                                                  "remainder"):
         rtol, atol = 0, 0  # correctly rounded or exact in libdevice
+        if name == "sqrt" and rty == F32:
+            # __nv_sqrtf under the default reflection (no __CUDA_PREC_SQRT)
+            # is sqrt.approx.f32: within 1 ulp (seen on an H200), as Triton.
+            rtol = 2.0 ** -23
     np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol,
                                atol=atol, equal_nan=True, err_msg=what)

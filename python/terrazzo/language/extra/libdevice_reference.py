@@ -144,17 +144,18 @@ def _sqrt_rounded(mode: str) -> Callable:
     return impl
 
 
-def _to_int(mode: str, bits: int, signed: bool) -> Callable:
+def _to_int(mode: str, bits: int, signed: bool, nan: int = 0) -> Callable:
     """A float converted to an integer in `mode`, saturating at the range of
-    the (un)signed `bits`-bit type; NaN gives 0 (as the GPU's 32-bit
-    conversions do; libdevice does not document the 64-bit ones' answer)."""
+    the (un)signed `bits`-bit type; NaN gives `nan`: 0 from float32, and
+    0x80000000 from float64 to 32 bits (both read on an H200; libdevice
+    documents neither, nor the 64-bit conversions' answer)."""
     rounding = {"rn": np.rint, "rz": np.trunc, "rd": np.floor, "ru": np.ceil}[mode]
     lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
 
     def impl(out, x):
         def one(v):
             if v != v:
-                return 0
+                return nan
             if v <= lo:
                 return lo
             if v >= hi:
@@ -731,8 +732,9 @@ for _mode in ("rn", "rz", "rd", "ru"):
         IMPLS["fma"] = IMPLS["fma_rn"]
     IMPLS[f"double2float_{_mode}"] = _double2float(_mode)
     for _src in ("double", "float"):
-        IMPLS[f"{_src}2int_{_mode}"] = _to_int(_mode, 32, True)
-        IMPLS[f"{_src}2uint_{_mode}"] = _to_int(_mode, 32, False)
+        _nan32 = 1 << 31 if _src == "double" else 0
+        IMPLS[f"{_src}2int_{_mode}"] = _to_int(_mode, 32, True, -_nan32)
+        IMPLS[f"{_src}2uint_{_mode}"] = _to_int(_mode, 32, False, _nan32)
         IMPLS[f"{_src}2ll_{_mode}"] = _to_int(_mode, 64, True)
         IMPLS[f"{_src}2ull_{_mode}"] = _to_int(_mode, 64, False)
     for _src in ("int", "uint", "ll", "ull"):
