@@ -151,15 +151,29 @@ def test_side_stream_of_cuda1(torch2, rng, current):
     assert torch.allclose(out.double(), want, rtol=1e-6, atol=1e-6)
 
 
+class _AddressOnly:
+    """A pointer argument that says nothing of its device: data_ptr() and
+    dtype only (the dispatcher asks the driver where the address lives)."""
+
+    def __init__(self, tensor):
+        self._tensor = tensor
+        self.dtype = tensor.dtype
+
+    def data_ptr(self):
+        return self._tensor.data_ptr()
+
+
 @pytest.mark.gpu
-def test_raw_addresses_run_on_the_current_device(torch2, rng):
-    # Integers name no device: the launch runs on the current one.
+def test_address_only_arguments_run_where_their_memory_is(torch2, rng):
+    # Memory on cuda:1, cuda:0 current, arguments that name no device: the
+    # driver's answer for the address picks cuda:1. (Plain integers are
+    # integers, not pointers, as in Triton.)
     torch = torch2
     x, y, out = _inputs(torch, "cuda:1", rng)
     n = x.numel()
-    with torch.cuda.device(1):
-        axpb_kernel[(triton.cdiv(n, 256),)](x.data_ptr(), y.data_ptr(), out.data_ptr(), n,
-                                            1.5, BLOCK=256)
+    with torch.cuda.device(0):
+        axpb_kernel[(triton.cdiv(n, 256),)](_AddressOnly(x), _AddressOnly(y),
+                                            _AddressOnly(out), n, 1.5, BLOCK=256)
     _check(torch, x, y, out)
 
 
