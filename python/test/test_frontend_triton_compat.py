@@ -298,3 +298,27 @@ def test_runtime_value_for_a_constexpr_parameter_of_a_helper(check_ir, interpret
     k[(4,)](x, out, BLOCK=16)
     np.testing.assert_array_equal(out, x[1:])
     check_ir(k.ir(x, out, BLOCK=16))
+
+
+@triton.jit
+def _shift_right_kernel(x_ptr, y_ptr, z_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.store(z_ptr + offs, tl.load(x_ptr + offs) >> tl.load(y_ptr + offs))
+
+
+@pytest.mark.parametrize("xt,yt", [(np.int8, np.uint8), (np.int16, np.uint32),
+                                   (np.int32, np.uint8), (np.uint16, np.uint8)])
+def test_signed_shifted_right_by_unsigned_is_arithmetic(xt, yt, rng, check_ir):
+    # As Triton (test_shift_op): the operands meet in the usual conversions'
+    # type, but a signed left operand shifts arithmetically; the result
+    # stored as int{max bits} equals NumPy's shift there.
+    bw = max(np.dtype(xt).itemsize, np.dtype(yt).itemsize) * 8
+    zt = np.dtype(f"int{bw}") if np.dtype(xt).kind == "i" else np.dtype(f"uint{bw}")
+    x = rng.integers(np.iinfo(xt).min, np.iinfo(xt).max, 64, dtype=xt, endpoint=True)
+    y = rng.integers(0, bw, 64).astype(yt)
+    z = np.zeros(64, zt)
+    triton.jit(_shift_right_kernel.fn, interpret=True)[(1,)](x, y, z, N=64)
+    np.testing.assert_array_equal(z, x.astype(zt) >> y.astype(zt))
+    text = _shift_right_kernel.ir(x, y, z, N=64)
+    assert ("arith.shrsi" in text) == (np.dtype(xt).kind == "i")
+    check_ir(text)

@@ -469,9 +469,14 @@ class InterpreterBuilder(Builder):
             s = np.where(big, 0, b).astype(a.dtype)
             if op == "shli":
                 return np.where(big, 0, np.left_shift(a, s))
-            r = np.right_shift(a, s)
             if op == "shrsi":
-                return np.where(big, np.where(a < 0, -1, 0), r)
+                # Arithmetic: on the bits as a signed value, whatever the
+                # type (Triton shifts int8 >> uint8 so, in uint8).
+                signed = a.dtype.str.replace("u", "i")
+                sa = a.view(signed) if a.dtype.kind == "u" else a
+                r = np.right_shift(sa, s.astype(sa.dtype))
+                return np.where(big, np.where(sa < 0, -1, 0), r).astype(sa.dtype).view(a.dtype)
+            r = np.right_shift(a, s)
             return np.where(big, 0, r)
         if op in ("minsi", "minui"):
             return np.minimum(a, b)

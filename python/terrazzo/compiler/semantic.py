@@ -475,7 +475,14 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
         return self._arith(None, "shli", a, b)
 
     def shr(self, a, b) -> tensor:
+        # As in Triton, the left operand's own signedness picks the shift:
+        # int8 >> uint8 computes in uint8 (the usual conversions) but shifts
+        # arithmetically, as the int8 value would.
+        left = _unwrap(a)
+        signed = isinstance(left, tensor) and left.type.scalar.is_int_signed()
         a, b = self._bitwise_prep(a, b, ">>")
+        if signed:
+            return tensor(self.builder.binary("shrsi", a.handle, b.handle, a.type), a.type)
         return self._arith(None, "shrsi", a, b, uop="shrui")
 
     def logical_and(self, a, b) -> tensor:
