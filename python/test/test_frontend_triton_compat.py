@@ -322,3 +322,18 @@ def test_signed_shifted_right_by_unsigned_is_arithmetic(xt, yt, rng, check_ir):
     text = _shift_right_kernel.ir(x, y, z, N=64)
     assert ("arith.shrsi" in text) == (np.dtype(xt).kind == "i")
     check_ir(text)
+
+
+@pytest.mark.parametrize("name", tl.dtype.SINT_TYPES + tl.dtype.UINT_TYPES +
+                         tl.dtype.STANDARD_FP_TYPES)
+def test_dtype_name_lists_make_blocks(name):
+    # Triton's dtype name lists; a dtype made from each sizes a block.
+    @triton.jit(interpret=True)
+    def k(out_ptr, DT: tl.constexpr):
+        tl.store(out_ptr + tl.arange(0, 4), tl.zeros((4,), DT).to(tl.float32) + 1)
+
+    dt = tl.dtype(name)
+    assert dt.is_standard_floating() == (name in ("fp16", "bf16", "fp32", "fp64"))
+    out = np.zeros(4, np.float32)
+    k[(1,)](out, dt)
+    np.testing.assert_array_equal(out, 1.0)

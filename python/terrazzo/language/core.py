@@ -94,7 +94,8 @@ class dtype:
     SINT_TYPES = ("int8", "int16", "int32", "int64")
     UINT_TYPES = ("int1", "uint8", "uint16", "uint32", "uint64")
     FP8_TYPES = ("fp8e4nv", "fp8e5", "fp8e4b15", "fp8e4b8", "fp8e5b16")
-    FP_TYPES = FP8_TYPES + ("fp16", "bf16", "fp32", "fp64")
+    STANDARD_FP_TYPES = ("fp16", "bf16", "fp32", "fp64")
+    FP_TYPES = FP8_TYPES + STANDARD_FP_TYPES
     OTHER_TYPES = ("void",)
 
     _BITS = {"int1": 1, "int8": 8, "int16": 16, "int32": 32, "int64": 64,
@@ -159,7 +160,7 @@ class dtype:
     def is_ptr(self): return False
     def is_block(self): return False
     def is_const(self): return False
-    def is_standard_floating(self): return self.name in ("fp16", "bf16", "fp32", "fp64")
+    def is_standard_floating(self): return self.name in self.STANDARD_FP_TYPES
 
     def kind(self) -> int:
         """0 for bool, 1 for integers, 2 for floats (used by promotion)."""
