@@ -22,7 +22,7 @@ import pytest
 import terrazzo as triton
 import terrazzo.language as tl
 from terrazzo import CompilationError, InterpreterError
-from terrazzo.compiler.interpreter import round_to_bf16
+from terrazzo.compiler.numerics import round_to_bf16
 
 from test_errors import check as check_error
 

@@ -19,8 +19,7 @@ and line, the argument and the offending element.
 from __future__ import annotations
 
 import math
-import sys
-from typing import Any, Dict, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 import numpy as np
 
@@ -29,75 +28,13 @@ from ..errors import (CompilationError, InterpretedCompilationError, Interpreter
 from ..language import core as tl
 from ..language.core import _unwrap, constexpr, dtype, pointer_type, tensor
 from ..runtime.tensor_wrapper import TensorWrapper
-from . import fp8
+from . import fp8, interpreter_atomics
 from .builder import Builder
+from .numerics import (MEMORY_DTYPES, bf16_from_bits, bf16_to_bits, round_to_bf16,
+                       storage_dtype)
 
 _SHIFT = 40
 _OFFSET_MASK = (1 << _SHIFT) - 1
-
-_STORAGE = {
-    "int1": np.bool_, "int8": np.int8, "int16": np.int16, "int32": np.int32,
-    "int64": np.int64, "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32,
-    "uint64": np.uint64, "fp16": np.float16, "bf16": np.float32, "fp32": np.float32,
-    "fp64": np.float64, "fp8e4nv": np.float32, "fp8e5": np.float32,
-    "fp8e4b15": np.float32, "fp8e4b8": np.float32, "fp8e5b16": np.float32,
-}
-# How each element type lives in memory.
-_MEMORY = dict(_STORAGE, bf16=np.uint16, int1=np.int8,
-               **{name: np.uint8 for name in fp8.FORMATS})
-
-
-def storage_dtype(ty) -> np.dtype:
-    sca = ty.scalar
-    if sca.is_ptr():
-        return np.dtype(np.int64)
-    try:
-        return np.dtype(_STORAGE[sca.name])
-    except KeyError:
-        raise CompilationError(f"the interpreter does not support {sca} values yet") from None
-
-
-# ---------------------------------------------------------------------------
-# bfloat16
-# ---------------------------------------------------------------------------
-
-def _f32_bits_to_bf16_rne(bits: np.ndarray, nan: np.ndarray) -> np.ndarray:
-    bits = bits.astype(np.uint64)
-    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
-    rounded = rounded.astype(np.uint32)
-    quiet = (bits.astype(np.uint32) & np.uint32(0xFFFF0000)) | np.uint32(0x00400000)
-    return np.where(nan, quiet, rounded).view(np.float32)
-
-
-def round_to_bf16(x) -> np.ndarray:
-    """float32 storage of x rounded to the nearest bfloat16 (ties to even).
-    float64 inputs are rounded once (through round-to-odd float32)."""
-    x = np.asarray(x)
-    shape = x.shape
-    if x.dtype == np.float64:
-        f = np.ascontiguousarray(x).reshape(-1)
-        f32 = f.astype(np.float32)
-        back = f32.astype(np.float64)
-        inexact = (back != f) & np.isfinite(f32)
-        toward0 = np.where(inexact & (np.abs(back) > np.abs(f)),
-                           np.nextafter(f32, np.float32(0)), f32).astype(np.float32)
-        bits = toward0.view(np.uint32) | inexact.astype(np.uint32)
-        out = _f32_bits_to_bf16_rne(bits, np.isnan(f))
-        return out.reshape(shape)
-    f32 = np.ascontiguousarray(x, dtype=np.float32).reshape(-1)
-    out = _f32_bits_to_bf16_rne(f32.view(np.uint32), np.isnan(f32))
-    return out.reshape(shape)
-
-
-def bf16_from_bits(u16: np.ndarray) -> np.ndarray:
-    u = np.ascontiguousarray(u16).astype(np.uint32) << 16
-    return u.view(np.float32)
-
-
-def bf16_to_bits(f32: np.ndarray) -> np.ndarray:
-    r = np.ascontiguousarray(round_to_bf16(f32)).view(np.uint32) >> 16
-    return r.astype(np.uint16)
-
 
 # ---------------------------------------------------------------------------
 # Memory
@@ -225,7 +162,7 @@ class Memory:
     def load(self, addrs: np.ndarray, mask: Optional[np.ndarray], elt: dtype, loc, pid):
         shape = addrs.shape
         flat = np.asarray(addrs, dtype=np.int64).reshape(-1)
-        mem_dt = np.dtype(_MEMORY[elt.name]) if not elt.is_ptr() else np.dtype(np.int64)
+        mem_dt = np.dtype(MEMORY_DTYPES[elt.name]) if not elt.is_ptr() else np.dtype(np.int64)
         out = np.zeros(flat.shape, dtype=mem_dt)
         active = None
         if mask is not None:
@@ -266,7 +203,7 @@ class Memory:
             # (conversions saturate): storing it writes the same bytes.
             values = fp8.encode(np.asarray(values, dtype=np.float32), elt.name,
                                 keep_infinities=True)
-        mem_dt = np.dtype(_MEMORY[elt.name]) if not elt.is_ptr() else np.dtype(np.int64)
+        mem_dt = np.dtype(MEMORY_DTYPES[elt.name]) if not elt.is_ptr() else np.dtype(np.int64)
         vals = np.broadcast_to(np.asarray(values).astype(mem_dt, copy=False), shape).reshape(-1)
         if mask is not None:
             active = np.broadcast_to(mask, shape).reshape(-1)
@@ -660,14 +597,12 @@ class InterpreterBuilder(Builder):
                           self.pid)
 
     def atomic_rmw(self, op, ptr, val, mask, ptr_ty, result_ty, sem, scope):
-        from . import interpreter_atomics
         return interpreter_atomics.atomic_rmw(
             self.memory, op, np.asarray(ptr, dtype=np.int64), np.asarray(val),
             None if mask is None else np.asarray(mask), ptr_ty, result_ty, self.loc,
             self.pid)
 
     def atomic_cas(self, ptr, cmp, val, ptr_ty, result_ty, sem, scope):
-        from . import interpreter_atomics
         return interpreter_atomics.atomic_cas(
             self.memory, np.asarray(ptr, dtype=np.int64), np.asarray(cmp),
             np.asarray(val), ptr_ty, result_ty, self.loc, self.pid)
@@ -681,7 +616,6 @@ class InterpreterBuilder(Builder):
         self.store(ptr, val, mask, ptr_ty, None, None)
 
     def atomic_poll(self, ptr, expected, timeout, ptr_ty, result_ty, sem, scope):
-        from . import interpreter_atomics
         return interpreter_atomics.atomic_poll(
             self.memory, np.asarray(ptr, dtype=np.int64), np.asarray(expected),
             timeout is not None, ptr_ty, self.loc, self.pid)
@@ -834,11 +768,6 @@ def argument_value(memory: Memory, builder: InterpreterBuilder, name: str, value
                            "values)")
 
 
-def _is_host_descriptor(value) -> bool:
-    module = sys.modules.get("terrazzo.tools.tensor_descriptor")
-    return module is not None and isinstance(value, module.TensorDescriptor)
-
-
 def host_descriptor_value(memory: Memory, builder: InterpreterBuilder, sem, parsed, name: str,
                           desc):
     """The kernel's descriptor for `desc`, a host TensorDescriptor passed as
@@ -885,41 +814,3 @@ def normalize_grid(grid) -> Tuple[int, int, int]:
         if g < 0:
             raise ValueError(f"grid dimensions must not be negative, got {grid}")
     return tuple(grid) + (1,) * (3 - len(grid))
-
-
-def interpret(parsed, grid, bound: Dict[str, Any]) -> None:
-    """Runs every program instance of `grid` with the bound arguments."""
-    from .codegen import CompileContext, run_function_body
-    from .semantic import Semantic
-
-    grid3 = normalize_grid(grid)
-    memory = Memory()
-    builder = InterpreterBuilder(memory, grid3)
-    sem = Semantic(builder, debug=True)
-    ctx = CompileContext(builder, sem)
-    base: Dict[str, Any] = {}
-    for name, is_cx, const in zip(parsed.arg_names, parsed.constexprs, parsed.consts):
-        value = bound[name]
-        if is_cx:
-            base[name] = constexpr(value)
-        elif _is_host_descriptor(value):
-            base[name] = host_descriptor_value(memory, builder, sem, parsed, name, value)
-        else:
-            base[name] = argument_value(memory, builder, name, value)
-            if const and isinstance(base[name], tensor) and base[name].type.is_ptr():
-                base[name] = tensor(base[name].handle,
-                                    pointer_type(base[name].type.element_ty, const=True))
-    try:
-        with np.errstate(all="ignore"):
-            for z in range(grid3[2]):
-                for y in range(grid3[1]):
-                    for x in range(grid3[0]):
-                        builder.pid = (x, y, z)
-                        run_function_body(ctx, parsed, dict(base))
-    except CompilationError as e:
-        if isinstance(e, InterpreterError):
-            raise
-        # Triton's interpreter raises InterpreterError for every error.
-        raise InterpretedCompilationError.from_error(e) from e.__cause__
-    finally:
-        memory.finish()

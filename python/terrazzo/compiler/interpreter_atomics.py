@@ -24,13 +24,13 @@ from typing import Callable, Optional
 import numpy as np
 
 from ..errors import InterpreterError
-from .interpreter import _MEMORY, bf16_from_bits, bf16_to_bits, storage_dtype
+from .numerics import MEMORY_DTYPES, bf16_from_bits, bf16_to_bits, storage_dtype
 
 _UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
 def _memory_dtype(elt) -> np.dtype:
-    return np.dtype(_MEMORY[elt.name])
+    return np.dtype(MEMORY_DTYPES[elt.name])
 
 
 def _to_memory(values, elt) -> np.ndarray:

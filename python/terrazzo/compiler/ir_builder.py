@@ -18,6 +18,7 @@ import numpy as np
 
 from ..language.core import block_type, dtype, pointer_type
 from .builder import Builder
+from .numerics import round_to_bf16
 
 _SCALAR_IR = {"int1": "i1", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
               "uint8": "i8", "uint16": "i16", "uint32": "i32", "uint64": "i64",
@@ -68,7 +69,6 @@ def mlir_string(s: str) -> str:
 
 def _round_bf16(v: float) -> float:
     """v rounded to the nearest bfloat16 (ties to even), as a Python float."""
-    from .interpreter import round_to_bf16
     return float(round_to_bf16(np.array([v], dtype=np.float64))[0])
 
 

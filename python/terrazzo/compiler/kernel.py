@@ -1,4 +1,5 @@
-"""Specialisation keys and the tile IR of a kernel for one key.
+"""The drivers of a kernel: specialisation keys, the tile IR of a kernel
+for one key, and interpretation of a launch.
 
 A key has one entry per parameter, then (num_warps, num_stages):
 
@@ -24,12 +25,17 @@ import hashlib
 import json
 import numbers
 import sys
-from typing import Any, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from ..errors import CompilationError, SemanticError
+import numpy as np
+
+from ..errors import (CompilationError, InterpretedCompilationError, InterpreterError,
+                      SemanticError)
 from ..language import core as tl
 from ..language.core import constexpr, pointer_type, tensor
 from .codegen import CompileContext, ParsedFunction, run_function_body
+from .interpreter import (InterpreterBuilder, Memory, argument_value, host_descriptor_value,
+                          normalize_grid)
 from .ir_builder import IRBuilder
 from .semantic import Semantic
 
@@ -66,6 +72,8 @@ class DescriptorSpec(NamedTuple):
 
 
 def _is_host_descriptor(value) -> bool:
+    """Whether `value` is a host TensorDescriptor (without importing
+    terrazzo.tools where no caller has)."""
     module = sys.modules.get("terrazzo.tools.tensor_descriptor")
     return module is not None and isinstance(value, module.TensorDescriptor)
 
@@ -315,3 +323,40 @@ def key_digest(*parts) -> str:
     spelled with repr)."""
     text = json.dumps(parts, sort_keys=True, default=repr)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def interpret(parsed, grid, bound: Dict[str, Any]) -> None:
+    """Runs every program instance of `grid` with the bound arguments in the
+    interpreter: the same code generator and semantic layer as
+    generate_kernel_ir, over the interpreter's builder."""
+    grid3 = normalize_grid(grid)
+    memory = Memory()
+    builder = InterpreterBuilder(memory, grid3)
+    sem = Semantic(builder, debug=True)
+    ctx = CompileContext(builder, sem)
+    base: Dict[str, Any] = {}
+    for name, is_cx, const in zip(parsed.arg_names, parsed.constexprs, parsed.consts):
+        value = bound[name]
+        if is_cx:
+            base[name] = constexpr(value)
+        elif _is_host_descriptor(value):
+            base[name] = host_descriptor_value(memory, builder, sem, parsed, name, value)
+        else:
+            base[name] = argument_value(memory, builder, name, value)
+            if const and isinstance(base[name], tensor) and base[name].type.is_ptr():
+                base[name] = tensor(base[name].handle,
+                                    pointer_type(base[name].type.element_ty, const=True))
+    try:
+        with np.errstate(all="ignore"):
+            for z in range(grid3[2]):
+                for y in range(grid3[1]):
+                    for x in range(grid3[0]):
+                        builder.pid = (x, y, z)
+                        run_function_body(ctx, parsed, dict(base))
+    except CompilationError as e:
+        if isinstance(e, InterpreterError):
+            raise
+        # Triton's interpreter raises InterpreterError for every error.
+        raise InterpretedCompilationError.from_error(e) from e.__cause__
+    finally:
+        memory.finish()

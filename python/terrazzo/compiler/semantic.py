@@ -15,16 +15,16 @@ from typing import List, Optional, Sequence, Tuple
 from ..errors import SemanticError, SemanticUnsupported
 from ..language import core as tl
 from ..language.core import _unwrap, block_type, dtype, pointer_type, tensor
+from ..language.shape_rules import (MAX_BLOCK_NUMEL, broadcast_shapes,
+                                    validate_block_shape)
 from . import fp8
 from .semantic_atomics import AtomicSemantic
 from .semantic_descriptors import DescriptorSemantic
 from .semantic_dot import DotSemantic
 from .semantic_extern import ExternSemantic
 from .semantic_shapes import ShapeSemantic
-from .type_rules import (_is_py_number, _type_name, computation_type,  # noqa: F401
+from .type_rules import (_is_py_number, _type_name, computation_type,
                          integer_promote, python_scalar_type)
-from ..language.shape_rules import (MAX_BLOCK_NUMEL, broadcast_shapes,  # noqa: F401
-                                    validate_block_shape)
 
 _LOAD_CACHE = {"": None, ".ca": "ca", ".cg": "cg", ".cv": "cv", ".cs": "cs"}
 _STORE_CACHE = {"": None, ".wb": "wb", ".cg": "cg", ".cs": "cs", ".wt": "wt"}

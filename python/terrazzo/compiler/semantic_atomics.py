@@ -13,6 +13,7 @@ from typing import List
 from ..errors import SemanticError
 from ..language import core as tl
 from ..language.core import _unwrap, tensor
+from ..language.shape_rules import broadcast_shapes
 
 # Triton's spellings; None is Triton's default.
 _SEMANTICS = {None: "acq_rel", "relaxed": "relaxed", "acquire": "acquire",
@@ -158,7 +159,6 @@ class AtomicSemantic:
 
     @staticmethod
     def _broadcast_atomic_shapes(a, b):
-        from .semantic import broadcast_shapes
         return broadcast_shapes(a, b)
 
     def _atomic_value(self, what: str, name: str, value, elt, shape) -> tensor:

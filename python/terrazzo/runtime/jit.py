@@ -208,7 +208,7 @@ class JITFunction(KernelInterface):
     # ------------------------------------------------------------------
     def run(self, *args, grid, warmup=False, **kwargs):
         if self.interpret if self.interpret is not None else driver.interpret_requested():
-            from ..compiler.interpreter import interpret
+            from ..compiler.kernel import interpret
             meta = self._bind(args, kwargs)
             if callable(grid):
                 grid = grid(meta)
