@@ -682,6 +682,17 @@ bool canPairRegisters(const ModuleAxisInfoAnalysis &axisInfo, Value ptr,
   return false;
 }
 
+/// The ownership of an atomic op's elements (see analyseOwnership), or an
+/// error on the op saying why they cannot be lowered.
+template <typename AtomicOp>
+FailureOr<Ownership> ownershipOrError(AtomicOp op) {
+  std::string reason;
+  FailureOr<Ownership> own = analyseOwnership(op, op.getPtr().getType(), reason);
+  if (failed(own))
+    op.emitOpError(reason);
+  return own;
+}
+
 struct AtomicRMWOpConversion : public ConvertOpToLLVMPattern<tile::AtomicRMWOp> {
   AtomicRMWOpConversion(TileGPUTypeConverter &converter,
                         const ModuleAxisInfoAnalysis &axisInfo,
@@ -695,11 +706,9 @@ struct AtomicRMWOpConversion : public ConvertOpToLLVMPattern<tile::AtomicRMWOp> 
     Type resultType = getTypeConverter()->convertType(op.getType());
     if (!resultType)
       return rewriter.notifyMatchFailure(op, "unconvertible types");
-    std::string reason;
-    FailureOr<Ownership> own =
-        analyseOwnership(op, op.getPtr().getType(), reason);
+    FailureOr<Ownership> own = ownershipOrError(op);
     if (failed(own))
-      return op.emitOpError(reason);
+      return failure();
     bool needOld = !op.getResult().use_empty();
 
     SmallVector<Value> ptrs = elementsOf(rewriter, loc, adaptor.getPtr());
@@ -771,11 +780,9 @@ struct AtomicCASOpConversion : public ConvertOpToLLVMPattern<tile::AtomicCASOp> 
     Type resultType = getTypeConverter()->convertType(op.getType());
     if (!resultType)
       return rewriter.notifyMatchFailure(op, "unconvertible types");
-    std::string reason;
-    FailureOr<Ownership> own =
-        analyseOwnership(op, op.getPtr().getType(), reason);
+    FailureOr<Ownership> own = ownershipOrError(op);
     if (failed(own))
-      return op.emitOpError(reason);
+      return failure();
     bool needOld = !op.getResult().use_empty();
 
     SmallVector<Value> ptrs = elementsOf(rewriter, loc, adaptor.getPtr());
@@ -872,11 +879,9 @@ struct AtomicLoadOpConversion
         getElementTypeOrSelf(op.getType()));
     if (!resultType || !elementType)
       return rewriter.notifyMatchFailure(op, "unconvertible types");
-    std::string reason;
-    FailureOr<Ownership> own =
-        analyseOwnership(op, op.getPtr().getType(), reason);
+    FailureOr<Ownership> own = ownershipOrError(op);
     if (failed(own))
-      return op.emitOpError(reason);
+      return failure();
 
     SmallVector<Value> ptrs = elementsOf(rewriter, loc, adaptor.getPtr());
     SmallVector<Value> masks = elementsOf(rewriter, loc, adaptor.getMask());
@@ -910,11 +915,9 @@ struct AtomicStoreOpConversion
   matchAndRewrite(tile::AtomicStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    std::string reason;
-    FailureOr<Ownership> own =
-        analyseOwnership(op, op.getPtr().getType(), reason);
+    FailureOr<Ownership> own = ownershipOrError(op);
     if (failed(own))
-      return op.emitOpError(reason);
+      return failure();
 
     SmallVector<Value> ptrs = elementsOf(rewriter, loc, adaptor.getPtr());
     SmallVector<Value> vals = elementsOf(rewriter, loc, adaptor.getValue());
@@ -951,11 +954,9 @@ struct AtomicPollOpConversion
     Type resultType = getTypeConverter()->convertType(op.getType());
     if (!resultType)
       return rewriter.notifyMatchFailure(op, "unconvertible types");
-    std::string reason;
-    FailureOr<Ownership> own =
-        analyseOwnership(op, op.getPtr().getType(), reason);
+    FailureOr<Ownership> own = ownershipOrError(op);
     if (failed(own))
-      return op.emitOpError(reason);
+      return failure();
 
     SmallVector<Value> ptrs = elementsOf(rewriter, loc, adaptor.getPtr());
     SmallVector<Value> expected =
