@@ -5,9 +5,12 @@
 // terrazzo-convert-tile-to-tilegpu gives the operands; K is the outer loop,
 // and operands a local_load read from shared memory are read again next
 // to the products of their k (SharedOperandReads). float16/bfloat16
-// operands are widened to the result's type before each product; int8
-// products accumulate in int32. This is the fallback for shapes and types
-// without a tensor-core instruction (issue 6 adds mma and wgmma).
+// operands are widened to the accumulation type before each product, which
+// is float32 also for a float16/bfloat16 result (rounded once, at the end:
+// an accumulator rounded to 16 bits at every k drifts far from what the
+// tensor cores give, which round once per k16 step); int8 products
+// accumulate in int32. This is the fallback for shapes and types without a
+// tensor-core instruction (issue 6 adds mma and wgmma).
 #include "backends/common/Patterns.h"
 #include "backends/common/TypeConverter.h"
 #include "backends/common/Utility.h"
@@ -162,12 +165,16 @@ struct DotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
 
     Type resultElement = getTypeConverter()->convertType(dType.getElementType());
     bool isInteger = isa<IntegerType>(resultElement);
+    // 16-bit float results accumulate in float32.
+    Type accElement = resultElement;
+    if (auto f = dyn_cast<FloatType>(resultElement); f && f.getWidth() < 32)
+      accElement = rewriter.getF32Type();
     auto widen = [&](Value v) -> Value {
-      if (v.getType() == resultElement)
+      if (v.getType() == accElement)
         return v;
       if (isInteger)
-        return LLVM::SExtOp::create(rewriter, loc, resultElement, v);
-      return LLVM::FPExtOp::create(rewriter, loc, resultElement, v);
+        return LLVM::SExtOp::create(rewriter, loc, accElement, v);
+      return LLVM::FPExtOp::create(rewriter, loc, accElement, v);
     };
     SharedOperandReads reads(op);
     SmallVector<Value> a = unpackStruct(rewriter, loc, adaptor.getA());
@@ -184,7 +191,9 @@ struct DotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
     // each accumulator's chain over K first, ptxas kept every operand
     // value live and spilled).
     int32_t registers = dLayout->getInDimSize(kRegister);
-    SmallVector<Value> results(c.begin(), c.begin() + registers);
+    SmallVector<Value> results;
+    for (Value init : ArrayRef<Value>(c).take_front(registers))
+      results.push_back(widen(init));
     SmallVector<Coordinates> coordinates;
     for (int32_t reg = 0; reg < registers; ++reg)
       coordinates.push_back(registerCoordinates(*dLayout, reg));
@@ -207,6 +216,9 @@ struct DotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
           acc = LLVM::FMAOp::create(rewriter, loc, x, y, acc);
       }
     }
+    if (accElement != resultElement)
+      for (Value &result : results)
+        result = LLVM::FPTruncOp::create(rewriter, loc, resultElement, result);
     rewriter.replaceOp(op, packStruct(rewriter, loc,
                                       getTypeConverter()->convertType(dType),
                                       results));

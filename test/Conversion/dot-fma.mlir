@@ -43,3 +43,22 @@ func.func private @dot_i8(%a: tensor<16x16xi8>, %b: tensor<16x16xi8>, %c: tensor
   %d = tile.dot %a, %b, %c : tensor<16x16xi8> * tensor<16x16xi8> -> tensor<16x16xi32>
   return %d : tensor<16x16xi32>
 }
+
+// -----
+
+// A float16 result accumulates in float32 and is rounded once at the end:
+// the accumulator is widened, every product is an f32 FMA, the results are
+// truncated after the last k.
+
+// CHECK-LABEL: llvm.func @dot_f16_result
+// CHECK-COUNT-16: llvm.fpext %{{.*}} : f16 to f32
+// CHECK-NOT: llvm.intr.fma(%{{.*}}) : (f16, f16, f16)
+// CHECK: llvm.intr.fma(%{{.*}}) : (f32, f32, f32) -> f32
+// CHECK-NOT: llvm.intr.fma(%{{.*}}) : (f16, f16, f16)
+// CHECK: llvm.fptrunc %{{.*}} : f32 to f16
+// CHECK: llvm.return
+func.func private @dot_f16_result(%a: tensor<32x16xf16>, %b: tensor<16x64xf16>, %c: tensor<32x64xf16>) -> tensor<32x64xf16> {
+  %d = tile.dot %a, %b, %c : tensor<32x16xf16> * tensor<16x64xf16> -> tensor<32x64xf16>
+  return %d : tensor<32x64xf16>
+}
+
