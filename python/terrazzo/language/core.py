@@ -937,24 +937,6 @@ def inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack):
                                                       is_pure, pack)
 
 
-# ---------------------------------------------------------------------------
-
-def _not_supported(name, what):
-    @builtin
-    def fn(*args, **kwargs):
-        raise SemanticUnsupported(f"tl.{name} is not supported yet ({what})")
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"Not supported yet: {what}."
-    return fn
-
-
-_UNSUPPORTED = {
-}
-
-for _name, _what in _UNSUPPORTED.items():
-    globals()[_name] = _not_supported(_name, _what)
-
-
 # Member functions on tensors, as in Triton (x.exp(), x.to(...), ...).
 def _attach_members():
     for name in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "floor",
@@ -985,4 +967,4 @@ __all__ = [
     "device_assert", "static_range",
     "range", "PropagateNan", "reduce", "sum", "xor_sum", "max", "min", "argmax", "argmin",
     "associative_scan", "cumsum", "cumprod", "inline_asm_elementwise",
-] + _py.list(_UNSUPPORTED)
+]
