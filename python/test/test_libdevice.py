@@ -838,15 +838,61 @@ def test_cuda_registers_ptx(tmp_path):
     _assemble(ptx, tmp_path)
 
 
-@pytest.mark.parametrize("fn", ["num_threads", "num_warps"])
-def test_cuda_unsupported_functions(fn):
-    @triton.jit
-    def k(out_ptr, FN: tl.constexpr):
-        n = getattr(tl.extra.cuda, FN)()
-        tl.store(out_ptr, n)
+@triton.jit
+def threads_kernel(out_ptr):
+    n: tl.constexpr = tl.extra.cuda.num_threads()
+    w: tl.constexpr = tl.extra.cuda.num_warps()
+    offs = tl.arange(0, n)
+    tl.store(out_ptr + offs, offs * 0 + w)
 
-    with pytest.raises(CompilationError, match=f"tl.extra.cuda.{fn} is not supported"):
-        k.ir(np.zeros(1, np.int32), FN=fn)
+
+@pytest.mark.parametrize("num_warps", [1, 4, 8])
+def test_cuda_num_warps_and_threads(num_warps):
+    # Compile-time constants of the launch's num_warps: a block of
+    # num_threads elements, each num_warps; nothing past them written.
+    out = np.full(512, -1, np.int32)
+    triton.jit(threads_kernel.fn, interpret=True)[(1,)](out, num_warps=num_warps)
+    n = 32 * num_warps
+    np.testing.assert_array_equal(out[:n], num_warps)
+    np.testing.assert_array_equal(out[n:], -1)
+    text = threads_kernel.ir(out, num_warps=num_warps)
+    assert f"tile.make_range 0 to {n}" in text
+
+
+def test_cuda_num_warps_needs_a_launch():
+    from terrazzo.compiler.kernel import generate_kernel_ir, specs_from_key, split_key
+    key = threads_kernel.key_for(np.zeros(32, np.int32))
+    specs = specs_from_key(threads_kernel.parsed, split_key(key, 1)[0])
+    with pytest.raises(CompilationError, match=r"num_warps\(\) is known only for a launch"):
+        generate_kernel_ir(threads_kernel.parsed, specs)
+
+
+@pytest.mark.gpu
+def test_gpu_num_threads(torch_cuda):
+    torch = torch_cuda
+    out = torch.full((512,), -1, dtype=torch.int32, device="cuda")
+    threads_kernel[(1,)](out, num_warps=8)
+    torch.cuda.synchronize()
+    assert bool((out[:256] == 8).all()) and bool((out[256:] == -1).all())
+
+
+@triton.jit
+def custom_fp8_kernel(x_ptr, y_ptr, z_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    e4b15 = tl.extra.cuda.convert_custom_float8_sm80(x, tl.float8e4b15)
+    tl.store(y_ptr + offs, tl.extra.cuda.convert_custom_float8_sm90(e4b15, tl.float32))
+    tl.store(z_ptr + offs, x.to(tl.float8e4b15).to(tl.float32))
+
+
+def test_cuda_convert_custom_float8(rng):
+    # Triton's software conversions to and from float8e4b15 are the casts.
+    x = (rng.standard_normal(64) * 0.7).astype(np.float32)
+    y = np.full(64, np.nan, np.float32)
+    z = np.full(64, np.nan, np.float32)
+    triton.jit(custom_fp8_kernel.fn, interpret=True)[(1,)](x, y, z, N=64)
+    np.testing.assert_array_equal(y, z)
+    assert np.all(np.abs(y - np.clip(x, -1.75, 1.75)) <= 2.0 ** -4 * np.maximum(np.abs(y), 2 ** -11))
 
 
 @pytest.mark.gpu

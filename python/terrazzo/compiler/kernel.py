@@ -237,10 +237,11 @@ class KernelIR(NamedTuple):
 
 
 def generate_kernel_ir(parsed: ParsedFunction, specs: Sequence[ParamSpec],
-                       debug: bool = False) -> KernelIR:
-    """The tile IR of `parsed` specialised for `specs`."""
+                       debug: bool = False, num_warps: Optional[int] = None) -> KernelIR:
+    """The tile IR of `parsed` specialised for `specs` (and for `num_warps`,
+    which only tl.extra.cuda.num_warps/num_threads read)."""
     builder = IRBuilder()
-    sem = Semantic(builder, debug=debug)
+    sem = Semantic(builder, debug=debug, num_warps=num_warps)
     ctx = CompileContext(builder, sem)
     ctx.symbols.add(parsed.name)
     arg_nodes = parsed.tree.args.args + parsed.tree.args.kwonlyargs
@@ -325,14 +326,14 @@ def key_digest(*parts) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def interpret(parsed, grid, bound: Dict[str, Any]) -> None:
+def interpret(parsed, grid, bound: Dict[str, Any], num_warps: int = 4) -> None:
     """Runs every program instance of `grid` with the bound arguments in the
     interpreter: the same code generator and semantic layer as
     generate_kernel_ir, over the interpreter's builder."""
     grid3 = normalize_grid(grid)
     memory = Memory()
     builder = InterpreterBuilder(memory, grid3)
-    sem = Semantic(builder, debug=True)
+    sem = Semantic(builder, debug=True, num_warps=num_warps)
     ctx = CompileContext(builder, sem)
     base: Dict[str, Any] = {}
     for name, is_cx, const in zip(parsed.arg_names, parsed.constexprs, parsed.consts):

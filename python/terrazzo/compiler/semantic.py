@@ -40,9 +40,12 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
                ShapeSemantic):
     """Language operations over an abstract builder."""
 
-    def __init__(self, builder, debug: bool = False):
+    def __init__(self, builder, debug: bool = False, num_warps: Optional[int] = None):
         self.builder = builder
         self.debug = debug
+        # The warps per program the code is generated for, where known
+        # (tl.extra.cuda.num_warps); None for IR not tied to a launch.
+        self.num_warps = num_warps
 
     # ------------------------------------------------------------------
     # Values

@@ -214,7 +214,7 @@ class JITFunction(KernelInterface):
                 grid = grid(meta)
             if warmup:
                 return None
-            interpret(self.parsed, grid, meta)
+            interpret(self.parsed, grid, meta, kwargs.get("num_warps", 4))
             return None
         dispatcher = self._dispatcher or self._make_dispatcher()
         if kwargs and not _IGNORED.isdisjoint(kwargs):
@@ -284,9 +284,9 @@ class JITFunction(KernelInterface):
                            kwargs.get("num_warps", 4), kwargs.get("num_stages", 3))
 
     def ir_for_key(self, key) -> KernelIR:
-        entries, _, _ = split_key(key, len(self.arg_names))
+        entries, num_warps, _ = split_key(key, len(self.arg_names))
         specs = specs_from_key(self.parsed, entries)
-        return generate_kernel_ir(self.parsed, specs, debug=self._debug())
+        return generate_kernel_ir(self.parsed, specs, debug=self._debug(), num_warps=num_warps)
 
     def ir(self, *args, **kwargs) -> str:
         """The tile IR the frontend generates for these arguments (no
@@ -325,7 +325,7 @@ class JITFunction(KernelInterface):
         entries, num_warps, num_stages = split_key(key, len(self.arg_names))
         target = _default_target(C)
         kir = generate_kernel_ir(self.parsed, specs_from_key(self.parsed, entries),
-                                 debug=self._debug())
+                                 debug=self._debug(), num_warps=num_warps)
         if stage == "tile":
             return kir.text
         res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, stage,
@@ -368,7 +368,7 @@ class JITFunction(KernelInterface):
             if hit is not None:
                 return hit[0], hit[1], True
         specs = specs_from_key(self.parsed, entries)
-        kir = generate_kernel_ir(self.parsed, specs, debug=debug)
+        kir = generate_kernel_ir(self.parsed, specs, debug=debug, num_warps=num_warps)
         if dump_dir:
             dump_stages(C, kir, target, num_warps, Path(dump_dir), digest[:8],
                         num_stages)

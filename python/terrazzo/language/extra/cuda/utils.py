@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from ....errors import SemanticUnsupported
+from ....errors import SemanticError
 from ... import core
 from ...core import _current_semantic, builtin
 
@@ -31,20 +31,36 @@ def smid():
         reference=lambda outs: [np.array(0, dtype=outs[0])])
 
 
-def _unsupported(name: str, why: str):
-    @builtin
-    def fn(*args, **kwargs):
-        raise SemanticUnsupported(f"tl.extra.cuda.{name} is not supported yet: {why}")
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"Not supported yet: {why}."
-    return fn
+#: Threads per warp on NVIDIA GPUs.
+_WARP_SIZE = 32
 
 
-_NUM_WARPS = ("the kernel's code is generated before num_warps is chosen, so it cannot "
-              "be a compile-time constant; pass it as a tl.constexpr argument instead")
-num_threads = _unsupported("num_threads", _NUM_WARPS)
-num_warps = _unsupported("num_warps", _NUM_WARPS)
-convert_custom_float8_sm80 = _unsupported(
-    "convert_custom_float8_sm80", "the float8e4b15 type does not exist in Terrazzo")
-convert_custom_float8_sm90 = _unsupported(
-    "convert_custom_float8_sm90", "the float8e4b15 type does not exist in Terrazzo")
+@builtin
+def num_warps():
+    """The warps per program the kernel is compiled for (the launch's
+    num_warps), a compile-time constant."""
+    n = _current_semantic().num_warps
+    if n is None:
+        raise SemanticError("tl.extra.cuda.num_warps() is known only for a launch's "
+                            "code (kernel[grid](...), .warmup, .ir with num_warps=)")
+    return core.constexpr(n)
+
+
+@builtin
+def num_threads():
+    """The threads per program (num_warps x 32), a compile-time constant."""
+    return core.constexpr(num_warps().value * _WARP_SIZE)
+
+
+@builtin
+def convert_custom_float8_sm80(arg, dst_ty, fp_downcast_rounding=None):
+    """`arg` converted to `dst_ty`, where one of them is tl.float8e4b15
+    (Triton's software conversion for sm_80; the same as arg.to(dst_ty))."""
+    return core.cast(arg, dst_ty, fp_downcast_rounding)
+
+
+@builtin
+def convert_custom_float8_sm90(arg, dst_ty, fp_downcast_rounding=None):
+    """The same conversion as convert_custom_float8_sm80 (Triton's sm_90
+    spelling)."""
+    return core.cast(arg, dst_ty, fp_downcast_rounding)
