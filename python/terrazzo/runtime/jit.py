@@ -224,7 +224,7 @@ class JITFunction(KernelInterface):
             kwargs, grid = self._dispatcher_view(kwargs, grid)
         if warmup:
             key = dispatcher.key_for(args, kwargs)
-            return CompiledKernel(self, key, *self._kernel_for_key(key))
+            return CompiledKernel(self, self._kernel_for_key(key))
         # The dispatcher calls a grid callable with the bound arguments, and
         # driver.current_stream with the launch's device.
         return dispatcher.run(grid, args, kwargs)
@@ -297,11 +297,21 @@ class JITFunction(KernelInterface):
         """This kernel, specialised for these arguments, at `stage` (tile,
         tilegpu, llvm, llvmir, ptx, cubin): text, or bytes for cubin.
         `num_warps` and `num_stages` are keywords, as at a launch."""
-        C = driver.get_C()
-        num_warps = kwargs.get("num_warps", 4)
-        num_stages = kwargs.get("num_stages", 3)
-        key = self.key_for(*args, **kwargs)
+        return self._stage_for_key(self.key_for(*args, **kwargs), stage, target)
+
+    def _compile_for_key(self, key, bound_args=None):
+        """The dispatcher's callback: the kernel for `key`, which every launch
+        with that key returns (a `_C.Kernel` with Triton's `asm`, `metadata`
+        and `name`)."""
+        return self._kernel_for_key(key)
+
+    def _stage_for_key(self, key, stage: str, target: Optional[str] = None):
+        """The kernel for `key` at `stage` ("tile", "tilegpu", "llvm",
+        "llvmir", "ptx": text; "cubin": bytes), for `target` (by default the
+        one launches compile for)."""
         kir = self.ir_for_key(key)
+        C = driver.get_C()
+        _, num_warps, num_stages = split_key(key, len(self.arg_names))
         target = target or _default_target(C)
         res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, stage,
                         num_stages=num_stages)
@@ -312,41 +322,18 @@ class JITFunction(KernelInterface):
             out = bytes(out).decode()
         return out
 
-    def _compile_for_key(self, key, bound_args=None):
-        """The dispatcher's callback: the kernel for `key`, which every launch
-        with that key returns (a `_C.Kernel` with Triton's `asm`, `metadata`
-        and `name`)."""
-        return self._kernel_for_key(key)[0]
-
-    def _stage_for_key(self, key, stage: str) -> str:
-        """The text of one compilation stage ("tile", "tilegpu", "llvm",
-        "ptx") of the kernel for `key`."""
-        C = driver.get_C()
-        entries, num_warps, num_stages = split_key(key, len(self.arg_names))
-        target = _default_target(C)
-        kir = generate_kernel_ir(self.parsed, specs_from_key(self.parsed, entries),
-                                 debug=self._debug(), num_warps=num_warps)
-        if stage == "tile":
-            return kir.text
-        res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, stage,
-                        num_stages=num_stages)
-        if not res.success:
-            raise compile_error(res.diagnostics, kir, self, target)
-        out = res.output
-        return bytes(out).decode() if isinstance(out, (bytes, bytearray)) else str(out)
-
     def _kernel_for_key(self, key):
-        """(`_C.Kernel`, cubin, metadata) for `key`, from the disk cache or
+        """The launched kernel (`_C.Kernel`) for `key`, from the disk cache or
         compiled (an entry the runtime rejects is recompiled)."""
         C = driver.get_C()
         binary, meta, cached = self._binary_for_key(key)
         try:
-            return _launched_kernel(C, self, key, binary, meta), binary, meta
+            return _launched_kernel(C, self, key, binary, meta)
         except Exception:
             if not cached:
                 raise
         binary, meta, _ = self._binary_for_key(key, use_cache=False)
-        return _launched_kernel(C, self, key, binary, meta), binary, meta
+        return _launched_kernel(C, self, key, binary, meta)
 
     def _binary_for_key(self, key, use_cache: bool = True):
         """(cubin, metadata, whether it came from the disk cache) for `key`."""
@@ -400,17 +387,14 @@ class CompiledKernel:
     given positionally (constexprs included) and its own launch options.
     Other attributes are the runtime kernel's (threads_per_block, ...)."""
 
-    def __init__(self, fn: "JITFunction", key, kernel, binary: bytes, meta: Dict[str, Any]):
-        from types import SimpleNamespace
-        _, num_warps, num_stages = split_key(key, len(fn.arg_names))
+    def __init__(self, fn: "JITFunction", kernel):
+        # `kernel`: the launched kernel (_launched_kernel), whose asm and
+        # metadata these are.
         self.fn = fn
         self.kernel = kernel
-        self.asm = KernelAsm(fn, key, binary)
-        self.metadata = SimpleNamespace(name=meta["name"], num_warps=num_warps,
-                                        num_stages=num_stages,
-                                        shared=meta["shared_memory_bytes"],
-                                        target=meta.get("target"))
-        self.name = meta["name"]
+        self.asm = kernel.asm
+        self.metadata = kernel.metadata
+        self.name = kernel.metadata.name
         self.n_regs = self.n_spills = self.n_max_threads = None
 
     def _init_handles(self) -> None:
@@ -453,7 +437,9 @@ class KernelAsm(dict):
         if stage not in self._STAGES:
             raise KeyError(f"{stage!r}: Terrazzo's kernels have the stages "
                            f"{['cubin', *self._STAGES]}")
-        text = self[stage] = self._fn._stage_for_key(self._key, stage)
+        # "tile": the frontend's IR, as it goes to the compiler.
+        text = self[stage] = (self._fn.ir_for_key(self._key).text if stage == "tile" else
+                              self._fn._stage_for_key(self._key, stage))
         return text
 
     def __contains__(self, stage):
