@@ -12,8 +12,8 @@ from . import descriptors  # noqa: F401
 from .descriptors import *  # noqa: F401,F403
 from .descriptors import __all__ as _descriptors_all
 from .core import __all__ as _core_all
-# The standard library, written in the language itself; imported after
-# core, so that its definitions replace core's placeholders of the same names.
+# The standard library, written in the language itself (it uses core's
+# operations, so it comes after core).
 from . import standard, random, block_pointers, extra  # noqa: F401,E402
 from . import target_info  # noqa: F401,E402
 from .standard import *  # noqa: F401,F403

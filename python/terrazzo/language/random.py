@@ -224,5 +224,5 @@ del _name
 __all__ = ["philox_impl", "philox", "randint4x", "randint",
            "uint_to_uniform_float", "rand", "rand4x", "pair_uniform_to_normal", "randn",
            "randn4x",
-           # tl.umulhi is tl.math.umulhi; exported here, after core's placeholder.
+           # tl.umulhi is tl.math.umulhi, exported with the random numbers that use it.
            "umulhi"]
