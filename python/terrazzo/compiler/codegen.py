@@ -163,6 +163,15 @@ def _is_aggregate(v) -> bool:
     return not isinstance(v, tensor) and hasattr(v, "_flatten")
 
 
+def _changed_components(a, b) -> Optional[List[Tuple[int, tensor, tensor]]]:
+    """(index, a's, b's) of the components in which two values of one
+    aggregate structure differ (what an if or loop must carry), or None when
+    they are not aggregates of one structure."""
+    if not (_is_aggregate(a) and _is_aggregate(b)) or a._structure() != b._structure():
+        return None
+    return [(i, x, y) for i, (x, y) in enumerate(zip(a._flatten(), b._flatten())) if x is not y]
+
+
 def _get_slot(scope: Dict[str, Any], key):
     """The tensor a loop or branch carries for `key`: a name, or (name, i)
     for component i of the aggregate value of a name (None if the name
@@ -664,17 +673,16 @@ class CodeGenerator:
                 continue
             if _is_aggregate(_unwrap(tv)) or _is_aggregate(_unwrap(ev)):
                 tv, ev = _unwrap(tv), _unwrap(ev)
-                if not (_is_aggregate(tv) and _is_aggregate(ev)) or \
-                        tv._structure() != ev._structure():
+                changes = _changed_components(tv, ev)
+                if changes is None:
                     raise SemanticError(f"{name!r} is {tv!r} at the end of the `if` branch "
                                         f"but {ev!r} at the end of the `else` branch")
                 before[name] = tv
-                for i, (tc, ec) in enumerate(zip(tv._flatten(), ev._flatten())):
-                    if tc is not ec:
-                        names.append((name, i))
-                        then_vals.append(tc.handle)
-                        else_vals.append(ec.handle)
-                        types.append(tc.type)
+                for i, tc, ec in changes:
+                    names.append((name, i))
+                    then_vals.append(tc.handle)
+                    else_vals.append(ec.handle)
+                    types.append(tc.type)
                 continue
             merged = self._merge_values(name, tv, ev, then_block, else_block)
             if merged is None:
@@ -960,14 +968,13 @@ class CodeGenerator:
             init = _unwrap(self.scope[name])
             new_u = _unwrap(new)
             if _is_aggregate(init) or _is_aggregate(new_u):
-                if not (_is_aggregate(init) and _is_aggregate(new_u)) or \
-                        init._structure() != new_u._structure():
+                changes = _changed_components(init, new_u)
+                if changes is None:
                     raise self.error(node, f"{name!r} is {init!r} before the loop but "
                                      f"{new_u!r} in it")
-                for i, (a, b) in enumerate(zip(init._flatten(), new_u._flatten())):
-                    if a is not b:
-                        names.append((name, i))
-                        inits.append(a)
+                for i, a, _ in changes:
+                    names.append((name, i))
+                    inits.append(a)
                 continue
             if not isinstance(init, tensor):
                 if not _is_py_number(init):
