@@ -71,11 +71,7 @@ class AtomicSemantic:
         sem, scope = self._access_ordering(what, sem, scope, _LOAD_SEMANTICS)
         ptr = self._access_pointer(what, ptr, writes=False)
         elt = ptr.type.scalar.element_ty
-        mask = self._mask(mask, what)
-        shape = self._atomic_shape(ptr, [mask])
-        ptr = self.broadcast_to(ptr, shape)
-        if mask is not None:
-            mask = self.broadcast_to(mask, shape)
+        ptr, _, mask, shape = self._atomic_operands(what, ptr, (), self._mask(mask, what))
         res_ty = self._ty(elt, shape)
         h = self.builder.atomic_load(ptr.handle, mask.handle if mask is not None else None,
                                      ptr.type, res_ty, sem, scope)
@@ -85,14 +81,8 @@ class AtomicSemantic:
         what = "atomic_store"
         sem, scope = self._access_ordering(what, sem, scope, _STORE_SEMANTICS)
         ptr = self._access_pointer(what, ptr, writes=True)
-        elt = ptr.type.scalar.element_ty
-        mask = self._mask(mask, what)
-        val = _unwrap(val)
-        shape = self._atomic_shape(ptr, [val, mask])
-        ptr = self.broadcast_to(ptr, shape)
-        val = self._atomic_value(what, "val", val, elt, shape)
-        if mask is not None:
-            mask = self.broadcast_to(mask, shape)
+        ptr, (val,), mask, _ = self._atomic_operands(what, ptr, [("val", val)],
+                                                     self._mask(mask, what))
         self.builder.atomic_store(ptr.handle, val.handle,
                                   mask.handle if mask is not None else None, ptr.type,
                                   sem, scope)
@@ -123,10 +113,8 @@ class AtomicSemantic:
         elt = ptr.type.scalar.element_ty
         if elt.is_ptr() or not elt.is_int() or elt.int_bitwidth not in (16, 32, 64):
             raise SemanticError(f"{what} polls 16-, 32- or 64-bit integers, not {elt}")
-        expected = _unwrap(expected)
-        shape = self._atomic_shape(ptr, [expected])
-        ptr = self.broadcast_to(ptr, shape)
-        expected = self._atomic_value(what, "expected_value", expected, elt, shape)
+        ptr, (expected,), _, shape = self._atomic_operands(
+            what, ptr, [("expected_value", expected)])
         timeout = self._poll_timeout(timeout)
         res_ty = self._ty(tl.int1, shape)
         h = self.builder.atomic_poll(ptr.handle, expected.handle,
@@ -154,12 +142,22 @@ class AtomicSemantic:
         for other in others:
             if isinstance(other, tensor) and other.type.is_block():
                 shape = list(other.shape) if not shape else \
-                    self._broadcast_atomic_shapes(shape, list(other.shape))
+                    broadcast_shapes(shape, list(other.shape))
         return shape
 
-    @staticmethod
-    def _broadcast_atomic_shapes(a, b):
-        return broadcast_shapes(a, b)
+    def _atomic_operands(self, what: str, ptr: tensor, named, mask=None):
+        """`ptr`, the values `named` ((name, value) pairs, converted to the
+        pointer's element type) and `mask` broadcast to their common shape:
+        (ptr, values, mask, shape)."""
+        elt = ptr.type.scalar.element_ty
+        values = [_unwrap(v) for _, v in named]
+        shape = self._atomic_shape(ptr, values + [mask])
+        ptr = self.broadcast_to(ptr, shape)
+        values = [self._atomic_value(what, name, v, elt, shape)
+                  for (name, _), v in zip(named, values)]
+        if mask is not None:
+            mask = self.broadcast_to(mask, shape)
+        return ptr, values, mask, shape
 
     def _atomic_value(self, what: str, name: str, value, elt, shape) -> tensor:
         value = _unwrap(value)
@@ -181,13 +179,8 @@ class AtomicSemantic:
         elt = ptr.type.scalar.element_ty
         if kind in ("and", "or", "xor") and not elt.is_int():
             raise SemanticError(f"{what} needs integer elements, got {elt}")
-        mask = self._mask(mask, what)
-        val = _unwrap(val)
-        shape = self._atomic_shape(ptr, [val, mask])
-        ptr = self.broadcast_to(ptr, shape)
-        val = self._atomic_value(what, "val", val, elt, shape)
-        if mask is not None:
-            mask = self.broadcast_to(mask, shape)
+        ptr, (val,), mask, shape = self._atomic_operands(what, ptr, [("val", val)],
+                                                         self._mask(mask, what))
         if kind == "add":
             op = "fadd" if elt.is_floating() else "add"
         elif kind in ("max", "min"):
@@ -205,11 +198,8 @@ class AtomicSemantic:
         sem, scope = self._atomic_ordering(what, sem, scope)
         ptr = self._atomic_pointer(what, ptr)
         elt = ptr.type.scalar.element_ty
-        cmp, val = _unwrap(cmp), _unwrap(val)
-        shape = self._atomic_shape(ptr, [cmp, val])
-        ptr = self.broadcast_to(ptr, shape)
-        cmp = self._atomic_value(what, "cmp", cmp, elt, shape)
-        val = self._atomic_value(what, "val", val, elt, shape)
+        ptr, (cmp, val), _, shape = self._atomic_operands(what, ptr,
+                                                          [("cmp", cmp), ("val", val)])
         res_ty = self._ty(elt, shape)
         h = self.builder.atomic_cas(ptr.handle, cmp.handle, val.handle, ptr.type, res_ty,
                                     sem, scope)
