@@ -202,15 +202,6 @@ unsigned accessBytes(Type type) {
   return std::max(1u, type.getIntOrFloatBitWidth() / 8);
 }
 
-SmallVector<Value> elementsOf(RewriterBase &rewriter, Location loc,
-                              Value value) {
-  if (!value)
-    return {};
-  if (isa<LLVM::LLVMStructType>(value.getType()))
-    return unpackStruct(rewriter, loc, value);
-  return {value};
-}
-
 Value andValues(RewriterBase &rewriter, Location loc, Value a, Value b) {
   if (!a)
     return b;

@@ -84,15 +84,6 @@ struct ExternElementwiseOpConversion
 };
 
 
-/// The values of an operand or result: a struct's fields (one thread's
-/// elements) or the scalar itself.
-SmallVector<Value> elementsOf(RewriterBase &rewriter, Location loc,
-                              Value value) {
-  if (isa<LLVM::LLVMStructType>(value.getType()))
-    return unpackStruct(rewriter, loc, value);
-  return {value};
-}
-
 /// The registers one invocation passes for `values` (`pack` elements of one
 /// operand, null where past the thread's last element): elements narrower
 /// than 32 bits share 32-bit registers, others have one each.

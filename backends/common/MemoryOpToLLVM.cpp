@@ -70,14 +70,6 @@ unsigned getVectorWidth(const ModuleAxisInfoAnalysis &axisInfo, Value ptr,
   return getGlobalAccessWidth(axisInfo, ptr, mask, element);
 }
 
-SmallVector<Value> elementsOf(RewriterBase &rewriter, Location loc, Value value) {
-  if (!value)
-    return {};
-  if (isa<LLVM::LLVMStructType>(value.getType()))
-    return unpackStruct(rewriter, loc, value);
-  return {value};
-}
-
 Value packVector(RewriterBase &rewriter, Location loc, Type vectorType,
                  ArrayRef<Value> elements) {
   if (elements.size() == 1)

@@ -24,6 +24,15 @@ mlir::terrazzo::getLinearLayout(RankedTensorType type) {
   return tilegpu::toLinearLayout(type.getShape(), type.getEncoding());
 }
 
+SmallVector<Value> mlir::terrazzo::elementsOf(RewriterBase &rewriter, Location loc,
+                                              Value value) {
+  if (!value)
+    return {};
+  if (isa<LLVM::LLVMStructType>(value.getType()))
+    return unpackStruct(rewriter, loc, value);
+  return {value};
+}
+
 SmallVector<Value> mlir::terrazzo::unpackStruct(RewriterBase &rewriter,
                                                 Location loc, Value aggregate) {
   auto type = cast<LLVM::LLVMStructType>(aggregate.getType());

@@ -35,6 +35,9 @@ std::optional<LinearLayout> getCommonLayout(ValueRange values,
 /// The values in the fields of a struct, in order.
 SmallVector<Value> unpackStruct(RewriterBase &rewriter, Location loc,
                                 Value aggregate);
+/// The values one thread holds of a converted tensor (a struct's fields) or
+/// scalar (the value itself); none for a null value (an absent operand).
+SmallVector<Value> elementsOf(RewriterBase &rewriter, Location loc, Value value);
 /// A struct of type `structType` holding `values`.
 Value packStruct(RewriterBase &rewriter, Location loc, Type structType,
                  ValueRange values);
