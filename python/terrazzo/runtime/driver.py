@@ -91,14 +91,6 @@ def current_stream(device: Optional[int] = None) -> int:
     except AttributeError:  # a torch without these: keep the public API
         pass
     return stream
-    torch = sys.modules.get("torch")
-    if torch is None:
-        return 0
-    try:
-        return torch.cuda.current_stream().cuda_stream
-    except Exception:  # torch without CUDA
-        _stream_broken = True
-        return 0
 
 
 # ---------------------------------------------------------------------------
