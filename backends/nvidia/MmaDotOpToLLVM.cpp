@@ -106,9 +106,11 @@ struct MmaV2DotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
     else
       resultStruct = LLVM::LLVMStructType::getLiteral(
           context, SmallVector<Type>(4, accElement));
+    // Integer products accumulate with saturation at the int32 bounds
+    // (.satfinite), as Triton's int8 dots do.
     std::optional<NVVM::MMAIntOverflow> overflow;
     if (accElement.isInteger(32))
-      overflow = NVVM::MMAIntOverflow::wrapped;
+      overflow = NVVM::MMAIntOverflow::satfinite;
 
     for (int32_t m0 : mOrigins) {
       for (int32_t n0 : nOrigins) {
