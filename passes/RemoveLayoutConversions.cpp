@@ -27,23 +27,23 @@ using namespace mlir::terrazzo;
 
 namespace {
 
-/// The dimension along which a thread's consecutive registers (or, with
-/// one register, consecutive lanes) move: the one along which accesses in
-/// this layout are contiguous.
+/// The dimension along which accesses in this layout are contiguous: the
+/// one in which a thread's second register holds the element next to its
+/// first, or else the one in which the second lane holds the element next
+/// to the first lane's. Registers that repeat the pattern further away (a
+/// thread's rows 16 apart) say nothing about contiguity.
 std::optional<unsigned> fastestDimension(RankedTensorType type) {
   std::optional<::terrazzo::LinearLayout> layout =
       tilegpu::toLinearLayout(type.getShape(), type.getEncoding());
   if (!layout)
     return std::nullopt;
   for (StringRef name : {"register", "lane"}) {
-    if (!layout->hasInDim(name))
+    if (!layout->hasInDim(name) || layout->getInDimSizeLog2(name) == 0)
       continue;
-    for (int i = 0, e = layout->getInDimSizeLog2(name); i < e; ++i) {
-      const auto &basis = layout->getBasis(name, i);
-      for (unsigned d = 0; d < basis.size(); ++d)
-        if (basis[d])
-          return d;
-    }
+    const auto &basis = layout->getBasis(name, 0);
+    for (unsigned d = 0; d < basis.size(); ++d)
+      if (basis[d] == 1)
+        return d;
   }
   return std::nullopt;
 }

@@ -234,7 +234,7 @@ def test_float32_ieee_lowers_to_fma_ptx(check_ir):
     # hold copies), each warp one tile, K in steps of 16 / 8 / 32.
     (np.float16, "ieee", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 2),
     (np.float32, "tf32", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 4),
-    (np.int8, "ieee", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", 1),
+    (np.int8, "ieee", "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32", 1),
 ])
 def test_tensor_core_types_lower_to_mma_sync(check_ir, dtype, precision, instruction, count):
     """On sm_90 (and sm_80+) float16, tf32 and int8 dots are mma.sync

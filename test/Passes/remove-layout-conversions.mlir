@@ -154,6 +154,29 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
+// A column-major load coalesced down its columns (16 bytes per thread along
+// dim 0) whose user wants rows across the lanes is not re-issued in the
+// user's layout: that layout's registers repeat rows 4 apart, which is not
+// contiguity along dim 0, and reading it would lose the 16-byte accesses.
+// The conversion stays after the load.
+
+// CHECK-DAG: #[[$COL:.+]] = #tilegpu.blocked<{sizePerThread = [16, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-DAG: #[[$ROW:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: func.func @column_major_load
+// CHECK: %[[V:.*]] = tile.load %{{.*}} : tensor<64x32x!tile.ptr<i8>, #[[$COL]]>
+// CHECK-NEXT: tilegpu.convert_layout %[[V]] : tensor<64x32xi8, #[[$COL]]> -> tensor<64x32xi8, #[[$ROW]]>
+#col = #tilegpu.blocked<{sizePerThread = [16, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#row = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @column_major_load(%p: tensor<64x32x!tile.ptr<i8>, #col>) -> tensor<64x32xi8, #row> {
+    %v = tile.load %p : tensor<64x32x!tile.ptr<i8>, #col>
+    %r = tilegpu.convert_layout %v : tensor<64x32xi8, #col> -> tensor<64x32xi8, #row>
+    return %r : tensor<64x32xi8, #row>
+  }
+}
+
+// -----
+
 // A loaded value with users in two layouts is read once: its conversion
 // stays.
 
