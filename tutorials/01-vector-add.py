@@ -20,6 +20,7 @@ Run it:
 
     python tutorials/01-vector-add.py          # check (and show the PTX)
     python tutorials/01-vector-add.py --bench  # GB/s against torch / Triton
+                                               # and its plot: bench-results/*.png, *.csv
 
 On a machine with an NVIDIA GPU and PyTorch the kernel runs on the GPU.
 Without one it runs in Terrazzo's interpreter (NumPy on the CPU, the same
@@ -149,7 +150,7 @@ def show_generated_code():
 # Bandwidth in GB/s (three vectors of float32 move through memory) for sizes
 # from 2^12 to 2^28 elements, against torch and, when installed, Triton.
 
-def bench(on_gpu: bool):
+def bench(on_gpu: bool, save_path: str):
     if not on_gpu:
         print("No GPU: timing the interpreter against NumPy on the CPU (small sizes).")
         providers = [("terrazzo (interpreter)", lambda x, y: add(x, y)),
@@ -177,12 +178,16 @@ def bench(on_gpu: bool):
         return 3 * x.nbytes * 1e-9 / (ms * 1e-3) if hasattr(x, "nbytes") else \
             3 * x.numel() * x.element_size() * 1e-9 / (ms * 1e-3)
 
-    benchmark.run(print_data=True)
+    benchmark.run(print_data=True, save_path=save_path)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].strip())
-    parser.add_argument("--bench", action="store_true", help="print a GB/s table")
+    parser.add_argument("--bench", action="store_true",
+                        help="print a GB/s table and plot it")
+    parser.add_argument("--save-path", default="bench-results",
+                        help="where --bench writes the table (CSV) and the plot (PNG, "
+                        "with matplotlib)")
     args = parser.parse_args(argv)
     on_gpu = gpu_available()
     if not on_gpu:
@@ -192,7 +197,7 @@ def main(argv=None):
     if not on_gpu and not args.bench:
         show_generated_code()
     if args.bench:
-        bench(on_gpu)
+        bench(on_gpu, args.save_path)
 
 
 if __name__ == "__main__":

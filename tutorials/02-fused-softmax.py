@@ -20,6 +20,7 @@ Run it:
 
     python tutorials/02-fused-softmax.py          # check (and show the PTX)
     python tutorials/02-fused-softmax.py --bench  # GB/s against torch / Triton
+                                                  # and its plot: bench-results/*.png, *.csv
 
 On a machine with an NVIDIA GPU and PyTorch the kernel runs on the GPU
 (checked against torch.softmax in float64). Without one it runs in
@@ -234,7 +235,7 @@ def show_generated_code():
 # rows and N from 256 to 12800 columns, against torch.softmax and, when
 # installed, Triton.
 
-def bench(on_gpu: bool):
+def bench(on_gpu: bool, save_path: str):
     if not on_gpu:
         print("No GPU: timing the interpreter against NumPy on the CPU (small sizes).")
         m = 64
@@ -263,12 +264,16 @@ def bench(on_gpu: bool):
         nbytes = x.nbytes if hasattr(x, "nbytes") else x.numel() * x.element_size()
         return 2 * nbytes * 1e-9 / (ms * 1e-3)
 
-    benchmark.run(print_data=True)
+    benchmark.run(print_data=True, save_path=save_path)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].strip())
-    parser.add_argument("--bench", action="store_true", help="print a GB/s table")
+    parser.add_argument("--bench", action="store_true",
+                        help="print a GB/s table and plot it")
+    parser.add_argument("--save-path", default="bench-results",
+                        help="where --bench writes the table (CSV) and the plot (PNG, "
+                        "with matplotlib)")
     args = parser.parse_args(argv)
     on_gpu = gpu_available()
     if on_gpu:
@@ -283,7 +288,7 @@ def main(argv=None):
     if not on_gpu and not args.bench:
         show_generated_code()
     if args.bench:
-        bench(on_gpu)
+        bench(on_gpu, args.save_path)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ Run it:
 
     python tutorials/03-matrix-multiplication.py          # check (and show code)
     python tutorials/03-matrix-multiplication.py --bench  # TFLOP/s against cuBLAS / Triton
+                                                          # and its plot: bench-results/*.png, *.csv
 
 On a machine with an NVIDIA GPU and PyTorch the kernel runs on the GPU,
 checked against torch in float64. Without one it runs a small case in
@@ -276,7 +277,7 @@ def show_generated_code():
 # TFLOP/s (2 M N K floating-point operations per product) for square
 # matrices, against torch.matmul (cuBLAS) and, when installed, Triton.
 
-def bench(on_gpu: bool):
+def bench(on_gpu: bool, save_path: str):
     if not on_gpu:
         print("No GPU: timing the interpreter against NumPy on the CPU (small sizes).")
         providers = [("terrazzo (interpreter)", matmul),
@@ -304,12 +305,16 @@ def bench(on_gpu: bool):
                                      rep=10 if not on_gpu else 100)
         return 2 * N ** 3 * 1e-12 / (ms * 1e-3)
 
-    benchmark.run(print_data=True)
+    benchmark.run(print_data=True, save_path=save_path)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].strip())
-    parser.add_argument("--bench", action="store_true", help="print a TFLOP/s table")
+    parser.add_argument("--bench", action="store_true",
+                        help="print a TFLOP/s table and plot it")
+    parser.add_argument("--save-path", default="bench-results",
+                        help="where --bench writes the table (CSV) and the plot (PNG, "
+                        "with matplotlib)")
     args = parser.parse_args(argv)
     on_gpu = gpu_available() and torch is not None and torch.cuda.is_available()
     if not on_gpu:
@@ -319,7 +324,7 @@ def main(argv=None):
     if not on_gpu and not args.bench:
         show_generated_code()
     if args.bench:
-        bench(on_gpu)
+        bench(on_gpu, args.save_path)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ Run it:
 
     python tutorials/04-low-memory-dropout.py          # check (and show a small example)
     python tutorials/04-low-memory-dropout.py --bench  # GB/s against torch
+                                                       # and its plot: bench-results/*.png, *.csv
 
 On a machine with an NVIDIA GPU and PyTorch the kernels run on the GPU.
 Without one they run in Terrazzo's interpreter (NumPy on the CPU, the same
@@ -188,7 +189,7 @@ def check(on_gpu: bool):
 # output out), the stored-mask kernel 12 (the int32 mask too), as does
 # torch's dropout, which also writes its mask.
 
-def bench(on_gpu: bool):
+def bench(on_gpu: bool, save_path: str):
     p = 0.5
     if not on_gpu:
         print("No GPU: timing the interpreter against NumPy on the CPU (small sizes).")
@@ -217,12 +218,16 @@ def bench(on_gpu: bool):
                                      rep=20 if not on_gpu else 100)
         return 8 * size * 1e-9 / (ms * 1e-3)
 
-    benchmark.run(print_data=True)
+    benchmark.run(print_data=True, save_path=save_path)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].strip())
-    parser.add_argument("--bench", action="store_true", help="print a GB/s table")
+    parser.add_argument("--bench", action="store_true",
+                        help="print a GB/s table and plot it")
+    parser.add_argument("--save-path", default="bench-results",
+                        help="where --bench writes the table (CSV) and the plot (PNG, "
+                        "with matplotlib)")
     args = parser.parse_args(argv)
     on_gpu = gpu_available()
     if not on_gpu:
@@ -230,7 +235,7 @@ def main(argv=None):
         os.environ["TERRAZZO_INTERPRET"] = "1"
     check(on_gpu)
     if args.bench:
-        bench(on_gpu)
+        bench(on_gpu, args.save_path)
 
 
 if __name__ == "__main__":

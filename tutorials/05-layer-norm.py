@@ -20,6 +20,7 @@ Run it:
 
     python tutorials/05-layer-norm.py          # check forward and backward
     python tutorials/05-layer-norm.py --bench  # GB/s against torch / Triton
+                                               # and its plot: bench-results/*.png, *.csv
 
 With an NVIDIA GPU and PyTorch the kernels run on the GPU and are checked
 against torch.nn.functional.layer_norm and its autograd in float64; without
@@ -395,7 +396,7 @@ def show_generated_code():
 # of float16 and N from 1024 to 16384 columns, against
 # torch.nn.functional.layer_norm and, when installed, Triton.
 
-def bench(on_gpu: bool):
+def bench(on_gpu: bool, save_path: str):
     if not on_gpu:
         print("No GPU: nothing to benchmark (the interpreter is for correctness).")
         return
@@ -420,12 +421,16 @@ def bench(on_gpu: bool):
         ms = triton.testing.do_bench(lambda: fn(x, w, b), warmup=25, rep=100)
         return 2 * x.numel() * x.element_size() * 1e-9 / (ms * 1e-3)
 
-    benchmark.run(print_data=True)
+    benchmark.run(print_data=True, save_path=save_path)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].strip())
-    parser.add_argument("--bench", action="store_true", help="print a GB/s table")
+    parser.add_argument("--bench", action="store_true",
+                        help="print a GB/s table and plot it")
+    parser.add_argument("--save-path", default="bench-results",
+                        help="where --bench writes the table (CSV) and the plot (PNG, "
+                        "with matplotlib)")
     args = parser.parse_args(argv)
     on_gpu = gpu_available()
     if not on_gpu:
@@ -434,7 +439,7 @@ def main(argv=None):
     if not on_gpu and not args.bench:
         show_generated_code()
     if args.bench:
-        bench(on_gpu)
+        bench(on_gpu, args.save_path)
 
 
 if __name__ == "__main__":

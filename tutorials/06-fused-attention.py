@@ -30,6 +30,7 @@ Run it:
 
     python tutorials/06-fused-attention.py          # check forward and backward
     python tutorials/06-fused-attention.py --bench  # TFLOP/s against torch SDPA / Triton
+                                                    # and plots: bench-results/*.png, *.csv
 
 With an NVIDIA GPU and PyTorch the kernels run on the GPU (float16 and
 bfloat16, head dims 64 and 128, causal and not, an fp8 e4m3 forward) and are
@@ -497,7 +498,7 @@ def triton_kernels():
 # from 1024 to 16384, against torch's scaled_dot_product_attention (cuDNN /
 # FlashAttention kernels) and, when installed, the same kernels under Triton.
 
-def bench(sizes, modes, head_dims, dtype_name):
+def bench(sizes, modes, head_dims, dtype_name, save_path):
     dtype = dict(float16=torch.float16, bfloat16=torch.bfloat16)[dtype_name]
     providers = {"terrazzo": make_attention(KERNELS)}
     found = triton_kernels()
@@ -509,43 +510,46 @@ def bench(sizes, modes, head_dims, dtype_name):
                                                                 scale=sm_scale)
     providers["torch-sdpa"] = sdpa
     names = list(providers)
-    print(f"{'D':>4} {'causal':>6} {'mode':>4} {'N':>6} " +
-          " ".join(f"{n:>11}" for n in names) + "   (TFLOP/s, median)")
-    rows = []
-    for head_dim in head_dims:
+    # One table (and plot) per head size, causality and direction.
+    configs = [triton.testing.Benchmark(
+        x_names=["N_CTX"], x_vals=sizes, line_arg="provider", line_vals=names,
+        line_names=names, xlabel="sequence length", ylabel="TFLOP/s (median)",
+        plot_name=f"fused-attention-d{head_dim}-{'causal' if causal else 'full'}-{mode}-"
+                  f"{dtype_name} (TFLOP/s)",
+        args={"head_dim": head_dim, "causal": causal, "mode": mode})
+        for head_dim in head_dims for causal in (False, True) for mode in modes]
+
+    @triton.testing.perf_report(configs)
+    def benchmark(N_CTX, provider, head_dim, causal, mode):
         batch, heads = (4, 32) if head_dim == 64 else (4, 16)
-        for causal in (False, True):
-            for mode in modes:
-                for n_ctx in sizes:
-                    flops = 4.0 * batch * heads * n_ctx * n_ctx * head_dim
-                    if causal:
-                        flops *= 0.5
-                    if mode == "bwd":
-                        flops *= 2.5
-                    line = []
-                    for name in names:
-                        q, k, v = (torch.randn((batch, heads, n_ctx, head_dim), device="cuda",
-                                               dtype=dtype, requires_grad=mode == "bwd")
-                                   for _ in range(3))
-                        sm_scale = 1 / math.sqrt(head_dim)
-                        fn = providers[name]
-                        if mode == "fwd":
-                            run = lambda: fn(q, k, v, causal, sm_scale)  # noqa: E731
-                        else:
-                            o = fn(q, k, v, causal, sm_scale)
-                            do = torch.randn_like(o)
-                            run = lambda: o.backward(do, retain_graph=True)  # noqa: E731
-                        ms = triton.testing.do_bench(run, warmup=25, rep=100)
-                        line.append(flops / (ms * 1e-3) / 1e12)
-                    rows.append((head_dim, causal, mode, n_ctx, line))
-                    print(f"{head_dim:>4} {causal!s:>6} {mode:>4} {n_ctx:>6} " +
-                          " ".join(f"{t:>11.1f}" for t in line), flush=True)
-    return names, rows
+        flops = 4.0 * batch * heads * N_CTX * N_CTX * head_dim
+        if causal:
+            flops *= 0.5
+        if mode == "bwd":
+            flops *= 2.5
+        q, k, v = (torch.randn((batch, heads, N_CTX, head_dim), device="cuda", dtype=dtype,
+                               requires_grad=mode == "bwd") for _ in range(3))
+        sm_scale = 1 / math.sqrt(head_dim)
+        fn = providers[provider]
+        if mode == "fwd":
+            run = lambda: fn(q, k, v, causal, sm_scale)  # noqa: E731
+        else:
+            o = fn(q, k, v, causal, sm_scale)
+            do = torch.randn_like(o)
+            run = lambda: o.backward(do, retain_graph=True)  # noqa: E731
+        ms = triton.testing.do_bench(run, warmup=25, rep=100)
+        return flops / (ms * 1e-3) / 1e12
+
+    benchmark.run(print_data=True, save_path=save_path)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].strip())
-    parser.add_argument("--bench", action="store_true", help="print a TFLOP/s table")
+    parser.add_argument("--bench", action="store_true",
+                        help="print TFLOP/s tables and plot them")
+    parser.add_argument("--save-path", default="bench-results",
+                        help="where --bench writes the tables (CSV) and the plots (PNG, "
+                        "with matplotlib)")
     parser.add_argument("--sizes", type=int, nargs="+",
                         default=[1024, 2048, 4096, 8192, 16384])
     parser.add_argument("--modes", nargs="+", default=["fwd", "bwd"])
@@ -563,7 +567,7 @@ def main(argv=None):
     if not args.no_check:
         check_gpu()
     if args.bench:
-        bench(args.sizes, args.modes, args.head_dims, args.dtype)
+        bench(args.sizes, args.modes, args.head_dims, args.dtype, args.save_path)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from .runtime.autotuner import Autotuner, Config, Heuristics, autotune, heuristi
 from .runtime.jit import (JITFunction, KernelInterface, constexpr_function, jit,  # noqa: F401
                           must_use_result)
 from .runtime.tensor_wrapper import MockTensor, TensorWrapper, reinterpret  # noqa: F401
+from .runtime.torch_ops import torch_op  # noqa: F401 (imports torch only when used)
 
 __version__ = "0.1.0"
 
@@ -43,4 +44,4 @@ __all__ = ["jit", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2",
            "language", "set_allocator", "get_allocator", "TritonError", "CompilationError",
            "InterpreterError", "UnsupportedError", "OutOfResources", "JITFunction", "KernelInterface", "Autotuner", "Heuristics",
            "reinterpret", "TensorWrapper", "MockTensor", "constexpr_function",
-           "must_use_result"]
+           "must_use_result", "torch_op"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import statistics
 import sys
 import time
@@ -137,6 +138,11 @@ class Benchmark:
         self.color = color
 
 
+def _file_stem(plot_name: str) -> str:
+    """A plot name as a file name: "vector-add (GB/s)" -> "vector-add_GB_s"."""
+    return re.sub(r"[^\w.+-]+", "_", plot_name).strip("_.") or "benchmark"
+
+
 class _Table:
     """The results of one Benchmark: a row per x value, with the x values
     then each line's value (and its min and max)."""
@@ -168,15 +174,17 @@ class _Table:
             writer.writerow(self.columns())
             writer.writerows(self.values())
 
-    def plot(self, show: bool, save_path: Optional[str]) -> bool:
-        """Draws the table with matplotlib (False where it is missing)."""
+    def plot(self, show: bool, save_path: Optional[str]) -> Optional[str]:
+        """Draws the table with matplotlib: shows it (`show`), writes
+        `<save_path>/<plot name>.png` and returns its path (or "" when not
+        saved); None where matplotlib is not installed."""
         try:
             import matplotlib
             if not show:
-                matplotlib.use("Agg")
+                matplotlib.use("Agg")  # no display needed
             import matplotlib.pyplot as plt
         except ImportError:
-            return False
+            return None
         b = self.bench
         n = len(b.x_names)
         xs = [row[0] for row in self.rows]
@@ -196,12 +204,15 @@ class _Table:
             ax.set_xscale("log")
         if b.y_log:
             ax.set_yscale("log")
+        ax.set_title(b.plot_name)
+        path = ""
+        if save_path:
+            path = os.path.join(save_path, f"{_file_stem(b.plot_name)}.png")
+            fig.savefig(path)
         if show:
             plt.show()
-        if save_path:
-            fig.savefig(os.path.join(save_path, f"{b.plot_name}.png"))
         plt.close(fig)
-        return True
+        return path
 
 
 class Mark:
@@ -227,8 +238,10 @@ class Mark:
     def run(self, show_plots: bool = False, print_data: bool = False, save_path: str = "",
             return_df: bool = False, **kwargs):
         """Measures every benchmark; prints the tables (`print_data`), draws
-        them where matplotlib is importable (`show_plots`), writes
-        `<plot_name>.csv` (and `.png`) under `save_path`. With `return_df`
+        them where matplotlib is importable (`show_plots`), writes each
+        table as `<plot name>.csv` and its plot as `.png` (with matplotlib)
+        under `save_path` (the plot name made a file name: "add (GB/s)" ->
+        "add_GB_s"), saying where with `print_data`. With `return_df`
         returns the tables (pandas DataFrames where pandas is importable,
         else lists of rows with the column names first)."""
         benches = self.benchmarks if isinstance(self.benchmarks, list) else [self.benchmarks]
@@ -240,11 +253,18 @@ class Mark:
             if print_data:
                 print(f"{bench.plot_name}:")
                 print(table.format())
+            written = []
             if save_path:
-                table.write_csv(os.path.join(save_path, f"{bench.plot_name}.csv"))
+                written.append(os.path.join(save_path, f"{_file_stem(bench.plot_name)}.csv"))
+                table.write_csv(written[0])
             if show_plots or save_path:
-                if not table.plot(show_plots, save_path) and show_plots:
-                    print(f"({bench.plot_name}: matplotlib is not installed, no plot)")
+                png = table.plot(show_plots, save_path)
+                if png:
+                    written.append(png)
+                elif png is None and print_data:
+                    print("(no plot: matplotlib is not installed)")
+            if written and print_data:
+                print("wrote " + " and ".join(written))
             results.append(table)
         if not return_df:
             return None

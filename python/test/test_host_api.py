@@ -511,6 +511,85 @@ def test_perf_report_prints_saves_and_returns_tables(tmp_path, capsys):
     assert capsys.readouterr().out == ""
 
 
+class _StandInPyplot:
+    """Enough of matplotlib.pyplot for perf_report: records what is drawn;
+    savefig writes a file."""
+
+    def __init__(self):
+        self.lines, self.shaded, self.saved, self.shown, self.closed = [], [], [], 0, 0
+        self.axes = {}
+
+    def subplots(self):
+        plt = self
+
+        class Axes:
+            def plot(self, xs, ys, label=None, **style):
+                plt.lines.append((label, list(xs), list(ys), style))
+
+            def fill_between(self, xs, lo, hi, **style):
+                plt.shaded.append((list(xs), list(lo), list(hi)))
+
+            def __getattr__(self, name):  # legend, set_xlabel, set_yscale, ...
+                return lambda *args, **kwargs: plt.axes.setdefault(name, args)
+
+        class Figure:
+            def savefig(self, path):
+                plt.saved.append(path)
+                with open(path, "wb") as f:
+                    f.write(b"\x89PNG stand-in")
+
+        return Figure(), Axes()
+
+    def show(self):
+        self.shown += 1
+
+    def close(self, fig):
+        self.closed += 1
+
+
+def test_perf_report_writes_a_plot_beside_the_table(tmp_path, capsys, monkeypatch):
+    import sys
+    import types
+    matplotlib = types.ModuleType("matplotlib")
+    backends = []
+    matplotlib.use = backends.append
+    pyplot = _StandInPyplot()
+    matplotlib.pyplot = pyplot
+    monkeypatch.setitem(sys.modules, "matplotlib", matplotlib)
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", pyplot)
+
+    @triton.testing.perf_report(triton.testing.Benchmark(
+        x_names=["size"], x_vals=[16, 32, 64], line_arg="provider", line_vals=["a", "b"],
+        line_names=["A", "B"], plot_name="copy (GB/s)", xlabel="elements", ylabel="GB/s",
+        x_log=True, styles=[("red", "-"), ("blue", "--")]))
+    def bench(size, provider):
+        return (size * 2, size, size * 3) if provider == "a" else size + 1
+
+    bench.run(print_data=True, save_path=str(tmp_path / "out"))
+    png = tmp_path / "out" / "copy_GB_s.png"
+    csv = tmp_path / "out" / "copy_GB_s.csv"
+    assert png.read_bytes().startswith(b"\x89PNG") and csv.exists()
+    assert f"wrote {csv} and {png}" in capsys.readouterr().out
+    assert backends == ["Agg"] and pyplot.saved == [str(png)] and pyplot.shown == 0
+    assert pyplot.lines == [("A", [16, 32, 64], [32, 64, 128], {"color": "red", "ls": "-"}),
+                            ("B", [16, 32, 64], [17, 33, 65], {"color": "blue", "ls": "--"})]
+    assert pyplot.shaded == [([16, 32, 64], [16, 32, 64], [48, 96, 192])]  # A's min..max
+    assert pyplot.axes["set_xlabel"] == ("elements",) and pyplot.axes["set_ylabel"] == ("GB/s",)
+    assert pyplot.axes["set_xscale"] == ("log",) and "set_yscale" not in pyplot.axes
+    assert pyplot.closed == 1
+
+    bench.run(show_plots=True)  # shown, nothing written, the display backend kept
+    assert pyplot.shown == 1 and backends == ["Agg"] and len(pyplot.saved) == 1
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # not installed
+    monkeypatch.delitem(sys.modules, "matplotlib.pyplot")
+    bench.run(print_data=True, save_path=str(tmp_path / "bare"))
+    out = capsys.readouterr().out
+    assert "(no plot: matplotlib is not installed)" in out
+    assert f"wrote {tmp_path / 'bare' / 'copy_GB_s.csv'}\n" in out
+    assert not (tmp_path / "bare" / "copy_GB_s.png").exists()
+
+
 def test_do_bench_on_the_cpu():
     import time
     ms = triton.testing.do_bench(lambda: time.sleep(0.002), warmup=5, rep=20)

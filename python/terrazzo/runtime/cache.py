@@ -1,11 +1,16 @@
-"""The on-disk cache of compiled kernels.
+"""The on-disk caches: compiled kernels and autotuning results.
 
-Entries live in `$TERRAZZO_CACHE_DIR` (default `~/.cache/terrazzo`), one
-folder per key: `<key[:2]>/<key>/kernel.bin` and `kernel.json`. Both files are
-written to a temporary name and renamed (atomic on POSIX), the binary first;
-the metadata records the binary's size and SHA-256, and an entry whose files
-are missing, unreadable, truncated or inconsistent is ignored (and then
-overwritten by a fresh compilation), never trusted.
+Both live in `$TERRAZZO_CACHE_DIR` (default `~/.cache/terrazzo`).
+
+Kernels: one folder per key, `<key[:2]>/<key>/kernel.bin` and `kernel.json`.
+Both files are written to a temporary name and renamed (atomic on POSIX), the
+binary first; the metadata records the binary's size and SHA-256, and an entry
+whose files are missing, unreadable, truncated or inconsistent is ignored (and
+then overwritten by a fresh compilation), never trusted.
+
+Autotuning results (TuningCache): one JSON file per kernel, device and tuning
+key, `autotune/<key[:2]>/<key>.json`, holding the time of every configuration
+measured so far, so that a configuration added later is the only one timed.
 """
 
 from __future__ import annotations
@@ -15,9 +20,10 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 FORMAT = 1
+TUNING_FORMAT = 1
 
 
 def cache_dir() -> Path:
@@ -80,5 +86,51 @@ class DiskCache:
         try:
             _atomic_write(d / "kernel.bin", binary)
             _atomic_write(d / "kernel.json", json.dumps(meta, indent=1, default=str).encode())
+        except OSError:
+            pass
+
+
+class TuningCache:
+    """The measured times of an autotuner's configurations, per tuning key
+    (a digest of the kernel, the device, the compiler and the key's values).
+    A time is a list of milliseconds (median first, as do_bench's quantiles
+    return) or None for a configuration that could not run (too many
+    resources). A file that is unreadable or malformed counts as empty."""
+
+    def __init__(self, root: Optional[Path] = None):
+        self.root = (Path(root) if root is not None else cache_dir()) / "autotune"
+
+    def path(self, key: str) -> Path:
+        return self.root / key[:2] / f"{key}.json"
+
+    def load(self, key: str) -> Dict[str, Optional[List[float]]]:
+        """{configuration: time} of a valid file, else {}."""
+        try:
+            data = json.loads(self.path(key).read_text())
+        except (OSError, ValueError, UnicodeDecodeError):
+            return {}
+        if not isinstance(data, dict) or data.get("format") != TUNING_FORMAT or \
+                data.get("key") != key or not isinstance(data.get("timings"), dict):
+            return {}
+        timings = {}
+        for config, time in data["timings"].items():
+            if time is None or (isinstance(time, list) and time and
+                                all(isinstance(t, (int, float)) and not isinstance(t, bool)
+                                    for t in time)):
+                timings[config] = time
+            else:
+                return {}
+        return timings
+
+    def store(self, key: str, timings: Dict[str, Optional[List[float]]],
+              about: Dict[str, Any]) -> None:
+        """Adds `timings` to the file's (another process may have tuned other
+        configurations meanwhile); `about` is kept for people reading the
+        file. Best effort, as DiskCache.store."""
+        merged = self.load(key)
+        merged.update(timings)
+        data = dict(about, format=TUNING_FORMAT, key=key, timings=merged)
+        try:
+            _atomic_write(self.path(key), json.dumps(data, indent=1, default=str).encode())
         except OSError:
             pass

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import abc
 import ast
+import contextlib
 import functools
 import hashlib
 import inspect
@@ -22,6 +23,7 @@ import json
 import linecache
 import os
 import re
+import threading
 from pathlib import Path
 from typing import Any, Callable, Dict, Optional
 
@@ -50,10 +52,37 @@ _DISPATCHER_OPTIONS = ("num_warps", "num_stages")
 STAGES_TO_DUMP = (("tile", "mlir"), ("tilegpu", "mlir"), ("llvm", "mlir"), ("ptx", "ptx"))
 
 
+#: The threads in which `kernel[grid](...)` launches nothing (skipping_launches).
+_SKIPPING_THREADS: Dict[int, int] = {}
+
+
+def _skipped_launch(*args, **kwargs):
+    return None
+
+
+@contextlib.contextmanager
+def skipping_launches():
+    """Within the block, in this thread, `kernel[grid](...)` returns None and
+    launches nothing (nor compiles, nor tunes): torch's fake implementation of
+    an operator (torch_ops.torch_op) runs the operator's Python function on
+    fake tensors this way, to learn its outputs' shapes."""
+    me = threading.get_ident()
+    _SKIPPING_THREADS[me] = _SKIPPING_THREADS.get(me, 0) + 1
+    try:
+        yield
+    finally:
+        if _SKIPPING_THREADS[me] == 1:
+            del _SKIPPING_THREADS[me]
+        else:
+            _SKIPPING_THREADS[me] -= 1
+
+
 class KernelInterface(abc.ABC):
     """`kernel[grid](...)` for every launchable object."""
 
     def __getitem__(self, grid) -> Callable:
+        if _SKIPPING_THREADS and threading.get_ident() in _SKIPPING_THREADS:
+            return _skipped_launch
         return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)
 
     @abc.abstractmethod
@@ -139,7 +168,10 @@ class JITFunction(KernelInterface):
         self._dispatcher = None
         self._cache_key: Optional[str] = None
         self._disk_cache: Optional[DiskCache] = None
-        self._compiled: Dict[Any, Any] = {}
+        # Kernels compiled ahead of their first launch (warmup, an
+        # autotuner's parallel compiles), by key, until the dispatcher asks.
+        self._prepared: Dict[Any, Any] = {}
+        self._compile_pool = None
         functools.update_wrapper(self, fn)
 
     def __repr__(self):
@@ -155,8 +187,9 @@ class JITFunction(KernelInterface):
     # ------------------------------------------------------------------
     @property
     def cache_key(self) -> str:
-        """Hash of this function's source and of every @jit function and
-        global value it uses (transitively)."""
+        """Hash of this function's source (from its `def` line: decorators,
+        an autotuner's configurations say, do not change the code) and of
+        every @jit function and global value it uses (transitively)."""
         if self._cache_key is None:
             h = hashlib.sha256()
             visited = set()
@@ -165,7 +198,7 @@ class JITFunction(KernelInterface):
                 if id(jf) in visited:
                     return
                 visited.add(id(jf))
-                h.update(jf.parsed.source.encode())
+                h.update(_source_from_def(jf.parsed).encode())
                 h.update(repr(jf.version).encode())
                 fns, values = _global_dependencies(jf.parsed)
                 h.update(json.dumps(values).encode())
@@ -224,7 +257,9 @@ class JITFunction(KernelInterface):
             kwargs, grid = self._dispatcher_view(kwargs, grid)
         if warmup:
             key = dispatcher.key_for(args, kwargs)
-            return CompiledKernel(self, self._kernel_for_key(key))
+            if self._compile_pool is not None:  # see compiling_in
+                return self._compile_pool.submit(self._prepare, key)
+            return CompiledKernel(self, self._prepare(key))
         # The dispatcher calls a grid callable with the bound arguments, and
         # driver.current_stream with the launch's device.
         return dispatcher.run(grid, args, kwargs)
@@ -256,8 +291,28 @@ class JITFunction(KernelInterface):
         return kwargs, grid
 
     def warmup(self, *args, grid=(1,), **kwargs):
-        """Compile for these arguments without launching."""
+        """Compile for these arguments without launching (the first launch
+        with them then takes this kernel)."""
         return self.run(*args, grid=grid, warmup=True, **kwargs)
+
+    @contextlib.contextmanager
+    def compiling_in(self, pool):
+        """Within the block `warmup` computes the launch's key (at once, in
+        the calling thread) and submits its compilation to `pool` (a
+        concurrent.futures executor), returning the Future: an autotuner
+        compiles its configurations in parallel threads (the compiler
+        releases the GIL)."""
+        self._dispatcher or self._make_dispatcher()
+        self._compile_pool = pool
+        try:
+            yield
+        finally:
+            self._compile_pool = None
+
+    def _prepare(self, key):
+        """The kernel for `key`, kept for the first launch with that key."""
+        kernel = self._prepared[key] = self._kernel_for_key(key)
+        return kernel
 
     def _make_dispatcher(self):
         C = driver.get_C()
@@ -303,7 +358,8 @@ class JITFunction(KernelInterface):
         """The dispatcher's callback: the kernel for `key`, which every launch
         with that key returns (a `_C.Kernel` with Triton's `asm`, `metadata`
         and `name`)."""
-        return self._kernel_for_key(key)
+        kernel = self._prepared.pop(key, None) if self._prepared else None
+        return kernel if kernel is not None else self._kernel_for_key(key)
 
     def _stage_for_key(self, key, stage: str, target: Optional[str] = None):
         """The kernel for `key` at `stage` ("tile", "tilegpu", "llvm",
@@ -335,18 +391,21 @@ class JITFunction(KernelInterface):
         binary, meta, _ = self._binary_for_key(key, use_cache=False)
         return _launched_kernel(C, self, key, binary, meta)
 
+    def compile_environment(self) -> Dict[str, Any]:
+        """What besides the source, the key and the target changes the
+        compiled code: debug mode, and TERRAZZO_TMA (=0 turns TMA for
+        descriptors on sm_90 off: another compilation)."""
+        return {"debug": self._debug(), "tma": os.environ.get("TERRAZZO_TMA", "")}
+
     def _binary_for_key(self, key, use_cache: bool = True):
         """(cubin, metadata, whether it came from the disk cache) for `key`."""
         C = driver.get_C()
         entries, num_warps, num_stages = split_key(key, len(self.arg_names))
         target = _default_target(C)
-        debug = self._debug()
+        environment = self.compile_environment()
+        debug = environment["debug"]
         digest = key_digest("terrazzo-kernel", self.cache_key, C.version(), target,
-                            {"num_warps": num_warps, "num_stages": num_stages,
-                             "debug": debug,
-                             # TERRAZZO_TMA=0 turns TMA for descriptors
-                             # (sm_90) off: another compilation.
-                             "tma": os.environ.get("TERRAZZO_TMA", "")},
+                            {"num_warps": num_warps, "num_stages": num_stages, **environment},
                             [repr(e) for e in entries])
         dump_dir = os.environ.get("TERRAZZO_DUMP_IR")
         cache = self._disk_cache or DiskCache()
@@ -414,6 +473,11 @@ class CompiledKernel:
 
     def __repr__(self):
         return f"CompiledKernel({self.name}, num_warps={self.metadata.num_warps})"
+
+
+def _source_from_def(parsed: ParsedFunction) -> str:
+    """A function's source from its `def` line on (without decorators)."""
+    return "".join(parsed.source.splitlines(keepends=True)[parsed.tree.lineno - 1:])
 
 
 def _param_alias(name: str) -> str:
