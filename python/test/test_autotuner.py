@@ -487,3 +487,50 @@ def test_config_cache_id_is_independent_of_keyword_order():
     assert a.cache_id() == b.cache_id() == \
         "BLOCK_M=64, BLOCK_N=32, num_warps=8, num_stages=3, num_ctas=1, maxnreg=None"
     assert a.cache_id() != triton.Config({"BLOCK_M": 64, "BLOCK_N": 32}, num_stages=4).cache_id()
+
+
+# ---------------------------------------------------------------------------
+# On a GPU: real timings, torch tensors
+# ---------------------------------------------------------------------------
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("use_cuda_graph", [False, True])
+def test_gpu_autotune_with_reset_restore_and_the_disk(torch_cuda, rng, use_cuda_graph):
+    torch = torch_cuda
+
+    def make():
+        @triton.autotune(configs=blocks(128, 512) + blocks(1024, num_warps=8), key=["n"],
+                         reset_to_zero=["out"], restore_value=["x"], warmup=5, rep=10,
+                         use_cuda_graph=use_cuda_graph)
+        @triton.jit
+        def accumulate(x, y, out, n, BLOCK: tl.constexpr):
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            mask = offs < n
+            xv = tl.load(x + offs, mask=mask)
+            tl.atomic_add(out + offs, 2 * xv + tl.load(y + offs, mask=mask), mask=mask)
+            tl.store(x + offs, xv + 1, mask=mask)
+        return accumulate
+
+    n = 300_001
+    x = torch.from_numpy(rng.standard_normal(n).astype(np.float32)).cuda()
+    y = torch.from_numpy(rng.standard_normal(n).astype(np.float32)).cuda()
+    x0 = x.clone()
+    out = torch.zeros_like(x)
+    k = make()
+    k[lambda meta: (triton.cdiv(n, meta["BLOCK"]),)](x, y, out, n)
+    torch.cuda.synchronize()
+    # Many timed runs, one launch's effect.
+    assert torch.allclose(out.double(), 2 * x0.double() + y.double(), rtol=1e-6, atol=1e-5)
+    assert torch.equal(x, x0 + 1)
+    times = {c.cache_id(): t for c, t in k.configs_timings.items()}
+    assert len(times) == 3 and all(0 < t[0] < 100 for t in times.values()), times
+    assert k.best_config.cache_id() == min(times, key=lambda c: times[c][0])
+    # A fresh autotuner takes the times from disk, untouched.
+    again = make()
+    out.zero_()
+    again[lambda meta: (triton.cdiv(n, meta["BLOCK"]),)](x, y, out, n)
+    torch.cuda.synchronize()
+    assert {c.cache_id(): t for c, t in again.configs_timings.items()} == times
+    assert again.best_config.cache_id() == k.best_config.cache_id()
+    assert torch.allclose(out.double(), 2 * (x0.double() + 1) + y.double(), rtol=1e-6,
+                          atol=1e-5)
