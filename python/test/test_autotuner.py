@@ -479,6 +479,9 @@ def test_in_the_interpreter_without_a_timer_the_first_configuration(rng):
     k[_grid(100)](x, 100)
     assert k.best_config.kwargs == {"BLOCK": 64} and k.configs_timings is None
     np.testing.assert_array_equal(x, 1)
+    with pytest.raises(ValueError, match="conflicting meta-parameters: BLOCK; they are set by "
+                                         "the autotuner's configurations"):
+        k[_grid(100)](x, 100, BLOCK=16)
 
 
 def test_config_cache_id_is_independent_of_keyword_order():

@@ -247,15 +247,17 @@ class Autotuner(KernelInterface):
                 configs = sorted(est, key=est.get)[:top_k]
         return list(configs)
 
-    def _check_conflicts(self, kwargs, config: Config) -> None:
+    def _meta(self, kwargs, config: Config) -> Dict[str, Any]:
+        """The launch's keywords and the configuration's (which the launch
+        may not give)."""
         if kwargs and not config.kwargs.keys().isdisjoint(kwargs):
             conflicts = set(kwargs) & set(config.kwargs)
             raise ValueError(f"conflicting meta-parameters: {', '.join(sorted(conflicts))}; "
                              "they are set by the autotuner's configurations")
+        return {**kwargs, **config.all_kwargs()}
 
     def _launch(self, args, grid, kwargs, config: Config, nargs):
-        self._check_conflicts(kwargs, config)
-        meta = {**kwargs, **config.all_kwargs()}
+        meta = self._meta(kwargs, config)
         if config.pre_hook:
             config.pre_hook({**nargs, **meta})
         return self.fn.run(*args, grid=grid, **meta)
@@ -275,9 +277,8 @@ class Autotuner(KernelInterface):
             fn, warmup=self.num_warmups, rep=self.num_reps, quantiles=quantiles)
 
     def _bench(self, args, grid, kwargs, config: Config, nargs, saved):
-        self._check_conflicts(kwargs, config)
-        full = {**nargs, **kwargs, **config.all_kwargs()}
-        meta = {**kwargs, **config.all_kwargs()}
+        meta = self._meta(kwargs, config)
+        full = {**nargs, **meta}
 
         def call():
             if config.pre_hook:
@@ -321,8 +322,7 @@ class Autotuner(KernelInterface):
             futures = {}
             with inner.compiling_in(pool):
                 for config in configs:
-                    self._check_conflicts(kwargs, config)
-                    meta = {**kwargs, **config.all_kwargs()}
+                    meta = self._meta(kwargs, config)
                     if config.pre_hook:
                         config.pre_hook({**nargs, **meta})
                     try:
