@@ -5,8 +5,12 @@
 # core (dist/terrazzo-core.tar.zst, from scripts/package-core.sh), then runs
 # the named groups in order: kernels (the GPU test program), pytest (the GPU
 # tests of the Python package), tutorials (their checks), bench (the
-# benchmarks); "build" alone only builds. Logs go to $OUT (default
-# /tmp/terrazzo-gpu-logs).
+# benchmarks); "build" alone only builds. Two more groups are run only when
+# named: wheel (a wheel for this machine's Python built against the packaged
+# core, installed into a fresh virtual environment, tutorial 01 run from
+# it) and aot (the C++ ahead-of-time example that scripts/aot-example.sh
+# built in build-aot/ on the build machine; carry build-aot here). Logs go
+# to $OUT (default /tmp/terrazzo-gpu-logs).
 #
 #   scripts/gpu-check.sh [group ...]   (default: kernels pytest tutorials bench)
 set -uo pipefail
@@ -71,6 +75,26 @@ for group in "${groups[@]}"; do
       step bench-tutorial-02 "$python" tutorials/02-fused-softmax.py --bench
       step bench-tutorial-05 "$python" tutorials/05-layer-norm.py --bench
       step bench-tutorial-06 "$python" tutorials/06-fused-attention.py --bench --no-check ;;
+    wheel)
+      # pip alone (no CMake, no LLVM): setup.py's TERRAZZO_PREBUILT_CORE mode.
+      rm -rf "$build/wheel" "$build/venv"
+      step wheel-build env TERRAZZO_PREBUILT_CORE=1 "$python" -m pip wheel \
+        --no-build-isolation --no-deps --no-index -w "$build/wheel" .
+      step wheel-venv "$python" -m venv --system-site-packages "$build/venv"
+      step wheel-install "$build/venv/bin/python" -m pip install --no-index --no-deps \
+        "$build"/wheel/terrazzo-*.whl
+      step wheel-tutorial-01 env -u PYTHONPATH sh -c \
+        'cd "$1" && "$2" -c "import terrazzo; print(terrazzo.__file__)" &&
+         "$2" "$3/tutorials/01-vector-add.py"' sh "$build" "$build/venv/bin/python" "$PWD" ;;
+    aot)
+      if [ -x build-aot/example/aot-example ]; then
+        step aot-example env LD_LIBRARY_PATH="$PWD/build-aot/prefix/lib" \
+          build-aot/example/aot-example
+      else
+        echo "aot: build-aot/example/aot-example is missing (scripts/aot-example.sh" \
+             "builds it on a machine with LLVM; carry build-aot)" >&2
+        status=1
+      fi ;;
     *) echo "unknown group '$group'" >&2; status=1 ;;
   esac
 done

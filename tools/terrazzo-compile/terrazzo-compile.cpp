@@ -19,6 +19,7 @@ namespace {
 
 const char *kUsage =
     "usage: terrazzo-compile <input.mlir> [--target=cuda:90] [--num-warps=4]\n"
+    "                        [--num-stages=3]\n"
     "                        [--emit=tile|tilegpu|llvm|llvmir|ptx|cubin]\n"
     "                        [--assembler=auto|ptxas|nvJitLink|driver]\n"
     "                        [-o <output>|-]\n";
@@ -38,6 +39,18 @@ bool writeFile(const std::string &path, const std::string &contents) {
   return bool(out);
 }
 
+/// The integer after `prefix` in `arg` ("--num-warps=8"); false when the
+/// rest is not a number.
+bool parseNumber(const std::string &arg, const std::string &prefix, int &out) {
+  const char *start = arg.c_str() + prefix.size();
+  char *end = nullptr;
+  long value = std::strtol(start, &end, 10);
+  if (*end || end == start)
+    return false;
+  out = int(value);
+  return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -51,11 +64,11 @@ int main(int argc, char **argv) {
     } else if (startsWith(arg, "--target=")) {
       options.target = arg.substr(9);
     } else if (startsWith(arg, "--num-warps=")) {
-      char *end = nullptr;
-      long value = std::strtol(arg.c_str() + 12, &end, 10);
-      if (*end || end == arg.c_str() + 12)
+      if (!parseNumber(arg, "--num-warps=", options.numWarps))
         return fail("--num-warps needs a number, got '" + arg.substr(12) + "'");
-      options.numWarps = int(value);
+    } else if (startsWith(arg, "--num-stages=")) {
+      if (!parseNumber(arg, "--num-stages=", options.numStages))
+        return fail("--num-stages needs a number, got '" + arg.substr(13) + "'");
     } else if (startsWith(arg, "--assembler=")) {
       options.assembler = arg.substr(12);
     } else if (startsWith(arg, "--emit=")) {

@@ -1,0 +1,182 @@
+// Kernels compiled ahead of time and embedded in a program (DESIGN.md §9).
+//
+// terrazzo_add_kernels() (the CMake package's TerrazzoAddKernels.cmake)
+// compiles tile IR files with terrazzo-compile at build time and adds a
+// generated source to the program that holds each binary with its metadata
+// and registers them here when the program starts. At run time nothing is
+// compiled by Terrazzo: the program links the runtime alone.
+//
+//   terrazzo::runtime::Result<terrazzo::aot::LoadedKernel> add =
+//       terrazzo::aot::load("add_kernel");       // for the current device
+//   if (!add.ok()) ... add.status.message ...
+//   void *args[] = {&x, &y, &out, &n};
+//   add.value.launch(gridX, 1, 1, args);
+//
+// Header only, over include/terrazzo/Runtime.h.
+#ifndef TERRAZZO_AOT_H
+#define TERRAZZO_AOT_H
+
+#include "terrazzo/Runtime.h"
+
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace terrazzo::aot {
+
+/// One embedded binary: a kernel compiled for one GPU target.
+struct Kernel {
+  const char *name;       ///< the kernel's symbol
+  const char *target;     ///< "cuda:90", "cuda:90a", ...
+  const char *binaryKind; ///< "cubin" or "ptx" (compiled by the driver at load)
+  const unsigned char *binary;
+  std::size_t size;
+  int numWarps;
+  int threadsPerBlock;
+  int sharedMemoryBytes;
+  /// Bytes of global scratch per program instance; when nonzero the kernel
+  /// takes one more argument (see terrazzo::KernelMetadata).
+  int globalScratchBytes;
+  const char *metadata; ///< terrazzo-compile's JSON metadata
+  const Kernel *next;   ///< the registry's list
+};
+
+/// The head of the list of embedded kernels.
+inline const Kernel *&registryHead() {
+  static const Kernel *head = nullptr;
+  return head;
+}
+
+/// Registers `count` kernels; generated sources hold one as a static object.
+struct Registration {
+  Registration(Kernel *kernels, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) {
+      kernels[i].next = registryHead();
+      registryHead() = &kernels[i];
+    }
+  }
+};
+
+/// Every embedded kernel, in no particular order: for (const Kernel *k =
+/// first(); k; k = k->next).
+inline const Kernel *first() { return registryHead(); }
+
+/// The capability of a target name ("cuda:90a" -> 90, the "a" dropped);
+/// -1 for anything else.
+inline int targetCapability(const char *target) {
+  if (std::strncmp(target, "cuda:", 5) != 0)
+    return -1;
+  char *end = nullptr;
+  long value = std::strtol(target + 5, &end, 10);
+  if (end == target + 5 || (*end != '\0' && std::strcmp(end, "a") != 0))
+    return -1;
+  return int(value);
+}
+
+/// The embedded `name` that runs on a device of compute capability
+/// major.minor: a cubin of the same major version at or below the device's
+/// minor (the highest such), else PTX of a capability at or below the
+/// device's (the highest); an "a" target (cuda:90a) only on exactly that
+/// capability. Null when none fits.
+inline const Kernel *find(const char *name, int major, int minor) {
+  int device = major * 10 + minor;
+  const Kernel *best = nullptr;
+  int bestRank = -1;
+  for (const Kernel *kernel = first(); kernel; kernel = kernel->next) {
+    if (std::strcmp(kernel->name, name) != 0)
+      continue;
+    int capability = targetCapability(kernel->target);
+    if (capability < 0 || capability > device)
+      continue;
+    bool archSpecific = kernel->target[std::strlen(kernel->target) - 1] == 'a';
+    bool cubin = std::strcmp(kernel->binaryKind, "cubin") == 0;
+    if ((archSpecific || cubin) && capability / 10 != major)
+      continue;
+    if (archSpecific && capability != device)
+      continue;
+    // Cubins before PTX (no JIT in the driver), then the newest capability.
+    int rank = (cubin ? 1000 : 0) + capability;
+    if (rank > bestRank) {
+      best = kernel;
+      bestRank = rank;
+    }
+  }
+  return best;
+}
+
+/// An embedded kernel loaded into the current context.
+struct LoadedKernel {
+  const Kernel *kernel = nullptr;
+  runtime::Module module;
+  runtime::Function function;
+
+  /// Launches a grid of program instances with the kernel's own block size
+  /// and shared memory on `stream` (nullptr: the default stream). `args`
+  /// holds one pointer per kernel argument, as in Function::launch.
+  runtime::Status launch(unsigned gridX, unsigned gridY, unsigned gridZ,
+                         void **args, void *stream = nullptr) const {
+    return function.launch(gridX, gridY, gridZ, unsigned(kernel->threadsPerBlock),
+                           1, 1, unsigned(kernel->sharedMemoryBytes), stream,
+                           args);
+  }
+};
+
+/// Loads the embedded `name` for device `ordinal` (negative: the current
+/// device) into the calling thread's context of that device.
+inline runtime::Result<LoadedKernel> load(const char *name, int ordinal = -1) {
+  using Result = runtime::Result<LoadedKernel>;
+  if (ordinal < 0) {
+    runtime::Result<int> current = runtime::currentDevice();
+    if (!current.ok())
+      return Result::error(current.status);
+    ordinal = current.value;
+  }
+  runtime::Result<runtime::DeviceProperties> properties =
+      runtime::getDeviceProperties(ordinal);
+  if (!properties.ok())
+    return Result::error(properties.status);
+  int major = properties.value.computeCapabilityMajor;
+  int minor = properties.value.computeCapabilityMinor;
+  const Kernel *kernel = find(name, major, minor);
+  if (!kernel) {
+    std::string message = std::string("no embedded kernel '") + name +
+                          "' runs on device " + std::to_string(ordinal) +
+                          " (sm_" + std::to_string(major * 10 + minor) +
+                          "); embedded:";
+    bool any = false;
+    for (const Kernel *k = first(); k; k = k->next)
+      if (std::strcmp(k->name, name) == 0) {
+        message += std::string(" ") + k->target + " (" + k->binaryKind + ")";
+        any = true;
+      }
+    if (!any)
+      message += " none of that name";
+    return Result::error(runtime::Status::error(message));
+  }
+  runtime::DeviceScope scope;
+  if (runtime::Status status = scope.enter(ordinal); !status.ok())
+    return Result::error(status);
+  LoadedKernel loaded;
+  loaded.kernel = kernel;
+  runtime::Result<runtime::Module> module =
+      runtime::Module::load(kernel->binary, kernel->size);
+  if (!module.ok())
+    return Result::error(module.status);
+  loaded.module = std::move(module.value);
+  runtime::Result<runtime::Function> function =
+      loaded.module.getFunction(kernel->name);
+  if (!function.ok())
+    return Result::error(function.status);
+  loaded.function = function.value;
+  if (kernel->sharedMemoryBytes > 48 * 1024)
+    if (runtime::Status status =
+            loaded.function.setMaxDynamicSharedMemory(kernel->sharedMemoryBytes);
+        !status.ok())
+      return Result::error(status);
+  return Result::success(std::move(loaded));
+}
+
+} // namespace terrazzo::aot
+
+#endif // TERRAZZO_AOT_H
