@@ -69,6 +69,18 @@ unsigned fastestDim(RankedTensorType type) {
   return 1;
 }
 
+/// The 2-D value whose transpose `operand` is (tile.trans, through layout
+/// conversions on both sides), or null.
+Value transposedFrom(Value operand) {
+  auto trans = operand.getDefiningOp<tile::TransOp>();
+  if (!trans || trans.getOrder().size() != 2 || trans.getOrder()[0] != 1)
+    return Value();
+  Value src = trans.getSrc();
+  while (auto convert = src.getDefiningOp<tilegpu::ConvertLayoutOp>())
+    src = convert.getSrc();
+  return src;
+}
+
 /// The widest swizzle whose rows (W bytes along the contiguous dimension)
 /// fit in `bytes`, W at most `limit`; 0 (16-byte rows, no swizzle) when
 /// only that fits, -1 when not even 16 bytes do.
@@ -87,12 +99,13 @@ int swizzleFor(int64_t bytes, int64_t limit) {
 /// one instruction's M (64) or N (`instrN`), so that each instruction
 /// starts at a swizzle row; if not they are stored K-major.
 tilegpu::NvmmaSharedLayoutAttr operandLayout(RankedTensorType type,
+                                             unsigned contiguousDim,
                                              unsigned opIdx, unsigned instrN) {
   unsigned bits = type.getElementTypeBitWidth();
   int64_t bytes = bits / 8;
   unsigned kDim = opIdx == 0 ? 1 : 0;
   unsigned mnDim = 1 - kDim;
-  bool mnMajor = bits == 16 && fastestDim(type) == mnDim;
+  bool mnMajor = bits == 16 && contiguousDim == mnDim;
   if (mnMajor) {
     int64_t instrMN = opIdx == 0 ? 64 : instrN;
     int swizzle =
@@ -108,12 +121,47 @@ tilegpu::NvmmaSharedLayoutAttr operandLayout(RankedTensorType type,
       type.getContext(), swizzle, /*transposed=*/kDim == 0, bits);
 }
 
-/// What the rewrite of a dot into a warp_group_dot needs: the operands as
-/// stored into shared memory (A maybe kept in registers), their shared
-/// layouts and the accumulator's layout.
+/// How one operand reaches shared memory: `source` stored in `layout`, or,
+/// for the transpose of a value (tl.trans(do) in attention's backward),
+/// that value stored in the transposed layout and read through
+/// memdesc_trans, so that one buffer serves the value and its transpose.
+struct OperandPlan {
+  Value source;
+  tilegpu::NvmmaSharedLayoutAttr layout;
+  bool viaTranspose = false;
+};
+
+/// The plan for operand `opIdx` (whose value, before its conversions, is
+/// `operand`) or nullopt when no nvmma_shared layout holds it.
+std::optional<OperandPlan> planOperand(Value operand, unsigned opIdx,
+                                       unsigned instrN) {
+  auto type = cast<RankedTensorType>(operand.getType());
+  if (Value inner = transposedFrom(operand)) {
+    // The transpose's contiguous dimension is the other one of the
+    // value's; store the value in the transpose of that layout.
+    unsigned contiguous =
+        1 - fastestDim(cast<RankedTensorType>(inner.getType()));
+    if (auto layout = operandLayout(type, contiguous, opIdx, instrN)) {
+      auto view = tilegpu::MemDescType::get(
+          type.getContext(), type.getShape(), type.getElementType(), layout,
+          /*mutableMemory=*/false);
+      auto stored = tilegpu::MemDescTransOp::transposedType(view);
+      return OperandPlan{
+          inner, cast<tilegpu::NvmmaSharedLayoutAttr>(stored.getEncoding()),
+          /*viaTranspose=*/true};
+    }
+  }
+  if (auto layout = operandLayout(type, fastestDim(type), opIdx, instrN))
+    return OperandPlan{operand, layout};
+  return std::nullopt;
+}
+
+/// What the rewrite of a dot into a warp_group_dot needs: how the operands
+/// reach shared memory (A maybe kept in registers) and the accumulator's
+/// layout.
 struct WgmmaPlan {
-  Value aSource, bSource;
-  tilegpu::NvmmaSharedLayoutAttr aLayout, bLayout;
+  Value aSource;
+  OperandPlan a, b;
   tilegpu::NvidiaMmaLayoutAttr mma;
   bool aInRegisters = false;
 };
@@ -161,7 +209,6 @@ std::optional<WgmmaPlan> planWgmma(tile::DotOp dot,
   };
   WgmmaPlan plan;
   plan.aSource = source(dot.getA());
-  plan.bSource = source(dot.getB());
   // A in registers: 16-bit, from a dot, and each warp group computing
   // whole rows (with warp groups along N each would need all of A, which
   // the first dot spread over them).
@@ -169,15 +216,15 @@ std::optional<WgmmaPlan> planWgmma(tile::DotOp dot,
                       groupsN == 1 &&
                       mlir::terrazzo::computedFromDot(plan.aSource);
   if (!plan.aInRegisters) {
-    plan.aLayout = operandLayout(
-        cast<RankedTensorType>(plan.aSource.getType()), 0, instrN);
-    if (!plan.aLayout)
+    std::optional<OperandPlan> a = planOperand(plan.aSource, 0, instrN);
+    if (!a)
       return std::nullopt;
+    plan.a = *a;
   }
-  plan.bLayout = operandLayout(
-      cast<RankedTensorType>(plan.bSource.getType()), 1, instrN);
-  if (!plan.bLayout)
+  std::optional<OperandPlan> b = planOperand(source(dot.getB()), 1, instrN);
+  if (!b)
     return std::nullopt;
+  plan.b = *b;
   plan.mma = tilegpu::NvidiaMmaLayoutAttr::get(
       dot.getContext(), 3, {4 * groupsM, groupsN},
       {16, instrN, unsigned(kStep)});
@@ -206,8 +253,10 @@ bool mlir::terrazzo::accelerateDotWithWgmma(tile::DotOp dot,
   // The buffer of an operand defined outside the dot's block is written
   // where the operand is defined (once, not on every iteration of the
   // loops around the dot), fenced for the async proxy right there, and
-  // shared by the dots that read it.
-  auto alloc = [&](Value operand,
+  // shared by the dots that read it. In the dot's block, a buffer an
+  // earlier dot stored the same value into, in the same layout, serves
+  // this one too (dV's B, dO, and dP^T's, dO^T, in attention's backward).
+  auto store = [&](Value operand,
                    tilegpu::NvmmaSharedLayoutAttr layout) -> Value {
     auto type = cast<RankedTensorType>(operand.getType());
     auto memType = tilegpu::MemDescType::get(context, type.getShape(),
@@ -215,6 +264,12 @@ bool mlir::terrazzo::accelerateDotWithWgmma(tile::DotOp dot,
                                              /*mutableMemory=*/false);
     OpBuilder::InsertionGuard guard(builder);
     Block *home = operand.getParentBlock();
+    if (home == dot->getBlock())
+      for (Operation *user : operand.getUsers())
+        if (auto existing = dyn_cast<tilegpu::LocalAllocOp>(user))
+          if (existing.getType() == memType &&
+              existing->getBlock() == home && existing->isBeforeInBlock(dot))
+            return existing.getResult();
     if (home != dot->getBlock()) {
       for (Operation *user : operand.getUsers())
         if (auto existing = dyn_cast<tilegpu::LocalAllocOp>(user))
@@ -232,12 +287,18 @@ bool mlir::terrazzo::accelerateDotWithWgmma(tile::DotOp dot,
     return tilegpu::LocalAllocOp::create(builder, loc, memType, operand)
         .getResult();
   };
+  auto alloc = [&](const OperandPlan &operand) -> Value {
+    Value buffer = store(operand.source, operand.layout);
+    if (!operand.viaTranspose)
+      return buffer;
+    return tilegpu::MemDescTransOp::create(builder, loc, buffer);
+  };
   Value a = plan->aInRegisters
                 ? convertToLayout(builder, dot.getA().getLoc(), plan->aSource,
                                   tilegpu::DotOperandLayoutAttr::get(
                                       context, 0, plan->mma, /*kWidth=*/2))
-                : alloc(plan->aSource, plan->aLayout);
-  Value b = alloc(plan->bSource, plan->bLayout);
+                : alloc(plan->a);
+  Value b = alloc(plan->b);
   // A zero accumulator is not read (use_c = false): no registers to clear
   // before the instructions, which would otherwise have to wait for them.
   Value c, useC;

@@ -291,6 +291,9 @@ private:
       return failure();
     }
     alloc.replaceAllUsesWith(view);
+    // A transposed view the dot took of the block's buffer (tl.trans(b)
+    // stored once, read transposed) now views the TMA buffer.
+    tilegpu::MemDescTransOp::retypeViewsOf(view);
     alloc.erase();
     if (trans)
       trans.erase();

@@ -150,14 +150,27 @@ std::optional<Candidate> matchCandidate(tile::LoadOp load, scf::ForOp loop,
   if ((!convert && !alloc) || user->use_empty() ||
       user->getBlock() != loop.getBody())
     return std::nullopt;
-  for (OpOperand &use : user->getUses()) {
-    Operation *owner = use.getOwner();
-    bool dotOperand = alloc ? isa<tilegpu::WarpGroupDotOp>(owner)
-                            : isa<tile::DotOp>(owner);
-    if (!dotOperand || use.getOperandNumber() > 1 ||
-        owner->getBlock() != loop.getBody())
-      return std::nullopt;
-  }
+  // The buffer's readers: dots of the loop, directly or (a buffer that
+  // serves a value and its transpose) through memdesc_trans.
+  auto readByDots = [&](Operation *op, auto &self) -> bool {
+    for (OpOperand &use : op->getUses()) {
+      Operation *owner = use.getOwner();
+      if (owner->getBlock() != loop.getBody())
+        return false;
+      if (alloc && isa<tilegpu::MemDescTransOp>(owner)) {
+        if (owner->use_empty() || !self(owner, self))
+          return false;
+        continue;
+      }
+      bool dotOperand = alloc ? isa<tilegpu::WarpGroupDotOp>(owner)
+                              : isa<tile::DotOp>(owner);
+      if (!dotOperand || use.getOperandNumber() > 1)
+        return false;
+    }
+    return true;
+  };
+  if (!readByDots(user, readByDots))
+    return std::nullopt;
   if (alloc) {
     // A stack of these buffers: each one a multiple of 1024 bytes (where
     // wgmma's swizzle patterns start).
@@ -505,9 +518,15 @@ private:
         if (c.transposed)
           buffer =
               tilegpu::MemDescTransOp::create(rb, c.load.getLoc(), buffer);
-        for (Operation *dot : c.alloc->getUsers())
-          readLast(dot);
+        for (Operation *reader : c.alloc->getUsers()) {
+          readLast(reader);
+          if (isa<tilegpu::MemDescTransOp>(reader))
+            for (Operation *dot : reader->getUsers())
+              readLast(dot);
+        }
         c.alloc.replaceAllUsesWith(buffer);
+        // Views of the buffer see it mutable now, as the stack is.
+        tilegpu::MemDescTransOp::retypeViewsOf(buffer);
         continue;
       }
       OpBuilder rb(c.convert);

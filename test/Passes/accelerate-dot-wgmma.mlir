@@ -101,25 +101,30 @@ func.func @fallbacks(%a: tensor<32x64xf16>, %b: tensor<64x64xf16>, %c: tensor<32
 
 // -----
 
-// fp8 operands are stored K-major whichever dimension their registers hold
-// contiguously (wgmma transposes 16-bit types only): B from a transpose of
-// an N x K block (K contiguous, the column-major B of torch._scaled_mm) and
-// from the default layout (N contiguous) both get transposed = true, A from
-// a transpose (M contiguous) transposed = false. The buffers are stored
-// from the operands' first layout, not from the FMA layouts in between.
+// fp8 operands are read K-major whichever dimension their registers hold
+// contiguously (wgmma transposes 16-bit types only). An operand that is the
+// transpose of a block is not transposed in registers: the block is stored
+// as it is and the dot reads it through memdesc_trans. B from a transpose
+// of an N x K block (K contiguous, the column-major B of torch._scaled_mm)
+// is the N x K block stored K-major (transposed = false) and read through
+// the transposed view; B from the default layout (N contiguous) is stored
+// transposed = true; A from a transpose of a K x M block is that block
+// stored transposed = true and read as K-major A through the view. The
+// buffers are stored from the operands' first layout, not from the FMA
+// layouts in between.
 // CHECK-DAG: #[[K0:.+]] = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 8}>
 // CHECK-DAG: #[[K1:.+]] = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 8}>
 // CHECK-LABEL: func.func @fp8_k_major_b
-// CHECK: %[[T:.+]] = tile.trans %arg1
 // CHECK-DAG: %[[A:.+]] = tilegpu.local_alloc %arg0 {{.*}}-> !tilegpu.memdesc<128x128xf8E4M3FN, #[[K0]]>
-// CHECK-DAG: %[[B:.+]] = tilegpu.local_alloc %[[T]] {{.*}}-> !tilegpu.memdesc<128x128xf8E4M3FN, #[[K1]]>
+// CHECK-DAG: %[[S:.+]] = tilegpu.local_alloc %arg1 {{.*}}-> !tilegpu.memdesc<128x128xf8E4M3FN, #[[K0]]>
+// CHECK: %[[B:.+]] = tilegpu.memdesc_trans %[[S]] {{.*}}-> !tilegpu.memdesc<128x128xf8E4M3FN, #[[K1]]>
 // CHECK: tilegpu.warp_group_dot %[[A]], %[[B]], {{.*}}warpsPerCTA = [4, 1], instrShape = [16, 128, 32]
 // CHECK-NOT: tile.fp_to_fp
 // CHECK-LABEL: func.func @fp8_mn_major
-// CHECK: %[[T:.+]] = tile.trans %arg0
-// CHECK-DAG: tilegpu.local_alloc %[[T]] {{.*}}-> !tilegpu.memdesc<128x128xf8E5M2, #[[K0]]>
-// CHECK-DAG: tilegpu.local_alloc %arg1 {{.*}}-> !tilegpu.memdesc<128x128xf8E5M2, #[[K1]]>
-// CHECK: tilegpu.warp_group_dot
+// CHECK: %[[S:.+]] = tilegpu.local_alloc %arg0 {{.*}}-> !tilegpu.memdesc<128x128xf8E5M2, #[[K1]]>
+// CHECK: %[[A:.+]] = tilegpu.memdesc_trans %[[S]] {{.*}}-> !tilegpu.memdesc<128x128xf8E5M2, #[[K0]]>
+// CHECK: %[[B:.+]] = tilegpu.local_alloc %arg1 {{.*}}-> !tilegpu.memdesc<128x128xf8E5M2, #[[K1]]>
+// CHECK: tilegpu.warp_group_dot %[[A]], %[[B]]
 // W1-LABEL: func.func @fp8_k_major_b
 // W1-NOT: local_alloc
 // W1: tile.fp_to_fp %{{.+}} : tensor<128x128xf8E4M3FN, {{.+}}> -> tensor<128x128xf16,
@@ -264,4 +269,40 @@ func.func @invariant_operand(%q: tensor<64x64xf16>, %kp: tensor<64x64x!tile.ptr<
     scf.yield %d : tensor<64x64xf32>
   }
   return %r, %r2 : tensor<64x64xf32>, tensor<64x64xf32>
+}
+
+// -----
+
+// A 16-bit block read by one dot as it is and by another as its transpose
+// (dO for dV, tl.trans(dO) for dP^T in attention's backward) is stored once:
+// the second dot reads the same buffer through memdesc_trans, with no
+// transpose in registers and no second store. An fp8 block cannot be shared
+// so (B must be K-major: the block as it is and its transpose need the two
+// K-major layouts): it is stored twice, each time K-major, the transpose
+// still read through memdesc_trans.
+// CHECK-LABEL: func.func @block_and_its_transpose
+// CHECK: %[[Y:.+]] = tilegpu.local_alloc %arg1 {{.*}}-> !tilegpu.memdesc<64x64xf16, #[[NV:[a-z0-9_]+]]>
+// CHECK: tilegpu.warp_group_dot %{{.+}}, %[[Y]]
+// CHECK-NOT: tilegpu.local_alloc %arg1
+// CHECK: %[[YT:.+]] = tilegpu.memdesc_trans %[[Y]] : !tilegpu.memdesc<64x64xf16, #[[NV]]> -> !tilegpu.memdesc<64x64xf16, #[[NVT:[a-z0-9_]+]]>
+// CHECK: tilegpu.warp_group_dot %{{.+}}, %[[YT]]
+// CHECK-LABEL: func.func @fp8_block_and_its_transpose
+// CHECK: %[[Y:.+]] = tilegpu.local_alloc %arg1 {{.*}}-> !tilegpu.memdesc<64x64xf8E4M3FN, #[[T:[a-z0-9_]+]]>
+// CHECK: tilegpu.warp_group_dot %{{.+}}, %[[Y]]
+// CHECK: %[[S:.+]] = tilegpu.local_alloc %arg1 {{.*}}-> !tilegpu.memdesc<64x64xf8E4M3FN, #[[F:[a-z0-9_]+]]>
+// CHECK: %[[YT:.+]] = tilegpu.memdesc_trans %[[S]] : !tilegpu.memdesc<64x64xf8E4M3FN, #[[F]]> -> !tilegpu.memdesc<64x64xf8E4M3FN, #[[T]]>
+// CHECK: tilegpu.warp_group_dot %{{.+}}, %[[YT]]
+func.func @block_and_its_transpose(%x: tensor<64x64xf16>, %y: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+  %d = tile.dot %x, %y, %c : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+  %yt = tile.trans %y [1, 0] : tensor<64x64xf16> -> tensor<64x64xf16>
+  %dt = tile.dot %x, %yt, %c : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+  return %d, %dt : tensor<64x64xf32>, tensor<64x64xf32>
+}
+func.func @fp8_block_and_its_transpose(%x: tensor<64x64xf8E4M3FN>, %y: tensor<64x64xf8E4M3FN>, %c: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+  // expected-error @+1 {{fp8 dots need sm_89 or newer}}
+  %d = tile.dot %x, %y, %c : tensor<64x64xf8E4M3FN> * tensor<64x64xf8E4M3FN> -> tensor<64x64xf32>
+  %yt = tile.trans %y [1, 0] : tensor<64x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN>
+  // expected-error @+1 {{fp8 dots need sm_89 or newer}}
+  %dt = tile.dot %x, %yt, %c : tensor<64x64xf8E4M3FN> * tensor<64x64xf8E4M3FN> -> tensor<64x64xf32>
+  return %d, %dt : tensor<64x64xf32>, tensor<64x64xf32>
 }

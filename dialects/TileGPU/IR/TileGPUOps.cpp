@@ -148,6 +148,13 @@ MemDescType MemDescTransOp::transposedType(MemDescType src) {
       src.getMutableMemory());
 }
 
+void MemDescTransOp::retypeViewsOf(Value buffer) {
+  auto type = cast<MemDescType>(buffer.getType());
+  for (Operation *user : buffer.getUsers())
+    if (auto view = dyn_cast<MemDescTransOp>(user))
+      view.getResult().setType(transposedType(type));
+}
+
 LogicalResult MemDescTransOp::verify() {
   MemDescType src = getSrc().getType();
   MemDescType result = getType();

@@ -129,6 +129,10 @@ def TileGPU_MemDescTransOp : TileGPU_Op<"memdesc_trans", [Pure]> {
     /// The view's type of a 2-D nvmma_shared buffer of type `src`: its
     /// shape reversed, its layout's `transposed` flipped.
     static MemDescType transposedType(MemDescType src);
+    /// Gives the views of `buffer` taken by memdesc_trans the type of the
+    /// transposed `buffer` again, after their source changed (an
+    /// immutable buffer replaced by one of a mutable stack, say).
+    static void retypeViewsOf(::mlir::Value buffer);
   }];
   let hasVerifier = 1;
 }
