@@ -90,6 +90,12 @@ class CMakeBuild(build_ext):
         scratch = Path(self.build_temp).resolve() / "prebuilt-core"
         run(["bash", ROOT / "scripts" / "build-python-ext.sh", scratch],
             env={**os.environ, "PYTHON": sys.executable})
+        # The extension is compiled with the source tree's headers: they
+        # must be the ones the packaged core was built with.
+        packaged = scratch / ".build" / "terrazzo-core" / "include" / "terrazzo" / "Compiler.h"
+        if packaged.read_bytes() != (ROOT / "include" / "terrazzo" / "Compiler.h").read_bytes():
+            raise RuntimeError(f"{archive} was built from another include/terrazzo/Compiler.h "
+                               "than this source tree's: run scripts/package-core.sh again")
         built = scratch / "terrazzo"
         for library in [*built.glob("_C*.so"), built / "libterrazzo-core.so",
                         built / "libterrazzo-runtime.so"]:
