@@ -1,5 +1,6 @@
 // terrazzo-pipeline: see Passes.td.
 #include "passes/Passes.h"
+#include "passes/PipelineDots.h"
 #include "passes/PipelineSupport.h"
 #include "passes/PipelineTma.h"
 
@@ -660,6 +661,9 @@ private:
       tilegpu::LocalDeallocOp::create(ab, loc, c.stack);
     if (tma)
       ring.release(ab, loc);
+    // Several dots reading the stacks: overlapped within the iteration.
+    if (!asyncDot)
+      overlapWarpGroupDots(loop);
   }
 
   scf::ForOp loop;

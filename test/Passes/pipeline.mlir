@@ -896,17 +896,19 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 // One buffer read by one wgmma as it is and by another through memdesc_trans
 // (dO and dO^T in attention's backward): the load is pipelined, both dots
 // read this iteration's buffer of the stack, the transposed view now of the
-// mutable buffer. Two dots: both stay synchronous.
+// mutable buffer. The two dots are issued back to back, asynchronously, and
+// waited for together before the yield.
 // CHECK-LABEL: func.func @wgmma_buffer_and_its_transpose
 // CHECK: %[[SY:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16, #[[NV:[a-z0-9_]+]], mutable>
 // CHECK: scf.for
 // CHECK-NOT: tile.load
 // CHECK: %[[YB:.*]] = tilegpu.memdesc_index %[[SY]][%{{.*}}] : !tilegpu.memdesc<3x64x64xf16, #[[NV]], mutable> -> !tilegpu.memdesc<64x64xf16, #[[NV]], mutable>
-// CHECK: tilegpu.warp_group_dot %{{.*}}, %[[YB]]
+// CHECK: tilegpu.warp_group_dot async %{{.*}}, %[[YB]]
 // CHECK: %[[YT:.*]] = tilegpu.memdesc_trans %[[YB]] : !tilegpu.memdesc<64x64xf16, #[[NV]], mutable> -> !tilegpu.memdesc<64x64xf16, #{{[a-z0-9_]+}}, mutable>
-// CHECK: tilegpu.warp_group_dot %{{.*}}, %[[YT]]
-// CHECK-NOT: tilegpu.warp_group_dot_wait
+// CHECK: tilegpu.warp_group_dot async %{{.*}}, %[[YT]]
 // CHECK: tilegpu.async_copy_global_to_local %{{.*}} -> !tilegpu.memdesc<64x64xf16, #[[NV]], mutable>
+// CHECK: tilegpu.warp_group_dot_wait %{{.*}}, %{{.*}} {pendings = 0 : i32}
+// CHECK-NEXT: scf.yield
 #blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
@@ -939,6 +941,110 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
     }
     %sum = arith.addf %res#0, %res#1 : tensor<64x64xf32, #mma>
     tile.store %out, %sum : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// Several dots in the body reading pipelined buffers and buffers from
+// outside the loop: all become async, issued in the order their results
+// are needed, each as early as its operands allow (%t, independent of the
+// exp2, right after %s), and waited for in front of their first user with
+// the dots issued since left in flight; the accumulator the loop carries
+// is waited for before the yield.
+// CHECK-LABEL: func.func @overlapped_dots
+// CHECK: scf.for
+// CHECK: %[[S:.*]] = tilegpu.warp_group_dot async
+// CHECK-NEXT: %[[T:.*]] = tilegpu.warp_group_dot async
+// CHECK-NEXT: %[[SW:.*]] = tilegpu.warp_group_dot_wait %[[S]] {pendings = 1 : i32}
+// CHECK-NEXT: math.exp2 %[[SW]]
+// CHECK-NEXT: %[[TW:.*]] = tilegpu.warp_group_dot_wait %[[T]] {pendings = 0 : i32}
+// CHECK-NEXT: arith.addf %{{.*}}, %[[TW]]
+// CHECK: %[[D:.*]] = tilegpu.warp_group_dot async
+// CHECK: tilegpu.async_commit_group
+// CHECK: %[[DW:.*]] = tilegpu.warp_group_dot_wait %[[D]] {pendings = 0 : i32}
+// CHECK-NEXT: scf.yield %[[DW]]
+// OFF-LABEL: func.func @overlapped_dots
+// OFF-NOT: async
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @overlapped_dots(%xs: !tilegpu.memdesc<64x64xf16, #nv>, %bbase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>, %side: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %r = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked}>>
+    %c = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked}>>
+    %r2 = tile.expand_dims %r axis = 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %c2 = tile.expand_dims %c axis = 0 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %s64 = arith.constant dense<64> : tensor<64x1xi32, #blocked>
+    %rows = arith.muli %r2, %s64 : tensor<64x1xi32, #blocked>
+    %rb = tile.broadcast %rows : tensor<64x1xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %cb = tile.broadcast %c2 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %off = arith.addi %rb, %cb : tensor<64x64xi32, #blocked>
+    %bsp = tile.splat %bbase : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blocked>
+    %b = tile.addptr %bsp, %off : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %step = arith.constant dense<4096> : tensor<64x64xi32, #blocked>
+    %res:2 = scf.for %i = %c0 to %k step %c64 iter_args(%acc = %acc0, %pb = %b) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #blocked>) : i32 {
+      %y = tile.load %pb : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %ys = tilegpu.local_alloc %y : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nv>
+      %s = tilegpu.warp_group_dot %xs, %ys, %acc0 : !tilegpu.memdesc<64x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #mma>
+      %e = math.exp2 %s : tensor<64x64xf32, #mma>
+      %t = tilegpu.warp_group_dot %xs, %xs, %acc0 : !tilegpu.memdesc<64x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #mma>
+      %u = arith.addf %e, %t : tensor<64x64xf32, #mma>
+      tile.store %side, %u : tensor<64x64x!tile.ptr<f32>, #mma>
+      %d = tilegpu.warp_group_dot %xs, %ys, %acc : !tilegpu.memdesc<64x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #mma>
+      %pb2 = tile.addptr %pb, %step : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %d, %pb2 : tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #blocked>
+    }
+    tile.store %out, %res#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// Must not: a dot reading a buffer the body writes itself (a local_alloc of
+// a computed value, not a pipelined load) keeps every dot of the loop
+// synchronous.
+// CHECK-LABEL: func.func @dots_reading_body_buffers
+// CHECK: scf.for
+// CHECK-NOT: warp_group_dot async
+// CHECK-NOT: warp_group_dot_wait
+// CHECK: scf.yield
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @dots_reading_body_buffers(%xs: !tilegpu.memdesc<64x64xf16, #nv>, %bbase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %r = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked}>>
+    %c = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked}>>
+    %r2 = tile.expand_dims %r axis = 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %c2 = tile.expand_dims %c axis = 0 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %s64 = arith.constant dense<64> : tensor<64x1xi32, #blocked>
+    %rows = arith.muli %r2, %s64 : tensor<64x1xi32, #blocked>
+    %rb = tile.broadcast %rows : tensor<64x1xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %cb = tile.broadcast %c2 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %off = arith.addi %rb, %cb : tensor<64x64xi32, #blocked>
+    %bsp = tile.splat %bbase : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blocked>
+    %b = tile.addptr %bsp, %off : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %step = arith.constant dense<4096> : tensor<64x64xi32, #blocked>
+    %res:2 = scf.for %i = %c0 to %k step %c64 iter_args(%acc = %acc0, %pb = %b) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #blocked>) : i32 {
+      %y = tile.load %pb : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %ys = tilegpu.local_alloc %y : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nv>
+      %s = tilegpu.warp_group_dot %xs, %ys, %acc0 : !tilegpu.memdesc<64x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #mma>
+      %h = arith.truncf %s : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+      %hs = tilegpu.local_alloc %h : (tensor<64x64xf16, #mma>) -> !tilegpu.memdesc<64x64xf16, #nv>
+      %d = tilegpu.warp_group_dot %hs, %ys, %acc : !tilegpu.memdesc<64x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #mma>
+      %pb2 = tile.addptr %pb, %step : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %d, %pb2 : tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #blocked>
+    }
+    tile.store %out, %res#0 : tensor<64x64x!tile.ptr<f32>, #mma>
     return
   }
 }

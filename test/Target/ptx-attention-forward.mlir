@@ -9,7 +9,10 @@
 // registers relabelled, see Conversion/wgmma-register-a.mlir), and P never
 // reaches shared memory (no local_alloc in the loops; Q is stored once,
 // before them, and fenced for the async proxy once there: no
-// fence.proxy.async in the loops). In the PTX the second wgmma of each
+// fence.proxy.async in the loops). Both dots of a loop are asynchronous
+// (terrazzo-pipeline's overlap of several dots): Q K^T is waited for at the
+// row max, P V at the end of the iteration, after the copies for a later
+// iteration are issued. In the PTX the second wgmma of each
 // loop takes A as four 32-bit registers and B (V) by descriptor, and exp2
 // is ex2.approx.ftz.f32. The PTX assembles.
 // REQUIRES: ptxas
@@ -27,7 +30,8 @@
 // IR: scf.for {{.*}} -> (tensor<128x64xf32, #[[$MMA:tilegpu.nvidia_mma<\{versionMajor = 3, warpsPerCTA = \[4, 1\], instrShape = \[16, 64, 16\]\}>]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>, i32, i32)
 // IR-NOT: tilegpu.convert_layout
 // IR-NOT: tilegpu.local_alloc
-// IR: %[[S:.+]] = tilegpu.warp_group_dot %[[Q]], {{.*}} -> tensor<128x64xf32, #[[$MMA]]>
+// IR: %[[S0:.+]] = tilegpu.warp_group_dot async %[[Q]], {{.*}} -> tensor<128x64xf32, #[[$MMA]]>
+// IR: %[[S:.+]] = tilegpu.warp_group_dot_wait %[[S0]] {pendings = 0 : i32}
 // IR-NOT: tilegpu.convert_layout
 // IR-NOT: tilegpu.local_alloc
 // IR: tile.reduce(%[[S]]) axis = 1 : (tensor<128x64xf32, #[[$MMA]]>) -> tensor<128xf32, #[[$SLICE]]>
@@ -40,15 +44,16 @@
 // IR-NOT: tilegpu.convert_layout
 // IR-NOT: tilegpu.local_alloc
 // IR: %[[PA:.+]] = tilegpu.convert_layout %[[PH]] : tensor<128x64xf16, #[[$MMA]]> -> tensor<128x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #[[$MMA]], kWidth = 2}>>
-// IR-NEXT: tilegpu.warp_group_dot %[[PA]], {{.*}} -> tensor<128x64xf32, #[[$MMA]]>
+// IR-NEXT: %[[O:.+]] = tilegpu.warp_group_dot async %[[PA]], {{.*}} -> tensor<128x64xf32, #[[$MMA]]>
 // IR-NOT: tilegpu.convert_layout
 // IR-NOT: tilegpu.local_alloc
-// IR: scf.yield {{.*}} : tensor<128x64xf32, #[[$MMA]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>, i32, i32
+// IR: %[[OW:.+]] = tilegpu.warp_group_dot_wait %[[O]] {pendings = 0 : i32}
+// IR-NEXT: scf.yield %[[OW]], {{.*}} : tensor<128x64xf32, #[[$MMA]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>, i32, i32
 // The diagonal block: the mask from aranges in the same layout.
 // IR: scf.for {{.*}} -> (tensor<128x64xf32, #[[$MMA]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>, i32, i32)
 // IR-NOT: tilegpu.convert_layout
 // IR-NOT: tilegpu.local_alloc
-// IR: %[[S2:.+]] = tilegpu.warp_group_dot %[[Q]], {{.*}} -> tensor<128x64xf32, #[[$MMA]]>
+// IR: %[[S2:.+]] = tilegpu.warp_group_dot async %[[Q]], {{.*}} -> tensor<128x64xf32, #[[$MMA]]>
 // IR-NOT: tilegpu.convert_layout
 // IR-NOT: tilegpu.local_alloc
 // IR: arith.cmpi sge, {{.*}} : tensor<128x64xi32, #[[$MMA]]>
@@ -61,7 +66,7 @@
 // IR-NOT: tilegpu.convert_layout
 // IR-NOT: tilegpu.local_alloc
 // IR: %[[PA2:.+]] = tilegpu.convert_layout %[[PH2]] : tensor<128x64xf16, #[[$MMA]]> -> tensor<128x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #[[$MMA]], kWidth = 2}>>
-// IR-NEXT: tilegpu.warp_group_dot %[[PA2]], {{.*}} -> tensor<128x64xf32, #[[$MMA]]>
+// IR-NEXT: tilegpu.warp_group_dot async %[[PA2]], {{.*}} -> tensor<128x64xf32, #[[$MMA]]>
 // IR-NOT: tilegpu.convert_layout
 // IR-NOT: tilegpu.local_alloc
 // IR: scf.yield
