@@ -602,3 +602,68 @@ def test_gpu_umulhi(torch_cuda, dt, rng):
     bits = 8 * np.dtype(dt).itemsize
     want = np.array(_umulhi_ref(x, y, bits), dtype=np.uint64 if bits == 64 else np.uint32)
     np.testing.assert_array_equal(dev[2].cpu().numpy().view(want.dtype), want)
+
+
+# ---------------------------------------------------------------------------
+# Bit for bit with real Triton: streams Triton 3.6 produced on the GPU
+# ---------------------------------------------------------------------------
+
+_ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
+
+
+def _triton_streams():
+    """The recording script (scripts/philox-reference.py) and what real
+    Triton 3.6 recorded with it on an H200 (python/test/data)."""
+    import importlib.util
+    import json
+    spec = importlib.util.spec_from_file_location(
+        "philox_reference", _ROOT / "scripts" / "philox-reference.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    with open(_ROOT / "python" / "test" / "data" / "philox-triton.json") as fh:
+        recorded = json.load(fh)
+    assert recorded["implementation"] == "triton" and recorded["version"].startswith("3.6")
+    return script, recorded
+
+
+def _compare_with_triton(script, recorded, case, words, normal_ulps=0):
+    """Every stream bit for bit, but the normal ones (randn, randn4x), whose
+    log, sqrt, sin and cos may be `normal_ulps` units in the last place
+    from the GPU's (same sign, so the bit patterns' distance is in ulps)."""
+    block = recorded["block"]
+    for i, name in enumerate(script.NAMES):
+        want = np.array([int(w, 16) for w in case["streams"][name].split()], np.uint32)
+        assert want.shape == (block,)
+        where = f"{name}, seed {case['seed']:#x}, {case['offset_dtype']} offsets from {case['base']}"
+        if name.startswith("randn") and normal_ulps:
+            got = words[i].astype(np.int64)
+            assert ((got ^ want.astype(np.int64)) >> 31 == 0).all(), where
+            assert np.abs(got - want.astype(np.int64)).max() <= normal_ulps, where
+        else:
+            np.testing.assert_array_equal(words[i], want, err_msg=where)
+
+
+def test_interpreter_streams_are_tritons():
+    script, recorded = _triton_streams()
+    tl_, streams = script.build("terrazzo")
+    kernel = triton.jit(streams.fn, interpret=True)
+    block = recorded["block"]
+    assert len(recorded["cases"]) == len(script.CASES)
+    for case in recorded["cases"]:
+        out = np.zeros(len(script.NAMES) * block, np.int32)
+        kernel[(1,)](out, case["seed"], case["base"], BLOCK=block,
+                     OFFSET_DTYPE=getattr(tl_, case["offset_dtype"]))
+        _compare_with_triton(script, recorded, case,
+                             out.view(np.uint32).reshape(len(script.NAMES), block),
+                             normal_ulps=4)
+
+
+@pytest.mark.gpu
+def test_gpu_streams_are_tritons(torch_cuda):
+    script, recorded = _triton_streams()
+    got = script.record("terrazzo")
+    for case, mine in zip(recorded["cases"], got["cases"]):
+        assert (mine["seed"], mine["base"]) == (case["seed"], case["base"])
+        words = np.array([[int(w, 16) for w in mine["streams"][n].split()]
+                          for n in script.NAMES], np.uint32)
+        _compare_with_triton(script, recorded, case, words)
