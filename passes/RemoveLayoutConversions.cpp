@@ -48,6 +48,14 @@ std::optional<unsigned> fastestDimension(RankedTensorType type) {
   return std::nullopt;
 }
 
+/// How many consecutive elements along `dim` each thread holds in its
+/// registers (1 when the layout cannot say).
+int32_t contiguousPerThread(RankedTensorType type, unsigned dim) {
+  std::optional<::terrazzo::LinearLayout> layout =
+      tilegpu::toLinearLayout(type.getShape(), type.getEncoding());
+  return layout ? layout->getContiguousRegisters(int(dim)) : 1;
+}
+
 /// log2 of how many threads hold each element of a tensor of `type`: the
 /// lane and warp bits that do not change which elements a thread holds.
 std::optional<int> duplicatedThreadBits(RankedTensorType type) {
@@ -141,6 +149,15 @@ struct RematerializeInTargetLayout
       std::optional<unsigned> from =
           loaded ? fastestDimension(loaded) : std::nullopt;
       if (!load->hasOneUse() || !from || from != fastestDimension(target))
+        return failure();
+      // Nor where each thread's accesses would shrink below a 32-bit word
+      // (an fp8 operand read 16 bytes per thread would be read one byte at
+      // a time): sub-word loads cost an instruction per element.
+      int64_t bytes = std::max<int64_t>(
+          1, tile::getElementBitWidth(loaded.getElementType()) / 8);
+      int64_t before = contiguousPerThread(loaded, *from) * bytes;
+      int64_t after = contiguousPerThread(target, *from) * bytes;
+      if (after < before && after < 4)
         return failure();
       // Nor in a layout where more threads share each element (an FMA dot
       // operand's, where every lane of a row group holds the same row of A):

@@ -177,6 +177,27 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
+// Nor a row-major load with 16 bytes per thread along its rows into a
+// layout with one element per thread along them (the lanes still run
+// along the rows, but each access would be one byte).
+
+// CHECK-DAG: #[[$V16:.+]] = #tilegpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[$LANES:.+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+// CHECK-LABEL: func.func @narrower_accesses
+// CHECK: %[[V:.*]] = tile.load %{{.*}} : tensor<64x64x!tile.ptr<i8>, #[[$V16]]>
+// CHECK-NEXT: tilegpu.convert_layout %[[V]] : tensor<64x64xi8, #[[$V16]]> -> tensor<64x64xi8, #[[$LANES]]>
+#v16 = #tilegpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#lanes = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @narrower_accesses(%p: tensor<64x64x!tile.ptr<i8>, #v16>) -> tensor<64x64xi8, #lanes> {
+    %v = tile.load %p : tensor<64x64x!tile.ptr<i8>, #v16>
+    %r = tilegpu.convert_layout %v : tensor<64x64xi8, #v16> -> tensor<64x64xi8, #lanes>
+    return %r : tensor<64x64xi8, #lanes>
+  }
+}
+
+// -----
+
 // A loaded value with users in two layouts is read once: its conversion
 // stays.
 
