@@ -296,8 +296,10 @@ CompileResult compileTileIR(std::string_view source, std::string_view sourceName
     return result;
   }
   FailureOr<std::string> text = stage == Stage::LLVMIR
-                                    ? nvidia::emitLLVMIR(*module, *target)
-                                    : nvidia::emitPTX(*module, *target);
+                                    ? nvidia::emitLLVMIR(*module, *target,
+                                                         options.fpFusion)
+                                    : nvidia::emitPTX(*module, *target,
+                                                      options.fpFusion);
   if (failed(text))
     return result;
   if (stage != Stage::Cubin) {

@@ -74,16 +74,9 @@ namespace {
 /// How the old values reach the threads that hold copies.
 enum class Broadcast { None, Shuffle, Shared };
 
-/// Which copies of each element do the atomic, from the pointer's layout.
-struct Ownership {
-  /// The pointer is a scalar: thread 0 does the atomic.
-  bool scalar = false;
-  /// Free bits: a register with one of `registerMask` set is a copy; a
-  /// thread with a lane bit of `laneMask` or a warp bit of `warpMask` set
-  /// holds only copies.
-  int32_t registerMask = 0;
-  int32_t laneMask = 0;
-  int32_t warpMask = 0;
+/// Which copies of each element do the atomic, from the pointer's layout
+/// (its ElementCopies; a scalar's atomic is thread 0's).
+struct Ownership : ElementCopies {
   /// For every register, the register of the same thread, with no free
   /// bit, that holds the same element (itself when it has none).
   SmallVector<int32_t> canonical;
@@ -93,9 +86,11 @@ struct Ownership {
 FailureOr<Ownership> analyseOwnership(Operation *op, Type ptrType,
                                       std::string &reason) {
   Ownership own;
-  auto tensorType = dyn_cast<RankedTensorType>(ptrType);
-  if (!tensorType) {
-    own.scalar = true;
+  FailureOr<ElementCopies> copies = getElementCopies(ptrType, reason);
+  if (failed(copies))
+    return failure();
+  static_cast<ElementCopies &>(own) = *copies;
+  if (own.scalar) {
     own.canonical = {0};
     unsigned warps = getModuleNumWarps(op), warpSize = getModuleWarpSize(op);
     own.broadcast = warps > 1      ? Broadcast::Shared
@@ -103,25 +98,8 @@ FailureOr<Ownership> analyseOwnership(Operation *op, Type ptrType,
                                    : Broadcast::None;
     return own;
   }
-  std::optional<LinearLayout> layout = getLinearLayout(tensorType);
-  if (!layout) {
-    reason = "needs pointers with a distributed layout; run "
-             "terrazzo-convert-tile-to-tilegpu first";
-    return failure();
-  }
-  for (auto &[name, mask] : layout->getFreeVariableMasks()) {
-    if (name == kRegister)
-      own.registerMask = mask;
-    else if (name == kLane)
-      own.laneMask = mask;
-    else if (name == kWarp)
-      own.warpMask = mask;
-    else if (mask != 0) {
-      reason = "cannot be lowered: its layout repeats elements along the '" +
-               name + "' dimension";
-      return failure();
-    }
-  }
+  std::optional<LinearLayout> layout =
+      getLinearLayout(cast<RankedTensorType>(ptrType));
   int32_t numRegisters = layout->getInDimSize(kRegister);
   std::map<Coordinates, int32_t> owner;
   for (int32_t reg = 0; reg < numRegisters; ++reg)
@@ -526,25 +504,8 @@ public:
 
   /// True (i1) in the threads that do atomics; null when all do.
   Value threadPredicate() {
-    if (own.scalar) {
-      Value tid = target.threadId(rewriter, loc);
-      return LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, tid,
-                                  i32Constant(rewriter, loc, 0));
-    }
-    if (own.laneMask == 0 && own.warpMask == 0)
-      return Value();
-    ThreadPosition thread = position();
-    Value free = i32Constant(rewriter, loc, 0);
-    if (own.laneMask)
-      free = LLVM::AndOp::create(rewriter, loc, thread.lane,
-                                 i32Constant(rewriter, loc, own.laneMask));
-    if (own.warpMask)
-      free = LLVM::OrOp::create(
-          rewriter, loc, free,
-          LLVM::AndOp::create(rewriter, loc, thread.warp,
-                              i32Constant(rewriter, loc, own.warpMask)));
-    return LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, free,
-                                i32Constant(rewriter, loc, 0));
+    return emitOwnerPredicate(rewriter, loc, target, own,
+                              [&] { return position(); });
   }
 
   /// Given the old values of the registers this thread owns (the others

@@ -3,7 +3,11 @@
 // (contiguity, alignment, mask constancy) and 16 bytes allow. A masked
 // access outside loops is one predicated instruction where the target has
 // one (NVIDIA), else (and in loops) a branch around the vector access; a
-// false mask reads `other`.
+// false mask reads `other`. A store writes each element once: copies of an
+// element in other registers of a thread are skipped, and only the threads
+// that hold no copy of another's element (thread 0 for a scalar) store
+// (ElementCopies), so that a program that loads and stores the same
+// address does not race with its own copies.
 #include "backends/common/Patterns.h"
 #include "backends/common/TargetInfo.h"
 #include "backends/common/TypeConverter.h"
@@ -211,8 +215,18 @@ struct StoreOpConversion : public ConvertOpToLLVMPattern<tile::StoreOp> {
     unsigned alignment = width * memoryBits(sourceElement) / 8;
     Type accessType =
         width == 1 ? element : VectorType::get({int64_t(width)}, element);
+    std::string reason;
+    FailureOr<ElementCopies> copies =
+        getElementCopies(op.getPtr().getType(), reason);
+    if (failed(copies))
+      return op.emitOpError(reason);
+    Value owner = emitOwnerPredicate(rewriter, loc, target, *copies, [&] {
+      return getThreadPosition(rewriter, loc, target, getModuleWarpSize(op));
+    });
 
     for (size_t i = 0; i < ptrs.size(); i += width) {
+      if (int32_t(i) & copies->registerMask)
+        continue;
       Value vector = packVector(rewriter, loc, accessType,
                                 ArrayRef<Value>(values).slice(i, width));
       auto store = [&]() -> Value {
@@ -223,12 +237,15 @@ struct StoreOpConversion : public ConvertOpToLLVMPattern<tile::StoreOp> {
           LLVM::StoreOp::create(rewriter, loc, vector, ptrs[i], alignment);
         return Value();
       };
-      if (masks.empty())
+      Value mask = masks.empty() ? owner : masks[i];
+      if (owner && !masks.empty())
+        mask = LLVM::AndOp::create(rewriter, loc, mask, owner);
+      if (!mask)
         store();
       else if (!usePredicatedForm(op, element) ||
-               !target.storeGlobal(rewriter, loc, vector, ptrs[i], masks[i],
+               !target.storeGlobal(rewriter, loc, vector, ptrs[i], mask,
                                    op.getCache(), op.getEvict()))
-        emitGuarded(rewriter, loc, masks[i], Value(), store);
+        emitGuarded(rewriter, loc, mask, Value(), store);
     }
     rewriter.eraseOp(op);
     return success();

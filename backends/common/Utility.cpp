@@ -126,6 +126,61 @@ ThreadPosition mlir::terrazzo::getThreadPosition(RewriterBase &rewriter,
   return {lane, uniformWarpIndex(rewriter, loc, target, warpSize)};
 }
 
+FailureOr<ElementCopies> mlir::terrazzo::getElementCopies(Type type,
+                                                          std::string &reason) {
+  ElementCopies copies;
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  if (!tensorType) {
+    copies.scalar = true;
+    return copies;
+  }
+  std::optional<LinearLayout> layout = getLinearLayout(tensorType);
+  if (!layout) {
+    reason = "needs pointers with a distributed layout; run "
+             "terrazzo-convert-tile-to-tilegpu first";
+    return failure();
+  }
+  for (auto &[name, mask] : layout->getFreeVariableMasks()) {
+    if (name == kRegister)
+      copies.registerMask = mask;
+    else if (name == kLane)
+      copies.laneMask = mask;
+    else if (name == kWarp)
+      copies.warpMask = mask;
+    else if (mask != 0) {
+      reason = "cannot be lowered: its layout repeats elements along the '" +
+               name + "' dimension";
+      return failure();
+    }
+  }
+  return copies;
+}
+
+Value mlir::terrazzo::emitOwnerPredicate(
+    RewriterBase &rewriter, Location loc, const TargetInfo &target,
+    const ElementCopies &copies,
+    llvm::function_ref<ThreadPosition()> position) {
+  if (copies.scalar) {
+    Value tid = target.threadId(rewriter, loc);
+    return LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, tid,
+                                i32Constant(rewriter, loc, 0));
+  }
+  if (copies.laneMask == 0 && copies.warpMask == 0)
+    return Value();
+  ThreadPosition thread = position();
+  Value free = i32Constant(rewriter, loc, 0);
+  if (copies.laneMask)
+    free = LLVM::AndOp::create(rewriter, loc, thread.lane,
+                               i32Constant(rewriter, loc, copies.laneMask));
+  if (copies.warpMask)
+    free = LLVM::OrOp::create(
+        rewriter, loc, free,
+        LLVM::AndOp::create(rewriter, loc, thread.warp,
+                            i32Constant(rewriter, loc, copies.warpMask)));
+  return LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, free,
+                              i32Constant(rewriter, loc, 0));
+}
+
 Value mlir::terrazzo::uniformWarpIndex(RewriterBase &rewriter, Location loc,
                                        const TargetInfo &target,
                                        unsigned warpSize) {

@@ -75,6 +75,28 @@ ThreadPosition getThreadPosition(RewriterBase &rewriter, Location loc,
 Value uniformWarpIndex(RewriterBase &rewriter, Location loc,
                        const TargetInfo &target, unsigned warpSize);
 
+/// Which copies of a value's elements are redundant, from the free
+/// variables of its layout (LinearLayout::getFreeVariableMasks): a register
+/// with a bit of `registerMask` set repeats a register of the same thread,
+/// and a thread with a lane bit of `laneMask` or a warp bit of `warpMask`
+/// set holds only copies. Every thread holds a scalar (`scalar`).
+struct ElementCopies {
+  bool scalar = false;
+  int32_t registerMask = 0;
+  int32_t laneMask = 0;
+  int32_t warpMask = 0;
+};
+/// The copies of a value of `type` (a tensor with a distributed layout, or
+/// a scalar); fails with `reason` for a tensor without one or with copies
+/// along another dimension.
+FailureOr<ElementCopies> getElementCopies(Type type, std::string &reason);
+/// True (i1) in the threads that write the elements they hold, one thread
+/// per element (thread 0 for a scalar); null when every thread does.
+/// `position` gives the calling thread's lane and warp.
+Value emitOwnerPredicate(RewriterBase &rewriter, Location loc,
+                         const TargetInfo &target, const ElementCopies &copies,
+                         llvm::function_ref<ThreadPosition()> position);
+
 /// Coordinates of a tensor element, one per output dimension.
 using Coordinates = std::vector<int32_t>;
 

@@ -8,6 +8,10 @@
 // dozen more instructions on the last ulp, which a bandwidth-bound kernel
 // such as softmax pays for in issue slots, and attention's online softmax
 // (exp2 of every score) in the issue slots between its wgmma groups.
+// A float32 square root is the hardware's sqrt.approx.f32 when marked
+// `afn` (tl.sqrt, as Triton's) and the IEEE-rounded sqrt.rn.f32 otherwise
+// (tl.sqrt_rn): libdevice's sqrtf is the approximation unless told to be
+// precise.
 #include "backends/nvidia/NVIDIAPatterns.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -36,6 +40,29 @@ struct ApproximateDivideF32 : public ConvertOpToLLVMPattern<arith::DivFOp> {
         /*asm_dialect=*/LLVM::AsmDialectAttr(),
         /*operand_attrs=*/ArrayAttr());
     rewriter.replaceOp(op, asmOp.getResult(0));
+    return success();
+  }
+};
+
+struct SquareRootF32 : public ConvertOpToLLVMPattern<math::SqrtOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(math::SqrtOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return failure();
+    if (bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::afn)) {
+      rewriter.replaceOp(
+          op, LLVM::CallIntrinsicOp::create(
+                  rewriter, op.getLoc(), rewriter.getF32Type(),
+                  rewriter.getStringAttr("llvm.nvvm.sqrt.approx.f"),
+                  ValueRange{adaptor.getOperand()})
+                  .getResult(0));
+      return success();
+    }
+    // llvm.sqrt without fast-math flags: NVPTX selects sqrt.rn.f32.
+    rewriter.replaceOpWithNewOp<LLVM::SqrtOp>(op, adaptor.getOperand());
     return success();
   }
 };
@@ -88,6 +115,7 @@ void mlir::terrazzo::populateNVIDIAFastMathPatterns(
     const LLVMTypeConverter &converter, RewritePatternSet &patterns,
     PatternBenefit benefit) {
   patterns.add<ApproximateDivideF32>(converter, benefit);
+  patterns.add<SquareRootF32>(converter, benefit);
   patterns.add<ApproximateExpF32<math::ExpOp>>(converter, M_LOG2E,
                                                /*flushToZero=*/false, benefit);
   patterns.add<ApproximateExpF32<math::Exp2Op>>(converter, 1.0,

@@ -55,6 +55,7 @@ void initializeNVPTX() {
 }
 
 std::unique_ptr<llvm::TargetMachine> createTargetMachine(const Target &target,
+                                                         bool fpFusion,
                                                          std::string &error) {
   initializeNVPTX();
   llvm::Triple triple(target.llvmTriple());
@@ -63,6 +64,11 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const Target &target,
   if (!llvmTarget)
     return nullptr;
   llvm::TargetOptions options;
+  // With fusion the code generator contracts a multiply and a dependent add
+  // into one fma (as Triton's enable_fp_fusion, on by default); without it
+  // the PTX spells mul.rn and add.rn, which ptxas does not contract either.
+  options.AllowFPOpFusion =
+      fpFusion ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Standard;
   return std::unique_ptr<llvm::TargetMachine>(llvmTarget->createTargetMachine(
       triple, target.processor, target.features, options, llvm::Reloc::PIC_,
       std::nullopt, llvm::CodeGenOptLevel::Aggressive));
@@ -170,10 +176,11 @@ struct OptimizedModule {
 
 static FailureOr<OptimizedModule> optimizeForTarget(ModuleOp op,
                                                     const Target &target,
+                                                    bool fpFusion,
                                                     llvm::LLVMContext &context) {
   std::string error;
   OptimizedModule result;
-  result.machine = createTargetMachine(target, error);
+  result.machine = createTargetMachine(target, fpFusion, error);
   if (!result.machine)
     return op.emitError("cannot create the NVPTX target machine: ") << error;
   auto module = translateAndOptimize(op, context, *result.machine);
@@ -183,9 +190,11 @@ static FailureOr<OptimizedModule> optimizeForTarget(ModuleOp op,
   return result;
 }
 
-FailureOr<std::string> emitLLVMIR(ModuleOp op, const Target &target) {
+FailureOr<std::string> emitLLVMIR(ModuleOp op, const Target &target,
+                                  bool fpFusion) {
   llvm::LLVMContext context;
-  FailureOr<OptimizedModule> optimized = optimizeForTarget(op, target, context);
+  FailureOr<OptimizedModule> optimized =
+      optimizeForTarget(op, target, fpFusion, context);
   if (failed(optimized))
     return failure();
   std::string text;
@@ -194,9 +203,11 @@ FailureOr<std::string> emitLLVMIR(ModuleOp op, const Target &target) {
   return text;
 }
 
-FailureOr<std::string> emitPTX(ModuleOp op, const Target &target) {
+FailureOr<std::string> emitPTX(ModuleOp op, const Target &target,
+                                bool fpFusion) {
   llvm::LLVMContext context;
-  FailureOr<OptimizedModule> optimized = optimizeForTarget(op, target, context);
+  FailureOr<OptimizedModule> optimized =
+      optimizeForTarget(op, target, fpFusion, context);
   if (failed(optimized))
     return failure();
   llvm::SmallString<0> ptx;

@@ -20,13 +20,14 @@ namespace terrazzo::nvidia {
 void registerTranslations(mlir::DialectRegistry &registry);
 
 /// The optimized LLVM IR of `module` (in the LLVM and NVVM dialects), as
-/// text; errors are reported on the module.
+/// text; errors are reported on the module. `fpFusion`: see emitPTX.
 mlir::FailureOr<std::string> emitLLVMIR(mlir::ModuleOp module,
-                                        const Target &target);
+                                        const Target &target, bool fpFusion);
 
-/// The PTX of `module`; errors are reported on the module.
+/// The PTX of `module`; errors are reported on the module. With `fpFusion`
+/// the code generator contracts float multiplies and adds into fma.
 mlir::FailureOr<std::string> emitPTX(mlir::ModuleOp module,
-                                     const Target &target);
+                                     const Target &target, bool fpFusion);
 
 /// Where libdevice is: $TERRAZZO_LIBDEVICE, then the CUDA installation
 /// ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda); empty when not found.

@@ -58,6 +58,9 @@ struct CompileOptions {
   /// Shared buffers per software-pipelined dot operand in loops (cuda:80
   /// and newer; below 2, no pipelining).
   int numStages = 3;
+  /// Let the code generator contract a float multiply and a dependent add
+  /// into one fma (Triton's enable_fp_fusion); off, each rounds apart.
+  bool fpFusion = true;
   Stage stage = Stage::Tile;
   /// For stage Cubin: "auto" (ptxas, else nvJitLink, else leave PTX for the
   /// driver), "ptxas", "nvJitLink" or "driver".

@@ -871,6 +871,34 @@ SmallVector<AxisInfo> transfer(Operation *op, ArrayRef<AxisInfo> in) {
 // The data-flow analysis
 //===----------------------------------------------------------------------===//
 
+/// `info` (of a result of `op`, of shape `shape`) with the hints on `op`
+/// in place of what was derived.
+AxisInfo applyHints(Operation *op, const AxisInfo &info,
+                    ArrayRef<int64_t> shape) {
+  auto hint = [&](StringRef name) -> std::optional<ArrayRef<int64_t>> {
+    auto attr = op->getAttrOfType<DenseI64ArrayAttr>(name);
+    if (!attr || attr.size() != int64_t(shape.size()))
+      return std::nullopt;
+    return attr.asArrayRef();
+  };
+  auto contiguity = hint(kContiguityHint);
+  auto divisibility = hint(kDivisibilityHint);
+  auto constancy = hint(kConstancyHint);
+  if (!contiguity && !divisibility && !constancy)
+    return info;
+  DimVector c(info.getContiguity()), d(info.getDivisibility()),
+      k(info.getConstancy());
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (contiguity)
+      c[i] = floorPow2(std::min((*contiguity)[i], shape[i]));
+    if (divisibility && (*divisibility)[i] > 0)
+      d[i] = pow2Divisor((*divisibility)[i]);
+    if (constancy)
+      k[i] = floorPow2(std::min((*constancy)[i], shape[i]));
+  }
+  return AxisInfo(c, d, k, info.getConstantValue());
+}
+
 class AxisInfoLattice : public dataflow::Lattice<AxisInfo> {
 public:
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AxisInfoLattice)
@@ -899,6 +927,7 @@ public:
       AxisInfo info = i < out.size() ? out[i] : AxisInfo();
       if (!info.isInitialized() || info.getRank() != latticeShape(type).size())
         info = unknownInfo(type);
+      info = applyHints(op, info, latticeShape(type));
       propagateIfChanged(result, result->join(info));
     }
     return success();

@@ -18,6 +18,14 @@
 //
 // and, for scalars and splats whose value is known, that value.
 //
+// Hints: an op may carry `tile.contiguity`, `tile.divisibility` and
+// `tile.constancy` (array<i64>, one value per dimension of its results;
+// the frontend's tl.max_contiguous, tl.multiple_of and tl.max_constancy, as
+// Triton's tt.* attributes), which replace what the analysis derives for
+// its results: divisibility as its largest power-of-two divisor, contiguity
+// and constancy as the largest power of two not above the hint or the
+// dimension's size. They are promises of the program, not checked.
+//
 // The properties along one dimension hold for every fixed position of the
 // other dimensions. A dimension of size 1 has C = K = 1, and its D divides
 // every element. Joining two lattices (where control flow merges) takes the
@@ -38,6 +46,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <optional>
@@ -48,6 +57,11 @@ class Operation;
 } // namespace mlir
 
 namespace mlir::terrazzo {
+
+/// The attributes of hints on ops (see above).
+inline constexpr llvm::StringLiteral kContiguityHint = "tile.contiguity";
+inline constexpr llvm::StringLiteral kDivisibilityHint = "tile.divisibility";
+inline constexpr llvm::StringLiteral kConstancyHint = "tile.constancy";
 
 class AxisInfo {
 public:

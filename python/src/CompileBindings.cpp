@@ -45,7 +45,7 @@ PyCompileResult compile(const std::string &source, const std::string &name,
                         const std::string &target, int numWarps,
                         const std::string &stageName,
                         const std::string &assembler, bool optimize,
-                        int numStages) {
+                        int numStages, bool enableFpFusion) {
   CompileOptions options;
   if (!parseStage(stageName, options.stage))
     raise(PyExc_ValueError, "unknown stage '" + stageName +
@@ -56,6 +56,7 @@ PyCompileResult compile(const std::string &source, const std::string &name,
   options.assembler = assembler;
   options.optimize = optimize;
   options.numStages = numStages;
+  options.fpFusion = enableFpFusion;
 
   CompileResult result;
   {
@@ -111,11 +112,13 @@ void registerCompileBindings(py::module_ &m) {
         py::arg("target"), py::arg("num_warps"), py::arg("stage"),
         py::arg("assembler") = "auto", py::kw_only(),
         py::arg("optimize") = true, py::arg("num_stages") = 3,
+        py::arg("enable_fp_fusion") = true,
         R"doc(
 Compiles tile IR text `source` (named `name` in diagnostics) for `target`
 ("cuda:90", ...) with `num_warps` up to `stage` (tile, tilegpu, llvm, llvmir,
 ptx or cubin), software-pipelining loads of dot operands over `num_stages`
-shared buffers on cuda:80 and newer. The GIL is released while compiling. Failures come back as
+shared buffers on cuda:80 and newer; `enable_fp_fusion` lets the code
+generator contract float multiplies and adds into fma. The GIL is released while compiling. Failures come back as
 `success == False` with diagnostics, never as exceptions; an unknown stage
 raises ValueError.)doc");
 }

@@ -600,3 +600,28 @@ func.func @wrapped_offsets(%pid: i32, %m: i32 {tile.divisibility = 16 : i32}, %o
   %unknown = arith.remsi %offs, %os : tensor<128xi32>
   return
 }
+
+// -----
+
+// Hints (tl.multiple_of, tl.max_contiguous, tl.max_constancy) replace what
+// is derived for the op's results: offsets shifted by a loaded value are
+// contiguous but of unknown divisibility, which the hint gives (3072: its
+// power of two, 1024); contiguity and constancy hints become powers of two
+// no larger than the shape; a hint of the wrong rank is ignored.
+func.func @hints(%p: !tile.ptr<i32> {tile.divisibility = 16 : i32}) {
+  // expected-remark @below {{result #0: contiguity = [1024], divisibility = [1073741824], constancy = [1], constant_value = <none>}}
+  %range = tile.make_range 0 to 1024 : tensor<1024xi32>
+  // expected-remark @below {{result #0: contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %off = tile.load %p : !tile.ptr<i32>
+  // expected-remark @below {{result #0: contiguity = [1], divisibility = [1], constancy = [1024], constant_value = <none>}}
+  %offs = tile.splat %off : i32 -> tensor<1024xi32>
+  // expected-remark @below {{result #0: contiguity = [1024], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %plain = arith.addi %range, %offs : tensor<1024xi32>
+  // expected-remark @below {{result #0: contiguity = [1024], divisibility = [1024], constancy = [1], constant_value = <none>}}
+  %hinted = arith.addi %range, %offs {tile.divisibility = array<i64: 3072>} : tensor<1024xi32>
+  // expected-remark @below {{result #0: contiguity = [1024], divisibility = [1], constancy = [512], constant_value = <none>}}
+  %capped = arith.addi %range, %offs {tile.contiguity = array<i64: 4096>, tile.constancy = array<i64: 600>} : tensor<1024xi32>
+  // expected-remark @below {{result #0: contiguity = [1024], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %wrong_rank = arith.addi %range, %offs {tile.contiguity = array<i64: 4, 4>} : tensor<1024xi32>
+  return
+}

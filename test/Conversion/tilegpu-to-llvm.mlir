@@ -23,10 +23,17 @@
 // CHECK-NEXT: %[[S4:.*]] = llvm.add %[[S3]], %[[NY]] : i32
 // CHECK-NEXT: %[[S5:.*]] = llvm.add %[[S4]], %[[NZ]] : i32
 // CHECK-NEXT: %[[S6:.*]] = llvm.add %[[S5]], %[[N]] : i32
-// A scalar access: one element, aligned to its size.
+// A scalar access: one element, aligned to its size. Every thread loads it;
+// thread 0 alone stores it (a predicated st.global), so that no thread's
+// store lands before another thread's load of the same address.
 // CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %[[X]][%[[S6]]] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
 // CHECK-NEXT: %[[V:.*]] = llvm.load %[[P]] {alignment = 4 : i64} : !llvm.ptr<1> -> f32
-// CHECK-NEXT: llvm.store %[[V]], %[[P]] {alignment = 4 : i64} : f32, !llvm.ptr<1>
+// CHECK-NEXT: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK-NEXT: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT: %[[FIRST:.*]] = llvm.icmp "eq" %[[TID]], %[[ZERO]] : i32
+// CHECK-NEXT: %[[A:.*]] = llvm.ptrtoint %[[P]] : !llvm.ptr<1> to i64
+// CHECK-NEXT: %[[B:.*]] = llvm.bitcast %[[V]] : f32 to i32
+// CHECK-NEXT: llvm.inline_asm has_side_effects "@$2 st.global.b32 [$0], $1;", "l,r,b" %[[A]], %[[B]], %[[FIRST]]
 // CHECK-NEXT: llvm.return
 // CHECK-LABEL: llvm.func @helper
 // CHECK-NOT: nvvm.kernel

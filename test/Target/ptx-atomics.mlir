@@ -7,7 +7,8 @@
 
 // 16 elements over 4 warps: lanes 16..31 and warps 1..3 hold copies, so
 // only (lane & 16) | warp == 0 does the atomic; the owners store the old
-// values in shared memory and, after a barrier, every copy loads its own.
+// values in shared memory and, after a barrier, every copy loads its own;
+// the same owners alone store the results to global memory.
 // RUN: terrazzo-compile %S/../GPU/kernels/atomic_ticket_small.mlir --target=cuda:90 --emit=ptx -o %t.small.ptx
 // RUN: FileCheck %s --check-prefix=SMALL < %t.small.ptx
 // RUN: FileCheck %s --check-prefix=SMALL-JSON < %t.small.ptx.json
@@ -15,13 +16,15 @@
 // SMALL: .entry atomic_ticket_small(
 // SMALL: and.b32 [[LF:%r[0-9]+]], %r{{[0-9]+}}, 16;
 // SMALL: or.b32 [[F:%r[0-9]+]], {{(%r[0-9]+, )?}}[[LF]]{{(, %r[0-9]+)?}};
-// SMALL: setp.ne.b32 [[COPY:%p[0-9]+]], [[F]], 0;
+// SMALL: setp.eq.b32 [[OWNER:%p[0-9]+]], [[F]], 0;
+// SMALL: and.pred [[OWNED:%p[0-9]+]], {{(%p[0-9]+, )?}}[[OWNER]]{{(, %p[0-9]+)?}};
 // SMALL: atom.relaxed.gpu.global.add.u32
+// SMALL: setp.ne.b32 [[COPY:%p[0-9]+]], [[F]], 0;
 // SMALL: @[[COPY]] bra
 // SMALL: st.shared.b32
 // SMALL: bar.sync 0;
 // SMALL: ld.shared.b32
-// SMALL: st.global.b32
+// SMALL: @[[OWNED]] st.global.b32
 // SMALL-JSON: "shared_memory_bytes": 64,
 
 // One warp: the copies in lanes 16..31 get the old value by a shuffle from

@@ -15,14 +15,14 @@
 // RUN: %ptxas -arch=sm_90a %t.90.ptx -o %t.90.cubin
 // SM80-LABEL: .entry dot_tf32x3(
 // SM80: and.b32 {{.*}}, -8192;
-// SM80: sub.rn.f32
+// SM80: sub{{(.rn)?}}.f32
 // SM80-COUNT-96: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // SM80-NOT: mma.sync
 // SM80-NOT: fma.rn
 // SM80: ret;
 // SM90-LABEL: .entry dot_tf32x3(
 // SM90: and.b32 {{.*}}, -8192;
-// SM90: sub.rn.f32
+// SM90: sub{{(.rn)?}}.f32
 // SM90: wgmma.fence.sync.aligned;
 // SM90-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
 // SM90-NOT: wgmma.mma_async
