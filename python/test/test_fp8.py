@@ -434,7 +434,7 @@ def test_soft_dtypes(fmt):
     assert t.exponent_bias == bias and t.is_fp8() and t.is_floating()
     assert getattr(t, f"is_fp8{fmt[len('float8'):]}")()
     assert not tl.float8e4nv.is_fp8e4b15() and tl.float8e4nv.is_fp8e4nv()
-    assert tl.dtype(fmt) == t and repr(t) == f"tl.{fmt}"
+    assert tl.dtype(fmt) == t and repr(t) == f"triton.language.{fmt}"
     assert tl.dtype_from_name("torch.float8_e4m3fnuz") == tl.float8e4b8
     assert tl.dtype_from_name("float8_e5m2fnuz") == tl.float8e5b16
 

@@ -164,6 +164,12 @@ class Builder(ABC):
         dimension is shared); `input_precision` ("tf32", "tf32x3", "ieee")
         matters for float32 operands only."""
 
+    # Hints
+    @abstractmethod
+    def hint(self, h, kind: str, values: Sequence[int]):
+        """Triton's hint `kind` (divisibility, contiguity, constancy; one
+        value per dimension) about the value `h`, for the compiler."""
+
     # Synchronisation
     @abstractmethod
     def barrier(self):

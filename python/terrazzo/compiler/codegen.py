@@ -41,9 +41,16 @@ from .semantic import Semantic
 from .type_rules import _is_py_number
 
 
+#: Python built-ins that kernels may apply to runtime values: they inspect
+#: the values at compile time.
+_INTROSPECTION = (builtins.isinstance, builtins.type, builtins.hasattr, builtins.getattr,
+                  builtins.callable)
+
+
 # ---------------------------------------------------------------------------
 # Parsed functions
 # ---------------------------------------------------------------------------
+
 
 def _is_constexpr_annotation(ann) -> bool:
     if ann is inspect.Parameter.empty or ann is None:
@@ -224,9 +231,14 @@ def _assigned_names(stmts: Sequence[ast.stmt]) -> set:
 
 
 def _is_number_literal(node: ast.expr) -> bool:
-    """`0`, `1.5`, `True`, `-1`: a number written in the source."""
+    """`0`, `1.5`, `True`, `-1`, `float("inf")`: a number written in the
+    source (the last the only spelling Python has for infinities and NaNs)."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         node = node.operand
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in ("float", "int") and not node.keywords
+            and len(node.args) == 1 and isinstance(node.args[0], ast.Constant)):
+        return True
     return isinstance(node, ast.Constant) and isinstance(node.value, (bool, int, float))
 
 
@@ -725,6 +737,15 @@ class CodeGenerator:
             results.append((block, vals, structure))
         self.scope = before
         (tb, tvals, tstruct), (eb, evals, estruct) = results
+        # A path that returns nothing where the other returns values gives
+        # undefined values of their types (ub.poison), as in Triton: the
+        # caller must not use them on that path.
+        if estruct is None and tstruct is not None:
+            with b.insert_into(eb):
+                evals, estruct = [tensor(b.poison(v.type), v.type) for v in tvals], tstruct
+        elif tstruct is None and estruct is not None:
+            with b.insert_into(tb):
+                tvals, tstruct = [tensor(b.poison(v.type), v.type) for v in evals], estruct
         if tstruct != estruct or [v.type for v in tvals] != [v.type for v in evals]:
             def describe(vals, st):
                 if st is None:
@@ -753,6 +774,9 @@ class CodeGenerator:
             ev = self.visit(node.orelse)
         merged = self._merge_values("the conditional expression", tv, ev, tb, eb)
         if merged is None:
+            # Both branches give the same compile-time value (None for calls
+            # such as tl.store): the branches still run for their effects.
+            b.emit_if(cond.handle, tb, eb, [], [], [], b.loc)
             return tv
         tv, ev = merged
         (h,) = b.emit_if(cond.handle, tb, eb, [tv.handle], [ev.handle], [tv.type], b.loc)
@@ -1341,6 +1365,11 @@ class CodeGenerator:
                          list(kwargs.values()))
         if f is builtins.print:
             return self._print(args, node)
+        if f in _INTROSPECTION:
+            # Compile-time questions about values (isinstance(x, tl.tensor)):
+            # answered on the values themselves, constexprs unwrapped, as in
+            # Triton.
+            return f(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()})
         if f in (builtins.min, builtins.max) and has_tensor:
             vals = list(args) if len(args) > 1 else list(_unwrap(args[0]))
             result = vals[0]

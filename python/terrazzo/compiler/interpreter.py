@@ -237,9 +237,9 @@ def _round_half_away(x):
 
 _UNARY = {
     "exp": np.exp, "exp2": np.exp2, "log": np.log, "log2": np.log2, "sqrt": np.sqrt,
-    "rsqrt": lambda x: 1 / np.sqrt(x), "sin": np.sin, "cos": np.cos, "floor": np.floor,
-    "ceil": np.ceil, "erf": _vectorize(math.erf), "tanh": np.tanh, "log1p": np.log1p,
-    "expm1": np.expm1, "log10": np.log10, "tan": np.tan, "trunc": np.trunc,
+    "sqrt_rn": np.sqrt, "rsqrt": lambda x: 1 / np.sqrt(x), "sin": np.sin, "cos": np.cos,
+    "floor": np.floor, "ceil": np.ceil, "erf": _vectorize(math.erf), "tanh": np.tanh,
+    "log1p": np.log1p, "expm1": np.expm1, "log10": np.log10, "tan": np.tan, "trunc": np.trunc,
     "round": _round_half_away, "negf": np.negative, "absf": np.abs, "absi": np.abs,
 }
 
@@ -679,6 +679,9 @@ class InterpreterBuilder(Builder):
         # least as accurate as the tensor cores' float32 accumulation.
         product = np.matmul(a.astype(np.float64), b.astype(np.float64))
         return self._finish(acc.astype(np.float64) + product, result_ty)
+
+    def hint(self, h, kind, values):
+        """Hints only guide the compiler's vectorisation."""
 
     def barrier(self):
         # A program instance runs as one: its accesses are already ordered.

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import math
 import struct
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -29,12 +29,16 @@ _SCALAR_IR = {"int1": "i1", "int8": "i8", "int16": "i16", "int32": "i32", "int64
               "fp8e4b15": "i8", "fp8e4b8": "i8", "fp8e5b16": "i8"}
 
 _MATH_OPS = {"exp": "math.exp", "exp2": "math.exp2", "log": "math.log", "log2": "math.log2",
-             "sqrt": "math.sqrt", "rsqrt": "math.rsqrt", "sin": "math.sin", "cos": "math.cos",
+             # tl.sqrt may approximate (afn); tl.sqrt_rn is IEEE-rounded.
+             "sqrt": "math.sqrt", "sqrt_rn": "math.sqrt", "rsqrt": "math.rsqrt", "sin": "math.sin", "cos": "math.cos",
              "floor": "math.floor", "ceil": "math.ceil", "erf": "math.erf",
              "tanh": "math.tanh", "log1p": "math.log1p", "expm1": "math.expm1",
              "log10": "math.log10", "tan": "math.tan", "trunc": "math.trunc",
              "round": "math.round", "absf": "math.absf", "absi": "math.absi",
              "negf": "arith.negf"}
+
+#: Functions the language computes fast rather than correctly rounded.
+_APPROXIMATE_MATH = frozenset({"sqrt"})
 
 _BINARY_OPS = {"powf": "math.powf"}
 
@@ -153,6 +157,10 @@ class IRBuilder(Builder):
         self._counter = 0
         self.functions: List[IRFunction] = []
         self.block: Optional[List] = None
+        # Where each single-result op's line is (block, index), and the
+        # hints attached to it (see hint).
+        self._definitions: Dict[str, Tuple[List, int]] = {}
+        self._axis_hints: Dict[str, Dict[str, List[int]]] = {}
 
     # ------------------------------------------------------------------
     # Plumbing
@@ -168,7 +176,32 @@ class IRBuilder(Builder):
     def _op(self, text: str) -> str:
         r = self._fresh()
         self._emit(f"{r} = {text}")
+        self._definitions[r] = (self.block, len(self.block) - 1)
         return r
+
+    def hint(self, h, kind, values):
+        """Attaches `tile.<kind> = array<i64: values>` (AxisInfo's hints) to
+        the op that defines `h`, before its attr-dict's place (right before
+        the ` : ` of its type; every op the frontend hints has that form).
+        Values no single-result op defines here (arguments, results of
+        regions) and constants, whose properties are known, are left
+        alone."""
+        where = self._definitions.get(h)
+        if where is None:
+            return
+        block, index = where
+        hints = self._axis_hints.setdefault(h, {})
+        if not hints:
+            hints[""] = block[index]  # the line as emitted
+        hints[kind] = list(values)
+        line = hints[""]
+        head, sep, tail = line.partition(" : ")
+        if not sep or head.split(" = ", 1)[1].startswith(("arith.constant", "scf.")) \
+                or head.rstrip().endswith("}"):
+            return
+        attrs = ", ".join(f"tile.{k} = array<i64: {', '.join(str(v) for v in vs)}>"
+                          for k, vs in sorted(hints.items()) if k)
+        block[index] = f"{head} {{{attrs}}}{sep}{tail}"
 
     def placeholder(self) -> str:
         """A handle for a value that is never emitted (dry runs)."""
@@ -382,6 +415,11 @@ class IRBuilder(Builder):
             return self._op(f"arith.constant {lit}")
         return self._op(f"arith.constant {lit} : {ir_type(ty)}")
 
+    def poison(self, ty):
+        """An undefined value of `ty` (the result of a path that returns
+        nothing where others return a value)."""
+        return self._op(f"ub.poison : {ir_type(ty)}")
+
     def program_id(self, axis):
         return self._op(f"tile.program_id {'xyz'[axis]} : i32")
 
@@ -430,7 +468,8 @@ class IRBuilder(Builder):
         return self._op(f"arith.{kind} {pred}, {a}, {b} : {ir_type(operand_ty)}")
 
     def unary(self, op, x, ty):
-        return self._op(f"{_MATH_OPS[op]} {x} : {ir_type(ty)}")
+        flags = " fastmath<afn>" if op in _APPROXIMATE_MATH else ""
+        return self._op(f"{_MATH_OPS[op]} {x}{flags} : {ir_type(ty)}")
 
     def fma(self, a, b, c, ty):
         return self._op(f"math.fma {a}, {b}, {c} : {ir_type(ty)}")

@@ -140,7 +140,12 @@ def compute_key(parsed: ParsedFunction, values: Sequence[Any], do_not_specialize
         else:
             raise CompilationError(f"cannot pass a {type(value).__name__} to a kernel; mark "
                                    "the parameter tl.constexpr for compile-time values")
-    key.append(int(num_warps))
+    num_warps = int(num_warps)
+    if num_warps < 1 or num_warps & (num_warps - 1):
+        # AssertionError, as Triton's launch option check (and the C++
+        # dispatcher's) raises.
+        raise AssertionError(f"num_warps must be a power of 2, got {num_warps}")
+    key.append(num_warps)
     key.append(int(num_stages))
     return tuple(key)
 

@@ -32,7 +32,7 @@ _EVICTION = {"": None, "evict_normal": "evict_normal", "evict_first": "evict_fir
              "evict_last": "evict_last"}
 
 # Transcendental functions and the math-dialect op that computes them.
-MATH_UNARY = ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "floor",
+MATH_UNARY = ("exp", "exp2", "log", "log2", "sqrt", "sqrt_rn", "rsqrt", "sin", "cos", "floor",
               "ceil", "erf", "tanh", "log1p", "expm1", "log10", "tan", "trunc", "round")
 
 
@@ -185,9 +185,9 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
                 raise SemanticUnsupported(
                     f"unsupported tensor index: {s!r}; only `None` (new axis) and `:` "
                     "are supported")
-        consumed = sum(1 for s in slices if isinstance(s, slice))
-        if consumed > len(x.shape):
-            raise SemanticError(f"too many indices for a block of rank {len(x.shape)}")
+        # As in Triton, `:` leaves the value alone, also past its rank (a
+        # scalar pointer indexed [None, None, :] is a 1 x 1 block); `None`
+        # at position k is a new axis k.
         out_dim = 0
         for s in slices:
             s = _unwrap(s)
@@ -1052,9 +1052,15 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
                 value = 1 if value else 0
             elt = tl.int8
         if isinstance(value, tensor):
-            if value.type.scalar.is_ptr() != elt.is_ptr():
+            # The value converts to the element type as by .to(), as in
+            # Triton: pointers are stored into int64 memory (and int64 into
+            # pointer memory) as their addresses; nothing else crosses
+            # between pointers and numbers.
+            sca = value.type.scalar
+            if sca.is_ptr() != elt.is_ptr() and not (sca.is_ptr() and elt.is_int64()) \
+                    and not (elt.is_ptr() and sca.is_int64()):
                 raise SemanticError(f"store: cannot store {_type_name(value)} through a "
-                                    f"pointer to {elt}")
+                                    f"pointer to {elt} (pointers are stored as int64)")
             value = self.cast(self.broadcast_to(value, ptr.shape), elt)
         else:
             if not _is_py_number(value):
@@ -1071,6 +1077,21 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
     # ------------------------------------------------------------------
     # Debugging
     # ------------------------------------------------------------------
+    def hint(self, x, kind: str, values) -> tensor:
+        """Attaches Triton's hint `kind` (divisibility, contiguity,
+        constancy) to `x` and returns it: one positive int per dimension (a
+        scalar counts one; a single int is a list of one)."""
+        x = self.to_tensor(x)
+        values = _unwrap(values)
+        rank = max(1, len(x.shape))
+        values = [_unwrap(v) for v in values] if isinstance(values, (list, tuple)) else [values]
+        if len(values) != rank or not all(isinstance(v, int) and not isinstance(v, bool)
+                                          and v > 0 for v in values):
+            raise SemanticError(f"the {kind} hint needs one positive int per dimension of "
+                                f"a {_type_name(x)}, got {values!r}")
+        self.builder.hint(x.handle, kind, values)
+        return x
+
     def debug_barrier(self) -> None:
         self.builder.barrier()
 

@@ -206,7 +206,8 @@ class dtype:
         return self.name
 
     def __repr__(self):
-        return f"tl.{_PUBLIC_NAMES.get(self.name, self.name)}"
+        # An evaluatable expression, as Triton prints it.
+        return f"triton.language.{_PUBLIC_NAMES.get(self.name, self.name)}"
 
 
 class pointer_type(dtype):
@@ -241,7 +242,7 @@ class pointer_type(dtype):
         return ("ptr", self.element_ty._key(), self.address_space, self.const)
 
     def __repr__(self):
-        return f"tl.pointer_type({self.element_ty!r})"
+        return f"triton.language.pointer_type({self.element_ty!r})"
 
 
 class block_type(dtype):
@@ -283,7 +284,7 @@ class block_type(dtype):
         return f"<{'x'.join(str(s) for s in self.shape)}x{self.element_ty}>"
 
     def __repr__(self):
-        return f"tl.block_type({self.element_ty!r}, {list(self.shape)})"
+        return f"triton.language.block_type({self.element_ty!r}, {list(self.shape)})"
 
 
 def _delegate(name):
@@ -642,9 +643,9 @@ exp = _math1("exp", "Elementwise e**x.")
 exp2 = _math1("exp2", "Elementwise 2**x.")
 log = _math1("log", "Elementwise natural logarithm.")
 log2 = _math1("log2", "Elementwise base-2 logarithm.")
-sqrt = _math1("sqrt", "Elementwise square root (correctly rounded).")
-sqrt_rn = _math1("sqrt", "Elementwise square root, rounded to nearest.")
-sqrt_rn.__name__ = "sqrt_rn"
+sqrt = _math1("sqrt", "Elementwise fast square root (float32: the hardware's "
+               "approximation, as Triton's).")
+sqrt_rn = _math1("sqrt_rn", "Elementwise square root, IEEE-rounded to nearest.")
 rsqrt = _math1("rsqrt", "Elementwise 1 / sqrt(x).")
 sin = _math1("sin", "Elementwise sine.")
 cos = _math1("cos", "Elementwise cosine.")
@@ -713,20 +714,26 @@ def expand_dims(input, axis):
 
 @builtin
 def multiple_of(input, values):
-    """Hint that `input` is a multiple of `values` (accepted and ignored)."""
-    return _current_semantic().to_tensor(input)
+    """Promise that the elements of `input` (along each dimension: the first
+    of every run of max_contiguous values) are multiples of `values` (an int,
+    or one per dimension). As in Triton the promise is attached to `input`
+    itself, which is returned; the compiler vectorises memory accesses on
+    it and does not check it."""
+    return _current_semantic().hint(input, "divisibility", values)
 
 
 @builtin
 def max_contiguous(input, values):
-    """Hint about contiguity (accepted and ignored)."""
-    return _current_semantic().to_tensor(input)
+    """Promise that `input` holds runs of `values` consecutive integers (an
+    int, or one per dimension); attached to `input`, which is returned."""
+    return _current_semantic().hint(input, "contiguity", values)
 
 
 @builtin
 def max_constancy(input, values):
-    """Hint about constancy (accepted and ignored)."""
-    return _current_semantic().to_tensor(input)
+    """Promise that `input` holds runs of `values` equal elements (an int,
+    or one per dimension); attached to `input`, which is returned."""
+    return _current_semantic().hint(input, "constancy", values)
 
 
 @builtin
