@@ -65,6 +65,7 @@ constexpr CUfunction_attribute CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES =
 
 // --- CUpointer_attribute -----------------------------------------------------
 
+constexpr CUpointer_attribute CU_POINTER_ATTRIBUTE_DEVICE_POINTER = 3;
 constexpr CUpointer_attribute CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9;
 
 // --- CUjit_option (for cuModuleLoadDataEx) -----------------------------------

@@ -334,6 +334,16 @@ Result<int> pointerDevice(std::uint64_t address) {
   return Result<int>::success(ordinal);
 }
 
+Result<bool> deviceCanAccess(std::uint64_t address) {
+  if (Status status = detail::ensureContext(); !status.ok())
+    return Result<bool>::error(std::move(status));
+  cuda::CUdeviceptr pointer = 0;
+  return Result<bool>::success(
+      driver().cuPointerGetAttribute(&pointer,
+                                     CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
+                                     address) == CUDA_SUCCESS);
+}
+
 //===----------------------------------------------------------------------===//
 // DeviceScope
 //===----------------------------------------------------------------------===//

@@ -128,6 +128,12 @@ struct DeviceProperties {
 /// integer that is no address.
 TERRAZZO_API Result<int> pointerDevice(std::uint64_t address);
 
+/// Whether kernels can access the memory at `address`
+/// (cuPointerGetAttribute(CU_POINTER_ATTRIBUTE_DEVICE_POINTER) succeeds):
+/// device memory and pinned host memory, not pageable host memory. An
+/// error only when no context can be made current.
+TERRAZZO_API Result<bool> deviceCanAccess(std::uint64_t address);
+
 /// Makes a context of one device current on the calling thread for the
 /// scope's lifetime and restores the thread's previous context (none
 /// included) when the scope ends:

@@ -355,6 +355,11 @@ void Dispatcher::bind(PyObject *args, PyObject *kwargs, BoundArgs &bound,
             PyUnicode_Compare(keyword, interned.num_warps) == 0) {
           options.numWarps =
               optionValue(value, "num_warps", 1, kDefaultNumWarps);
+          // AssertionError, as Triton's launch option check raises.
+          if (options.numWarps & (options.numWarps - 1))
+            raise(PyExc_AssertionError,
+                  "num_warps must be a power of 2, got " +
+                      std::to_string(options.numWarps));
           continue;
         }
         if (keyword == interned.num_stages ||
@@ -421,6 +426,9 @@ std::uint64_t Dispatcher::computeKey(BoundArgs &bound, ArgValue *values,
     case ArgKind::Pointer:
       if (findDevice)
         launchDevice.add(bound[p], value, ParamRef{p, names_[p].ptr()});
+      else if (device)
+        launchDevice.requireAccessible(bound[p], value,
+                                       ParamRef{p, names_[p].ptr()});
       bytes.push('p');
       bytes.push(std::uint8_t(value.dtype));
       bytes.push(std::uint8_t(value.dtype >> 8));

@@ -86,8 +86,12 @@ const DeviceInfo &deviceInfo(PyTypeObject *type) {
   return it->second;
 }
 
-/// The device `object` (a pointer argument read as `value`) lives on, or
-/// kCurrentDevice when it names none.
+/// What argumentDevice answers for an object that says it is in host memory.
+constexpr int kHostMemory = -2;
+
+/// The device `object` (a pointer argument read as `value`) lives on,
+/// kHostMemory for a tensor on the host, or kCurrentDevice when it names
+/// none.
 int argumentDevice(PyObject *object, const ArgValue &value) {
   if (value.kind != ArgKind::Pointer || value.isNone || object == Py_None ||
       PyLong_Check(object))
@@ -104,7 +108,7 @@ int argumentDevice(PyObject *object, const ArgValue &value) {
     Py_DECREF(result);
     if (device == -1 && PyErr_Occurred())
       throwPythonError();
-    return device >= 0 ? int(device) : kCurrentDevice;
+    return device >= 0 ? int(device) : kHostMemory;
   }
   case DeviceSource::DLPack: {
     PyObject *result =
@@ -131,12 +135,39 @@ int argumentDevice(PyObject *object, const ArgValue &value) {
   return kCurrentDevice;
 }
 
+/// Raises ValueError for an argument in host memory the driver does not know.
+void requireKnownToDriver(const std::string &kernelName, std::uint64_t address,
+                          const ParamRef &who) {
+  if (dryLaunchDefault)
+    return;
+  runtime::Result<bool> accessible = runtime::deviceCanAccess(address);
+  if (!accessible.ok() || accessible.value)
+    return; // without a context the launch says why
+  raise(PyExc_ValueError,
+        kernelName + "(): " + describe(who) +
+            " is in host memory that the GPU cannot access (a CPU tensor?); "
+            "move it to the GPU (.cuda()) or pin it, or run the kernel in "
+            "the interpreter (TERRAZZO_INTERPRET=1)");
+}
+
 } // namespace
+
+void LaunchDevice::requireAccessible(PyObject *object, const ArgValue &value,
+                                     const ParamRef &who) const {
+  if (value.kind != ArgKind::Pointer || value.isNone || object == Py_None ||
+      PyLong_Check(object) ||
+      deviceInfo(Py_TYPE(object)).source != DeviceSource::GetDevice)
+    return;
+  if (argumentDevice(object, value) == kHostMemory)
+    requireKnownToDriver(kernelName_, value.address, who);
+}
 
 void LaunchDevice::add(PyObject *object, const ArgValue &value,
                        const ParamRef &who) {
   int device = argumentDevice(object, value);
-  if (device == kCurrentDevice)
+  if (device == kHostMemory)
+    requireKnownToDriver(kernelName_, value.address, who);
+  if (device == kCurrentDevice || device == kHostMemory)
     return;
   if (device_ == kCurrentDevice) {
     device_ = device;
@@ -352,6 +383,8 @@ void launchFromPython(Kernel &kernel, py::handle gridObject,
     extractArgument(items[i], value, /*wantDtype=*/false, who);
     if (findDevice)
       device.add(items[i], value, who);
+    else if (!kernel.dryRun)
+      device.requireAccessible(items[i], value, who);
     packArgument(signature[i], value, slots[k], who);
     params[k] = &slots[k];
     ++k;

@@ -47,8 +47,15 @@ public:
   explicit LaunchDevice(const std::string &kernelName)
       : kernelName_(kernelName) {}
 
-  /// Notes the device of argument `object`, extracted as `value`.
+  /// Notes the device of argument `object`, extracted as `value`; checks
+  /// it as requireAccessible does.
   void add(PyObject *object, const ArgValue &value, const ParamRef &who);
+  /// Raises ValueError naming the argument when `object` says it is in host
+  /// memory (a tensor whose get_device() is negative, a CPU torch tensor)
+  /// that the driver does not know: pageable memory, which a kernel cannot
+  /// read (pinned memory it can). Nothing is asked of other objects.
+  void requireAccessible(PyObject *object, const ArgValue &value,
+                         const ParamRef &who) const;
   /// The device found, or kCurrentDevice.
   int device() const { return device_; }
 

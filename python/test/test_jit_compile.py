@@ -338,3 +338,90 @@ def test_terrazzo_target_overrides_the_device(monkeypatch):
     assert jit_module._default_target(Driver()) == "cuda:80"
     monkeypatch.delenv("TERRAZZO_TARGET")
     assert jit_module._default_target(Driver()) == "cuda:75"
+
+
+# ---------------------------------------------------------------------------
+# Options that change the code compiled (Triton's enable_fp_fusion, arch)
+# and the num_warps check
+# ---------------------------------------------------------------------------
+
+@triton.jit
+def mul_add_kernel(data):
+    ptrs = data + tl.arange(0, 128)
+    tl.store(ptrs, tl.load(ptrs) * 1.5 + 1.0)
+
+
+_FMA = re.compile(r"(mad|fma)\.r[nzmp]\.(ftz\.)?f32")
+
+
+def test_fp_fusion_is_on_by_default_and_off_on_request(monkeypatch):
+    (d,) = ptrs("float32")
+    fused = fresh(mul_add_kernel)[(1,)](d)
+    assert _FMA.search(fused.asm["ptx"])
+    k = fresh(mul_add_kernel)
+    separate = k[(1,)](d, enable_fp_fusion=False)
+    assert not _FMA.search(separate.asm["ptx"]) and "mul.rn.f32" in separate.asm["ptx"]
+    # A variant of its own: the default launch still fuses.
+    assert separate is not k[(1,)](d) and _FMA.search(k[(1,)](d).asm["ptx"])
+    assert k[(1,)](d, enable_fp_fusion=False) is separate
+    monkeypatch.setenv("TRITON_DEFAULT_FP_FUSION", "0")
+    assert not _FMA.search(fresh(mul_add_kernel)[(1,)](d).asm["ptx"])
+    assert _FMA.search(fresh(mul_add_kernel)[(1,)](d, enable_fp_fusion=True).asm["ptx"])
+
+
+def test_compile_option_fp_fusion(extension):
+    text = mul_add_kernel.ir(ptrs("float32")[0])
+    on = extension.compile(text, "k.mlir", "cuda:90", 4, "ptx")
+    off = extension.compile(text, "k.mlir", "cuda:90", 4, "ptx", enable_fp_fusion=False)
+    assert _FMA.search(bytes(on.output).decode())
+    assert not _FMA.search(bytes(off.output).decode())
+
+
+@pytest.mark.parametrize("arch, target", [("sm80", "cuda:80"), ("sm_90a", "cuda:90"), (75, "cuda:75")])
+def test_arch_option_picks_the_target(arch, target):
+    (d,) = ptrs("float32")
+    kern = fresh(mul_add_kernel)[(1,)](d, arch=arch)
+    assert kern.metadata.target == target
+    # Triton's stage names reach Terrazzo's stages.
+    assert f'tilegpu.target = "{target}"' in kern.asm["ttgir"]
+    assert "tile.store" in kern.asm["ttir"] and "store float" in kern.asm["llir"]
+
+
+def test_triton_override_arch(monkeypatch):
+    monkeypatch.setenv("TRITON_OVERRIDE_ARCH", "sm80")
+    (d,) = ptrs("float32")
+    assert fresh(mul_add_kernel)[(1,)](d).metadata.target == "cuda:80"
+
+
+def test_bad_arch_is_a_value_error():
+    with pytest.raises(ValueError, match="arch='ampere'"):
+        fresh(mul_add_kernel)[(1,)](ptrs("float32")[0], arch="ampere")
+
+
+def test_num_warps_must_be_a_power_of_two_at_launch():
+    k = fresh(mul_add_kernel)
+    with pytest.raises(AssertionError, match="num_warps must be a power of 2"):
+        k[(1,)](ptrs("float32")[0], num_warps=3)
+    assert k[(1,)](ptrs("float32")[0], num_warps=2).threads_per_block == 64
+
+
+@pytest.mark.gpu
+def test_gpu_host_tensors_are_refused(torch_cuda):
+    torch = torch_cuda
+    k = fresh(mul_add_kernel)
+    with pytest.raises(ValueError, match=r"argument 0 \('data'\) is in host memory"):
+        k[(1,)](torch.ones(128))
+    pinned = torch.ones(128, pin_memory=True)
+    k[(1,)](pinned)
+    torch.cuda.synchronize()
+    assert torch.equal(pinned, torch.full((128,), 2.5))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("arch", ["sm80", "sm90"])
+def test_gpu_kernel_for_another_arch_runs(torch_cuda, arch):
+    torch = torch_cuda
+    data = torch.ones(128, device="cuda")
+    fresh(mul_add_kernel)[(1,)](data, arch=arch)
+    torch.cuda.synchronize()
+    assert torch.equal(data, torch.full_like(data, 2.5))

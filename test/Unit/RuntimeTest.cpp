@@ -237,6 +237,7 @@ TEST(RuntimeInit, WithoutDriverEveryCallFailsCleanly) {
   EXPECT_EQ(setCurrentDevice(0).message, init.message);
   EXPECT_EQ(synchronize().message, init.message);
   EXPECT_EQ(pointerDevice(0x1000).status.message, init.message);
+  EXPECT_EQ(deviceCanAccess(0x1000).status.message, init.message);
   {
     DeviceScope scope;
     EXPECT_EQ(scope.enter(0).message, init.message);
@@ -735,6 +736,19 @@ TEST_F(RuntimeGpuTest, PointerDeviceOfBuffersAndHostMemory) {
       << onHost.status.message;
   EXPECT_NE(onHost.status.message.find("0x"), std::string::npos)
       << onHost.status.message;
+}
+
+TEST_F(RuntimeGpuTest, DeviceCanAccessBuffersButNotPageableHostMemory) {
+  Result<DeviceBuffer> buffer = DeviceBuffer::allocate(4096);
+  ASSERT_TRUE(buffer.ok()) << buffer.status.message;
+  Result<bool> device = deviceCanAccess(buffer.value.devicePointer() + 100);
+  ASSERT_TRUE(device.ok()) << device.status.message;
+  EXPECT_TRUE(device.value);
+  std::vector<char> host(64);
+  Result<bool> pageable =
+      deviceCanAccess(reinterpret_cast<std::uintptr_t>(host.data()));
+  ASSERT_TRUE(pageable.ok()) << pageable.status.message;
+  EXPECT_FALSE(pageable.value);
 }
 
 TEST_F(RuntimeGpuTest, DeviceScopeOnTheCurrentDeviceSwitchesNothing) {

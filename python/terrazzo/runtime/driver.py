@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import sys
 from typing import Dict, Optional
 
@@ -131,14 +132,59 @@ class GPUTarget:
         return f"GPUTarget({self.backend!r}, {self.arch!r}, {self.warp_size})"
 
 
+def target_for_arch(arch) -> str:
+    """The target string of an architecture as Triton's `arch` option and
+    TRITON_OVERRIDE_ARCH spell it ("sm80", "sm_90a", "90", 90) or a target
+    string ("cuda:80")."""
+    text = str(arch).strip().lower()
+    if text.startswith("cuda:"):
+        return text
+    match = re.fullmatch(r"(?:sm_?)?(\d+)a?", text)
+    if not match:
+        raise ValueError(f"arch={arch!r}: expected an architecture such as 'sm80' or 'sm_90a'")
+    return f"cuda:{int(match.group(1))}"
+
+
+def assembler_for(target: str, C=None) -> str:
+    """How kernels for `target` become loadable: "auto" (a cubin) where the
+    current device runs that architecture's binaries (same major version,
+    not an older minor one), else "driver": the PTX, which the driver
+    compiles for the device (code for another architecture, from arch= or
+    TRITON_OVERRIDE_ARCH)."""
+    if C is None:
+        C = get_C(required=False)
+    try:
+        device = C.current_target() if C is not None else None
+    except Exception:
+        device = None
+    if not device or device == target:
+        return "auto"
+    try:
+        have, want = (int(t.split(":")[1].rstrip("a")) for t in (device, target))
+    except (IndexError, ValueError):
+        return "auto"
+    return "auto" if have // 10 == want // 10 and have >= want else "driver"
+
+
+def default_fp_fusion() -> bool:
+    """Whether kernels let the code generator contract a*b+c into one fma
+    unless a launch says (enable_fp_fusion): TRITON_DEFAULT_FP_FUSION, else
+    yes, as in Triton."""
+    value = os.environ.get("TRITON_DEFAULT_FP_FUSION")
+    return True if value is None else env_flag("TRITON_DEFAULT_FP_FUSION")
+
+
 def current_target_name(C=None) -> str:
     """The target string kernels are compiled for: $TERRAZZO_TARGET (e.g.
     "cuda:80", code for another architecture, to inspect or cache; a cubin
-    only runs on devices of its own major architecture), else the current
-    device's (asked of `C`, by default the extension), else DEFAULT_TARGET."""
+    only runs on devices of its own major architecture) or Triton's
+    TRITON_OVERRIDE_ARCH ("sm80"), else the current device's (asked of `C`,
+    by default the extension), else DEFAULT_TARGET."""
     forced = os.environ.get("TERRAZZO_TARGET")
     if forced:
         return forced
+    if os.environ.get("TRITON_OVERRIDE_ARCH"):
+        return target_for_arch(os.environ["TRITON_OVERRIDE_ARCH"])
     if C is None:
         C = get_C(required=False)
     try:

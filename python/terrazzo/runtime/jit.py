@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import abc
 import ast
+import copy
 import contextlib
 import functools
 import hashlib
@@ -39,12 +40,19 @@ from .tensor_wrapper import MockTensor, TensorWrapper, reinterpret  # noqa: F401
 #: Launch options that Triton accepts and Terrazzo ignores. `extern_libs`
 #: (Triton's tutorial 07 passes libdevice's path): Terrazzo links the
 #: libdevice of the CUDA installation, or TERRAZZO_LIBDEVICE.
-IGNORED_LAUNCH_OPTIONS = ("num_ctas", "maxnreg", "enable_fp_fusion", "launch_cooperative_grid",
+IGNORED_LAUNCH_OPTIONS = ("num_ctas", "maxnreg", "launch_cooperative_grid",
                           "enable_warp_specialization", "num_buffers_warp_spec",
                           "num_consumer_groups", "reg_dec_producer", "reg_inc_consumer",
                           "extern_libs")
-LAUNCH_OPTIONS = ("num_warps", "num_stages") + IGNORED_LAUNCH_OPTIONS
+#: Launch options that change the code compiled: a launch that gives one
+#: runs a variant of the function compiled with it (its own dispatcher and
+#: keys). `enable_fp_fusion` (default TRITON_DEFAULT_FP_FUSION, else on):
+#: whether a*b+c may become one fma; `arch` ("sm80", "sm_90a", 90): the
+#: architecture compiled for instead of the device's.
+COMPILE_OPTIONS = ("enable_fp_fusion", "arch")
+LAUNCH_OPTIONS = ("num_warps", "num_stages") + IGNORED_LAUNCH_OPTIONS + COMPILE_OPTIONS
 _IGNORED = frozenset(IGNORED_LAUNCH_OPTIONS)
+_COMPILE_OPTION_SET = frozenset(COMPILE_OPTIONS)
 #: Launch options the C++ dispatcher reads from keywords, so that a kernel
 #: parameter of the same name is given to it under another name.
 _DISPATCHER_OPTIONS = ("num_warps", "num_stages")
@@ -135,6 +143,9 @@ class JITFunction(KernelInterface):
     interpreter)."""
 
     _terrazzo_jit_function = True
+    #: The COMPILE_OPTIONS this function (a variant) compiles with.
+    _compile_options: Dict[str, Any] = {}
+    _variants: Optional[Dict[Any, "JITFunction"]] = None
 
     def __init__(self, fn, version=None, do_not_specialize=None,
                  do_not_specialize_on_alignment=None, debug=None, noinline=None,
@@ -249,6 +260,10 @@ class JITFunction(KernelInterface):
                 return None
             interpret(self.parsed, grid, meta, kwargs.get("num_warps", 4))
             return None
+        if kwargs and not _COMPILE_OPTION_SET.isdisjoint(kwargs):
+            variant, kwargs = self._variant(kwargs)
+            if variant is not self:
+                return variant.run(*args, grid=grid, warmup=warmup, **kwargs)
         dispatcher = self._dispatcher or self._make_dispatcher()
         if kwargs and not _IGNORED.isdisjoint(kwargs):
             kwargs = {k: v for k, v in kwargs.items()
@@ -263,6 +278,42 @@ class JITFunction(KernelInterface):
         # The dispatcher calls a grid callable with the bound arguments, and
         # driver.current_stream with the launch's device.
         return dispatcher.run(grid, args, kwargs)
+
+    def _variant(self, kwargs):
+        """(the function compiled with the COMPILE_OPTIONS of `kwargs`, the
+        other keywords); itself when they are its own."""
+        given = {k: kwargs[k] for k in COMPILE_OPTIONS
+                 if k in kwargs and k not in self._option_params}
+        kwargs = {k: v for k, v in kwargs.items() if k not in given}
+        options = dict(self._compile_options)
+        for name, value in given.items():
+            if value is None:
+                options.pop(name, None)
+            elif name == "arch":
+                options[name] = driver.target_for_arch(value)
+            else:
+                options[name] = bool(value)
+        if options == self._compile_options:
+            return self, kwargs
+        base = self._base if self._compile_options else self
+        if base._variants is None:
+            base._variants = {}
+        key = tuple(sorted(options.items()))
+        variant = base._variants.get(key)
+        if variant is None:
+            variant = copy.copy(base)
+            variant._base, variant._compile_options = base, options
+            variant._dispatcher, variant._prepared, variant._variants = None, {}, None
+            variant = base._variants[key] = variant
+        return variant, kwargs
+
+    def _target(self, C) -> str:
+        """The target this function compiles for."""
+        return self._compile_options.get("arch") or _default_target(C)
+
+    def _fp_fusion(self) -> bool:
+        fusion = self._compile_options.get("enable_fp_fusion")
+        return driver.default_fp_fusion() if fusion is None else fusion
 
     def _run_with_options(self, grid, args, kwargs, num_warps: int, num_stages: int):
         """Launches with these launch options whatever the keywords say
@@ -368,9 +419,9 @@ class JITFunction(KernelInterface):
         kir = self.ir_for_key(key)
         C = driver.get_C()
         _, num_warps, num_stages = split_key(key, len(self.arg_names))
-        target = target or _default_target(C)
+        target = target or self._target(C)
         res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, stage,
-                        num_stages=num_stages)
+                        num_stages=num_stages, enable_fp_fusion=self._fp_fusion())
         if not res.success:
             raise compile_error(res.diagnostics, kir, self, target)
         out = res.output
@@ -395,13 +446,14 @@ class JITFunction(KernelInterface):
         """What besides the source, the key and the target changes the
         compiled code: debug mode, and TERRAZZO_TMA (=0 turns TMA for
         descriptors on sm_90 off: another compilation)."""
-        return {"debug": self._debug(), "tma": os.environ.get("TERRAZZO_TMA", "")}
+        return {"debug": self._debug(), "tma": os.environ.get("TERRAZZO_TMA", ""),
+                "fp_fusion": self._fp_fusion()}
 
     def _binary_for_key(self, key, use_cache: bool = True):
         """(cubin, metadata, whether it came from the disk cache) for `key`."""
         C = driver.get_C()
         entries, num_warps, num_stages = split_key(key, len(self.arg_names))
-        target = _default_target(C)
+        target = self._target(C)
         environment = self.compile_environment()
         debug = environment["debug"]
         digest = key_digest("terrazzo-kernel", self.cache_key, C.version(), target,
@@ -417,9 +469,12 @@ class JITFunction(KernelInterface):
         kir = generate_kernel_ir(self.parsed, specs, debug=debug, num_warps=num_warps)
         if dump_dir:
             dump_stages(C, kir, target, num_warps, Path(dump_dir), digest[:8],
-                        num_stages)
-        res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, "cubin",
-                        num_stages=num_stages)
+                        num_stages, self._fp_fusion())
+        # Code for another architecture than the device's (arch=) goes to the
+        # driver as PTX, which it compiles for the device.
+        assembler = driver.assembler_for(target, C)
+        res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, "cubin", assembler,
+                        num_stages=num_stages, enable_fp_fusion=environment["fp_fusion"])
         if not res.success:
             raise compile_error(res.diagnostics, kir, self, target)
         md = dict(res.metadata)
@@ -487,17 +542,22 @@ def _param_alias(name: str) -> str:
 
 
 class KernelAsm(dict):
-    """`kernel.asm` (Triton's): "cubin" is the binary; "ptx", "llvm",
-    "tilegpu" and "tile" (Terrazzo's stages) are compiled again on first
-    access and kept."""
+    """`kernel.asm` (Triton's): "cubin" is the binary; "ptx", "llvmir",
+    "llvm", "tilegpu" and "tile" (Terrazzo's stages) are compiled again on
+    first access and kept. Triton's names of the stages ("ttir", "ttgir",
+    "llir") give Terrazzo's stages at the same level."""
 
-    _STAGES = ("ptx", "llvm", "tilegpu", "tile")
+    _STAGES = ("ptx", "llvmir", "llvm", "tilegpu", "tile")
+    _TRITON_NAMES = {"ttir": "tile", "ttgir": "tilegpu", "llir": "llvmir"}
 
     def __init__(self, fn: "JITFunction", key, binary: bytes):
         super().__init__(cubin=binary)
         self._fn, self._key = fn, key
 
     def __missing__(self, stage):
+        if stage in self._TRITON_NAMES:
+            text = self[stage] = self[self._TRITON_NAMES[stage]]
+            return text
         if stage not in self._STAGES:
             raise KeyError(f"{stage!r}: Terrazzo's kernels have the stages "
                            f"{['cubin', *self._STAGES]}")
@@ -507,7 +567,7 @@ class KernelAsm(dict):
         return text
 
     def __contains__(self, stage):
-        return stage == "cubin" or stage in self._STAGES
+        return stage == "cubin" or stage in self._STAGES or stage in self._TRITON_NAMES
 
     def keys(self):
         return ["cubin", *self._STAGES]
@@ -559,14 +619,14 @@ def _default_target(C) -> str:
 
 
 def dump_stages(C, kir: KernelIR, target: str, num_warps: int, folder: Path, tag: str,
-                num_stages: int = 3):
+                num_stages: int = 3, fp_fusion: bool = True):
     """Writes the frontend's IR and every stage's output to `folder`."""
     folder.mkdir(parents=True, exist_ok=True)
     base = f"{kir.name}-{tag}"
     (folder / f"{base}.source.mlir").write_text(kir.text)
     for stage, ext in STAGES_TO_DUMP:
         res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, stage,
-                        num_stages=num_stages)
+                        num_stages=num_stages, enable_fp_fusion=fp_fusion)
         out = res.output
         if isinstance(out, (bytes, bytearray)):
             out = bytes(out).decode(errors="replace")
