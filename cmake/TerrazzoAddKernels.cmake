@@ -33,7 +33,7 @@ function(terrazzo_add_kernels target)
                         "(for example TARGETS cuda:80 cuda:90)")
   endif()
   foreach(gpu IN LISTS ARG_TARGETS)
-    if(NOT gpu MATCHES "^cuda:[0-9]+a?$")
+    if(NOT gpu MATCHES "^cuda:[0-9]+$")
       message(FATAL_ERROR "terrazzo_add_kernels(${target}): target '${gpu}' "
                           "is not of the form cuda:<major><minor>, e.g. cuda:90")
     endif()

@@ -20,15 +20,18 @@
 
 #include <cstddef>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace terrazzo::aot {
 
 /// One embedded binary: a kernel compiled for one GPU target.
 struct Kernel {
   const char *name;       ///< the kernel's symbol
-  const char *target;     ///< "cuda:90", "cuda:90a", ...
+  const char *target;     ///< "cuda:80", "cuda:90", ...
   const char *binaryKind; ///< "cubin" or "ptx" (compiled by the driver at load)
   const unsigned char *binary;
   std::size_t size;
@@ -62,47 +65,53 @@ struct Registration {
 /// first(); k; k = k->next).
 inline const Kernel *first() { return registryHead(); }
 
-/// The capability of a target name ("cuda:90a" -> 90, the "a" dropped);
-/// -1 for anything else.
+/// The capability of a target name ("cuda:90" -> 90); -1 for anything else.
 inline int targetCapability(const char *target) {
   if (std::strncmp(target, "cuda:", 5) != 0)
     return -1;
   char *end = nullptr;
   long value = std::strtol(target + 5, &end, 10);
-  if (end == target + 5 || (*end != '\0' && std::strcmp(end, "a") != 0))
+  if (end == target + 5 || *end != '\0')
     return -1;
   return int(value);
 }
 
-/// The embedded `name` that runs on a device of compute capability
-/// major.minor: a cubin of the same major version at or below the device's
-/// minor (the highest such), else PTX of a capability at or below the
-/// device's (the highest); an "a" target (cuda:90a) only on exactly that
-/// capability. Null when none fits.
-inline const Kernel *find(const char *name, int major, int minor) {
+/// The embedded binaries of `name` that may run on a device of compute
+/// capability major.minor, best first: cubins of the same major version at
+/// or below the device (its own capability first, then the newest), then
+/// PTX at or below the device (the newest first; the driver compiles it).
+/// Code for an arch-specific variant (the compiler emits sm_90a, sm_100a,
+/// ... from capability 90 on) runs only on that exact GPU: the driver
+/// rejects it elsewhere, and load() then takes the next candidate.
+inline std::vector<const Kernel *> candidates(const char *name, int major,
+                                              int minor) {
   int device = major * 10 + minor;
-  const Kernel *best = nullptr;
-  int bestRank = -1;
+  std::vector<std::pair<int, const Kernel *>> ranked;
   for (const Kernel *kernel = first(); kernel; kernel = kernel->next) {
     if (std::strcmp(kernel->name, name) != 0)
       continue;
     int capability = targetCapability(kernel->target);
     if (capability < 0 || capability > device)
       continue;
-    bool archSpecific = kernel->target[std::strlen(kernel->target) - 1] == 'a';
     bool cubin = std::strcmp(kernel->binaryKind, "cubin") == 0;
-    if ((archSpecific || cubin) && capability / 10 != major)
+    if (cubin && capability / 10 != major)
       continue;
-    if (archSpecific && capability != device)
-      continue;
-    // Cubins before PTX (no JIT in the driver), then the newest capability.
-    int rank = (cubin ? 1000 : 0) + capability;
-    if (rank > bestRank) {
-      best = kernel;
-      bestRank = rank;
-    }
+    int rank = cubin ? 2000 + (capability == device ? 1000 : 0) + capability
+                     : capability;
+    ranked.emplace_back(rank, kernel);
   }
-  return best;
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto &a, const auto &b) { return a.first > b.first; });
+  std::vector<const Kernel *> result;
+  for (const auto &entry : ranked)
+    result.push_back(entry.second);
+  return result;
+}
+
+/// The first of candidates(), or null when none may run there.
+inline const Kernel *find(const char *name, int major, int minor) {
+  std::vector<const Kernel *> found = candidates(name, major, minor);
+  return found.empty() ? nullptr : found.front();
 }
 
 /// An embedded kernel loaded into the current context.
@@ -138,12 +147,13 @@ inline runtime::Result<LoadedKernel> load(const char *name, int ordinal = -1) {
     return Result::error(properties.status);
   int major = properties.value.computeCapabilityMajor;
   int minor = properties.value.computeCapabilityMinor;
-  const Kernel *kernel = find(name, major, minor);
-  if (!kernel) {
-    std::string message = std::string("no embedded kernel '") + name +
-                          "' runs on device " + std::to_string(ordinal) +
-                          " (sm_" + std::to_string(major * 10 + minor) +
-                          "); embedded:";
+  std::vector<const Kernel *> found = candidates(name, major, minor);
+  std::string device = "device " + std::to_string(ordinal) + " (sm_" +
+                       std::to_string(major * 10 + minor) + ")";
+  if (found.empty()) {
+    std::string message =
+        std::string("no embedded kernel '") + name + "' runs on " + device +
+        "; embedded:";
     bool any = false;
     for (const Kernel *k = first(); k; k = k->next)
       if (std::strcmp(k->name, name) == 0) {
@@ -157,24 +167,33 @@ inline runtime::Result<LoadedKernel> load(const char *name, int ordinal = -1) {
   runtime::DeviceScope scope;
   if (runtime::Status status = scope.enter(ordinal); !status.ok())
     return Result::error(status);
-  LoadedKernel loaded;
-  loaded.kernel = kernel;
-  runtime::Result<runtime::Module> module =
-      runtime::Module::load(kernel->binary, kernel->size);
-  if (!module.ok())
-    return Result::error(module.status);
-  loaded.module = std::move(module.value);
-  runtime::Result<runtime::Function> function =
-      loaded.module.getFunction(kernel->name);
-  if (!function.ok())
-    return Result::error(function.status);
-  loaded.function = function.value;
-  if (kernel->sharedMemoryBytes > 48 * 1024)
-    if (runtime::Status status =
-            loaded.function.setMaxDynamicSharedMemory(kernel->sharedMemoryBytes);
-        !status.ok())
-      return Result::error(status);
-  return Result::success(std::move(loaded));
+  std::string failures;
+  for (const Kernel *kernel : found) {
+    runtime::Result<runtime::Module> module =
+        runtime::Module::load(kernel->binary, kernel->size);
+    if (!module.ok()) {
+      failures += std::string("\n  ") + kernel->target + " (" +
+                  kernel->binaryKind + "): " + module.status.message;
+      continue;
+    }
+    LoadedKernel loaded;
+    loaded.kernel = kernel;
+    loaded.module = std::move(module.value);
+    runtime::Result<runtime::Function> function =
+        loaded.module.getFunction(kernel->name);
+    if (!function.ok())
+      return Result::error(function.status);
+    loaded.function = function.value;
+    if (kernel->sharedMemoryBytes > 48 * 1024)
+      if (runtime::Status status = loaded.function.setMaxDynamicSharedMemory(
+              kernel->sharedMemoryBytes);
+          !status.ok())
+        return Result::error(status);
+    return Result::success(std::move(loaded));
+  }
+  return Result::error(runtime::Status::error(
+      std::string("no embedded binary of '") + name + "' loads on " + device +
+      ":" + failures));
 }
 
 } // namespace terrazzo::aot
