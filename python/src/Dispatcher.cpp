@@ -272,6 +272,11 @@ private:
   std::size_t size_ = 0;
   Entry *last_ = nullptr;
   std::uint64_t epoch_ = 0; ///< bumped by clear()
+  /// Per parameter, the last address requireAccessible let through: a
+  /// launch with the same tensors as the last one asks nothing again (host
+  /// and device allocations never share an address under unified
+  /// addressing).
+  std::vector<std::uint64_t> accessible_;
 };
 
 Dispatcher::Dispatcher(std::vector<std::string> names,
@@ -426,9 +431,6 @@ std::uint64_t Dispatcher::computeKey(BoundArgs &bound, ArgValue *values,
     case ArgKind::Pointer:
       if (findDevice)
         launchDevice.add(bound[p], value, ParamRef{p, names_[p].ptr()});
-      else if (device)
-        launchDevice.requireAccessible(bound[p], value,
-                                       ParamRef{p, names_[p].ptr()});
       bytes.push('p');
       bytes.push(std::uint8_t(value.dtype));
       bytes.push(std::uint8_t(value.dtype >> 8));
@@ -783,6 +785,20 @@ py::object Dispatcher::run(py::handle grid, py::handle args,
   // the cache.
   py::object kernelObject = entry->kernelObject;
   Kernel *kernel = entry->kernel;
+  if (!kernel->dryRun) {
+    // Pointer arguments in host memory the GPU cannot read are refused.
+    if (accessible_.size() != n)
+      accessible_.assign(n, 0);
+    LaunchDevice checker(name_);
+    for (std::size_t p = 0; p < n; ++p) {
+      const ArgValue &value = values[p];
+      if (constexpr_[p] || value.kind != ArgKind::Pointer || value.isNone ||
+          value.address == accessible_[p])
+        continue;
+      checker.requireAccessible(bound[p], value, ParamRef{p, names_[p].ptr()});
+      accessible_[p] = value.address;
+    }
+  }
 
   unsigned gridSize[3];
   if (PyCallable_Check(grid.ptr())) {
