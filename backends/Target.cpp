@@ -15,7 +15,8 @@ struct CudaArch {
 
 // Architectures with arch-specific features (wgmma, setmaxnreg, tcgen05)
 // compile for their "a" variant so those instructions are available.
-constexpr std::array<CudaArch, 9> kCudaArchs = {{
+constexpr std::array<CudaArch, 10> kCudaArchs = {{
+    {70, "sm_70", "+ptx70", 96 * 1024},
     {75, "sm_75", "+ptx70", 64 * 1024},
     {80, "sm_80", "+ptx70", 163 * 1024},
     {86, "sm_86", "+ptx71", 99 * 1024},

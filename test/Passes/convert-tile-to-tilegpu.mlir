@@ -13,7 +13,7 @@
 // RUN: not terrazzo-opt %t/empty.mlir --terrazzo-convert-tile-to-tilegpu="target=cuda:90 num-warps=3" 2>&1 | FileCheck %s --check-prefix=BAD-WARPS3
 // RUN: not terrazzo-opt %t/empty.mlir --terrazzo-convert-tile-to-tilegpu="target=cuda:90 num-warps=64" 2>&1 | FileCheck %s --check-prefix=BAD-WARPS64
 // RUN: not terrazzo-opt %t/empty.mlir --terrazzo-convert-tile-to-tilegpu="target=cuda:90 threads-per-warp=16" 2>&1 | FileCheck %s --check-prefix=BAD-TPW
-// BAD-TARGET: empty.mlir:1:1: error: unknown target 'cuda:91'; expected one of cuda:75, cuda:80, cuda:86, cuda:87, cuda:89, cuda:90, cuda:100, cuda:103, cuda:120, hip:gfx90a, hip:gfx942, hip:gfx950, hip:gfx1100, hip:gfx1200, hip:gfx1201{{$}}
+// BAD-TARGET: empty.mlir:1:1: error: unknown target 'cuda:91'; expected one of cuda:70, cuda:75, cuda:80, cuda:86, cuda:87, cuda:89, cuda:90, cuda:100, cuda:103, cuda:120, hip:gfx90a, hip:gfx942, hip:gfx950, hip:gfx1100, hip:gfx1200, hip:gfx1201{{$}}
 // BAD-WARPS3: empty.mlir:1:1: error: num-warps must be a power of two from 1 to 32, got 3{{$}}
 // BAD-WARPS64: empty.mlir:1:1: error: num-warps must be a power of two from 1 to 32, got 64{{$}}
 // BAD-TPW: empty.mlir:1:1: error: threads-per-warp must be 32 or 64, got 16{{$}}

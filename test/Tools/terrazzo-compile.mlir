@@ -55,7 +55,7 @@
 // RUN: not terrazzo-compile %t/add.mlir --target=cuda:91 -o %t/bad.cubin 2>&1 | FileCheck %s --check-prefix=BAD-TARGET
 // RUN: not ls %t/bad.cubin
 // RUN: not ls %t/bad.cubin.json
-// BAD-TARGET: add.mlir: error: unknown target 'cuda:91'; expected one of cuda:75, cuda:80, cuda:86, cuda:87, cuda:89, cuda:90, cuda:100, cuda:103, cuda:120, hip:gfx90a, hip:gfx942, hip:gfx950, hip:gfx1100, hip:gfx1200, hip:gfx1201{{$}}
+// BAD-TARGET: add.mlir: error: unknown target 'cuda:91'; expected one of cuda:70, cuda:75, cuda:80, cuda:86, cuda:87, cuda:89, cuda:90, cuda:100, cuda:103, cuda:120, hip:gfx90a, hip:gfx942, hip:gfx950, hip:gfx1100, hip:gfx1200, hip:gfx1201{{$}}
 
 // RUN: not terrazzo-compile %t/add.mlir --emit=sass -o %t/bad.sass 2>&1 | FileCheck %s --check-prefix=BAD-EMIT
 // BAD-EMIT: terrazzo-compile: error: unknown --emit kind 'sass'; expected tile, tilegpu, llvm, llvmir, ptx or cubin

@@ -305,32 +305,32 @@ module attributes {tilegpu.target = 90 : i32} {}
 
 // -----
 
-// expected-error @+1 {{'tilegpu.target': unknown target 'cuda'; expected one of cuda:75, cuda:80, cuda:86, cuda:87, cuda:89, cuda:90, cuda:100, cuda:103, cuda:120, hip:gfx90a, hip:gfx942, hip:gfx950, hip:gfx1100, hip:gfx1200, hip:gfx1201}}
+// expected-error @+1 {{'tilegpu.target': unknown target 'cuda'; expected one of cuda:70, cuda:75, cuda:80, cuda:86, cuda:87, cuda:89, cuda:90, cuda:100, cuda:103, cuda:120, hip:gfx90a, hip:gfx942, hip:gfx950, hip:gfx1100, hip:gfx1200, hip:gfx1201}}
 module attributes {tilegpu.target = "cuda"} {}
 
 // -----
 
-// expected-error @+1 {{'tilegpu.target': unknown target 'cuda:sm_90'; expected one of cuda:75, cuda:80, cuda:86, cuda:87, cuda:89, cuda:90, cuda:100, cuda:103, cuda:120, hip:gfx90a, hip:gfx942, hip:gfx950, hip:gfx1100, hip:gfx1200, hip:gfx1201}}
+// expected-error @+1 {{'tilegpu.target': unknown target 'cuda:sm_90'; expected one of cuda:70, cuda:75, cuda:80, cuda:86, cuda:87, cuda:89, cuda:90, cuda:100, cuda:103, cuda:120, hip:gfx90a, hip:gfx942, hip:gfx950, hip:gfx1100, hip:gfx1200, hip:gfx1201}}
 module attributes {tilegpu.target = "cuda:sm_90"} {}
 
 // -----
 
-// expected-error @+1 {{'tilegpu.target': unknown target 'cuda:90b'; expected one of cuda:75, cuda:80, cuda:86, cuda:87, cuda:89, cuda:90, cuda:100, cuda:103, cuda:120, hip:gfx90a, hip:gfx942, hip:gfx950, hip:gfx1100, hip:gfx1200, hip:gfx1201}}
+// expected-error @+1 {{'tilegpu.target': unknown target 'cuda:90b'; expected one of cuda:70, cuda:75, cuda:80, cuda:86, cuda:87, cuda:89, cuda:90, cuda:100, cuda:103, cuda:120, hip:gfx90a, hip:gfx942, hip:gfx950, hip:gfx1100, hip:gfx1200, hip:gfx1201}}
 module attributes {tilegpu.target = "cuda:90b"} {}
 
 // -----
 
-// expected-error @+1 {{'tilegpu.target': unknown target 'hip:942'; expected one of cuda:75, cuda:80, cuda:86, cuda:87, cuda:89, cuda:90, cuda:100, cuda:103, cuda:120, hip:gfx90a, hip:gfx942, hip:gfx950, hip:gfx1100, hip:gfx1200, hip:gfx1201}}
+// expected-error @+1 {{'tilegpu.target': unknown target 'hip:942'; expected one of cuda:70, cuda:75, cuda:80, cuda:86, cuda:87, cuda:89, cuda:90, cuda:100, cuda:103, cuda:120, hip:gfx90a, hip:gfx942, hip:gfx950, hip:gfx1100, hip:gfx1200, hip:gfx1201}}
 module attributes {tilegpu.target = "hip:942"} {}
 
 // -----
 
-// expected-error @+1 {{'tilegpu.target': unknown target 'rocm:gfx942'; expected one of cuda:75, cuda:80, cuda:86, cuda:87, cuda:89, cuda:90, cuda:100, cuda:103, cuda:120, hip:gfx90a, hip:gfx942, hip:gfx950, hip:gfx1100, hip:gfx1200, hip:gfx1201}}
+// expected-error @+1 {{'tilegpu.target': unknown target 'rocm:gfx942'; expected one of cuda:70, cuda:75, cuda:80, cuda:86, cuda:87, cuda:89, cuda:90, cuda:100, cuda:103, cuda:120, hip:gfx90a, hip:gfx942, hip:gfx950, hip:gfx1100, hip:gfx1200, hip:gfx1201}}
 module attributes {tilegpu.target = "rocm:gfx942"} {}
 
 // -----
 
-// expected-error @+1 {{'tilegpu.target': unknown target ' cuda:90'; expected one of cuda:75, cuda:80, cuda:86, cuda:87, cuda:89, cuda:90, cuda:100, cuda:103, cuda:120, hip:gfx90a, hip:gfx942, hip:gfx950, hip:gfx1100, hip:gfx1200, hip:gfx1201}}
+// expected-error @+1 {{'tilegpu.target': unknown target ' cuda:90'; expected one of cuda:70, cuda:75, cuda:80, cuda:86, cuda:87, cuda:89, cuda:90, cuda:100, cuda:103, cuda:120, hip:gfx90a, hip:gfx942, hip:gfx950, hip:gfx1100, hip:gfx1200, hip:gfx1201}}
 module attributes {tilegpu.target = " cuda:90"} {}
 
 // -----
