@@ -390,7 +390,11 @@ def test_arch_option_picks_the_target(arch, target):
 def test_triton_override_arch(monkeypatch):
     monkeypatch.setenv("TRITON_OVERRIDE_ARCH", "sm80")
     (d,) = ptrs("float32")
-    assert fresh(mul_add_kernel)[(1,)](d).metadata.target == "cuda:80"
+    kern = fresh(mul_add_kernel)[(1,)](d)
+    assert kern.metadata.target == "cuda:80"
+    # The stages are the kernel's, whatever the environment says later.
+    monkeypatch.delenv("TRITON_OVERRIDE_ARCH")
+    assert 'tilegpu.target = "cuda:80"' in kern.asm["ttgir"]
 
 
 def test_bad_arch_is_a_value_error():

@@ -550,9 +550,11 @@ class KernelAsm(dict):
     _STAGES = ("ptx", "llvmir", "llvm", "tilegpu", "tile")
     _TRITON_NAMES = {"ttir": "tile", "ttgir": "tilegpu", "llir": "llvmir"}
 
-    def __init__(self, fn: "JITFunction", key, binary: bytes):
+    def __init__(self, fn: "JITFunction", key, binary: bytes, target: Optional[str] = None):
         super().__init__(cubin=binary)
-        self._fn, self._key = fn, key
+        # `target`: the one the binary was compiled for, whatever the
+        # environment says when a stage is asked for.
+        self._fn, self._key, self._target = fn, key, target
 
     def __missing__(self, stage):
         if stage in self._TRITON_NAMES:
@@ -563,7 +565,7 @@ class KernelAsm(dict):
                            f"{['cubin', *self._STAGES]}")
         # "tile": the frontend's IR, as it goes to the compiler.
         text = self[stage] = (self._fn.ir_for_key(self._key).text if stage == "tile" else
-                              self._fn._stage_for_key(self._key, stage))
+                              self._fn._stage_for_key(self._key, stage, self._target))
         return text
 
     def __contains__(self, stage):
@@ -588,7 +590,7 @@ def _launched_kernel(C, fn: "JITFunction", key, binary: bytes, meta: Dict[str, A
     kernel = _make_kernel_from(C, binary, meta, cls)
     _, num_warps, num_stages = split_key(key, len(fn.arg_names))
     from types import SimpleNamespace
-    kernel.asm = KernelAsm(fn, key, binary)
+    kernel.asm = KernelAsm(fn, key, binary, meta.get("target"))
     kernel.metadata = SimpleNamespace(name=meta["name"], num_warps=num_warps,
                                       num_stages=num_stages,
                                       shared=meta["shared_memory_bytes"],
