@@ -165,18 +165,9 @@ struct RematerializeInTargetLayout
       // the addresses (kept per iteration when they are carried by a loop)
       // moves 8 bytes per element through shared memory, where converting
       // the loaded values moves at most as many.
-      // A block with no more elements than the program has threads (a row
-      // vector such as attention's log-sum-exp per query, 64 or 128
-      // floats) is the exception: every copy is a cache hit, and the
-      // conversion it saves is a round trip through shared memory with a
-      // barrier, in each iteration of the loop around it.
       std::optional<int> sharedBefore = duplicatedThreadBits(loaded);
       std::optional<int> sharedAfter = duplicatedThreadBits(target);
-      auto module = load->getParentOfType<ModuleOp>();
-      int64_t threads =
-          int64_t(getNumWarps(module)) * getThreadsPerWarp(module);
-      if (!sharedBefore || !sharedAfter ||
-          (*sharedAfter > *sharedBefore && loaded.getNumElements() > threads))
+      if (!sharedBefore || !sharedAfter || *sharedAfter > *sharedBefore)
         return failure();
       rewriter.setInsertionPoint(load);
       auto convertOperand = [&](Value value) -> Value {

@@ -198,27 +198,6 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
-// A block with no more elements than the program has threads (attention's
-// log-sum-exp of 64 queries) is read in the slice of the wgmma accumulator
-// its user wants, although more threads then read each element: the copies
-// hit the cache, the conversion would go through shared memory.
-
-// CHECK-DAG: #[[$SL:.+]] = #tilegpu.slice<{dim = 0, parent = #tilegpu.nvidia_mma<{versionMajor = 3
-// CHECK-LABEL: func.func @small_row_vector
-// CHECK: %[[V:.*]] = tile.load %{{.*}} : tensor<64x!tile.ptr<f32>, #[[$SL]]>
-// CHECK-NEXT: return %[[V]]
-#b = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
-module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
-  func.func @small_row_vector(%p: tensor<64x!tile.ptr<f32>, #b>) -> tensor<64xf32, #tilegpu.slice<{dim = 0, parent = #mma}>> {
-    %v = tile.load %p : tensor<64x!tile.ptr<f32>, #b>
-    %r = tilegpu.convert_layout %v : tensor<64xf32, #b> -> tensor<64xf32, #tilegpu.slice<{dim = 0, parent = #mma}>>
-    return %r : tensor<64xf32, #tilegpu.slice<{dim = 0, parent = #mma}>>
-  }
-}
-
-// -----
-
 // A loaded value with users in two layouts is read once: its conversion
 // stays.
 
