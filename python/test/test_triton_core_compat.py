@@ -289,6 +289,38 @@ def test_path_returning_nothing_gives_poison(check_ir):
 
 
 # ---------------------------------------------------------------------------
+# an early return in a runtime if nested in a compile-time if
+# ---------------------------------------------------------------------------
+
+@triton.jit
+def _early_exit(exit_ptr, out_ptr, MODE: tl.constexpr):
+    if MODE == "dynamic":
+        if tl.load(exit_ptr):
+            tl.store(out_ptr, 0)
+            return
+    else:
+        tl.store(out_ptr, 2)
+        return
+    tl.store(out_ptr, 1)
+
+
+@pytest.mark.parametrize("exit_early,expected", [(1, 0), (0, 1)])
+def test_early_return_nested_in_a_compile_time_if(interpret, exit_early, expected):
+    out = np.full(1, -1, np.int32)
+    _early_exit[(1,)](np.array([exit_early], np.int32), out, MODE="dynamic")
+    assert out[0] == expected
+    _early_exit[(1,)](np.array([exit_early], np.int32), out, MODE="static")
+    assert out[0] == 2
+
+
+def test_early_return_nested_in_a_compile_time_if_lowers(check_ir):
+    # The statements after the compile-time if are the runtime if's else.
+    text = _early_exit.ir(MockTensor("int32"), MockTensor("int32"), MODE="dynamic")
+    assert "} else {" in text and text.count("tile.store") == 2, text
+    check_ir(text)
+
+
+# ---------------------------------------------------------------------------
 # num_warps
 # ---------------------------------------------------------------------------
 

@@ -719,11 +719,11 @@ class CodeGenerator:
         if not isinstance(cond, tensor) or self.builder.concrete:
             if isinstance(cond, tensor):
                 cond = self._runtime_cond(cond, node.test)
+            # The statements after the if follow the taken branch: a
+            # runtime if with an early return nested in it must see them
+            # as the rest of the function (its other path runs them).
             taken = node.body if self._truthy(cond) else node.orelse
-            r = self.visit_block(taken)
-            if r is not None:
-                return r
-            return self.visit_block(rest)
+            return self.visit_block(list(taken) + list(rest))
         cond = self._runtime_cond(cond, node.test)
         b = self.builder
         before = self.scope
