@@ -1,7 +1,7 @@
 // terrazzo-allocate-shared-memory: see Passes.td.
 #include "backends/Passes.h"
 #include "backends/SharedMemory.h"
-#include "backends/Target.h"
+#include "target/Target.h"
 #include "backends/common/Patterns.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 #include "dialects/TileGPU/IR/TmaLayout.h"
@@ -232,13 +232,9 @@ struct AllocateSharedMemoryPass
     ModuleOp module = getOperation();
     int64_t limit = std::numeric_limits<int32_t>::max();
     std::string targetName;
-    if (auto name = module->getAttrOfType<StringAttr>(
-            tilegpu::TileGPUDialect::kTargetAttrName)) {
-      std::string error;
-      if (auto target = ::terrazzo::Target::parse(name.str(), error)) {
-        limit = target->maxSharedMemoryBytes;
-        targetName = target->name;
-      }
+    if (std::optional<::terrazzo::Target> target = tilegpu::getTarget(module)) {
+      limit = target->maxSharedMemoryBytes;
+      targetName = target->name;
     }
     int64_t total = 0;
     bool tooLarge = false;

@@ -1,30 +1,12 @@
-// terrazzo-convert-tilegpu-to-llvm: see Passes.td.
+// terrazzo-convert-tilegpu-to-llvm: see Passes.td. The conversion of the
+// module's target's vendor (Backend::convertToLLVM).
+#include "backends/Backend.h"
 #include "backends/Passes.h"
-#include "backends/SharedMemory.h"
 
-#include "backends/Target.h"
-#include "backends/common/Patterns.h"
-#include "backends/common/TypeConverter.h"
-#include "backends/common/Utility.h"
-#include "backends/nvidia/NVIDIAPatterns.h"
-#include "backends/nvidia/NVIDIATargetInfo.h"
-#include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
-#include "passes/Analysis/AxisInfo.h"
 
-#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
-#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
-#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
-#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
-#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
-#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
-#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/UB/IR/UBOps.h"
-#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/DialectRegistry.h"
 
 namespace mlir::terrazzo {
 #define GEN_PASS_DEF_TERRAZZOCONVERTTILEGPUTOLLVM
@@ -32,209 +14,33 @@ namespace mlir::terrazzo {
 } // namespace mlir::terrazzo
 
 using namespace mlir;
-using namespace mlir::terrazzo;
 
 namespace {
-
-constexpr StringLiteral kDivisibilityAttr = "tile.divisibility";
-
-/// Pointer arguments known to be aligned tell LLVM so; the frontend's
-/// divisibility hints are otherwise consumed by AxisInfo.
-void lowerArgumentHints(ModuleOp module) {
-  Builder builder(module.getContext());
-  module.walk([&](func::FuncOp func) {
-    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
-      auto hint = func.getArgAttrOfType<IntegerAttr>(i, kDivisibilityAttr);
-      if (!hint)
-        continue;
-      func.removeArgAttr(i, kDivisibilityAttr);
-      if (isa<tile::PointerType>(func.getArgument(i).getType()))
-        func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
-                        builder.getI64IntegerAttr(hint.getInt()));
-    }
-  });
-}
-
-/// Declares the module's dynamic shared-memory array when the allocation
-/// (terrazzo-allocate-shared-memory, which also checks the target's limit)
-/// gave the kernel some; every op that needs scratch must have been given
-/// its place.
-LogicalResult declareSharedMemory(ModuleOp module) {
-  bool unallocated = false;
-  module.walk([&](Operation *op) {
-    if (getScratchBytes(op) && !op->hasAttr(kScratchOffsetAttrName)) {
-      op->emitOpError("needs shared memory that was not allocated; run "
-                      "terrazzo-allocate-shared-memory (and "
-                      "terrazzo-insert-barriers) first");
-      unallocated = true;
-    }
-  });
-  if (unallocated)
-    return failure();
-  auto bytes = module->getAttrOfType<IntegerAttr>(kSharedMemoryAttrName);
-  if (!bytes || bytes.getInt() == 0)
-    return success();
-  OpBuilder builder(module.getBodyRegion());
-  builder.setInsertionPointToStart(module.getBody());
-  if (!module.lookupSymbol(kSharedMemoryGlobalName)) {
-    // wgmma's swizzled operands need their buffers at multiples of 1024
-    // bytes (AllocateSharedMemory.cpp places them so within the block).
-    int64_t sharedAlignment = 16;
-    module.walk([&](tilegpu::LocalAllocOp alloc) {
-      if (isa<tilegpu::NvmmaSharedLayoutAttr>(alloc.getType().getEncoding()))
-        sharedAlignment = 1024;
-    });
-    // Tensor maps and TMA buffers sit at multiples of 128 bytes.
-    module.walk([&](Operation *op) {
-      if (isa<tilegpu::TensormapCreateOp, tilegpu::AsyncTMACopyGlobalToLocalOp,
-              tilegpu::AsyncTMACopyLocalToGlobalOp>(op))
-        sharedAlignment = std::max<int64_t>(sharedAlignment, 128);
-    });
-    auto type = LLVM::LLVMArrayType::get(builder.getI8Type(), 0);
-    LLVM::GlobalOp::create(builder, module.getLoc(), type,
-                           /*isConstant=*/false, LLVM::Linkage::External,
-                           kSharedMemoryGlobalName, Attribute(),
-                           /*alignment=*/sharedAlignment,
-                           /*addrSpace=*/3);
-  }
-  return success();
-}
 
 struct ConvertTileGPUToLLVMPass
     : public mlir::terrazzo::impl::TerrazzoConvertTileGPUToLLVMBase<
           ConvertTileGPUToLLVMPass> {
+  void getDependentDialects(DialectRegistry &registry) const override {
+    TerrazzoConvertTileGPUToLLVMBase::getDependentDialects(registry);
+    ::terrazzo::registerBackendDialects(registry);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    MLIRContext *context = &getContext();
-    auto targetName = module->getAttrOfType<StringAttr>(
-        tilegpu::TileGPUDialect::kTargetAttrName);
-    if (!targetName) {
+    std::optional<::terrazzo::Target> target = tilegpu::getTarget(module);
+    if (!target) {
       module.emitError("module has no '")
           << tilegpu::TileGPUDialect::kTargetAttrName
           << "'; run terrazzo-convert-tile-to-tilegpu first";
       return signalPassFailure();
     }
-    std::string error;
-    std::optional<::terrazzo::Target> target =
-        ::terrazzo::Target::parse(targetName.getValue().str(), error);
-    if (!target) {
-      module.emitError(error);
+    const ::terrazzo::Backend *backend = ::terrazzo::getBackend(*target);
+    if (!backend) {
+      module.emitError(::terrazzo::noBackendMessage(*target));
       return signalPassFailure();
     }
-    if (!target->isCUDA()) {
-      module.emitError("this build has no code generator for target '")
-          << target->name << "'";
-      return signalPassFailure();
-    }
-    NVIDIATargetInfo targetInfo(target->capability);
-
-    // Tensor constants lower only when uniform. Rejected here, once: a
-    // failing pattern would let the upstream arith lowering turn them into
-    // invalid LLVM constants of struct type instead.
-    bool unsupported = false;
-    module.walk([&](arith::ConstantOp op) {
-      if (isa<RankedTensorType>(op.getType()) &&
-          !isa<SplatElementsAttr>(op.getValue())) {
-        op.emitOpError("non-uniform tensor constants cannot be lowered yet; "
-                       "build the values with make_range and arithmetic "
-                       "instead");
-        unsupported = true;
-      }
-    });
-    // Public functions with bodies become kernels (below), and a kernel
-    // returns nothing: NVPTX would emit PTX that ptxas rejects.
-    module.walk([&](func::FuncOp func) {
-      if (func.isPublic() && !func.isExternal() && func.getNumResults()) {
-        func.emitError("kernel '")
-            << func.getName()
-            << "' returns values; a kernel (a public function) must return "
-               "nothing: store results through pointer arguments, or make "
-               "it private to call it from a kernel";
-        unsupported = true;
-      }
-    });
-    // Ops whose lowering has not been written yet get one clear error each
-    // rather than the conversion driver's "failed to legalize".
-    module.walk([&](Operation *op) {
-      if (failed(checkAtomicLowering(op)) || failed(checkDotLowering(op)))
-        unsupported = true;
-      if (failed(checkShapeTransformLowering(op)))
-        unsupported = true;
-      if (failed(checkScanLowering(op)))
-        unsupported = true;
-      if (failed(checkFP8Lowering(op, target->capability)))
-        unsupported = true;
-      if (failed(checkTmaLowering(op, target->capability)))
-        unsupported = true;
-      if (isa<tile::MakeTensorDescOp, tile::DescLoadOp,
-              tile::DescStoreOp>(op)) {
-        op->emitOpError("cannot be lowered to ")
-            << target->name << " by this version of Terrazzo yet";
-        unsupported = true;
-      }
-    });
-    if (failed(checkExternLowering(module)))
-      unsupported = true;
-    if (unsupported)
-      return signalPassFailure();
-    if (failed(declareSharedMemory(module)))
-      return signalPassFailure();
-
-    // AxisInfo reads the frontend's hints, so it runs before they change.
-    ModuleAxisInfoAnalysis axisInfo(module);
-    if (failed(checkAsyncCopyLowering(module, target->capability, axisInfo)))
-      return signalPassFailure();
-    lowerArgumentHints(module);
-
-    LowerToLLVMOptions options(context);
-    TileGPUTypeConverter converter(context, options);
-    RewritePatternSet patterns(context);
-    populateElementwiseOpToLLVMPatterns(converter, patterns, axisInfo);
-    populateShapeOpToLLVMPatterns(converter, patterns, targetInfo);
-    populateExternOpToLLVMPatterns(converter, patterns);
-    populateShapeTransformOpToLLVMPatterns(converter, patterns);
-    populateReduceOpToLLVMPatterns(converter, patterns, targetInfo);
-    populateScanOpToLLVMPatterns(converter, patterns, targetInfo);
-    populatePointerOpToLLVMPatterns(converter, patterns);
-    populateMemoryOpToLLVMPatterns(converter, patterns, axisInfo, targetInfo);
-    populateAtomicOpToLLVMPatterns(converter, patterns, axisInfo, targetInfo);
-    populateGridOpToLLVMPatterns(converter, patterns, targetInfo);
-    populateDebugOpToLLVMPatterns(converter, patterns, targetInfo);
-    populateBarrierOpToLLVMPatterns(converter, patterns, targetInfo);
-    populateDotOpToLLVMPatterns(converter, patterns);
-    populateMmaDotOpToLLVMPatterns(converter, patterns);
-    populateWgmmaDotOpToLLVMPatterns(converter, patterns);
-    populateSharedMemoryOpToLLVMPatterns(converter, patterns, targetInfo);
-    populateAsyncCopyOpToLLVMPatterns(converter, patterns, axisInfo,
-                                      targetInfo);
-    populateFP8ConversionPatterns(converter, patterns);
-    populateTmaOpToLLVMPatterns(converter, patterns, targetInfo);
-    // Transcendental functions through libdevice rather than LLVM
-    // intrinsics that NVPTX cannot select.
-    populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
-    // Above libdevice: float32 exp/exp2 are the hardware's approximation.
-    populateNVIDIAFastMathPatterns(converter, patterns, /*benefit=*/11);
-    arith::populateArithToLLVMConversionPatterns(converter, patterns);
-    populateMathToLLVMConversionPatterns(converter, patterns);
-    // ub.poison: accumulators of loops that start from no value.
-    ub::populateUBToLLVMConversionPatterns(converter, patterns);
-    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
-    populateFuncToLLVMConversionPatterns(converter, patterns);
-
-    LLVMConversionTarget conversionTarget(*context);
-    conversionTarget.addLegalDialect<NVVM::NVVMDialect>();
-    conversionTarget.addLegalOp<ModuleOp>();
-    conversionTarget.addIllegalDialect<tile::TileDialect, tilegpu::TileGPUDialect,
-                                       scf::SCFDialect, ub::UBDialect>();
-    if (failed(applyFullConversion(module, conversionTarget,
-                                   std::move(patterns))))
-      return signalPassFailure();
-
-    unsigned threads = getModuleNumWarps(module) * getModuleWarpSize(module);
-    module.walk([&](LLVM::LLVMFuncOp func) {
-      if (!func.isExternal() && func.isPublic())
-        targetInfo.markKernel(func, threads);
-    });
+    if (failed(backend->convertToLLVM(module, *target)))
+      signalPassFailure();
   }
 };
 

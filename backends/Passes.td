@@ -9,9 +9,11 @@ def TerrazzoConvertTileGPUToLLVM
   let description = [{
     Each tensor becomes the values one thread holds under its layout (an LLVM
     struct); each op becomes the per-thread code that computes them. The
-    target comes from the module's `tilegpu.target`: the shared patterns of
-    backends/common do the work, and the target's TargetInfo supplies special
-    registers, kernel attributes, printing and assertions (NVVM for `cuda:*`).
+    target comes from the module's `tilegpu.target`, and the conversion is
+    its vendor's (Backend::convertToLLVM; NVVM for `cuda:*`): the shared
+    patterns of backends/common do the work, with the vendor's own patterns
+    and its TargetInfo, which supplies special registers, kernel attributes,
+    printing and assertions.
     Loads and stores are vectorised from the layout and AxisInfo. A
     `convert_layout` that only relabels a thread's registers costs nothing;
     one that keeps every element in its warp, with each result register read
@@ -42,7 +44,8 @@ def TerrazzoConvertTileGPUToLLVM
     which is linked when the module is turned into PTX. The module must
     contain no `scf` ops (run `convert-scf-to-cf` first).
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"];
+  // The vendors' dialects come from the pass (registerBackendDialects).
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def TerrazzoAllocateSharedMemory

@@ -1,9 +1,9 @@
 // The implementation behind include/terrazzo/Compiler.h.
 #include "terrazzo/Compiler.h"
 
-#include "backends/Target.h"
-#include "backends/nvidia/CubinAssembler.h"
-#include "backends/nvidia/PTXEmitter.h"
+#include "backends/Backend.h"
+#include "dialects/Tile/IR/Tile.h"
+#include "target/Target.h"
 #include "lib/Pipeline.h"
 #include "lib/Registration.h"
 
@@ -161,7 +161,7 @@ void describeKernel(func::FuncOp kernel, KernelMetadata &metadata) {
   for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i) {
     KernelArgument argument;
     argument.type = typeToString(kernel.getArgument(i).getType());
-    if (auto hint = kernel.getArgAttrOfType<IntegerAttr>(i, "tile.divisibility"))
+    if (auto hint = kernel.getArgAttrOfType<IntegerAttr>(i, tile::TileDialect::kDivisibilityAttrName))
       argument.divisibility = hint.getInt();
     metadata.arguments.push_back(argument);
   }
@@ -289,17 +289,16 @@ CompileResult compileTileIR(std::string_view source, std::string_view sourceName
     result.success = true;
     return result;
   }
-  if (!target->isCUDA()) {
-    emitError(module->getLoc())
-        << "this build has no code generator for target '" << target->name
-        << "'";
+  const Backend *backend = getBackend(*target);
+  if (!backend) {
+    emitError(module->getLoc()) << noBackendMessage(*target);
     return result;
   }
   FailureOr<std::string> text = stage == Stage::LLVMIR
-                                    ? nvidia::emitLLVMIR(*module, *target,
-                                                         options.fpFusion)
-                                    : nvidia::emitPTX(*module, *target,
-                                                      options.fpFusion);
+                                    ? backend->emitLLVMIR(*module, *target,
+                                                          options.fpFusion)
+                                    : backend->emitAssembly(*module, *target,
+                                                            options.fpFusion);
   if (failed(text))
     return result;
   if (stage != Stage::Cubin) {
@@ -307,19 +306,32 @@ CompileResult compileTileIR(std::string_view source, std::string_view sourceName
     result.success = true;
     return result;
   }
-  nvidia::AssembledBinary binary;
+  Binary binary;
   std::string error;
-  if (!nvidia::assembleCubin(*text, *target, options.assembler, binary,
-                             error)) {
+  if (!backend->assemble(*text, *target, options.assembler, binary, error)) {
     emitError(module->getLoc()) << error;
     return result;
   }
-  metadata.binaryKind =
-      binary.kind == nvidia::AssembledBinary::Kind::Cubin ? "cubin" : "ptx";
+  metadata.binaryKind = binary.kind;
   metadata.assembler = binary.assembler;
   result.output = std::move(binary.bytes);
   result.success = true;
   return result;
+}
+
+int defaultNumWarps() { return int(kDefaultNumWarps); }
+
+bool describeTarget(std::string_view name, TargetDescription &description,
+                    std::string &error) {
+  std::optional<Target> target = Target::parse(name, error);
+  if (!target)
+    return false;
+  description.name = target->name;
+  description.vendor = target->isCUDA() ? "cuda" : "hip";
+  description.processor = target->processor;
+  description.warpSize = int(target->warpSize);
+  description.maxSharedMemoryBytes = int(target->maxSharedMemoryBytes);
+  return true;
 }
 
 const char *version() {

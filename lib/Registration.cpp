@@ -2,8 +2,8 @@
 
 #include "lib/Pipeline.h"
 
+#include "backends/Backend.h"
 #include "backends/Passes.h"
-#include "backends/nvidia/PTXEmitter.h"
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 #include "passes/Analysis/AxisInfo.h"
@@ -14,7 +14,6 @@
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -28,15 +27,16 @@ void terrazzo::registerDialects(mlir::DialectRegistry &registry) {
                   mlir::arith::ArithDialect, mlir::math::MathDialect,
                   mlir::scf::SCFDialect, mlir::cf::ControlFlowDialect,
                   mlir::func::FuncDialect, mlir::LLVM::LLVMDialect,
-                  mlir::NVVM::NVVMDialect, mlir::ub::UBDialect>();
+                  mlir::ub::UBDialect>();
   mlir::func::registerInlinerExtension(registry);
-  terrazzo::nvidia::registerTranslations(registry);
+  terrazzo::registerBackendDialects(registry);
 }
 
 void terrazzo::registerPasses() {
   mlir::registerTransformsPasses();
   mlir::terrazzo::registerTerrazzoPasses();
   mlir::terrazzo::registerTerrazzoBackendPasses();
+  terrazzo::registerBackendPasses();
   // The two upstream conversions the LLVM pipeline uses, without pulling in
   // every conversion MLIR has.
   mlir::registerPass([] { return mlir::createSCFToControlFlowPass(); });

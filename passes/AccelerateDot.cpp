@@ -5,7 +5,7 @@
 #include "passes/AccelerateDot.h"
 #include "passes/AccelerateDotWgmma.h"
 
-#include "backends/Target.h"
+#include "target/Target.h"
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 #include "passes/LayoutPropagation.h"
@@ -250,18 +250,10 @@ bool mlir::terrazzo::isTensorCoreDot(tile::DotOp dot,
 
 FailureOr<ModuleTarget> mlir::terrazzo::getModuleTarget(ModuleOp module,
                                                         StringRef pass) {
-  auto targetName = module->getAttrOfType<StringAttr>(
-      tilegpu::TileGPUDialect::kTargetAttrName);
-  auto warps = module->getAttrOfType<IntegerAttr>(
-      tilegpu::TileGPUDialect::kNumWarpsAttrName);
-  if (!targetName || !warps)
+  std::optional<::terrazzo::Target> target = tilegpu::getTarget(module);
+  if (!target || !module->hasAttr(tilegpu::TileGPUDialect::kNumWarpsAttrName))
     return module.emitError(pass)
            << " needs a module converted by terrazzo-convert-tile-to-tilegpu "
               "(target and warps)";
-  std::string error;
-  std::optional<::terrazzo::Target> target =
-      ::terrazzo::Target::parse(targetName.getValue(), error);
-  if (!target)
-    return module.emitError(error);
-  return ModuleTarget{*target, static_cast<unsigned>(warps.getInt())};
+  return ModuleTarget{*target, tilegpu::getNumWarps(module)};
 }

@@ -8,7 +8,7 @@
 #ifndef TERRAZZO_PASSES_ACCELERATEDOT_H
 #define TERRAZZO_PASSES_ACCELERATEDOT_H
 
-#include "backends/Target.h"
+#include "target/Target.h"
 #include "dialects/Tile/IR/Tile.h"
 
 #include "mlir/IR/BuiltinOps.h"

@@ -88,8 +88,8 @@ struct CoalescePass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     ModuleAxisInfoAnalysis axisInfo(module);
-    unsigned numWarps = getNumWarps(module);
-    unsigned threadsPerWarp = getThreadsPerWarp(module);
+    unsigned numWarps = tilegpu::getNumWarps(module);
+    unsigned threadsPerWarp = tilegpu::getThreadsPerWarp(module);
 
     // Decide every layout before changing the IR the analysis describes.
     SmallVector<std::pair<Operation *, Attribute>> decisions;

@@ -1,7 +1,7 @@
 // terrazzo-convert-tile-to-tilegpu: see Passes.td.
 #include "passes/Passes.h"
 
-#include "backends/Target.h"
+#include "target/Target.h"
 #include "passes/LayoutUtils.h"
 #include "dialects/TileGPU/IR/DotOperandLayouts.h"
 #include "passes/ShapeOpLayouts.h"

@@ -49,20 +49,6 @@ BlockedLayoutAttr mlir::terrazzo::getDefaultBlockedLayout(
                           threadsPerWarp);
 }
 
-static unsigned getModuleInt(ModuleOp module, StringRef name, unsigned fallback) {
-  if (auto attr = module->getAttrOfType<IntegerAttr>(name))
-    return attr.getInt();
-  return fallback;
-}
-
-unsigned mlir::terrazzo::getNumWarps(ModuleOp module) {
-  return getModuleInt(module, TileGPUDialect::kNumWarpsAttrName, 4);
-}
-
-unsigned mlir::terrazzo::getThreadsPerWarp(ModuleOp module) {
-  return getModuleInt(module, TileGPUDialect::kThreadsPerWarpAttrName, 32);
-}
-
 Value mlir::terrazzo::convertToLayout(OpBuilder &builder, Location loc,
                                       Value value, Attribute layout) {
   auto type = dyn_cast<RankedTensorType>(value.getType());

@@ -22,10 +22,6 @@ getBlockedLayout(MLIRContext *context, ArrayRef<int64_t> shape,
                  ArrayRef<unsigned> sizePerThread, ArrayRef<unsigned> order,
                  unsigned numWarps, unsigned threadsPerWarp);
 
-/// The module's launch configuration (the tilegpu module attributes).
-unsigned getNumWarps(ModuleOp module);
-unsigned getThreadsPerWarp(ModuleOp module);
-
 /// `type` with `encoding`, or `type` itself when it is not a tensor.
 Type withEncoding(Type type, Attribute encoding);
 

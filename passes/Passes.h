@@ -2,6 +2,8 @@
 #ifndef TERRAZZO_PASSES_PASSES_H
 #define TERRAZZO_PASSES_PASSES_H
 
+#include "target/Target.h"
+
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::terrazzo {

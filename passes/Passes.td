@@ -47,7 +47,8 @@ def TerrazzoConvertTileToTileGPU
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"cuda:80\"",
            "Target, e.g. cuda:80, cuda:90 or hip:gfx942">,
-    Option<"numWarps", "num-warps", "unsigned", /*default=*/"4",
+    Option<"numWarps", "num-warps", "unsigned",
+           /*default=*/"::terrazzo::kDefaultNumWarps",
            "Warps per program instance (a power of two from 1 to 32)">,
     Option<"threadsPerWarp", "threads-per-warp", "unsigned", /*default=*/"0",
            "Threads per warp; 0 takes the target's warp size">
@@ -163,41 +164,6 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
                            "::mlir::ub::UBDialect"];
 }
 
-def TerrazzoDecomposeTf32x3
-    : Pass<"terrazzo-decompose-tf32x3", "::mlir::ModuleOp"> {
-  let summary = "Compute float32 dots in tf32x3 precision as three tf32 dots";
-  let description = [{
-    A `tile.dot` of float32 operands and result with `precision = tf32x3`
-    that terrazzo-accelerate-dot would compute on tensor cores if its
-    precision were tf32 (for the module's `tilegpu.target` and
-    `tilegpu.num-warps`, by that pass's own rules) becomes three tf32 dots.
-    Each operand x splits into x_big, x with the low 13 of its 23 mantissa
-    bits cleared (a tf32 value, so tf32 takes it exactly), and
-    x_small = x - x_big (exact in float32); then
-
-        acc = dot(a_small, b_big, c)
-        acc = dot(a_big, b_small, acc)
-        d   = dot(a_big, b_big, acc)
-
-    each in precision tf32. What is lost, a_small * b_small (below 2^-20
-    of |a| |b|) and the bits of the small parts that tf32 drops (below
-    2^-21 of |a| |b| each), is below 2^-19 of |a| |b| per product, so the
-    result is nearly as accurate as float32's. The small products come
-    first so that they add up among themselves before the large one is
-    added. The parts are computed in the layout the operand had before
-    its conversion to the dot's operand layout, as terrazzo-accelerate-dot
-    expects of the operands it converts.
-
-    An infinite operand has a NaN small part (inf - inf): results that an
-    infinity reaches are NaN rather than infinite.
-
-    Other tf32x3 dots (those tensor cores would not compute in tf32: too
-    small a K, batched, before sm_80, AMD targets) are left alone: the FMA lowering
-    multiplies them in float32, which is more accurate still.
-  }];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
-}
-
 def TerrazzoAccelerateDot : Pass<"terrazzo-accelerate-dot", "::mlir::ModuleOp"> {
   let summary = "Compute tile.dot on tensor cores where the target and types allow";
   let description = [{
@@ -228,41 +194,6 @@ def TerrazzoAccelerateDot : Pass<"terrazzo-accelerate-dot", "::mlir::ModuleOp"> 
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::ub::UBDialect"];
-}
-
-def TerrazzoLoadsToDescriptors
-    : Pass<"terrazzo-loads-to-descriptors", "::mlir::ModuleOp"> {
-  let summary = "Turn pointer loads whose block the pass can prove into tensor-descriptor loads served by TMA (sm_90)";
-  let description = [{
-    A masked `tile.load` in a loop whose block only feeds `tile.dot`
-    operands (maybe through `tile.trans`) becomes a `tile.desc_load` of a
-    `tile.make_tensor_desc` created at the top of the kernel, when the pass
-    proves that the load reads exactly a box of a strided tensor, zeros
-    outside it:
-    - its pointers are a scalar base plus, per dimension d, scale_d *
-      (u_d + i_d) for the block index i_d, the innermost scale 1, built
-      from `make_range`, `splat`, `expand_dims`, `broadcast`, `addi` and
-      products by uniform values, or carried by the loop (from 0 in steps
-      of 1) and advanced each iteration by a multiple of one dimension's
-      scale;
-    - its mask is one bound (v_d + i_d) < bound_d per dimension (and
-      optionally (v_d + i_d) >= 0 with v_d = u_d), with extents
-      bound_d + u_d - v_d that are the same in every iteration (the linear
-      parts cancel: the mask `offs_k < K - k * BK` of pointers advanced by
-      BK gives extent K) and computable at the top of the kernel;
-    - `other` is zero or absent, and each coordinate u_d is bounded below
-      at 0 by the mask or known not to be negative (TMA reads zeros before
-      0, the load would read memory there).
-    The descriptor is the tensor at the base with those extents, row
-    strides scale_d (elements) and the load's block; the desc_load's
-    coordinates are u_d. A conversion is kept only where TMA will serve it
-    (the checks of terrazzo-lower-tensor-descriptors' keep-tma), so that a
-    load never turns into a descriptor lowered back to pointers. Loads the
-    pass cannot prove stay (Triton's matmul tutorial wraps its rows with
-    `% M`: rows past M are read from the top of A, which no box describes).
-  }];
-  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
-                           "::mlir::arith::ArithDialect"];
 }
 
 def TerrazzoLowerTensorDescriptors
@@ -307,41 +238,6 @@ def TerrazzoLowerTensorDescriptors
            "it); for tests of the lowering">
   ];
   // The TMA check builds the shared layouts TMA would use.
-  let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::tile::TileDialect",
-                           "::mlir::tilegpu::TileGPUDialect"];
-}
-
-def TerrazzoLowerDescriptorsToTma
-    : Pass<"terrazzo-lower-descriptors-to-tma", "::mlir::ModuleOp"> {
-  let summary = "Lower tensor-descriptor loads and stores to TMA copies (sm_90)";
-  let description = [{
-    Runs on tilegpu IR for sm_90, after layouts have settled (the block a
-    load produces is read from shared memory straight into the layout its
-    user wants). Each kernel with descriptors gets a trailing `!tile.ptr<i8>`
-    argument, global scratch of `tilegpu.global_scratch_bytes` (a module
-    attribute: 128 bytes per descriptor) per program instance, which the
-    launcher allocates. Each `tile.make_tensor_desc` becomes a
-    `tilegpu.tensormap_create` in this program's slot of it, with the shared
-    layout TMA fills: `#tilegpu.nvmma_shared` with the widest swizzle (up to
-    128 bytes) for 2-D blocks of at least 8 rows and 32 bytes per row, else
-    a row-major `#tilegpu.swizzled_shared`.
-
-    A `tile.desc_load` becomes a buffer and an mbarrier (`local_alloc`),
-    `mbarrier_init`, `mbarrier_expect_tx` of the block's bytes,
-    `async_tma_copy_global_to_local`, `mbarrier_wait` on phase 0,
-    `mbarrier_inval` and a `local_load` (to the layout of a
-    `convert_layout` that is the load's only user, which it replaces).
-    Out-of-bounds elements read as zero (the tensor map's zero fill).
-
-    A `tile.desc_store` becomes a `local_alloc` of the value,
-    `fence_async_shared`, `async_tma_copy_local_to_global` and
-    `async_tma_store_wait` (0); TMA does not write out-of-bounds elements.
-
-    Descriptors are expected to have been filtered by
-    terrazzo-lower-tensor-descriptors with `keep-tma`; one created outside
-    a kernel's top level, or whose block TMA cannot copy, is an error.
-  }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tile::TileDialect",
                            "::mlir::tilegpu::TileGPUDialect"];

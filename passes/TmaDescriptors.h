@@ -24,13 +24,9 @@ inline constexpr const char *kGlobalScratchAttrName =
 /// strides known multiples of 16 bytes (AxisInfo: divisibility hints of the
 /// kernel's arguments), and the innermost block coordinate of every load
 /// and store a known multiple of 16 bytes (TMA faults on the others).
-/// The unit attribute of a kernel's integer argument the launch key
-/// specialised as not negative.
-inline constexpr const char *kNonNegativeAttrName = "tile.nonnegative";
-
 /// Whether `value` (an integer) is known not to be negative: a constant,
 /// a program id or count, a kernel argument specialised so
-/// (kNonNegativeAttrName), an induction variable counting up from such a
+/// (tile::TileDialect::kNonNegativeAttrName), an induction variable counting up from such a
 /// value, or sums, products, quotients, signed remainders (of such a
 /// dividend), maxima, minima and extensions of such values.
 bool isKnownNonNegative(Value value, int depth = 0);

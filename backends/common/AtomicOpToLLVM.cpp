@@ -55,6 +55,7 @@
 #include "backends/common/Patterns.h"
 #include "backends/common/TargetInfo.h"
 #include "backends/common/TypeConverter.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
 #include "backends/common/Utility.h"
 #include "dialects/Tile/IR/Tile.h"
 #include "passes/Analysis/AxisInfo.h"
@@ -92,7 +93,7 @@ FailureOr<Ownership> analyseOwnership(Operation *op, Type ptrType,
   static_cast<ElementCopies &>(own) = *copies;
   if (own.scalar) {
     own.canonical = {0};
-    unsigned warps = getModuleNumWarps(op), warpSize = getModuleWarpSize(op);
+    unsigned warps = tilegpu::getNumWarps(op), warpSize = tilegpu::getThreadsPerWarp(op);
     own.broadcast = warps > 1      ? Broadcast::Shared
                     : warpSize > 1 ? Broadcast::Shuffle
                                    : Broadcast::None;
@@ -500,7 +501,7 @@ public:
   AtomicLowering(Operation *op, const Ownership &own, const TargetInfo &target,
                  RewriterBase &rewriter)
       : op(op), own(own), target(target), rewriter(rewriter),
-        loc(op->getLoc()), warpSize(getModuleWarpSize(op)) {}
+        loc(op->getLoc()), warpSize(tilegpu::getThreadsPerWarp(op)) {}
 
   /// True (i1) in the threads that do atomics; null when all do.
   Value threadPredicate() {
@@ -768,7 +769,7 @@ struct AtomicCASOpConversion : public ConvertOpToLLVMPattern<tile::AtomicCASOp> 
 /// Whether the program has more than one thread, so that an ordering of
 /// the program's accesses needs a barrier besides the atomic.
 bool hasSeveralThreads(Operation *op) {
-  return getModuleNumWarps(op) * getModuleWarpSize(op) > 1;
+  return tilegpu::getNumWarps(op) * tilegpu::getThreadsPerWarp(op) > 1;
 }
 
 /// The old values of the owned registers `olds` (the others null), given to

@@ -3,6 +3,7 @@
 #include "backends/common/Patterns.h"
 #include "backends/common/TargetInfo.h"
 #include "backends/common/TypeConverter.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
 #include "backends/common/Utility.h"
 #include "dialects/Tile/IR/Tile.h"
 
@@ -79,7 +80,7 @@ struct PrintOpConversion : public ConvertOpToLLVMPattern<tile::PrintOp> {
         elements = unpackStruct(rewriter, loc, converted);
         indices = emitIndices(
             rewriter, loc, *layout,
-            getThreadPosition(rewriter, loc, target, getModuleWarpSize(op)));
+            getThreadPosition(rewriter, loc, target, tilegpu::getThreadsPerWarp(op)));
       }
       for (auto [element, coords] : llvm::zip(elements, indices)) {
         std::string format = pidFormat;

@@ -13,6 +13,7 @@
 #include "backends/common/TypeConverter.h"
 #include "backends/common/Utility.h"
 #include "dialects/Tile/IR/Tile.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
 #include "passes/Analysis/AxisInfo.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -221,7 +222,7 @@ struct StoreOpConversion : public ConvertOpToLLVMPattern<tile::StoreOp> {
     if (failed(copies))
       return op.emitOpError(reason);
     Value owner = emitOwnerPredicate(rewriter, loc, target, *copies, [&] {
-      return getThreadPosition(rewriter, loc, target, getModuleWarpSize(op));
+      return getThreadPosition(rewriter, loc, target, tilegpu::getThreadsPerWarp(op));
     });
 
     for (size_t i = 0; i < ptrs.size(); i += width) {

@@ -141,7 +141,7 @@ struct ReduceOpConversion : public ConvertOpToLLVMPattern<tile::ReduceOp> {
     Location loc = op.getLoc();
     unsigned axis = op.getAxis();
     unsigned n = op.getSrcs().size();
-    unsigned warpSize = getModuleWarpSize(op);
+    unsigned warpSize = tilegpu::getThreadsPerWarp(op);
 
     SmallVector<SmallVector<Value>> sources;
     for (Value src : adaptor.getSrcs())

@@ -284,7 +284,7 @@ struct ScanOpConversion : public ConvertOpToLLVMPattern<tile::ScanOp> {
     unsigned axis = op.getAxis();
     bool reverse = op.getReverse();
     unsigned n = op.getSrcs().size();
-    unsigned warpSize = getModuleWarpSize(op);
+    unsigned warpSize = tilegpu::getThreadsPerWarp(op);
     auto srcType = cast<RankedTensorType>(op.getSrcs().front().getType());
     ArrayRef<int64_t> shape = srcType.getShape();
 

@@ -110,7 +110,7 @@ struct MakeRangeOpConversion : public ConvertOpToLLVMPattern<tile::MakeRangeOp> 
       return rewriter.notifyMatchFailure(op, "result has no layout");
     Location loc = op.getLoc();
     ThreadPosition thread = getThreadPosition(rewriter, loc, target,
-                                              getModuleWarpSize(op));
+                                              tilegpu::getThreadsPerWarp(op));
     Value start = i32Constant(rewriter, loc, op.getStart());
     SmallVector<Value> values;
     for (auto &coords : emitIndices(rewriter, loc, *layout, thread))
@@ -288,7 +288,7 @@ LogicalResult convertThroughSharedMemory(tilegpu::ConvertLayoutOp op, Value src,
   };
 
   ThreadPosition thread =
-      getThreadPosition(rewriter, loc, target, getModuleWarpSize(op));
+      getThreadPosition(rewriter, loc, target, tilegpu::getThreadsPerWarp(op));
   // No barrier first: terrazzo-insert-barriers puts one in front of the op
   // when an earlier access to this scratch may still be in flight.
   SmallVector<Value> values = unpackStruct(rewriter, loc, src);
@@ -398,7 +398,7 @@ void convertWithShuffles(tilegpu::ConvertLayoutOp op, Value src,
                          const TargetInfo &target,
                          ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
-  unsigned warpSize = getModuleWarpSize(op);
+  unsigned warpSize = tilegpu::getThreadsPerWarp(op);
   ThreadPosition thread = getThreadPosition(rewriter, loc, target, warpSize);
   Value lanePart;
   for (auto [i, basis] : llvm::enumerate(plan.laneImage)) {

@@ -158,7 +158,7 @@ LogicalResult storeToShared(Operation *op, Value src, RankedTensorType tensor,
   if (failed(plan))
     return failure();
   ThreadPosition thread =
-      getThreadPosition(rewriter, loc, target, getModuleWarpSize(op));
+      getThreadPosition(rewriter, loc, target, tilegpu::getThreadsPerWarp(op));
   SmallVector<Value> offsets = emitSharedOffsets(rewriter, loc, *plan, thread);
   SmallVector<Value> values = unpackStruct(rewriter, loc, src);
   Type element = values.front().getType();
@@ -261,7 +261,7 @@ struct LocalLoadOpConversion
     if (std::optional<LinearLayout> tensorLayout = getLinearLayout(op.getType()))
       if (std::optional<LinearLayout> bufferLayout = getSharedLayout(buffer)) {
         ThreadPosition thread =
-            getThreadPosition(rewriter, loc, target, getModuleWarpSize(op));
+            getThreadPosition(rewriter, loc, target, tilegpu::getThreadsPerWarp(op));
         Type element =
             getTypeConverter()->convertType(buffer.getElementType());
         if (std::optional<SmallVector<Value>> loaded =
@@ -286,7 +286,7 @@ struct LocalLoadOpConversion
       return rewriter.notifyMatchFailure(op, "unconvertible types");
     unsigned elementBytes = scratchElementBytes(buffer.getElementType());
     ThreadPosition thread =
-        getThreadPosition(rewriter, loc, target, getModuleWarpSize(op));
+        getThreadPosition(rewriter, loc, target, tilegpu::getThreadsPerWarp(op));
     SmallVector<Value> offsets = emitSharedOffsets(rewriter, loc, *plan, thread);
     int32_t width = plan->vectorWidth;
     SmallVector<Value> results;

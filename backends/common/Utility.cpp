@@ -193,7 +193,7 @@ Value mlir::terrazzo::uniformWarpIndex(RewriterBase &rewriter, Location loc,
   // per function (LLVM does not merge shuffles).
   static constexpr llvm::StringLiteral kWarpIndexAttr = "terrazzo.warp_index";
   Operation *parent = rewriter.getInsertionBlock()->getParentOp();
-  if (getModuleNumWarps(parent) == 1)
+  if (tilegpu::getNumWarps(parent) == 1)
     return i32Constant(rewriter, loc, 0);
   OpBuilder::InsertionGuard guard(rewriter);
   auto function = dyn_cast<FunctionOpInterface>(parent);
@@ -347,24 +347,6 @@ Value mlir::terrazzo::shuffleScalar(RewriterBase &rewriter, Location loc,
   return type == intType
              ? moved
              : LLVM::BitcastOp::create(rewriter, loc, type, moved).getResult();
-}
-
-static unsigned getModuleAttr(Operation *op, StringRef name, unsigned fallback) {
-  auto module = op->getParentOfType<ModuleOp>();
-  if (!module)
-    module = dyn_cast<ModuleOp>(op);
-  if (module)
-    if (auto attr = module->getAttrOfType<IntegerAttr>(name))
-      return attr.getInt();
-  return fallback;
-}
-
-unsigned mlir::terrazzo::getModuleWarpSize(Operation *op) {
-  return getModuleAttr(op, tilegpu::TileGPUDialect::kThreadsPerWarpAttrName, 32);
-}
-
-unsigned mlir::terrazzo::getModuleNumWarps(Operation *op) {
-  return getModuleAttr(op, tilegpu::TileGPUDialect::kNumWarpsAttrName, 4);
 }
 
 Value mlir::terrazzo::getScratchPointer(RewriterBase &rewriter, Location loc,

@@ -167,10 +167,6 @@ private:
   SmallVector<unsigned> elementBytes;
 };
 
-/// The module's threads per warp and warps (from the tilegpu attributes).
-unsigned getModuleWarpSize(Operation *op);
-unsigned getModuleNumWarps(Operation *op);
-
 } // namespace mlir::terrazzo
 
 #endif // TERRAZZO_BACKENDS_COMMON_UTILITY_H

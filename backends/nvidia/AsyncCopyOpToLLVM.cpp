@@ -94,7 +94,7 @@ struct AsyncCopyOpConversion
       return rewriter.notifyMatchFailure(op, "no cp.async of this width");
 
     ThreadPosition thread =
-        getThreadPosition(rewriter, loc, target, getModuleWarpSize(op));
+        getThreadPosition(rewriter, loc, target, tilegpu::getThreadsPerWarp(op));
     SmallVector<Value> offsets = emitSharedOffsets(rewriter, loc, *plan, thread);
     SmallVector<Value> ptrs = unpackStruct(rewriter, loc, adaptor.getSrc());
     SmallVector<Value> masks;

@@ -4,7 +4,7 @@
 #ifndef TERRAZZO_BACKENDS_NVIDIA_CUBINASSEMBLER_H
 #define TERRAZZO_BACKENDS_NVIDIA_CUBINASSEMBLER_H
 
-#include "backends/Target.h"
+#include "target/Target.h"
 
 #include <string>
 

@@ -3,7 +3,7 @@
 #ifndef TERRAZZO_BACKENDS_NVIDIA_PTXEMITTER_H
 #define TERRAZZO_BACKENDS_NVIDIA_PTXEMITTER_H
 
-#include "backends/Target.h"
+#include "target/Target.h"
 
 #include "mlir/Support/LLVM.h"
 

@@ -17,6 +17,7 @@
 // here and are inline PTX.
 #include "backends/common/TargetInfo.h"
 #include "backends/common/TypeConverter.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
 #include "backends/common/Utility.h"
 #include "backends/nvidia/NVIDIAPatterns.h"
 #include "dialects/TileGPU/IR/TmaLayout.h"
@@ -163,7 +164,7 @@ struct TensormapCreateOpConversion
   matchAndRewrite(tilegpu::TensormapCreateOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    if (getModuleWarpSize(op) != 32)
+    if (tilegpu::getThreadsPerWarp(op) != 32)
       return op.emitOpError("needs 32-thread warps");
     Value map = getScratchPointer(rewriter, loc, op);
     if (!map)

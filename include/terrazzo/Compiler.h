@@ -46,6 +46,29 @@ enum class Stage {
 /// anything else.
 TERRAZZO_API bool parseStage(std::string_view name, Stage &stage);
 
+/// Warps per program instance when a launch names none.
+TERRAZZO_API int defaultNumWarps();
+
+/// What the compiler knows of a target.
+struct TargetDescription {
+  /// The canonical spelling: "cuda:90", "hip:gfx942".
+  std::string name;
+  /// "cuda" or "hip".
+  std::string vendor;
+  /// The processor code is generated for: "sm_90a", "gfx942".
+  std::string processor;
+  /// Threads per warp (wavefront).
+  int warpSize = 0;
+  /// Shared memory one program instance may use (the opt-in maximum).
+  int maxSharedMemoryBytes = 0;
+};
+
+/// Describes the target `name` ("cuda:90", "hip:gfx942", ...); false with
+/// `error` set (listing the accepted targets) when there is no such target.
+TERRAZZO_API bool describeTarget(std::string_view name,
+                                 TargetDescription &description,
+                                 std::string &error);
+
 struct CompileOptions {
   /// Run the tile-level pipeline (inline, canonicalize, combine, CSE, symbol
   /// DCE) after parsing and verifying; otherwise only parse and verify
@@ -54,7 +77,7 @@ struct CompileOptions {
   /// "cuda:80", "cuda:90", ...; ignored for stage Tile.
   std::string target = "cuda:90";
   /// Warps per program instance (a power of two from 1 to 32).
-  int numWarps = 4;
+  int numWarps = defaultNumWarps();
   /// Shared buffers per software-pipelined dot operand in loops (cuda:80
   /// and newer; below 2, no pipelining).
   int numStages = 3;

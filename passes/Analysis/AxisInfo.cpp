@@ -881,9 +881,9 @@ AxisInfo applyHints(Operation *op, const AxisInfo &info,
       return std::nullopt;
     return attr.asArrayRef();
   };
-  auto contiguity = hint(kContiguityHint);
-  auto divisibility = hint(kDivisibilityHint);
-  auto constancy = hint(kConstancyHint);
+  auto contiguity = hint(tile::TileDialect::kContiguityAttrName);
+  auto divisibility = hint(tile::TileDialect::kDivisibilityAttrName);
+  auto constancy = hint(tile::TileDialect::kConstancyAttrName);
   if (!contiguity && !divisibility && !constancy)
     return info;
   DimVector c(info.getContiguity()), d(info.getDivisibility()),
@@ -946,7 +946,7 @@ public:
       if (function && block->isEntryBlock() &&
           arg.getArgNumber() < function.getNumArguments()) {
         if (auto attr = function.getArgAttrOfType<IntegerAttr>(
-                arg.getArgNumber(), "tile.divisibility")) {
+                arg.getArgNumber(), tile::TileDialect::kDivisibilityAttrName)) {
           int64_t n = attr.getValue().getSExtValue();
           if (n > 0) {
             int64_t div = pow2Divisor(n);

@@ -58,11 +58,6 @@ class Operation;
 
 namespace mlir::terrazzo {
 
-/// The attributes of hints on ops (see above).
-inline constexpr llvm::StringLiteral kContiguityHint = "tile.contiguity";
-inline constexpr llvm::StringLiteral kDivisibilityHint = "tile.divisibility";
-inline constexpr llvm::StringLiteral kConstancyHint = "tile.constancy";
-
 class AxisInfo {
 public:
   using DimVector = SmallVector<int64_t, 4>;

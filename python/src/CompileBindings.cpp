@@ -108,6 +108,28 @@ void registerCompileBindings(py::module_ &m) {
                " output=" + std::to_string(py::len(r.output)) + " bytes>";
       });
 
+  m.def("default_num_warps", &terrazzo::defaultNumWarps,
+        "Warps per program instance when a launch names none.");
+  m.def(
+      "describe_target",
+      [](const std::string &name) {
+        TargetDescription description;
+        std::string error;
+        if (!describeTarget(name, description, error))
+          throw py::value_error(error);
+        py::dict out;
+        out["name"] = description.name;
+        out["vendor"] = description.vendor;
+        out["processor"] = description.processor;
+        out["warp_size"] = description.warpSize;
+        out["max_shared_memory_bytes"] = description.maxSharedMemoryBytes;
+        return out;
+      },
+      py::arg("name"),
+      "What the compiler knows of the target `name` (\"cuda:90\", ...): a "
+      "dict of name, vendor, processor, warp_size and "
+      "max_shared_memory_bytes; ValueError for an unknown target.");
+
   m.def("compile", &compile, py::arg("source"), py::arg("name"),
         py::arg("target"), py::arg("num_warps"), py::arg("stage"),
         py::arg("assembler") = "auto", py::kw_only(),

@@ -29,6 +29,7 @@
 // current while the compile callback runs.
 #include "ArgumentPacking.h"
 #include "Kernel.h"
+#include "terrazzo/Compiler.h"
 
 #include <pybind11/stl.h>
 
@@ -40,7 +41,7 @@
 namespace terrazzo::python {
 namespace {
 
-constexpr long kDefaultNumWarps = 4;
+const long kDefaultNumWarps = terrazzo::defaultNumWarps();
 constexpr long kDefaultNumStages = 3;
 
 /// The key's bytes; on the stack unless the kernel has very many parameters.

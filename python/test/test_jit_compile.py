@@ -158,14 +158,28 @@ def test_grid_callable_gets_the_bound_arguments():
     assert seen["BLOCK_SIZE"] == 128 and seen["n_elements"] == 1000
 
 
-def test_key_matches_the_python_reference():
-    k = fresh(add_kernel)
-    args = (*ptrs("float32", "float16", "int8"), 48)
-    k._make_dispatcher()
-    c_key = k._dispatcher.key_for(args, {"BLOCK_SIZE": 64, "num_warps": 2})
-    py_key = k.key_for(*args, BLOCK_SIZE=64, num_warps=2)
-    assert tuple(c_key[:-1]) == py_key[:-2]
-    assert tuple(c_key[-1]) == py_key[-2:]
+@pytest.mark.parametrize("args, kwargs", [
+    ((1 << 20, 1 << 20, 1 << 20, 48), dict(BLOCK_SIZE=64, num_warps=2)),
+    ((1 << 20, 1 << 20, 1 << 20, 1024), dict(BLOCK_SIZE=256)),
+    ((1 << 20, None, (1 << 20) + 4, 1), dict(BLOCK_SIZE=64, num_warps=8, num_stages=2)),
+    ((1 << 20, 1 << 20, 1 << 20, 2 ** 40), dict(BLOCK_SIZE=128, num_warps=2)),
+    ((1 << 20, 1 << 20, 1 << 20, -48), dict(BLOCK_SIZE=32)),
+])
+def test_key_matches_the_python_reference(args, kwargs):
+    # The dispatcher's key and the Python-only path's are the same key,
+    # which split_key takes apart.
+    from terrazzo.compiler.kernel import split_key
+    dtypes = iter(("float32", "float16", "int8"))
+    values = [FakeTensor(a, next(dtypes)) if isinstance(a, int) and i < 3 else a
+              for i, a in enumerate(args)]
+    kernel = fresh(add_kernel)
+    dispatcher = kernel._make_dispatcher()
+    key = dispatcher.key_for(values, kwargs)
+    assert key == kernel.key_for(*values, **kwargs)
+    parts = split_key(key, len(kernel.arg_names))
+    assert (parts.num_warps, parts.num_stages) == (kwargs.get("num_warps", _C.default_num_warps()),
+                                                   kwargs.get("num_stages", 3))
+    assert parts.entries[3][0] == ("l" if args[3] >= 2 ** 31 else "i")
 
 
 def test_none_pointer_arguments():
@@ -429,3 +443,19 @@ def test_gpu_kernel_for_another_arch_runs(torch_cuda, arch):
     fresh(mul_add_kernel)[(1,)](data, arch=arch)
     torch.cuda.synchronize()
     assert torch.equal(data, torch.full_like(data, 2.5))
+
+
+def test_default_num_warps_is_the_compilers():
+    from terrazzo.compiler.kernel import DEFAULT_NUM_WARPS
+    assert DEFAULT_NUM_WARPS == _C.default_num_warps()
+    assert triton.Config({}).num_warps == DEFAULT_NUM_WARPS
+
+
+@pytest.mark.parametrize("name, warp_size", [("cuda:80", 32), ("cuda:90", 32), ("hip:gfx942", 64),
+                                             ("hip:gfx1100", 32)])
+def test_describe_target(name, warp_size):
+    description = _C.describe_target(name)
+    assert description["name"] == name and description["warp_size"] == warp_size
+    assert description["vendor"] == name.split(":")[0]
+    with pytest.raises(ValueError, match="unknown target 'cuda:1'.*cuda:80"):
+        _C.describe_target("cuda:1")

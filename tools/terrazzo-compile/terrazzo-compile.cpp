@@ -17,8 +17,9 @@
 
 namespace {
 
-const char *kUsage =
-    "usage: terrazzo-compile <input.mlir> [--target=cuda:90] [--num-warps=4]\n"
+const std::string kUsage =
+    "usage: terrazzo-compile <input.mlir> [--target=cuda:90] [--num-warps=" +
+    std::to_string(terrazzo::defaultNumWarps()) + "]\n"
     "                        [--num-stages=3]\n"
     "                        [--emit=tile|tilegpu|llvm|llvmir|ptx|cubin]\n"
     "                        [--assembler=auto|ptxas|nvJitLink|driver]\n"
@@ -82,7 +83,7 @@ int main(int argc, char **argv) {
     } else if (input.empty()) {
       input = arg;
     } else {
-      return fail("more than one input file\n" + std::string(kUsage));
+      return fail("more than one input file\n" + kUsage);
     }
   }
   if (input.empty())

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -42,6 +43,45 @@ void TileDialect::initialize() {
 #include "dialects/Tile/IR/TileOps.cpp.inc"
       >();
   addInterfaces<TileInlinerInterface>();
+}
+
+LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
+                                                   unsigned regionIndex,
+                                                   unsigned argIndex,
+                                                   NamedAttribute attr) {
+  StringRef name = attr.getName().strref();
+  Type type;
+  if (regionIndex < op->getNumRegions() && !op->getRegion(regionIndex).empty() &&
+      argIndex < op->getRegion(regionIndex).getNumArguments())
+    type = op->getRegion(regionIndex).getArgument(argIndex).getType();
+  else if (auto function = dyn_cast<FunctionOpInterface>(op);
+           function && argIndex < function.getNumArguments())
+    type = function.getArgumentTypes()[argIndex];
+  bool integer = type && type.isSignlessInteger();
+  if (name == kDivisibilityAttrName) {
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value || !value.getType().isSignlessInteger(32) || value.getInt() <= 0)
+      return op->emitError("'") << name << "' of argument #" << argIndex
+                                << " must be a positive i32, got "
+                                << attr.getValue();
+    if (type && !integer && !isa<PointerType>(type))
+      return op->emitError("'") << name << "' is for integer and pointer "
+                                   "arguments, not argument #"
+                                << argIndex << " of type " << type;
+    return success();
+  }
+  if (name == kNonNegativeAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError("'") << name << "' of argument #" << argIndex
+                                << " must be a unit attribute, got "
+                                << attr.getValue();
+    if (type && !integer)
+      return op->emitError("'") << name << "' is for integer arguments, not "
+                                   "argument #"
+                                << argIndex << " of type " << type;
+    return success();
+  }
+  return op->emitError("unknown tile argument attribute '") << name << "'";
 }
 
 void TileDialect::registerTypes() {

@@ -19,8 +19,23 @@ def Tile_Dialect : Dialect {
   ];
   let useDefaultTypePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerTypes();
+
+    /// Argument attributes of kernels that the passes read (AxisInfo, the
+    /// TMA lowering), set by the frontend's specialisation:
+    /// `tile.divisibility = N : i32`, the argument (an integer, or a
+    /// pointer's address in bytes) is a multiple of N > 0;
+    static constexpr ::llvm::StringLiteral kDivisibilityAttrName = "tile.divisibility";
+    /// `tile.nonnegative` (unit), the integer argument is never negative.
+    static constexpr ::llvm::StringLiteral kNonNegativeAttrName = "tile.nonnegative";
+    /// Hints on the op that defines a value (tl.multiple_of,
+    /// tl.max_contiguous, tl.max_constancy), read by AxisInfo: per
+    /// dimension, `tile.divisibility` (above), `tile.contiguity` and
+    /// `tile.constancy`.
+    static constexpr ::llvm::StringLiteral kContiguityAttrName = "tile.contiguity";
+    static constexpr ::llvm::StringLiteral kConstancyAttrName = "tile.constancy";
   }];
 }
 

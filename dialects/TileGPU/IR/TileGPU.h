@@ -3,6 +3,9 @@
 #define TERRAZZO_DIALECTS_TILEGPU_IR_TILEGPU_H
 
 #include "dialects/Tile/IR/Tile.h"
+#include "target/Target.h"
+
+#include <optional>
 
 #include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
@@ -23,6 +26,16 @@ namespace mlir::tilegpu {
 /// a buffer read in an earlier iteration). Barrier insertion then needs no
 /// barrier between pending reads and the copy.
 inline constexpr const char *kReadsRetiredAttrName = "tilegpu.reads_retired";
+
+/// The launch configuration of the module `op` is (or is in), from its
+/// attributes (TileGPUDialect::kTargetAttrName, ...), which the dialect
+/// verifies: the one place that reads them.
+/// The module's target; nullopt when it has none.
+std::optional<::terrazzo::Target> getTarget(Operation *op);
+/// Warps per program instance; ::terrazzo::kDefaultNumWarps when unset.
+unsigned getNumWarps(Operation *op);
+/// Threads per warp; when unset, the target's warp size (32 without one).
+unsigned getThreadsPerWarp(Operation *op);
 
 /// Shared memory, the resource of local_alloc/load/store.
 struct SharedMemory : public SideEffects::Resource::Base<SharedMemory> {

@@ -1,5 +1,6 @@
 // Layout attributes of tilegpu: verifiers and the layout interfaces.
 #include "dialects/TileGPU/IR/TileGPU.h"
+#include "dialects/TileGPU/IR/LayoutVerification.h"
 
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -51,17 +52,16 @@ void TileGPUDialect::registerAttributes() {
       >();
 }
 
-namespace {
-
-unsigned product(ArrayRef<unsigned> values) {
+unsigned mlir::tilegpu::product(ArrayRef<unsigned> values) {
   unsigned result = 1;
   for (unsigned value : values)
     result *= value;
   return result;
 }
 
-LogicalResult verifyPermutation(function_ref<InFlightDiagnostic()> emitError,
-                                ArrayRef<unsigned> order, size_t rank) {
+LogicalResult
+mlir::tilegpu::verifyPermutation(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<unsigned> order, size_t rank) {
   if (order.size() != rank)
     return emitError() << "order has " << order.size()
                        << " entries for rank " << rank;
@@ -74,8 +74,9 @@ LogicalResult verifyPermutation(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-LogicalResult verifyPowersOfTwo(function_ref<InFlightDiagnostic()> emitError,
-                                StringRef name, ArrayRef<unsigned> values) {
+LogicalResult
+mlir::tilegpu::verifyPowersOfTwo(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef name, ArrayRef<unsigned> values) {
   for (unsigned value : values)
     if (value == 0 || !llvm::isPowerOf2_32(value))
       return emitError() << name << " entries must be powers of two, got "
@@ -83,15 +84,14 @@ LogicalResult verifyPowersOfTwo(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-LogicalResult verifyRank(unsigned rank, ArrayRef<int64_t> shape,
-                         function_ref<InFlightDiagnostic()> emitError) {
+LogicalResult
+mlir::tilegpu::verifyRank(unsigned rank, ArrayRef<int64_t> shape,
+                          function_ref<InFlightDiagnostic()> emitError) {
   if (shape.size() != rank)
     return emitError() << "layout of rank " << rank
                        << " does not fit a tensor of rank " << shape.size();
   return success();
 }
-
-} // namespace
 
 //===----------------------------------------------------------------------===//
 // BlockedLayoutAttr
@@ -158,54 +158,6 @@ LogicalResult SliceLayoutAttr::verifyTensorShape(
 }
 
 //===----------------------------------------------------------------------===//
-// NvidiaMmaLayoutAttr
-//===----------------------------------------------------------------------===//
-
-LogicalResult
-NvidiaMmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                            unsigned versionMajor,
-                            ArrayRef<unsigned> warpsPerCTA,
-                            ArrayRef<unsigned> instrShape) {
-  if (versionMajor != 2 && versionMajor != 3)
-    return emitError() << "versionMajor must be 2 (mma.sync) or 3 (wgmma), got "
-                       << versionMajor;
-  if (warpsPerCTA.size() != 2)
-    return emitError() << "warpsPerCTA must have two entries (M, N)";
-  if (failed(verifyPowersOfTwo(emitError, "warpsPerCTA", warpsPerCTA)))
-    return failure();
-  if (versionMajor == 2 &&
-      (instrShape.size() != 2 || instrShape[0] != 16 || instrShape[1] != 8))
-    return emitError() << "mma.sync accumulators need instrShape = [16, 8]";
-  if (versionMajor == 3) {
-    if (instrShape.size() != 3 || instrShape[0] != 16 || instrShape[1] < 8 ||
-        instrShape[1] > 256 || !llvm::isPowerOf2_32(instrShape[1]))
-      return emitError() << "wgmma accumulators need instrShape = [16, N, K] "
-                            "with N a power of two from 8 to 256";
-    if (warpsPerCTA[0] % 4 != 0)
-      return emitError() << "wgmma needs warpsPerCTA[0] to be a multiple of "
-                            "4 (a warp group)";
-  }
-  return success();
-}
-
-unsigned NvidiaMmaLayoutAttr::getRank() const { return 2; }
-unsigned NvidiaMmaLayoutAttr::getNumWarps() const {
-  return product(getWarpsPerCTA());
-}
-unsigned NvidiaMmaLayoutAttr::getWarpSize() const { return 32; }
-LogicalResult NvidiaMmaLayoutAttr::verifyTensorShape(
-    ArrayRef<int64_t> shape,
-    function_ref<InFlightDiagnostic()> emitError) const {
-  if (failed(verifyRank(getRank(), shape, emitError)))
-    return failure();
-  for (int64_t size : shape)
-    if (size <= 0 || !llvm::isPowerOf2_64(size))
-      return emitError() << "an MMA layout needs power-of-two sizes, got "
-                         << size;
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
 // DotOperandLayoutAttr
 //===----------------------------------------------------------------------===//
 
@@ -261,22 +213,3 @@ SwizzledSharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 unsigned SwizzledSharedLayoutAttr::getRank() const { return getOrder().size(); }
 
-//===----------------------------------------------------------------------===//
-// NvmmaSharedLayoutAttr
-//===----------------------------------------------------------------------===//
-
-LogicalResult
-NvmmaSharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                              unsigned swizzlingByteWidth, bool transposed,
-                              unsigned elementBitWidth) {
-  if (swizzlingByteWidth != 0 && swizzlingByteWidth != 32 &&
-      swizzlingByteWidth != 64 && swizzlingByteWidth != 128)
-    return emitError() << "swizzlingByteWidth must be 0, 32, 64 or 128, got "
-                       << swizzlingByteWidth;
-  if (elementBitWidth != 8 && elementBitWidth != 16 && elementBitWidth != 32)
-    return emitError() << "elementBitWidth must be 8, 16 or 32, got "
-                       << elementBitWidth;
-  return success();
-}
-
-unsigned NvmmaSharedLayoutAttr::getRank() const { return 2; }

@@ -1,7 +1,5 @@
 #include "dialects/TileGPU/IR/TileGPU.h"
 
-#include "backends/Target.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -65,6 +63,46 @@ Operation *TileGPUDialect::materializeConstant(OpBuilder &builder,
 //===----------------------------------------------------------------------===//
 // Module attributes
 //===----------------------------------------------------------------------===//
+
+namespace {
+
+ModuleOp enclosingModule(Operation *op) {
+  if (auto module = dyn_cast<ModuleOp>(op))
+    return module;
+  return op->getParentOfType<ModuleOp>();
+}
+
+/// The attribute `name` of the module `op` is (or is in), if it has one.
+template <typename AttrT> AttrT getModuleAttr(Operation *op, StringRef name) {
+  ModuleOp module = enclosingModule(op);
+  return module ? module->getAttrOfType<AttrT>(name) : AttrT();
+}
+
+std::optional<::terrazzo::Target> parseTarget(StringAttr name) {
+  std::string error;
+  return ::terrazzo::Target::parse(name.getValue().str(), error);
+}
+
+} // namespace
+
+std::optional<::terrazzo::Target> mlir::tilegpu::getTarget(Operation *op) {
+  auto name = getModuleAttr<StringAttr>(op, TileGPUDialect::kTargetAttrName);
+  return name ? parseTarget(name) : std::nullopt;
+}
+
+unsigned mlir::tilegpu::getNumWarps(Operation *op) {
+  auto warps = getModuleAttr<IntegerAttr>(op, TileGPUDialect::kNumWarpsAttrName);
+  return warps ? unsigned(warps.getInt()) : ::terrazzo::kDefaultNumWarps;
+}
+
+unsigned mlir::tilegpu::getThreadsPerWarp(Operation *op) {
+  if (auto threads = getModuleAttr<IntegerAttr>(
+          op, TileGPUDialect::kThreadsPerWarpAttrName))
+    return threads.getInt();
+  if (std::optional<::terrazzo::Target> target = getTarget(op))
+    return target->warpSize;
+  return ::terrazzo::Target().warpSize;
+}
 
 namespace {
 
@@ -165,8 +203,7 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
   if (number != 32 && number != 64)
     return op->emitError("'") << name << "' must be 32 or 64, got " << number;
   if (auto targetName = op->getAttrOfType<StringAttr>(kTargetAttrName)) {
-    std::string error;
-    auto target = ::terrazzo::Target::parse(targetName.getValue().str(), error);
+    auto target = parseTarget(targetName);
     if (target && number != target->warpSize)
       return op->emitError("'")
              << name << "' must be " << target->warpSize << " for the target "

@@ -1,10 +1,11 @@
 """The drivers of a kernel: specialisation keys, the tile IR of a kernel
 for one key, and interpretation of a launch.
 
-A key has one entry per parameter, then (num_warps, num_stages):
+A key is a tuple of one entry per parameter, then the tuple (num_warps,
+num_stages):
 
 * constexpr parameter: its value;
-* pointer: ("p", dtype name, aligned to 16 bytes);
+* pointer: ("p", dtype name, aligned to 16 bytes), the name None for None;
 * bool: ("b",);
 * integer: ("i" or "l", value == 1, value % 16 == 0, value >= 0), or
   ("i"/"l",) when the parameter is not specialised (do_not_specialize);
@@ -14,9 +15,10 @@ A key has one entry per parameter, then (num_warps, num_stages):
   with an integer entry per shape and stride value; the kernel takes it as
   1 + 2 * rank parameters (base, shape, strides).
 
-The C++ dispatcher (`_C.Dispatcher`) computes the same key at launch;
-`compute_key` here is the reference implementation, used by the Python-only
-paths (IR inspection, tests).
+This is the key of the C++ dispatcher (`_C.Dispatcher`), which computes
+it at launch; `compute_key` computes the same key for the paths that have
+no dispatcher (IR inspection without the extension, the interpreter), and
+`split_key` is the one place that takes a key apart.
 """
 
 from __future__ import annotations
@@ -45,6 +47,11 @@ DIVISIBILITY = "tile.divisibility = 16 : i32"
 # that a pointer load reads a box of a strided tensor (terrazzo-loads-to-
 # descriptors needs non-negative strides and extents).
 NONNEGATIVE = "tile.nonnegative"
+#: Warps per program instance when a launch names none: the compiler's
+#: default (`_C.default_num_warps()`), which the Python-only paths need too.
+DEFAULT_NUM_WARPS = 4
+#: Software-pipelining stages when a launch names none.
+DEFAULT_NUM_STAGES = 3
 _NONE_NAMES = (None, "", "none", "None", "NoneType", "null")
 
 
@@ -85,7 +92,7 @@ def _int_entry(v: int) -> tuple:
 def _descriptor_entry(desc) -> tuple:
     """The key entry of a host tensor descriptor (the module's docstring)."""
     name, aligned = _pointer_dtype_name(desc.base)
-    return ("tensordesc", ("p", name if name is not None else "none", aligned),
+    return ("tensordesc", ("p", name, aligned),
             tuple(_int_entry(int(v)) for v in desc.shape),
             tuple(_int_entry(int(v)) for v in desc.strides),
             tuple(int(b) for b in desc.block_shape), desc.padding)
@@ -115,7 +122,8 @@ def _is_pointer_like(value) -> bool:
 
 
 def compute_key(parsed: ParsedFunction, values: Sequence[Any], do_not_specialize: Sequence[bool],
-                num_warps: int = 4, num_stages: int = 3) -> tuple:
+                num_warps: int = DEFAULT_NUM_WARPS,
+                num_stages: int = DEFAULT_NUM_STAGES) -> tuple:
     """The specialisation key of a launch (see the module's docstring)."""
     key = []
     for value, is_cx, dns in zip(values, parsed.constexprs, do_not_specialize):
@@ -136,7 +144,7 @@ def compute_key(parsed: ParsedFunction, values: Sequence[Any], do_not_specialize
             key.append(_descriptor_entry(value))
         elif _is_pointer_like(value):
             name, aligned = _pointer_dtype_name(value)
-            key.append(("p", name if name is not None else "none", aligned))
+            key.append(("p", name, aligned))
         else:
             raise CompilationError(f"cannot pass a {type(value).__name__} to a kernel; mark "
                                    "the parameter tl.constexpr for compile-time values")
@@ -145,24 +153,22 @@ def compute_key(parsed: ParsedFunction, values: Sequence[Any], do_not_specialize
         # AssertionError, as Triton's launch option check (and the C++
         # dispatcher's) raises.
         raise AssertionError(f"num_warps must be a power of 2, got {num_warps}")
-    key.append(num_warps)
-    key.append(int(num_stages))
+    key.append((num_warps, int(num_stages)))
     return tuple(key)
 
 
-def split_key(key, n: int) -> Tuple[list, int, int]:
-    """(per-parameter entries, num_warps, num_stages) from a key, accepting
-    the flat form and the nested ((entries...), (num_warps, num_stages))."""
+class SplitKey(NamedTuple):
+    entries: list  # one per parameter
+    num_warps: int
+    num_stages: int
+
+
+def split_key(key, n: int) -> SplitKey:
+    """The parts of a key (the module's docstring) of a kernel with `n`
+    parameters."""
     key = tuple(key)
-    if len(key) == n + 2:
-        return list(key[:n]), int(key[n]), int(key[n + 1])
     if len(key) == n + 1 and isinstance(key[n], tuple) and len(key[n]) == 2:
-        return list(key[:n]), int(key[n][0]), int(key[n][1])
-    if len(key) == 2 and isinstance(key[0], tuple) and len(key[0]) == n:
-        opts = key[1]
-        return list(key[0]), int(opts[0]), int(opts[1])
-    if len(key) == 3 and isinstance(key[0], tuple) and len(key[0]) == n:
-        return list(key[0]), int(key[1]), int(key[2])
+        return SplitKey(list(key[:n]), int(key[n][0]), int(key[n][1]))
     raise CompilationError(f"unexpected specialisation key {key!r} for {n} parameters")
 
 
@@ -331,7 +337,8 @@ def key_digest(*parts) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def interpret(parsed, grid, bound: Dict[str, Any], num_warps: int = 4) -> None:
+def interpret(parsed, grid, bound: Dict[str, Any],
+              num_warps: int = DEFAULT_NUM_WARPS) -> None:
     """Runs every program instance of `grid` with the bound arguments in the
     interpreter: the same code generator and semantic layer as
     generate_kernel_ir, over the interpreter's builder."""

@@ -35,6 +35,7 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
+from ..compiler.kernel import DEFAULT_NUM_STAGES, DEFAULT_NUM_WARPS
 from ..errors import CompilationError, OutOfResources
 from . import driver
 from .cache import TuningCache
@@ -53,7 +54,8 @@ _QUANTILES = (0.5, 0.2, 0.8)
 class Config:
     """One set of meta-parameters and launch options to try."""
 
-    def __init__(self, kwargs: Dict[str, Any], num_warps: int = 4, num_stages: int = 3,
+    def __init__(self, kwargs: Dict[str, Any], num_warps: int = DEFAULT_NUM_WARPS,
+                 num_stages: int = DEFAULT_NUM_STAGES,
                  num_ctas: int = 1, maxnreg: Optional[int] = None, pre_hook=None):
         self.kwargs = dict(kwargs)
         self.num_warps = num_warps

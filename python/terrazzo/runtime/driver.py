@@ -394,9 +394,12 @@ class CudaDriver:
         return C is not None and bool(C.runtime_available())
 
     def get_current_target(self) -> GPUTarget:
-        name = current_target_name()
+        C = get_C()
+        name = current_target_name(C)
         backend, _, arch = name.partition(":")
-        return GPUTarget(backend, int(arch) if arch.isdigit() else arch, 32)
+        # The warp size is the compiler's (64 on CDNA).
+        warp_size = C.describe_target(name)["warp_size"]
+        return GPUTarget(backend, int(arch) if arch.isdigit() else arch, warp_size)
 
     def get_current_device(self) -> int:
         torch = _torch_cuda()

@@ -1,6 +1,7 @@
 """`@jit` and the launch path.
 
-`kernel[grid](*args, num_warps=4, num_stages=3, **meta)`:
+`kernel[grid](*args, num_warps=..., num_stages=..., **meta)` (by default
+compiler.kernel.DEFAULT_NUM_WARPS and DEFAULT_NUM_STAGES):
 
 * interpreter mode (`TERRAZZO_INTERPRET=1` / `@jit(interpret=True)`): runs
   every program instance with NumPy;
@@ -29,8 +30,8 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Optional
 
 from ..compiler.codegen import ParsedFunction, _is_jit_function
-from ..compiler.kernel import (KernelIR, compute_key, generate_kernel_ir, key_digest,
-                               specs_from_key, split_key)
+from ..compiler.kernel import (DEFAULT_NUM_STAGES, DEFAULT_NUM_WARPS, KernelIR, compute_key,
+                               generate_kernel_ir, key_digest, specs_from_key, split_key)
 from ..errors import CompilationError, OutOfResourcesCompilationError, SourceLocation
 from ..language.core import constexpr, dtype
 from . import driver
@@ -258,7 +259,7 @@ class JITFunction(KernelInterface):
                 grid = grid(meta)
             if warmup:
                 return None
-            interpret(self.parsed, grid, meta, kwargs.get("num_warps", 4))
+            interpret(self.parsed, grid, meta, kwargs.get("num_warps", DEFAULT_NUM_WARPS))
             return None
         if kwargs and not _COMPILE_OPTION_SET.isdisjoint(kwargs):
             variant, kwargs = self._variant(kwargs)
@@ -387,7 +388,8 @@ class JITFunction(KernelInterface):
         meta = self._bind(args, kwargs)
         values = [meta[n] for n in self.arg_names]
         return compute_key(self.parsed, values, self.do_not_specialize,
-                           kwargs.get("num_warps", 4), kwargs.get("num_stages", 3))
+                           kwargs.get("num_warps", DEFAULT_NUM_WARPS),
+                           kwargs.get("num_stages", DEFAULT_NUM_STAGES))
 
     def ir_for_key(self, key) -> KernelIR:
         entries, num_warps, _ = split_key(key, len(self.arg_names))
@@ -480,7 +482,7 @@ class JITFunction(KernelInterface):
         md = dict(res.metadata)
         binary = bytes(res.output)
         meta = {"name": md.get("name") or kir.name,
-                "threads_per_block": int(md.get("threads_per_block") or num_warps * 32),
+                "threads_per_block": int(md["threads_per_block"]),
                 "shared_memory_bytes": int(md.get("shared_memory_bytes") or 0),
                 "global_scratch_bytes": int(md.get("global_scratch_bytes") or 0),
                 "signature": kir.signature, "target": target,

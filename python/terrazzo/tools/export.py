@@ -28,6 +28,7 @@ import sys
 from pathlib import Path
 from typing import Dict, List
 
+from ..compiler.kernel import DEFAULT_NUM_STAGES, DEFAULT_NUM_WARPS
 from ..errors import CompilationError
 from ..language.core import dtype_from_name
 
@@ -83,7 +84,7 @@ def build_key(arg_names: List[str], constexprs: List[bool], signature: List[str]
             entries.append(constants[name])
         else:
             entries.append(key_entry(next(items)))
-    return tuple(entries) + (int(num_warps), int(num_stages))
+    return tuple(entries) + ((int(num_warps), int(num_stages)),)
 
 
 def load_kernel(target: str):
@@ -105,7 +106,7 @@ def load_kernel(target: str):
 
 
 def export(target: str, signature: str, constants: Dict[str, object],
-           num_warps: int = 4, num_stages: int = 3) -> str:
+           num_warps: int = DEFAULT_NUM_WARPS, num_stages: int = DEFAULT_NUM_STAGES) -> str:
     """The tile IR text of kernel `target` ("file.py:name") for `signature`."""
     kernel = load_kernel(target)
     items = [s for s in signature.split(",") if s.strip()]
@@ -133,8 +134,8 @@ def main(argv=None) -> int:
                         help='the parameters that are not tl.constexpr, e.g. "*fp32:16, i32"')
     parser.add_argument("--constexpr", type=_constant, action="append", default=[],
                         metavar="NAME=VALUE", help="a tl.constexpr parameter's value")
-    parser.add_argument("--num-warps", type=int, default=4)
-    parser.add_argument("--num-stages", type=int, default=3)
+    parser.add_argument("--num-warps", type=int, default=DEFAULT_NUM_WARPS)
+    parser.add_argument("--num-stages", type=int, default=DEFAULT_NUM_STAGES)
     parser.add_argument("-o", "--output", default="-", help="the .mlir file (default: stdout)")
     args = parser.parse_args(argv)
     try:

@@ -31,10 +31,6 @@ def smid():
         reference=lambda outs: [np.array(0, dtype=outs[0])])
 
 
-#: Threads per warp on NVIDIA GPUs.
-_WARP_SIZE = 32
-
-
 @builtin
 def num_warps():
     """The warps per program the kernel is compiled for (the launch's
@@ -48,8 +44,10 @@ def num_warps():
 
 @builtin
 def num_threads():
-    """The threads per program (num_warps x 32), a compile-time constant."""
-    return core.constexpr(num_warps().value * _WARP_SIZE)
+    """The threads per program (num_warps times the target's warp size), a
+    compile-time constant."""
+    from ....runtime import driver
+    return core.constexpr(num_warps().value * driver.active.get_current_target().warp_size)
 
 
 @builtin

@@ -1,5 +1,6 @@
-// The TMA and mbarrier ops of the tilegpu dialect (verifiers), and the
-// shared layouts TMA copies produce (TmaLayout.h).
+// The NVIDIA-only ops of the tilegpu dialect (NVIDIAOps.td): verifiers of
+// wgmma's, TMA's and the mbarriers', and the shared layouts TMA copies
+// produce (TmaLayout.h).
 #include "dialects/TileGPU/IR/TmaLayout.h"
 
 #include "mlir/IR/Builders.h"
@@ -216,4 +217,114 @@ LogicalResult AsyncTMACopyGlobalToLocalOp::verify() {
 
 LogicalResult AsyncTMACopyLocalToGlobalOp::verify() {
   return verifyTmaBuffer(*this, getSrc().getType(), getCoords().size());
+}
+
+//===----------------------------------------------------------------------===//
+// WarpGroupDotOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult WarpGroupDotOp::verify() {
+  auto aType = cast<ShapedType>(getA().getType());
+  MemDescType bType = getB().getType();
+  auto aBuffer = dyn_cast<MemDescType>(aType);
+  auto aLayout = aBuffer
+                     ? dyn_cast<NvmmaSharedLayoutAttr>(aBuffer.getEncoding())
+                     : NvmmaSharedLayoutAttr();
+  auto bLayout = dyn_cast<NvmmaSharedLayoutAttr>(bType.getEncoding());
+  if ((aBuffer && !aLayout) || !bLayout)
+    return emitOpError("operands must be shared buffers in "
+                       "#tilegpu.nvmma_shared layouts (A maybe registers)");
+  RankedTensorType cType = getC().getType(), dType = getType();
+  if (cType != dType)
+    return emitOpError("accumulator ")
+           << cType << " and result " << dType << " must have the same type";
+  auto mma = dyn_cast_or_null<NvidiaMmaLayoutAttr>(dType.getEncoding());
+  if (!mma || mma.getVersionMajor() != 3)
+    return emitOpError("result must be in a #tilegpu.nvidia_mma layout of "
+                       "version 3 (wgmma), got ")
+           << dType;
+  if (!aBuffer) {
+    auto operand = dyn_cast_or_null<DotOperandLayoutAttr>(
+        cast<RankedTensorType>(aType).getEncoding());
+    unsigned bits = aType.getElementTypeBitWidth();
+    if (!operand || operand.getOpIdx() != 0 || operand.getParent() != mma ||
+        bits != 16 || operand.getKWidth() != 2)
+      return emitOpError("A in registers must be a 16-bit tensor in the "
+                         "#tilegpu.dot_operand layout of A (kWidth = 2) whose "
+                         "parent is the result's layout, got ")
+             << aType;
+  }
+  ArrayRef<int64_t> a = aType.getShape(), b = bType.getShape(),
+                    d = dType.getShape();
+  if (a.size() != 2 || b.size() != 2 || d.size() != 2 || a[1] != b[0] ||
+      d[0] != a[0] || d[1] != b[1])
+    return emitOpError("shapes must be M x K, K x N and M x N, got ")
+           << aType << ", " << bType << " and " << dType;
+
+  Type aElement = aType.getElementType(), bElement = bType.getElementType();
+  Type dElement = dType.getElementType();
+  auto isFp8 = [](Type type) {
+    return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+  };
+  int64_t kStep = 0;
+  if (aElement != bElement && !(isFp8(aElement) && isFp8(bElement)))
+    return emitOpError("operand element types ")
+           << aElement << " and " << bElement << " must match";
+  if (aElement.isF16() && (dElement.isF16() || dElement.isF32()))
+    kStep = 16;
+  else if (aElement.isBF16() && dElement.isF32())
+    kStep = 16;
+  else if (aElement.isF32() && dElement.isF32() &&
+           getInputPrecision() == tile::InputPrecision::TF32)
+    kStep = 8;
+  else if (isFp8(aElement) && (dElement.isF16() || dElement.isF32()))
+    kStep = 32;
+  if (!kStep)
+    return emitOpError("no wgmma computes ")
+           << dElement << " from " << aElement
+           << " operands (f32 operands need precision = tf32)";
+  // Only 16-bit operands may be MN-major (wgmma's transpose bits); the
+  // others must have K contiguous: dim 1 of A, dim 0 of B.
+  if (aElement.getIntOrFloatBitWidth() != 16 &&
+      ((aLayout && aLayout.getTransposed()) || !bLayout.getTransposed()))
+    return emitOpError("operands of ")
+           << aElement << " must be K-major (A not transposed, B transposed)";
+
+  ArrayRef<unsigned> instr = mma.getInstrShape();
+  ArrayRef<unsigned> warps = mma.getWarpsPerCTA();
+  if (d[0] % (16 * warps[0]) != 0)
+    return emitOpError("M = ")
+           << d[0] << " must be a multiple of 16 rows per warp along M ("
+           << 16 * warps[0] << ")";
+  if (d[1] % (int64_t(instr[1]) * warps[1]) != 0)
+    return emitOpError("N = ") << d[1] << " must be a multiple of instrShape "
+                               << "N times the warps along N ("
+                               << instr[1] * warps[1] << ")";
+  if (a[1] % kStep != 0)
+    return emitOpError("K = ") << a[1] << " must be a multiple of " << kStep
+                               << " (one wgmma's K for " << aElement << ")";
+  return success();
+}
+
+LogicalResult WarpGroupDotWaitOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferredReturnTypes) {
+  llvm::append_range(inferredReturnTypes, operands.getTypes());
+  return success();
+}
+
+LogicalResult WarpGroupDotWaitOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("waits for the results of async warp_group_dots, "
+                       "and has none");
+  for (Value input : getInputs()) {
+    auto mma = dyn_cast_or_null<NvidiaMmaLayoutAttr>(
+        cast<RankedTensorType>(input.getType()).getEncoding());
+    if (!mma || mma.getVersionMajor() != 3)
+      return emitOpError("inputs must be wgmma accumulators (a "
+                         "#tilegpu.nvidia_mma layout of version 3), got ")
+             << input.getType();
+  }
+  return success();
 }

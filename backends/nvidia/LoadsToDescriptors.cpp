@@ -12,7 +12,7 @@
 // top of the kernel) and, like the strides, known not to be negative, and
 // exactly the elements inside it: a descriptor load at coordinates u_d.
 #include "dialects/TileGPU/IR/TileGPU.h"
-#include "passes/Passes.h"
+#include "backends/nvidia/Passes.h"
 #include "passes/TmaDescriptors.h"
 
 #include "dialects/Tile/IR/Tile.h"
@@ -28,7 +28,7 @@
 
 namespace mlir::terrazzo {
 #define GEN_PASS_DEF_TERRAZZOLOADSTODESCRIPTORS
-#include "passes/Passes.h.inc"
+#include "backends/nvidia/Passes.h.inc"
 } // namespace mlir::terrazzo
 
 using namespace mlir;

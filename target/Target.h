@@ -1,13 +1,16 @@
 // A compilation target (DESIGN.md §5): what a backend needs to know about the
 // GPU it compiles for. Parsed from strings like "cuda:90" or "hip:gfx942".
-#ifndef TERRAZZO_BACKENDS_TARGET_H
-#define TERRAZZO_BACKENDS_TARGET_H
+#ifndef TERRAZZO_TARGET_TARGET_H
+#define TERRAZZO_TARGET_TARGET_H
 
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace terrazzo {
+
+/// Warps per program instance when a launch names none (Triton's default).
+inline constexpr unsigned kDefaultNumWarps = 4;
 
 struct Target {
   enum class Kind { CUDA, HIP };
@@ -36,4 +39,4 @@ struct Target {
 
 } // namespace terrazzo
 
-#endif // TERRAZZO_BACKENDS_TARGET_H
+#endif // TERRAZZO_TARGET_TARGET_H

@@ -1,8 +1,8 @@
 // terrazzo-decompose-tf32x3: see Passes.td.
-#include "passes/Passes.h"
+#include "backends/nvidia/Passes.h"
 #include "passes/AccelerateDot.h"
 
-#include "backends/Target.h"
+#include "target/Target.h"
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 #include "passes/LayoutUtils.h"
@@ -13,7 +13,7 @@
 
 namespace mlir::terrazzo {
 #define GEN_PASS_DEF_TERRAZZODECOMPOSETF32X3
-#include "passes/Passes.h.inc"
+#include "backends/nvidia/Passes.h.inc"
 } // namespace mlir::terrazzo
 
 using namespace mlir;

@@ -1,4 +1,4 @@
-#include "backends/Target.h"
+#include "target/Target.h"
 
 #include <array>
 #include <cstring>

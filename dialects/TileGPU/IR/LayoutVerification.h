@@ -1,0 +1,31 @@
+// Checks the layout attributes' verifiers share (TileGPUAttrs.cpp for the
+// portable layouts, NVIDIAAttrs.cpp for NVIDIA's).
+#ifndef TERRAZZO_DIALECTS_TILEGPU_IR_LAYOUTVERIFICATION_H
+#define TERRAZZO_DIALECTS_TILEGPU_IR_LAYOUTVERIFICATION_H
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Support/LLVM.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace mlir::tilegpu {
+
+/// The product of `values` (1 for none).
+unsigned product(ArrayRef<unsigned> values);
+
+/// `order` is a permutation of 0..rank-1.
+LogicalResult verifyPermutation(function_ref<InFlightDiagnostic()> emitError,
+                                ArrayRef<unsigned> order, size_t rank);
+
+/// Every entry of `values` (the parameter `name`) is a power of two.
+LogicalResult verifyPowersOfTwo(function_ref<InFlightDiagnostic()> emitError,
+                                StringRef name, ArrayRef<unsigned> values);
+
+/// A layout of rank `rank` fits a tensor of `shape`.
+LogicalResult verifyRank(unsigned rank, ArrayRef<int64_t> shape,
+                         function_ref<InFlightDiagnostic()> emitError);
+
+} // namespace mlir::tilegpu
+
+#endif // TERRAZZO_DIALECTS_TILEGPU_IR_LAYOUTVERIFICATION_H

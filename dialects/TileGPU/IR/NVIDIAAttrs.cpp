@@ -1,0 +1,77 @@
+// The NVIDIA-only layouts of tilegpu (NVIDIAAttrs.td): verifiers and the
+// layout interfaces.
+#include "dialects/TileGPU/IR/LayoutVerification.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+//===----------------------------------------------------------------------===//
+// NvidiaMmaLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+NvidiaMmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                            unsigned versionMajor,
+                            ArrayRef<unsigned> warpsPerCTA,
+                            ArrayRef<unsigned> instrShape) {
+  if (versionMajor != 2 && versionMajor != 3)
+    return emitError() << "versionMajor must be 2 (mma.sync) or 3 (wgmma), got "
+                       << versionMajor;
+  if (warpsPerCTA.size() != 2)
+    return emitError() << "warpsPerCTA must have two entries (M, N)";
+  if (failed(verifyPowersOfTwo(emitError, "warpsPerCTA", warpsPerCTA)))
+    return failure();
+  if (versionMajor == 2 &&
+      (instrShape.size() != 2 || instrShape[0] != 16 || instrShape[1] != 8))
+    return emitError() << "mma.sync accumulators need instrShape = [16, 8]";
+  if (versionMajor == 3) {
+    if (instrShape.size() != 3 || instrShape[0] != 16 || instrShape[1] < 8 ||
+        instrShape[1] > 256 || !llvm::isPowerOf2_32(instrShape[1]))
+      return emitError() << "wgmma accumulators need instrShape = [16, N, K] "
+                            "with N a power of two from 8 to 256";
+    if (warpsPerCTA[0] % 4 != 0)
+      return emitError() << "wgmma needs warpsPerCTA[0] to be a multiple of "
+                            "4 (a warp group)";
+  }
+  return success();
+}
+
+unsigned NvidiaMmaLayoutAttr::getRank() const { return 2; }
+unsigned NvidiaMmaLayoutAttr::getNumWarps() const {
+  return product(getWarpsPerCTA());
+}
+unsigned NvidiaMmaLayoutAttr::getWarpSize() const { return 32; }
+LogicalResult NvidiaMmaLayoutAttr::verifyTensorShape(
+    ArrayRef<int64_t> shape,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  if (failed(verifyRank(getRank(), shape, emitError)))
+    return failure();
+  for (int64_t size : shape)
+    if (size <= 0 || !llvm::isPowerOf2_64(size))
+      return emitError() << "an MMA layout needs power-of-two sizes, got "
+                         << size;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// NvmmaSharedLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+NvmmaSharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                              unsigned swizzlingByteWidth, bool transposed,
+                              unsigned elementBitWidth) {
+  if (swizzlingByteWidth != 0 && swizzlingByteWidth != 32 &&
+      swizzlingByteWidth != 64 && swizzlingByteWidth != 128)
+    return emitError() << "swizzlingByteWidth must be 0, 32, 64 or 128, got "
+                       << swizzlingByteWidth;
+  if (elementBitWidth != 8 && elementBitWidth != 16 && elementBitWidth != 32)
+    return emitError() << "elementBitWidth must be 8, 16 or 32, got "
+                       << elementBitWidth;
+  return success();
+}
+
+unsigned NvmmaSharedLayoutAttr::getRank() const { return 2; }

@@ -1,0 +1,155 @@
+// Which tensor descriptors TMA can serve (TmaDescriptors.h): read by
+// terrazzo-lower-tensor-descriptors, which leaves those for the NVIDIA
+// passes, and by those passes.
+#include "passes/TmaDescriptors.h"
+
+#include "dialects/TileGPU/IR/TmaLayout.h"
+#include "passes/Analysis/AxisInfo.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::terrazzo;
+
+namespace {
+
+/// The divisibility AxisInfo knows of the scalar `value` (1 if none).
+int64_t knownDivisibility(const ModuleAxisInfoAnalysis &axisInfo,
+                          Value value) {
+  const AxisInfo *info = axisInfo.getAxisInfo(value);
+  return info && info->getRank() ? info->getDivisibility(0) : 1;
+}
+
+/// The block coordinates of every load and store of `desc`.
+SmallVector<ValueRange> accessCoordinates(tile::MakeTensorDescOp desc) {
+  SmallVector<ValueRange> coordinates;
+  for (Operation *user : desc->getUsers()) {
+    if (auto load = dyn_cast<tile::DescLoadOp>(user))
+      coordinates.push_back(load.getIndices());
+    else if (auto store = dyn_cast<tile::DescStoreOp>(user))
+      coordinates.push_back(store.getIndices());
+  }
+  return coordinates;
+}
+
+} // namespace
+
+/// Whether `value` (an integer) is known not to be negative: a constant,
+/// a program id or count, an induction variable counting up from such a
+/// value, or sums, products, quotients, remainders, maxima, minima and
+/// extensions of such values (wrapping on overflow, as the language
+/// assumes it does not happen).
+bool mlir::terrazzo::isKnownNonNegative(Value value, int depth) {
+  if (depth > 16)
+    return false;
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return !constant.isNegative();
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    // A kernel argument specialised as not negative (the launch key says).
+    if (auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
+      return arg.getOwner()->isEntryBlock() &&
+             func.getArgAttr(arg.getArgNumber(),
+                             tile::TileDialect::kNonNegativeAttrName);
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    APInt step;
+    return loop && arg == loop.getInductionVar() &&
+           matchPattern(loop.getStep(), m_ConstantInt(&step)) &&
+           step.isStrictlyPositive() &&
+           isKnownNonNegative(loop.getLowerBound(), depth + 1);
+  }
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<tile::ProgramIdOp, tile::NumProgramsOp>(def))
+    return true;
+  auto operandsNonNegative = [&] {
+    return llvm::all_of(def->getOperands(), [&](Value operand) {
+      return isKnownNonNegative(operand, depth + 1);
+    });
+  };
+  // A signed remainder has the dividend's sign.
+  if (isa<arith::RemSIOp>(def))
+    return isKnownNonNegative(def->getOperand(0), depth + 1);
+  if (isa<arith::AddIOp, arith::MulIOp, arith::DivSIOp, arith::DivUIOp,
+          arith::RemUIOp, arith::MinSIOp, arith::ExtSIOp, arith::ExtUIOp,
+          arith::IndexCastOp>(def))
+    return operandsNonNegative();
+  if (isa<arith::MaxSIOp>(def))
+    return llvm::any_of(def->getOperands(), [&](Value operand) {
+      return isKnownNonNegative(operand, depth + 1);
+    });
+  return false;
+}
+
+bool mlir::terrazzo::canLowerToTma(tile::MakeTensorDescOp desc,
+                                   const ModuleAxisInfoAnalysis &axisInfo) {
+  auto func = dyn_cast<func::FuncOp>(desc->getParentOp());
+  if (!func || !func.isPublic())
+    return false;
+  for (Operation *user : desc->getUsers())
+    if (!isa<tile::DescLoadOp, tile::DescStoreOp>(user) ||
+        user->getParentOfType<func::FuncOp>() != func)
+      return false;
+  RankedTensorType block = desc.getType().getBlockType();
+  int64_t elementBytes = block.getElementTypeBitWidth() / 8;
+  // A box whose innermost coordinate is not a whole number of 16 bytes
+  // faults with an illegal instruction on the H100, for device- and
+  // host-encoded maps alike, Triton 3.6's included (scripts/tma-probe.py:
+  // float32 column 30 faults, 0, 16, 40 and 60 do not, whatever the row
+  // and extents). Such coordinates keep the pointer lowering, which reads
+  // zeros outside the tensor.
+  for (ValueRange indices : accessCoordinates(desc))
+    if ((knownDivisibility(axisInfo, indices.back()) * elementBytes) % 16)
+      return false;
+  tilegpu::SharedLayoutAttr layout = tilegpu::getTmaSharedLayout(
+      desc.getContext(), block.getShape(), block.getElementType());
+  if (!layout)
+    return false;
+  if (knownDivisibility(axisInfo, desc.getBase()) % 16)
+    return false;
+  ValueRange strides = desc.getStrides();
+  // The frontend's 1 is an extended i32 constant until canonicalization.
+  const AxisInfo *inner = axisInfo.getAxisInfo(strides.back());
+  if (!matchPattern(strides.back(), m_One()) &&
+      !(inner && inner->getConstantValue() == 1))
+    return false;
+  for (Value stride : strides.drop_back())
+    if ((knownDivisibility(axisInfo, stride) * elementBytes) % 16)
+      return false;
+  return true;
+}
+
+bool mlir::terrazzo::isTmaValidated(tile::MakeTensorDescOp desc,
+                                    const ModuleAxisInfoAnalysis &axisInfo) {
+  RankedTensorType block = desc.getType().getBlockType();
+  // A TMA store of a box reaching past the tensor's innermost extent
+  // writes up to the next 16 bytes on the H100 (45 float32 columns:
+  // columns 45..47 written, scripts/tma-probe.py); stores need that extent
+  // known to be a multiple of 16 bytes. (1-D, 3-D and unswizzled blocks,
+  // which faulted in session 4 before the innermost-coordinate rule, ran
+  // correctly in the probe, tails included.)
+  // Loads at negative coordinates (the innermost one a whole number of 16
+  // bytes) read zeros outside the tensor correctly; stores there fault
+  // with an illegal instruction (scripts/tma-probe.py, negative-* cases:
+  // float32 and float16 loads at (-8, -16), (0, -32), (-20, -64), ... right,
+  // in Triton 3.6 too; float32 stores at (-8, -16) fault). Stores need
+  // coordinates known not to be negative.
+  SmallVector<tile::DescStoreOp> stores;
+  for (Operation *user : desc->getUsers())
+    if (auto store = dyn_cast<tile::DescStoreOp>(user))
+      stores.push_back(store);
+  if (stores.empty())
+    return true;
+  for (tile::DescStoreOp store : stores)
+    if (!llvm::all_of(store.getIndices(),
+                      [](Value index) { return isKnownNonNegative(index); }))
+      return false;
+  int64_t extentBytes = knownDivisibility(axisInfo, desc.getShape().back()) *
+                        block.getElementTypeBitWidth() / 8;
+  return extentBytes % 16 == 0;
+}
+
