@@ -3,6 +3,7 @@
 
 #include "backends/Backend.h"
 #include "dialects/Tile/IR/Tile.h"
+#include "lib/CrashRecovery.h"
 #include "target/Target.h"
 #include "lib/Pipeline.h"
 #include "lib/Registration.h"
@@ -45,15 +46,19 @@ Diagnostic::Severity convertSeverity(DiagnosticSeverity severity) {
   return Diagnostic::Severity::Error;
 }
 
+void setPosition(Diagnostic &diagnostic, Location location) {
+  if (auto position = location->findInstanceOf<FileLineColLoc>()) {
+    diagnostic.file = position.getFilename().str();
+    diagnostic.line = position.getLine();
+    diagnostic.column = position.getColumn();
+  }
+}
+
 Diagnostic convertDiagnostic(const mlir::Diagnostic &diag) {
   Diagnostic result;
   result.severity = convertSeverity(diag.getSeverity());
   result.message = diag.str();
-  if (auto position = diag.getLocation()->findInstanceOf<FileLineColLoc>()) {
-    result.file = position.getFilename().str();
-    result.line = position.getLine();
-    result.column = position.getColumn();
-  }
+  setPosition(result, diag.getLocation());
   return result;
 }
 
@@ -218,9 +223,10 @@ std::string KernelMetadata::toJSON() const {
   return json + "}\n";
 }
 
-CompileResult compileTileIR(std::string_view source, std::string_view sourceName,
-                            const CompileOptions &options) {
-  CompileResult result;
+namespace {
+
+void compile(std::string_view source, std::string_view sourceName,
+             const CompileOptions &options, CompileResult &result) {
   DialectRegistry registry;
   registerDialects(registry);
   // Kernels are small: a thread pool per compilation costs more than it
@@ -237,10 +243,14 @@ CompileResult compileTileIR(std::string_view source, std::string_view sourceName
           llvm::StringRef(source.data(), source.size()),
           llvm::StringRef(sourceName.data(), sourceName.size())),
       llvm::SMLoc());
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  OwningOpRef<ModuleOp> module;
+  {
+    CrashStep step("parsing",
+                   FileLineColLoc::get(&context, sourceName, 0, 0));
+    module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  }
   if (!module)
-    return result;
+    return;
 
   Stage stage = options.stage;
   KernelMetadata &metadata = result.metadata;
@@ -251,13 +261,13 @@ CompileResult compileTileIR(std::string_view source, std::string_view sourceName
     target = Target::parse(options.target, error);
     if (!target) {
       emitError(module->getLoc()) << error;
-      return result;
+      return;
     }
     func::FuncOp kernel = findKernel(*module);
     if (!kernel) {
       emitError(module->getLoc())
           << "the module has no kernel: a public func.func with a body";
-      return result;
+      return;
     }
     describeKernel(kernel, metadata);
     metadata.target = target->name;
@@ -273,8 +283,9 @@ CompileResult compileTileIR(std::string_view source, std::string_view sourceName
                          options.numStages);
   if (stage >= Stage::LLVM)
     buildLLVMPipeline(pm);
+  recordCrashSteps(pm);
   if (failed(pm.run(*module)))
-    return result;
+    return;
   // The lowering records the dynamic shared memory the kernel needs.
   if (auto shared = (*module)->getAttrOfType<IntegerAttr>("tilegpu.shared"))
     metadata.sharedMemoryBytes = int(shared.getInt());
@@ -287,35 +298,56 @@ CompileResult compileTileIR(std::string_view source, std::string_view sourceName
     llvm::raw_string_ostream os(result.output);
     module->print(os);
     result.success = true;
-    return result;
+    return;
   }
   const Backend *backend = getBackend(*target);
   if (!backend) {
     emitError(module->getLoc()) << noBackendMessage(*target);
-    return result;
+    return;
   }
-  FailureOr<std::string> text = stage == Stage::LLVMIR
-                                    ? backend->emitLLVMIR(*module, *target,
-                                                          options.fpFusion)
-                                    : backend->emitAssembly(*module, *target,
-                                                            options.fpFusion);
+  FailureOr<std::string> text = failure();
+  {
+    CrashStep step("code generation for " + target->name, module->getLoc());
+    text = stage == Stage::LLVMIR
+               ? backend->emitLLVMIR(*module, *target, options.fpFusion)
+               : backend->emitAssembly(*module, *target, options.fpFusion);
+  }
   if (failed(text))
-    return result;
+    return;
   if (stage != Stage::Cubin) {
     result.output = std::move(*text);
     result.success = true;
-    return result;
+    return;
   }
   Binary binary;
   std::string error;
   if (!backend->assemble(*text, *target, options.assembler, binary, error)) {
     emitError(module->getLoc()) << error;
-    return result;
+    return;
   }
   metadata.binaryKind = binary.kind;
   metadata.assembler = binary.assembler;
   result.output = std::move(binary.bytes);
   result.success = true;
+}
+
+} // namespace
+
+CompileResult compileTileIR(std::string_view source, std::string_view sourceName,
+                            const CompileOptions &options) {
+  CompileResult result;
+  std::optional<Crash> crash = runRecoveringCrashes(
+      [&] { compile(source, sourceName, options, result); });
+  if (crash) {
+    // What the crashed compile produced is not to be trusted.
+    result.success = false;
+    result.output.clear();
+    Diagnostic diagnostic;
+    diagnostic.message = crash->message();
+    if (crash->location)
+      setPosition(diagnostic, *crash->location);
+    result.diagnostics.push_back(std::move(diagnostic));
+  }
   return result;
 }
 

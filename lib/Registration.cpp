@@ -1,5 +1,6 @@
 #include "lib/Registration.h"
 
+#include "lib/CrashRecovery.h"
 #include "lib/Pipeline.h"
 
 #include "backends/Backend.h"
@@ -42,5 +43,6 @@ void terrazzo::registerPasses() {
   mlir::registerPass([] { return mlir::createSCFToControlFlowPass(); });
   mlir::registerPass([] { return mlir::createReconcileUnrealizedCastsPass(); });
   mlir::terrazzo::registerTestAxisInfoPass();
+  registerTestCrashPass();
   registerPipelines();
 }
