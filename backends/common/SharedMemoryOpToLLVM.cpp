@@ -27,20 +27,29 @@ constexpr unsigned kMaxVectorBytes = 16;
 
 std::optional<LinearLayout>
 mlir::terrazzo::getSharedLayout(tilegpu::MemDescType type) {
-  for (int64_t size : type.getShape())
-    if (!llvm::isPowerOf2_64(uint64_t(size)))
-      return std::nullopt;
+  // Buffers the library cannot lay out (a stack of 3 pipeline stages, say)
+  // have no linear form; their users address them otherwise or fail.
   if (auto swizzled =
-          dyn_cast<tilegpu::SwizzledSharedLayoutAttr>(type.getEncoding()))
+          dyn_cast<tilegpu::SwizzledSharedLayoutAttr>(type.getEncoding())) {
+    if (!::terrazzo::checkSwizzledSharedLayout(
+             type.getShape(), swizzled.getVec(), swizzled.getPerPhase(),
+             swizzled.getMaxPhase(), swizzled.getOrder())
+             .empty())
+      return std::nullopt;
     return ::terrazzo::swizzledSharedLayout(
         type.getShape(), swizzled.getVec(), swizzled.getPerPhase(),
         swizzled.getMaxPhase(), swizzled.getOrder());
-  // The buffer verifier checked that the contiguous dimension fills whole
-  // swizzle rows, which the layout needs.
-  if (auto nvmma = dyn_cast<tilegpu::NvmmaSharedLayoutAttr>(type.getEncoding()))
+  }
+  if (auto nvmma = dyn_cast<tilegpu::NvmmaSharedLayoutAttr>(type.getEncoding())) {
+    if (!::terrazzo::checkNvmmaSharedLayout(
+             type.getShape(), nvmma.getSwizzlingByteWidth(),
+             nvmma.getTransposed(), nvmma.getElementBitWidth())
+             .empty())
+      return std::nullopt;
     return ::terrazzo::nvmmaSharedLayout(
         type.getShape(), nvmma.getSwizzlingByteWidth(), nvmma.getTransposed(),
         nvmma.getElementBitWidth());
+  }
   return std::nullopt;
 }
 

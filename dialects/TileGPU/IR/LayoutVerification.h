@@ -3,6 +3,7 @@
 #ifndef TERRAZZO_DIALECTS_TILEGPU_IR_LAYOUTVERIFICATION_H
 #define TERRAZZO_DIALECTS_TILEGPU_IR_LAYOUTVERIFICATION_H
 
+#include "mlir/IR/Attributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Support/LLVM.h"
 
@@ -25,6 +26,14 @@ LogicalResult verifyPowersOfTwo(function_ref<InFlightDiagnostic()> emitError,
 /// A layout of rank `rank` fits a tensor of `shape`.
 LogicalResult verifyRank(unsigned rank, ArrayRef<int64_t> shape,
                          function_ref<InFlightDiagnostic()> emitError);
+
+/// A tensor of `shape` can carry `layout` (of rank `rank`): the ranks agree
+/// and the layout library can build the linear layout (powers of two,
+/// sizes it can hold), so that no pass or lowering meets a fatal error of
+/// the library on it.
+LogicalResult verifyLayoutFits(Attribute layout, unsigned rank,
+                               ArrayRef<int64_t> shape,
+                               function_ref<InFlightDiagnostic()> emitError);
 
 } // namespace mlir::tilegpu
 

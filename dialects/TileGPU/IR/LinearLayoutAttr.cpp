@@ -1,6 +1,7 @@
 // #tilegpu.linear: syntax, verifier and the layout interface.
 #include "dialects/TileGPU/IR/LinearLayoutConversion.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
+#include "dialects/TileGPU/Layout/NamedLayouts.h"
 
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/Support/MathExtras.h"
@@ -16,7 +17,7 @@ namespace {
 constexpr const char *kInDims[] = {"register", "lane", "warp", "block"};
 
 /// Largest number of bases of one input dimension (as LinearLayout allows).
-constexpr size_t kMaxBases = 30;
+constexpr size_t kMaxBases = ::terrazzo::LinearLayout::kMaxDimBits;
 
 ArrayRef<int32_t> flatBases(LinearLayoutAttr attr, unsigned index) {
   switch (index) {
@@ -188,9 +189,11 @@ LogicalResult LinearLayoutAttr::verifyTensorShape(
                            << " along dimension " << i % rank
                            << ", beyond its size " << shape[i % rank];
   }
-  std::optional<::terrazzo::LinearLayout> layout = toLinearLayout(shape, *this);
+  std::string error;
+  std::optional<::terrazzo::LinearLayout> layout =
+      toLinearLayout(shape, *this, &error);
   if (!layout)
-    return emitError() << "invalid linear layout for the shape";
+    return emitError() << "invalid linear layout for the shape: " << error;
   if (!layout->isSurjective())
     return emitError() << "linear layout does not hold every element of a "
                           "tensor of this shape";
@@ -205,17 +208,24 @@ LogicalResult LinearLayoutAttr::verifyEncoding(
 
 std::optional<::terrazzo::LinearLayout>
 mlir::tilegpu::linearAttrToLinearLayout(LinearLayoutAttr attr,
-                                        ArrayRef<int64_t> shape) {
+                                        ArrayRef<int64_t> shape,
+                                        std::string *error) {
   unsigned rank = attr.getRank();
-  if (shape.size() != rank)
+  if (shape.size() != rank) {
+    if (error)
+      *error = "layout of rank " + std::to_string(rank) +
+               " does not fit a tensor of rank " + std::to_string(shape.size());
     return std::nullopt;
-  ::terrazzo::LinearLayout::DimsT outDims;
-  for (unsigned d = 0; d < rank; ++d) {
-    if (shape[d] <= 0 || !llvm::isPowerOf2_64(shape[d]) ||
-        shape[d] > (int64_t(1) << 30))
-      return std::nullopt;
-    outDims.emplace_back("dim" + std::to_string(d), int32_t(shape[d]));
   }
+  if (std::string reason = ::terrazzo::checkTensorShape(shape);
+      !reason.empty()) {
+    if (error)
+      *error = std::move(reason);
+    return std::nullopt;
+  }
+  ::terrazzo::LinearLayout::DimsT outDims;
+  for (unsigned d = 0; d < rank; ++d)
+    outDims.emplace_back(::terrazzo::tensorDimName(d), int32_t(shape[d]));
   ::terrazzo::LinearLayout::BasesT bases;
   for (unsigned index = 0; index < 4; ++index) {
     ArrayRef<int32_t> flat = flatBases(attr, index);
@@ -238,7 +248,7 @@ mlir::tilegpu::linearAttrToLinearLayout(LinearLayoutAttr attr,
     bases.emplace_back(kInDims[index], std::move(list));
   }
   return ::terrazzo::LinearLayout::tryCreate(std::move(bases),
-                                             std::move(outDims));
+                                             std::move(outDims), error);
 }
 
 Attribute mlir::tilegpu::getLinearLayoutAttr(

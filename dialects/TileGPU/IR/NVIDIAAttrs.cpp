@@ -47,13 +47,17 @@ unsigned NvidiaMmaLayoutAttr::getWarpSize() const { return 32; }
 LogicalResult NvidiaMmaLayoutAttr::verifyTensorShape(
     ArrayRef<int64_t> shape,
     function_ref<InFlightDiagnostic()> emitError) const {
-  if (failed(verifyRank(getRank(), shape, emitError)))
-    return failure();
-  for (int64_t size : shape)
-    if (size <= 0 || !llvm::isPowerOf2_64(size))
-      return emitError() << "an MMA layout needs power-of-two sizes, got "
-                         << size;
-  return success();
+  if (shape.size() == getRank())
+    for (int64_t size : shape)
+      if (size <= 0 || !llvm::isPowerOf2_64(size))
+        return emitError() << "an MMA layout needs power-of-two sizes, got "
+                           << size;
+  return verifyLayoutFits(*this, getRank(), shape, emitError);
+}
+LogicalResult NvidiaMmaLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyTensorShape(shape, emitError);
 }
 
 //===----------------------------------------------------------------------===//

@@ -5,7 +5,8 @@
 #define TERRAZZO_TILEGPU_NVIDIA_ATTRS
 
 def TileGPU_NvidiaMmaLayout : TileGPU_Attr<"NvidiaMmaLayout", "nvidia_mma",
-    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>]> {
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>,
+     DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "Accumulators of NVIDIA tensor-core instructions";
   let description = [{
     The result layout of `mma.sync` (`versionMajor = 2`, `instrShape =

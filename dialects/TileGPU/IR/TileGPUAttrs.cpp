@@ -2,6 +2,8 @@
 #include "dialects/TileGPU/IR/TileGPU.h"
 #include "dialects/TileGPU/IR/LayoutVerification.h"
 
+#include "dialects/TileGPU/IR/LinearLayoutConversion.h"
+
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
@@ -93,6 +95,26 @@ mlir::tilegpu::verifyRank(unsigned rank, ArrayRef<int64_t> shape,
   return success();
 }
 
+static std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string text = "[";
+  llvm::raw_string_ostream os(text);
+  llvm::interleaveComma(shape, os);
+  return text + "]";
+}
+
+LogicalResult
+mlir::tilegpu::verifyLayoutFits(Attribute layout, unsigned rank,
+                                ArrayRef<int64_t> shape,
+                                function_ref<InFlightDiagnostic()> emitError) {
+  if (failed(verifyRank(rank, shape, emitError)))
+    return failure();
+  std::string error;
+  if (!toLinearLayout(shape, layout, &error))
+    return emitError() << "layout " << layout << " cannot lay out a tensor of "
+                       << "shape " << shapeString(shape) << ": " << error;
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // BlockedLayoutAttr
 //===----------------------------------------------------------------------===//
@@ -126,7 +148,12 @@ unsigned BlockedLayoutAttr::getWarpSize() const {
 LogicalResult BlockedLayoutAttr::verifyTensorShape(
     ArrayRef<int64_t> shape,
     function_ref<InFlightDiagnostic()> emitError) const {
-  return verifyRank(getRank(), shape, emitError);
+  return verifyLayoutFits(*this, getRank(), shape, emitError);
+}
+LogicalResult BlockedLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyTensorShape(shape, emitError);
 }
 
 //===----------------------------------------------------------------------===//
@@ -154,7 +181,12 @@ unsigned SliceLayoutAttr::getWarpSize() const {
 LogicalResult SliceLayoutAttr::verifyTensorShape(
     ArrayRef<int64_t> shape,
     function_ref<InFlightDiagnostic()> emitError) const {
-  return verifyRank(getRank(), shape, emitError);
+  return verifyLayoutFits(*this, getRank(), shape, emitError);
+}
+LogicalResult SliceLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyTensorShape(shape, emitError);
 }
 
 //===----------------------------------------------------------------------===//
@@ -192,7 +224,12 @@ unsigned DotOperandLayoutAttr::getWarpSize() const {
 LogicalResult DotOperandLayoutAttr::verifyTensorShape(
     ArrayRef<int64_t> shape,
     function_ref<InFlightDiagnostic()> emitError) const {
-  return getParent().verifyTensorShape(shape, emitError);
+  return verifyLayoutFits(*this, getRank(), shape, emitError);
+}
+LogicalResult DotOperandLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyTensorShape(shape, emitError);
 }
 
 //===----------------------------------------------------------------------===//

@@ -63,7 +63,8 @@ class TileGPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
 //===----------------------------------------------------------------------===//
 
 def TileGPU_BlockedLayout : TileGPU_Attr<"BlockedLayout", "blocked",
-    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>]> {
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>,
+     DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "Each thread holds a block of elements; threads and warps tile the tensor";
   let description = [{
     `sizePerThread[d]` consecutive elements of dimension `d` per thread,
@@ -84,7 +85,8 @@ def TileGPU_BlockedLayout : TileGPU_Attr<"BlockedLayout", "blocked",
 }
 
 def TileGPU_SliceLayout : TileGPU_Attr<"SliceLayout", "slice",
-    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>]> {
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>,
+     DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "The parent layout with dimension `dim` removed";
   let description = [{
     The layout of a reduction's result along `dim`, and the layout that
@@ -132,7 +134,8 @@ def TileGPU_LinearLayoutAttr : TileGPU_Attr<"LinearLayout", "linear",
 }
 
 def TileGPU_DotOperandLayout : TileGPU_Attr<"DotOperandLayout", "dot_operand",
-    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>]> {
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>,
+     DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "Operand A (opIdx 0) or B (opIdx 1) of a tensor-core dot";
   let description = [{
     The registers from which the instruction whose accumulators are laid

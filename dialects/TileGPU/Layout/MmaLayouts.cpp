@@ -15,12 +15,40 @@ namespace {
   llvm::report_fatal_error(llvm::Twine("MMA layout: ") + message);
 }
 
-void checkShape(llvm::ArrayRef<int64_t> shape) {
+void check(const std::string &error) {
+  if (!error.empty())
+    fail(error);
+}
+
+/// log2 of a power of two in [1, 2^kMaxDimBits], or -1 and the reason in
+/// *error.
+int log2Of(unsigned value, const char *what, std::string &error) {
+  if (value == 0 || !llvm::isPowerOf2_32(value) ||
+      value > (1u << LinearLayout::kMaxDimBits)) {
+    error = std::string(what) + " must be a power of two in [1, 2^" +
+            std::to_string(LinearLayout::kMaxDimBits) + "], got " +
+            std::to_string(value);
+    return -1;
+  }
+  return int(llvm::Log2_32(value));
+}
+
+/// The checks both layouts share: a 2-D shape and two warp counts; sets
+/// the warps' log2 along M and N.
+std::string checkShapeAndWarps(llvm::ArrayRef<int64_t> shape,
+                               llvm::ArrayRef<unsigned> warpsPerCTA,
+                               int &warpBitsM, int &warpBitsN) {
   if (shape.size() != 2)
-    fail("tensor-core layouts are 2-D, got rank " + llvm::Twine(shape.size()));
-  for (int64_t size : shape)
-    if (size <= 0 || !llvm::isPowerOf2_64(size))
-      fail("sizes must be powers of two, got " + llvm::Twine(size));
+    return "tensor-core layouts are 2-D, got rank " +
+           std::to_string(shape.size());
+  if (std::string error = checkTensorShape(shape); !error.empty())
+    return error;
+  if (warpsPerCTA.size() != 2)
+    return "warpsPerCTA needs two entries";
+  std::string error;
+  warpBitsM = log2Of(warpsPerCTA[0], "warpsPerCTA[0]", error);
+  warpBitsN = log2Of(warpsPerCTA[1], "warpsPerCTA[1]", error);
+  return error;
 }
 
 /// `count` bases doubling from `first` along dimension `dim` of a 2-D tile.
@@ -36,13 +64,6 @@ void appendAlong(std::vector<Basis> &bases, unsigned dim, int32_t first,
 void appendZeros(std::vector<Basis> &bases, unsigned count) {
   for (unsigned i = 0; i < count; ++i)
     bases.push_back(Basis{0, 0});
-}
-
-unsigned log2Of(unsigned value, const char *what) {
-  if (value == 0 || !llvm::isPowerOf2_32(value))
-    fail(llvm::Twine(what) + " must be a power of two, got " +
-         llvm::Twine(value));
-  return llvm::Log2_32(value);
 }
 
 /// The tile (registers, lanes, warps; no block bits) fitted to `shape`,
@@ -66,22 +87,39 @@ LinearLayout fit(std::vector<Basis> registers, std::vector<Basis> lanes,
 
 } // namespace
 
+std::string terrazzo::checkNvidiaMmaLayout(llvm::ArrayRef<int64_t> shape,
+                                           unsigned version,
+                                           llvm::ArrayRef<unsigned> warpsPerCTA,
+                                           unsigned instrN) {
+  int warpBitsM, warpBitsN;
+  if (std::string error =
+          checkShapeAndWarps(shape, warpsPerCTA, warpBitsM, warpBitsN);
+      !error.empty())
+    return error;
+  if (version != 2 && version != 3)
+    return "version must be 2 or 3, got " + std::to_string(version);
+  std::string error;
+  int instrBits = log2Of(instrN, "instrN", error);
+  if (instrBits < 0)
+    return error;
+  if (instrN < 8 || (version == 2 && instrN != 8))
+    return "instrN must be 8 for version 2 and at least 8 for version 3";
+  if (version == 3 && warpBitsM < 2)
+    return "a wgmma warp group spans four warps along M";
+  // The tile: 16 rows per warp along M, instrN columns per warp along N;
+  // registers 2 per 8 columns, 32 lanes.
+  return checkFitToShape({4 + warpBitsM, instrBits + warpBitsN},
+                         2 + instrBits - 3, 5, warpBitsM + warpBitsN, shape);
+}
+
 LinearLayout terrazzo::nvidiaMmaLayout(llvm::ArrayRef<int64_t> shape,
                                        unsigned version,
                                        llvm::ArrayRef<unsigned> warpsPerCTA,
                                        unsigned instrN) {
-  checkShape(shape);
-  if (warpsPerCTA.size() != 2)
-    fail("warpsPerCTA needs two entries");
-  if (version != 2 && version != 3)
-    fail("version must be 2 or 3, got " + llvm::Twine(version));
-  unsigned warpBitsM = log2Of(warpsPerCTA[0], "warpsPerCTA[0]");
-  unsigned warpBitsN = log2Of(warpsPerCTA[1], "warpsPerCTA[1]");
-  unsigned tilesN = log2Of(instrN, "instrN") - 3;
-  if (instrN < 8 || (version == 2 && instrN != 8))
-    fail("instrN must be 8 for version 2 and at least 8 for version 3");
-  if (version == 3 && warpBitsM < 2)
-    fail("a wgmma warp group spans four warps along M");
+  check(checkNvidiaMmaLayout(shape, version, warpsPerCTA, instrN));
+  unsigned warpBitsM = llvm::Log2_32(warpsPerCTA[0]);
+  unsigned warpBitsN = llvm::Log2_32(warpsPerCTA[1]);
+  unsigned tilesN = llvm::Log2_32(instrN) - 3;
 
   std::vector<Basis> registers{{0, 1}, {8, 0}};
   appendAlong(registers, 1, 8, tilesN);
@@ -93,18 +131,39 @@ LinearLayout terrazzo::nvidiaMmaLayout(llvm::ArrayRef<int64_t> shape,
              {1, 0});
 }
 
+std::string terrazzo::checkMmaV2OperandLayout(
+    llvm::ArrayRef<int64_t> shape, unsigned opIdx,
+    llvm::ArrayRef<unsigned> warpsPerCTA, unsigned kWidth) {
+  int warpBitsM, warpBitsN;
+  if (std::string error =
+          checkShapeAndWarps(shape, warpsPerCTA, warpBitsM, warpBitsN);
+      !error.empty())
+    return error;
+  if (opIdx > 1)
+    return "opIdx must be 0 or 1, got " + std::to_string(opIdx);
+  std::string error;
+  int widthBits = log2Of(kWidth, "kWidth", error);
+  if (widthBits < 0)
+    return error;
+  // The tile along K: kWidth per register, 4 lanes, 2 registers; along M
+  // (A): 8 lanes, 2 registers, then the warps; along N (B): 8 lanes, then
+  // the warps. Warps along the other dimension hold copies.
+  int kBits = widthBits + 3;
+  if (opIdx == 0)
+    return checkFitToShape({4 + warpBitsM, kBits}, widthBits + 2, 5,
+                           warpBitsM + warpBitsN, shape);
+  return checkFitToShape({kBits, 3 + warpBitsN}, widthBits + 1, 5,
+                         warpBitsM + warpBitsN, shape);
+}
+
 LinearLayout terrazzo::mmaV2OperandLayout(llvm::ArrayRef<int64_t> shape,
                                           unsigned opIdx,
                                           llvm::ArrayRef<unsigned> warpsPerCTA,
                                           unsigned kWidth) {
-  checkShape(shape);
-  if (opIdx > 1)
-    fail("opIdx must be 0 or 1, got " + llvm::Twine(opIdx));
-  if (warpsPerCTA.size() != 2)
-    fail("warpsPerCTA needs two entries");
-  unsigned widthBits = log2Of(kWidth, "kWidth");
-  unsigned warpBitsM = log2Of(warpsPerCTA[0], "warpsPerCTA[0]");
-  unsigned warpBitsN = log2Of(warpsPerCTA[1], "warpsPerCTA[1]");
+  check(checkMmaV2OperandLayout(shape, opIdx, warpsPerCTA, kWidth));
+  unsigned widthBits = llvm::Log2_32(kWidth);
+  unsigned warpBitsM = llvm::Log2_32(warpsPerCTA[0]);
+  unsigned warpBitsN = llvm::Log2_32(warpsPerCTA[1]);
   int32_t width = static_cast<int32_t>(kWidth);
   // kDim is the dimension K runs along, other the one of M (A) or N (B).
   unsigned kDim = opIdx == 0 ? 1 : 0;

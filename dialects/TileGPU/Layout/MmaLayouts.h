@@ -23,6 +23,7 @@
 #include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
+#include <string>
 
 namespace terrazzo {
 
@@ -30,8 +31,8 @@ namespace terrazzo {
 /// instrN = 8) or `wgmma` (version 3, instrN = the instruction's N): warps
 /// tile the result warpsPerCTA[0] along M (16 rows each; for version 3 the
 /// first four form a 64-row warp group) then warpsPerCTA[1] along N; the
-/// pattern repeats, N fastest. Fatal error on a rank other than 2 or sizes
-/// that are not powers of two.
+/// pattern repeats, N fastest. Fatal error on whatever checkNvidiaMmaLayout
+/// rejects.
 LinearLayout nvidiaMmaLayout(llvm::ArrayRef<int64_t> shape, unsigned version,
                              llvm::ArrayRef<unsigned> warpsPerCTA,
                              unsigned instrN);
@@ -42,10 +43,24 @@ LinearLayout nvidiaMmaLayout(llvm::ArrayRef<int64_t> shape, unsigned version,
 /// 8 kWidth; repeats along K first, then along M (A) or N (B). wgmma's A
 /// in registers (kWidth 32 / bits) is the same layout for the
 /// accumulator's warpsPerCTA (version 3): each warp's 16 rows of its warp
-/// group's 64 are mma.sync's A.
+/// group's 64 are mma.sync's A. Fatal error on whatever
+/// checkMmaV2OperandLayout rejects.
 LinearLayout mmaV2OperandLayout(llvm::ArrayRef<int64_t> shape, unsigned opIdx,
                                 llvm::ArrayRef<unsigned> warpsPerCTA,
                                 unsigned kWidth);
+
+/// Why nvidiaMmaLayout (mmaV2OperandLayout) cannot build the layout of a
+/// tensor of `shape` from these parameters (a rank other than 2, an entry
+/// that is not a power of two, more bits than a linear layout holds), or an
+/// empty string when it can.
+std::string checkNvidiaMmaLayout(llvm::ArrayRef<int64_t> shape,
+                                 unsigned version,
+                                 llvm::ArrayRef<unsigned> warpsPerCTA,
+                                 unsigned instrN);
+std::string checkMmaV2OperandLayout(llvm::ArrayRef<int64_t> shape,
+                                    unsigned opIdx,
+                                    llvm::ArrayRef<unsigned> warpsPerCTA,
+                                    unsigned kWidth);
 
 } // namespace terrazzo
 

@@ -20,28 +20,48 @@ bool isPowerOfTwo(int64_t value) {
   return value > 0 && (value & (value - 1)) == 0;
 }
 
-void checkPowersOfTwo(const char *what, llvm::ArrayRef<int64_t> values) {
+/// log2 of an entry that must be a power of two in [1, 2^kMaxDimBits], or
+/// -1 (and the reason in *error) when it is not.
+int log2Entry(const char *what, int64_t value, std::string &error) {
+  if (!isPowerOfTwo(value) ||
+      value > (int64_t(1) << LinearLayout::kMaxDimBits)) {
+    error = std::string(what) + " entry " + std::to_string(value) +
+            " is not a power of two in [1, 2^" +
+            std::to_string(LinearLayout::kMaxDimBits) + "]";
+    return -1;
+  }
+  return llvm::Log2_64(uint64_t(value));
+}
+
+std::string checkEntries(const char *what, llvm::ArrayRef<int64_t> values) {
+  std::string error;
   for (int64_t value : values)
-    if (!isPowerOfTwo(value) || value > (int64_t(1) << 30))
-      fail(llvm::Twine(what) + " entry " + llvm::Twine(value) +
-           " is not a power of two in [1, 2^30]");
+    if (log2Entry(what, value, error) < 0)
+      return error;
+  return error;
 }
 
-void checkPowersOfTwo(const char *what, llvm::ArrayRef<unsigned> values) {
+std::string checkEntries(const char *what, llvm::ArrayRef<unsigned> values) {
   std::vector<int64_t> wide(values.begin(), values.end());
-  checkPowersOfTwo(what, wide);
+  return checkEntries(what, wide);
 }
 
-void checkOrder(llvm::ArrayRef<unsigned> order, size_t rank) {
+std::string checkOrder(llvm::ArrayRef<unsigned> order, size_t rank) {
   if (order.size() != rank)
-    fail("order has " + llvm::Twine(order.size()) + " entries for rank " +
-         llvm::Twine(rank));
+    return "order has " + std::to_string(order.size()) +
+           " entries for rank " + std::to_string(rank);
   std::vector<bool> seen(rank, false);
   for (unsigned dim : order) {
     if (dim >= rank || seen[dim])
-      fail("order is not a permutation of 0.." + llvm::Twine(rank - 1));
+      return "order is not a permutation of 0.." + std::to_string(rank - 1);
     seen[dim] = true;
   }
+  return "";
+}
+
+void check(const std::string &error) {
+  if (!error.empty())
+    fail(error);
 }
 
 const char *const kRegister = "register";
@@ -55,12 +75,94 @@ std::string terrazzo::tensorDimName(unsigned dim) {
   return "dim" + std::to_string(dim);
 }
 
+std::string terrazzo::checkTensorShape(llvm::ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return "a distributed layout needs a tensor of rank >= 1";
+  return checkEntries("shape", shape);
+}
+
+std::string terrazzo::checkFitToShape(llvm::ArrayRef<int> tileBits,
+                                      int registerBits, int laneBits,
+                                      int warpBits,
+                                      llvm::ArrayRef<int64_t> shape) {
+  const int maxDim = LinearLayout::kMaxDimBits;
+  const int maxTotal = LinearLayout::kMaxTotalBits;
+  if (tileBits.size() != shape.size())
+    return "the layout has rank " + std::to_string(tileBits.size()) +
+           " but the tensor " + std::to_string(shape.size());
+  int outBits = 0, repeatBits = 0;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (tileBits[d] > maxDim)
+      return "the layout's tile spans 2^" + std::to_string(tileBits[d]) +
+             " elements along dimension " + std::to_string(d) +
+             "; at most 2^" + std::to_string(maxDim) + " are supported";
+    int shapeBits = llvm::Log2_64(uint64_t(shape[d]));
+    repeatBits += std::max(0, shapeBits - tileBits[d]);
+    outBits += std::max(0, std::max(shapeBits, tileBits[d]));
+  }
+  auto atMost = [](int most) {
+    return "; at most 2^" + std::to_string(most) + " are supported";
+  };
+  int inBits = registerBits + repeatBits + laneBits + warpBits;
+  if (registerBits + repeatBits > maxDim)
+    return "a thread would hold 2^" + std::to_string(registerBits + repeatBits) +
+           " elements" + atMost(maxDim);
+  if (laneBits > maxDim)
+    return "the layout has 2^" + std::to_string(laneBits) +
+           " lanes per warp" + atMost(maxDim);
+  if (warpBits > maxDim)
+    return "the layout has 2^" + std::to_string(warpBits) + " warps" +
+           atMost(maxDim);
+  if (inBits > maxTotal)
+    return "the layout has 2^" + std::to_string(inBits) +
+           " registers, lanes and warps in all" + atMost(maxTotal);
+  if (outBits > maxTotal)
+    return "the layout spans 2^" + std::to_string(outBits) + " elements" +
+           atMost(maxTotal);
+  return "";
+}
+
+std::string terrazzo::checkBlockedLayout(llvm::ArrayRef<int64_t> shape,
+                                         llvm::ArrayRef<unsigned> sizePerThread,
+                                         llvm::ArrayRef<unsigned> threadsPerWarp,
+                                         llvm::ArrayRef<unsigned> warpsPerCTA,
+                                         llvm::ArrayRef<unsigned> order) {
+  size_t rank = shape.size();
+  if (std::string error = checkTensorShape(shape); !error.empty())
+    return error;
+  if (sizePerThread.size() != rank || threadsPerWarp.size() != rank ||
+      warpsPerCTA.size() != rank)
+    return "sizePerThread, threadsPerWarp and warpsPerCTA must have one "
+           "entry per dimension (rank " +
+           std::to_string(rank) + ")";
+  for (auto [what, values] :
+       {std::pair<const char *, llvm::ArrayRef<unsigned>>{"sizePerThread",
+                                                          sizePerThread},
+        {"threadsPerWarp", threadsPerWarp},
+        {"warpsPerCTA", warpsPerCTA}})
+    if (std::string error = checkEntries(what, values); !error.empty())
+      return error;
+  if (std::string error = checkOrder(order, rank); !error.empty())
+    return error;
+  std::vector<int> tileBits;
+  int registerBits = 0, laneBits = 0, warpBits = 0;
+  for (size_t d = 0; d < rank; ++d) {
+    int s = llvm::Log2_32(sizePerThread[d]), t = llvm::Log2_32(threadsPerWarp[d]),
+        w = llvm::Log2_32(warpsPerCTA[d]);
+    tileBits.push_back(s + t + w);
+    registerBits += s;
+    laneBits += t;
+    warpBits += w;
+  }
+  return checkFitToShape(tileBits, registerBits, laneBits, warpBits, shape);
+}
+
 LinearLayout terrazzo::fitLayoutToShape(const LinearLayout &tile,
                                         llvm::ArrayRef<int64_t> shape,
                                         llvm::ArrayRef<unsigned> repeatOrder) {
   size_t rank = shape.size();
-  checkPowersOfTwo("shape", shape);
-  checkOrder(repeatOrder, rank);
+  check(checkEntries("shape", shape));
+  check(checkOrder(repeatOrder, rank));
   if (static_cast<size_t>(tile.getNumOutDims()) != rank)
     fail("the tile has " + llvm::Twine(tile.getNumOutDims()) +
          " output dimensions for a shape of rank " + llvm::Twine(rank));
@@ -118,18 +220,8 @@ LinearLayout terrazzo::blockedLayout(llvm::ArrayRef<int64_t> shape,
                                      llvm::ArrayRef<unsigned> warpsPerCTA,
                                      llvm::ArrayRef<unsigned> order) {
   size_t rank = shape.size();
-  if (rank == 0)
-    fail("blockedLayout needs a tensor of rank >= 1");
-  if (sizePerThread.size() != rank || threadsPerWarp.size() != rank ||
-      warpsPerCTA.size() != rank)
-    fail("blockedLayout: sizePerThread, threadsPerWarp and warpsPerCTA must "
-         "have one entry per dimension (rank " +
-         llvm::Twine(rank) + ")");
-  checkPowersOfTwo("shape", shape);
-  checkPowersOfTwo("sizePerThread", sizePerThread);
-  checkPowersOfTwo("threadsPerWarp", threadsPerWarp);
-  checkPowersOfTwo("warpsPerCTA", warpsPerCTA);
-  checkOrder(order, rank);
+  check(checkBlockedLayout(shape, sizePerThread, threadsPerWarp, warpsPerCTA,
+                           order));
 
   // The CTA tile: registers, then lanes, then warps, each enumerating the
   // dimensions fastest first. Starting from identity1D(1, ...) for every
@@ -190,7 +282,7 @@ LinearLayout terrazzo::sliceLayout(const LinearLayout &parent, unsigned dim) {
 
 LinearLayout terrazzo::identityStandard(llvm::ArrayRef<int64_t> shape,
                                         std::string inDim) {
-  checkPowersOfTwo("shape", shape);
+  check(checkEntries("shape", shape));
   if (shape.empty())
     return LinearLayout({{std::move(inDim), {}}}, {});
   // Last dimension fastest: its bits come first.

@@ -37,12 +37,38 @@ std::string tensorDimName(unsigned dim);
 /// register bases that would go beyond it are dropped.
 ///
 /// All arguments must have the tensor's rank, and `order` must be a
-/// permutation of 0..rank-1; anything else is a fatal error.
+/// permutation of 0..rank-1; anything checkBlockedLayout rejects is a fatal
+/// error.
 LinearLayout blockedLayout(llvm::ArrayRef<int64_t> shape,
                            llvm::ArrayRef<unsigned> sizePerThread,
                            llvm::ArrayRef<unsigned> threadsPerWarp,
                            llvm::ArrayRef<unsigned> warpsPerCTA,
                            llvm::ArrayRef<unsigned> order);
+
+/// Why blockedLayout cannot lay out a tensor of `shape` with these
+/// parameters (a rank that differs, an entry that is not a power of two in
+/// [1, 2^30], an order that is no permutation, more elements per thread,
+/// lane or warp bits than a linear layout holds), or an empty string when
+/// it can. Verifiers call it so that no fatal error is left to user input.
+std::string checkBlockedLayout(llvm::ArrayRef<int64_t> shape,
+                               llvm::ArrayRef<unsigned> sizePerThread,
+                               llvm::ArrayRef<unsigned> threadsPerWarp,
+                               llvm::ArrayRef<unsigned> warpsPerCTA,
+                               llvm::ArrayRef<unsigned> order);
+
+/// Why a tensor `shape` is none that a distributed layout can describe: a
+/// rank of 0, or an entry that is not a power of two in [1, 2^30]; empty
+/// when it is one.
+std::string checkTensorShape(llvm::ArrayRef<int64_t> shape);
+
+/// Why fitLayoutToShape cannot fit a tile whose out dims span 2^tileBits[d]
+/// elements, with `registerBits` register, `laneBits` lane and `warpBits`
+/// warp bits, to `shape` (which checkTensorShape accepts; repeats would
+/// need more register bits, or more bits in total, than a linear layout
+/// holds); empty when it can.
+std::string checkFitToShape(llvm::ArrayRef<int> tileBits, int registerBits,
+                            int laneBits, int warpBits,
+                            llvm::ArrayRef<int64_t> shape);
 
 /// Fits a CTA tile layout (out dims dim0..dim{rank-1}) to a tensor shape:
 /// along each dimension whose size in the tile is smaller than the shape, the

@@ -13,37 +13,70 @@ using namespace terrazzo;
 namespace {
 
 [[noreturn]] void fail(const llvm::Twine &message) {
-  llvm::report_fatal_error("swizzledSharedLayout: " + message);
+  llvm::reportFatalInternalError("shared layout: " + message);
 }
 
-int log2Exact(int64_t value, const char *what) {
-  if (value <= 0 || !llvm::isPowerOf2_64(uint64_t(value)))
-    fail(llvm::Twine(what) + " " + llvm::Twine(value) +
-         " is not a positive power of two");
-  return llvm::Log2_64(uint64_t(value));
+void check(const std::string &error) {
+  if (!error.empty())
+    fail(error);
+}
+
+bool isPowerOfTwo(int64_t value) {
+  return value > 0 && llvm::isPowerOf2_64(uint64_t(value));
+}
+
+int log2Exact(int64_t value) { return llvm::Log2_64(uint64_t(value)); }
+
+/// The buffer's sizes: powers of two, 2^kMaxDimBits elements at most in all
+/// (the one "offset" input of the layout).
+std::string checkBufferShape(llvm::ArrayRef<int64_t> shape) {
+  int bits = 0;
+  for (int64_t size : shape) {
+    if (!isPowerOfTwo(size))
+      return "buffer dimension " + std::to_string(size) +
+             " is not a positive power of two";
+    bits += log2Exact(size);
+  }
+  if (bits > LinearLayout::kMaxDimBits)
+    return "a shared buffer of 2^" + std::to_string(bits) +
+           " elements; at most 2^" +
+           std::to_string(LinearLayout::kMaxDimBits) + " are supported";
+  return "";
 }
 
 } // namespace
+
+std::string terrazzo::checkSwizzledSharedLayout(
+    llvm::ArrayRef<int64_t> shape, unsigned vec, unsigned perPhase,
+    unsigned maxPhase, llvm::ArrayRef<unsigned> order) {
+  size_t rank = shape.size();
+  if (order.size() != rank)
+    return "order has " + std::to_string(order.size()) + " entries for rank " +
+           std::to_string(rank);
+  std::vector<bool> seen(rank, false);
+  for (unsigned dim : order) {
+    if (dim >= rank || seen[dim])
+      return "order is not a permutation";
+    seen[dim] = true;
+  }
+  for (auto [what, value] : {std::pair<const char *, unsigned>{"vec", vec},
+                             {"perPhase", perPhase},
+                             {"maxPhase", maxPhase}})
+    if (!isPowerOfTwo(value))
+      return std::string(what) + " " + std::to_string(value) +
+             " is not a positive power of two";
+  return checkBufferShape(shape);
+}
 
 LinearLayout terrazzo::swizzledSharedLayout(llvm::ArrayRef<int64_t> shape,
                                             unsigned vec, unsigned perPhase,
                                             unsigned maxPhase,
                                             llvm::ArrayRef<unsigned> order) {
+  check(checkSwizzledSharedLayout(shape, vec, perPhase, maxPhase, order));
   size_t rank = shape.size();
-  if (order.size() != rank)
-    fail("order has " + llvm::Twine(order.size()) + " entries for rank " +
-         llvm::Twine(rank));
-  std::vector<bool> seen(rank, false);
-  for (unsigned dim : order) {
-    if (dim >= rank || seen[dim])
-      fail("order is not a permutation");
-    seen[dim] = true;
-  }
-  for (int64_t size : shape)
-    log2Exact(size, "dimension");
-  int vecBits = log2Exact(vec, "vec");
-  int perPhaseBits = log2Exact(perPhase, "perPhase");
-  int maxPhaseBits = log2Exact(maxPhase, "maxPhase");
+  int vecBits = log2Exact(vec);
+  int perPhaseBits = log2Exact(perPhase);
+  int maxPhaseBits = log2Exact(maxPhase);
 
   LinearLayout::DimsT outDims;
   for (size_t d = 0; d < rank; ++d)
@@ -58,7 +91,7 @@ LinearLayout terrazzo::swizzledSharedLayout(llvm::ArrayRef<int64_t> shape,
     return LinearLayout({{kOffsetDim, {}}}, outDims);
   // The columns of a row first: offsets within a row are unswizzled.
   unsigned column = order[0];
-  int columnBits = log2Exact(shape[column], "dimension");
+  int columnBits = log2Exact(shape[column]);
   for (int i = 0; i < columnBits; ++i)
     bases.push_back(unit(column, i));
   // Row bit j moves to the next row 2^j and, when it is one of the phase
@@ -66,7 +99,7 @@ LinearLayout terrazzo::swizzledSharedLayout(llvm::ArrayRef<int64_t> shape,
   // row length): linear, since perPhase and maxPhase are powers of two.
   if (rank >= 2) {
     unsigned row = order[1];
-    for (int j = 0, e = log2Exact(shape[row], "dimension"); j < e; ++j) {
+    for (int j = 0, e = log2Exact(shape[row]); j < e; ++j) {
       LinearLayout::Basis basis = unit(row, j);
       int phaseBit = j - perPhaseBits;
       if (phaseBit >= 0 && phaseBit < maxPhaseBits) {
@@ -78,28 +111,46 @@ LinearLayout terrazzo::swizzledSharedLayout(llvm::ArrayRef<int64_t> shape,
     }
   }
   for (size_t k = 2; k < rank; ++k)
-    for (int i = 0, e = log2Exact(shape[order[k]], "dimension"); i < e; ++i)
+    for (int i = 0, e = log2Exact(shape[order[k]]); i < e; ++i)
       bases.push_back(unit(order[k], i));
   return LinearLayout({{kOffsetDim, std::move(bases)}}, std::move(outDims));
+}
+
+std::string terrazzo::checkNvmmaSharedLayout(llvm::ArrayRef<int64_t> shape,
+                                             unsigned swizzleBytes,
+                                             bool transposed,
+                                             unsigned elementBits) {
+  if (shape.size() != 2 && shape.size() != 3)
+    return "nvmma shared layouts are 2-D (or stacks of 2-D buffers)";
+  if (swizzleBytes != 0 && swizzleBytes != 32 && swizzleBytes != 64 &&
+      swizzleBytes != 128)
+    return "swizzle width " + std::to_string(swizzleBytes) +
+           " is not 0/32/64/128";
+  if (!isPowerOfTwo(elementBits) || elementBits < 8 || elementBits > 128)
+    return "element width " + std::to_string(elementBits) +
+           " is not a power of two from 8 to 128 bits";
+  if (std::string error = checkBufferShape(shape); !error.empty())
+    return error;
+  unsigned rowBytes = swizzleBytes ? swizzleBytes : 16;
+  int64_t contiguous = shape[shape.size() - (transposed ? 2 : 1)];
+  if (contiguous * elementBits < int64_t(rowBytes) * 8)
+    return "the contiguous dimension (" + std::to_string(contiguous) +
+           " elements) is narrower than a " + std::to_string(rowBytes) +
+           "-byte row";
+  return "";
 }
 
 LinearLayout terrazzo::nvmmaSharedLayout(llvm::ArrayRef<int64_t> shape,
                                          unsigned swizzleBytes, bool transposed,
                                          unsigned elementBits) {
+  check(checkNvmmaSharedLayout(shape, swizzleBytes, transposed, elementBits));
   // A leading third dimension stacks buffers: buffer i follows buffer i-1,
   // each laid out as the 2-D layout of the other two dimensions.
-  if (shape.size() != 2 && shape.size() != 3)
-    fail("nvmma shared layouts are 2-D (or stacks of 2-D buffers)");
   const unsigned lead = unsigned(shape.size()) - 2;
-  if (swizzleBytes != 0 && swizzleBytes != 32 && swizzleBytes != 64 &&
-      swizzleBytes != 128)
-    fail("swizzle width " + llvm::Twine(swizzleBytes) + " is not 0/32/64/128");
-  int elementBytesBits = log2Exact(elementBits, "element width");
-  if (elementBits < 8 || elementBits > 128)
-    fail("element width " + llvm::Twine(elementBits) + " is not 8..128 bits");
+  int elementBytesBits = log2Exact(elementBits);
   unsigned column = lead + (transposed ? 0 : 1), row = 2 * lead + 1 - column;
-  int columnBits = log2Exact(shape[column], "dimension");
-  int rowBits = log2Exact(shape[row], "dimension");
+  int columnBits = log2Exact(shape[column]);
+  int rowBits = log2Exact(shape[row]);
   unsigned rowBytes = swizzleBytes ? swizzleBytes : 16;
   // Elements per swizzle row (E), per 16-byte chunk (vec), rows per phase
   // and phases, all as log2.
@@ -107,10 +158,6 @@ LinearLayout terrazzo::nvmmaSharedLayout(llvm::ArrayRef<int64_t> shape,
   int vecBits = 7 - elementBytesBits;
   int perPhaseBits = 7 - int(llvm::Log2_32(rowBytes));
   int maxPhaseBits = int(llvm::Log2_32(rowBytes)) - 4;
-  if (rowElementBits > columnBits)
-    fail("the contiguous dimension (" + llvm::Twine(shape[column]) +
-         " elements) is narrower than a " + llvm::Twine(rowBytes) +
-         "-byte row");
   std::vector<LinearLayout::Basis> bases;
   auto unit = [&](unsigned dim, int bit) {
     LinearLayout::Basis basis(shape.size(), 0);
@@ -135,7 +182,7 @@ LinearLayout terrazzo::nvmmaSharedLayout(llvm::ArrayRef<int64_t> shape,
     bases.push_back(unit(column, k));
   // Then the buffers of a stack.
   if (lead)
-    for (int i = 0, e = log2Exact(shape[0], "dimension"); i < e; ++i)
+    for (int i = 0, e = log2Exact(shape[0]); i < e; ++i)
       bases.push_back(unit(0, i));
   LinearLayout::DimsT outDims;
   for (size_t d = 0; d < shape.size(); ++d)

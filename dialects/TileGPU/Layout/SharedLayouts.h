@@ -17,6 +17,7 @@
 #include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
+#include <string>
 
 namespace terrazzo {
 
@@ -34,10 +35,23 @@ inline constexpr const char *kOffsetDim = "offset";
 ///
 /// so whole vectors of `vec` elements move together. vec, perPhase and
 /// maxPhase must be powers of two; vec = perPhase = maxPhase = 1 is the
-/// plain row-major layout. Anything else is a fatal error.
+/// plain row-major layout. Anything checkSwizzledSharedLayout rejects is a
+/// fatal error.
 LinearLayout swizzledSharedLayout(llvm::ArrayRef<int64_t> shape, unsigned vec,
                                   unsigned perPhase, unsigned maxPhase,
                                   llvm::ArrayRef<unsigned> order);
+
+/// Why swizzledSharedLayout (nvmmaSharedLayout) cannot lay out a buffer of
+/// `shape` with these parameters (an order that is no permutation, a size
+/// that is not a power of two, more than 2^30 elements in all, ...), or an
+/// empty string when it can.
+std::string checkSwizzledSharedLayout(llvm::ArrayRef<int64_t> shape,
+                                      unsigned vec, unsigned perPhase,
+                                      unsigned maxPhase,
+                                      llvm::ArrayRef<unsigned> order);
+std::string checkNvmmaSharedLayout(llvm::ArrayRef<int64_t> shape,
+                                   unsigned swizzleBytes, bool transposed,
+                                   unsigned elementBits);
 
 /// The shared layout that wgmma's matrix descriptors address (PTX ISA,
 /// "Shared Memory Matrix Layout"), for a 2-D buffer of `shape` (powers of
@@ -51,7 +65,8 @@ LinearLayout swizzledSharedLayout(llvm::ArrayRef<int64_t> shape, unsigned vec,
 ///
 /// which, for a buffer aligned to 8 W bytes, is the hardware's XOR of
 /// address bits [4, 4 + log2(W / 16)) with bits [7, 7 + log2(W / 16)).
-/// Fatal error when the contiguous dimension holds less than W bytes.
+/// Fatal error on whatever checkNvmmaSharedLayout rejects (a contiguous
+/// dimension that holds less than W bytes, among others).
 /// A 3-D `shape` is a stack of shape[0] such buffers (the other two
 /// dimensions, `transposed` about them), buffer i right after buffer i - 1.
 LinearLayout nvmmaSharedLayout(llvm::ArrayRef<int64_t> shape,

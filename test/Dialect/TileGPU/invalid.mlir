@@ -393,8 +393,8 @@ module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.threads-per-warp" = 3
 #b32 = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"tilegpu.threads-per-warp" = 64 : i32} {
   func.func @f(%a: tensor<32xf32, #tilegpu.slice<{dim = 1, parent = #b32}>>) {
-    // expected-error @+1 {{'tilegpu.convert_layout' op layout #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}> disagrees with the module's tilegpu.threads-per-warp = 64}}
-    %0 = tilegpu.convert_layout %a : tensor<32xf32, #tilegpu.slice<{dim = 1, parent = #b32}>> -> tensor<32xf32, #b32>
+    // expected-error @+1 {{'tilegpu.convert_layout' op layout #tilegpu.slice<{dim = 0, parent = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>}> disagrees with the module's tilegpu.threads-per-warp = 64}}
+    %0 = tilegpu.convert_layout %a : tensor<32xf32, #tilegpu.slice<{dim = 1, parent = #b32}>> -> tensor<32xf32, #tilegpu.slice<{dim = 0, parent = #b32}>>
     return
   }
 }
@@ -426,8 +426,10 @@ func.func @f(%a: tensor<32x32xf32, #b>) {
 
 #b = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #b1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// A tensor type whose layout has another rank is rejected where it is
+// written.
+// expected-error @+1 {{layout of rank 2 does not fit a tensor of rank 1}}
 func.func @f(%a: tensor<32xf32, #b>) {
-  // expected-error @+1 {{'tilegpu.convert_layout' op layout of rank 2 does not fit a tensor of rank 1}}
   %0 = tilegpu.convert_layout %a : tensor<32xf32, #b> -> tensor<32xf32, #b1>
   return
 }
@@ -436,7 +438,7 @@ func.func @f(%a: tensor<32xf32, #b>) {
 
 #b = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 func.func @f(%a: tensor<32x4xf32, #b>) {
-  // expected-error @+1 {{'tilegpu.convert_layout' op layout of rank 1 does not fit a tensor of rank 2}}
+  // expected-error @+1 {{layout of rank 1 does not fit a tensor of rank 2}}
   %0 = tilegpu.convert_layout %a : tensor<32x4xf32, #b> -> tensor<32x4xf32, #tilegpu.slice<{dim = 0, parent = #b}>>
   return
 }
@@ -509,8 +511,8 @@ func.func @f(%m: !tilegpu.memdesc<16x16xf16, #shared, mutable>, %a: tensor<16x16
 // The layout of the tensor an op exchanges with shared memory must fit it.
 #b1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #shared = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+// expected-error @+1 {{layout of rank 1 does not fit a tensor of rank 2}}
 func.func @f(%a: tensor<16x16xf16, #b1>) {
-  // expected-error @+1 {{'tilegpu.local_alloc' op layout of rank 1 does not fit a tensor of rank 2}}
   %0 = tilegpu.local_alloc %a : (tensor<16x16xf16, #b1>) -> !tilegpu.memdesc<16x16xf16, #shared>
   return
 }
@@ -520,7 +522,7 @@ func.func @f(%a: tensor<16x16xf16, #b1>) {
 #b1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #shared = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 func.func @f(%m: !tilegpu.memdesc<16x16xf16, #shared>) {
-  // expected-error @+1 {{'tilegpu.local_load' op layout of rank 1 does not fit a tensor of rank 2}}
+  // expected-error @+1 {{layout of rank 1 does not fit a tensor of rank 2}}
   %0 = tilegpu.local_load %m : !tilegpu.memdesc<16x16xf16, #shared> -> tensor<16x16xf16, #b1>
   return
 }
@@ -529,8 +531,8 @@ func.func @f(%m: !tilegpu.memdesc<16x16xf16, #shared>) {
 
 #b3 = #tilegpu.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [2, 2, 8], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
 #shared = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+// expected-error @+1 {{layout of rank 3 does not fit a tensor of rank 2}}
 func.func @f(%m: !tilegpu.memdesc<16x16xf16, #shared, mutable>, %a: tensor<16x16xf16, #b3>) {
-  // expected-error @+1 {{'tilegpu.local_store' op layout of rank 3 does not fit a tensor of rank 2}}
   tilegpu.local_store %a, %m : tensor<16x16xf16, #b3> -> !tilegpu.memdesc<16x16xf16, #shared, mutable>
   return
 }
@@ -562,4 +564,56 @@ func.func @buffer_offset_elsewhere(%x: tensor<512xf32, #ia>) -> tensor<512xf32, 
   // expected-error @+1 {{'tilegpu.buffer_offset' must be set on a tilegpu.local_alloc}}
   %y = arith.negf %x {tilegpu.buffer_offset = 0 : i64} : tensor<512xf32, #ia>
   return %y : tensor<512xf32, #ia>
+}
+
+//===----------------------------------------------------------------------===//
+// Layouts the layout library cannot build for the tensor are rejected where
+// the tensor type is written, never a fatal error later
+//===----------------------------------------------------------------------===//
+
+// -----
+
+#b1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// expected-error @+1 {{cannot lay out a tensor of shape [6]: shape entry 6 is not a power of two in [1, 2^30]}}
+func.func private @not_a_power_of_two(tensor<6xf32, #b1>)
+
+// -----
+
+#b1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// expected-error @+1 {{shape entry 2147483648 is not a power of two in [1, 2^30]}}
+func.func private @output_dimension_too_large(tensor<2147483648xf32, #b1>)
+
+// -----
+
+#huge = #tilegpu.blocked<{sizePerThread = [1073741824], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// expected-error @+1 {{the layout's tile spans 2^37 elements along dimension 0; at most 2^30 are supported}}
+func.func private @tile_too_large(tensor<64xf32, #huge>)
+
+// -----
+
+#b2 = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// expected-error @+1 {{a thread would hold 2^53 elements; at most 2^30 are supported}}
+func.func private @too_many_registers(tensor<1073741824x1073741824xf32, #b2>)
+
+// -----
+
+#b1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// expected-error @+1 {{layout of rank 1 does not fit a tensor of rank 0}}
+func.func private @rank_zero(tensor<f32, #b1>)
+
+// -----
+
+// The parent of a slice is checked with the sliced dimension of size 1.
+#b2 = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// expected-error @+1 {{shape entry 12 is not a power of two in [1, 2^30]}}
+func.func private @slice_of_bad_shape(tensor<12xf32, #tilegpu.slice<{dim = 0, parent = #b2}>>)
+
+// -----
+
+// Tensors with a layout in the operands of any op, not only tilegpu's.
+#b1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+func.func @in_an_arith_op(%x: tensor<16xf32, #b1>) {
+  // expected-error @+1 {{shape entry 48 is not a power of two in [1, 2^30]}}
+  %y = "arith.negf"(%x) : (tensor<16xf32, #b1>) -> tensor<48xf32, #b1>
+  return
 }

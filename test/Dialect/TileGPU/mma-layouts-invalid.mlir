@@ -60,12 +60,17 @@ func.func private @f(tensor<32x32xf16, #a>)
 // -----
 
 #mma = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// expected-error @+1 {{an MMA layout needs power-of-two sizes, got 48}}
+func.func private @f(tensor<48x32xf32, #mma>)
+
+// -----
+
+// Every layout is checked against the tensor it lays out where the type is
+// written: a blocked layout's sizes too (the layout library takes powers of
+// two only).
 #blocked = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-func.func @f(%x: tensor<48x32xf32, #blocked>) {
-  // expected-error @+1 {{an MMA layout needs power-of-two sizes, got 48}}
-  %y = tilegpu.convert_layout %x : tensor<48x32xf32, #blocked> -> tensor<48x32xf32, #mma>
-  return
-}
+// expected-error @+1 {{cannot lay out a tensor of shape [48, 32]: shape entry 48 is not a power of two in [1, 2^30]}}
+func.func private @f(tensor<48x32xf32, #blocked>)
 
 // -----
 
@@ -74,3 +79,17 @@ func.func @f(%x: tensor<48x32xf32, #blocked>) {
 // expected-error @+1 {{or a wgmma layout (version 3) for operand A}}
 #b = #tilegpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
 func.func private @f(tensor<64x64xf16, #b>)
+
+// -----
+
+// Warps whose tile the layout library cannot hold.
+#mma = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [134217728, 1], instrShape = [16, 8]}>
+// expected-error @+1 {{the layout's tile spans 2^31 elements along dimension 0; at most 2^30 are supported}}
+func.func private @f(tensor<32x32xf32, #mma>)
+
+// -----
+
+#mma = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+// expected-error @+1 {{a thread would hold 2^31 elements; at most 2^30 are supported}}
+func.func private @f(tensor<1073741824x128xf16, #a>)
