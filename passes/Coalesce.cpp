@@ -87,6 +87,8 @@ struct CoalescePass
     : public mlir::terrazzo::impl::TerrazzoCoalesceBase<CoalescePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(verifyTensorsHaveLayouts(module, getArgument())))
+      return signalPassFailure();
     ModuleAxisInfoAnalysis axisInfo(module);
     unsigned numWarps = tilegpu::getNumWarps(module);
     unsigned threadsPerWarp = tilegpu::getThreadsPerWarp(module);

@@ -5,6 +5,7 @@
 #include "passes/LayoutUtils.h"
 #include "dialects/TileGPU/IR/DotOperandLayouts.h"
 #include "passes/ShapeOpLayouts.h"
+#include "dialects/TileGPU/Layout/NamedLayouts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -56,7 +57,8 @@ struct ConvertTileToTileGPUPass
     module->setAttr(tilegpu::TileGPUDialect::kTargetAttrName,
                     builder.getStringAttr(parsed->name));
 
-    if (failed(checkShapeOpsHaveLayouts(module)))
+    if (failed(checkShapeOpsHaveLayouts(module)) ||
+        failed(checkTensorShapes(module)))
       return signalPassFailure();
     assignDefaultLayouts(module);
     bool shapeOpFailed = false;
@@ -83,6 +85,57 @@ struct ConvertTileToTileGPUPass
 
 private:
   unsigned warpSize = 32;
+
+  /// Every tensor of the module can carry a layout: rank 1 or more and
+  /// power-of-two sizes, which is all the frontend makes. Reports the first
+  /// that cannot where it is defined (before any layout is chosen: the
+  /// layout library takes nothing else).
+  static LogicalResult checkTensorShapes(ModuleOp module) {
+    auto check = [](Location loc, StringRef what, Type type) -> LogicalResult {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || tensor.getEncoding())
+        return success();
+      if (tensor.getRank() == 0)
+        return emitError(loc) << what << " has type " << type
+                              << ", a tensor of rank 0, which has no layout "
+                                 "on the GPU; use a scalar";
+      std::string error = ::terrazzo::checkTensorShape(tensor.getShape());
+      if (error.empty())
+        return success();
+      return emitError(loc) << what << " has type " << type
+                            << ", which has no layout on the GPU: " << error;
+    };
+    WalkResult result = module.walk([&](Operation *op) {
+      std::string name = "'" + op->getName().getStringRef().str() + "'";
+      if (auto symbol = dyn_cast<SymbolOpInterface>(op))
+        name += " @" + symbol.getName().str();
+      if (auto func = dyn_cast<func::FuncOp>(op)) {
+        for (auto [index, type] : llvm::enumerate(func.getArgumentTypes())) {
+          Location loc = func.isExternal() ? func.getLoc()
+                                           : func.getArgument(index).getLoc();
+          if (failed(check(loc, "argument " + std::to_string(index) + " of " +
+                                    name,
+                           type)))
+            return WalkResult::interrupt();
+        }
+        for (Type type : func.getResultTypes())
+          if (failed(check(func.getLoc(), "a result of " + name, type)))
+            return WalkResult::interrupt();
+      }
+      for (Type type : op->getResultTypes())
+        if (failed(check(op->getLoc(), "the result of " + name, type)))
+          return WalkResult::interrupt();
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument argument : block.getArguments())
+            if (!isa<func::FuncOp>(op) &&
+                failed(check(argument.getLoc(), "a block argument of " + name,
+                             argument.getType())))
+              return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
+  }
 
   Type convertType(Type type) {
     auto tensor = dyn_cast<RankedTensorType>(type);

@@ -49,6 +49,33 @@ BlockedLayoutAttr mlir::terrazzo::getDefaultBlockedLayout(
                           threadsPerWarp);
 }
 
+LogicalResult mlir::terrazzo::verifyTensorsHaveLayouts(ModuleOp module,
+                                                      StringRef pass) {
+  auto lacksLayout = [](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor &&
+           !isa_and_nonnull<DistributedLayoutAttr>(tensor.getEncoding());
+  };
+  WalkResult result = module.walk([&](Operation *op) {
+    std::optional<Type> bad;
+    for (Type type : op->getResultTypes())
+      if (!bad && lacksLayout(type))
+        bad = type;
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (Type type : block.getArgumentTypes())
+          if (!bad && lacksLayout(type))
+            bad = type;
+    if (!bad)
+      return WalkResult::advance();
+    op->emitOpError("has a tensor without a distributed layout, ")
+        << *bad << "; " << pass
+        << " works on tilegpu IR (run terrazzo-convert-tile-to-tilegpu first)";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 Value mlir::terrazzo::convertToLayout(OpBuilder &builder, Location loc,
                                       Value value, Attribute layout) {
   auto type = dyn_cast<RankedTensorType>(value.getType());

@@ -22,6 +22,12 @@ getBlockedLayout(MLIRContext *context, ArrayRef<int64_t> shape,
                  ArrayRef<unsigned> sizePerThread, ArrayRef<unsigned> order,
                  unsigned numWarps, unsigned threadsPerWarp);
 
+/// Checks that `module` is tilegpu IR for `pass`: every tensor (results,
+/// block arguments) has a distributed layout. Otherwise reports, at the
+/// first op holding one that has none, that `pass` needs
+/// terrazzo-convert-tile-to-tilegpu first.
+LogicalResult verifyTensorsHaveLayouts(ModuleOp module, StringRef pass);
+
 /// `type` with `encoding`, or `type` itself when it is not a tensor.
 Type withEncoding(Type type, Attribute encoding);
 

@@ -1,5 +1,6 @@
 // terrazzo-pipeline: see Passes.td.
 #include "passes/Passes.h"
+#include "passes/LayoutUtils.h"
 #include "passes/PipelineDots.h"
 #include "passes/PipelineSupport.h"
 #include "passes/PipelineTma.h"
@@ -679,6 +680,8 @@ struct PipelinePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(verifyTensorsHaveLayouts(module, getArgument())))
+      return signalPassFailure();
     int64_t stages = numStages;
     if (auto attr = module->getAttrOfType<IntegerAttr>(kNumStagesAttr))
       stages = attr.getInt();

@@ -449,6 +449,8 @@ struct RemoveLayoutConversionsPass
           RemoveLayoutConversionsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(verifyTensorsHaveLayouts(module, getArgument())))
+      return signalPassFailure();
     // Through reshapes or not: whichever leaves less data to move (an
     // interleave, join then reshape, gains; a strided tile flattened for
     // a contiguous store loses to issuing its load in the store's layout).

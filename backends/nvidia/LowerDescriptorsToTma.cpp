@@ -1,5 +1,7 @@
 // terrazzo-lower-descriptors-to-tma: see Passes.td.
 #include "backends/nvidia/Passes.h"
+
+#include "passes/LayoutUtils.h"
 #include "passes/TmaDescriptors.h"
 
 #include "dialects/TileGPU/IR/TmaLayout.h"
@@ -172,6 +174,8 @@ struct LowerDescriptorsToTmaPass
           LowerDescriptorsToTmaPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(verifyTensorsHaveLayouts(module, getArgument())))
+      return signalPassFailure();
     int64_t scratchBytes = 0;
     bool failedAny = false;
     module.walk([&](func::FuncOp func) {
