@@ -120,6 +120,8 @@ LogicalResult mlir::terrazzo::convertTileGPUToLLVM(
       unsupported = true;
     if (failed(vendor.checkOp(op)))
       unsupported = true;
+    if (failed(checkTypeLowering(op)))
+      unsupported = true;
     if (isa<tile::MakeTensorDescOp, tile::DescLoadOp,
             tile::DescStoreOp>(op)) {
       op->emitOpError("cannot be lowered to ")

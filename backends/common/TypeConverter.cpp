@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::terrazzo;
@@ -36,6 +37,51 @@ TileGPUTypeConverter::TileGPUTypeConverter(MLIRContext *context,
       return converted;
     return std::nullopt;
   });
+}
+
+namespace {
+
+bool hasFloatLowering(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  if (auto pointer = dyn_cast<tile::PointerType>(element))
+    return hasFloatLowering(pointer.getPointeeType());
+  if (!isa<FloatType>(element))
+    return true;
+  return isa<Float16Type, BFloat16Type, Float32Type, Float64Type,
+             Float8E4M3FNType, Float8E5M2Type>(element);
+}
+
+} // namespace
+
+LogicalResult mlir::terrazzo::checkTypeLowering(Operation *op) {
+  auto reject = [&](Location loc, const std::string &what, Type type) {
+    return emitError(loc) << what << " of '" << op->getName()
+                          << "' has type " << type
+                          << ", which has no lowering to the GPU (its floats "
+                             "are f16, bf16, f32, f64, f8E4M3FN and f8E5M2)";
+  };
+  for (Type type : op->getResultTypes())
+    if (!hasFloatLowering(type))
+      return reject(op->getLoc(), "a result", type);
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (BlockArgument argument : block.getArguments())
+        if (!hasFloatLowering(argument.getType()))
+          return reject(argument.getLoc(),
+                        isa<FunctionOpInterface>(op) && block.isEntryBlock()
+                            ? "argument " +
+                                  std::to_string(argument.getArgNumber())
+                            : std::string("a block argument"),
+                        argument.getType());
+  if (auto function = dyn_cast<FunctionOpInterface>(op)) {
+    for (Type type : function.getArgumentTypes())
+      if (!hasFloatLowering(type))
+        return reject(op->getLoc(), "an argument", type);
+    for (Type type : function.getResultTypes())
+      if (!hasFloatLowering(type))
+        return reject(op->getLoc(), "a result", type);
+  }
+  return success();
 }
 
 Type TileGPUTypeConverter::convertTensorType(RankedTensorType type) const {

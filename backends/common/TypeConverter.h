@@ -16,6 +16,13 @@ public:
   Type convertTensorType(RankedTensorType type) const;
 };
 
+/// Emits an error on a value of `op` (a result, a block argument of one of
+/// its regions) whose scalar type, or element type, has no lowering to the
+/// GPU: floats other than f16, bf16, f32, f64 and the fp8 types the
+/// converter takes as bytes (f80 or f128 would reach the code generator,
+/// which has nothing for them); success otherwise.
+LogicalResult checkTypeLowering(Operation *op);
+
 } // namespace mlir::terrazzo
 
 #endif // TERRAZZO_BACKENDS_COMMON_TYPECONVERTER_H

@@ -27,7 +27,9 @@ public:
   const TargetInfo &getTargetInfo() const override { return targetInfo; }
 
   LogicalResult checkOp(Operation *op) const override {
-    if (failed(checkFP8Lowering(op, capability)))
+    if (failed(checkFP8Lowering(op, capability)) ||
+        failed(checkMmaLowering(op, capability)) ||
+        failed(checkWgmmaLowering(op, capability)))
       return failure();
     return checkTmaLowering(op, capability);
   }

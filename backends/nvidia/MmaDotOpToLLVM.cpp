@@ -185,6 +185,19 @@ struct MmaV2DotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
 
 } // namespace
 
+LogicalResult mlir::terrazzo::checkMmaLowering(Operation *op,
+                                               unsigned capability) {
+  auto dot = dyn_cast<tile::DotOp>(op);
+  if (!dot || capability >= 80)
+    return success();
+  auto mma = dyn_cast_or_null<tilegpu::NvidiaMmaLayoutAttr>(
+      cast<RankedTensorType>(dot.getType()).getEncoding());
+  if (!mma || mma.getVersionMajor() != 2)
+    return success();
+  return op->emitOpError("computes with mma.sync.m16n8k16, which sm_")
+         << capability << " does not have (sm_80 or newer)";
+}
+
 void mlir::terrazzo::populateMmaDotOpToLLVMPatterns(
     TileGPUTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<MmaV2DotOpConversion>(converter, /*benefit=*/2);

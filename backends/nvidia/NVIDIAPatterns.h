@@ -52,10 +52,19 @@ LogicalResult checkAsyncCopyLowering(ModuleOp module, unsigned capability,
 void populateMmaDotOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                     RewritePatternSet &patterns);
 
+/// Emits an error on a tile.dot in an mma.sync layout for a target of
+/// compute capability `capability` (times ten) below sm_80, whose tensor
+/// cores have no m16n8k16; success otherwise.
+LogicalResult checkMmaLowering(Operation *op, unsigned capability);
+
 /// tilegpu.warp_group_dot as wgmma.mma_async on sm_90a (see
 /// WgmmaDotOpToLLVM.cpp).
 void populateWgmmaDotOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                       RewritePatternSet &patterns);
+/// Emits an error on a warp_group_dot or warp_group_dot_wait for a target
+/// of compute capability `capability` (times ten) other than sm_90, the
+/// only one with wgmma; success otherwise.
+LogicalResult checkWgmmaLowering(Operation *op, unsigned capability);
 
 /// The TMA and mbarrier ops (tensormap_create, mbarrier_*, async_tma_*,
 /// fence_async_shared) on sm_90 (see TmaOpToLLVM.cpp).

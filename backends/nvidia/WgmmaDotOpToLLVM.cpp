@@ -467,6 +467,15 @@ struct WarpGroupDotWaitOpConversion
 
 } // namespace
 
+LogicalResult mlir::terrazzo::checkWgmmaLowering(Operation *op,
+                                                 unsigned capability) {
+  if (!isa<tilegpu::WarpGroupDotOp, tilegpu::WarpGroupDotWaitOp>(op) ||
+      capability / 10 == 9)
+    return success();
+  return op->emitOpError("needs wgmma, which sm_")
+         << capability << " does not have (sm_90 only)";
+}
+
 void mlir::terrazzo::populateWgmmaDotOpToLLVMPatterns(
     TileGPUTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<WarpGroupDotOpConversion, WarpGroupDotWaitOpConversion>(

@@ -953,3 +953,56 @@ def test_gpu_dispatch_overhead_with_torch():
     microseconds = (time.perf_counter() - start) / calls * 1e6
     print(f"\nDispatcher.run hit with torch tensors, dry launch: {microseconds:.2f} us/call")
     assert microseconds < 20
+
+
+# Inputs that once ended the Python process inside _C.compile (a segfault on
+# a rank-0 tensor, a trap on an f80 argument, a segfault on an op outside any
+# function): each is a failed compile with a located diagnostic, and the
+# process carries on compiling.
+@pytest.mark.parametrize(
+    "source,line,message",
+    [
+        (
+            "func.func @k(%p: !tile.ptr<i64>) {\n"
+            "  %c = arith.constant 7 : i64\n"
+            "  %v = tile.splat %c : i64 -> tensor<i64>\n"
+            "  %ps = tile.splat %p : !tile.ptr<i64> -> tensor<!tile.ptr<i64>>\n"
+            "  tile.store %ps, %v : tensor<!tile.ptr<i64>>\n"
+            "  return\n"
+            "}\n",
+            3,
+            "a tensor of rank 0, which has no layout on the GPU; use a scalar",
+        ),
+        (
+            "func.func @k(%p: !tile.ptr<f32>, %x: f80) {\n"
+            "  %y = arith.truncf %x : f80 to f32\n"
+            "  tile.store %p, %y : !tile.ptr<f32>\n"
+            "  return\n"
+            "}\n",
+            1,
+            "has type 'f80', which has no lowering to the GPU",
+        ),
+        (
+            "tilegpu.barrier\nfunc.func @k(%p: !tile.ptr<i32>) {\n  return\n}\n",
+            1,
+            "is outside any function",
+        ),
+        (
+            "func.func @k(%p: !tile.ptr<f32>, %t: tensor<3xf32>) {\n  return\n}\n",
+            1,
+            "shape entry 3 is not a power of two",
+        ),
+    ],
+)
+def test_compile_inputs_that_crashed_the_process(source, line, message):
+    for _ in range(2):
+        result = _C.compile(source, "kernel.mlir", "cuda:90", 4, "ptx")
+        assert not result.success
+        assert result.output == b""
+        errors = [d for d in result.diagnostics if d.severity == "error"]
+        assert len(errors) == 1, result.format_diagnostics()
+        assert message in errors[0].message
+        assert "internal compiler error" not in errors[0].message
+        assert (errors[0].file, errors[0].line) == ("kernel.mlir", line)
+    # The process is intact: a good kernel still compiles.
+    assert _C.compile(VECTOR_ADD, "vector-add.mlir", "cuda:90", 4, "ptx").success

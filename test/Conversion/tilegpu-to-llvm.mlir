@@ -632,6 +632,67 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
+// Target legality before lowering: tensor-core instructions the target
+// lacks are located errors, never a selection failure in LLVM's NVPTX
+// backend ("Cannot select: intrinsic llvm.nvvm.wgmma...").
+#s = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#a = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @wgmma_on_sm80(%a: tensor<64x64xf16, #a>, %v: !tilegpu.memdesc<64x64xf16, #s>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    // expected-error @below {{'tilegpu.warp_group_dot' op needs wgmma, which sm_80 does not have (sm_90 only)}}
+    %d = tilegpu.warp_group_dot %a, %v, %c : tensor<64x64xf16, #a>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf32, #mma>
+    return %d : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+#mma = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#b = #tilegpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:75", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @mma_on_sm75(%x: tensor<32x32xf16, #a>, %y: tensor<32x32xf16, #b>, %c: tensor<32x32xf32, #mma>) -> tensor<32x32xf32, #mma> {
+    // expected-error @below {{'tile.dot' op computes with mma.sync.m16n8k16, which sm_75 does not have (sm_80 or newer)}}
+    %d = tile.dot %x, %y, %c : tensor<32x32xf16, #a> * tensor<32x32xf16, #b> -> tensor<32x32xf32, #mma>
+    return %d : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
+// Floats the code generator has nothing for (f80 trapped in NVPTX, f128
+// called a library that does not exist) are rejected where they appear.
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  // expected-error @below {{argument 1 of 'func.func' has type 'f80', which has no lowering to the GPU (its floats are f16, bf16, f32, f64, f8E4M3FN and f8E5M2)}}
+  func.func @f80_argument(%p: !tile.ptr<f32>, %x: f80) {
+    return
+  }
+}
+
+// -----
+
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @f128_value(%x: f32) {
+    // expected-error @below {{a result of 'arith.extf' has type 'f128', which has no lowering to the GPU}}
+    %y = arith.extf %x : f32 to f128
+    return
+  }
+}
+
+// -----
+
+// Code outside any function has nowhere to run.
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  // expected-error @below {{'tilegpu.barrier' op is outside any function; a module compiled for a target holds functions (and globals) only}}
+  tilegpu.barrier
+  func.func @kernel() {
+    return
+  }
+}
+
+// -----
+
 // A 16-bit result leaving a tensor-core accumulator layout for the stores'
 // goes through shared memory with stmatrix on sm_90: four 8 x 8 matrices
 // (16 bytes of a row per lane) per instruction instead of a 4-byte store

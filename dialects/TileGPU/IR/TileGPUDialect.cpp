@@ -177,6 +177,15 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
     std::string error;
     if (!::terrazzo::Target::parse(target.getValue().str(), error))
       return op->emitError("'") << name << "': " << error;
+    // Code runs in kernels only: an op between the functions of a module
+    // compiled for a target has nowhere to run (the code generator would
+    // meet an instruction outside any function).
+    for (Region &region : op->getRegions())
+      for (Operation &child : region.getOps())
+        if (!isa<SymbolOpInterface, ModuleOp>(child))
+          return child.emitOpError("is outside any function; a module "
+                                   "compiled for a target holds functions "
+                                   "(and globals) only");
     return success();
   }
 
