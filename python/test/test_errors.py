@@ -372,13 +372,22 @@ def k_static_assert(x_ptr, BLOCK: tl.constexpr):
 
 @triton.jit
 def k_returns_value(x_ptr):
-    return tl.load(x_ptr)
+    return tl.load(x_ptr)  # <-
+
+
+@triton.jit
+def k_returns_value_in_a_branch(x_ptr, n):
+    if n > 0:
+        return tl.load(x_ptr)  # <-
+    return tl.load(x_ptr + 1)
 
 
 def test_static_assert_and_misuse():
     ir_error(k_static_assert, f32(), BLOCK=32, pattern=r"static_assert failed: BLOCK too small")
-    with pytest.raises(CompilationError, match="a kernel cannot return a value"):
-        k_returns_value.ir(f32())
+    # Located at the `return`, not the `def` line.
+    ir_error(k_returns_value, f32(), pattern="a kernel cannot return a value")
+    ir_error(k_returns_value_in_a_branch, f32(), 4,
+             pattern="a kernel cannot return a value")
     with pytest.raises(RuntimeError, match=r"launch it with k_returns_value\[grid\]"):
         k_returns_value(f32())
     with pytest.raises(RuntimeError, match="only be called inside a @terrazzo.jit"):

@@ -243,12 +243,14 @@ def _is_number_literal(node: ast.expr) -> bool:
 
 
 class _Return:
-    """The value of a `return` statement that ended a block."""
+    """The value of a `return` statement that ended a block, and the
+    statement (the first of them, when the branches of an if returned)."""
 
-    __slots__ = ("value",)
+    __slots__ = ("value", "node")
 
-    def __init__(self, value):
+    def __init__(self, value, node=None):
         self.value = value
+        self.node = node
 
 
 _BINOPS = {
@@ -513,7 +515,7 @@ class CodeGenerator:
         if self.loop_depth:
             raise self.error(node, "`return` inside a loop is not supported",
                              UnsupportedError)
-        return _Return(self.visit(node.value) if node.value is not None else None)
+        return _Return(self.visit(node.value) if node.value is not None else None, node)
 
     def _assign(self, target, value, node):
         if isinstance(target, ast.Name):
@@ -728,6 +730,7 @@ class CodeGenerator:
         b = self.builder
         before = self.scope
         results = []
+        returns = []
         for stmts in (node.body + rest, node.orelse + rest):
             block = b.new_block()
             self.scope = dict(before)
@@ -735,6 +738,8 @@ class CodeGenerator:
                 r = self.visit_block(stmts)
                 vals, structure = self.return_values(r)
             results.append((block, vals, structure))
+            if r is not None and r.node is not None:
+                returns.append(r.node)
         self.scope = before
         (tb, tvals, tstruct), (eb, evals, estruct) = results
         # A path that returns nothing where the other returns values gives
@@ -757,7 +762,7 @@ class CodeGenerator:
         handles = b.emit_if(cond.handle, tb, eb, [v.handle for v in tvals],
                             [v.handle for v in evals], [v.type for v in tvals], b.loc)
         outs = [tensor(h, v.type) for h, v in zip(handles, tvals)]
-        return _Return(self.rebuild(tstruct, outs))
+        return _Return(self.rebuild(tstruct, outs), returns[0] if returns else None)
 
     def visit_IfExp(self, node):
         cond = _unwrap(self.visit(node.test))
@@ -1539,6 +1544,8 @@ def run_function_body(ctx: CompileContext, parsed: ParsedFunction, scope: Dict[s
     finally:
         tl._pop_semantic()
     if r is not None and _unwrap(r.value) is not None:
+        # Located at the `return` that returns it (the `def` line said little).
         raise CompilationError("a kernel cannot return a value; store results through "
-                               "pointers", parsed.loc(parsed.tree))
+                               "pointers", parsed.loc(r.node if r.node is not None
+                                                      else parsed.tree))
     return gen
