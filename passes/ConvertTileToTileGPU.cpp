@@ -5,6 +5,7 @@
 #include "passes/LayoutUtils.h"
 #include "dialects/TileGPU/IR/DotOperandLayouts.h"
 #include "passes/ShapeOpLayouts.h"
+#include "dialects/Tile/IR/TileLimits.h"
 #include "dialects/TileGPU/Layout/NamedLayouts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -86,8 +87,9 @@ struct ConvertTileToTileGPUPass
 private:
   unsigned warpSize = 32;
 
-  /// Every tensor of the module can carry a layout: rank 1 or more and
-  /// power-of-two sizes, which is all the frontend makes. Reports the first
+  /// Every tensor of the module can carry a layout: rank 1 or more,
+  /// power-of-two sizes and no more elements than a block holds, which is
+  /// all the frontend makes. Reports the first
   /// that cannot where it is defined (before any layout is chosen: the
   /// layout library takes nothing else).
   static LogicalResult checkTensorShapes(ModuleOp module) {
@@ -100,6 +102,10 @@ private:
                               << ", a tensor of rank 0, which has no layout "
                                  "on the GPU; use a scalar";
       std::string error = ::terrazzo::checkTensorShape(tensor.getShape());
+      if (error.empty() && tensor.getNumElements() > tile::kMaxBlockElements)
+        error = "it has " + std::to_string(tensor.getNumElements()) +
+                " elements, more than the largest block (" +
+                std::to_string(tile::kMaxBlockElements) + ")";
       if (error.empty())
         return success();
       return emitError(loc) << what << " has type " << type

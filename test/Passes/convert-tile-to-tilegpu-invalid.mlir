@@ -40,3 +40,14 @@ func.func @loop_carried(%n: i32) {
   }
   return
 }
+
+// -----
+
+// No more elements than the largest block (2^20, as make_range checks): a
+// splat of 2^26 once kept the conversion to LLVM busy for minutes.
+func.func @too_large(%p: !tile.ptr<f32>, %x: f32) {
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>>
+  // expected-error @+1 {{the result of 'tile.splat' has type 'tensor<67108864xf32>', which has no layout on the GPU: it has 67108864 elements, more than the largest block (1048576)}}
+  %v = tile.splat %x : f32 -> tensor<67108864xf32>
+  return
+}

@@ -1,5 +1,6 @@
 // Verifiers and interface methods of the tile ops.
 #include "dialects/Tile/IR/Tile.h"
+#include "dialects/Tile/IR/TileLimits.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -14,10 +15,9 @@ using namespace mlir::tile;
 #define GET_OP_CLASSES
 #include "dialects/Tile/IR/TileOps.cpp.inc"
 
-namespace {
+using mlir::tile::kMaxBlockElements;
 
-/// Largest number of elements in one block (as in Triton).
-constexpr int64_t kMaxBlockElements = int64_t(1) << 20;
+namespace {
 
 /// The shape of a block, or an empty shape for a scalar; `isTensor` tells
 /// the two apart.
