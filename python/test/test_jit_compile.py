@@ -383,6 +383,15 @@ def test_fp_fusion_is_on_by_default_and_off_on_request(monkeypatch):
     assert _FMA.search(fresh(mul_add_kernel)[(1,)](d, enable_fp_fusion=True).asm["ptx"])
 
 
+def test_a_variant_compiles_on_its_own():
+    # A variant made while the parent compiles in an autotuner's threads
+    # does not inherit that pool (it is closed once the tuning ends).
+    k = fresh(mul_add_kernel)
+    k._compile_pool = object()
+    variant, rest = k._variant({"enable_fp_fusion": False, "x": 1})
+    assert variant is not k and variant._compile_pool is None and rest == {"x": 1}
+
+
 def test_compile_option_fp_fusion(extension):
     text = mul_add_kernel.ir(ptrs("float32")[0])
     on = extension.compile(text, "k.mlir", "cuda:90", 4, "ptx")

@@ -305,6 +305,9 @@ class JITFunction(KernelInterface):
             variant = copy.copy(base)
             variant._base, variant._compile_options = base, options
             variant._dispatcher, variant._prepared, variant._variants = None, {}, None
+            # Its own compiles: a copy made while an autotuner compiles the
+            # parent in threads must not send them to that (closing) pool.
+            variant._compile_pool = None
             variant = base._variants[key] = variant
         return variant, kwargs
 
