@@ -84,6 +84,21 @@ bool mlir::terrazzo::overlapWarpGroupDots(scf::ForOp loop) {
     Operation *fx = firstUser(x), *fy = firstUser(y);
     return fx != fy && fx->isBeforeInBlock(fy);
   });
+  // Moves `op` up to just after the latest of `floor` and the definitions
+  // of its operands in the body (to the body's start when there is none).
+  auto hoist = [&](Operation *op, Operation *floor) {
+    Operation *after = floor;
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def && def->getBlock() == body &&
+          (!after || after->isBeforeInBlock(def)))
+        after = def;
+    }
+    if (!after)
+      op->moveBefore(&body->front());
+    else if (after->isBeforeInBlock(op))
+      op->moveAfter(after);
+  };
   Operation *previous = nullptr;
   for (tilegpu::WarpGroupDotOp dot : dots) {
     Operation *floor = nullptr;
@@ -95,17 +110,6 @@ bool mlir::terrazzo::overlapWarpGroupDots(scf::ForOp loop) {
     if (previous && (!floor || floor->isBeforeInBlock(previous)))
       floor = previous;
     previous = dot;
-    // The latest of `after` and the definitions of `op`'s operands in the
-    // body.
-    auto latestDef = [&](Operation *op, Operation *after) {
-      for (Value operand : op->getOperands()) {
-        Operation *def = operand.getDefiningOp();
-        if (def && def->getBlock() == body &&
-            (!after || after->isBeforeInBlock(def)))
-          after = def;
-      }
-      return after;
-    };
     for (Value operand : {Value(dot.getA()), Value(dot.getB())}) {
       // The views (pure) the dot reads, innermost first.
       SmallVector<Operation *> views;
@@ -114,19 +118,10 @@ bool mlir::terrazzo::overlapWarpGroupDots(scf::ForOp loop) {
            isa<tilegpu::MemDescIndexOp, tilegpu::MemDescTransOp>(def);
            def = def->getOperand(0).getDefiningOp())
         views.push_back(def);
-      for (Operation *view : llvm::reverse(views)) {
-        Operation *after = latestDef(view, floor);
-        if (after && after != view && after->isBeforeInBlock(view))
-          view->moveAfter(after);
-        else if (!after)
-          view->moveBefore(&body->front());
-      }
+      for (Operation *view : llvm::reverse(views))
+        hoist(view, floor);
     }
-    Operation *after = latestDef(dot, floor);
-    if (after && after->isBeforeInBlock(dot))
-      dot->moveAfter(after);
-    else if (!after)
-      dot->moveBefore(&body->front());
+    hoist(dot, floor);
   }
 
   // Wait for each result in front of its first user in the body; the dots
