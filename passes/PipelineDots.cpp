@@ -164,7 +164,8 @@ namespace {
 
 /// A dot chain (see isDotChain): its two dots and the ops of the late
 /// stage (the second dot and the ops free of memory effects that only feed
-/// it, less those that only make its A operand).
+/// it, less those that only make its A operand up to the conversions that
+/// end that path).
 struct DotChain {
   tilegpu::WarpGroupDotOp first, second;
   llvm::SmallPtrSet<Operation *, 16> late;
@@ -209,18 +210,33 @@ std::optional<DotChain> findDotChain(scf::ForOp loop) {
     if (llvm::all_of(op.getUsers(), lateUser))
       chain.late.insert(&op);
   }
-  // The ops that only make A (P from the scores: the softmax's exp2, the
-  // truncation, the move to the operand layout) run early: the carried
-  // value is then the operand, the smallest form of P.
+  // The ops that only make A (P from the scores: the softmax's exp2) run
+  // early, but for the conversions that end the path (the truncation to
+  // the operand's type, the move to its layout): the carried value is P as
+  // computed, and the registers the second dot reads are written by its
+  // own stage. Carried as the operand itself, P's next value would go into
+  // the registers the dot still reads in flight, and ptxas then waits for
+  // that dot before the softmax that writes them, undoing the overlap
+  // (seen on the H100 as the wait for P V in front of the exp2s).
+  llvm::SmallPtrSet<Operation *, 4> conversions;
+  for (Operation *def = second.getA().getDefiningOp();
+       def && def->getBlock() == body && def->getNumRegions() == 0 &&
+       def->getNumOperands() == 1 && def->getNumResults() == 1 &&
+       isa<tilegpu::ConvertLayoutOp, arith::TruncFOp, arith::ExtFOp,
+           arith::TruncIOp, arith::ExtSIOp, arith::ExtUIOp,
+           arith::BitcastOp>(def);
+       def = def->getOperand(0).getDefiningOp())
+    conversions.insert(def);
   llvm::SmallPtrSet<Operation *, 16> makesA;
   for (Operation &op : llvm::reverse(body->without_terminator())) {
-    if (&op == second.getOperation() || !chain.late.contains(&op))
+    if (&op == second.getOperation() || !chain.late.contains(&op) ||
+        conversions.contains(&op))
       continue;
     if (llvm::all_of(op.getUses(), [&](OpOperand &use) {
           Operation *user = body->findAncestorOpInBlock(*use.getOwner());
           return (user == second.getOperation() &&
                   use.get() == second.getA()) ||
-                 makesA.contains(user);
+                 conversions.contains(user) || makesA.contains(user);
         }))
       makesA.insert(&op);
   }

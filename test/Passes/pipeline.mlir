@@ -1057,7 +1057,9 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 // and softmax peeled in front of the loop and the last iteration's rescale
 // and second dot behind it, all under a check that the loop runs; in the
 // loop this iteration's first dot and the previous iteration's second dot
-// (P, the row scale and its buffer index carried) are issued together,
+// (P as computed, in float32, the row max and its buffer index carried; the
+// truncation and the move to the operand layout in the late stage, so that
+// the softmax never writes registers the dot in flight reads) are issued together,
 // the first is waited for with the second in flight, the second at the end
 // of the iteration.
 // CHECK-LABEL: func.func @dot_chain
@@ -1069,23 +1071,25 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 // CHECK-NEXT: tilegpu.memdesc_index
 // CHECK-NEXT: tilegpu.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} : !tilegpu.memdesc
 // CHECK: math.exp2
-// CHECK: tilegpu.convert_layout {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand
+// CHECK-NOT: arith.truncf
 // CHECK: tilegpu.async_copy_global_to_local
 // CHECK: %[[L:.*]]:12 = scf.for
 // CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
 // CHECK-NEXT: tilegpu.memdesc_index
 // CHECK-NEXT: %[[S:.*]] = tilegpu.warp_group_dot async
+// CHECK: %[[PH:.*]] = arith.truncf %arg{{[0-9]+}} : tensor<64x64xf32, {{.*}} to tensor<64x64xf16,
+// CHECK-NEXT: %[[PA:.*]] = tilegpu.convert_layout %[[PH]] : {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand
 // CHECK: arith.mulf
-// CHECK-NEXT: %[[O:.*]] = tilegpu.warp_group_dot async %[[P:arg[0-9]+]]
+// CHECK-NEXT: %[[O:.*]] = tilegpu.warp_group_dot async %[[PA]]
 // CHECK-NEXT: tilegpu.warp_group_dot_wait %[[S]] {pendings = 1 : i32}
-// CHECK: math.exp2
-// CHECK: %[[PA:.*]] = tilegpu.convert_layout {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand
+// CHECK: %[[P:.*]] = math.exp2 {{.*}} : tensor<64x64xf32,
 // CHECK: tilegpu.async_copy_global_to_local
 // CHECK: %[[OW:.*]] = tilegpu.warp_group_dot_wait %[[O]] {pendings = 0 : i32}
-// CHECK-NEXT: scf.yield %[[OW]], {{.*}}, %[[PA]] :
+// CHECK-NEXT: scf.yield %[[OW]], {{.*}}, %[[P]], %{{.*}} :
+// CHECK: arith.truncf %[[L]]#10
 // CHECK: arith.mulf %[[L]]#0
-// CHECK-NEXT: tilegpu.memdesc_index
-// CHECK-NEXT: tilegpu.warp_group_dot %[[L]]#11
+// CHECK-NEXT: tilegpu.memdesc_index %{{.*}}[%[[L]]#11]
+// CHECK-NEXT: tilegpu.warp_group_dot
 // CHECK-NEXT: scf.yield
 // CHECK-NEXT: } else {
 // CHECK: tilegpu.async_wait {num = 0 : i32}
