@@ -674,10 +674,9 @@ private:
     // Several dots reading the stacks: overlapped within the iteration,
     // a dot chain across two (rotated first).
     if (!asyncDot) {
-      if (rotate)
-        if (scf::ForOp rotated = rotateDotChain(loop))
-          loop = rotated;
-      overlapWarpGroupDots(loop);
+      scf::ForOp rotated = rotate ? rotateDotChain(loop) : scf::ForOp();
+      if (!rotated)
+        overlapWarpGroupDots(loop);
     }
   }
 

@@ -1057,11 +1057,11 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 // and softmax peeled in front of the loop and the last iteration's rescale
 // and second dot behind it, all under a check that the loop runs; in the
 // loop this iteration's first dot and the previous iteration's second dot
-// (P as computed, in float32, the row max and its buffer index carried; the
-// truncation and the move to the operand layout in the late stage, so that
-// the softmax never writes registers the dot in flight reads) are issued together,
+// (P in the operand layout, the row max and its buffer index carried) are
+// issued together,
 // the first is waited for with the second in flight, the second at the end
-// of the iteration.
+// of the iteration, and only then is P converted to the operand (the
+// registers it writes are the ones the second dot read).
 // CHECK-LABEL: func.func @dot_chain
 // CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
 // CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
@@ -1071,25 +1071,26 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 // CHECK-NEXT: tilegpu.memdesc_index
 // CHECK-NEXT: tilegpu.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} : !tilegpu.memdesc
 // CHECK: math.exp2
-// CHECK-NOT: arith.truncf
+// CHECK: tilegpu.convert_layout {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand
 // CHECK: tilegpu.async_copy_global_to_local
 // CHECK: %[[L:.*]]:12 = scf.for
 // CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
 // CHECK-NEXT: tilegpu.memdesc_index
 // CHECK-NEXT: %[[S:.*]] = tilegpu.warp_group_dot async
-// CHECK: %[[PH:.*]] = arith.truncf %arg{{[0-9]+}} : tensor<64x64xf32, {{.*}} to tensor<64x64xf16,
-// CHECK-NEXT: %[[PA:.*]] = tilegpu.convert_layout %[[PH]] : {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand
+// CHECK-NOT: arith.truncf
 // CHECK: arith.mulf
-// CHECK-NEXT: %[[O:.*]] = tilegpu.warp_group_dot async %[[PA]]
+// CHECK-NEXT: %[[O:.*]] = tilegpu.warp_group_dot async %arg{{[0-9]+}}
 // CHECK-NEXT: tilegpu.warp_group_dot_wait %[[S]] {pendings = 1 : i32}
 // CHECK: %[[P:.*]] = math.exp2 {{.*}} : tensor<64x64xf32,
+// CHECK-NOT: arith.truncf
 // CHECK: tilegpu.async_copy_global_to_local
 // CHECK: %[[OW:.*]] = tilegpu.warp_group_dot_wait %[[O]] {pendings = 0 : i32}
-// CHECK-NEXT: scf.yield %[[OW]], {{.*}}, %[[P]], %{{.*}} :
-// CHECK: arith.truncf %[[L]]#10
+// CHECK-NEXT: %[[PH:.*]] = arith.truncf %[[P]]
+// CHECK-NEXT: %[[PA:.*]] = tilegpu.convert_layout %[[PH]] : {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand
+// CHECK-NEXT: scf.yield %[[OW]], {{.*}}, %[[PA]] :
 // CHECK: arith.mulf %[[L]]#0
-// CHECK-NEXT: tilegpu.memdesc_index %{{.*}}[%[[L]]#11]
-// CHECK-NEXT: tilegpu.warp_group_dot
+// CHECK-NEXT: tilegpu.memdesc_index %{{.*}}[%[[L]]#10]
+// CHECK-NEXT: tilegpu.warp_group_dot %[[L]]#11
 // CHECK-NEXT: scf.yield
 // CHECK-NEXT: } else {
 // CHECK: tilegpu.async_wait {num = 0 : i32}
