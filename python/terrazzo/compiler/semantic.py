@@ -704,9 +704,10 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
     # ------------------------------------------------------------------
     # Reductions
     # ------------------------------------------------------------------
-    #: Set by the code generator: inline_jit(jit function, argument tensors)
-    #: visits the function's body at the current insertion point and returns
-    #: what it returns.
+    #: Set by the code generator: inline_jit(jit function, argument tensors,
+    #: elementwise=False) visits the function's body at the current
+    #: insertion point and returns what it returns (`elementwise`: runtime
+    #: control flow on blocks runs element-wise, for tl.map_elementwise).
     inline_jit = None
 
     def _reduce_axis(self, x: tensor, axis) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins as _py
 import functools
+import inspect
 import threading
 from typing import List, Optional, Sequence
 
@@ -379,6 +380,19 @@ class constexpr:
         if item == "value":
             raise AttributeError(item)
         return getattr(self.value, item)
+
+
+def is_constexpr_annotation(ann) -> bool:
+    """Whether a parameter's or field's annotation is `tl.constexpr` (the
+    class, a subclass, or its text under `from __future__ import
+    annotations`)."""
+    if ann is inspect.Parameter.empty or ann is None:
+        return False
+    if ann is constexpr or (isinstance(ann, type) and issubclass(ann, constexpr)):
+        return True
+    if isinstance(ann, str):
+        return ann.split(".")[-1].strip() == "constexpr"
+    return False
 
 
 def _constexpr_binop(op):
