@@ -163,6 +163,23 @@ def aggregate_kernel(src, dst, pair, ROUNDS: tl.constexpr):
 
 
 @triton.jit
+def carried_kernel(src, dst, n, rounds, BLOCK: tl.constexpr):
+    # A tuple of tensors carried through a loop and set in both branches of
+    # a runtime if.
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(src + offs, mask=offs < n, other=0.0)
+    acc = (tl.zeros_like(x), tl.zeros_like(x) + 1.0)
+    for _ in range(rounds):
+        acc = (acc[0] + x, acc[1] * 0.5)
+    if rounds > 2:
+        pair = (acc[1], acc[0])
+    else:
+        pair = (acc[0], acc[1])
+    tl.store(dst + offs, pair[0], mask=offs < n)
+    tl.store(dst + n + offs, pair[1], mask=offs < n)
+
+
+@triton.jit
 def tuple_ops_kernel(out):
     t = (1, 2) + tl.tuple((3, 4))
     tl.static_assert(t == (1, 2, 3, 4))
@@ -231,7 +248,21 @@ def _aggregate_case(rng, make):
     return args, check, triton.cdiv(n, block)
 
 
+def _carried_case(rng, make):
+    n = int(rng.integers(1, 64))
+    rounds = int(rng.integers(0, 6))
+    x = rng.standard_normal(n).astype(np.float32)
+    out = np.full(2 * n + 5, 7.0, np.float32)
+    xd, od = make(x), make(out)
+    total = x.astype(np.float64) * rounds
+    scale = np.full(n, 0.5 ** rounds)
+    first, second = (scale, total) if rounds > 2 else (total, scale)
+    want = np.concatenate([first, second, np.full(5, 7.0)])
+    return (xd, od, n, rounds, 64), lambda get: np.allclose(get(od), want, rtol=1e-6)
+
+
 CASES = {"index": (index_kernel, _index_case), "nested": (nested_kernel, _nested_case),
+         "carried": (carried_kernel, _carried_case),
          "namedtuple": (namedtuple_kernel, _namedtuple_case),
          "aggregate": (aggregate_kernel, _aggregate_case)}
 

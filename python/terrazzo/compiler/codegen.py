@@ -64,22 +64,24 @@ class _BoundJitMethod:
 
 
 def _is_aggregate(v) -> bool:
-    """Whether `v` is a frontend value made of tensors (a block pointer):
-    it has `_flatten()` (its component tensors), `_unflatten(tensors)` (the
-    same kind of value made of other tensors) and `_structure()` (what two
-    such values share to be one value of a loop or branch: their kind and
-    the types of their components). Loops, runtime ifs and calls carry it
-    as its components."""
-    return not isinstance(v, tensor) and hasattr(v, "_flatten")
+    """Whether `v` is a frontend value made of tensors: a block pointer or
+    tensor descriptor (it has `_flatten()`, `_unflatten(tensors)` and
+    `_structure()`), an aggregate instance or a tuple holding tensors
+    (language/structures.py). Loops, runtime ifs and calls carry it as its
+    component tensors (structures.flatten), two values being one value of a
+    loop or branch when their structures agree."""
+    if isinstance(v, tensor):
+        return False
+    return hasattr(v, "_flatten") or (is_tuple(v) and bool(flatten(v)))
 
 
 def _changed_components(a, b) -> Optional[List[Tuple[int, tensor, tensor]]]:
     """(index, a's, b's) of the components in which two values of one
     aggregate structure differ (what an if or loop must carry), or None when
     they are not aggregates of one structure."""
-    if not (_is_aggregate(a) and _is_aggregate(b)) or a._structure() != b._structure():
+    if not (_is_aggregate(a) and _is_aggregate(b)) or structure_of(a) != structure_of(b):
         return None
-    return [(i, x, y) for i, (x, y) in enumerate(zip(a._flatten(), b._flatten())) if x is not y]
+    return [(i, x, y) for i, (x, y) in enumerate(zip(flatten(a), flatten(b))) if x is not y]
 
 
 def _get_slot(scope: Dict[str, Any], key):
@@ -89,7 +91,7 @@ def _get_slot(scope: Dict[str, Any], key):
     if isinstance(key, tuple):
         name, i = key
         v = _unwrap(scope.get(name))
-        return v._flatten()[i] if _is_aggregate(v) else None
+        return flatten(v)[i] if _is_aggregate(v) else None
     return scope.get(key)
 
 
@@ -97,9 +99,9 @@ def _set_slot(scope: Dict[str, Any], key, value: tensor) -> None:
     """Binds the tensor for `key` (see _get_slot) in `scope`."""
     if isinstance(key, tuple):
         name, i = key
-        parts = scope[name]._flatten()
+        parts = flatten(scope[name])
         parts[i] = value
-        scope[name] = scope[name]._unflatten(parts)
+        scope[name] = unflatten(scope[name], iter(parts))
     else:
         scope[key] = value
 
@@ -390,7 +392,7 @@ class CodeGenerator:
 
         def slot(v):
             u = _unwrap(v)
-            if _is_aggregate(u) or (is_tuple(u) and flatten(u)):
+            if _is_aggregate(u):
                 parts = flatten(u)
                 vals.extend(parts)
                 return ("a", (len(vals) - len(parts), len(parts), _Like(u)))
@@ -1484,7 +1486,7 @@ class CodeGenerator:
                 key_parts.append(("t", u.type))
                 codes.append(str(u.type).replace("<", "").replace(">", "")
                              .replace(",", "").replace(" ", ""))
-            elif (_is_aggregate(u) or (is_tuple(u) and flatten(u))) and not is_cx:
+            elif _is_aggregate(u) and not is_cx:
                 runtime.extend((name, t) for t in flatten(u))
                 key_parts.append(("a", structure_of(u)))
                 codes.append(type(u).__name__)
@@ -1523,7 +1525,7 @@ class CodeGenerator:
                         u = _unwrap(v)
                         if isinstance(u, tensor):
                             scope[name] = tensor(next(it), u.type)
-                        elif (_is_aggregate(u) or (is_tuple(u) and flatten(u))) and not is_cx:
+                        elif _is_aggregate(u) and not is_cx:
                             scope[name] = unflatten(u, (tensor(next(it), t.type)
                                                         for t in flatten(u)))
                         else:
