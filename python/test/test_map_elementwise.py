@@ -273,18 +273,27 @@ def _tensor_step(x, s):
 
 
 @triton.jit
+def _writes(p, v):
+    tl.store(p, v)  # <- 2
+    return v
+
+
+@triton.jit
 def bad_map_kernel(x_ptr, CASE: tl.constexpr):
     x = tl.load(x_ptr + tl.arange(0, 16))
     if CASE == 0:
         y = tl.map_elementwise(_two_types, x)
-    else:
+    elif CASE == 1:
         y = tl.map_elementwise(_tensor_step, x, x)
+    else:
+        y = tl.map_elementwise(_writes, x_ptr + tl.arange(0, 16), x)
     tl.store(x_ptr + tl.arange(0, 16), y)
 
 
 @pytest.mark.parametrize("case,message", [
     (0, "'r' has type int32 on one path of an element-wise if but fp32"),
     (1, "needs a nonzero compile-time step"),
+    (2, "tl.store cannot write memory in the function _writes() of tl.map_elementwise"),
 ])
 def test_errors(case, message):
     for run in (lambda: bad_map_kernel.ir(np.zeros(16, np.int32), CASE=case),
@@ -293,7 +302,7 @@ def test_errors(case, message):
             run()
         assert message in str(e.value), str(e.value)
         # Located at the line of the mapped function.
-        fn = (_two_types, _tensor_step)[case]
+        fn = (_two_types, _tensor_step, _writes)[case]
         line = [ln for ln, src in fn.parsed.src_lines.items() if f"# <- {case}" in src][0]
         assert f":{line}:" in str(e.value).splitlines()[0], str(e.value)
 

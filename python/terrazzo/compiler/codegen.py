@@ -246,14 +246,19 @@ class CompileContext:
         if len(self.in_progress) > 64:
             raise SemanticError(f"recursive use of {parsed.name} is not supported")
         self.in_progress.append(callee)
+        refused = self.sem.writes_refused_in
         try:
             gen = CodeGenerator(self, parsed, scope)
             if elementwise:
                 shape = _unwrap(args[0]).shape if args else []
                 gen.elementwise = ElementwiseFlow(gen, shape)
+                self.sem.writes_refused_in = (f"the function {parsed.name}() of "
+                                              "tl.map_elementwise (element-wise code "
+                                              "without effects)")
             r = gen.visit_block(parsed.tree.body)
         finally:
             self.in_progress.pop()
+            self.sem.writes_refused_in = refused
         return None if r is None else r.value
 
 

@@ -1046,7 +1046,17 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
             r = self.compare("ne", r, 0)
         return r
 
+    #: While a tl.map_elementwise function is visited (its branches all run,
+    #: compiler/elementwise_flow.py): what the code is, to refuse writes to
+    #: memory there.
+    writes_refused_in: Optional[str] = None
+
+    def _check_writes_allowed(self, what: str) -> None:
+        if self.writes_refused_in:
+            raise SemanticError(f"{what} cannot write memory in {self.writes_refused_in}")
+
     def store(self, ptr, value, mask, cache: str, evict: str) -> None:
+        self._check_writes_allowed("tl.store")
         ptr = self._check_pointer(ptr, "store")
         if ptr.type.scalar.const:
             raise SemanticError("Cannot store to a constant pointer (a parameter "
