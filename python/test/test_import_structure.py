@@ -1,9 +1,9 @@
 """The Python package is a set of rooms without import circles (DESIGN §8):
 no module of python/terrazzo imports, at module level, a module that
-imports it back through any chain of module-level imports. Imports inside
-functions (deferred until called) and under `if TYPE_CHECKING:` are not
-module-level. Read from the source files with `ast`, so nothing is
-imported to check it.
+imports it back through any chain of module-level imports; and deferring an
+import into a function (run when called) does not hide one either. Imports
+under `if TYPE_CHECKING:` are for type checkers only. Read from the source
+files with `ast`, so nothing is imported to check it.
 """
 
 from __future__ import annotations
@@ -13,11 +13,14 @@ from pathlib import Path
 from typing import Dict, List, Set
 
 PACKAGE = Path(__file__).resolve().parents[1] / "terrazzo"
+#: Compiled modules of the package (built, not in the source tree).
+EXTENSIONS = ("terrazzo._C",)
 
 
 def _modules() -> Dict[str, tuple]:
-    """Dotted name -> (path, is a package's __init__)."""
-    out = {}
+    """Dotted name -> (path, is a package's __init__); (None, False) for
+    the compiled extension."""
+    out = {name: (None, False) for name in EXTENSIONS}
     for path in PACKAGE.rglob("*.py"):
         parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
         is_package = parts[-1] == "__init__"
@@ -27,15 +30,22 @@ def _modules() -> Dict[str, tuple]:
     return out
 
 
-def _module_level_imports(tree: ast.Module) -> List[ast.stmt]:
+def _imports(tree: ast.Module, deferred: bool) -> List[ast.stmt]:
     """The import statements that run when the module is imported: at top
-    level, and in top-level if/else and try blocks (not `if TYPE_CHECKING`)."""
+    level, and in top-level if/else and try blocks (not `if TYPE_CHECKING`);
+    with `deferred`, those inside functions and classes too."""
     found = []
 
     def walk(stmts):
         for st in stmts:
             if isinstance(st, (ast.Import, ast.ImportFrom)):
                 found.append(st)
+            elif deferred and isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                              ast.ClassDef)):
+                walk(st.body)
+            elif deferred and isinstance(st, (ast.For, ast.While, ast.With)):
+                walk(st.body)
+                walk(getattr(st, "orelse", []))
             elif isinstance(st, ast.If):
                 if isinstance(st.test, ast.Name) and st.test.id == "TYPE_CHECKING":
                     continue
@@ -51,12 +61,15 @@ def _module_level_imports(tree: ast.Module) -> List[ast.stmt]:
     return found
 
 
-def import_graph(modules) -> Dict[str, Set[str]]:
-    """Module -> the package's modules it imports at module level (`from
-    .x import name` imports the module x.name when there is one, else x)."""
+def import_graph(modules, deferred: bool = False) -> Dict[str, Set[str]]:
+    """Module -> the package's modules it imports at module level (with
+    `deferred`, anywhere). `from .x import name` imports the module x.name
+    when there is one, else x."""
     graph = {name: set() for name in modules}
     for name, (path, is_package) in modules.items():
-        for st in _module_level_imports(ast.parse(path.read_text())):
+        if path is None:
+            continue
+        for st in _imports(ast.parse(path.read_text()), deferred):
             if isinstance(st, ast.Import):
                 graph[name].update(a.name for a in st.names if a.name in modules)
                 continue
@@ -119,6 +132,14 @@ def test_no_module_level_import_cycles():
         " <-> ".join(c) for c in found)
 
 
+def test_no_import_cycles_through_deferred_imports():
+    """An import moved into a function still makes a circle of rooms (it
+    only hides it from the import system)."""
+    found = cycles(import_graph(_modules(), deferred=True))
+    assert not found, "modules that import each other (some in functions): " + "; ".join(
+        " <-> ".join(c) for c in found)
+
+
 def test_the_checker_finds_a_cycle():
     """The checker itself: a cycle through three modules and a self-import
     are found, a chain is not."""
@@ -133,3 +154,7 @@ def test_the_graph_reads_relative_imports():
     assert "terrazzo.compiler.parsed_function" in graph["terrazzo.compiler.codegen"]
     # `from . import standard` in the language package names the submodule.
     assert "terrazzo.language.standard" in graph["terrazzo.language"]
+    # An import in a function body counts where deferred imports are asked for.
+    deferred = import_graph(_modules(), deferred=True)
+    assert "terrazzo.testing" in deferred["terrazzo.runtime.autotuner"]
+    assert "terrazzo.testing" not in graph["terrazzo.runtime.autotuner"]
