@@ -184,6 +184,7 @@ def tuple_ops_kernel(out):
     t = (1, 2) + tl.tuple((3, 4))
     tl.static_assert(t == (1, 2, 3, 4))
     tl.static_assert(tl.tuple((1, 2)) == (1, 2))
+    tl.static_assert(isinstance((1, 2), tl.tuple) and not isinstance([1], tl.tuple))
     tl.static_assert(((3, 4) or (5, 6)) == (3, 4))
     tl.static_assert(((3, 4) and ()) == ())
     squares = tl.tuple(v * v for v in t if v != 3)

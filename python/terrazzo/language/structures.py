@@ -25,7 +25,15 @@ from ..errors import SemanticError
 from .core import _current_semantic, _unwrap, constexpr, is_constexpr_annotation, tensor
 
 
-class tuple(builtins.tuple):
+class _TupleClass(type):
+    """Every tuple of a kernel is a `tl.tuple` to isinstance, as in Triton
+    (whose frontend makes each tuple one)."""
+
+    def __instancecheck__(cls, value):
+        return isinstance(value, builtins.tuple)
+
+
+class tuple(builtins.tuple, metaclass=_TupleClass):
     """`tl.tuple(iterable)`: a tuple of language values (a Python tuple in
     every respect; kernels may use either)."""
 

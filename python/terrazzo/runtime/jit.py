@@ -286,6 +286,8 @@ class JITFunction(KernelInterface):
             return CompiledKernel(self, self._prepare(key))
         # The dispatcher calls a grid callable with the bound arguments, and
         # driver.current_stream with the launch's device.
+        if self._tuple_launches is not None and has_structures(args, kwargs):
+            return self._tuple_launches.run(grid, args, kwargs)  # seen before: no detour
         try:
             return dispatcher.run(grid, args, kwargs)
         except TypeError:
