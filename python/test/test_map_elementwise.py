@@ -256,6 +256,54 @@ def test_ir_compiles(case, check_ir):
 
 
 @triton.jit
+def _gcd(a, b):
+    while b != 0:
+        a, b = b, a % b
+    return a
+
+
+@triton.jit
+def gcd_2d_kernel(a_ptr, b_ptr, out_ptr, m, M: tl.constexpr, N: tl.constexpr):
+    # A block of rows (masked past m) against one broadcast row.
+    rows = tl.arange(0, M)[:, None]
+    cols = tl.arange(0, N)[None, :]
+    a = tl.load(a_ptr + rows * N + cols, mask=rows < m, other=1)
+    b = tl.load(b_ptr + cols)
+    tl.store(out_ptr + rows * N + cols, tl.map_elementwise(_gcd, a, b), mask=rows < m)
+
+
+def _gcd_inputs(rng):
+    m = int(rng.integers(1, 16))
+    a = rng.integers(1, 10000, (16, 32)).astype(np.int32)
+    b = rng.integers(0, 10000, 32).astype(np.int32)
+    return m, a, b
+
+
+def test_two_dimensional_broadcast_while(rng):
+    m, a, b = _gcd_inputs(rng)
+    out = np.full((16, 32), -1, np.int32)
+    interp(gcd_2d_kernel)[(1,)](a, b, out, m, M=16, N=32)
+    np.testing.assert_array_equal(out[:m], np.gcd(a[:m], b[None, :]))
+    assert (out[m:] == -1).all()
+
+
+def test_two_dimensional_ir(check_ir):
+    z = np.zeros(16 * 32, np.int32)
+    check_ir(gcd_2d_kernel.ir(z, z, z, 3, M=16, N=32))
+
+
+@pytest.mark.gpu
+def test_gpu_two_dimensional(torch_cuda, rng):
+    torch = torch_cuda
+    m, a, b = _gcd_inputs(rng)
+    dev = [torch.from_numpy(x).cuda() for x in (a, b, np.full((16, 32), -1, np.int32))]
+    gcd_2d_kernel[(1,)](*dev, m, M=16, N=32)
+    out = dev[2].cpu().numpy()
+    np.testing.assert_array_equal(out[:m], np.gcd(a[:m], b[None, :]))
+    assert (out[m:] == -1).all()
+
+
+@triton.jit
 def _two_types(x):
     if x > 0:  # <- 0
         r = x
