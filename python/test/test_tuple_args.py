@@ -395,6 +395,9 @@ def test_warmup_with_tuples(monkeypatch):
     assert compiled.metadata.name == "index_kernel"
     launched = kernel[(1,)](0, rets, 0, (3, 4), 0, 0, 0)
     assert launched.last_launch()["args"] == (0, 0x1000, 0x2000, 3, 4, 0, 0)
+    # The compiled kernel launches with tuples too, with its own options.
+    again = compiled[(2,)](0, rets, 0, (5, 6), 0, 0, 0)
+    assert again.last_launch()["args"] == (0, 0x1000, 0x2000, 5, 6, 0, 0)
 
 
 # ---------------------------------------------------------------------------

@@ -284,14 +284,18 @@ class JITFunction(KernelInterface):
             if self._compile_pool is not None:  # see compiling_in
                 return self._compile_pool.submit(self._prepare, key)
             return CompiledKernel(self, self._prepare(key))
-        # The dispatcher calls a grid callable with the bound arguments, and
-        # driver.current_stream with the launch's device.
+        return self._launch(dispatcher, grid, args, kwargs)
+
+    def _launch(self, dispatcher, grid, args, kwargs):
+        """Launches through the C++ dispatcher, which calls a grid callable
+        with the bound arguments and driver.current_stream with the
+        launch's device; a launch with tuple or aggregate arguments (which
+        it refuses) through runtime/tuple_args.py."""
         if self._tuple_launches is not None and has_structures(args, kwargs):
             return self._tuple_launches.run(grid, args, kwargs)  # seen before: no detour
         try:
             return dispatcher.run(grid, args, kwargs)
         except TypeError:
-            # A tuple or aggregate argument (which the dispatcher refuses).
             if not has_structures(args, kwargs):
                 raise
             return self._tuples().run(grid, args, kwargs)
@@ -350,7 +354,7 @@ class JITFunction(KernelInterface):
         # Parameters named like the options are known to the dispatcher by
         # another name, so these keywords are the options only.
         kwargs = {**kwargs, "num_warps": num_warps, "num_stages": num_stages}
-        return dispatcher.run(grid, args, kwargs)
+        return self._launch(dispatcher, grid, args, kwargs)
 
     def _dispatcher_view(self, kwargs, grid):
         """The keywords and grid callable in the dispatcher's names, for a
