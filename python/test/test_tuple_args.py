@@ -384,6 +384,8 @@ def test_dispatcher_aggregate_and_grid(monkeypatch):
     # Errors name the member.
     with pytest.raises(TypeError, match=r"pair\[0\]"):
         kernel[(1,)](Segment(x, 100, 32), Segment(y, 100, 32), (object(), 0.5), 2)
+    with pytest.raises(CompilationError, match="must be hashable"):
+        kernel[(1,)](Segment(x, 100, 32), Segment(y, 100, 32), (c, 0.5, tl.constexpr([1])), 2)
 
 
 def test_warmup_with_tuples(monkeypatch):

@@ -180,7 +180,14 @@ def tuple_template(value) -> tuple:
         elif is_runtime_member(m):
             members.append("arg")
         else:
-            members.append(("c", m.value if isinstance(m, constexpr) else m))
+            c = m.value if isinstance(m, constexpr) else m
+            try:
+                hash(c)
+            except TypeError:
+                raise CompilationError(f"cannot pass {c!r} inside a tuple or aggregate "
+                                       "argument: its compile-time members are part of the "
+                                       "kernel's key and must be hashable") from None
+            members.append(("c", c))
     return ("tuple", struct_class(value), tuple(members))
 
 
