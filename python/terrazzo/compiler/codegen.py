@@ -757,9 +757,34 @@ class CodeGenerator:
             else:
                 start, end = a1, a2
             step = 1 if step is None else step
+            if fn is tl.range:
+                self._loop_options = self._range_options(it, obj)
             return ("static" if fn is tl.static_range else "range",
                     [_unwrap(start), _unwrap(end), _unwrap(step)])
         return None
+
+    def _range_options(self, node, rng) -> Dict[str, int]:
+        """tl.range's num_stages and loop_unroll_factor as the loop's
+        attributes (tile.num_stages, tile.loop_unroll_factor), checked."""
+        options = {}
+        for name, least, value in (("num_stages", 0, rng.num_stages),
+                                   ("loop_unroll_factor", 1, rng.loop_unroll_factor)):
+            value = _unwrap(value)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise self.error(node, f"tl.range's {name} must be a compile-time "
+                                 f"integer, got {value!r}")
+            if not least <= value < (1 << 31):
+                raise self.error(node, f"tl.range's {name} must be at least {least}, "
+                                 f"got {value}")
+            options[name] = value
+        for name, value in rng.hints.items():
+            value = _unwrap(value)
+            if not isinstance(value, bool):
+                raise self.error(node, f"tl.range's {name} must be True or False, "
+                                 f"got {value!r}")
+        return options
 
     def visit_For(self, node):
         if node.orelse:
@@ -769,7 +794,9 @@ class CodeGenerator:
                        if isinstance(n, ast.Return))
             raise self.error(ret, "`return` inside a loop is not supported",
                              UnsupportedError)
+        self._loop_options = {}
         rng = self._range_args(node)
+        options, self._loop_options = self._loop_options, {}
         if rng is None:
             iterable = _unwrap(self.visit(node.iter))
             if isinstance(iterable, tensor):
@@ -803,7 +830,7 @@ class CodeGenerator:
             raise self.error(node.iter, "range() step must not be zero")
         if self.builder.concrete:
             return self._interpreted_for(node, start, end, step)
-        return self._emit_for(node, start, end, step)
+        return self._emit_for(node, start, end, step, options=options)
 
     def _unrolled(self, node, values):
         self.loop_depth += 1
@@ -992,9 +1019,10 @@ class CodeGenerator:
             handles.append(v.handle)
         return handles
 
-    def _emit_for(self, node, start, end, step, body=None):
+    def _emit_for(self, node, start, end, step, body=None, options=None):
         """scf.for over range(start, end, step); `body(iv)` emits an
-        iteration (by default _loop_body)."""
+        iteration (by default _loop_body); `options` are tl.range's loop
+        options (_range_options)."""
         body = body or (lambda iv: self._loop_body(node, iv))
         b = self.builder
         sem = self.sem
@@ -1029,7 +1057,8 @@ class CodeGenerator:
         changed = self._dry_run(dry)
         names, inits = self._carried_inits(node, changed)
         op, iv, args, body_block = b.begin_for(lb.handle, ub.handle, st.handle, iv_ty,
-                                         [(i.handle, i.type) for i in inits], b.loc)
+                                         [(i.handle, i.type) for i in inits], b.loc,
+                                         options=options)
         before = self.scope
         self.scope = dict(before)
         for name, h, init in zip(names, args, inits):

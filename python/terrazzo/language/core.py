@@ -839,13 +839,27 @@ class static_range:
 
 class range:
     """`for i in tl.range(...)`: a loop that stays a loop (scf.for), like
-    Python's range inside a kernel. Pipelining hints are accepted and
-    ignored."""
+    Python's range inside a kernel, with Triton's loop options:
+
+    * `num_stages`: this loop's software-pipelining depth (0 or 1: not
+      pipelined), in place of the kernel's num_stages;
+    * `loop_unroll_factor`: the body repeated that many times per iteration
+      (a remainder loop runs the iterations left over);
+    * `disallow_acc_multi_buffer`, `flatten`, `warp_specialize`,
+      `disable_licm`: accepted as hints. The first is about Blackwell's
+      tensor memory; loops are not flattened, warp specialization is not
+      done yet, and loop-invariant code still leaves the loop (the results
+      are the same either way)."""
 
     def __init__(self, arg1, arg2=None, step=None, num_stages=None,
                  loop_unroll_factor=None, disallow_acc_multi_buffer=False,
                  flatten=False, warp_specialize=False, disable_licm=False):
         self.args = (arg1, arg2, step)
+        self.num_stages = num_stages
+        self.loop_unroll_factor = loop_unroll_factor
+        self.hints = dict(disallow_acc_multi_buffer=disallow_acc_multi_buffer,
+                          flatten=flatten, warp_specialize=warp_specialize,
+                          disable_licm=disable_licm)
 
     def __iter__(self):
         raise RuntimeError("tl.range can only be used in a for loop of a kernel")
