@@ -88,11 +88,3 @@ func.func @option_on_another_op(%x: i32) -> i32 {
   %y = arith.addi %x, %x {tile.num_stages = 2 : i32} : i32
   return %y : i32
 }
-
-// -----
-
-func.func @unknown_tile_attribute(%x: i32) -> i32 {
-  // expected-error @+1 {{unknown tile attribute 'tile.unroll'}}
-  %y = arith.addi %x, %x {tile.unroll = 2 : i32} : i32
-  return %y : i32
-}
