@@ -9,6 +9,7 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/OptBisect.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -23,6 +24,8 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <string>
+#include <unordered_set>
 
 extern "C" {
 void LLVMInitializeNVPTXTargetInfo();
@@ -110,6 +113,38 @@ LogicalResult linkLibdevice(ModuleOp op, llvm::Module &module) {
                        uint32_t(0));
   return success();
 }
+
+/// The code generator's straight-line strength reduction compares each
+/// candidate (an add, a multiplication, an address) with those before it: its
+/// cost grows with the square of a function's instructions (a block of 2^18
+/// elements spent 16 of its 16.3 s of code generation there, see
+/// bench/compile-time.py). Functions of more than kMaxStrengthReduced
+/// instructions skip it, so that compile time stays linear in the elements
+/// per thread; every kernel of the tutorials and the lit inputs is smaller
+/// (its PTX is unchanged).
+class SkipQuadraticCodegenPasses : public llvm::OptPassGate {
+public:
+  static constexpr unsigned kMaxStrengthReduced = 8192;
+
+  explicit SkipQuadraticCodegenPasses(const llvm::Module &module) {
+    // Legacy passes ask the gate by their argument ("slsr") about
+    // "function (<name>)".
+    for (const llvm::Function &function : module)
+      if (function.getInstructionCount() > kMaxStrengthReduced)
+        large.insert("function (" + function.getName().str() + ")");
+  }
+
+  bool isEnabled() const override { return !large.empty(); }
+
+  bool shouldRunPass(llvm::StringRef pass,
+                     llvm::StringRef description) const override {
+    return pass != "slsr" ||
+           !large.count(description.str());
+  }
+
+private:
+  std::unordered_set<std::string> large;
+};
 
 void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
   llvm::LoopAnalysisManager loops;
@@ -212,6 +247,8 @@ FailureOr<std::string> emitPTX(ModuleOp op, const Target &target,
     return failure();
   llvm::SmallString<0> ptx;
   llvm::raw_svector_ostream os(ptx);
+  SkipQuadraticCodegenPasses gate(*optimized->module);
+  context.setOptPassGate(gate);
   llvm::legacy::PassManager codegen;
   if (optimized->machine->addPassesToEmitFile(
           codegen, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
