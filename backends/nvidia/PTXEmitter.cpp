@@ -10,6 +10,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/OptBisect.h"
+#include "llvm/IR/PassInstrumentation.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -114,23 +115,33 @@ LogicalResult linkLibdevice(ModuleOp op, llvm::Module &module) {
   return success();
 }
 
-/// The code generator's straight-line strength reduction compares each
-/// candidate (an add, a multiplication, an address) with those before it: its
-/// cost grows with the square of a function's instructions (a block of 2^18
-/// elements spent 16 of its 16.3 s of code generation there, see
-/// bench/compile-time.py). Functions of more than kMaxStrengthReduced
-/// instructions skip it, so that compile time stays linear in the elements
-/// per thread; every kernel of the tutorials and the lit inputs is smaller
-/// (its PTX is unchanged).
+/// Passes whose cost grows with the square of a function's instructions,
+/// skipped in functions of more than kMaxQuadraticInstructions so that
+/// compile time stays linear in the elements per thread (bench/
+/// compile-time.py; every kernel of the tutorials and the lit inputs is
+/// smaller, its PTX unchanged):
+/// - the code generator's straight-line strength reduction ("slsr") compares
+///   each candidate (an add, a multiplication, an address) with those
+///   before it: a block of 2^18 elements spent 16 of its 16.3 s of code
+///   generation there;
+/// - the code generator's load/store vectorizer and O3's VectorCombinePass
+///   ask for the order of instructions in a block they keep changing, and
+///   LLVM renumbers the whole block each time (38% of a 2^18 compile once
+///   the former was skipped). Huge kernels' accesses are vectorized by
+///   the lowering already (ld.global.v4 and friends).
+constexpr unsigned kMaxQuadraticInstructions = 8192;
+
+bool isLarge(const llvm::Function &function) {
+  return function.getInstructionCount() > kMaxQuadraticInstructions;
+}
+
+/// The code generator's (legacy) passes ask the context's gate, by their
+/// argument, about "function (<name>)".
 class SkipQuadraticCodegenPasses : public llvm::OptPassGate {
 public:
-  static constexpr unsigned kMaxStrengthReduced = 8192;
-
   explicit SkipQuadraticCodegenPasses(const llvm::Module &module) {
-    // Legacy passes ask the gate by their argument ("slsr") about
-    // "function (<name>)".
     for (const llvm::Function &function : module)
-      if (function.getInstructionCount() > kMaxStrengthReduced)
+      if (isLarge(function))
         large.insert("function (" + function.getName().str() + ")");
   }
 
@@ -138,7 +149,7 @@ public:
 
   bool shouldRunPass(llvm::StringRef pass,
                      llvm::StringRef description) const override {
-    return pass != "slsr" ||
+    return (pass != "slsr" && pass != "load-store-vectorizer") ||
            !large.count(description.str());
   }
 
@@ -151,7 +162,16 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
   llvm::FunctionAnalysisManager functions;
   llvm::CGSCCAnalysisManager cgscc;
   llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder builder(&machine);
+  llvm::PassInstrumentationCallbacks instrumentation;
+  instrumentation.registerShouldRunOptionalPassCallback(
+      [](llvm::StringRef pass, llvm::Any ir) {
+        if (pass != "VectorCombinePass")
+          return true;
+        const auto *function = llvm::any_cast<const llvm::Function *>(&ir);
+        return !function || !*function || !isLarge(**function);
+      });
+  llvm::PassBuilder builder(&machine, llvm::PipelineTuningOptions(),
+                            std::nullopt, &instrumentation);
   builder.registerModuleAnalyses(modules);
   builder.registerCGSCCAnalyses(cgscc);
   builder.registerFunctionAnalyses(functions);
