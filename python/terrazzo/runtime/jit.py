@@ -26,6 +26,7 @@ import linecache
 import os
 import re
 import threading
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Callable, Dict, Optional
 
@@ -486,16 +487,34 @@ class JITFunction(KernelInterface):
         entries, num_warps, num_stages = split_key(key, len(self.arg_names))
         target = self._target(C)
         environment = self.compile_environment()
-        debug = environment["debug"]
         digest = key_digest("terrazzo-kernel", self.cache_key, C.version(), target,
                             {"num_warps": num_warps, "num_stages": num_stages, **environment},
                             [repr(e) for e in entries])
         dump_dir = os.environ.get("TERRAZZO_DUMP_IR")
         cache = self._disk_cache or DiskCache()
-        if use_cache and not dump_dir:
-            hit = cache.load(digest)
-            if hit is not None:
-                return hit[0], hit[1], True
+        if not use_cache or dump_dir:
+            return self._compile_binary(key, digest, cache, target)
+        return _IN_FLIGHT.share((str(cache.root), digest),
+                                lambda: self._cached_binary(key, digest, cache, target))
+
+    def _cached_binary(self, key, digest: str, cache: DiskCache, target: str):
+        """_binary_for_key from the disk cache, else compiled and stored
+        there, with other processes that compile it waiting meanwhile."""
+        hit = cache.load(digest, self.parsed.name)
+        if hit is None:
+            with cache.compiling(digest):
+                hit = cache.load(digest, self.parsed.name)  # another process's
+                if hit is None:
+                    return self._compile_binary(key, digest, cache, target)
+        return hit[0], hit[1], True
+
+    def _compile_binary(self, key, digest: str, cache: DiskCache, target: str):
+        """(cubin, metadata, False) for `key`, compiled and stored in `cache`."""
+        C = driver.get_C()
+        entries, num_warps, num_stages = split_key(key, len(self.arg_names))
+        environment = self.compile_environment()
+        debug = environment["debug"]
+        dump_dir = os.environ.get("TERRAZZO_DUMP_IR")
         specs = specs_from_key(self.parsed, entries)
         kir = generate_kernel_ir(self.parsed, specs, debug=debug, num_warps=num_warps)
         if dump_dir:
@@ -518,6 +537,40 @@ class JITFunction(KernelInterface):
                 "kernel": self.__name__, "source": self.parsed.file}
         cache.store(digest, binary, meta)
         return binary, meta, False
+
+
+class _SharedCompiles:
+    """One compile of a key at a time in this process: the first thread to
+    ask runs it, the others wait for its result (or its exception) instead
+    of compiling it again. Eight threads launching a new kernel together
+    compiled it about five times."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._running: Dict[Any, Future] = {}
+
+    def share(self, key, compute: Callable[[], Any]):
+        with self._lock:
+            future = self._running.get(key)
+            owner = future is None
+            if owner:
+                future = self._running[key] = Future()
+        if not owner:
+            return future.result()
+        try:
+            result = compute()
+        except BaseException as e:
+            future.set_exception(e)
+            raise
+        else:
+            future.set_result(result)
+            return result
+        finally:
+            with self._lock:
+                del self._running[key]
+
+
+_IN_FLIGHT = _SharedCompiles()
 
 
 class CompiledKernel:
