@@ -1,7 +1,8 @@
-// terrazzo._C.runtime_available, runtime_error, current_target and
+// terrazzo._C.runtime_available, runtime_error, current_target, platform and
 // synchronize: the device side of include/terrazzo/Runtime.h that the
 // frontend needs besides Kernel.
 #include "Common.h"
+#include "Kernel.h"
 
 #include "terrazzo/Runtime.h"
 
@@ -13,19 +14,23 @@ namespace terrazzo::python {
 namespace {
 
 std::string runtimeError() {
-  runtime::Status status = runtime::initialize();
+  runtime::Platform platform = devicePlatform();
+  runtime::Status status = runtime::initialize(platform);
   if (!status.ok())
     return status.message;
-  runtime::Result<int> count = runtime::deviceCount();
+  runtime::Result<int> count = runtime::deviceCount(platform);
   if (!count.ok())
     return count.status.message;
   if (count.value == 0)
-    return "the CUDA driver reports no device";
+    return platform == runtime::Platform::Hip
+               ? "the HIP driver reports no device"
+               : "the CUDA driver reports no device";
   return "";
 }
 
 std::string currentTarget() {
-  runtime::Result<int> device = runtime::currentDevice();
+  runtime::Platform platform = devicePlatform();
+  runtime::Result<int> device = runtime::currentDevice(platform);
   if (!device.ok())
     throw std::runtime_error(device.status.message);
   // The properties of a device do not change: ask the driver once.
@@ -36,14 +41,11 @@ std::string currentTarget() {
   if (it != targets.end())
     return it->second;
   runtime::Result<runtime::DeviceProperties> properties =
-      runtime::getDeviceProperties(device.value);
+      runtime::getDeviceProperties(device.value, platform);
   if (!properties.ok())
     throw std::runtime_error(properties.status.message);
-  std::string target =
-      "cuda:" + std::to_string(properties.value.computeCapabilityMajor) +
-      std::to_string(properties.value.computeCapabilityMinor);
-  targets.emplace(device.value, target);
-  return target;
+  targets.emplace(device.value, properties.value.target);
+  return properties.value.target;
 }
 
 } // namespace
@@ -53,9 +55,10 @@ void registerRuntimeBindings(py::module_ &m) {
       "runtime_available",
       []() {
         py::gil_scoped_release release;
-        return runtime::isAvailable();
+        return runtime::isAvailable(devicePlatform());
       },
-      "True when the CUDA driver loads and reports at least one device.");
+      "True when the GPU driver (CUDA's, else HIP's) loads and reports at "
+      "least one device.");
   m.def(
       "runtime_error",
       []() {
@@ -70,20 +73,30 @@ void registerRuntimeBindings(py::module_ &m) {
         py::gil_scoped_release release;
         return currentTarget();
       },
-      "The target of the current device, e.g. 'cuda:90'; RuntimeError "
-      "without one.");
+      "The target of the current device, e.g. 'cuda:90' or 'hip:gfx942'; "
+      "RuntimeError without one.");
+  m.def(
+      "platform",
+      []() {
+        py::gil_scoped_release release;
+        return std::string(runtime::platformName(devicePlatform()));
+      },
+      "'cuda' or 'hip': the platform whose devices launches run on (CUDA "
+      "when its driver reports a device, else HIP when its driver does, else "
+      "CUDA).");
   m.def(
       "synchronize",
       []() {
         runtime::Status status;
         {
           py::gil_scoped_release release;
-          status = runtime::synchronize();
+          status = runtime::synchronize(devicePlatform());
         }
         if (!status.ok())
           throw std::runtime_error(status.message);
       },
-      "Waits for all work on the current context (cuCtxSynchronize).");
+      "Waits for all work on the current context (cuCtxSynchronize; "
+      "hipDeviceSynchronize on HIP).");
 }
 
 } // namespace terrazzo::python

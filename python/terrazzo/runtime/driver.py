@@ -134,14 +134,18 @@ class GPUTarget:
 
 def target_for_arch(arch) -> str:
     """The target string of an architecture as Triton's `arch` option and
-    TRITON_OVERRIDE_ARCH spell it ("sm80", "sm_90a", "90", 90) or a target
-    string ("cuda:80")."""
+    TRITON_OVERRIDE_ARCH spell it ("sm80", "sm_90a", "90", 90; AMD's
+    "gfx942", features such as ":sramecc+" dropped) or a target string
+    ("cuda:80", "hip:gfx942")."""
     text = str(arch).strip().lower()
-    if text.startswith("cuda:"):
+    if text.startswith(("cuda:", "hip:")):
         return text
+    if re.fullmatch(r"gfx[0-9a-f]+(?::.*)?", text):
+        return f"hip:{text.split(':')[0]}"
     match = re.fullmatch(r"(?:sm_?)?(\d+)a?", text)
     if not match:
-        raise ValueError(f"arch={arch!r}: expected an architecture such as 'sm80' or 'sm_90a'")
+        raise ValueError(f"arch={arch!r}: expected an architecture such as 'sm80', 'sm_90a' "
+                         "or 'gfx942'")
     return f"cuda:{int(match.group(1))}"
 
 
@@ -174,17 +178,41 @@ def default_fp_fusion() -> bool:
     return True if value is None else env_flag("TRITON_DEFAULT_FP_FUSION")
 
 
+def rocm_torch_target() -> Optional[str]:
+    """The target of torch's current device when torch is a ROCm build
+    (`torch.version.hip` set) that sees a GPU: "hip:" and the device's
+    gcnArchName without its features ("gfx942:sramecc+:xnack-" -> "hip:gfx942");
+    None otherwise (no torch imported, a CUDA or CPU build, no device)."""
+    torch = sys.modules.get("torch")
+    if torch is None or not getattr(getattr(torch, "version", None), "hip", None):
+        return None
+    try:
+        if not torch.cuda.is_available():  # ROCm's torch speaks through torch.cuda
+            return None
+        arch = torch.cuda.get_device_properties(torch.cuda.current_device()).gcnArchName
+    except Exception:
+        return None
+    processor = str(arch).split(":")[0]
+    return f"hip:{processor}" if processor.startswith("gfx") else None
+
+
 def current_target_name(C=None) -> str:
     """The target string kernels are compiled for: $TERRAZZO_TARGET (e.g.
-    "cuda:80", code for another architecture, to inspect or cache; a cubin
-    only runs on devices of its own major architecture) or Triton's
-    TRITON_OVERRIDE_ARCH ("sm80"), else the current device's (asked of `C`,
-    by default the extension), else DEFAULT_TARGET."""
+    "cuda:80" or "hip:gfx942", code for another architecture, to inspect or
+    cache; a cubin only runs on devices of its own major architecture, an
+    hsaco on its own processor) or Triton's TRITON_OVERRIDE_ARCH ("sm80"),
+    else, with a ROCm build of torch, its current device's (rocm_torch_target),
+    else the current device's (asked of `C`, by default the extension: CUDA's
+    device, else HIP's), else DEFAULT_TARGET. The target's platform picks the
+    driver that launches the kernel (CUDA for cuda:*, HIP for hip:*)."""
     forced = os.environ.get("TERRAZZO_TARGET")
     if forced:
         return forced
     if os.environ.get("TRITON_OVERRIDE_ARCH"):
         return target_for_arch(os.environ["TRITON_OVERRIDE_ARCH"])
+    rocm = rocm_torch_target()
+    if rocm:
+        return rocm
     if C is None:
         C = get_C(required=False)
     try:
