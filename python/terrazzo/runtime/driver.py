@@ -134,18 +134,14 @@ class GPUTarget:
 
 def target_for_arch(arch) -> str:
     """The target string of an architecture as Triton's `arch` option and
-    TRITON_OVERRIDE_ARCH spell it ("sm80", "sm_90a", "90", 90; AMD's
-    "gfx942", features such as ":sramecc+" dropped) or a target string
-    ("cuda:80", "hip:gfx942")."""
+    TRITON_OVERRIDE_ARCH spell it ("sm80", "sm_90a", "90", 90) or a target
+    string ("cuda:80")."""
     text = str(arch).strip().lower()
-    if text.startswith(("cuda:", "hip:")):
+    if text.startswith("cuda:"):
         return text
-    if re.fullmatch(r"gfx[0-9a-f]+(?::.*)?", text):
-        return f"hip:{text.split(':')[0]}"
     match = re.fullmatch(r"(?:sm_?)?(\d+)a?", text)
     if not match:
-        raise ValueError(f"arch={arch!r}: expected an architecture such as 'sm80', 'sm_90a' "
-                         "or 'gfx942'")
+        raise ValueError(f"arch={arch!r}: expected an architecture such as 'sm80' or 'sm_90a'")
     return f"cuda:{int(match.group(1))}"
 
 
