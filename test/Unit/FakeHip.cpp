@@ -9,6 +9,11 @@
 // A module ("code object") is NUL-terminated text:
 //   fake-hsaco
 //   kernel NAME SIZE[,SIZE...]   one line per kernel: its arguments' sizes
+// or a real AMDGPU code object (an ELF for EM_AMDGPU, as the compiler's
+// hsaco): its kernels are the symbols NAME.kd (kernel descriptors), their
+// static LDS the descriptor's group segment size, and their arguments' sizes
+// those of TERRAZZO_FAKE_HIP_ARG_SIZES ("8,8,4"), since the fake does not
+// read the code object's metadata.
 //
 // Set by environment variables, read at every call:
 //   TERRAZZO_FAKE_HIP_DEVICES  number of devices (default 1)
@@ -23,6 +28,7 @@
 // FakeHip.h).
 #include "FakeHip.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -86,6 +92,7 @@ const ErrorEntry &errorEntry(int code) {
 struct Kernel {
   std::string name;
   std::vector<int> argumentSizes;
+  int staticSharedBytes = 0;
   int maxDynamicSharedBytes = 64 * 1024;
   struct Module *module = nullptr;
 };
@@ -188,6 +195,82 @@ const Allocation *findAllocation(std::uintptr_t address,
   return &it->second;
 }
 
+std::vector<int> parseSizes(const std::string &list) {
+  std::vector<int> sizes;
+  std::istringstream in(list);
+  std::string size;
+  while (std::getline(in, size, ','))
+    sizes.push_back(std::atoi(size.c_str()));
+  return sizes;
+}
+
+template <typename T> T readAt(const unsigned char *bytes, std::size_t at) {
+  T value;
+  std::memcpy(&value, bytes + at, sizeof(T));
+  return value;
+}
+
+/// The size of an ELF64 image: up to the end of its furthest section or of
+/// its section header table.
+std::size_t elfSize(const unsigned char *elf) {
+  auto shoff = readAt<std::uint64_t>(elf, 0x28);
+  auto shentsize = readAt<std::uint16_t>(elf, 0x3A);
+  auto shnum = readAt<std::uint16_t>(elf, 0x3C);
+  std::size_t size = shoff + std::size_t(shentsize) * shnum;
+  for (unsigned i = 0; i < shnum; ++i) {
+    const unsigned char *section = elf + shoff + std::size_t(i) * shentsize;
+    if (readAt<std::uint32_t>(section, 4) == 8) // SHT_NOBITS
+      continue;
+    size = std::max<std::size_t>(size, readAt<std::uint64_t>(section, 24) +
+                                           readAt<std::uint64_t>(section, 32));
+  }
+  return size;
+}
+
+/// Reads the kernels of an AMDGPU ELF (the symbols NAME.kd); false when it
+/// is not one.
+bool parseElf(const unsigned char *elf, Module &module) {
+  constexpr std::uint16_t kEmAmdgpu = 224;
+  if (elf[4] != 2 || elf[5] != 1 || readAt<std::uint16_t>(elf, 0x12) != kEmAmdgpu)
+    return false;
+  auto shoff = readAt<std::uint64_t>(elf, 0x28);
+  auto shentsize = readAt<std::uint16_t>(elf, 0x3A);
+  auto shnum = readAt<std::uint16_t>(elf, 0x3C);
+  auto section = [&](unsigned i) {
+    return elf + shoff + std::size_t(i) * shentsize;
+  };
+  const char *sizes = std::getenv("TERRAZZO_FAKE_HIP_ARG_SIZES");
+  for (unsigned i = 0; i < shnum; ++i) {
+    auto type = readAt<std::uint32_t>(section(i), 4);
+    if (type != 2 && type != 11) // SHT_SYMTAB, SHT_DYNSYM
+      continue;
+    const unsigned char *symbols = elf + readAt<std::uint64_t>(section(i), 24);
+    std::size_t count = readAt<std::uint64_t>(section(i), 32) / 24;
+    const char *names = reinterpret_cast<const char *>(
+        elf + readAt<std::uint64_t>(section(readAt<std::uint32_t>(section(i), 40)),
+                                    24));
+    for (std::size_t k = 0; k < count; ++k) {
+      const unsigned char *symbol = symbols + 24 * k;
+      std::string name = names + readAt<std::uint32_t>(symbol, 0);
+      if (name.size() < 4 || name.compare(name.size() - 3, 3, ".kd") != 0)
+        continue;
+      auto kernel = std::make_unique<Kernel>();
+      kernel->name = name.substr(0, name.size() - 3);
+      kernel->module = &module;
+      kernel->argumentSizes = parseSizes(sizes ? sizes : "");
+      // The descriptor's first word: its group segment (static LDS) size.
+      auto index = readAt<std::uint16_t>(symbol, 6);
+      const unsigned char *holder = section(index);
+      std::size_t at = readAt<std::uint64_t>(holder, 24) +
+                       (readAt<std::uint64_t>(symbol, 8) -
+                        readAt<std::uint64_t>(holder, 16));
+      kernel->staticSharedBytes = int(readAt<std::uint32_t>(elf, at));
+      module.kernels.push_back(std::move(kernel));
+    }
+  }
+  return !module.kernels.empty();
+}
+
 /// Parses a module's text; false when it is no fake code object.
 bool parseModule(const char *text, Module &module) {
   std::istringstream in(text);
@@ -204,12 +287,8 @@ bool parseModule(const char *text, Module &module) {
     auto kernel = std::make_unique<Kernel>();
     kernel->name = name;
     kernel->module = &module;
-    if (words >> sizes) {
-      std::istringstream list(sizes);
-      std::string size;
-      while (std::getline(list, size, ','))
-        kernel->argumentSizes.push_back(std::atoi(size.c_str()));
-    }
+    if (words >> sizes)
+      kernel->argumentSizes = parseSizes(sizes);
     module.kernels.push_back(std::move(kernel));
   }
   return true;
@@ -376,14 +455,16 @@ FAKE_EXPORT int hipModuleLoadData(void **module, const void *image) {
   if (!module || !image)
     return kInvalidValue;
   const char *text = static_cast<const char *>(image);
+  const auto *bytes = static_cast<const unsigned char *>(image);
+  bool elf = std::memcmp(bytes, "\x7f" "ELF", 4) == 0;
   {
     State &s = state();
     std::lock_guard<std::mutex> lock(s.mutex);
-    s.image.assign(text, strnlen(text, 1 << 20));
+    s.image.assign(text, elf ? elfSize(bytes) : strnlen(text, 1 << 20));
   }
   auto loaded = std::make_unique<Module>();
   loaded->device = t_device;
-  if (!parseModule(text, *loaded))
+  if (elf ? !parseElf(bytes, *loaded) : !parseModule(text, *loaded))
     return kInvalidImage;
   *module = loaded.release();
   return kSuccess;
@@ -424,6 +505,8 @@ FAKE_EXPORT int hipFuncGetAttribute(int *value, int attribute,
     *value = 1024;
     return kSuccess;
   case 1: // HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES
+    *value = kernel->staticSharedBytes;
+    return kSuccess;
   case 3: // HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES
     *value = 0;
     return kSuccess;

@@ -14,6 +14,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -31,6 +32,8 @@ constexpr const char *kFakeHip = TERRAZZO_FAKE_HIP;
 constexpr const char *kFakeHipDirectory = TERRAZZO_FAKE_HIP_DIRECTORY;
 constexpr const char *kFakeHipRocm5 = TERRAZZO_FAKE_HIP_ROCM5;
 constexpr const char *kFakeHipWithoutLaunch = TERRAZZO_FAKE_HIP_WITHOUT_LAUNCH;
+// An hsaco assembled from FakeHipKernel.s.
+constexpr const char *kFakeHipKernel = TERRAZZO_FAKE_HIP_KERNEL;
 
 /// This process's HIP is the fake (children set their own).
 [[maybe_unused]] const bool kUseFake = [] {
@@ -327,6 +330,41 @@ TEST_F(HipRuntimeTest, LaunchPassesGridBlockStreamAndArguments) {
   EXPECT_LT(lookUp, launch) << log;
   // No kernel here asked for more LDS than every kernel gets.
   EXPECT_EQ(log.find("hipFuncSetAttribute"), std::string::npos) << log;
+}
+
+TEST_F(HipRuntimeTest, ElfCodeObject) {
+  // A real hsaco (ELF for AMDGPU) goes to hipModuleLoadData whole.
+  std::FILE *file = std::fopen(kFakeHipKernel, "rb");
+  ASSERT_NE(file, nullptr) << kFakeHipKernel;
+  std::string hsaco;
+  char chunk[4096];
+  for (size_t n; (n = std::fread(chunk, 1, sizeof(chunk), file)) > 0;)
+    hsaco.append(chunk, n);
+  std::fclose(file);
+  ASSERT_EQ(hsaco.compare(0, 4, "\x7f" "ELF"), 0);
+
+  ScopedEnvironment sizes("TERRAZZO_FAKE_HIP_ARG_SIZES", "8,8,4");
+  Result<Module> module =
+      Module::load(hsaco.data(), hsaco.size(), Platform::Hip);
+  ASSERT_TRUE(module.ok()) << module.status.message;
+  EXPECT_EQ(Fake::get().lastImage(), hsaco);
+  Function affine = function(module.value, "affine");
+  Result<Function::Attributes> attrs = affine.attributes();
+  ASSERT_TRUE(attrs.ok()) << attrs.status.message;
+  // .amdhsa_group_segment_fixed_size, as the code object says.
+  EXPECT_EQ(attrs.value.staticSharedBytes, 4096);
+
+  std::uint64_t x = 0x7000, y = 0x8000;
+  std::uint32_t n = 1000;
+  void *params[] = {&x, &y, &n};
+  ASSERT_TRUE(affine.launch(4, 1, 1, 256, 1, 1, 0, nullptr, params).ok());
+  std::string kernel;
+  FakeHipLaunch seen = lastLaunch(kernel);
+  EXPECT_EQ(kernel, "affine");
+  ASSERT_EQ(seen.argumentCount, 3);
+  EXPECT_EQ(seen.arguments[0], x);
+  EXPECT_EQ(seen.arguments[1], y);
+  EXPECT_EQ(seen.arguments[2], n);
 }
 
 TEST_F(HipRuntimeTest, FunctionAttributes) {
