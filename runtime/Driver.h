@@ -38,8 +38,9 @@ enum class FunctionAttribute {
 
 /// One vendor's driver. Handles (modules, functions, streams, events,
 /// contexts) cross the interface as `void *`, device memory as an integer.
-/// Every method but initialize() and platform() expects ensureContext() to
-/// have succeeded on the calling thread (the public classes call it first).
+/// The loading and device methods initialize the driver themselves; the
+/// others (modules, kernels, memory, streams, events) expect ensureContext()
+/// to have succeeded on the calling thread, which the public classes see to.
 class Driver {
 public:
   virtual ~Driver() = default;
