@@ -183,9 +183,13 @@ _CHILD = textwrap.dedent(r"""
                 "device": launch.device, "stream": launch.stream,
                 "args": list(launch.arguments[:launch.argument_count])}
 
+    from terrazzo.language import target_info
+    active = driver.active.get_current_target()
     out = {"platform": _C.platform(), "available": _C.runtime_available(),
            "error": _C.runtime_error(), "target": _C.current_target(),
-           "target_name": driver.current_target_name()}
+           "target_name": driver.current_target_name(),
+           "active": [active.backend, active.arch, active.warp_size],
+           "is_hip": target_info.is_hip(), "is_cuda": target_info.is_cuda()}
 
     image = b"fake-hsaco\nkernel affine 8,8,4\n\0"
     x, y, n = random.getrandbits(64), random.getrandbits(64), random.getrandbits(31)
@@ -270,6 +274,9 @@ def test_hip_launch_end_to_end_against_the_fake_library():
     assert out["error"] == ""
     assert out["target"] == "hip:gfx942"
     assert out["target_name"] == "hip:gfx942"
+    # Triton's driver.active and target queries see the AMD device.
+    assert out["active"] == ["hip", "gfx942", 64]
+    assert out["is_hip"] is True and out["is_cuda"] is False
 
     launch = out["launch"]
     assert launch["kernel"] == "affine"
