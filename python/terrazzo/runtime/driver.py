@@ -230,21 +230,7 @@ _CU_ATTRIBUTES = {
     "max_threads_per_sm": 39,    # MAX_THREADS_PER_MULTIPROCESSOR
 }
 _CU_COMPUTE_CAPABILITY = (75, 76)  # COMPUTE_CAPABILITY_MAJOR, _MINOR
-# hipDeviceAttribute_t values (hip_runtime_api.h, ROCm 5 and later) of the same
-# properties.
-_HIP_ATTRIBUTES = {
-    "max_shared_mem": 75,        # SharedMemPerBlockOptin
-    "max_num_regs": 71,          # MaxRegistersPerBlock
-    "multiprocessor_count": 63,  # MultiprocessorCount
-    "warpSize": 87,              # WarpSize
-    "sm_clock_rate": 5,          # ClockRate (kHz)
-    "mem_clock_rate": 60,        # MemoryClockRate (kHz)
-    "mem_bus_width": 59,         # MemoryBusWidth (bits)
-    "max_threads_per_sm": 57,    # MaxThreadsPerMultiProcessor
-}
-_HIP_COMPUTE_CAPABILITY = (23, 61)  # ComputeCapabilityMajor, Minor
-# CUfunction_attribute values of what a compiled kernel reports (HIP's
-# hipFunction_attribute has the same).
+# CUfunction_attribute values of what a compiled kernel reports.
 _CU_FUNCTION_ATTRIBUTES = {
     "max_threads": 0,   # MAX_THREADS_PER_BLOCK
     "shared_bytes": 1,  # SHARED_SIZE_BYTES (static)
@@ -258,16 +244,6 @@ class _CudaLibrary:
 
     _instance = None
     _error: Optional[str] = None
-    #: The library's names, the variable that overrides them (as for the
-    #: extension's runtime), the prefix of its entry points, its properties.
-    _names = ("nvcuda.dll",) if os.name == "nt" else ("libcuda.so.1", "libcuda.so")
-    _variable = "TERRAZZO_LIBCUDA"
-    _what = "the CUDA driver"
-    _prefix = "cu"
-    _count_call = "cuDeviceGetCount"
-    _device_call = "cuCtxGetDevice"  # the current context's device
-    attributes = _CU_ATTRIBUTES
-    compute_capability = _CU_COMPUTE_CAPABILITY
 
     def __init__(self, lib):
         self.lib = lib
@@ -276,20 +252,20 @@ class _CudaLibrary:
     def get(cls) -> "_CudaLibrary":
         if cls._instance is None and cls._error is None:
             import ctypes
-            names = cls._names
-            if os.environ.get(cls._variable):
-                names = (os.environ[cls._variable],) + names
+            names = ("nvcuda.dll",) if os.name == "nt" else ("libcuda.so.1", "libcuda.so")
+            if os.environ.get("TERRAZZO_LIBCUDA"):  # as the extension's runtime
+                names = (os.environ["TERRAZZO_LIBCUDA"],) + names
             for name in names:
                 try:
                     lib = ctypes.CDLL(name)
                     break
                 except OSError as e:
-                    cls._error = f"cannot load {cls._what} ({e})"
+                    cls._error = f"cannot load the CUDA driver ({e})"
             else:
                 raise RuntimeError(cls._error)
             cls._error = None
             instance = cls(lib)
-            instance.check(getattr(lib, f"{cls._prefix}Init")(0), f"{cls._prefix}Init")
+            instance.check(lib.cuInit(0), "cuInit")
             cls._instance = instance
         if cls._instance is None:
             raise RuntimeError(cls._error)
@@ -316,14 +292,14 @@ class _CudaLibrary:
     def device_count(self) -> int:
         import ctypes
         count = ctypes.c_int()
-        self.check(getattr(self.lib, self._count_call)(ctypes.byref(count)), self._count_call)
+        self.check(self.lib.cuDeviceGetCount(ctypes.byref(count)), "cuDeviceGetCount")
         return count.value
 
     def context_device(self) -> Optional[int]:
         """The device of the calling thread's current context, or None."""
         import ctypes
         device = ctypes.c_int()
-        if getattr(self.lib, self._device_call)(ctypes.byref(device)) != 0:
+        if self.lib.cuCtxGetDevice(ctypes.byref(device)) != 0:
             return None
         return device.value
 
@@ -341,25 +317,22 @@ class _CudaLibrary:
         thread limit of kernel `name` in a cubin, as the driver loads it."""
         import ctypes
         self.ensure_context()
-        call = {name: getattr(self.lib, self._prefix + name)
-                for name in ("ModuleLoadData", "ModuleGetFunction", "FuncGetAttribute",
-                             "ModuleUnload")}
         module, function = ctypes.c_void_p(), ctypes.c_void_p()
-        self.check(call["ModuleLoadData"](ctypes.byref(module), binary),
-                   f"{self._prefix}ModuleLoadData")
+        self.check(self.lib.cuModuleLoadData(ctypes.byref(module), binary), "cuModuleLoadData")
         try:
-            self.check(call["ModuleGetFunction"](ctypes.byref(function), module,
-                                                 name.encode()),
-                       f"{self._prefix}ModuleGetFunction({name})")
+            self.check(self.lib.cuModuleGetFunction(ctypes.byref(function), module,
+                                                    name.encode()),
+                       f"cuModuleGetFunction({name})")
             values = {}
             for key, attribute in _CU_FUNCTION_ATTRIBUTES.items():
                 value = ctypes.c_int()
-                self.check(call["FuncGetAttribute"](ctypes.byref(value), attribute, function),
-                           f"{self._prefix}FuncGetAttribute({attribute})")
+                self.check(self.lib.cuFuncGetAttribute(ctypes.byref(value), attribute,
+                                                       function),
+                           f"cuFuncGetAttribute({attribute})")
                 values[key] = value.value
             return values
         finally:
-            call["ModuleUnload"](module)
+            self.lib.cuModuleUnload(module)
 
     def make_current(self, ordinal: int) -> None:
         """Makes `ordinal`'s primary context current on this thread."""
@@ -370,60 +343,6 @@ class _CudaLibrary:
         self.check(self.lib.cuDevicePrimaryCtxRetain(ctypes.byref(context), device),
                    "cuDevicePrimaryCtxRetain")
         self.check(self.lib.cuCtxSetCurrent(context), "cuCtxSetCurrent")
-
-
-class _HipLibrary(_CudaLibrary):
-    """The same queries through HIP (libamdhip64), for AMD devices: a device
-    is its ordinal, and the current device stands for the context."""
-
-    _instance = None
-    _error: Optional[str] = None
-    _names = ("libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5")
-    _variable = "TERRAZZO_HIP_LIBRARY"
-    _what = "HIP"
-    _prefix = "hip"
-    _count_call = "hipGetDeviceCount"
-    _device_call = "hipGetDevice"  # the calling thread's current device
-    attributes = _HIP_ATTRIBUTES
-    compute_capability = _HIP_COMPUTE_CAPABILITY
-
-    def check(self, result: int, what: str) -> None:
-        if result == 0:
-            return
-        import ctypes
-        describe = self.lib.hipGetErrorString
-        describe.restype = ctypes.c_char_p
-        text = describe(result)
-        message = text.decode() if text else f"error {result}"
-        raise RuntimeError(f"{what} failed: {message}")
-
-    def attribute(self, attribute: int, ordinal: int) -> int:
-        import ctypes
-        value = ctypes.c_int()
-        self.check(self.lib.hipDeviceGetAttribute(ctypes.byref(value), attribute, ordinal),
-                   f"hipDeviceGetAttribute({attribute})")
-        return value.value
-
-    def ensure_context(self) -> None:
-        """HIP has no context to make current."""
-
-    def make_current(self, ordinal: int) -> None:
-        self.check(self.lib.hipSetDevice(ordinal), f"hipSetDevice({ordinal})")
-
-
-def _driver_library_class() -> type:
-    """The library device queries go to: HIP's where the extension launches
-    on HIP devices (`_C.platform()`), else the CUDA driver."""
-    C = get_C(required=False)
-    try:
-        hip = C is not None and C.platform() == "hip"
-    except Exception:  # an extension without platform()
-        hip = False
-    return _HipLibrary if hip else _CudaLibrary
-
-
-def _driver_library() -> _CudaLibrary:
-    return _driver_library_class().get()
 
 
 def _torch_cuda():
@@ -451,18 +370,17 @@ def _device_index(device) -> int:
 
 def device_arch(device=None) -> int:
     """The compute capability of a device as an int (90 for sm_90), from the
-    CUDA driver (HIP's numbers on an AMD device)."""
+    CUDA driver."""
     index = _device_index(device)
-    cls = _driver_library_class()
-    library = cls.get()
-    major, minor = (library.attribute(a, index) for a in cls.compute_capability)
+    cuda = _CudaLibrary.get()
+    major, minor = (cuda.attribute(a, index) for a in _CU_COMPUTE_CAPABILITY)
     return major * 10 + minor
 
 
 def kernel_attributes(binary: bytes, name: str) -> Dict[str, int]:
-    """What the driver reports of kernel `name` in the cubin (hsaco on HIP)
-    `binary`: num_regs, local_bytes, shared_bytes and max_threads."""
-    return _driver_library().function_attributes(binary, name)
+    """What the CUDA driver reports of kernel `name` in the cubin `binary`:
+    num_regs, local_bytes, shared_bytes and max_threads."""
+    return _CudaLibrary.get().function_attributes(binary, name)
 
 
 class DeviceUtils:
@@ -478,10 +396,8 @@ class DeviceUtils:
         mem_bus_width (bits) and max_threads_per_sm."""
         index = _device_index(device)
         if index not in self._properties:
-            cls = _driver_library_class()
-            library = cls.get()
-            props = {key: library.attribute(attr, index)
-                     for key, attr in cls.attributes.items()}
+            cuda = _CudaLibrary.get()
+            props = {key: cuda.attribute(attr, index) for key, attr in _CU_ATTRIBUTES.items()}
             self._properties[index] = props
         return dict(self._properties[index])
 
@@ -514,7 +430,7 @@ class CudaDriver:
         if torch is not None:
             return torch.cuda.current_device()
         try:
-            device = _driver_library().context_device()
+            device = _CudaLibrary.get().context_device()
         except RuntimeError:
             device = None
         return self._current if device is None else device
@@ -525,7 +441,7 @@ class CudaDriver:
         if torch is not None:
             torch.cuda.set_device(index)
         else:
-            _driver_library().make_current(index)
+            _CudaLibrary.get().make_current(index)
         self._current = index
 
     def get_current_stream(self, device=None) -> int:
