@@ -1,6 +1,10 @@
-// terrazzo._C.runtime_available, runtime_error, current_target, platform and
-// synchronize: the device side of include/terrazzo/Runtime.h that the
-// frontend needs besides Kernel.
+// terrazzo._C.runtime_available, runtime_error, current_target, platform,
+// synchronize, device_count, current_device, set_current_device,
+// device_properties and kernel_attributes: the device side of
+// include/terrazzo/Runtime.h that the frontend needs besides Kernel (the
+// device queries of terrazzo.runtime.driver go through these, so that one
+// implementation talks to the driver), each for the platform launches run on
+// (devicePlatform: CUDA's devices, else HIP's).
 #include "Common.h"
 #include "Kernel.h"
 
@@ -48,9 +52,119 @@ std::string currentTarget() {
   return properties.value.target;
 }
 
+/// Runs `query` (a runtime call returning a Result) without the GIL: its
+/// value, or RuntimeError with the runtime's message.
+template <typename Query> auto withoutGil(Query query) {
+  decltype(query()) result;
+  {
+    py::gil_scoped_release release;
+    result = query();
+  }
+  if (!result.ok())
+    throw std::runtime_error(result.status.message);
+  return std::move(result.value);
+}
+
+py::dict deviceProperties(int ordinal) {
+  runtime::DeviceProperties p =
+      withoutGil([&] {
+        return runtime::getDeviceProperties(ordinal, devicePlatform());
+      });
+  py::dict out;
+  out["name"] = p.name;
+  out["target"] = p.target;
+  out["architecture"] = p.architecture;
+  out["compute_capability"] =
+      py::make_tuple(p.computeCapabilityMajor, p.computeCapabilityMinor);
+  out["multiprocessor_count"] = p.multiprocessorCount;
+  out["max_threads_per_block"] = p.maxThreadsPerBlock;
+  out["warp_size"] = p.warpSize;
+  out["max_shared_memory_per_block"] = p.maxSharedMemoryPerBlock;
+  out["max_shared_memory_per_block_optin"] = p.maxSharedMemoryPerBlockOptin;
+  out["total_memory"] = p.totalMemoryBytes;
+  return out;
+}
+
+/// The attributes of kernel `name` of a binary loaded (and unloaded again)
+/// in the current context, by the driver of the devices launches run on.
+runtime::Result<runtime::Function::Attributes>
+loadAndAsk(const std::string &binary, const std::string &name) {
+  runtime::Result<runtime::Function::Attributes> attributes;
+  runtime::Result<runtime::Module> module =
+      runtime::Module::load(binary.data(), binary.size(), devicePlatform());
+  if (!module.ok()) {
+    attributes.status = module.status;
+    return attributes;
+  }
+  runtime::Result<runtime::Function> function = module.value.getFunction(name);
+  if (!function.ok()) {
+    attributes.status = function.status;
+    return attributes;
+  }
+  return function.value.attributes();
+}
+
+py::dict kernelAttributes(const std::string &binary, const std::string &name) {
+  runtime::Function::Attributes a =
+      withoutGil([&] { return loadAndAsk(binary, name); });
+  py::dict out;
+  out["num_regs"] = a.numRegisters;
+  out["max_threads"] = a.maxThreadsPerBlock;
+  out["shared_bytes"] = a.staticSharedBytes;
+  out["local_bytes"] = a.localBytes;
+  out["max_dynamic_shared_bytes"] = a.maxDynamicSharedBytes;
+  return out;
+}
+
 } // namespace
 
 void registerRuntimeBindings(py::module_ &m) {
+  m.def(
+      "device_count",
+      []() {
+        return withoutGil([] { return runtime::deviceCount(devicePlatform()); });
+      },
+      "The number of devices the driver reports; RuntimeError without a "
+      "driver.");
+  m.def(
+      "current_device",
+      []() {
+        return withoutGil(
+            [] { return runtime::currentDevice(devicePlatform()); });
+      },
+      "The device of the calling thread's current context (the runtime's "
+      "default one made current if the thread had none; HIP: the thread's "
+      "current device).");
+  m.def(
+      "set_current_device",
+      [](int ordinal) {
+        runtime::Status status;
+        {
+          py::gil_scoped_release release;
+          status = runtime::setCurrentDevice(ordinal, devicePlatform());
+        }
+        if (!status.ok())
+          throw std::runtime_error(status.message);
+      },
+      py::arg("ordinal"),
+      "Makes the primary context of device `ordinal` current on the calling "
+      "thread.");
+  m.def("device_properties", &deviceProperties, py::arg("ordinal"),
+        "A device's properties (runtime::DeviceProperties): name, target "
+        "('cuda:90', 'hip:gfx942'), architecture ('sm_90', HIP's "
+        "gcnArchName), compute_capability (major, minor), multiprocessor_count, "
+        "max_threads_per_block, warp_size, max_shared_memory_per_block, "
+        "max_shared_memory_per_block_optin, total_memory.");
+  m.def(
+      "kernel_attributes",
+      [](py::bytes binary, const std::string &name) {
+        return kernelAttributes(std::string(binary), name);
+      },
+      py::arg("binary"), py::arg("name"),
+      "What the driver reports of kernel `name` of a binary loaded into the "
+      "current context (runtime::Function::Attributes): num_regs, "
+      "max_threads, shared_bytes (static), local_bytes (per thread: spills), "
+      "max_dynamic_shared_bytes.");
   m.def(
       "runtime_available",
       []() {

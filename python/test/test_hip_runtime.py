@@ -8,7 +8,8 @@
   target=)`; the JIT passes the target it compiled for).
 * End to end, in a child process whose HIP is the fake library the C++ tests
   build (test/Unit/FakeHip.cpp, through TERRAZZO_HIP_LIBRARY) and whose CUDA
-  driver is missing: the extension reports the HIP device and target, a hip
+  driver is missing: the extension reports the HIP device and target (and
+  its properties, current device and a kernel's attributes), a hip
   kernel launches with its grid, block and arguments as the fake received
   them, on the device of its pointer arguments, HIP's errors come back as
   RuntimeError naming the call, and a cuda kernel still goes to the CUDA
@@ -191,7 +192,18 @@ _CHILD = textwrap.dedent(r"""
            "active": [active.backend, active.arch, active.warp_size],
            "is_hip": target_info.is_hip(), "is_cuda": target_info.is_cuda()}
 
+    # The runtime's device queries behind driver.active, answered by HIP.
+    props = _C.device_properties(0)
+    out["properties"] = {key: props[key] for key in
+                         ("target", "architecture", "compute_capability", "warp_size",
+                          "multiprocessor_count", "max_shared_memory_per_block_optin")}
+    out["device_count"] = _C.device_count()
+    out["current_device"] = _C.current_device()
+    out["arch"] = driver.device_arch()
+
     image = b"fake-hsaco\nkernel affine 8,8,4\n\0"
+    attributes = _C.kernel_attributes(image, "affine")
+    out["kernel_attributes"] = [attributes["num_regs"], attributes["max_threads"]]
     x, y, n = random.getrandbits(64), random.getrandbits(64), random.getrandbits(31)
     out["sent"] = [x, y, n]
     kernel = _C.Kernel(image, "affine", 256, 0, "ppi", target="hip:gfx942")
@@ -277,6 +289,14 @@ def test_hip_launch_end_to_end_against_the_fake_library():
     # Triton's driver.active and target queries see the AMD device.
     assert out["active"] == ["hip", "gfx942", 64]
     assert out["is_hip"] is True and out["is_cuda"] is False
+    assert out["properties"] == {"target": "hip:gfx942",
+                                 "architecture": "gfx942:sramecc+:xnack-",
+                                 "compute_capability": [9, 4], "warp_size": 64,
+                                 "multiprocessor_count": 304,
+                                 "max_shared_memory_per_block_optin": 65536}
+    assert out["device_count"] == 1 and out["current_device"] == 0
+    assert out["arch"] == 94  # HIP's compute capability of a gfx942
+    assert out["kernel_attributes"] == [32, 1024]  # the fake's answers
 
     launch = out["launch"]
     assert launch["kernel"] == "affine"

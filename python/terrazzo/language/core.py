@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins as _py
 import functools
+import inspect
 import threading
 from typing import List, Optional, Sequence
 
@@ -381,6 +382,19 @@ class constexpr:
         return getattr(self.value, item)
 
 
+def is_constexpr_annotation(ann) -> bool:
+    """Whether a parameter's or field's annotation is `tl.constexpr` (the
+    class, a subclass, or its text under `from __future__ import
+    annotations`)."""
+    if ann is inspect.Parameter.empty or ann is None:
+        return False
+    if ann is constexpr or (isinstance(ann, type) and issubclass(ann, constexpr)):
+        return True
+    if isinstance(ann, str):
+        return ann.split(".")[-1].strip() == "constexpr"
+    return False
+
+
 def _constexpr_binop(op):
     def fwd(self, other):
         return constexpr(op(self.value, _unwrap(other)))
@@ -564,9 +578,8 @@ def cast(input, dtype, fp_downcast_rounding=None, bitcast=False):
 
 def _is_block_pointer(x) -> bool:
     """Whether `x` is a block pointer (language/block_pointers.py, which
-    imports this module)."""
-    from .block_pointers import block_pointer
-    return isinstance(x, block_pointer)
+    builds on this module: its class says so)."""
+    return getattr(type(x), "_terrazzo_block_pointer", False) is True
 
 
 @builtin
