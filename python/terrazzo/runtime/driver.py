@@ -99,13 +99,14 @@ def current_stream(device: Optional[int] = None) -> int:
 # ---------------------------------------------------------------------------
 #
 # The device queries that Triton's tutorials and tests make through
-# `triton.runtime.driver.active`, answered for the CUDA device Terrazzo
-# launches on, by the extension's runtime (`_C.device_properties`,
-# `current_device`, `set_current_device`, `kernel_attributes`): one
-# implementation talks to the driver, without torch. Five of the properties
-# Triton reports (the register file, the clocks, the memory bus, threads per
-# multiprocessor) are not in runtime::DeviceProperties yet: those come from
-# cuDeviceGetAttribute through ctypes (_CudaAttributes). On a machine without
+# `triton.runtime.driver.active`, answered for the device Terrazzo launches
+# on (CUDA's, else HIP's: `_C.platform()`), by the extension's runtime
+# (`_C.device_properties`, `current_device`, `set_current_device`,
+# `kernel_attributes`): one implementation talks to the driver, without
+# torch. Five of the properties Triton reports (the register file, the
+# clocks, the memory bus, threads per multiprocessor) are not in
+# runtime::DeviceProperties yet: those come from cuDeviceGetAttribute through
+# ctypes (_CudaAttributes), so on a HIP device they raise. On a machine without
 # a GPU the active driver is the interpreter's: `get_current_target()` says
 # so (backend "interpreter") and device queries raise RuntimeError.
 
@@ -177,17 +178,41 @@ def default_fp_fusion() -> bool:
     return True if value is None else env_flag("TRITON_DEFAULT_FP_FUSION")
 
 
+def rocm_torch_target() -> Optional[str]:
+    """The target of torch's current device when torch is a ROCm build
+    (`torch.version.hip` set) that sees a GPU: "hip:" and the device's
+    gcnArchName without its features ("gfx942:sramecc+:xnack-" -> "hip:gfx942");
+    None otherwise (no torch imported, a CUDA or CPU build, no device)."""
+    torch = sys.modules.get("torch")
+    if torch is None or not getattr(getattr(torch, "version", None), "hip", None):
+        return None
+    try:
+        if not torch.cuda.is_available():  # ROCm's torch speaks through torch.cuda
+            return None
+        arch = torch.cuda.get_device_properties(torch.cuda.current_device()).gcnArchName
+    except Exception:
+        return None
+    processor = str(arch).split(":")[0]
+    return f"hip:{processor}" if processor.startswith("gfx") else None
+
+
 def current_target_name(C=None) -> str:
     """The target string kernels are compiled for: $TERRAZZO_TARGET (e.g.
-    "cuda:80", code for another architecture, to inspect or cache; a cubin
-    only runs on devices of its own major architecture) or Triton's
-    TRITON_OVERRIDE_ARCH ("sm80"), else the current device's (asked of `C`,
-    by default the extension), else DEFAULT_TARGET."""
+    "cuda:80" or "hip:gfx942", code for another architecture, to inspect or
+    cache; a cubin only runs on devices of its own major architecture, an
+    hsaco on its own processor) or Triton's TRITON_OVERRIDE_ARCH ("sm80"),
+    else, with a ROCm build of torch, its current device's (rocm_torch_target),
+    else the current device's (asked of `C`, by default the extension: CUDA's
+    device, else HIP's), else DEFAULT_TARGET. The target's platform picks the
+    driver that launches the kernel (CUDA for cuda:*, HIP for hip:*)."""
     forced = os.environ.get("TERRAZZO_TARGET")
     if forced:
         return forced
     if os.environ.get("TRITON_OVERRIDE_ARCH"):
         return target_for_arch(os.environ["TRITON_OVERRIDE_ARCH"])
+    rocm = rocm_torch_target()
+    if rocm:
+        return rocm
     if C is None:
         C = get_C(required=False)
     try:

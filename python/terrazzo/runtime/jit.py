@@ -685,18 +685,22 @@ def _launched_kernel(C, fn: "JITFunction", key, binary: bytes, meta: Dict[str, A
 def _make_kernel_from(C, binary, meta, cls=None):
     return _make_kernel(C, binary, meta["name"], meta["threads_per_block"],
                         meta["shared_memory_bytes"], meta["signature"],
-                        meta.get("global_scratch_bytes", 0), cls)
+                        meta.get("global_scratch_bytes", 0), cls, meta.get("target"))
 
 
-def _make_kernel(C, binary, name, threads, smem, signature, scratch=0, cls=None):
+def _make_kernel(C, binary, name, threads, smem, signature, scratch=0, cls=None,
+                 target=None):
     # `scratch`: global scratch per program instance (TMA descriptors' tensor
-    # maps), which the kernel takes as a hidden last argument.
+    # maps), which the kernel takes as a hidden last argument. `target`: what
+    # the binary was compiled for, which picks the driver that launches it
+    # (CUDA for cuda:*, HIP for hip:*).
     cls = cls or C.Kernel
     if driver.env_flag("TERRAZZO_DRY_LAUNCH"):
         # Pack the arguments and stop before the driver (tests without a GPU).
         return cls(binary, name, threads, smem, signature, dry_run=True,
-                   global_scratch_bytes=scratch)
-    return cls(binary, name, threads, smem, signature, global_scratch_bytes=scratch)
+                   global_scratch_bytes=scratch, target=target)
+    return cls(binary, name, threads, smem, signature, global_scratch_bytes=scratch,
+               target=target)
 
 
 def _default_target(C) -> str:
