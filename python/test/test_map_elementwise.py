@@ -366,3 +366,15 @@ def test_gpu(torch_cuda, case, rng):
         torch.cuda.synchronize()
         return dev[-2].cpu().numpy(), dev[-1].cpu().numpy()
     _run(case, rng, launch)
+
+
+def test_inactive_elements_divide_by_one():
+    # The elements a `while b != 0` loop has finished still run its body
+    # (their results are not kept); an integer division by their zero divisor
+    # would be undefined behaviour, which LLVM exploits (on the GPU the loop
+    # never ended). Their divisor is one.
+    z = np.zeros(16 * 32, np.int32)
+    ir = gcd_2d_kernel.ir(z, z, z, 3, M=16, N=32)
+    rem = next(line for line in ir.splitlines() if "arith.remsi" in line)
+    divisor = rem.split("arith.remsi")[1].split(",")[1].split(":")[0].strip()
+    assert any(line.strip().startswith(f"{divisor} = arith.select") for line in ir.splitlines()), ir

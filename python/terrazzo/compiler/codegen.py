@@ -1198,6 +1198,15 @@ class CodeGenerator:
             return pyop(l, r)
         if name is None:
             raise self.error(node, "`**` on tensors is not supported yet", UnsupportedError)
+        if self.lanes is not None and name in ("floordiv", "mod") and \
+                isinstance(r, tensor) and r.type.scalar.is_int():
+            # Element-wise control flow runs this for the elements not taking
+            # part too, whose divisor may be zero (a `while b != 0` loop's
+            # finished elements): an integer division by zero is undefined
+            # behaviour that LLVM exploits (it then takes every divisor to be
+            # nonzero, and the loop's exit test to fail). Those elements divide
+            # by one instead; their results are not kept.
+            r = self.sem.where(self.lanes, r, 1)
         return getattr(self.sem, name)(l, r)
 
     def visit_BinOp(self, node):
