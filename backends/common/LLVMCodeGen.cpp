@@ -1,0 +1,107 @@
+#include "backends/common/LLVMCodeGen.h"
+
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+
+namespace {
+
+/// LLVM's O3 pipeline for `machine`.
+void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgscc;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgscc);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgscc, modules);
+  llvm::ModulePassManager pipeline =
+      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  pipeline.run(module, modules);
+}
+
+} // namespace
+
+LogicalResult mlir::terrazzo::linkBitcodeLibrary(ModuleOp op,
+                                                 llvm::Module &module,
+                                                 const std::string &path,
+                                                 StringRef what) {
+  llvm::SMDiagnostic diagnostic;
+  std::unique_ptr<llvm::Module> library =
+      llvm::parseIRFile(path, diagnostic, module.getContext());
+  if (!library)
+    return op.emitError("cannot read ")
+           << what << " from " << path << ": "
+           << diagnostic.getMessage().str();
+  library->setTargetTriple(module.getTargetTriple());
+  library->setDataLayout(module.getDataLayout());
+  if (llvm::Linker::linkModules(module, std::move(library),
+                                llvm::Linker::Flags::LinkOnlyNeeded))
+    return op.emitError("linking ") << what << " from " << path << " failed";
+  return success();
+}
+
+FailureOr<std::string> mlir::terrazzo::emitCode(
+    ModuleOp op, const ::terrazzo::Target &target, bool fpFusion,
+    CodeGenOutput output, StringRef backend,
+    function_ref<LogicalResult(llvm::Module &)> prepare) {
+  std::string error;
+  llvm::Triple triple(target.llvmTriple());
+  const llvm::Target *llvmTarget =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!llvmTarget)
+    return op.emitError("cannot create the ")
+           << backend << " target machine: " << error;
+  llvm::TargetOptions options;
+  options.AllowFPOpFusion =
+      fpFusion ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Standard;
+  std::unique_ptr<llvm::TargetMachine> machine(
+      llvmTarget->createTargetMachine(
+          triple, target.processor, target.features, options,
+          llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  if (!machine)
+    return op.emitError("cannot create the ")
+           << backend << " target machine for " << target.processor;
+
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module =
+      translateModuleToLLVMIR(op, context, "terrazzo");
+  if (!module)
+    return op.emitError("translation to LLVM IR failed");
+  module->setTargetTriple(machine->getTargetTriple());
+  module->setDataLayout(machine->createDataLayout());
+  if (failed(prepare(*module)))
+    return failure();
+  optimizeModule(*module, *machine);
+
+  llvm::SmallString<0> text;
+  llvm::raw_svector_ostream os(text);
+  if (output == CodeGenOutput::LLVMIR) {
+    module->print(os, nullptr);
+    return std::string(text.str());
+  }
+  bool assembly = output == CodeGenOutput::Assembly;
+  llvm::legacy::PassManager codegen;
+  if (machine->addPassesToEmitFile(codegen, os, nullptr,
+                                   assembly
+                                       ? llvm::CodeGenFileType::AssemblyFile
+                                       : llvm::CodeGenFileType::ObjectFile))
+    return op.emitError("the ")
+           << backend << " backend cannot emit "
+           << (assembly ? "assembly" : "an object file");
+  codegen.run(*module);
+  return std::string(text.str());
+}
