@@ -2,6 +2,9 @@
 
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/IR/DiagnosticHandler.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -15,6 +18,25 @@
 using namespace mlir;
 
 namespace {
+
+/// Keeps LLVM's errors (an inline assembly the back end cannot parse, ...)
+/// for the compile to report, where LLVM would print them and end the
+/// process; warnings and remarks go to LLVM's default printing.
+class ErrorCollector : public llvm::DiagnosticHandler {
+public:
+  bool handleDiagnostics(const llvm::DiagnosticInfo &info) override {
+    if (info.getSeverity() != llvm::DS_Error)
+      return false;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    llvm::DiagnosticPrinterRawOStream printer(os);
+    info.print(printer);
+    errors.push_back(text);
+    return true;
+  }
+
+  std::vector<std::string> errors;
+};
 
 /// LLVM's O3 pipeline for `machine`.
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine) {
@@ -77,6 +99,18 @@ FailureOr<std::string> mlir::terrazzo::emitCode(
            << backend << " target machine for " << target.processor;
 
   llvm::LLVMContext context;
+  auto handler = std::make_unique<ErrorCollector>();
+  ErrorCollector &collector = *handler;
+  context.setDiagnosticHandler(std::move(handler));
+  auto reportErrors = [&]() -> LogicalResult {
+    if (collector.errors.empty())
+      return success();
+    InFlightDiagnostic diagnostic = op.emitError("the ")
+                                    << backend << " backend failed:";
+    for (const std::string &error : collector.errors)
+      diagnostic << " " << error;
+    return failure();
+  };
   std::unique_ptr<llvm::Module> module =
       translateModuleToLLVMIR(op, context, "terrazzo");
   if (!module)
@@ -86,6 +120,8 @@ FailureOr<std::string> mlir::terrazzo::emitCode(
   if (failed(prepare(*module)))
     return failure();
   optimizeModule(*module, *machine);
+  if (failed(reportErrors()))
+    return failure();
 
   llvm::SmallString<0> text;
   llvm::raw_svector_ostream os(text);
@@ -103,5 +139,7 @@ FailureOr<std::string> mlir::terrazzo::emitCode(
            << backend << " backend cannot emit "
            << (assembly ? "assembly" : "an object file");
   codegen.run(*module);
+  if (failed(reportErrors()))
+    return failure();
   return std::string(text.str());
 }

@@ -194,3 +194,32 @@ module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 6
     return
   }
 }
+
+// -----
+
+// wgmma's accumulator layout is NVIDIA's warps of 32: the verifier rejects
+// it in a module of wavefronts of 64, at the op.
+#a = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#b = #tilegpu.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.threads-per-warp" = 64 : i32, tilegpu.target = "hip:gfx942"} {
+  func.func @wgmma(%a: !tilegpu.memdesc<64x64xf16, #a>, %b: !tilegpu.memdesc<64x64xf16, #b>,
+                   %c: tensor<64x64xf32, #mma>) {
+    // expected-error @below {{'tilegpu.warp_group_dot' op layout #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}> disagrees with the module's tilegpu.threads-per-warp = 64}}
+    %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #a>, !tilegpu.memdesc<64x64xf16, #b> -> tensor<64x64xf32, #mma>
+    return
+  }
+}
+
+// -----
+
+// NVIDIA's swizzled shared layout (wgmma's operands) has no AMD meaning.
+#a = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#l = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 64], warpsPerCTA = [1, 1], order = [1, 0]}>
+module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 64 : i32, tilegpu.target = "hip:gfx942"} {
+  func.func @nvmma_shared(%x: tensor<64x64xf16, #l>) {
+    // expected-error @below {{'tilegpu.local_alloc' op has a result in an NVIDIA tensor-core layout (mma.sync, wgmma), which hip:gfx942 does not have: '!tilegpu.memdesc<64x64xf16, #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>>'}}
+    %q = tilegpu.local_alloc %x : (tensor<64x64xf16, #l>) -> !tilegpu.memdesc<64x64xf16, #a>
+    return
+  }
+}
