@@ -1,6 +1,7 @@
 #include "backends/amd/AMDGCNEmitter.h"
 
 #include "backends/amd/DeviceLibraries.h"
+#include "backends/common/ExternalTool.h"
 #include "backends/common/LLVMCodeGen.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -10,7 +11,6 @@
 
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 
 #include <cstdlib>
@@ -45,18 +45,6 @@ void initializeAMDGPU() {
   });
 }
 
-/// A temporary file that is removed when this goes out of scope.
-struct TemporaryFile {
-  llvm::SmallString<128> path;
-  ~TemporaryFile() {
-    if (!path.empty())
-      llvm::sys::fs::remove(path);
-  }
-  std::error_code create(llvm::StringRef suffix) {
-    return llvm::sys::fs::createTemporaryFile("terrazzo", suffix, path);
-  }
-};
-
 bool isExecutable(const std::string &path) {
   return !path.empty() && llvm::sys::fs::can_execute(path);
 }
@@ -70,52 +58,14 @@ bool linkHsaco(const std::string &object, std::string &hsaco,
             "hsaco; set TERRAZZO_LLD to it or install lld-22";
     return false;
   }
-  TemporaryFile input, output, messages;
-  if (std::error_code ec = input.create("o")) {
-    error = "cannot create a temporary file: " + ec.message();
-    return false;
-  }
-  if (std::error_code ec = output.create("hsaco")) {
-    error = "cannot create a temporary file: " + ec.message();
-    return false;
-  }
-  if (std::error_code ec = messages.create("txt")) {
-    error = "cannot create a temporary file: " + ec.message();
-    return false;
-  }
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(input.path, ec);
-    if (ec) {
-      error = "cannot write " + input.path.str().str() + ": " + ec.message();
-      return false;
-    }
-    os << object;
-  }
-  llvm::SmallVector<llvm::StringRef> args = {
-      lld, "-flavor", "gnu", "-shared", "--no-undefined", "-o", output.path,
-      input.path};
-  std::optional<llvm::StringRef> redirects[] = {
-      std::nullopt, messages.path.str(), messages.path.str()};
-  std::string message;
-  int status = llvm::sys::ExecuteAndWait(lld, args, std::nullopt, redirects,
-                                         /*SecondsToWait=*/0,
-                                         /*MemoryLimit=*/0, &message);
-  if (status != 0) {
-    auto text = llvm::MemoryBuffer::getFile(messages.path);
-    error = lld + " failed" +
-            (message.empty() ? "" : " (" + message + ")") + ": " +
-            (text ? (*text)->getBuffer().trim().str() : "");
-    return false;
-  }
-  auto binary = llvm::MemoryBuffer::getFile(output.path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!binary) {
-    error = "cannot read the hsaco ld.lld wrote: " + binary.getError().message();
-    return false;
-  }
-  hsaco = (*binary)->getBuffer().str();
-  return true;
+  return mlir::terrazzo::runExternalTool(
+      lld, "ld.lld", object, "o", "hsaco",
+      [](llvm::StringRef input, llvm::StringRef output) {
+        return std::vector<std::string>{"-flavor", "gnu", "-shared",
+                                        "--no-undefined", "-o", output.str(),
+                                        input.str()};
+      },
+      hsaco, error);
 }
 
 /// `op`'s `output` through the AMDGPU back end, as a code object v5 with
