@@ -1,6 +1,9 @@
-// terrazzo._C.runtime_available, runtime_error, current_target and
-// synchronize: the device side of include/terrazzo/Runtime.h that the
-// frontend needs besides Kernel.
+// terrazzo._C.runtime_available, runtime_error, current_target,
+// synchronize, device_count, current_device, set_current_device,
+// device_properties and kernel_attributes: the device side of
+// include/terrazzo/Runtime.h that the frontend needs besides Kernel (the
+// device queries of terrazzo.runtime.driver go through these, so that one
+// implementation talks to the driver).
 #include "Common.h"
 
 #include "terrazzo/Runtime.h"
@@ -46,9 +49,108 @@ std::string currentTarget() {
   return target;
 }
 
+/// Runs `query` (a runtime call returning a Result) without the GIL: its
+/// value, or RuntimeError with the runtime's message.
+template <typename Query> auto withoutGil(Query query) {
+  decltype(query()) result;
+  {
+    py::gil_scoped_release release;
+    result = query();
+  }
+  if (!result.ok())
+    throw std::runtime_error(result.status.message);
+  return std::move(result.value);
+}
+
+py::dict deviceProperties(int ordinal) {
+  runtime::DeviceProperties p =
+      withoutGil([&] { return runtime::getDeviceProperties(ordinal); });
+  py::dict out;
+  out["name"] = p.name;
+  out["compute_capability"] =
+      py::make_tuple(p.computeCapabilityMajor, p.computeCapabilityMinor);
+  out["multiprocessor_count"] = p.multiprocessorCount;
+  out["max_threads_per_block"] = p.maxThreadsPerBlock;
+  out["warp_size"] = p.warpSize;
+  out["max_shared_memory_per_block"] = p.maxSharedMemoryPerBlock;
+  out["max_shared_memory_per_block_optin"] = p.maxSharedMemoryPerBlockOptin;
+  out["total_memory"] = p.totalMemoryBytes;
+  return out;
+}
+
+/// The attributes of kernel `name` of a binary loaded (and unloaded again)
+/// in the current context.
+runtime::Result<runtime::Function::Attributes>
+loadAndAsk(const std::string &binary, const std::string &name) {
+  runtime::Result<runtime::Function::Attributes> attributes;
+  runtime::Result<runtime::Module> module =
+      runtime::Module::load(binary.data(), binary.size());
+  if (!module.ok()) {
+    attributes.status = module.status;
+    return attributes;
+  }
+  runtime::Result<runtime::Function> function = module.value.getFunction(name);
+  if (!function.ok()) {
+    attributes.status = function.status;
+    return attributes;
+  }
+  return function.value.attributes();
+}
+
+py::dict kernelAttributes(const std::string &binary, const std::string &name) {
+  runtime::Function::Attributes a =
+      withoutGil([&] { return loadAndAsk(binary, name); });
+  py::dict out;
+  out["num_regs"] = a.numRegisters;
+  out["max_threads"] = a.maxThreadsPerBlock;
+  out["shared_bytes"] = a.staticSharedBytes;
+  out["local_bytes"] = a.localBytes;
+  out["max_dynamic_shared_bytes"] = a.maxDynamicSharedBytes;
+  return out;
+}
+
 } // namespace
 
 void registerRuntimeBindings(py::module_ &m) {
+  m.def(
+      "device_count",
+      []() { return withoutGil([] { return runtime::deviceCount(); }); },
+      "The number of devices the driver reports; RuntimeError without a "
+      "driver.");
+  m.def(
+      "current_device",
+      []() { return withoutGil([] { return runtime::currentDevice(); }); },
+      "The device of the calling thread's current context (the runtime's "
+      "default one made current if the thread had none).");
+  m.def(
+      "set_current_device",
+      [](int ordinal) {
+        runtime::Status status;
+        {
+          py::gil_scoped_release release;
+          status = runtime::setCurrentDevice(ordinal);
+        }
+        if (!status.ok())
+          throw std::runtime_error(status.message);
+      },
+      py::arg("ordinal"),
+      "Makes the primary context of device `ordinal` current on the calling "
+      "thread.");
+  m.def("device_properties", &deviceProperties, py::arg("ordinal"),
+        "A device's properties (runtime::DeviceProperties): name, "
+        "compute_capability (major, minor), multiprocessor_count, "
+        "max_threads_per_block, warp_size, max_shared_memory_per_block, "
+        "max_shared_memory_per_block_optin, total_memory.");
+  m.def(
+      "kernel_attributes",
+      [](py::bytes binary, const std::string &name) {
+        return kernelAttributes(std::string(binary), name);
+      },
+      py::arg("binary"), py::arg("name"),
+      "What the driver reports of kernel `name` of a binary loaded into the "
+      "current context (runtime::Function::Attributes): num_regs, "
+      "max_threads, shared_bytes (static), local_bytes (per thread: spills), "
+      "max_dynamic_shared_bytes.");
   m.def(
       "runtime_available",
       []() {

@@ -29,7 +29,8 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Dict, Optional
 
-from ..compiler.codegen import ParsedFunction, _is_jit_function
+from ..compiler.codegen import _is_jit_function
+from ..compiler.parsed_function import ParsedFunction
 from ..compiler.kernel import (DEFAULT_NUM_STAGES, DEFAULT_NUM_WARPS, KernelIR, compute_key,
                                generate_kernel_ir, key_digest, specs_from_key, split_key)
 from ..errors import CompilationError, OutOfResourcesCompilationError, SourceLocation
@@ -37,6 +38,7 @@ from ..language.core import constexpr, dtype
 from . import driver
 from .cache import DiskCache
 from .tensor_wrapper import MockTensor, TensorWrapper, reinterpret  # noqa: F401 (Triton's names here)
+from .tuple_args import TupleLaunches, has_structures
 
 #: Launch options that Triton accepts and Terrazzo ignores. `extern_libs`
 #: (Triton's tutorial 07 passes libdevice's path): Terrazzo links the
@@ -180,6 +182,7 @@ class JITFunction(KernelInterface):
         self._dispatcher_names = [_param_alias(n) if n in _DISPATCHER_OPTIONS else n
                                   for n in self.arg_names]
         self._dispatcher = None
+        self._tuple_launches: Optional[TupleLaunches] = None  # launches with tuples
         self._cache_key: Optional[str] = None
         self._disk_cache: Optional[DiskCache] = None
         # Kernels compiled ahead of their first launch (warmup, an
@@ -274,13 +277,35 @@ class JITFunction(KernelInterface):
         if self._option_params:
             kwargs, grid = self._dispatcher_view(kwargs, grid)
         if warmup:
-            key = dispatcher.key_for(args, kwargs)
+            try:
+                key = dispatcher.key_for(args, kwargs)
+            except TypeError:
+                if not has_structures(args, kwargs):
+                    raise
+                key = self._tuples().key(args, kwargs)
             if self._compile_pool is not None:  # see compiling_in
                 return self._compile_pool.submit(self._prepare, key)
             return CompiledKernel(self, self._prepare(key))
-        # The dispatcher calls a grid callable with the bound arguments, and
-        # driver.current_stream with the launch's device.
-        return dispatcher.run(grid, args, kwargs)
+        return self._launch(dispatcher, grid, args, kwargs)
+
+    def _launch(self, dispatcher, grid, args, kwargs):
+        """Launches through the C++ dispatcher, which calls a grid callable
+        with the bound arguments and driver.current_stream with the
+        launch's device; a launch with tuple or aggregate arguments (which
+        it refuses) through runtime/tuple_args.py."""
+        if self._tuple_launches is not None and has_structures(args, kwargs):
+            return self._tuple_launches.run(grid, args, kwargs)  # seen before: no detour
+        try:
+            return dispatcher.run(grid, args, kwargs)
+        except TypeError:
+            if not has_structures(args, kwargs):
+                raise
+            return self._tuples().run(grid, args, kwargs)
+
+    def _tuples(self) -> TupleLaunches:
+        if self._tuple_launches is None:
+            self._tuple_launches = TupleLaunches(self)
+        return self._tuple_launches
 
     def _variant(self, kwargs):
         """(the function compiled with the COMPILE_OPTIONS of `kwargs`, the
@@ -307,6 +332,7 @@ class JITFunction(KernelInterface):
             variant = copy.copy(base)
             variant._base, variant._compile_options = base, options
             variant._dispatcher, variant._prepared, variant._variants = None, {}, None
+            variant._tuple_launches = None
             # Its own compiles: a copy made while an autotuner compiles the
             # parent in threads must not send them to that (closing) pool.
             variant._compile_pool = None
@@ -330,7 +356,7 @@ class JITFunction(KernelInterface):
         # Parameters named like the options are known to the dispatcher by
         # another name, so these keywords are the options only.
         kwargs = {**kwargs, "num_warps": num_warps, "num_stages": num_stages}
-        return dispatcher.run(grid, args, kwargs)
+        return self._launch(dispatcher, grid, args, kwargs)
 
     def _dispatcher_view(self, kwargs, grid):
         """The keywords and grid callable in the dispatcher's names, for a
