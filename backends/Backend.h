@@ -22,9 +22,9 @@ namespace terrazzo {
 /// A loadable binary and how it was made.
 struct Binary {
   std::string bytes;
-  /// What `bytes` holds: "cubin", or "ptx" left for the driver.
+  /// What `bytes` holds: "cubin", "ptx" left for the driver, or "hsaco".
   std::string kind;
-  /// What produced it: "nvJitLink", "ptxas", "driver".
+  /// What produced it: "nvJitLink", "ptxas", "driver", "ld.lld".
   std::string assembler;
 };
 
@@ -70,15 +70,17 @@ public:
   virtual mlir::FailureOr<std::string>
   emitLLVMIR(mlir::ModuleOp module, const Target &target,
              bool fpFusion) const = 0;
-  /// The vendor's assembly (PTX) of a lowered module.
+  /// The vendor's assembly (PTX, AMDGCN) of a lowered module.
   virtual mlir::FailureOr<std::string>
   emitAssembly(mlir::ModuleOp module, const Target &target,
                bool fpFusion) const = 0;
-  /// The loadable binary of `assembly`, made by `assembler` ("auto" or a
-  /// vendor's tool); false with `error` set when that fails.
-  virtual bool assemble(const std::string &assembly, const Target &target,
-                        const std::string &assembler, Binary &result,
-                        std::string &error) const = 0;
+  /// The loadable binary of a lowered module (a cubin, an hsaco), made by
+  /// `assembler` ("auto" or a vendor's tool); errors are reported on the
+  /// module.
+  virtual mlir::LogicalResult emitBinary(mlir::ModuleOp module,
+                                         const Target &target, bool fpFusion,
+                                         const std::string &assembler,
+                                         Binary &result) const = 0;
 };
 
 /// The backend of `target`'s vendor; null when this build has none.

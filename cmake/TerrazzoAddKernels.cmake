@@ -4,7 +4,7 @@
 #
 # Compiles each tile IR file for each GPU target with terrazzo-compile at
 # build time (a cubin, or PTX where the build machine has neither ptxas nor
-# nvJitLink) and embeds the binaries and their metadata in <target>, which is
+# nvJitLink; an hsaco for hip targets, which no runtime loads yet) and embeds the binaries and their metadata in <target>, which is
 # linked to Terrazzo::runtime. At run time the program finds them through
 # include/terrazzo/AOT.h, with no compiler:
 #
@@ -73,7 +73,7 @@ function(terrazzo_add_kernels target)
       add_custom_command(
         OUTPUT "${binary}" "${binary}.json"
         COMMAND ${compiler} "${source}" --target=${gpu} ${options}
-                --emit=cubin -o "${binary}"
+                -o "${binary}"
         DEPENDS "${source}" ${compiler}
         COMMENT "terrazzo-compile ${source} for ${gpu}"
         VERBATIM)

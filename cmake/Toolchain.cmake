@@ -5,11 +5,14 @@ if(TERRAZZO_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
   set(CMAKE_CXX_COMPILER_LAUNCHER ${TERRAZZO_CCACHE})
 endif()
 
-# mold first, then lld 22 (the system ld.lld on Debian 12 is lld 14, so point
-# the driver at llvm-22's bin folder), else the default linker.
+# lld 22 (the system ld.lld on Debian 12 is lld 14): also what links AMD
+# code objects (backends/amd).
+find_program(TERRAZZO_LLD22 ld.lld HINTS /usr/lib/llvm-22/bin NO_DEFAULT_PATH)
+
+# mold first, then lld 22 (pointing the driver at llvm-22's bin folder),
+# else the default linker.
 if(NOT TERRAZZO_LINKER_FLAGS)
   find_program(TERRAZZO_MOLD mold)
-  find_program(TERRAZZO_LLD22 ld.lld HINTS /usr/lib/llvm-22/bin NO_DEFAULT_PATH)
   if(TERRAZZO_MOLD)
     set(TERRAZZO_LINKER_FLAGS "-fuse-ld=mold")
   elseif(TERRAZZO_LLD22)

@@ -113,20 +113,11 @@ std::string CompileResult::formatDiagnostics() const {
   return text;
 }
 
-bool parseStage(std::string_view name, Stage &stage) {
-  static const std::pair<const char *, Stage> kStages[] = {
-      {"tile", Stage::Tile},     {"tilegpu", Stage::TileGPU},
-      {"llvm", Stage::LLVM},     {"llvmir", Stage::LLVMIR},
-      {"ptx", Stage::PTX},       {"cubin", Stage::Cubin}};
-  for (auto [spelling, value] : kStages)
-    if (name == spelling) {
-      stage = value;
-      return true;
-    }
-  return false;
-}
-
 namespace {
+
+constexpr Stage kStages[] = {Stage::Tile,   Stage::TileGPU, Stage::LLVM,
+                             Stage::LLVMIR, Stage::PTX,     Stage::Cubin,
+                             Stage::AMDGCN, Stage::HSACO};
 
 const char *stageName(Stage stage) {
   switch (stage) {
@@ -142,9 +133,47 @@ const char *stageName(Stage stage) {
     return "ptx";
   case Stage::Cubin:
     return "cubin";
+  case Stage::AMDGCN:
+    return "amdgcn";
+  case Stage::HSACO:
+    return "hsaco";
   }
   return "tile";
 }
+
+/// Whether `stage` is a vendor's own (assembly, binary) rather than common
+/// to every target.
+bool isVendorStage(Stage stage) { return stage > Stage::LLVMIR; }
+
+/// The assembly and binary stages of `target`: PTX and cubins for cuda
+/// targets, AMDGCN and hsaco files for hip targets.
+std::pair<Stage, Stage> vendorStages(const Target &target) {
+  return target.isCUDA() ? std::make_pair(Stage::PTX, Stage::Cubin)
+                         : std::make_pair(Stage::AMDGCN, Stage::HSACO);
+}
+
+/// Whether `stage` exists for `target`: the common stages and its own.
+bool stageFitsTarget(Stage stage, const Target &target) {
+  auto [assembly, binary] = vendorStages(target);
+  return !isVendorStage(stage) || stage == assembly || stage == binary;
+}
+
+} // namespace
+
+bool parseStage(std::string_view name, Stage &stage) {
+  for (Stage value : kStages)
+    if (name == stageName(value)) {
+      stage = value;
+      return true;
+    }
+  return false;
+}
+
+const char *stageNames() {
+  return "tile, tilegpu, llvm, llvmir, ptx, cubin, amdgcn or hsaco";
+}
+
+namespace {
 
 std::string typeToString(Type type) {
   std::string text;
@@ -205,6 +234,7 @@ std::string KernelMetadata::toJSON() const {
   json += "  \"name\": " + jsonString(name) + ",\n";
   json += "  \"target\": " + jsonString(target) + ",\n";
   json += "  \"num_warps\": " + std::to_string(numWarps) + ",\n";
+  json += "  \"warp_size\": " + std::to_string(warpSize) + ",\n";
   json += "  \"threads_per_block\": " + std::to_string(threadsPerBlock) + ",\n";
   json += "  \"shared_memory_bytes\": " + std::to_string(sharedMemoryBytes) +
           ",\n";
@@ -263,6 +293,14 @@ void compile(std::string_view source, std::string_view sourceName,
       emitError(module->getLoc()) << error;
       return;
     }
+    if (!stageFitsTarget(stage, *target)) {
+      auto [assembly, binary] = vendorStages(*target);
+      emitError(module->getLoc())
+          << "stage '" << stageName(stage) << "' does not exist for "
+          << target->name << ", which compiles to " << stageName(assembly)
+          << " and " << stageName(binary);
+      return;
+    }
     func::FuncOp kernel = findKernel(*module);
     if (!kernel) {
       emitError(module->getLoc())
@@ -272,6 +310,7 @@ void compile(std::string_view source, std::string_view sourceName,
     describeKernel(kernel, metadata);
     metadata.target = target->name;
     metadata.numWarps = options.numWarps;
+    metadata.warpSize = int(target->warpSize);
     metadata.threadsPerBlock = options.numWarps * int(target->warpSize);
   }
 
@@ -305,29 +344,30 @@ void compile(std::string_view source, std::string_view sourceName,
     emitError(module->getLoc()) << noBackendMessage(*target);
     return;
   }
-  FailureOr<std::string> text = failure();
-  {
-    CrashStep step("code generation for " + target->name, module->getLoc());
-    text = stage == Stage::LLVMIR
-               ? backend->emitLLVMIR(*module, *target, options.fpFusion)
-               : backend->emitAssembly(*module, *target, options.fpFusion);
-  }
-  if (failed(text))
-    return;
-  if (stage != Stage::Cubin) {
-    result.output = std::move(*text);
+  if (stage == vendorStages(*target).second) {
+    Binary binary;
+    {
+      CrashStep step("code generation for " + target->name, module->getLoc());
+      if (failed(backend->emitBinary(*module, *target, options.fpFusion,
+                                     options.assembler, binary)))
+        return;
+    }
+    metadata.binaryKind = binary.kind;
+    metadata.assembler = binary.assembler;
+    result.output = std::move(binary.bytes);
     result.success = true;
     return;
   }
-  Binary binary;
-  std::string error;
-  if (!backend->assemble(*text, *target, options.assembler, binary, error)) {
-    emitError(module->getLoc()) << error;
-    return;
+  FailureOr<std::string> text = failure();
+  {
+    CrashStep step("code generation for " + target->name, module->getLoc());
+    text = isVendorStage(stage)
+               ? backend->emitAssembly(*module, *target, options.fpFusion)
+               : backend->emitLLVMIR(*module, *target, options.fpFusion);
   }
-  metadata.binaryKind = binary.kind;
-  metadata.assembler = binary.assembler;
-  result.output = std::move(binary.bytes);
+  if (failed(text))
+    return;
+  result.output = std::move(*text);
   result.success = true;
 }
 
@@ -363,6 +403,9 @@ bool describeTarget(std::string_view name, TargetDescription &description,
   description.processor = target->processor;
   description.warpSize = int(target->warpSize);
   description.maxSharedMemoryBytes = int(target->maxSharedMemoryBytes);
+  auto [assembly, binary] = vendorStages(*target);
+  description.assemblyStage = stageName(assembly);
+  description.binaryStage = stageName(binary);
   return true;
 }
 

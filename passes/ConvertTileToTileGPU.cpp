@@ -49,6 +49,16 @@ struct ConvertTileToTileGPUPass
       module.emitError("threads-per-warp must be 32 or 64, got ") << warpSize;
       return signalPassFailure();
     }
+    if (numWarps * warpSize > ::terrazzo::kMaxThreadsPerBlock) {
+      // 32 warps of 64 (wave64 on hip targets) are more threads than a
+      // workgroup may have.
+      module.emitError("num-warps ")
+          << unsigned(numWarps.getValue()) << " of " << warpSize
+          << " threads is more than the "
+          << ::terrazzo::kMaxThreadsPerBlock << " threads a program "
+          << "instance may have on " << parsed->name;
+      return signalPassFailure();
+    }
 
     Builder builder(module.getContext());
     module->setAttr(tilegpu::TileGPUDialect::kNumWarpsAttrName,

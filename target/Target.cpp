@@ -36,15 +36,18 @@ struct HipArch {
   const char *processor;
   unsigned warpSize;
   unsigned sharedMemory;
+  unsigned mfmaVersion;
+  Target::Fp8 fp8;
 };
 
+// CDNA runs wavefronts of 64 (wave64); RDNA's are 32 wide.
 constexpr std::array<HipArch, 6> kHipArchs = {{
-    {"gfx90a", 64, 64 * 1024},
-    {"gfx942", 64, 64 * 1024},
-    {"gfx950", 64, 160 * 1024},
-    {"gfx1100", 32, 64 * 1024},
-    {"gfx1200", 32, 64 * 1024},
-    {"gfx1201", 32, 64 * 1024},
+    {"gfx90a", 64, 64 * 1024, 2, Target::Fp8::None},
+    {"gfx942", 64, 64 * 1024, 3, Target::Fp8::FNUZ},
+    {"gfx950", 64, 160 * 1024, 4, Target::Fp8::OCP},
+    {"gfx1100", 32, 64 * 1024, 0, Target::Fp8::None},
+    {"gfx1200", 32, 64 * 1024, 0, Target::Fp8::OCP},
+    {"gfx1201", 32, 64 * 1024, 0, Target::Fp8::OCP},
 }};
 
 std::string acceptedTargets() {
@@ -93,8 +96,12 @@ std::optional<Target> Target::parse(std::string_view text, std::string &error) {
         target.kind = Kind::HIP;
         target.name = "hip:" + std::string(processor);
         target.processor = arch.processor;
+        target.features =
+            arch.warpSize == 64 ? "+wavefrontsize64" : "+wavefrontsize32";
         target.warpSize = arch.warpSize;
         target.maxSharedMemoryBytes = arch.sharedMemory;
+        target.mfmaVersion = arch.mfmaVersion;
+        target.fp8 = arch.fp8;
         return target;
       }
   }

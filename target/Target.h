@@ -11,6 +11,9 @@ namespace terrazzo {
 
 /// Warps per program instance when a launch names none (Triton's default).
 inline constexpr unsigned kDefaultNumWarps = 4;
+/// Threads one program instance (CUDA block, HIP workgroup) may have on
+/// every target.
+inline constexpr unsigned kMaxThreadsPerBlock = 1024;
 
 struct Target {
   enum class Kind { CUDA, HIP };
@@ -25,8 +28,24 @@ struct Target {
   /// LLVM target features, e.g. the PTX ISA version.
   std::string features;
   unsigned warpSize = 32;
-  /// Shared memory one program instance may use (the opt-in maximum).
+  /// Shared memory one program instance may use (the opt-in maximum; LDS
+  /// on HIP).
   unsigned maxSharedMemoryBytes = 0;
+
+  /// HIP: the generation of the matrix-core (MFMA) instructions: 0 for none
+  /// (RDNA), 2 for CDNA2 (gfx90a), 3 for CDNA3 (gfx942), 4 for CDNA4
+  /// (gfx950). 0 on CUDA.
+  unsigned mfmaVersion = 0;
+  /// The 8-bit float formats the chip computes with (HIP; CUDA's follow
+  /// from the capability).
+  enum class Fp8 {
+    None,
+    /// f8E4M3FNUZ and f8E5M2FNUZ (gfx942).
+    FNUZ,
+    /// The OCP formats f8E4M3FN and f8E5M2, as CUDA's (gfx950, gfx12).
+    OCP,
+  };
+  Fp8 fp8 = Fp8::None;
 
   bool isCUDA() const { return kind == Kind::CUDA; }
   bool isHIP() const { return kind == Kind::HIP; }

@@ -21,6 +21,15 @@ tools = [ToolSubst("terrazzo-opt", unresolved="fatal"),
          ToolSubst("terrazzo-lsp-server", unresolved="fatal")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# AMD code objects are read, assembled and linked with LLVM 22's tools:
+# Debian's unversioned llvm-mc, llvm-readelf and ld.lld may be another
+# LLVM's.
+llvm_config.add_tool_substitutions(
+    [ToolSubst(name, unresolved="fatal")
+     for name in ("llvm-mc", "llvm-readelf", "llvm-objdump", "llvm-nm",
+                 "ld.lld")],
+    [config.llvm_tools_dir])
+
 # Tests that launch kernels need a CUDA GPU (and its driver).
 import shutil, subprocess
 if shutil.which("nvidia-smi") and subprocess.run(

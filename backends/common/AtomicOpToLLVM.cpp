@@ -145,35 +145,6 @@ Value getAtomicPtr(Operation *op) {
   return cast<tile::AtomicCASOp>(op).getPtr();
 }
 
-/// The LLVM syncscope of `scope` (NVPTX's names; the system is the default
-/// scope).
-StringRef syncScope(tile::MemScope scope) {
-  switch (scope) {
-  case tile::MemScope::CTA:
-    return "block";
-  case tile::MemScope::GPU:
-    return "device";
-  case tile::MemScope::System:
-    return "";
-  }
-  llvm_unreachable("unknown scope");
-}
-
-/// The LLVM ordering of a plain atomic load or store with `sem`.
-LLVM::AtomicOrdering accessOrdering(tile::MemSemantic sem) {
-  switch (sem) {
-  case tile::MemSemantic::Relaxed:
-    return LLVM::AtomicOrdering::monotonic;
-  case tile::MemSemantic::Acquire:
-    return LLVM::AtomicOrdering::acquire;
-  case tile::MemSemantic::Release:
-    return LLVM::AtomicOrdering::release;
-  case tile::MemSemantic::AcqRel:
-    return LLVM::AtomicOrdering::acq_rel;
-  }
-  llvm_unreachable("unknown ordering");
-}
-
 /// The size in bytes of an LLVM scalar (or pointer) in memory.
 unsigned accessBytes(Type type) {
   if (isa<LLVM::LLVMPointerType>(type))
@@ -329,8 +300,8 @@ public:
       LLVM::StoreOp::create(rewriter, loc, val, ptr,
                             accessBytes(val.getType()), /*isVolatile=*/false,
                             /*isNonTemporal=*/false,
-                            /*isInvariantGroup=*/false, accessOrdering(sem),
-                            syncScope(scope));
+                            /*isInvariantGroup=*/false, getAtomicOrdering(sem),
+                            target.syncScope(scope));
       return Value();
     };
     if (pred)
@@ -389,7 +360,7 @@ private:
                                 /*isVolatile=*/false, /*isNonTemporal=*/false,
                                 /*isInvariant=*/false,
                                 /*isInvariantGroup=*/false,
-                                accessOrdering(sem), syncScope(scope));
+                                getAtomicOrdering(sem), target.syncScope(scope));
   }
 
   /// The key whose unsigned order is IEEE totalOrder on float bits.
@@ -478,7 +449,7 @@ private:
           rewriter, loc, bits, ptr, bytes, /*isVolatile=*/false,
           /*isNonTemporal=*/false, /*isInvariant=*/false,
           /*isInvariantGroup=*/false, LLVM::AtomicOrdering::monotonic,
-          syncScope(scope));
+          target.syncScope(scope));
       LLVM::BrOp::create(rewriter, loc, ValueRange{initial}, loop);
       rewriter.setInsertionPointToStart(after);
       return exit->getArgument(0);

@@ -107,6 +107,10 @@ public:
     return false;
   }
 
+  /// The LLVM syncscope of atomics at `scope` (the target's names; the
+  /// system is LLVM's default scope, "").
+  virtual StringRef syncScope(tile::MemScope scope) const = 0;
+
   /// Whether atomicRMW does `op` on `type` in one instruction. `type` is an
   /// LLVM integer (i32, i64) for And/Or/Xor/Add/Max/Min/UMax/UMin/Xchg
   /// (Max/Min compare as signed integers here: the shared lowering builds

@@ -472,3 +472,68 @@ SmallVector<int32_t> mlir::terrazzo::tileOrigins(const LinearLayout &layout,
     origins.insert(registerCoordinates(layout, reg)[dim] & ~(tile - 1));
   return SmallVector<int32_t>(origins.begin(), origins.end());
 }
+
+namespace {
+ModuleOp enclosingModule(RewriterBase &rewriter) {
+  return rewriter.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+}
+} // namespace
+
+Value mlir::terrazzo::stringConstant(RewriterBase &rewriter, Location loc,
+                                     StringRef prefix, StringRef text,
+                                     unsigned addressSpace) {
+  ModuleOp module = enclosingModule(rewriter);
+  std::string contents = text.str();
+  contents.push_back('\0');
+  auto type = LLVM::LLVMArrayType::get(rewriter.getI8Type(), contents.size());
+  // Reuse an identical string; otherwise add one with a fresh name.
+  LLVM::GlobalOp global;
+  unsigned counter = 0;
+  std::string name;
+  while (true) {
+    name = (prefix + "_" + Twine(counter++)).str();
+    auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);
+    if (!existing)
+      break;
+    if (auto value = dyn_cast_or_null<StringAttr>(existing.getValueOrNull()))
+      if (value.getValue() == contents &&
+          existing.getAddrSpace() == addressSpace) {
+        global = existing;
+        break;
+      }
+  }
+  if (!global) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(module.getBody());
+    global = LLVM::GlobalOp::create(rewriter, loc, type, /*isConstant=*/true,
+                                    LLVM::Linkage::Internal, name,
+                                    rewriter.getStringAttr(contents),
+                                    /*alignment=*/0, addressSpace);
+  }
+  return LLVM::AddressOfOp::create(rewriter, loc, global);
+}
+
+LLVM::LLVMFuncOp mlir::terrazzo::getOrDeclareFunction(
+    RewriterBase &rewriter, Location loc, StringRef name,
+    LLVM::LLVMFunctionType type) {
+  ModuleOp module = enclosingModule(rewriter);
+  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return existing;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(module.getBody());
+  return LLVM::LLVMFuncOp::create(rewriter, loc, name, type);
+}
+
+LLVM::AtomicOrdering mlir::terrazzo::getAtomicOrdering(tile::MemSemantic sem) {
+  switch (sem) {
+  case tile::MemSemantic::Relaxed:
+    return LLVM::AtomicOrdering::monotonic;
+  case tile::MemSemantic::Acquire:
+    return LLVM::AtomicOrdering::acquire;
+  case tile::MemSemantic::Release:
+    return LLVM::AtomicOrdering::release;
+  case tile::MemSemantic::AcqRel:
+    return LLVM::AtomicOrdering::acq_rel;
+  }
+  llvm_unreachable("unknown ordering");
+}

@@ -4,8 +4,10 @@
 #ifndef TERRAZZO_BACKENDS_COMMON_UTILITY_H
 #define TERRAZZO_BACKENDS_COMMON_UTILITY_H
 
+#include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/Layout/LinearLayout.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -57,6 +59,21 @@ Value emitGuarded(RewriterBase &rewriter, Location loc, Value condition,
                   Value otherwise, llvm::function_ref<Value()> body);
 
 Value i32Constant(RewriterBase &rewriter, Location loc, int64_t value);
+
+/// The LLVM ordering of an atomic access with ordering `sem`.
+LLVM::AtomicOrdering getAtomicOrdering(tile::MemSemantic sem);
+
+/// The address (in `addressSpace`) of a NUL-terminated string constant
+/// `text` in the enclosing module: an existing global named `prefix`_N of
+/// the same text, else a new one.
+Value stringConstant(RewriterBase &rewriter, Location loc, StringRef prefix,
+                     StringRef text, unsigned addressSpace = 0);
+
+/// The enclosing module's function `name`, declared with `type` when the
+/// module has none.
+LLVM::LLVMFuncOp getOrDeclareFunction(RewriterBase &rewriter, Location loc,
+                                      StringRef name,
+                                      LLVM::LLVMFunctionType type);
 
 /// `parts` (scalars of one type) packed into one register of `type`, e.g.
 /// two f16 halves of an i32 operand word.

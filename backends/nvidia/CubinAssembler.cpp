@@ -1,5 +1,7 @@
 #include "backends/nvidia/CubinAssembler.h"
 
+#include "backends/common/ExternalTool.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -125,45 +127,14 @@ bool assembleWithNvJitLink(const NvJitLink &api, const std::string &ptx,
 bool assembleWithPtxas(const std::string &ptxas, const std::string &ptx,
                        const Target &target, std::string &cubin,
                        std::string &error) {
-  llvm::SmallString<128> input, output, log;
-  int fd;
-  if (llvm::sys::fs::createTemporaryFile("terrazzo", "ptx", fd, input) ||
-      llvm::sys::fs::createTemporaryFile("terrazzo", "cubin", output) ||
-      llvm::sys::fs::createTemporaryFile("terrazzo", "log", log)) {
-    error = "cannot create temporary files for ptxas";
-    return false;
-  }
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << ptx;
-  }
   std::string arch = archFlag(target);
-  llvm::SmallVector<llvm::StringRef> args = {ptxas, arch, "-O3", "-o",
-                                             output.str(), input.str()};
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt, log.str(),
-                                                log.str()};
-  std::string executionError;
-  int status = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
-                                         0, 0, &executionError);
-  bool ok = status == 0;
-  if (ok) {
-    auto buffer = llvm::MemoryBuffer::getFile(output);
-    ok = bool(buffer);
-    if (ok)
-      cubin = (*buffer)->getBuffer().str();
-  }
-  if (!ok) {
-    auto buffer = llvm::MemoryBuffer::getFile(log);
-    error = "ptxas (" + ptxas + ") failed";
-    if (!executionError.empty())
-      error += ": " + executionError;
-    if (buffer)
-      error += ":\n" + (*buffer)->getBuffer().str();
-  }
-  llvm::sys::fs::remove(input);
-  llvm::sys::fs::remove(output);
-  llvm::sys::fs::remove(log);
-  return ok;
+  return mlir::terrazzo::runExternalTool(
+      ptxas, "ptxas", ptx, "ptx", "cubin",
+      [&](llvm::StringRef input, llvm::StringRef output) {
+        return std::vector<std::string>{arch, "-O3", "-o", output.str(),
+                                        input.str()};
+      },
+      cubin, error);
 }
 
 } // namespace

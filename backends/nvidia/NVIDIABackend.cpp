@@ -104,17 +104,22 @@ public:
     return nvidia::emitPTX(module, target, fpFusion);
   }
 
-  bool assemble(const std::string &assembly, const Target &target,
-                const std::string &assembler, Binary &result,
-                std::string &error) const override {
+  mlir::LogicalResult emitBinary(mlir::ModuleOp module, const Target &target,
+                                 bool fpFusion, const std::string &assembler,
+                                 Binary &result) const override {
+    mlir::FailureOr<std::string> ptx =
+        nvidia::emitPTX(module, target, fpFusion);
+    if (mlir::failed(ptx))
+      return mlir::failure();
     nvidia::AssembledBinary binary;
-    if (!nvidia::assembleCubin(assembly, target, assembler, binary, error))
-      return false;
+    std::string error;
+    if (!nvidia::assembleCubin(*ptx, target, assembler, binary, error))
+      return module.emitError(error);
     result.bytes = std::move(binary.bytes);
     result.kind =
         binary.kind == nvidia::AssembledBinary::Kind::Cubin ? "cubin" : "ptx";
     result.assembler = std::move(binary.assembler);
-    return true;
+    return mlir::success();
   }
 };
 

@@ -8,55 +8,6 @@
 using namespace mlir;
 using namespace mlir::terrazzo;
 
-namespace {
-
-ModuleOp enclosingModule(RewriterBase &rewriter) {
-  return rewriter.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
-}
-
-/// The address of a NUL-terminated string constant in the module.
-Value stringConstant(RewriterBase &rewriter, Location loc, StringRef prefix,
-                     StringRef text) {
-  ModuleOp module = enclosingModule(rewriter);
-  std::string contents = text.str();
-  contents.push_back('\0');
-  auto type = LLVM::LLVMArrayType::get(rewriter.getI8Type(), contents.size());
-  // Reuse an identical string; otherwise add one with a fresh name.
-  LLVM::GlobalOp global;
-  unsigned counter = 0;
-  std::string name;
-  while (true) {
-    name = (prefix + "_" + Twine(counter++)).str();
-    auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);
-    if (!existing)
-      break;
-    if (auto value = dyn_cast_or_null<StringAttr>(existing.getValueOrNull()))
-      if (value.getValue() == contents) {
-        global = existing;
-        break;
-      }
-  }
-  if (!global) {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(module.getBody());
-    global = LLVM::GlobalOp::create(rewriter, loc, type, /*isConstant=*/true,
-                                    LLVM::Linkage::Internal, name,
-                                    rewriter.getStringAttr(contents));
-  }
-  return LLVM::AddressOfOp::create(rewriter, loc, global);
-}
-
-LLVM::LLVMFuncOp getOrDeclare(RewriterBase &rewriter, Location loc,
-                              StringRef name, LLVM::LLVMFunctionType type) {
-  ModuleOp module = enclosingModule(rewriter);
-  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
-    return existing;
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPointToStart(module.getBody());
-  return LLVM::LLVMFuncOp::create(rewriter, loc, name, type);
-}
-
-} // namespace
 
 Value NVIDIATargetInfo::programId(RewriterBase &rewriter, Location loc,
                                   unsigned dim) const {
@@ -133,10 +84,11 @@ LogicalResult NVIDIATargetInfo::printf(RewriterBase &rewriter, Location loc,
                                        ValueRange values) const {
   MLIRContext *context = rewriter.getContext();
   auto ptr = LLVM::LLVMPointerType::get(context);
-  auto vprintf = getOrDeclare(
+  auto vprintf = getOrDeclareFunction(
       rewriter, loc, "vprintf",
       LLVM::LLVMFunctionType::get(rewriter.getI32Type(), {ptr, ptr}));
-  Value formatPtr = stringConstant(rewriter, loc, "printfFormat", format);
+  Value formatPtr =
+      stringConstant(rewriter, loc, "printfFormat", format);
   Value buffer;
   if (values.empty()) {
     buffer = LLVM::ZeroOp::create(rewriter, loc, ptr);
@@ -166,7 +118,7 @@ LogicalResult NVIDIATargetInfo::assertFail(RewriterBase &rewriter, Location loc,
                                            StringRef function) const {
   MLIRContext *context = rewriter.getContext();
   auto ptr = LLVM::LLVMPointerType::get(context);
-  auto assertfail = getOrDeclare(
+  auto assertfail = getOrDeclareFunction(
       rewriter, loc, "__assertfail",
       LLVM::LLVMFunctionType::get(
           LLVM::LLVMVoidType::get(context),
@@ -229,4 +181,16 @@ Value NVIDIATargetInfo::selectWord(RewriterBase &rewriter, Location loc,
       /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
       /*asm_dialect=*/LLVM::AsmDialectAttr(), /*operand_attrs=*/ArrayAttr());
   return asmOp.getResult(0);
+}
+
+StringRef NVIDIATargetInfo::syncScope(tile::MemScope scope) const {
+  switch (scope) {
+  case tile::MemScope::CTA:
+    return "block";
+  case tile::MemScope::GPU:
+    return "device";
+  case tile::MemScope::System:
+    return "";
+  }
+  llvm_unreachable("unknown scope");
 }

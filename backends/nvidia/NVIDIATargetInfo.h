@@ -54,6 +54,8 @@ public:
   LogicalResult assertFail(RewriterBase &rewriter, Location loc, Value failed,
                            StringRef message, StringRef file, unsigned line,
                            StringRef function) const override;
+  /// NVPTX's names: "block", "device".
+  StringRef syncScope(tile::MemScope scope) const override;
   bool hasAtomicRMW(tile::RMWOp op, Type type) const override;
   Value atomicRMW(RewriterBase &rewriter, Location loc, tile::RMWOp op,
                   Value ptr, Value val, tile::MemSemantic sem,

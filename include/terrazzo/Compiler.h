@@ -32,19 +32,26 @@ struct Diagnostic {
 /// "error", "warning", "note" or "remark".
 TERRAZZO_API const char *severityName(Diagnostic::Severity severity);
 
-/// How far compilation goes, and what `CompileResult::output` holds.
+/// How far compilation goes, and what `CompileResult::output` holds. PTX
+/// and Cubin are cuda targets' last stages, AMDGCN and HSACO hip targets'.
 enum class Stage {
   Tile,    ///< tile IR after the tile pipeline (text)
   TileGPU, ///< tilegpu IR: layouts, coalescing (text)
-  LLVM,    ///< the LLVM and NVVM dialects (text)
+  LLVM,    ///< the LLVM dialect and the vendor's (NVVM, ROCDL) (text)
   LLVMIR,  ///< optimized LLVM IR (text)
   PTX,     ///< PTX assembly (text)
   Cubin,   ///< the loadable binary: a cubin, or PTX when no assembler exists
+  AMDGCN,  ///< AMDGCN assembly (text)
+  HSACO,   ///< the loadable binary: an hsaco (AMD code object v5)
 };
 
-/// Parses "tile", "tilegpu", "llvm", "llvmir", "ptx" or "cubin"; false for
-/// anything else.
+/// Parses "tile", "tilegpu", "llvm", "llvmir", "ptx", "cubin", "amdgcn" or
+/// "hsaco"; false for anything else.
 TERRAZZO_API bool parseStage(std::string_view name, Stage &stage);
+
+/// The stages' names as an error message lists them ("tile, tilegpu, ...
+/// or hsaco").
+TERRAZZO_API const char *stageNames();
 
 /// Warps per program instance when a launch names none.
 TERRAZZO_API int defaultNumWarps();
@@ -61,6 +68,10 @@ struct TargetDescription {
   int warpSize = 0;
   /// Shared memory one program instance may use (the opt-in maximum).
   int maxSharedMemoryBytes = 0;
+  /// The target's own stages: its assembly ("ptx", "amdgcn") and its
+  /// loadable binary ("cubin", "hsaco").
+  std::string assemblyStage;
+  std::string binaryStage;
 };
 
 /// Describes the target `name` ("cuda:90", "hip:gfx942", ...); false with
@@ -74,7 +85,7 @@ struct CompileOptions {
   /// DCE) after parsing and verifying; otherwise only parse and verify
   /// (stage Tile only).
   bool optimize = true;
-  /// "cuda:80", "cuda:90", ...; ignored for stage Tile.
+  /// "cuda:80", "cuda:90", "hip:gfx942", ...; ignored for stage Tile.
   std::string target = "cuda:90";
   /// Warps per program instance (a power of two from 1 to 32).
   int numWarps = defaultNumWarps();
@@ -86,7 +97,8 @@ struct CompileOptions {
   bool fpFusion = true;
   Stage stage = Stage::Tile;
   /// For stage Cubin: "auto" (ptxas, else nvJitLink, else leave PTX for the
-  /// driver), "ptxas", "nvJitLink" or "driver".
+  /// driver), "ptxas", "nvJitLink" or "driver"; for stage HSACO: "auto" or
+  /// "ld.lld".
   std::string assembler = "auto";
 };
 
@@ -103,6 +115,8 @@ struct KernelMetadata {
   std::string target;
   std::vector<KernelArgument> arguments;
   int numWarps = 0;
+  /// Threads per warp (wavefront): 32, or 64 on CDNA (hip:gfx9*).
+  int warpSize = 0;
   int threadsPerBlock = 0;
   int sharedMemoryBytes = 0;
   /// Bytes of global scratch each program instance needs (tensor maps of
@@ -110,9 +124,10 @@ struct KernelMetadata {
   /// after `arguments`, a pointer to (number of program instances) times
   /// this many bytes, aligned to 128.
   int globalScratchBytes = 0;
-  /// "cubin" or "ptx" for stage Cubin; the stage's name otherwise.
+  /// "cubin" or "ptx" for stage Cubin, "hsaco" for stage HSACO; the
+  /// stage's name otherwise.
   std::string binaryKind;
-  /// What produced the binary: "nvJitLink", "ptxas" or "driver".
+  /// What produced the binary: "nvJitLink", "ptxas", "driver" or "ld.lld".
   std::string assembler;
 
   TERRAZZO_API std::string toJSON() const;
@@ -121,7 +136,7 @@ struct KernelMetadata {
 struct CompileResult {
   bool success = false;
   /// The module after the last stage that ran: text, or the binary for
-  /// stage Cubin.
+  /// stages Cubin and HSACO.
   std::string output;
   std::vector<Diagnostic> diagnostics;
   KernelMetadata metadata;

@@ -25,6 +25,7 @@ py::dict metadataDict(const KernelMetadata &metadata) {
   dict["name"] = metadata.name;
   dict["target"] = metadata.target;
   dict["num_warps"] = metadata.numWarps;
+  dict["warp_size"] = metadata.warpSize;
   dict["threads_per_block"] = metadata.threadsPerBlock;
   dict["shared_memory_bytes"] = metadata.sharedMemoryBytes;
   dict["global_scratch_bytes"] = metadata.globalScratchBytes;
@@ -49,8 +50,7 @@ PyCompileResult compile(const std::string &source, const std::string &name,
   CompileOptions options;
   if (!parseStage(stageName, options.stage))
     raise(PyExc_ValueError, "unknown stage '" + stageName +
-                                "'; expected tile, tilegpu, llvm, llvmir, "
-                                "ptx or cubin");
+                                "'; expected " + stageNames());
   options.target = target;
   options.numWarps = numWarps;
   options.assembler = assembler;
@@ -123,12 +123,15 @@ void registerCompileBindings(py::module_ &m) {
         out["processor"] = description.processor;
         out["warp_size"] = description.warpSize;
         out["max_shared_memory_bytes"] = description.maxSharedMemoryBytes;
+        out["assembly_stage"] = description.assemblyStage;
+        out["binary_stage"] = description.binaryStage;
         return out;
       },
       py::arg("name"),
       "What the compiler knows of the target `name` (\"cuda:90\", ...): a "
-      "dict of name, vendor, processor, warp_size and "
-      "max_shared_memory_bytes; ValueError for an unknown target.");
+      "dict of name, vendor, processor, warp_size, "
+      "max_shared_memory_bytes, assembly_stage (ptx, amdgcn) and "
+      "binary_stage (cubin, hsaco); ValueError for an unknown target.");
 
   m.def("compile", &compile, py::arg("source"), py::arg("name"),
         py::arg("target"), py::arg("num_warps"), py::arg("stage"),
@@ -137,8 +140,9 @@ void registerCompileBindings(py::module_ &m) {
         py::arg("enable_fp_fusion") = true,
         R"doc(
 Compiles tile IR text `source` (named `name` in diagnostics) for `target`
-("cuda:90", ...) with `num_warps` up to `stage` (tile, tilegpu, llvm, llvmir,
-ptx or cubin), software-pipelining loads of dot operands over `num_stages`
+("cuda:90", "hip:gfx942", ...) with `num_warps` up to `stage` (tile, tilegpu,
+llvm, llvmir; ptx or cubin for cuda targets, amdgcn or hsaco for hip
+targets), software-pipelining loads of dot operands over `num_stages`
 shared buffers on cuda:80 and newer; `enable_fp_fusion` lets the code
 generator contract float multiplies and adds into fma. The GIL is released while compiling. Failures come back as
 `success == False` with diagnostics, never as exceptions; an unknown stage

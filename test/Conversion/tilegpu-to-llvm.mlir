@@ -600,16 +600,6 @@ module {
 
 // -----
 
-// A target this build has no code generator for.
-// expected-error @below {{this build has no code generator for target 'hip:gfx942'}}
-module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "hip:gfx942", "tilegpu.threads-per-warp" = 64 : i32} {
-  func.func @amd() {
-    return
-  }
-}
-
-// -----
-
 // A public function is a kernel, and a kernel cannot return values.
 module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
   // expected-error @below {{kernel 'returns' returns values; a kernel (a public function) must return nothing: store results through pointer arguments, or make it private to call it from a kernel}}

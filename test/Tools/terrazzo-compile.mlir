@@ -10,6 +10,7 @@
 // JSON-NEXT:   "name": "add_kernel",
 // JSON-NEXT:   "target": "cuda:90",
 // JSON-NEXT:   "num_warps": 4,
+// JSON-NEXT:   "warp_size": 32,
 // JSON-NEXT:   "threads_per_block": 128,
 // JSON-NEXT:   "shared_memory_bytes": 0,
 // JSON-NEXT:   "global_scratch_bytes": 0,
@@ -40,12 +41,33 @@
 // DRIVER-BIN: .target sm_90a
 // DRIVER-BIN: .visible .entry add_kernel(
 
+// For a hip target the binary is an hsaco by default (an ELF code object
+// for AMDGPU, linked by ld.lld), with the same metadata (wavefronts of 64).
+// RUN: terrazzo-compile %t/add.mlir --target=hip:gfx942 --num-warps=4 -o %t/add.hsaco
+// RUN: FileCheck %s --check-prefix=HSACO-JSON < %t/add.hsaco.json
+// RUN: llvm-readelf -h %t/add.hsaco | FileCheck %s --check-prefix=HSACO-ELF
+// HSACO-JSON:      "target": "hip:gfx942",
+// HSACO-JSON-NEXT: "num_warps": 4,
+// HSACO-JSON-NEXT: "warp_size": 64,
+// HSACO-JSON-NEXT: "threads_per_block": 256,
+// HSACO-JSON:      "binary": "hsaco",
+// HSACO-JSON-NEXT: "assembler": "ld.lld",
+// HSACO-ELF: Type: DYN (Shared object file)
+// HSACO-ELF: Machine: EM_AMDGPU
+// An assembler hip targets do not have.
+// RUN: not terrazzo-compile %t/add.mlir --target=hip:gfx942 --assembler=ptxas -o %t/bad.hsaco 2>&1 | FileCheck %s --check-prefix=HIP-ASSEMBLER
+// HIP-ASSEMBLER: add.mlir: error: hsaco files are linked by ld.lld; the assembler 'ptxas' is not one of hip:gfx942's (auto, ld.lld)
+// 32 wavefronts of 64 are more work-items than a workgroup has.
+// RUN: not terrazzo-compile %t/add.mlir --target=hip:gfx90a --num-warps=32 -o %t/bad.hsaco 2>&1 | FileCheck %s --check-prefix=HIP-WARPS
+// HIP-WARPS: add.mlir: error: num-warps 32 of 64 threads is more than the 1024 threads a program instance may have on hip:gfx90a
+
 // Another launch configuration and target; --emit=ptx writes JSON too.
 // RUN: terrazzo-compile %t/add.mlir --target=cuda:80 --num-warps=8 --emit=ptx -o %t/add-sm80.ptx
 // RUN: FileCheck %s --check-prefix=PTX-JSON < %t/add-sm80.ptx.json
 // RUN: FileCheck %s --check-prefix=SM80-PTX < %t/add-sm80.ptx
 // PTX-JSON:      "target": "cuda:80",
 // PTX-JSON-NEXT: "num_warps": 8,
+// PTX-JSON-NEXT: "warp_size": 32,
 // PTX-JSON-NEXT: "threads_per_block": 256,
 // PTX-JSON:      "binary": "ptx",
 // SM80-PTX: .target sm_80
@@ -58,7 +80,13 @@
 // BAD-TARGET: add.mlir: error: unknown target 'cuda:91'; expected one of cuda:70, cuda:75, cuda:80, cuda:86, cuda:87, cuda:89, cuda:90, cuda:100, cuda:103, cuda:120, hip:gfx90a, hip:gfx942, hip:gfx950, hip:gfx1100, hip:gfx1200, hip:gfx1201{{$}}
 
 // RUN: not terrazzo-compile %t/add.mlir --emit=sass -o %t/bad.sass 2>&1 | FileCheck %s --check-prefix=BAD-EMIT
-// BAD-EMIT: terrazzo-compile: error: unknown --emit kind 'sass'; expected tile, tilegpu, llvm, llvmir, ptx or cubin
+// BAD-EMIT: terrazzo-compile: error: unknown --emit kind 'sass'; expected tile, tilegpu, llvm, llvmir, ptx, cubin, amdgcn or hsaco
+
+// A vendor's stages exist for its targets only.
+// RUN: not terrazzo-compile %t/add.mlir --target=hip:gfx942 --emit=ptx -o %t/bad.ptx 2>&1 | FileCheck %s --check-prefix=HIP-PTX
+// HIP-PTX: add.mlir: error: stage 'ptx' does not exist for hip:gfx942, which compiles to amdgcn and hsaco
+// RUN: not terrazzo-compile %t/add.mlir --target=cuda:90 --emit=hsaco -o %t/bad.hsaco 2>&1 | FileCheck %s --check-prefix=CUDA-HSACO
+// CUDA-HSACO: add.mlir: error: stage 'hsaco' does not exist for cuda:90, which compiles to ptx and cubin
 
 // RUN: not terrazzo-compile %t/missing.mlir -o %t/bad.cubin 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: terrazzo-compile: error: cannot read '{{.*}}missing.mlir'

@@ -2,9 +2,13 @@
 //
 //   terrazzo-compile kernel.mlir --target=cuda:90 --num-warps=4 \
 //       --emit=cubin -o kernel.cubin
+//   terrazzo-compile kernel.mlir --target=hip:gfx942 --emit=hsaco \
+//       -o kernel.hsaco
 //
-// writes the binary and, for ptx and cubin, kernel.cubin.json with what a
-// launcher needs (kernel name, arguments, threads per block, shared memory).
+// writes the binary (by default the target's: a cubin, an hsaco) and, for
+// ptx, cubin, amdgcn and hsaco, kernel.cubin.json with what a launcher
+// needs (kernel name, arguments, threads per block, warp size, shared
+// memory).
 // Built on the public API only (include/terrazzo/Compiler.h).
 #include "terrazzo/Compiler.h"
 
@@ -21,8 +25,10 @@ const std::string kUsage =
     "usage: terrazzo-compile <input.mlir> [--target=cuda:90] [--num-warps=" +
     std::to_string(terrazzo::defaultNumWarps()) + "]\n"
     "                        [--num-stages=3]\n"
-    "                        [--emit=tile|tilegpu|llvm|llvmir|ptx|cubin]\n"
-    "                        [--assembler=auto|ptxas|nvJitLink|driver]\n"
+    "                        [--emit=tile|tilegpu|llvm|llvmir|ptx|cubin|"
+    "amdgcn|hsaco]\n"
+    "                        [--assembler=auto|ptxas|nvJitLink|driver|"
+    "ld.lld]\n"
     "                        [-o <output>|-]\n";
 
 bool startsWith(const std::string &text, const std::string &prefix) {
@@ -55,7 +61,7 @@ bool parseNumber(const std::string &arg, const std::string &prefix, int &out) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string input, output, emit = "cubin";
+  std::string input, output, emit;
   terrazzo::CompileOptions options;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -88,9 +94,17 @@ int main(int argc, char **argv) {
   }
   if (input.empty())
     return fail(std::string("no input file\n") + kUsage);
+  if (emit.empty()) {
+    // The target's binary; an unknown target is reported by the compiler.
+    terrazzo::TargetDescription description;
+    std::string error;
+    emit = terrazzo::describeTarget(options.target, description, error)
+               ? description.binaryStage
+               : "cubin";
+  }
   if (!terrazzo::parseStage(emit, options.stage))
-    return fail("unknown --emit kind '" + emit +
-                "'; expected tile, tilegpu, llvm, llvmir, ptx or cubin");
+    return fail("unknown --emit kind '" + emit + "'; expected " +
+                terrazzo::stageNames());
 
   std::stringstream source;
   if (input == "-") {
@@ -116,7 +130,9 @@ int main(int argc, char **argv) {
   if (!writeFile(output, result.output))
     return fail("cannot write '" + output + "'");
   if (options.stage == terrazzo::Stage::PTX ||
-      options.stage == terrazzo::Stage::Cubin)
+      options.stage == terrazzo::Stage::Cubin ||
+      options.stage == terrazzo::Stage::AMDGCN ||
+      options.stage == terrazzo::Stage::HSACO)
     if (!writeFile(output + ".json", result.metadata.toJSON()))
       return fail("cannot write '" + output + ".json'");
   return 0;

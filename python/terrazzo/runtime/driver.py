@@ -12,7 +12,7 @@ import importlib
 import os
 import re
 import sys
-from typing import Dict, Optional
+from typing import Dict, NamedTuple, Optional
 
 _C_module = None
 _C_error: Optional[BaseException] = None
@@ -138,15 +138,45 @@ class GPUTarget:
 
 def target_for_arch(arch) -> str:
     """The target string of an architecture as Triton's `arch` option and
-    TRITON_OVERRIDE_ARCH spell it ("sm80", "sm_90a", "90", 90) or a target
-    string ("cuda:80")."""
+    TRITON_OVERRIDE_ARCH spell it ("sm80", "sm_90a", "90", 90; an AMD
+    processor "gfx942") or a target string ("cuda:80", "hip:gfx942")."""
     text = str(arch).strip().lower()
-    if text.startswith("cuda:"):
+    if text.startswith(("cuda:", "hip:")):
         return text
+    if re.fullmatch(r"gfx[0-9a-f]+", text):
+        return f"hip:{text}"
     match = re.fullmatch(r"(?:sm_?)?(\d+)a?", text)
     if not match:
-        raise ValueError(f"arch={arch!r}: expected an architecture such as 'sm80' or 'sm_90a'")
+        raise ValueError(f"arch={arch!r}: expected an architecture such as 'sm80', 'sm_90a' "
+                         "or 'gfx942'")
     return f"cuda:{int(match.group(1))}"
+
+
+class TargetStages(NamedTuple):
+    """A target's own stages: its assembly and its loadable binary."""
+    assembly: str  # "ptx", "amdgcn"
+    binary: str  # "cubin", "hsaco"
+
+
+def target_stages(target: str, C=None) -> TargetStages:
+    """The assembly and binary stages of `target` ("cuda:90": ptx and cubin,
+    "hip:gfx942": amdgcn and hsaco), as the compiler names them."""
+    description = (C or get_C()).describe_target(target)
+    return TargetStages(description["assembly_stage"], description["binary_stage"])
+
+
+def check_launchable(target: str, C=None) -> None:
+    """Raises RuntimeError for a kernel compiled for `target` that this
+    runtime cannot launch: hip targets compile (kernel.compile(...,
+    target="hip:gfx942", stage="hsaco")) but have no runtime yet. Dry
+    launches (TERRAZZO_DRY_LAUNCH) only pack the arguments and pass."""
+    if env_flag("TERRAZZO_DRY_LAUNCH"):
+        return
+    if (C or get_C()).describe_target(target)["vendor"] != "cuda":
+        raise RuntimeError(
+            f"kernels compiled for {target} cannot be launched: Terrazzo has no HIP "
+            f"runtime yet; compile them with kernel.compile(..., target={target!r}, "
+            "stage='hsaco')")
 
 
 def assembler_for(target: str, C=None) -> str:

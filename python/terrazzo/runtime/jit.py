@@ -61,7 +61,9 @@ _COMPILE_OPTION_SET = frozenset(COMPILE_OPTIONS)
 #: parameter of the same name is given to it under another name.
 _DISPATCHER_OPTIONS = ("num_warps", "num_stages")
 
-STAGES_TO_DUMP = (("tile", "mlir"), ("tilegpu", "mlir"), ("llvm", "mlir"), ("ptx", "ptx"))
+#: The stages TERRAZZO_DUMP_IR writes, and their files' suffixes; then the
+#: target's assembly (ptx, amdgcn), whose stage names its suffix.
+STAGES_TO_DUMP = (("tile", "mlir"), ("tilegpu", "mlir"), ("llvm", "mlir"))
 
 
 #: The threads in which `kernel[grid](...)` launches nothing (skipping_launches).
@@ -431,9 +433,13 @@ class JITFunction(KernelInterface):
         extension needed)."""
         return self.ir_for_key(self.key_for(*args, **kwargs)).text
 
-    def compile(self, *args, stage: str = "ptx", target: Optional[str] = None, **kwargs):
+    def compile(self, *args, stage: Optional[str] = None, target: Optional[str] = None,
+                **kwargs):
         """This kernel, specialised for these arguments, at `stage` (tile,
-        tilegpu, llvm, llvmir, ptx, cubin): text, or bytes for cubin.
+        tilegpu, llvm, llvmir; ptx or cubin for cuda targets, amdgcn or hsaco
+        for hip targets; by default the target's assembly) for `target` (by
+        default the one launches compile for, e.g. "hip:gfx942"): text, or
+        bytes for the binaries. Compiling for a target needs no GPU of it.
         `num_warps` and `num_stages` are keywords, as at a launch."""
         return self._stage_for_key(self.key_for(*args, **kwargs), stage, target)
 
@@ -444,20 +450,23 @@ class JITFunction(KernelInterface):
         kernel = self._prepared.pop(key, None) if self._prepared else None
         return kernel if kernel is not None else self._kernel_for_key(key)
 
-    def _stage_for_key(self, key, stage: str, target: Optional[str] = None):
+    def _stage_for_key(self, key, stage: Optional[str], target: Optional[str] = None):
         """The kernel for `key` at `stage` ("tile", "tilegpu", "llvm",
-        "llvmir", "ptx": text; "cubin": bytes), for `target` (by default the
-        one launches compile for)."""
+        "llvmir", the assembly "ptx" or "amdgcn": text; the binary "cubin" or
+        "hsaco": bytes; by default the target's assembly), for `target` (by
+        default the one launches compile for)."""
         kir = self.ir_for_key(key)
         C = driver.get_C()
         _, num_warps, num_stages = split_key(key, len(self.arg_names))
-        target = target or self._target(C)
+        target = driver.target_for_arch(target) if target else self._target(C)
+        stages = driver.target_stages(target, C)
+        stage = stage or stages.assembly
         res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, stage,
                         num_stages=num_stages, enable_fp_fusion=self._fp_fusion())
         if not res.success:
             raise compile_error(res.diagnostics, kir, self, target)
         out = res.output
-        if stage != "cubin" and isinstance(out, (bytes, bytearray)):
+        if stage != stages.binary and isinstance(out, (bytes, bytearray)):
             out = bytes(out).decode()
         return out
 
@@ -466,6 +475,7 @@ class JITFunction(KernelInterface):
         compiled (an entry the runtime rejects is recompiled)."""
         C = driver.get_C()
         binary, meta, cached = self._binary_for_key(key)
+        driver.check_launchable(meta["target"], C)
         try:
             return _launched_kernel(C, self, key, binary, meta)
         except Exception:
@@ -523,7 +533,8 @@ class JITFunction(KernelInterface):
         # Code for another architecture than the device's (arch=) goes to the
         # driver as PTX, which it compiles for the device.
         assembler = driver.assembler_for(target, C)
-        res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, "cubin", assembler,
+        res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps,
+                        driver.target_stages(target, C).binary, assembler,
                         num_stages=num_stages, enable_fp_fusion=environment["fp_fusion"])
         if not res.success:
             raise compile_error(res.diagnostics, kir, self, target)
@@ -714,7 +725,8 @@ def dump_stages(C, kir: KernelIR, target: str, num_warps: int, folder: Path, tag
     folder.mkdir(parents=True, exist_ok=True)
     base = f"{kir.name}-{tag}"
     (folder / f"{base}.source.mlir").write_text(kir.text)
-    for stage, ext in STAGES_TO_DUMP:
+    assembly = driver.target_stages(target, C).assembly
+    for stage, ext in STAGES_TO_DUMP + ((assembly, assembly),):
         res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, stage,
                         num_stages=num_stages, enable_fp_fusion=fp_fusion)
         out = res.output

@@ -1,0 +1,64 @@
+// The AMD backend: its conversion, AMDGCN emission and the hsaco step. Its
+// pipeline adds nothing yet (no MFMA, LDS pipelining or buffer loads): dots
+// take the common FMA lowering.
+#include "backends/amd/AMDBackend.h"
+
+#include "backends/amd/AMDGCNEmitter.h"
+
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+
+using namespace terrazzo;
+
+namespace {
+
+class AMDBackend : public Backend {
+public:
+  void registerDialects(mlir::DialectRegistry &registry) const override {
+    registry.insert<mlir::ROCDL::ROCDLDialect>();
+    amd::registerTranslations(registry);
+  }
+
+  mlir::LogicalResult convertToLLVM(mlir::ModuleOp module,
+                                    const Target &target) const override {
+    return amd::convertTileGPUToROCDL(module, target);
+  }
+
+  mlir::FailureOr<std::string> emitLLVMIR(mlir::ModuleOp module,
+                                          const Target &target,
+                                          bool fpFusion) const override {
+    return amd::emitLLVMIR(module, target, fpFusion);
+  }
+
+  mlir::FailureOr<std::string> emitAssembly(mlir::ModuleOp module,
+                                            const Target &target,
+                                            bool fpFusion) const override {
+    return amd::emitAMDGCN(module, target, fpFusion);
+  }
+
+  mlir::LogicalResult emitBinary(mlir::ModuleOp module, const Target &target,
+                                 bool fpFusion, const std::string &assembler,
+                                 Binary &result) const override {
+    if (assembler != "auto" && assembler != "ld.lld")
+      return module.emitError("hsaco files are linked by ld.lld; the "
+                              "assembler '")
+             << assembler << "' is not one of " << target.name
+             << "'s (auto, ld.lld)";
+    mlir::FailureOr<std::string> hsaco =
+        amd::emitHsaco(module, target, fpFusion);
+    if (mlir::failed(hsaco))
+      return mlir::failure();
+    result.bytes = std::move(*hsaco);
+    result.kind = "hsaco";
+    result.assembler = "ld.lld";
+    return mlir::success();
+  }
+};
+
+} // namespace
+
+const Backend &amd::getBackend() {
+  static const AMDBackend backend;
+  return backend;
+}

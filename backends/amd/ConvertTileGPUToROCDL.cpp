@@ -1,0 +1,149 @@
+// The AMD conversion of tilegpu IR: the common lowering
+// (backends/common/ConvertToLLVM.h) with ROCDL's TargetInfo, math through
+// the ROCm device library (ocml), libdevice's functions called by their
+// ocml names, and located errors for what only NVIDIA hardware has.
+#include "backends/amd/AMDBackend.h"
+
+#include "backends/amd/AMDTargetInfo.h"
+#include "backends/amd/DeviceLibraries.h"
+#include "backends/common/ConvertToLLVM.h"
+#include "backends/common/TypeConverter.h"
+#include "dialects/Tile/IR/Tile.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
+
+#include "mlir/Conversion/MathToROCDL/MathToROCDL.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace mlir::terrazzo;
+
+namespace {
+
+/// Whether `layout` is, or is derived from, one of NVIDIA's tensor-core
+/// layouts (mma.sync/wgmma registers, wgmma's shared operands).
+bool isNvidiaLayout(Attribute layout) {
+  if (!layout)
+    return false;
+  if (isa<tilegpu::NvidiaMmaLayoutAttr, tilegpu::NvmmaSharedLayoutAttr>(layout))
+    return true;
+  if (auto slice = dyn_cast<tilegpu::SliceLayoutAttr>(layout))
+    return isNvidiaLayout(slice.getParent());
+  if (auto operand = dyn_cast<tilegpu::DotOperandLayoutAttr>(layout))
+    return isNvidiaLayout(operand.getParent());
+  return false;
+}
+
+bool hasNvidiaLayout(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return isNvidiaLayout(tensor.getEncoding());
+  if (auto memory = dyn_cast<tilegpu::MemDescType>(type))
+    return isNvidiaLayout(memory.getEncoding());
+  return false;
+}
+
+bool isFP8(Type type) {
+  auto floatType = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+  return floatType && floatType.getWidth() == 8;
+}
+
+class AMDLowering : public VendorLowering {
+public:
+  explicit AMDLowering(const ::terrazzo::Target &target)
+      : target(target), targetInfo(target.warpSize) {}
+
+  const TargetInfo &getTargetInfo() const override { return targetInfo; }
+
+  LogicalResult checkOp(Operation *op) const override {
+    if (isa<tilegpu::WarpGroupDotOp, tilegpu::WarpGroupDotWaitOp,
+            tilegpu::TensormapCreateOp, tilegpu::MBarrierInitOp,
+            tilegpu::MBarrierExpectTxOp, tilegpu::MBarrierWaitOp,
+            tilegpu::MBarrierInvalOp, tilegpu::AsyncTMACopyGlobalToLocalOp,
+            tilegpu::AsyncTMACopyLocalToGlobalOp,
+            tilegpu::AsyncTMAStoreWaitOp, tilegpu::FenceAsyncSharedOp>(op))
+      return op->emitOpError("is NVIDIA-only (wgmma, TMA, mbarrier); it has "
+                             "no lowering for ")
+             << target.name;
+    if (isa<tilegpu::AsyncCopyGlobalToLocalOp, tilegpu::AsyncCommitGroupOp,
+            tilegpu::AsyncWaitOp>(op))
+      return op->emitOpError("is an asynchronous copy (cp.async), which has "
+                             "no lowering for ")
+             << target.name << " yet";
+    for (Type type : op->getResultTypes())
+      if (hasNvidiaLayout(type))
+        return op->emitOpError("has a result in an NVIDIA tensor-core layout "
+                               "(mma.sync, wgmma), which ")
+               << target.name << " does not have: " << type;
+    if (auto dot = dyn_cast<tile::DotOp>(op))
+      for (Value operand : dot->getOperands())
+        if (hasNvidiaLayout(operand.getType()))
+          return op->emitOpError("has an operand in an NVIDIA tensor-core "
+                                 "layout, which ")
+                 << target.name << " does not have";
+    if (isa<tile::FpToFpOp, arith::ExtFOp, arith::TruncFOp>(op) &&
+        (isFP8(op->getOperand(0).getType()) ||
+         isFP8(op->getResult(0).getType())))
+      return op->emitOpError("converts ")
+             << getElementTypeOrSelf(op->getOperand(0).getType()) << " to "
+             << getElementTypeOrSelf(op->getResult(0).getType())
+             << ": fp8 conversions have no lowering for " << target.name
+             << " yet";
+    if (auto constant = dyn_cast<arith::ConstantOp>(op);
+        constant && isFP8(constant.getType()))
+      return op->emitOpError("is an fp8 constant, which has no lowering for ")
+             << target.name << " yet";
+    if (auto call = dyn_cast<tile::ExternElementwiseOp>(op);
+        call && call.getSymbol().starts_with("__nv_"))
+      return op->emitOpError("calls libdevice's '")
+             << call.getSymbol()
+             << "', which the ROCm device libraries have no counterpart of "
+                "for "
+             << target.name;
+    return success();
+  }
+
+  void populatePatterns(TileGPUTypeConverter &converter,
+                        RewritePatternSet &patterns,
+                        ModuleAxisInfoAnalysis &axisInfo) const override {
+    // Transcendental functions through ocml rather than LLVM intrinsics
+    // that the AMDGPU back end expands with less accuracy (or cannot
+    // select, for f64).
+    FailureOr<amdgpu::Chipset> chipset = amdgpu::Chipset::parse(target.processor);
+    populateMathToROCDLConversionPatterns(
+        converter, patterns,
+        succeeded(chipset) ? std::optional<amdgpu::Chipset>(*chipset)
+                           : std::nullopt);
+  }
+
+  void addLegalDialects(ConversionTarget &conversionTarget) const override {
+    conversionTarget.addLegalDialect<ROCDL::ROCDLDialect>();
+  }
+
+private:
+  const ::terrazzo::Target &target;
+  AMDTargetInfo targetInfo;
+};
+
+/// libdevice's functions (tl.extra.libdevice) called by their ocml names;
+/// those without one keep theirs, for checkOp to report.
+void renameLibdeviceCalls(ModuleOp module) {
+  module.walk([](tile::ExternElementwiseOp call) {
+    std::string ocml = ::terrazzo::amd::ocmlForLibdevice(call.getSymbol());
+    if (!ocml.empty())
+      call.setSymbol(ocml);
+  });
+}
+
+} // namespace
+
+namespace terrazzo::amd {
+
+LogicalResult convertTileGPUToROCDL(ModuleOp module, const Target &target) {
+  renameLibdeviceCalls(module);
+  return mlir::terrazzo::convertTileGPUToLLVM(module, target,
+                                              AMDLowering(target));
+}
+
+} // namespace terrazzo::amd

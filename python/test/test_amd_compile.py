@@ -1,0 +1,164 @@
+"""Kernels compiled for AMD CDNA (hip:gfx90a, hip:gfx942, hip:gfx950),
+compile-only: no AMD GPU is lent here, and Terrazzo has no HIP runtime
+yet. The tutorials' kernels (elementwise, reductions, Philox, atomics and a
+lock, libdevice math, tl.dot) compile to code objects for each chip: ELF
+shared objects for AMDGPU with the kernel's descriptor and no undefined
+symbol (the ROCm device libraries are linked in). `kernel.compile` takes
+the target and the stages amdgcn and hsaco, as does TERRAZZO_TARGET; the
+layouts use wavefronts of 64."""
+
+from __future__ import annotations
+
+import importlib.util
+import struct
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from terrazzo.runtime import driver
+
+pytest.importorskip("terrazzo._C")
+
+REPO = Path(__file__).resolve().parents[2]
+TARGETS = ("hip:gfx90a", "hip:gfx942", "hip:gfx950")
+EM_AMDGPU = 224
+ET_DYN = 3
+
+
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, REPO / path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def elf_symbols(image: bytes):
+    """(e_type, e_machine, [(name, section index)]) of an ELF64 file's
+    symbol tables (.symtab and .dynsym)."""
+    assert image[:4] == b"\x7fELF" and image[4] == 2, "not an ELF64 file"
+    e_type, e_machine = struct.unpack_from("<HH", image, 16)
+    shoff, = struct.unpack_from("<Q", image, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", image, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", image, shoff + i * shentsize)
+                for i in range(shnum)]
+    symbols = []
+    for _, sh_type, _, _, offset, size, link, _, _, entsize in sections:
+        if sh_type not in (2, 11):  # SHT_SYMTAB, SHT_DYNSYM
+            continue
+        strings = sections[link][4]
+        for at in range(offset + entsize, offset + size, entsize):  # entry 0 is null
+            name_offset, _, _, shndx = struct.unpack_from("<IBBH", image, at)
+            end = image.index(b"\0", strings + name_offset)
+            symbols.append((image[strings + name_offset:end].decode(), shndx))
+    return e_type, e_machine, symbols
+
+
+def check_code_object(image: bytes, kernel: str):
+    e_type, e_machine, symbols = elf_symbols(image)
+    assert (e_type, e_machine) == (ET_DYN, EM_AMDGPU)
+    names = {name for name, _ in symbols}
+    # The kernel's code and its descriptor, which the loader looks up.
+    assert kernel in names and f"{kernel}.kd" in names
+    undefined = sorted(name for name, shndx in symbols if shndx == 0 and name)
+    assert undefined == []
+
+
+def _cases():
+    """(id, module path, kernel attribute, args, keywords)."""
+    x = np.zeros(4096, np.float32)
+    rows = np.zeros((4, 781), np.float32)
+    ln = np.zeros((4, 300), np.float32)
+    w = np.zeros(300, np.float32)
+    lock = np.zeros(64, np.int32)
+    a = np.zeros((128, 128), np.float16)
+    return [
+        ("vector-add", "tutorials/01-vector-add.py", "add_kernel", (x, x, x, 4096),
+         dict(BLOCK_SIZE=1024)),
+        ("softmax", "tutorials/02-fused-softmax.py", "softmax_kernel",
+         (rows, rows, 781, 781, 4, 781), dict(BLOCK_SIZE=1024, num_stages=2)),
+        ("dropout", "tutorials/04-low-memory-dropout.py", "_seeded_dropout",
+         (x, x, 4096, 0.5, 123), dict(BLOCK_SIZE=1024)),
+        ("layer-norm-fwd", "tutorials/05-layer-norm.py", "_layer_norm_fwd_fused",
+         (ln, ln, w, w, w[:4], w[:4], 300, 300, 1e-5), dict(BLOCK_SIZE=512)),
+        ("layer-norm-bwd-lock", "tutorials/05-layer-norm.py", "_layer_norm_bwd_dx_fused",
+         (ln, ln, ln, ln, ln, w, w[:4], w[:4], lock, 300, 300),
+         dict(GROUP_SIZE_M=32, BLOCK_SIZE_N=512, num_warps=8)),
+        ("libdevice-asin", "tutorials/07-extern-functions.py", "asin_kernel", (x, x, 4096),
+         dict(BLOCK_SIZE=1024)),
+        # An autotuned kernel's `.fn`; tl.dot takes the FMA lowering.
+        ("matmul-fma-dot", "tutorials/03-matrix-multiplication.py", "matmul_kernel.fn",
+         (a, a, a, 128, 128, 128, 128, 1, 128, 1, 128, 1),
+         dict(BLOCK_SIZE_M=32, BLOCK_SIZE_N=32, BLOCK_SIZE_K=32, GROUP_SIZE_M=8,
+              ACTIVATION="leaky_relu", num_warps=4)),
+    ]
+
+
+_MODULES = {}
+
+
+def _kernel(path, attribute):
+    if path not in _MODULES:
+        _MODULES[path] = load(path, Path(path).stem.replace("-", "_"))
+    kernel = _MODULES[path]
+    for part in attribute.split("."):
+        kernel = getattr(kernel, part)
+    return kernel
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("case", _cases(), ids=lambda c: c[0])
+def test_tutorial_kernels_compile_to_code_objects(case, target):
+    _, path, attribute, args, kwargs = case
+    kernel = _kernel(path, attribute)
+    hsaco = kernel.compile(*args, target=target, stage="hsaco", **kwargs)
+    assert isinstance(hsaco, bytes)
+    name = attribute.split(".")[0]
+    check_code_object(hsaco, name)
+
+
+def test_amdgcn_is_the_default_stage_of_a_hip_target():
+    _, path, attribute, args, kwargs = _cases()[0]
+    text = _kernel(path, attribute).compile(*args, target="hip:gfx942", **kwargs)
+    assert '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"' in text
+    # Four consecutive floats per work-item: 128-bit accesses.
+    assert "global_load_dwordx4" in text and "global_store_dwordx4" in text
+    # Triton's `arch` spelling of an AMD processor names the same target.
+    assert _kernel(path, attribute).compile(*args, target="gfx942", **kwargs) == text
+
+
+def test_terrazzo_target_selects_hip_and_wavefronts_of_64(monkeypatch):
+    _, path, attribute, args, kwargs = _cases()[0]
+    kernel = _kernel(path, attribute)
+    monkeypatch.setenv("TERRAZZO_TARGET", "hip:gfx90a")
+    assert '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"' in kernel.compile(*args, **kwargs)
+    tilegpu = kernel.compile(*args, stage="tilegpu", **kwargs)
+    assert '"tilegpu.threads-per-warp" = 64' in tilegpu
+    # 1024 elements over 4 wavefronts of 64: four per work-item.
+    assert "sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [4]" in tilegpu
+
+
+def test_vendor_stages_are_checked():
+    _, path, attribute, args, kwargs = _cases()[0]
+    kernel = _kernel(path, attribute)
+    with pytest.raises(Exception, match="stage 'ptx' does not exist for hip:gfx942, which "
+                                        "compiles to amdgcn and hsaco"):
+        kernel.compile(*args, target="hip:gfx942", stage="ptx", **kwargs)
+    with pytest.raises(Exception, match="stage 'hsaco' does not exist for cuda:90"):
+        kernel.compile(*args, target="cuda:90", stage="hsaco", **kwargs)
+
+
+def test_hip_kernels_are_not_launched(monkeypatch):
+    monkeypatch.delenv("TERRAZZO_DRY_LAUNCH", raising=False)
+    driver.check_launchable("cuda:90")
+    with pytest.raises(RuntimeError, match="kernels compiled for hip:gfx942 cannot be "
+                                           "launched: Terrazzo has no HIP runtime yet"):
+        driver.check_launchable("hip:gfx942")
+
+
+def test_too_many_warps_for_wavefronts_of_64():
+    _, path, attribute, args, kwargs = _cases()[0]
+    kernel = _kernel(path, attribute)
+    with pytest.raises(Exception, match="num-warps 32 of 64 threads is more than the 1024 "
+                                        "threads a program instance may have on hip:gfx942"):
+        kernel.compile(*args, target="hip:gfx942", **dict(kwargs, num_warps=32))

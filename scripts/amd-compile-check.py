@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Compiles the GPU test kernels (test/GPU/kernels/*.mlir) and the
+tutorials' kernels (the cases of scripts/dump-ptx.py) for the AMD CDNA
+targets and reports, per target, how many became code objects with no
+undefined symbol (llvm-nm of LLVM 22) and why the others did not. No AMD
+GPU is needed: nothing runs.
+
+    PYTHONPATH=build/python /usr/bin/python3 scripts/amd-compile-check.py build [--attention]
+
+--attention adds tutorial 06's kernels (minutes each: tl.dot takes the
+fused multiply-add lowering on hip targets until MFMA exists).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+TARGETS = ("hip:gfx90a", "hip:gfx942", "hip:gfx950")
+LLVM_NM = "/usr/lib/llvm-22/bin/llvm-nm"
+
+
+def undefined_symbols(path: Path) -> list:
+    out = subprocess.run([LLVM_NM, "-D", "--undefined-only", str(path)],
+                         capture_output=True, text=True, check=True).stdout
+    return out.split()
+
+
+def first_error(text: str) -> str:
+    lines = [line for line in text.splitlines() if "error" in line]
+    return (lines or text.splitlines() or ["?"])[0].strip()[:160]
+
+
+def check_lit_kernels(compiler: Path, target: str, folder: Path, results: list):
+    for source in sorted((REPO / "test" / "GPU" / "kernels").glob("*.mlir")):
+        out = folder / f"{source.stem}.{target.replace(':', '-')}.hsaco"
+        res = subprocess.run([str(compiler), str(source), f"--target={target}", "-o", str(out)],
+                             capture_output=True, text=True)
+        name = f"test/GPU/kernels/{source.name}"
+        if res.returncode != 0:
+            results.append((name, first_error(res.stderr)))
+        else:
+            missing = undefined_symbols(out)
+            results.append((name, f"undefined: {missing}" if missing else None))
+
+
+def check_tutorials(target: str, folder: Path, attention: bool, results: list):
+    import numpy as np
+    spec = importlib.util.spec_from_file_location("dump_ptx", REPO / "scripts" / "dump-ptx.py")
+    dump_ptx = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dump_ptx)
+    modules = {}
+    for file, attr, args, kwargs in dump_ptx.tutorial_cases(np):
+        if file.startswith("06-") and not attention:
+            continue
+        if args == "fwd":  # the forward's configurations come from the tutorial
+            continue
+        if file not in modules:
+            spec = importlib.util.spec_from_file_location(
+                file[:-3].replace("-", "_"), REPO / "tutorials" / file)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            modules[file] = module
+        module = modules[file]
+        kernel, tag, kw = module, f"tutorials/{file}:{attr}", dict(kwargs)
+        path, _, index = attr.partition("#")
+        for part in path.split("."):
+            kernel = getattr(kernel, part)
+        if index:
+            configs = module.get_autotune_configs()
+            if int(index) >= len(configs):
+                continue
+            config = configs[int(index)]
+            kw.update(config.kwargs, num_warps=config.num_warps, num_stages=config.num_stages)
+        try:
+            hsaco = kernel.compile(*args, target=target, stage="hsaco", **kw)
+        except Exception as e:  # reported, not raised
+            results.append((tag, first_error(str(e)) or type(e).__name__))
+            continue
+        out = folder / f"tutorial.{target.replace(':', '-')}.hsaco"
+        out.write_bytes(hsaco)
+        missing = undefined_symbols(out)
+        results.append((tag, f"undefined: {missing}" if missing else None))
+
+
+def main():
+    build = Path(sys.argv[1]).resolve()
+    attention = "--attention" in sys.argv[2:]
+    compiler = build / "bin" / "terrazzo-compile"
+    with tempfile.TemporaryDirectory() as tmp:
+        for target in TARGETS:
+            os.environ.pop("TERRAZZO_TARGET", None)
+            results = []
+            check_lit_kernels(compiler, target, Path(tmp), results)
+            check_tutorials(target, Path(tmp), attention, results)
+            good = sum(1 for _, why in results if why is None)
+            print(f"{target}: {good} of {len(results)} kernels compiled to hsaco files "
+                  "with no undefined symbol")
+            for name, why in results:
+                if why is not None:
+                    print(f"  {name}: {why}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,225 @@
+// RUN: terrazzo-opt %s -split-input-file -verify-diagnostics --terrazzo-allocate-shared-memory --terrazzo-insert-barriers --convert-scf-to-cf --terrazzo-convert-tilegpu-to-llvm | FileCheck %s
+
+// The AMD conversion (backends/amd): the common lowering on ROCDL.
+
+// Grid queries read the work-group id registers; the number of programs
+// calls ockl's __ockl_get_num_groups (a size_t, narrowed). A public
+// function is a kernel (rocdl.kernel) with exactly num-warps wavefronts of
+// 64 work-items (4 x 64 here), a private one is not.
+// CHECK-LABEL: llvm.func @grid
+// CHECK-SAME: rocdl.flat_work_group_size = "256,256"
+// CHECK-SAME: rocdl.kernel
+// CHECK-SAME: rocdl.reqd_work_group_size = array<i32: 256, 1, 1>
+// CHECK: rocdl.workgroup.id.x : i32
+// CHECK: rocdl.workgroup.id.y : i32
+// CHECK: %[[N:.*]] = rocdl.grid.dim.x : i64
+// CHECK: llvm.trunc %[[N]] : i64 to i32
+// CHECK-LABEL: llvm.func @helper
+// CHECK-NOT: rocdl.kernel
+// CHECK-SAME: {sym_visibility = "private"}
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "hip:gfx942", "tilegpu.threads-per-warp" = 64 : i32} {
+  func.func @grid(%x: !tile.ptr<i32> {tile.divisibility = 16 : i32}) {
+    %a = tile.program_id x : i32
+    %b = tile.program_id y : i32
+    %n = tile.num_programs x : i32
+    %s = arith.addi %a, %b : i32
+    %t = arith.addi %s, %n : i32
+    tile.store %x, %t : !tile.ptr<i32>
+    return
+  }
+  func.func private @helper() {
+    return
+  }
+}
+
+// -----
+
+// A reduction across the 64 lanes of a wavefront: DPP quad permutations
+// for lane masks 1 and 2, ds_swizzle's bit mode for 4, 8 and 16
+// (offset = xor << 10 | 0x1f), ds_bpermute for 32 (a byte address: the
+// source lane times 4).
+// CHECK-LABEL: llvm.func @wave_sum
+// CHECK: rocdl.update.dpp %{{.*}}, %{{.*}} with 177, 15, 15, false : i32
+// CHECK: rocdl.update.dpp %{{.*}}, %{{.*}} with 78, 15, 15, false : i32
+// CHECK: %[[C4:.*]] = llvm.mlir.constant(4127 : i32) : i32
+// CHECK-NEXT: rocdl.ds_swizzle %{{.*}}, %[[C4]]
+// CHECK: %[[C8:.*]] = llvm.mlir.constant(8223 : i32) : i32
+// CHECK-NEXT: rocdl.ds_swizzle %{{.*}}, %[[C8]]
+// CHECK: %[[C16:.*]] = llvm.mlir.constant(16415 : i32) : i32
+// CHECK-NEXT: rocdl.ds_swizzle %{{.*}}, %[[C16]]
+// CHECK: rocdl.ds_bpermute
+// CHECK-NOT: rocdl.s.barrier
+// CHECK: llvm.return
+#l = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
+module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "hip:gfx942", "tilegpu.threads-per-warp" = 64 : i32} {
+  func.func @wave_sum(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+    %r = tile.make_range 0 to 64 : tensor<64xi32, #l>
+    %p = tile.splat %x : !tile.ptr<f32> -> tensor<64x!tile.ptr<f32>, #l>
+    %a = tile.addptr %p, %r : tensor<64x!tile.ptr<f32>, #l>, tensor<64xi32, #l>
+    %v = tile.load %a : tensor<64x!tile.ptr<f32>, #l>
+    %s = tile.reduce (%v) axis = 0 : (tensor<64xf32, #l>) -> f32 {
+    ^bb0(%l: f32, %rr: f32):
+      %sum = arith.addf %l, %rr : f32
+      tile.reduce.return %sum : f32
+    }
+    tile.store %x, %s : !tile.ptr<f32>
+    return
+  }
+}
+
+// -----
+
+// Across wavefronts the partial results meet in LDS (address space 3),
+// between a workgroup release fence, s_barrier and a workgroup acquire
+// fence.
+// CHECK-LABEL: llvm.func @block_sum
+// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: llvm.fence syncscope("workgroup") release
+// CHECK-NEXT: rocdl.s.barrier
+// CHECK-NEXT: llvm.fence syncscope("workgroup") acquire
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+#l = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "hip:gfx90a", "tilegpu.threads-per-warp" = 64 : i32} {
+  func.func @block_sum(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+    %r = tile.make_range 0 to 256 : tensor<256xi32, #l>
+    %p = tile.splat %x : !tile.ptr<f32> -> tensor<256x!tile.ptr<f32>, #l>
+    %a = tile.addptr %p, %r : tensor<256x!tile.ptr<f32>, #l>, tensor<256xi32, #l>
+    %v = tile.load %a : tensor<256x!tile.ptr<f32>, #l>
+    %s = tile.reduce (%v) axis = 0 : (tensor<256xf32, #l>) -> f32 {
+    ^bb0(%l: f32, %rr: f32):
+      %sum = arith.addf %l, %rr : f32
+      tile.reduce.return %sum : f32
+    }
+    tile.store %x, %s : !tile.ptr<f32>
+    return
+  }
+}
+
+// -----
+
+// Atomics are LLVM atomicrmw / cmpxchg at AMDGPU's sync scopes (gpu:
+// "agent", cta: "workgroup", sys: the default), on device memory (neither
+// fine-grained nor remote, as HIP's compiler assumes).
+// CHECK-LABEL: llvm.func @atomics
+// CHECK: llvm.atomicrmw fadd %{{.*}}, %{{.*}} syncscope("agent") monotonic {alignment = 4 : i64, rocdl.no_fine_grained_memory, rocdl.no_remote_memory}
+// CHECK: llvm.atomicrmw max %{{.*}}, %{{.*}} syncscope("workgroup") acq_rel
+// CHECK: llvm.atomicrmw xchg %{{.*}}, %{{.*}} release
+// CHECK: llvm.cmpxchg %{{.*}}, %{{.*}}, %{{.*}} syncscope("agent") acquire acquire
+module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "hip:gfx942", "tilegpu.threads-per-warp" = 64 : i32} {
+  func.func @atomics(%f: !tile.ptr<f32>, %i: !tile.ptr<i32>) {
+    %one = arith.constant 1.0 : f32
+    %k = arith.constant 7 : i32
+    %a = tile.atomic_rmw fadd, relaxed, gpu, %f, %one : !tile.ptr<f32>
+    %b = tile.atomic_rmw max, acq_rel, cta, %i, %k : !tile.ptr<i32>
+    %c = tile.atomic_rmw xchg, release, sys, %i, %k : !tile.ptr<i32>
+    %d = tile.atomic_cas acquire, gpu, %i, %k, %b : !tile.ptr<i32>
+    %s = arith.addi %c, %d : i32
+    tile.store %i, %s : !tile.ptr<i32>
+    tile.store %f, %a : !tile.ptr<f32>
+    return
+  }
+}
+
+// -----
+
+// libdevice's functions (tl.extra.libdevice) call their ocml counterparts;
+// math ops that the AMDGPU back end expands less accurately (or not at
+// all, in f64) do too.
+// CHECK-LABEL: llvm.func @math
+// CHECK: llvm.call @__ocml_asin_f32
+// CHECK: llvm.call @__ocml_exp_f64
+module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "hip:gfx950", "tilegpu.threads-per-warp" = 64 : i32} {
+  func.func @math(%x: !tile.ptr<f32>, %y: !tile.ptr<f64>) {
+    %v = tile.load %x : !tile.ptr<f32>
+    %a = tile.extern_elementwise "__nv_asinf"(%v) {libname = "libdevice", libpath = "", pure = true} : (f32) -> f32
+    tile.store %x, %a : !tile.ptr<f32>
+    %w = tile.load %y : !tile.ptr<f64>
+    %e = math.exp %w : f64
+    tile.store %y, %e : !tile.ptr<f64>
+    return
+  }
+}
+
+// -----
+
+// A libdevice function ocml has no counterpart of is an error at the call.
+module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "hip:gfx942", "tilegpu.threads-per-warp" = 64 : i32} {
+  func.func @no_ocml(%x: !tile.ptr<i32>) {
+    %v = tile.load %x : !tile.ptr<i32>
+    // expected-error @below {{'tile.extern_elementwise' op calls libdevice's '__nv_brev', which the ROCm device libraries have no counterpart of for hip:gfx942}}
+    %a = tile.extern_elementwise "__nv_brev"(%v) {libname = "libdevice", libpath = "", pure = true} : (i32) -> i32
+    tile.store %x, %a : !tile.ptr<i32>
+    return
+  }
+}
+
+// -----
+
+// cp.async has no AMD lowering: a located error, not a selection failure.
+#row = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
+#s1 = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 64 : i32, tilegpu.target = "hip:gfx942"} {
+  func.func @cp_async(%src: !tile.ptr<f32>) {
+    %r = tile.make_range 0 to 128 : tensor<128xi32, #row>
+    %sp = tile.splat %src : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>, #row>
+    %p = tile.addptr %sp, %r : tensor<128x!tile.ptr<f32>, #row>, tensor<128xi32, #row>
+    %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<128xf32, #s1, mutable>
+    // expected-error @below {{'tilegpu.async_copy_global_to_local' op is an asynchronous copy (cp.async), which has no lowering for hip:gfx942 yet}}
+    %t = tilegpu.async_copy_global_to_local %p, %b : tensor<128x!tile.ptr<f32>, #row> -> !tilegpu.memdesc<128xf32, #s1, mutable>
+    return
+  }
+}
+
+// -----
+
+// NVIDIA-only ops (wgmma, TMA, mbarrier) are located errors.
+#s1 = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 64 : i32, tilegpu.target = "hip:gfx90a"} {
+  func.func @mbarrier() {
+    %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #s1, mutable>
+    // expected-error @below {{'tilegpu.mbarrier_init' op is NVIDIA-only (wgmma, TMA, mbarrier); it has no lowering for hip:gfx90a}}
+    tilegpu.mbarrier_init %b, 1 : !tilegpu.memdesc<1xi64, #s1, mutable>
+    return
+  }
+}
+
+// -----
+
+// fp8 conversions have no AMD lowering yet.
+#l = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
+module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 64 : i32, tilegpu.target = "hip:gfx950"} {
+  func.func @fp8(%x: tensor<64xf8E4M3FN, #l>, %y: !tile.ptr<f16>) {
+    // expected-error @below {{'tile.fp_to_fp' op converts 'f8E4M3FN' to 'f16': fp8 conversions have no lowering for hip:gfx950 yet}}
+    %h = tile.fp_to_fp %x : tensor<64xf8E4M3FN, #l> -> tensor<64xf16, #l>
+    return
+  }
+}
+
+// -----
+
+// wgmma's accumulator layout is NVIDIA's warps of 32: the verifier rejects
+// it in a module of wavefronts of 64, at the op.
+#a = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#b = #tilegpu.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.threads-per-warp" = 64 : i32, tilegpu.target = "hip:gfx942"} {
+  func.func @wgmma(%a: !tilegpu.memdesc<64x64xf16, #a>, %b: !tilegpu.memdesc<64x64xf16, #b>,
+                   %c: tensor<64x64xf32, #mma>) {
+    // expected-error @below {{'tilegpu.warp_group_dot' op layout #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}> disagrees with the module's tilegpu.threads-per-warp = 64}}
+    %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #a>, !tilegpu.memdesc<64x64xf16, #b> -> tensor<64x64xf32, #mma>
+    return
+  }
+}
+
+// -----
+
+// NVIDIA's swizzled shared layout (wgmma's operands) has no AMD meaning.
+#a = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#l = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 64], warpsPerCTA = [1, 1], order = [1, 0]}>
+module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 64 : i32, tilegpu.target = "hip:gfx942"} {
+  func.func @nvmma_shared(%x: tensor<64x64xf16, #l>) {
+    // expected-error @below {{'tilegpu.local_alloc' op has a result in an NVIDIA tensor-core layout (mma.sync, wgmma), which hip:gfx942 does not have: '!tilegpu.memdesc<64x64xf16, #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>>'}}
+    %q = tilegpu.local_alloc %x : (tensor<64x64xf16, #l>) -> !tilegpu.memdesc<64x64xf16, #a>
+    return
+  }
+}
