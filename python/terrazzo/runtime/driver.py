@@ -165,20 +165,6 @@ def target_stages(target: str, C=None) -> TargetStages:
     return TargetStages(description["assembly_stage"], description["binary_stage"])
 
 
-def check_launchable(target: str, C=None) -> None:
-    """Raises RuntimeError for a kernel compiled for `target` that this
-    runtime cannot launch: hip targets compile (kernel.compile(...,
-    target="hip:gfx942", stage="hsaco")) but have no runtime yet. Dry
-    launches (TERRAZZO_DRY_LAUNCH) only pack the arguments and pass."""
-    if env_flag("TERRAZZO_DRY_LAUNCH"):
-        return
-    if (C or get_C()).describe_target(target)["vendor"] != "cuda":
-        raise RuntimeError(
-            f"kernels compiled for {target} cannot be launched: Terrazzo has no HIP "
-            f"runtime yet; compile them with kernel.compile(..., target={target!r}, "
-            "stage='hsaco')")
-
-
 def assembler_for(target: str, C=None) -> str:
     """How kernels for `target` become loadable: "auto" (a cubin) where the
     current device runs that architecture's binaries (same major version,

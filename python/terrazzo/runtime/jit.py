@@ -475,7 +475,6 @@ class JITFunction(KernelInterface):
         compiled (an entry the runtime rejects is recompiled)."""
         C = driver.get_C()
         binary, meta, cached = self._binary_for_key(key)
-        driver.check_launchable(meta["target"], C)
         try:
             return _launched_kernel(C, self, key, binary, meta)
         except Exception:
