@@ -353,6 +353,8 @@ CompileResult compileTileIR(std::string_view source, std::string_view sourceName
 
 int defaultNumWarps() { return int(kDefaultNumWarps); }
 
+int maxNumWarps() { return int(kMaxNumWarps); }
+
 bool describeTarget(std::string_view name, TargetDescription &description,
                     std::string &error) {
   std::optional<Target> target = Target::parse(name, error);

@@ -11,6 +11,9 @@ namespace terrazzo {
 
 /// Warps per program instance when a launch names none (Triton's default).
 inline constexpr unsigned kDefaultNumWarps = 4;
+/// The most warps a program instance may have (a power of two; 1024 threads
+/// of 32 lanes, the most a CUDA block has).
+inline constexpr unsigned kMaxNumWarps = 32;
 
 struct Target {
   enum class Kind { CUDA, HIP };
