@@ -84,7 +84,8 @@ class KernelGen:
             if choice == 6:
                 return f"tl.sum({a}[:, None] * {b}[None, :], axis=1)", "f"
             if choice == 7:
-                return f"tl.cumsum({a}, axis=0)", "f"
+                return r.choice([f"tl.cumsum({a}, axis=0)", f"tl.clamp({a}, -1.0, 1.0)",
+                                 f"tl.fma({a}, {b}, 1.0)", f"tl.flip({a}, 0)"]), "f"
             return f"({a}.to({r.choice(FLOATS)}) * {r.choice(['2', '0.5', '3.0'])})" \
                    ".to(tl.float32)", "f"
         if kind == "i":
@@ -115,6 +116,19 @@ class KernelGen:
             shape = r.random()
             if shape < 0.7:
                 self.emit(*self.expr())
+            elif shape < 0.75:
+                # A dot on tensor cores (16 x 16 blocks of a random dtype)
+                # reduced to a scalar.
+                dt = r.choice(["tl.float16", "tl.bfloat16", "tl.float32"])
+                s = self.pick("f")
+                self.emit(f"{s} + tl.sum(tl.sum(tl.dot(tl.full([16, 16], 0.5, {dt}), "
+                          f"(tl.full([16, 16], 1.0, tl.float32) * tl.sum({s}, axis=0))"
+                          f".to({dt})), axis=1), axis=0)", "f")
+            elif shape < 0.8:
+                # An atomic on the float output (programs do not race).
+                op = r.choice(["add", "max", "min", "xchg"])
+                self.lines.append(f"    tl.atomic_{op}(out_ptr + offs, {self.pick('f')}, "
+                                  "mask=mask)")
             elif shape < 0.85:
                 # An if on a runtime scalar: both branches give one type.
                 e1, k = self.expr()
@@ -126,9 +140,15 @@ class KernelGen:
             else:
                 acc = self.fresh()
                 f = self.pick("f")
-                self.lines += [f"    {acc} = {f} * 0.0",
-                               f"    for it in range({r.choice(['0', '3', 'n % 4'])}):",
-                               f"        {acc} = {acc} + {f} * it"]
+                if r.random() < 0.7:
+                    self.lines += [f"    {acc} = {f} * 0.0",
+                                   f"    for it in range({r.choice(['0', '3', 'n % 4'])}):",
+                                   f"        {acc} = {acc} + {f} * it"]
+                else:
+                    self.lines += [f"    {acc} = {f}", "    k = 0",
+                                   "    while k < n % 3:",
+                                   f"        {acc} = {acc} * 0.5 + {self.pick('f')}",
+                                   "        k += 1"]
                 self.vals.append((acc, "f"))
 
     def kernel(self, bad: Optional[str], count: int) -> Tuple[str, dict]:
@@ -158,7 +178,9 @@ class KernelGen:
                "def kernel(x_ptr, i_ptr, out_ptr, iout_ptr, n, BLOCK: tl.constexpr):\n" +
                "\n".join(self.lines) + "\n")
         return src, {"x": xt, "i": it, "block": r.choice([16, 32, 64, 128]),
-                     "n": r.choice([1, 37, 100, 128, 300])}
+                     "n": r.choice([1, 37, 100, 128, 300]),
+                     "target": r.choice(["cuda:90", "cuda:80"]),
+                     "num_warps": r.choice([1, 4, 8])}
 
     def bad_statement(self, kind: str) -> str:
         f, i, b = self.pick("f"), self.pick("i"), self.pick("b")
@@ -232,10 +254,11 @@ def check_kernel(path: str, meta: dict, bad: Optional[str]) -> dict:
         try:
             if mode == "compile":
                 module.kernel.compile(x, i, out, iout, n, BLOCK=block, stage="ptx",
-                                      target="cuda:90")
+                                      target=meta["target"], num_warps=meta["num_warps"])
             else:
                 terrazzo.jit(module.kernel.fn, interpret=True)[
-                    (terrazzo.cdiv(n, block),)](x, i, out, iout, n, BLOCK=block)
+                    (terrazzo.cdiv(n, block),)](x, i, out, iout, n, BLOCK=block,
+                                                num_warps=meta["num_warps"])
             result[mode] = {"ok": True}
         except Exception as e:  # noqa: BLE001 -- every exception is judged below
             result[mode] = {

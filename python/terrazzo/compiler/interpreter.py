@@ -188,7 +188,7 @@ class Memory:
         def fail(msg):
             raise InterpreterError(f"out-of-bounds {what} in program {pid}: {msg}", loc)
         if bid < 0 or bid >= len(self.buffers):
-            if bid == -1 and int(offs.max()) < (1 << 20) - (1 << _SHIFT):
+            if bid == -1 and 0 <= int(offs.min()) and int(offs.max()) < (1 << 20):
                 fail("the pointer is null (an argument passed as None?)")
             fail("the address belongs to no argument")
         buf = self.buffers[bid]
