@@ -41,7 +41,7 @@ class Findings:
     def __init__(self, out: Path, bindir: Path, minimise_s: float):
         self.out, self.bindir, self.minimise_s = out, bindir, minimise_s
         self.by_signature: Dict[str, dict] = OrderedDict()
-        self.counts = {"crash": 0, "recovered": 0, "hang": 0}
+        self.counts = {"crash": 0, "recovered": 0, "hang": 0, "slow": 0}
 
     def add(self, outcome: tools.Outcome, target: tools.Target, text: str):
         self.counts[outcome.kind] += 1
@@ -62,11 +62,11 @@ class Findings:
             path = folder / "candidate.mlir"
             path.write_text(candidate)
             got = tools.run(self.bindir, target, path,
-                            timeout=tools.RUN_TIMEOUT if outcome.kind == "hang" else 10)
+                            timeout=tools.RUN_TIMEOUT if outcome.kind == "hang" else 30)
             return got.kind == outcome.kind and got.signature == outcome.signature
 
         small = text
-        if self.minimise_s > 0:
+        if self.minimise_s > 0 and outcome.kind != "slow":
             small = tools.minimise(text, still_fails, self.minimise_s)
             (folder / "candidate.mlir").unlink(missing_ok=True)
         (folder / "minimised.mlir").write_text(small)
@@ -75,7 +75,8 @@ class Findings:
             "folder": str(folder), "minimised_lines": small.count("\n")}
 
     def total(self) -> int:
-        return sum(self.counts.values())
+        """Findings that fail the run (slow compiles do not)."""
+        return sum(n for kind, n in self.counts.items() if kind != "slow")
 
 
 class IRFuzzer:
@@ -94,6 +95,7 @@ class IRFuzzer:
         # are the lit tests' invalid inputs).
         ok = self._run_batch(self.verify, self.seeds) if self.seeds else []
         self.valid_seeds = [s for s, good in zip(self.seeds, ok) if good] or self.seeds
+        self.runs = 0
 
     @staticmethod
     def _seeds(folders: List[str]) -> List[str]:
@@ -127,7 +129,10 @@ class IRFuzzer:
             path, _ = tools.write_temp([text], self.tmp)
             got = tools.run(self.bindir, target, path)
             path.unlink()
-            if got.kind != "ok":
+            if got.kind == "ok" and got.cpu_seconds > tools.SLOW_SECONDS:
+                self.findings.add(tools.Outcome("slow", f"slow: {target.name}", got.output,
+                                                got.returncode), target, text)
+            elif got.kind != "ok":
                 self.findings.add(got, target, text)
             result.append(got.kind == "ok" and got.returncode == 0)
         return result
@@ -137,8 +142,9 @@ class IRFuzzer:
         for target in [self.verify] + self.opt_targets + self.compile_targets:
             for i in range(0, len(self.seeds), BATCH):
                 self._run_batch(target, self.seeds[i:i + BATCH])
-        print(f"sweep: {len(self.seeds)} modules, {self.runs} runs, "
-              f"{self.findings.total()} findings", flush=True)
+        print(f"sweep: {len(self.seeds)} modules ({len(self.valid_seeds)} verified), "
+              f"{self.runs} runs: {self.findings.counts}", flush=True)
+        self.sweep_runs, self.runs = self.runs, 0
 
     def fuzz(self, mutants: int, seconds: float):
         start = time.monotonic()
@@ -170,11 +176,12 @@ class IRFuzzer:
         c = self.findings.counts
         line = (f"{self.mutants} mutants ({self.valid} verified), {self.runs} runs in "
                 f"{time.monotonic() - start:.0f} s: {c['crash']} crashes, {c['recovered']} "
-                f"recovered crashes, {c['hang']} hangs, "
+                f"recovered crashes, {c['hang']} hangs, {c['slow']} slow runs, "
                 f"{len(self.findings.by_signature)} signatures")
         print(line, flush=True)
         if final:
-            summary = {"mutants": self.mutants, "verified": self.valid, "runs": self.runs,
+            summary = {"sweep_runs": getattr(self, "sweep_runs", 0),
+                       "mutants": self.mutants, "verified": self.valid, "runs": self.runs,
                        "seconds": round(time.monotonic() - start), **c,
                        "signatures": self.findings.by_signature}
             self.findings.out.mkdir(parents=True, exist_ok=True)

@@ -17,7 +17,10 @@ from pathlib import Path
 from typing import Callable, List, Optional, Sequence
 
 #: Seconds a single run may take before it counts as a hang.
-RUN_TIMEOUT = 20.0
+RUN_TIMEOUT = 120.0
+#: CPU seconds after which a run that finishes is reported as slow (a
+#: finding that does not fail the run: compile time is issue 21's).
+SLOW_SECONDS = 20.0
 #: Address space a run may use (an input exhausting memory is a finding).
 MEMORY_LIMIT = 6 << 30
 
@@ -100,6 +103,7 @@ class Outcome:
     output: str = ""
     returncode: Optional[int] = None
     error_lines: List[int] = field(default_factory=list)  # lines of "error:" diagnostics
+    cpu_seconds: float = 0.0
 
 
 def _limits():
@@ -167,12 +171,17 @@ def run(bindir: Path, target: Target, path: Path, split: bool = False,
         cmd += ["-o", os.devnull]
         if split:
             cmd.append("-split-input-file")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, timeout=timeout, preexec_fn=_limits,
                            start_new_session=True)
         out = p.stdout.decode(errors="replace")
-        return classify(p.returncode, out, False, target.tool)
+        outcome = classify(p.returncode, out, False, target.tool)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        outcome.cpu_seconds = (after.ru_utime - before.ru_utime +
+                               after.ru_stime - before.ru_stime)
+        return outcome
     except subprocess.TimeoutExpired as e:
         out = (e.output or b"").decode(errors="replace")
         return classify(None, out, True, target.tool)
