@@ -126,13 +126,6 @@ bool mlir::terrazzo::wgmmaNeedsProxyFence(Operation *dot) {
   return llvm::is_contained(sharedOperandWriters(dot), BufferWriters::Other);
 }
 
-bool mlir::terrazzo::wgmmaNeedsOwnBarrier(Operation *dot) {
-  return llvm::any_of(sharedOperandWriters(dot), [](BufferWriters writers) {
-    return writers == BufferWriters::CpAsyncOnly ||
-           writers == BufferWriters::Other;
-  });
-}
-
 std::optional<SharedRange> mlir::terrazzo::getScratchRange(Operation *op) {
   auto offset = op->getAttrOfType<IntegerAttr>(kScratchOffsetAttrName);
   int64_t bytes = offset ? getScratchBytes(op) : 0;

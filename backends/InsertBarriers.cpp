@@ -157,16 +157,17 @@ private:
       return;
     }
     if (auto dot = dyn_cast<tilegpu::WarpGroupDotOp>(op)) {
-      // Its lowering fences the thread's generic-proxy writes (stores, and
-      // cp.async writes completed by an async_wait) for the async proxy and
-      // passes a barrier of its own, then the tensor cores read both
-      // operands: earlier writes are visible, the reads stay pending until
-      // the next barrier (a later write to either operand needs one: other
-      // warp groups may still be reading).
-      // Operands only TMA writes get no barrier of its own: the dot is a
-      // plain reader then (TMA's writes are not pending writes, see
-      // visitTma).
-      if (wgmmaNeedsOwnBarrier(dot))
+      // With an operand that not only copies or a fenced value write, its
+      // lowering fences the thread's generic-proxy writes for the async
+      // proxy and passes a barrier of its own. Otherwise it is a plain
+      // reader: a barrier goes in front of it only while writes to an
+      // operand are pending (cp.async writes an async_wait completed, a
+      // fenced value), so that a second dot reading what the first one's
+      // barrier published gets none (TMA's writes are never pending, see
+      // visitTma). The tensor cores' reads stay pending until the next
+      // barrier (a later write to either operand needs one: other warp
+      // groups may still be reading).
+      if (wgmmaNeedsProxyFence(dot))
         state.clear();
       for (Value operand : {Value(dot.getA()), Value(dot.getB())})
         if (isa<tilegpu::MemDescType>(operand.getType()))

@@ -35,11 +35,13 @@ Value getRootBuffer(Value buffer);
 /// (a tilegpu.fence_async_shared right after the tilegpu.local_alloc, which
 /// terrazzo-accelerate-dot puts after a wgmma operand it stores once,
 /// outside the dot's loop), or anything else (stores, an unfenced value at
-/// allocation, both kinds of copy). wgmma needs no proxy fence of its own
-/// but for the last, and no barrier of its own either for memory only TMA
-/// writes (the mbarrier wait that makes the copy's data visible to a thread
-/// is per thread) or only a fenced value writes (terrazzo-insert-barriers
-/// puts a barrier between those writes and the dot, after the fence).
+/// allocation, both kinds of copy). wgmma needs a proxy fence and a
+/// barrier of its own (fence, then barrier) for the last only. For the
+/// others terrazzo-insert-barriers decides: memory only TMA writes needs
+/// none (the mbarrier wait that makes the copy's data visible to a thread is
+/// per thread); after cp.async copies or a fenced value, a barrier goes in
+/// front of the first dot that reads writes still pending (the async_wait
+/// or the fence, then one barrier for every dot after it).
 enum class BufferWriters { CpAsyncOnly, TmaOnly, FencedValue, Other };
 
 /// The writers of the memory `buffer` (a tilegpu.local_alloc's buffer or
@@ -47,12 +49,10 @@ enum class BufferWriters { CpAsyncOnly, TmaOnly, FencedValue, Other };
 BufferWriters getBufferWriters(Value buffer);
 
 /// Whether the lowering of the tilegpu.warp_group_dot `dot` fences the
-/// thread's generic-proxy writes for the async proxy (an operand in shared
-/// memory that not only copies write), and whether it passes a barrier of
-/// its own before the tensor cores read (an operand in shared memory that
-/// not only TMA writes).
+/// thread's generic-proxy writes for the async proxy and then passes a
+/// barrier of its own before the tensor cores read: an operand in shared
+/// memory that not only copies or a fenced value write.
 bool wgmmaNeedsProxyFence(Operation *dot);
-bool wgmmaNeedsOwnBarrier(Operation *dot);
 
 /// A range of bytes of shared memory, [begin, end).
 struct SharedRange {

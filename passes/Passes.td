@@ -130,9 +130,10 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     layout (each a multiple of 1024 bytes, and contiguous along the
     dimension the loads' vectors run, else the load stays); the dots read
     `memdesc_index` of this iteration's buffer directly, and the copies
-    ahead are issued after the last of them. (The dot's lowering fences the
-    completed cp.async writes for the async proxy and passes a barrier
-    before wgmma reads.) When the loop's only dot is such a
+    ahead are issued after the last of them. (terrazzo-insert-barriers puts
+    a barrier in front of the first dot that reads the copies an
+    async_wait completed; no proxy fence is needed for cp.async writes.)
+    When the loop's only dot is such a
     `warp_group_dot` whose result only feeds its own accumulator through
     the yield, it becomes `async`, followed by `warp_group_dot_wait
     {pendings = 1}` (the previous iteration's dot is complete, this one's
@@ -145,6 +146,25 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     flag), and the zeros are selected after the loop's wait when the loop
     did not run: registers set before the loop would flow into that wait on
     the path that skips the loop, which makes ptxas serialize every wgmma.
+
+    A loop with several such dots gets them overlapped within the iteration:
+    each becomes `async`, issued in the order its result is needed and as
+    early as its operands allow, and is waited for in front of its first
+    user with the dots issued since left in flight (the carried results at
+    the end of the iteration). A dot chain -- two dots, the first one's
+    result reaching the second's A operand in registers and the second's
+    result carried only into its own accumulator, as in attention's
+    `S = Q K^T; P = softmax(S); O = P V + O * alpha` -- whose loads all take
+    the wgmma form is first rotated over two stages (FlashAttention-3's
+    intra-warp-group overlap): the stacks get one buffer more (the second dot
+    reads the previous iteration's buffer while this iteration's copies are
+    issued); the first iteration's first dot and softmax are peeled in front
+    of the loop, and the last iteration's second dot and the ops that only
+    feed it other than through A (the accumulator's rescaling) behind it,
+    under an `scf.if` that the loop runs; each iteration issues its first dot
+    and the previous iteration's second dot (P, the row scale and the buffer
+    index carried), waits for the first with the second in flight, and
+    computes the softmax while the tensor cores run the second.
 
     In the other forms every copy in the loop is marked
     `tilegpu.reads_retired`: its buffer's readers (local_loads, or a

@@ -266,6 +266,15 @@ public:
     }
     if (candidates.empty() && tmaCandidates.empty())
       return failure();
+    // A dot chain (attention) whose copies are all cp.async into wgmma
+    // buffers is rotated after the rewrite: its second dot reads the
+    // previous iteration's buffer while this iteration's copies are issued,
+    // so the ring gets one buffer more than copies in flight (the copy for
+    // iteration i + stages - 1 goes into the buffer of iteration i - 2).
+    rotate = tmaCandidates.empty() &&
+             llvm::all_of(candidates, [](Candidate &c) { return c.alloc; }) &&
+             isDotChain(loop);
+    buffers = stages + (rotate ? 1 : 0);
     rewrite();
     return success();
   }
@@ -399,13 +408,13 @@ private:
         tilegpu::MemDescType read = c.alloc.getType();
         if (c.transposed)
           read = tilegpu::MemDescTransOp::transposedType(read);
-        SmallVector<int64_t> shape{stages};
+        SmallVector<int64_t> shape{buffers};
         llvm::append_range(shape, type.getShape());
         c.bufferType = tilegpu::MemDescType::get(
             type.getContext(), shape, type.getElementType(),
             read.getEncoding(), /*mutableMemory=*/true);
       } else {
-        c.bufferType = stackType(type, stages, vec);
+        c.bufferType = stackType(type, buffers, vec);
       }
       c.stack = tilegpu::LocalAllocOp::create(b, loc, c.bufferType, Value());
     }
@@ -582,7 +591,7 @@ private:
     auto advance = [&](Value index) -> Value {
       Value next = arith::AddIOp::create(cb, loc, index, constantI32(cb, 1));
       Value wrap = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::eq,
-                                         next, constantI32(cb, stages));
+                                         next, constantI32(cb, buffers));
       return arith::SelectOp::create(cb, loc, wrap, constantI32(cb, 0), next);
     };
     Value nextRead = advance(readIndex);
@@ -662,13 +671,21 @@ private:
       tilegpu::LocalDeallocOp::create(ab, loc, c.stack);
     if (tma)
       ring.release(ab, loc);
-    // Several dots reading the stacks: overlapped within the iteration.
-    if (!asyncDot)
+    // Several dots reading the stacks: overlapped within the iteration,
+    // a dot chain across two (rotated first).
+    if (!asyncDot) {
+      if (rotate)
+        if (scf::ForOp rotated = rotateDotChain(loop))
+          loop = rotated;
       overlapWarpGroupDots(loop);
+    }
   }
 
   scf::ForOp loop;
   int64_t stages;
+  /// Buffers per stack: stages, one more for a rotated dot chain.
+  int64_t buffers = 0;
+  bool rotate = false;
   const ModuleAxisInfoAnalysis &axisInfo;
   SmallVector<Candidate> candidates;
   SmallVector<TmaCandidate> tmaCandidates;

@@ -4,8 +4,12 @@
 
 #include "dialects/TileGPU/IR/TileGPU.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 
@@ -154,4 +158,247 @@ bool mlir::terrazzo::overlapWarpGroupDots(scf::ForOp loop) {
       value.replaceAllUsesExcept(waited, wait);
   }
   return true;
+}
+
+namespace {
+
+/// A dot chain (see isDotChain): its two dots and the ops of the late
+/// stage (the second dot and the ops free of memory effects that only feed
+/// it, less those that only make its A operand up to the conversions that
+/// end that path).
+struct DotChain {
+  tilegpu::WarpGroupDotOp first, second;
+  llvm::SmallPtrSet<Operation *, 16> late;
+};
+
+std::optional<DotChain> findDotChain(scf::ForOp loop) {
+  Block *body = loop.getBody();
+  SmallVector<tilegpu::WarpGroupDotOp> dots;
+  for (Operation &op : *body) {
+    if (auto dot = dyn_cast<tilegpu::WarpGroupDotOp>(&op)) {
+      dots.push_back(dot);
+      continue;
+    }
+    bool nested = false;
+    if (op.getNumRegions() != 0)
+      op.walk([&](tilegpu::WarpGroupDotOp) { nested = true; });
+    if (nested)
+      return std::nullopt;
+  }
+  if (dots.size() != 2 || dots[0].getIsAsync() || dots[1].getIsAsync())
+    return std::nullopt;
+  DotChain chain{dots[0], dots[1], {}};
+  tilegpu::WarpGroupDotOp second = chain.second;
+  // A from registers; the result carried only, into its own accumulator.
+  if (!isa<RankedTensorType>(second.getA().getType()) ||
+      !second->hasOneUse() || !isa<scf::YieldOp>(*second->user_begin()))
+    return std::nullopt;
+  unsigned accIndex = second->use_begin()->getOperandNumber();
+
+  // The late stage: the second dot, then (in reverse program order, so that
+  // an op's users are classified before it) every op free of memory
+  // effects whose users all are late.
+  auto lateUser = [&](Operation *user) {
+    Operation *inBody = body->findAncestorOpInBlock(*user);
+    return inBody && chain.late.contains(inBody);
+  };
+  chain.late.insert(second);
+  for (Operation &op : llvm::reverse(body->without_terminator())) {
+    if (&op == second.getOperation() || op.use_empty() ||
+        !isMemoryEffectFree(&op))
+      continue;
+    if (llvm::all_of(op.getUsers(), lateUser))
+      chain.late.insert(&op);
+  }
+  // The ops that only make A (P from the scores: the softmax's exp2) run
+  // early, but for the conversions that end the path (the truncation to
+  // the operand's type, the move to its layout): the carried value is P as
+  // computed, and the registers the second dot reads are written by its
+  // own stage. Carried as the operand itself, P's next value would go into
+  // the registers the dot still reads in flight, and ptxas then waits for
+  // that dot before the softmax that writes them, undoing the overlap
+  // (seen on the H100 as the wait for P V in front of the exp2s).
+  llvm::SmallPtrSet<Operation *, 4> conversions;
+  for (Operation *def = second.getA().getDefiningOp();
+       def && def->getBlock() == body && def->getNumRegions() == 0 &&
+       def->getNumOperands() == 1 && def->getNumResults() == 1 &&
+       isa<tilegpu::ConvertLayoutOp, arith::TruncFOp, arith::ExtFOp,
+           arith::TruncIOp, arith::ExtSIOp, arith::ExtUIOp,
+           arith::BitcastOp>(def);
+       def = def->getOperand(0).getDefiningOp())
+    conversions.insert(def);
+  llvm::SmallPtrSet<Operation *, 16> makesA;
+  for (Operation &op : llvm::reverse(body->without_terminator())) {
+    if (&op == second.getOperation() || !chain.late.contains(&op) ||
+        conversions.contains(&op))
+      continue;
+    if (llvm::all_of(op.getUses(), [&](OpOperand &use) {
+          Operation *user = body->findAncestorOpInBlock(*use.getOwner());
+          return (user == second.getOperation() &&
+                  use.get() == second.getA()) ||
+                 conversions.contains(user) || makesA.contains(user);
+        }))
+      makesA.insert(&op);
+  }
+  for (Operation *op : makesA)
+    chain.late.erase(op);
+  if (chain.late.contains(chain.first))
+    return std::nullopt;
+  // A chain: the first dot's result reaches A.
+  bool reaches = false;
+  SmallVector<Value> work{second.getA()};
+  llvm::SmallPtrSet<Operation *, 32> seen;
+  while (!work.empty() && !reaches) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != body || !seen.insert(def).second)
+      continue;
+    reaches = def == chain.first.getOperation();
+    llvm::append_range(work, def->getOperands());
+  }
+  if (!reaches)
+    return std::nullopt;
+  // The accumulator (and any value the late stage carries) is read by
+  // the late stage only; the early stage's carried values are not late.
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  for (auto [i, value] : llvm::enumerate(yield.getOperands())) {
+    Operation *def = value.getDefiningOp();
+    bool lateValue = def && def->getBlock() == body && chain.late.contains(def);
+    if (lateValue != (i == accIndex))
+      return std::nullopt;
+  }
+  if (!llvm::all_of(loop.getRegionIterArgs()[accIndex].getUsers(), lateUser))
+    return std::nullopt;
+  return chain;
+}
+
+} // namespace
+
+bool mlir::terrazzo::isDotChain(scf::ForOp loop) {
+  return findDotChain(loop).has_value();
+}
+
+scf::ForOp mlir::terrazzo::rotateDotChain(scf::ForOp loop) {
+  std::optional<DotChain> chain = findDotChain(loop);
+  if (!chain)
+    return {};
+  Block *body = loop.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  // The late stage reads buffers that stay: stacks from outside the loop.
+  for (Operation *op : chain->late)
+    for (Value operand : op->getOperands())
+      if (isa<tilegpu::MemDescType>(operand.getType()) &&
+          !stableBuffer(operand, loop))
+        return {};
+  auto isLate = [&](Operation *op) { return chain->late.contains(op); };
+  auto lateArg = [&](Value v) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    if (!arg || arg.getOwner() != body || arg.getArgNumber() == 0)
+      return false;
+    Value yielded = yield.getOperand(arg.getArgNumber() - 1);
+    Operation *def = yielded.getDefiningOp();
+    return def && def->getBlock() == body && isLate(def);
+  };
+  // The early values the late stage reads (results of early ops, the
+  // induction variable, early iter_args), carried from one iteration to
+  // the next.
+  llvm::SetVector<Value> crossing;
+  auto noteUse = [&](Value v) {
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() == body && !lateArg(v))
+        crossing.insert(v);
+      return;
+    }
+    Operation *def = v.getDefiningOp();
+    if (def->getBlock() == body && !isLate(def))
+      crossing.insert(v);
+  };
+  SmallVector<Operation *> lateOps, earlyOps;
+  for (Operation &op : body->without_terminator())
+    (isLate(&op) ? lateOps : earlyOps).push_back(&op);
+  for (Operation *op : lateOps)
+    op->walk([&](Operation *nested) {
+      for (Value v : nested->getOperands())
+        noteUse(v);
+    });
+
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
+        step = loop.getStep();
+  auto runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
+  auto guard = scf::IfOp::create(b, loc, loop.getResultTypes(), runs,
+                                 /*withElseRegion=*/true);
+  OpBuilder eb = OpBuilder::atBlockEnd(guard.elseBlock());
+  scf::YieldOp::create(eb, loc, loop.getInitArgs());
+
+  OpBuilder tb = OpBuilder::atBlockEnd(guard.thenBlock());
+  // Prologue: the early stage of the first iteration.
+  IRMapping prologue;
+  prologue.map(loop.getInductionVar(), lb);
+  for (auto [arg, init] :
+       llvm::zip_equal(loop.getRegionIterArgs(), loop.getInitArgs()))
+    prologue.map(arg, init);
+  for (Operation *op : earlyOps)
+    tb.clone(*op, prologue);
+  SmallVector<Value> inits;
+  for (auto [i, value] : llvm::enumerate(yield.getOperands()))
+    inits.push_back(lateArg(loop.getRegionIterArgs()[i])
+                        ? loop.getInitArgs()[i]
+                        : prologue.lookupOrDefault(value));
+  const unsigned firstCrossing = inits.size();
+  for (Value v : crossing)
+    inits.push_back(prologue.lookupOrDefault(v));
+
+  // The loop from the second iteration: this iteration's early stage with
+  // the previous one's late stage after the first dot.
+  Value start = arith::AddIOp::create(tb, loc, lb, step);
+  auto rotated = scf::ForOp::create(tb, loc, start, ub, step, inits);
+  Block *newBody = rotated.getBody();
+  OpBuilder nb = OpBuilder::atBlockBegin(newBody);
+  if (!newBody->empty())
+    nb.setInsertionPoint(newBody->getTerminator());
+  IRMapping early, late;
+  early.map(loop.getInductionVar(), rotated.getInductionVar());
+  for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+    early.map(arg, rotated.getRegionIterArgs()[i]);
+    late.map(arg, rotated.getRegionIterArgs()[i]);
+  }
+  for (auto [i, v] : llvm::enumerate(crossing))
+    late.map(v, rotated.getRegionIterArgs()[firstCrossing + i]);
+  for (Operation *op : earlyOps) {
+    nb.clone(*op, early);
+    if (op == chain->first.getOperation())
+      for (Operation *lateOp : lateOps)
+        nb.clone(*lateOp, late);
+  }
+  SmallVector<Value> yields;
+  for (auto [i, value] : llvm::enumerate(yield.getOperands()))
+    yields.push_back(lateArg(loop.getRegionIterArgs()[i])
+                         ? late.lookupOrDefault(value)
+                         : early.lookupOrDefault(value));
+  for (Value v : crossing)
+    yields.push_back(early.lookupOrDefault(v));
+  if (!newBody->empty() && isa<scf::YieldOp>(newBody->back()))
+    newBody->back().erase();
+  OpBuilder yb = OpBuilder::atBlockEnd(newBody);
+  scf::YieldOp::create(yb, loc, yields);
+
+  // Epilogue: the late stage of the last iteration.
+  IRMapping epilogue;
+  for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs()))
+    epilogue.map(arg, rotated.getResult(i));
+  for (auto [i, v] : llvm::enumerate(crossing))
+    epilogue.map(v, rotated.getResult(firstCrossing + i));
+  for (Operation *op : lateOps)
+    tb.clone(*op, epilogue);
+  SmallVector<Value> results;
+  for (auto [i, value] : llvm::enumerate(yield.getOperands()))
+    results.push_back(lateArg(loop.getRegionIterArgs()[i])
+                          ? epilogue.lookupOrDefault(value)
+                          : rotated.getResult(i));
+  scf::YieldOp::create(tb, loc, results);
+
+  loop.replaceAllUsesWith(guard.getResults());
+  loop.erase();
+  return rotated;
 }

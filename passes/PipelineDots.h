@@ -21,6 +21,30 @@ namespace mlir::terrazzo {
 /// group is in flight when the iteration ends. Returns whether it did.
 bool overlapWarpGroupDots(scf::ForOp loop);
 
+/// Whether `loop`'s body is a dot chain that rotateDotChain software-
+/// pipelines across iterations: two synchronous warp_group_dots, the first
+/// one's result reaching the second's A operand in registers (attention's
+/// S = Q K^T, P = softmax(S), O = P V + O), the second's result carried only
+/// into its own accumulator, which nothing but the ops feeding the second
+/// dot reads. The pipeliner keeps one more buffer per load of such a loop.
+bool isDotChain(scf::ForOp loop);
+
+/// Software-pipelines the dot chain `loop` (isDotChain, its loads already
+/// pipelined into stacks defined outside it, with one buffer more than
+/// copies in flight) over two stages: the second dot, and the ops that
+/// only feed it and are not on its A operand's path from the first dot's
+/// results (the accumulator's rescaling), run one iteration late, so that
+/// each iteration issues this iteration's first dot and the previous
+/// iteration's second dot and computes on the first one's result (the
+/// softmax) while the second runs on the tensor cores (FlashAttention-3's
+/// intra-warp-group overlap). The first stage of the first iteration is
+/// peeled in front of the loop, the second stage of the last one behind
+/// it, all under a check that the loop runs; the values the late stage
+/// takes from the early one (P, the row scale, the buffer index) are
+/// carried. Returns the rotated loop (whose dots overlapWarpGroupDots then
+/// makes asynchronous), or null when `loop` is not such a chain.
+scf::ForOp rotateDotChain(scf::ForOp loop);
+
 } // namespace mlir::terrazzo
 
 #endif

@@ -13,6 +13,7 @@
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -106,6 +107,26 @@ int64_t scratchAreaBytes(RankedTensorType type, unsigned axis,
   return (bytes + 7) / 8 * 8;
 }
 
+/// Whether `op` combines with one operation whose result does not depend on
+/// the order its operands are combined in: integer add, mul, and, or, xor,
+/// min and max, and floating-point min and max (which may only differ in
+/// the sign of a zero result). Floating-point sums are not (their rounding
+/// depends on the order), nor are multi-operand reductions (argmax).
+bool isOrderFree(tile::ReduceOp op) {
+  Block &body = op.getCombineOp().front();
+  if (op.getSrcs().size() != 1 || !llvm::hasSingleElement(body.without_terminator()))
+    return false;
+  Operation &combiner = body.front();
+  return combiner.getNumOperands() == 2 &&
+         combiner.getOperand(0) == body.getArgument(0) &&
+         combiner.getOperand(1) == body.getArgument(1) &&
+         body.getTerminator()->getOperand(0) == combiner.getResult(0) &&
+         isa<arith::AddIOp, arith::MulIOp, arith::AndIOp, arith::OrIOp,
+             arith::XOrIOp, arith::MaxSIOp, arith::MinSIOp, arith::MaxUIOp,
+             arith::MinUIOp, arith::MaxNumFOp, arith::MinNumFOp,
+             arith::MaximumFOp, arith::MinimumFOp>(combiner);
+}
+
 struct ReduceOpConversion : public ConvertOpToLLVMPattern<tile::ReduceOp> {
   ReduceOpConversion(TileGPUTypeConverter &converter, const TargetInfo &target)
       : ConvertOpToLLVMPattern(converter), target(target) {}
@@ -147,19 +168,34 @@ struct ReduceOpConversion : public ConvertOpToLLVMPattern<tile::ReduceOp> {
     for (Value src : adaptor.getSrcs())
       sources.push_back(unpackStruct(rewriter, loc, src));
 
-    // 1. In each thread: one accumulator (N values) per group.
+    // 1. In each thread: one accumulator (N values) per group, combined in
+    // register order, or as a balanced tree when the order cannot change
+    // the result (a row max over a wgmma fragment: 4 dependent steps for
+    // 16 registers instead of 15).
+    const bool tree = isOrderFree(op);
     std::map<Coordinates, SmallVector<Value>> acc;
     for (auto &[key, registers] : plan.groups) {
-      SmallVector<Value> value;
-      for (unsigned s = 0; s < n; ++s)
-        value.push_back(sources[s][registers.front()]);
-      for (int32_t reg : ArrayRef(registers).drop_front()) {
-        SmallVector<Value> next;
+      SmallVector<SmallVector<Value>> values;
+      for (int32_t reg : registers) {
+        SmallVector<Value> value;
         for (unsigned s = 0; s < n; ++s)
-          next.push_back(sources[s][reg]);
-        value = combine(op, value, next, rewriter);
+          value.push_back(sources[s][reg]);
+        values.push_back(std::move(value));
       }
-      acc[key] = value;
+      if (tree) {
+        while (values.size() > 1) {
+          SmallVector<SmallVector<Value>> next;
+          for (size_t i = 0; i + 1 < values.size(); i += 2)
+            next.push_back(combine(op, values[i], values[i + 1], rewriter));
+          if (values.size() % 2)
+            next.push_back(values.back());
+          values = std::move(next);
+        }
+      } else {
+        for (size_t i = 1; i < values.size(); ++i)
+          values.front() = combine(op, values.front(), values[i], rewriter);
+      }
+      acc[key] = values.front();
     }
 
     // 2. Across lanes: butterflies over the lane bits along the axis.

@@ -309,15 +309,19 @@ struct WarpGroupDotOpConversion
     // and CUTLASS's main loops work on Hopper. The fence is not free: it
     // orders every shared-memory access of the thread, the copies still in
     // flight for later stages included, and the pipelined K loop lost about
-    // a fifth of its speed to it on the H100. Memory only TMA writes needs
-    // no barrier either: each thread's mbarrier wait made the data visible
-    // to it (terrazzo-insert-barriers asks the same question).
-    if (wgmmaNeedsProxyFence(op))
+    // a fifth of its speed to it on the H100. Nor a barrier of its own:
+    // terrazzo-insert-barriers put one in front of the first dot that reads
+    // cp.async writes an async_wait completed, and none in front of the
+    // dots after it (the forward attention loop's second dot); memory only
+    // TMA writes needs none (each thread's mbarrier wait made the data
+    // visible to it). Other writers: fence this thread's writes, then wait
+    // for everyone's.
+    if (wgmmaNeedsProxyFence(op)) {
       NVVM::FenceProxyOp::create(
           rewriter, loc, NVVM::ProxyKind::async_shared,
           NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
-    if (wgmmaNeedsOwnBarrier(op))
       NVVM::Barrier0Op::create(rewriter, loc);
+    }
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
 
     int64_t fragment = instrN / 2;

@@ -364,3 +364,48 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
     return %res : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// Two warp_group_dots reading buffers that cp.async copies write (a
+// pipelined attention loop: K for the first, V for the second, both landed
+// at the iteration's async_wait): a barrier in front of the first (the
+// copies' writes are pending), none in front of the second (the first's
+// barrier published them); the refills after them are marked
+// reads_retired and need none either.
+// CHECK-LABEL: func.func private @cp_async_dots
+// CHECK: scf.for
+// CHECK-NEXT: tilegpu.async_wait
+// CHECK-NEXT: tilegpu.memdesc_index
+// CHECK-NEXT: tilegpu.memdesc_index
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.warp_group_dot
+// CHECK-NEXT: tilegpu.warp_group_dot
+// CHECK-NOT: tilegpu.barrier
+// CHECK: scf.yield
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @cp_async_dots(%ptrs: tensor<64x64x!tile.ptr<f16>, #blocked>, %k: i32, %acc0: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %ks = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<3x64x64xf16, #nv, mutable>
+    %vs = tilegpu.local_alloc {tilegpu.buffer_offset = 24576 : i64} : () -> !tilegpu.memdesc<3x64x64xf16, #nv, mutable>
+    %res = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+      %w = tilegpu.async_wait {num = 1 : i32}
+      %kb = tilegpu.memdesc_index %ks[%i] : !tilegpu.memdesc<3x64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %vb = tilegpu.memdesc_index %vs[%i] : !tilegpu.memdesc<3x64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %s = tilegpu.warp_group_dot %kb, %kb, %acc0 : !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<64x64xf32, #mma>
+      %o = tilegpu.warp_group_dot %vb, %vb, %acc : !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<64x64xf32, #mma>
+      %sum = arith.addf %s, %o : tensor<64x64xf32, #mma>
+      %kw = tilegpu.memdesc_index %ks[%k] : !tilegpu.memdesc<3x64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %vw = tilegpu.memdesc_index %vs[%k] : !tilegpu.memdesc<3x64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %c1k = tilegpu.async_copy_global_to_local %ptrs, %kw {tilegpu.reads_retired} : tensor<64x64x!tile.ptr<f16>, #blocked> -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %c2k = tilegpu.async_copy_global_to_local %ptrs, %vw {tilegpu.reads_retired} : tensor<64x64x!tile.ptr<f16>, #blocked> -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %g = tilegpu.async_commit_group
+      scf.yield %sum : tensor<64x64xf32, #mma>
+    }
+    return %res : tensor<64x64xf32, #mma>
+  }
+}

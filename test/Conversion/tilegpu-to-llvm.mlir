@@ -747,3 +747,40 @@ module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.threads-per-warp" = 3
     return %y : tensor<64x64xf32, #rows>
   }
 }
+
+// -----
+
+// In-thread combining: a combiner whose result does not depend on the order
+// (max) goes as a balanced tree over the thread's four registers of a row
+// (two independent steps, then one), a float sum in register order.
+// CHECK-LABEL: llvm.func @in_thread_orders
+// CHECK: %[[X0:.*]] = llvm.extractvalue %arg0[0]
+// CHECK: %[[X1:.*]] = llvm.extractvalue %arg0[1]
+// CHECK: %[[X2:.*]] = llvm.extractvalue %arg0[2]
+// CHECK: %[[X3:.*]] = llvm.extractvalue %arg0[3]
+// CHECK: %[[A:.*]] = llvm.call @__nv_fmaxf(%[[X0]], %[[X1]])
+// CHECK-NEXT: %[[B:.*]] = llvm.call @__nv_fmaxf(%[[X2]], %[[X3]])
+// CHECK-NEXT: llvm.call @__nv_fmaxf(%[[A]], %[[B]])
+// CHECK: %[[Y0:.*]] = llvm.extractvalue %arg0[0]
+// CHECK: %[[Y1:.*]] = llvm.extractvalue %arg0[1]
+// CHECK: %[[Y2:.*]] = llvm.extractvalue %arg0[2]
+// CHECK: %[[Y3:.*]] = llvm.extractvalue %arg0[3]
+// CHECK: %[[S1:.*]] = llvm.fadd %[[Y0]], %[[Y1]]
+// CHECK-NEXT: %[[S2:.*]] = llvm.fadd %[[S1]], %[[Y2]]
+// CHECK-NEXT: llvm.fadd %[[S2]], %[[Y3]]
+#rows = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @in_thread_orders(%x: tensor<128x4xf32, #rows>) -> (tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #rows}>>, tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #rows}>>) {
+    %m = tile.reduce (%x) axis = 1 : (tensor<128x4xf32, #rows>) -> tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #rows}>> {
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.maxnumf %a, %b : f32
+      tile.reduce.return %t : f32
+    }
+    %s = tile.reduce (%x) axis = 1 : (tensor<128x4xf32, #rows>) -> tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #rows}>> {
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tile.reduce.return %t : f32
+    }
+    return %m, %s : tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #rows}>>, tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #rows}>>
+  }
+}

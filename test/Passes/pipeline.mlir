@@ -1048,3 +1048,251 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
     return
   }
 }
+
+// -----
+
+// A dot chain (attention's forward: S = Q K^T, a softmax with a carried row
+// max, P V into a rescaled accumulator) is rotated over two stages: one
+// buffer more per stack (4 at 3 stages), the first iteration's first dot
+// and softmax peeled in front of the loop and the last iteration's rescale
+// and second dot behind it, all under a check that the loop runs; in the
+// loop this iteration's first dot and the previous iteration's second dot
+// (P as computed, in float32, the row max and its buffer index carried; the
+// truncation and the move to the operand layout in the late stage, so that
+// the softmax never writes registers the dot in flight reads) are issued together,
+// the first is waited for with the second in flight, the second at the end
+// of the iteration.
+// CHECK-LABEL: func.func @dot_chain
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
+// CHECK: %[[RUNS:.*]] = arith.cmpi slt, %c0_i32, %arg3 : i32
+// CHECK-NEXT: %[[R:.*]]:8 = scf.if %[[RUNS]]
+// CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
+// CHECK-NEXT: tilegpu.memdesc_index
+// CHECK-NEXT: tilegpu.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} : !tilegpu.memdesc
+// CHECK: math.exp2
+// CHECK-NOT: arith.truncf
+// CHECK: tilegpu.async_copy_global_to_local
+// CHECK: %[[L:.*]]:12 = scf.for
+// CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
+// CHECK-NEXT: tilegpu.memdesc_index
+// CHECK-NEXT: %[[S:.*]] = tilegpu.warp_group_dot async
+// CHECK: %[[PH:.*]] = arith.truncf %arg{{[0-9]+}} : tensor<64x64xf32, {{.*}} to tensor<64x64xf16,
+// CHECK-NEXT: %[[PA:.*]] = tilegpu.convert_layout %[[PH]] : {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand
+// CHECK: arith.mulf
+// CHECK-NEXT: %[[O:.*]] = tilegpu.warp_group_dot async %[[PA]]
+// CHECK-NEXT: tilegpu.warp_group_dot_wait %[[S]] {pendings = 1 : i32}
+// CHECK: %[[P:.*]] = math.exp2 {{.*}} : tensor<64x64xf32,
+// CHECK: tilegpu.async_copy_global_to_local
+// CHECK: %[[OW:.*]] = tilegpu.warp_group_dot_wait %[[O]] {pendings = 0 : i32}
+// CHECK-NEXT: scf.yield %[[OW]], {{.*}}, %[[P]], %{{.*}} :
+// CHECK: arith.truncf %[[L]]#10
+// CHECK: arith.mulf %[[L]]#0
+// CHECK-NEXT: tilegpu.memdesc_index %{{.*}}[%[[L]]#11]
+// CHECK-NEXT: tilegpu.warp_group_dot
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: } else {
+// CHECK: tilegpu.async_wait {num = 0 : i32}
+// CHECK: tile.store %{{.*}}, %[[R]]#0
+// OFF-LABEL: func.func @dot_chain
+// OFF-NOT: scf.if
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#row = #tilegpu.slice<{dim = 1, parent = #mma}>
+#dop = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @dot_chain(%qs: !tilegpu.memdesc<64x64xf16, #nv>, %kbase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %vbase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %r = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked}>>
+    %c = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked}>>
+    %r2 = tile.expand_dims %r axis = 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %c2 = tile.expand_dims %c axis = 0 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %s64 = arith.constant dense<64> : tensor<64x1xi32, #blocked>
+    %rows = arith.muli %r2, %s64 : tensor<64x1xi32, #blocked>
+    %rb = tile.broadcast %rows : tensor<64x1xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %cb = tile.broadcast %c2 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %off = arith.addi %rb, %cb : tensor<64x64xi32, #blocked>
+    %ksp = tile.splat %kbase : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blocked>
+    %kp = tile.addptr %ksp, %off : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %vsp = tile.splat %vbase : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blocked>
+    %vp = tile.addptr %vsp, %off : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %m0 = arith.constant dense<0xFF800000> : tensor<64xf32, #row>
+    %step = arith.constant dense<4096> : tensor<64x64xi32, #blocked>
+    %res:4 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero, %m = %m0, %pk = %kp, %pv = %vp) -> (tensor<64x64xf32, #mma>, tensor<64xf32, #row>, tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64x!tile.ptr<f16>, #blocked>) : i32 {
+      %kt = tile.load %pk : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %ks = tilegpu.local_alloc %kt : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nv>
+      %s = tilegpu.warp_group_dot %qs, %ks, %zero : !tilegpu.memdesc<64x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #mma>
+      %rm = tile.reduce(%s) axis = 1 : (tensor<64x64xf32, #mma>) -> tensor<64xf32, #row> {
+      ^bb0(%x: f32, %y: f32):
+        %mx = arith.maxnumf %x, %y : f32
+        tile.reduce.return %mx : f32
+      }
+      %mn = arith.maxnumf %m, %rm : tensor<64xf32, #row>
+      %md = arith.subf %m, %mn : tensor<64xf32, #row>
+      %alpha = math.exp2 %md : tensor<64xf32, #row>
+      %me = tile.expand_dims %mn axis = 1 : tensor<64xf32, #row> -> tensor<64x1xf32, #mma>
+      %mb = tile.broadcast %me : tensor<64x1xf32, #mma> -> tensor<64x64xf32, #mma>
+      %sd = arith.subf %s, %mb : tensor<64x64xf32, #mma>
+      %p = math.exp2 %sd : tensor<64x64xf32, #mma>
+      %ph = arith.truncf %p : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+      %pa = tilegpu.convert_layout %ph : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #dop>
+      %ae = tile.expand_dims %alpha axis = 1 : tensor<64xf32, #row> -> tensor<64x1xf32, #mma>
+      %ab = tile.broadcast %ae : tensor<64x1xf32, #mma> -> tensor<64x64xf32, #mma>
+      %accs = arith.mulf %acc, %ab : tensor<64x64xf32, #mma>
+      %vt = tile.load %pv : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %vs = tilegpu.local_alloc %vt : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nv>
+      %o = tilegpu.warp_group_dot %pa, %vs, %accs : tensor<64x64xf16, #dop>, !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #mma>
+      %pk2 = tile.addptr %pk, %step : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %pv2 = tile.addptr %pv, %step : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %o, %mn, %pk2, %pv2 : tensor<64x64xf32, #mma>, tensor<64xf32, #row>, tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64x!tile.ptr<f16>, #blocked>
+    }
+    tile.store %out, %res#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// Must not: a dot chain whose accumulator the early stage reads (here a
+// store of it before the second dot) is not rotated: the dots overlap
+// within the iteration only, in stacks of three buffers.
+// CHECK-LABEL: func.func @dot_chain_acc_read_early
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16
+// CHECK-NOT: scf.if
+// CHECK: scf.for
+// CHECK: tilegpu.warp_group_dot async
+// CHECK: tilegpu.warp_group_dot async
+// CHECK: scf.yield
+// CHECK-NOT: tilegpu.warp_group_dot
+// CHECK: return
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#row = #tilegpu.slice<{dim = 1, parent = #mma}>
+#dop = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @dot_chain_acc_read_early(%qs: !tilegpu.memdesc<64x64xf16, #nv>, %kbase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %vbase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %r = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked}>>
+    %c = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked}>>
+    %r2 = tile.expand_dims %r axis = 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %c2 = tile.expand_dims %c axis = 0 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %s64 = arith.constant dense<64> : tensor<64x1xi32, #blocked>
+    %rows = arith.muli %r2, %s64 : tensor<64x1xi32, #blocked>
+    %rb = tile.broadcast %rows : tensor<64x1xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %cb = tile.broadcast %c2 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %off = arith.addi %rb, %cb : tensor<64x64xi32, #blocked>
+    %ksp = tile.splat %kbase : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blocked>
+    %kp = tile.addptr %ksp, %off : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %vsp = tile.splat %vbase : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blocked>
+    %vp = tile.addptr %vsp, %off : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %m0 = arith.constant dense<0xFF800000> : tensor<64xf32, #row>
+    %step = arith.constant dense<4096> : tensor<64x64xi32, #blocked>
+    %res:4 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero, %m = %m0, %pk = %kp, %pv = %vp) -> (tensor<64x64xf32, #mma>, tensor<64xf32, #row>, tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64x!tile.ptr<f16>, #blocked>) : i32 {
+      %kt = tile.load %pk : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %ks = tilegpu.local_alloc %kt : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nv>
+      %s = tilegpu.warp_group_dot %qs, %ks, %zero : !tilegpu.memdesc<64x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #mma>
+      %rm = tile.reduce(%s) axis = 1 : (tensor<64x64xf32, #mma>) -> tensor<64xf32, #row> {
+      ^bb0(%x: f32, %y: f32):
+        %mx = arith.maxnumf %x, %y : f32
+        tile.reduce.return %mx : f32
+      }
+      %mn = arith.maxnumf %m, %rm : tensor<64xf32, #row>
+      %md = arith.subf %m, %mn : tensor<64xf32, #row>
+      %alpha = math.exp2 %md : tensor<64xf32, #row>
+      %me = tile.expand_dims %mn axis = 1 : tensor<64xf32, #row> -> tensor<64x1xf32, #mma>
+      %mb = tile.broadcast %me : tensor<64x1xf32, #mma> -> tensor<64x64xf32, #mma>
+      %sd = arith.subf %s, %mb : tensor<64x64xf32, #mma>
+      tile.store %out, %acc : tensor<64x64x!tile.ptr<f32>, #mma>
+      %p = math.exp2 %sd : tensor<64x64xf32, #mma>
+      %ph = arith.truncf %p : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+      %pa = tilegpu.convert_layout %ph : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #dop>
+      %ae = tile.expand_dims %alpha axis = 1 : tensor<64xf32, #row> -> tensor<64x1xf32, #mma>
+      %ab = tile.broadcast %ae : tensor<64x1xf32, #mma> -> tensor<64x64xf32, #mma>
+      %accs = arith.mulf %acc, %ab : tensor<64x64xf32, #mma>
+      %vt = tile.load %pv : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %vs = tilegpu.local_alloc %vt : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nv>
+      %o = tilegpu.warp_group_dot %pa, %vs, %accs : tensor<64x64xf16, #dop>, !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #mma>
+      %pk2 = tile.addptr %pk, %step : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %pv2 = tile.addptr %pv, %step : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %o, %mn, %pk2, %pv2 : tensor<64x64xf32, #mma>, tensor<64xf32, #row>, tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64x!tile.ptr<f16>, #blocked>
+    }
+    tile.store %out, %res#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// Must not: two dots where the second's A does not come from the first
+// (P is computed but not multiplied; A is an argument) are not a chain.
+// CHECK-LABEL: func.func @dots_not_a_chain
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16
+// CHECK-NOT: scf.if
+// CHECK: scf.for
+// CHECK: scf.yield
+// CHECK-NOT: tilegpu.warp_group_dot
+// CHECK: return
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#row = #tilegpu.slice<{dim = 1, parent = #mma}>
+#dop = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @dots_not_a_chain(%qs: !tilegpu.memdesc<64x64xf16, #nv>, %kbase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %vbase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>, %pfixed: tensor<64x64xf16, #dop>) {
+    %r = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked}>>
+    %c = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked}>>
+    %r2 = tile.expand_dims %r axis = 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %c2 = tile.expand_dims %c axis = 0 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %s64 = arith.constant dense<64> : tensor<64x1xi32, #blocked>
+    %rows = arith.muli %r2, %s64 : tensor<64x1xi32, #blocked>
+    %rb = tile.broadcast %rows : tensor<64x1xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %cb = tile.broadcast %c2 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %off = arith.addi %rb, %cb : tensor<64x64xi32, #blocked>
+    %ksp = tile.splat %kbase : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blocked>
+    %kp = tile.addptr %ksp, %off : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %vsp = tile.splat %vbase : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blocked>
+    %vp = tile.addptr %vsp, %off : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %m0 = arith.constant dense<0xFF800000> : tensor<64xf32, #row>
+    %step = arith.constant dense<4096> : tensor<64x64xi32, #blocked>
+    %res:4 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero, %m = %m0, %pk = %kp, %pv = %vp) -> (tensor<64x64xf32, #mma>, tensor<64xf32, #row>, tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64x!tile.ptr<f16>, #blocked>) : i32 {
+      %kt = tile.load %pk : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %ks = tilegpu.local_alloc %kt : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nv>
+      %s = tilegpu.warp_group_dot %qs, %ks, %zero : !tilegpu.memdesc<64x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #mma>
+      %rm = tile.reduce(%s) axis = 1 : (tensor<64x64xf32, #mma>) -> tensor<64xf32, #row> {
+      ^bb0(%x: f32, %y: f32):
+        %mx = arith.maxnumf %x, %y : f32
+        tile.reduce.return %mx : f32
+      }
+      %mn = arith.maxnumf %m, %rm : tensor<64xf32, #row>
+      %md = arith.subf %m, %mn : tensor<64xf32, #row>
+      %alpha = math.exp2 %md : tensor<64xf32, #row>
+      %me = tile.expand_dims %mn axis = 1 : tensor<64xf32, #row> -> tensor<64x1xf32, #mma>
+      %mb = tile.broadcast %me : tensor<64x1xf32, #mma> -> tensor<64x64xf32, #mma>
+      %sd = arith.subf %s, %mb : tensor<64x64xf32, #mma>
+      %p = math.exp2 %sd : tensor<64x64xf32, #mma>
+      %ph = arith.truncf %p : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+      %pa = tilegpu.convert_layout %ph : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #dop>
+      %ae = tile.expand_dims %alpha axis = 1 : tensor<64xf32, #row> -> tensor<64x1xf32, #mma>
+      %ab = tile.broadcast %ae : tensor<64x1xf32, #mma> -> tensor<64x64xf32, #mma>
+      %accs = arith.mulf %acc, %ab : tensor<64x64xf32, #mma>
+      %vt = tile.load %pv : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %vs = tilegpu.local_alloc %vt : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nv>
+      %o = tilegpu.warp_group_dot %pfixed, %vs, %accs : tensor<64x64xf16, #dop>, !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #mma>
+      %pk2 = tile.addptr %pk, %step : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %pv2 = tile.addptr %pv, %step : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      tile.store %out, %p : tensor<64x64x!tile.ptr<f32>, #mma>
+      scf.yield %o, %mn, %pk2, %pv2 : tensor<64x64xf32, #mma>, tensor<64xf32, #row>, tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64x!tile.ptr<f16>, #blocked>
+    }
+    tile.store %out, %res#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}

@@ -25,7 +25,8 @@
 // CHECK: cp.async.commit_group;
 // CHECK-NOT: fence.proxy.async
 // CHECK: bar.sync 0;
-// CHECK-NEXT: wgmma.fence.sync.aligned;
+// CHECK-NOT: bar.sync
+// CHECK: wgmma.fence.sync.aligned;
 // CHECK: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {{{(%r[0-9]+, ){63}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1;
 // CHECK: wgmma.commit_group.sync.aligned;
 // CHECK: wgmma.wait_group.sync.aligned {{[01]}};

@@ -27,7 +27,8 @@
 // CHECK-NOT: cp.async.cg
 // CHECK-NOT: fence.proxy.async
 // CHECK: bar.sync 0;
-// CHECK-NEXT: wgmma.fence.sync.aligned;
+// CHECK-NOT: bar.sync
+// CHECK: wgmma.fence.sync.aligned;
 // CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // CHECK: wgmma.commit_group.sync.aligned;
 // CHECK-NOT: bar.sync
