@@ -30,8 +30,10 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Optional
 
 from ..compiler.codegen import ParsedFunction, _is_jit_function
-from ..compiler.kernel import (DEFAULT_NUM_STAGES, DEFAULT_NUM_WARPS, KernelIR, compute_key,
-                               generate_kernel_ir, key_digest, specs_from_key, split_key)
+from ..compiler.kernel import (DEFAULT_NUM_STAGES, DEFAULT_NUM_WARPS, KernelIR,
+                               check_num_stages, check_num_warps, compute_key,
+                               generate_kernel_ir, key_digest, launch_option, specs_from_key,
+                               split_key, type_name)
 from ..errors import CompilationError, OutOfResourcesCompilationError, SourceLocation
 from ..language.core import constexpr, dtype
 from . import driver
@@ -547,7 +549,6 @@ def check_launch_options(options: Dict[str, Any]) -> None:
     of range, naming it (num_warps and num_stages as the C++ dispatcher
     does); options Terrazzo ignores are checked too, so that a typo in a
     value is not silently dropped."""
-    from ..compiler.kernel import check_num_stages, check_num_warps, launch_option, type_name
     for name, value in options.items():
         if value is None:
             continue
