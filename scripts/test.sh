@@ -24,7 +24,7 @@ fi
 # The fuzzers' smoke runs: deterministic (seed 0, fixed counts), about two
 # minutes on one core; a crash, a recovered crash or a hang fails.
 fuzz_status=""
-for mode in "ir --mutants 6000 --minimise-time 20" "frontend --kernels 150"; do
+for mode in "ir --mutants 6000 --minimise-time 20" "frontend --kernels 500"; do
   name=${mode%% *}
   echo "== fuzz $name (scripts/fuzz/README.md)"
   PYTHONPATH="$BUILD_DIR/python" TERRAZZO_CACHE_DIR="$BUILD_DIR/test-cache" \
