@@ -41,6 +41,9 @@ void terrazzo::buildTilePipeline(mlir::OpPassManager &pm,
     backend->configureDescriptorLowering(descriptorOptions, *parsed);
   pm.addPass(
       mlir::terrazzo::createTerrazzoLowerTensorDescriptors(descriptorOptions));
+  // tl.range(..., loop_unroll_factor=N), before the simplifications that
+  // then see the unrolled bodies.
+  pm.addPass(mlir::terrazzo::createTerrazzoUnrollLoops());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::terrazzo::createTerrazzoCombine());
   pm.addPass(mlir::createCanonicalizerPass());

@@ -261,6 +261,10 @@ private:
   /// A reduction's tensor results live in the slice of its sources' layout;
   /// users get them back in the default layout.
   void sliceReduceResults(tile::ReduceOp reduce) {
+    // A reduction of a 1-D tensor has scalar results and no slice (a
+    // slice of a rank-1 layout is invalid: the assertions build caught it).
+    if (!llvm::any_of(reduce->getResultTypes(), llvm::IsaPred<RankedTensorType>))
+      return;
     auto parent = layoutOf(reduce.getSrcs().front().getType());
     auto slice = tilegpu::SliceLayoutAttr::get(reduce.getContext(),
                                                reduce.getAxis(), parent);

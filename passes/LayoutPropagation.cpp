@@ -117,7 +117,9 @@ private:
     }
     if (auto reduce = dyn_cast<tile::ReduceOp>(user)) {
       auto parent = dyn_cast<tilegpu::DistributedLayoutAttr>(layout);
-      if (!parent)
+      // A 1-D source reduces to scalars: no slice (of a rank-1 layout,
+      // which is invalid) to propagate.
+      if (!parent || parent.getRank() < 2)
         return;
       Attribute slice = tilegpu::SliceLayoutAttr::get(
           user->getContext(), reduce.getAxis(), parent);

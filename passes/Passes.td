@@ -22,6 +22,22 @@ def TerrazzoCombine : Pass<"terrazzo-combine"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::tile::TileDialect"];
 }
 
+def TerrazzoUnrollLoops : Pass<"terrazzo-unroll-loops"> {
+  let summary = "Unroll the loops that tl.range(..., loop_unroll_factor=N) marks";
+  let description = [{
+    An `scf.for` carrying `tile.loop_unroll_factor = N` (N > 1) gets its
+    body repeated N times per iteration of a loop N times as long in steps,
+    followed by a loop over the iterations left when the trip count (maybe
+    known only at run time) is not a multiple of N (MLIR's
+    `loopUnrollByFactor`); the attribute goes, as does a factor of 1. A loop
+    with a negative or dynamic step is left as it is, without the
+    attribute, with a remark: the factor is a hint, as in Triton. Runs on
+    tile IR, before layouts are assigned, so that later passes (coalescing,
+    pipelining) see the unrolled body.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def TerrazzoConvertTileToTileGPU
     : Pass<"terrazzo-convert-tile-to-tilegpu", "::mlir::ModuleOp"> {
   let summary = "Give every tensor a layout and the module its launch configuration";
@@ -173,7 +189,9 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     the copies. Loads whose copies would be narrower than 4 bytes (AxisInfo:
     contiguity, alignment, mask constancy) are left alone, as is everything
     when the stage count is below 2. The module attribute
-    `tilegpu.num-stages` (i32), when present, overrides the option.
+    `tilegpu.num-stages` (i32), when present, overrides the option, and a
+    loop's own `tile.num_stages` (tl.range's num_stages) overrides both for
+    that loop.
   }];
   let options = [
     Option<"numStages", "num-stages", "int", /*default=*/"3",

@@ -674,10 +674,9 @@ private:
     // Several dots reading the stacks: overlapped within the iteration,
     // a dot chain across two (rotated first).
     if (!asyncDot) {
-      if (rotate)
-        if (scf::ForOp rotated = rotateDotChain(loop))
-          loop = rotated;
-      overlapWarpGroupDots(loop);
+      scf::ForOp rotated = rotate ? rotateDotChain(loop) : scf::ForOp();
+      if (!rotated)
+        overlapWarpGroupDots(loop);
     }
   }
 
@@ -702,7 +701,13 @@ struct PipelinePass
     int64_t stages = numStages;
     if (auto attr = module->getAttrOfType<IntegerAttr>(kNumStagesAttr))
       stages = attr.getInt();
-    if (stages < 2)
+    StringRef loopStagesName = tile::TileDialect::kNumStagesAttrName;
+    bool any = stages >= 2;
+    module.walk([&](scf::ForOp loop) {
+      if (auto own = loop->getAttrOfType<IntegerAttr>(loopStagesName))
+        any |= own.getInt() >= 2;
+    });
+    if (!any)
       return;
     ModuleAxisInfoAnalysis axisInfo(module);
     SmallVector<scf::ForOp> loops;
@@ -712,7 +717,13 @@ struct PipelinePass
       if (!loop.getInductionVar().getType().isInteger() ||
           loop.getUnsignedCmp())
         continue;
-      LoopPipeliner pipeliner(loop, stages, axisInfo);
+      // tl.range(..., num_stages=N): this loop's own depth.
+      int64_t loopStages = stages;
+      if (auto own = loop->getAttrOfType<IntegerAttr>(loopStagesName))
+        loopStages = own.getInt();
+      if (loopStages < 2)
+        continue;
+      LoopPipeliner pipeliner(loop, loopStages, axisInfo);
       (void)pipeliner.run();
     }
   }

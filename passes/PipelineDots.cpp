@@ -162,13 +162,14 @@ bool mlir::terrazzo::overlapWarpGroupDots(scf::ForOp loop) {
 
 namespace {
 
-/// A dot chain (see isDotChain): its two dots and the ops of the late
-/// stage (the second dot and the ops free of memory effects that only feed
-/// it, less those that only make its A operand up to the conversions that
-/// end that path).
+/// A dot chain (see isDotChain): its two dots, the ops of the late stage
+/// (the second dot and the ops free of memory effects that only feed it,
+/// less those that only make its A operand), and the conversions that end
+/// A's path (the truncation to the operand's type, the move to its layout).
 struct DotChain {
   tilegpu::WarpGroupDotOp first, second;
   llvm::SmallPtrSet<Operation *, 16> late;
+  llvm::SmallPtrSet<Operation *, 4> conversions;
 };
 
 std::optional<DotChain> findDotChain(scf::ForOp loop) {
@@ -210,33 +211,29 @@ std::optional<DotChain> findDotChain(scf::ForOp loop) {
     if (llvm::all_of(op.getUsers(), lateUser))
       chain.late.insert(&op);
   }
-  // The ops that only make A (P from the scores: the softmax's exp2) run
-  // early, but for the conversions that end the path (the truncation to
-  // the operand's type, the move to its layout): the carried value is P as
-  // computed, and the registers the second dot reads are written by its
-  // own stage. Carried as the operand itself, P's next value would go into
-  // the registers the dot still reads in flight, and ptxas then waits for
-  // that dot before the softmax that writes them, undoing the overlap
-  // (seen on the H100 as the wait for P V in front of the exp2s).
-  llvm::SmallPtrSet<Operation *, 4> conversions;
+  // The ops that only make A (P from the scores: the softmax's exp2, the
+  // truncation, the move to the operand layout) run early: the carried
+  // value is the operand, the smallest form of P. The conversions that end
+  // A's path are noted: the rotated loop issues them last (see
+  // rotateDotChain).
   for (Operation *def = second.getA().getDefiningOp();
        def && def->getBlock() == body && def->getNumRegions() == 0 &&
        def->getNumOperands() == 1 && def->getNumResults() == 1 &&
+       def->hasOneUse() &&
        isa<tilegpu::ConvertLayoutOp, arith::TruncFOp, arith::ExtFOp,
            arith::TruncIOp, arith::ExtSIOp, arith::ExtUIOp,
            arith::BitcastOp>(def);
        def = def->getOperand(0).getDefiningOp())
-    conversions.insert(def);
+    chain.conversions.insert(def);
   llvm::SmallPtrSet<Operation *, 16> makesA;
   for (Operation &op : llvm::reverse(body->without_terminator())) {
-    if (&op == second.getOperation() || !chain.late.contains(&op) ||
-        conversions.contains(&op))
+    if (&op == second.getOperation() || !chain.late.contains(&op))
       continue;
     if (llvm::all_of(op.getUses(), [&](OpOperand &use) {
           Operation *user = body->findAncestorOpInBlock(*use.getOwner());
           return (user == second.getOperation() &&
                   use.get() == second.getA()) ||
-                 conversions.contains(user) || makesA.contains(user);
+                 makesA.contains(user);
         }))
       makesA.insert(&op);
   }
@@ -365,8 +362,11 @@ scf::ForOp mlir::terrazzo::rotateDotChain(scf::ForOp loop) {
   }
   for (auto [i, v] : llvm::enumerate(crossing))
     late.map(v, rotated.getRegionIterArgs()[firstCrossing + i]);
+  SmallVector<Operation *> conversions;
   for (Operation *op : earlyOps) {
-    nb.clone(*op, early);
+    Operation *clone = nb.clone(*op, early);
+    if (chain->conversions.contains(op))
+      conversions.push_back(clone);
     if (op == chain->first.getOperation())
       for (Operation *lateOp : lateOps)
         nb.clone(*lateOp, late);
@@ -400,5 +400,16 @@ scf::ForOp mlir::terrazzo::rotateDotChain(scf::ForOp loop) {
 
   loop.replaceAllUsesWith(guard.getResults());
   loop.erase();
+
+  // The dots asynchronous, then P's conversion to the operand last, after
+  // the wait for the second dot (FlashAttention-3's order): the registers
+  // it writes are the ones the second dot read, free only then. (Converted
+  // during the softmax, P's next value would go into registers the dot
+  // still reads in flight, and ptxas waits for the dot before the softmax
+  // instead, undoing the overlap.)
+  overlapWarpGroupDots(rotated);
+  Operation *yieldOp = rotated.getBody()->getTerminator();
+  for (Operation *conversion : conversions)
+    conversion->moveBefore(yieldOp);
   return rotated;
 }

@@ -41,8 +41,11 @@ bool isDotChain(scf::ForOp loop);
 /// peeled in front of the loop, the second stage of the last one behind
 /// it, all under a check that the loop runs; the values the late stage
 /// takes from the early one (P, the row scale, the buffer index) are
-/// carried. Returns the rotated loop (whose dots overlapWarpGroupDots then
-/// makes asynchronous), or null when `loop` is not such a chain.
+/// carried. The dots are then made asynchronous (overlapWarpGroupDots), and
+/// P's conversion to the second dot's operand (truncation, layout) moves to
+/// the end of the iteration, after the wait for the second dot, whose
+/// registers it rewrites. Returns the rotated loop, or null when `loop` is
+/// not such a chain.
 scf::ForOp rotateDotChain(scf::ForOp loop);
 
 } // namespace mlir::terrazzo

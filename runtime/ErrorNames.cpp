@@ -2,8 +2,8 @@
 // describe an error itself: the CUDA toolkit's stub libcuda (what a machine
 // without a GPU driver may find) fails cuGetErrorName for every code,
 // including the CUDA_ERROR_STUB_LIBRARY it returns from cuInit. The names and
-// numbers are those of CUDA 13's cuda.h.
-#include "Driver.h"
+// numbers are those of CUDA 13's cuda.h. Used by CudaDriver.cpp.
+#include "CudaDriverApi.h"
 
 namespace terrazzo::runtime::detail {
 namespace {

@@ -1,11 +1,10 @@
-// Device memory for tests and benchmarks (cuMemAlloc, cuMemcpy*, cuMemsetD8).
+// Device memory for tests and benchmarks (cuMemAlloc, cuMemcpy*, cuMemsetD8
+// and HIP's hipMalloc, hipMemcpy*, hipMemsetD8).
 #include "Driver.h"
 
 namespace terrazzo::runtime {
 
-using namespace cuda;
-using detail::driver;
-using detail::driverError;
+using detail::driverFor;
 
 namespace {
 
@@ -19,12 +18,23 @@ std::string bytesText(size_t bytes) {
   return "for " + std::to_string(bytes) + " bytes";
 }
 
+/// ensureContext(), then `copy`'s failure as an error about `bytes`.
+template <typename F>
+Status withDriver(Platform platform, size_t bytes, F copy) {
+  detail::Driver &driver = driverFor(platform);
+  if (Status status = driver.ensureContext(); !status.ok())
+    return status;
+  if (detail::Call failed = copy(driver))
+    return driver.error(failed, bytesText(bytes));
+  return Status::success();
+}
+
 } // namespace
 
 DeviceBuffer::~DeviceBuffer() { reset(); }
 
 DeviceBuffer::DeviceBuffer(DeviceBuffer &&other) noexcept
-    : pointer_(other.pointer_), size_(other.size_) {
+    : pointer_(other.pointer_), size_(other.size_), platform_(other.platform_) {
   other.pointer_ = 0;
   other.size_ = 0;
 }
@@ -34,6 +44,7 @@ DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) noexcept {
     reset();
     pointer_ = other.pointer_;
     size_ = other.size_;
+    platform_ = other.platform_;
     other.pointer_ = 0;
     other.size_ = 0;
   }
@@ -42,25 +53,29 @@ DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) noexcept {
 
 void DeviceBuffer::reset() {
   if (pointer_) {
-    (void)detail::ensureContext();
-    (void)driver().cuMemFree(pointer_);
+    detail::Driver &driver = driverFor(platform_);
+    (void)driver.ensureContext();
+    driver.free(pointer_);
   }
   pointer_ = 0;
   size_ = 0;
 }
 
-Result<DeviceBuffer> DeviceBuffer::allocate(size_t bytes) {
+Result<DeviceBuffer> DeviceBuffer::allocate(size_t bytes, Platform platform) {
   using R = Result<DeviceBuffer>;
-  if (Status status = detail::ensureContext(); !status.ok())
-    return R::error(std::move(status));
   DeviceBuffer buffer;
-  if (bytes == 0)
-    return R::success(std::move(buffer));
-  CUdeviceptr pointer = 0;
-  if (CUresult r = driver().cuMemAlloc(&pointer, bytes); r != CUDA_SUCCESS)
-    return R::error(driverError("cuMemAlloc", r, bytesText(bytes)));
+  buffer.platform_ = platform;
+  std::uint64_t pointer = 0;
+  if (Status status = withDriver(platform, bytes,
+                                 [&](detail::Driver &driver) {
+                                   return bytes ? driver.allocate(bytes,
+                                                                  pointer)
+                                                : detail::Call{};
+                                 });
+      !status.ok())
+    return R::error(std::move(status));
   buffer.pointer_ = pointer;
-  buffer.size_ = bytes;
+  buffer.size_ = pointer ? bytes : 0;
   return R::success(std::move(buffer));
 }
 
@@ -69,12 +84,9 @@ Status DeviceBuffer::copyFromHost(const void *source, size_t bytes) {
     return tooLarge("copyFromHost", bytes, size_);
   if (bytes == 0)
     return Status::success();
-  if (Status status = detail::ensureContext(); !status.ok())
-    return status;
-  if (CUresult r = driver().cuMemcpyHtoD(pointer_, source, bytes);
-      r != CUDA_SUCCESS)
-    return driverError("cuMemcpyHtoD", r, bytesText(bytes));
-  return Status::success();
+  return withDriver(platform_, bytes, [&](detail::Driver &driver) {
+    return driver.copyHostToDevice(pointer_, source, bytes);
+  });
 }
 
 Status DeviceBuffer::copyToHost(void *destination, size_t bytes) const {
@@ -82,12 +94,9 @@ Status DeviceBuffer::copyToHost(void *destination, size_t bytes) const {
     return tooLarge("copyToHost", bytes, size_);
   if (bytes == 0)
     return Status::success();
-  if (Status status = detail::ensureContext(); !status.ok())
-    return status;
-  if (CUresult r = driver().cuMemcpyDtoH(destination, pointer_, bytes);
-      r != CUDA_SUCCESS)
-    return driverError("cuMemcpyDtoH", r, bytesText(bytes));
-  return Status::success();
+  return withDriver(platform_, bytes, [&](detail::Driver &driver) {
+    return driver.copyDeviceToHost(destination, pointer_, bytes);
+  });
 }
 
 Status DeviceBuffer::copyFrom(const DeviceBuffer &source) {
@@ -95,24 +104,17 @@ Status DeviceBuffer::copyFrom(const DeviceBuffer &source) {
     return tooLarge("copyFrom", source.size_, size_);
   if (source.size_ == 0)
     return Status::success();
-  if (Status status = detail::ensureContext(); !status.ok())
-    return status;
-  if (CUresult r = driver().cuMemcpyDtoD(pointer_, source.pointer_,
-                                         source.size_);
-      r != CUDA_SUCCESS)
-    return driverError("cuMemcpyDtoD", r, bytesText(source.size_));
-  return Status::success();
+  return withDriver(platform_, source.size_, [&](detail::Driver &driver) {
+    return driver.copyDeviceToDevice(pointer_, source.pointer_, source.size_);
+  });
 }
 
 Status DeviceBuffer::fill(uint8_t value) {
   if (size_ == 0)
     return Status::success();
-  if (Status status = detail::ensureContext(); !status.ok())
-    return status;
-  if (CUresult r = driver().cuMemsetD8(pointer_, value, size_);
-      r != CUDA_SUCCESS)
-    return driverError("cuMemsetD8", r, bytesText(size_));
-  return Status::success();
+  return withDriver(platform_, size_, [&](detail::Driver &driver) {
+    return driver.fill(pointer_, value, size_);
+  });
 }
 
 } // namespace terrazzo::runtime

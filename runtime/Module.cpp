@@ -1,34 +1,11 @@
-// Modules (cuModuleLoadDataEx) and kernels (cuModuleGetFunction,
-// cuFuncGetAttribute/cuFuncSetAttribute, cuLaunchKernel).
+// Modules and kernels: Module and Function over the platform's driver.
 #include "Driver.h"
 
-#include <cstdint>
 #include <cstdio>
-#include <cstring>
 
 namespace terrazzo::runtime {
 
-using namespace cuda;
-using detail::driver;
-using detail::driverError;
-
-namespace {
-
-bool startsWith(const void *image, size_t size, const unsigned char *magic,
-                size_t magicSize) {
-  return size >= magicSize && std::memcmp(image, magic, magicSize) == 0;
-}
-
-/// An ELF image (a cubin) or a fatbin: binary, passed to the driver as is.
-bool isBinaryImage(const void *image, size_t size) {
-  static const unsigned char elf[] = {0x7f, 'E', 'L', 'F'};
-  // The fatbin magic 0xBA55ED50, little-endian.
-  static const unsigned char fatbin[] = {0x50, 0xED, 0x55, 0xBA};
-  return startsWith(image, size, elf, sizeof(elf)) ||
-         startsWith(image, size, fatbin, sizeof(fatbin));
-}
-
-} // namespace
+using detail::driverFor;
 
 //===----------------------------------------------------------------------===//
 // Module
@@ -37,7 +14,8 @@ bool isBinaryImage(const void *image, size_t size) {
 Module::~Module() { reset(); }
 
 Module::Module(Module &&other) noexcept
-    : handle_(other.handle_), context_(other.context_) {
+    : handle_(other.handle_), context_(other.context_),
+      platform_(other.platform_) {
   other.handle_ = nullptr;
   other.context_ = nullptr;
 }
@@ -47,6 +25,7 @@ Module &Module::operator=(Module &&other) noexcept {
     reset();
     handle_ = other.handle_;
     context_ = other.context_;
+    platform_ = other.platform_;
     other.handle_ = nullptr;
     other.context_ = nullptr;
   }
@@ -56,68 +35,26 @@ Module &Module::operator=(Module &&other) noexcept {
 void Module::reset() {
   if (!handle_)
     return;
-  // A module exists only if the driver was initialized; failures (such as a
-  // driver already shut down at process exit) cannot be reported here. The
-  // module is unloaded in its own context, which is made current for the
-  // call if another one is.
-  (void)detail::ensureContext();
-  CUcontext current = nullptr;
-  (void)driver().cuCtxGetCurrent(&current);
-  bool switched = context_ && current != context_;
-  if (switched)
-    (void)detail::setContext(context_);
-  (void)driver().cuModuleUnload(static_cast<CUmodule>(handle_));
-  if (switched)
-    (void)detail::setContext(current);
+  driverFor(platform_).unloadModule({handle_, context_});
   handle_ = nullptr;
   context_ = nullptr;
 }
 
-Result<Module> Module::load(const void *image, size_t size) {
+Result<Module> Module::load(const void *image, size_t size,
+                            Platform platform) {
   using R = Result<Module>;
-  if (Status status = detail::ensureContext(); !status.ok())
+  detail::Driver &driver = driverFor(platform);
+  if (Status status = driver.ensureContext(); !status.ok())
     return R::error(std::move(status));
   if (!image || size == 0)
     return R::error(Status::error("Module::load: the image is empty"));
-
-  // PTX is text the driver reads up to a NUL; a binary image has its size in
-  // its headers.
-  bool binary = isBinaryImage(image, size);
-  std::string ptxCopy;
-  const void *data = image;
-  if (!binary && static_cast<const char *>(image)[size - 1] != '\0') {
-    ptxCopy.assign(static_cast<const char *>(image), size);
-    data = ptxCopy.c_str();
-  }
-
-  // The JIT's error log says what is wrong with PTX that fails to compile.
-  std::string errorLog(16 * 1024, '\0');
-  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
-                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void *optionValues[] = {
-      errorLog.data(),
-      reinterpret_cast<void *>(static_cast<uintptr_t>(errorLog.size()))};
-
-  CUmodule module = nullptr;
-  CUresult r = driver().cuModuleLoadDataEx(&module, data, 2, options,
-                                           optionValues);
-  if (r != CUDA_SUCCESS) {
-    std::string what = "for a " + std::to_string(size) + "-byte " +
-                       (binary ? "binary image" : "image read as PTX");
-    Status status = driverError("cuModuleLoadDataEx", r, what);
-    errorLog.resize(std::strlen(errorLog.c_str()));
-    while (!errorLog.empty() &&
-           (errorLog.back() == '\n' || errorLog.back() == ' '))
-      errorLog.pop_back();
-    if (!errorLog.empty())
-      status.message += "\n" + errorLog;
-    return R::error(std::move(status));
-  }
+  Result<detail::Driver::LoadedModule> loaded = driver.loadModule(image, size);
+  if (!loaded.ok())
+    return R::error(std::move(loaded.status));
   Module result;
-  result.handle_ = module;
-  CUcontext context = nullptr;
-  (void)driver().cuCtxGetCurrent(&context);
-  result.context_ = context;
+  result.handle_ = loaded.value.handle;
+  result.context_ = loaded.value.context;
+  result.platform_ = platform;
   return R::success(std::move(result));
 }
 
@@ -126,15 +63,13 @@ Result<Function> Module::getFunction(const std::string &name) const {
   if (!handle_)
     return R::error(Status::error("Module::getFunction('" + name +
                                   "'): the module is not loaded"));
-  if (Status status = detail::ensureContext(); !status.ok())
+  detail::Driver &driver = driverFor(platform_);
+  if (Status status = driver.ensureContext(); !status.ok())
     return R::error(std::move(status));
-  CUfunction function = nullptr;
-  if (CUresult r = driver().cuModuleGetFunction(
-          &function, static_cast<CUmodule>(handle_), name.c_str());
-      r != CUDA_SUCCESS)
-    return R::error(
-        driverError("cuModuleGetFunction", r, "for kernel '" + name + "'"));
-  return R::success(Function(function, name));
+  void *function = nullptr;
+  if (detail::Call failed = driver.getFunction(handle_, name.c_str(), function))
+    return R::error(driver.error(failed, "for kernel '" + name + "'"));
+  return R::success(Function(function, name, platform_));
 }
 
 //===----------------------------------------------------------------------===//
@@ -147,18 +82,7 @@ Status checkFunction(const Function &function, const char *operation) {
   if (!function.valid())
     return Status::error(std::string("Function::") + operation +
                          ": the function handle is empty");
-  return detail::ensureContext();
-}
-
-Status getAttribute(const Function &function, CUfunction_attribute attribute,
-                    const char *attributeName, int &value) {
-  if (CUresult r = driver().cuFuncGetAttribute(
-          &value, attribute, static_cast<CUfunction>(function.handle()));
-      r != CUDA_SUCCESS)
-    return driverError("cuFuncGetAttribute", r,
-                       std::string("(") + attributeName + ") for kernel '" +
-                           function.name() + "'");
-  return Status::success();
+  return driverFor(function.platform()).ensureContext();
 }
 
 } // namespace
@@ -167,23 +91,21 @@ Status Function::setMaxDynamicSharedMemory(int bytes) const {
   if (Status status = checkFunction(*this, "setMaxDynamicSharedMemory");
       !status.ok())
     return status;
-  if (CUresult r = driver().cuFuncSetAttribute(
-          static_cast<CUfunction>(handle_),
-          CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
-      r != CUDA_SUCCESS)
-    return driverError("cuFuncSetAttribute", r,
-                       "(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = " +
-                           std::to_string(bytes) + ") for kernel '" + name_ +
-                           "'");
-  return Status::success();
+  return driverFor(platform_).setMaxDynamicSharedMemory(handle_, bytes, name_);
+}
+
+Status Function::reserveDynamicSharedMemory(int bytes) const {
+  if (bytes <= driverFor(platform_).defaultDynamicSharedMemoryLimit())
+    return Status::success();
+  return setMaxDynamicSharedMemory(bytes);
 }
 
 Result<int> Function::numRegisters() const {
   if (Status status = checkFunction(*this, "numRegisters"); !status.ok())
     return Result<int>::error(std::move(status));
   int value = 0;
-  if (Status status = getAttribute(*this, CU_FUNC_ATTRIBUTE_NUM_REGS,
-                                   "CU_FUNC_ATTRIBUTE_NUM_REGS", value);
+  if (Status status = driverFor(platform_).getAttribute(
+          handle_, detail::FunctionAttribute::NumRegisters, name_, value);
       !status.ok())
     return Result<int>::error(std::move(status));
   return Result<int>::success(value);
@@ -191,29 +113,23 @@ Result<int> Function::numRegisters() const {
 
 Result<Function::Attributes> Function::attributes() const {
   using R = Result<Attributes>;
+  using detail::FunctionAttribute;
   if (Status status = checkFunction(*this, "attributes"); !status.ok())
     return R::error(std::move(status));
   Attributes attrs;
   struct {
-    CUfunction_attribute attribute;
-    const char *attributeName;
+    FunctionAttribute attribute;
     int *field;
   } queries[] = {
-      {CU_FUNC_ATTRIBUTE_NUM_REGS, "CU_FUNC_ATTRIBUTE_NUM_REGS",
-       &attrs.numRegisters},
-      {CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-       "CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK", &attrs.maxThreadsPerBlock},
-      {CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-       "CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES", &attrs.staticSharedBytes},
-      {CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, "CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES",
-       &attrs.localBytes},
-      {CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-       "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES",
-       &attrs.maxDynamicSharedBytes},
+      {FunctionAttribute::NumRegisters, &attrs.numRegisters},
+      {FunctionAttribute::MaxThreadsPerBlock, &attrs.maxThreadsPerBlock},
+      {FunctionAttribute::StaticSharedBytes, &attrs.staticSharedBytes},
+      {FunctionAttribute::LocalBytes, &attrs.localBytes},
+      {FunctionAttribute::MaxDynamicSharedBytes, &attrs.maxDynamicSharedBytes},
   };
   for (auto &query : queries)
-    if (Status status = getAttribute(*this, query.attribute,
-                                     query.attributeName, *query.field);
+    if (Status status = driverFor(platform_).getAttribute(
+            handle_, query.attribute, name_, *query.field);
         !status.ok())
       return R::error(std::move(status));
   return R::success(attrs);
@@ -225,11 +141,11 @@ Status Function::launch(unsigned gridX, unsigned gridY, unsigned gridZ,
                         void **kernelParams) const {
   if (Status status = checkFunction(*this, "launch"); !status.ok())
     return status;
-  CUresult r = driver().cuLaunchKernel(
-      static_cast<CUfunction>(handle_), gridX, gridY, gridZ, blockX, blockY,
-      blockZ, sharedBytes, static_cast<CUstream>(stream), kernelParams,
-      nullptr);
-  if (r == CUDA_SUCCESS)
+  detail::Driver &driver = driverFor(platform_);
+  detail::Call failed =
+      driver.launch(handle_, gridX, gridY, gridZ, blockX, blockY, blockZ,
+                    sharedBytes, stream, kernelParams);
+  if (!failed)
     return Status::success();
   char streamText[32];
   std::snprintf(streamText, sizeof(streamText), "%p", stream);
@@ -241,7 +157,7 @@ Status Function::launch(unsigned gridX, unsigned gridY, unsigned gridZ,
                      std::to_string(sharedBytes) +
                      " bytes of dynamic shared memory, stream " +
                      (stream ? std::string(streamText) : "default") + ")";
-  return driverError("cuLaunchKernel", r, what);
+  return driver.error(failed, what);
 }
 
 } // namespace terrazzo::runtime

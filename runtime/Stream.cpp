@@ -1,11 +1,10 @@
-// Streams and event timing for tests and benchmarks (cuStream*, cuEvent*).
+// Streams and event timing for tests and benchmarks (cuStream*, cuEvent* and
+// HIP's hipStream*, hipEvent*).
 #include "Driver.h"
 
 namespace terrazzo::runtime {
 
-using namespace cuda;
-using detail::driver;
-using detail::driverError;
+using detail::driverFor;
 
 //===----------------------------------------------------------------------===//
 // Stream
@@ -13,7 +12,8 @@ using detail::driverError;
 
 Stream::~Stream() { reset(); }
 
-Stream::Stream(Stream &&other) noexcept : handle_(other.handle_) {
+Stream::Stream(Stream &&other) noexcept
+    : handle_(other.handle_), platform_(other.platform_) {
   other.handle_ = nullptr;
 }
 
@@ -21,6 +21,7 @@ Stream &Stream::operator=(Stream &&other) noexcept {
   if (this != &other) {
     reset();
     handle_ = other.handle_;
+    platform_ = other.platform_;
     other.handle_ = nullptr;
   }
   return *this;
@@ -28,32 +29,31 @@ Stream &Stream::operator=(Stream &&other) noexcept {
 
 void Stream::reset() {
   if (handle_) {
-    (void)detail::ensureContext();
-    (void)driver().cuStreamDestroy(static_cast<CUstream>(handle_));
+    detail::Driver &driver = driverFor(platform_);
+    (void)driver.ensureContext();
+    driver.destroyStream(handle_);
   }
   handle_ = nullptr;
 }
 
-Result<Stream> Stream::create(bool nonBlocking) {
+Result<Stream> Stream::create(bool nonBlocking, Platform platform) {
   using R = Result<Stream>;
-  if (Status status = detail::ensureContext(); !status.ok())
+  detail::Driver &driver = driverFor(platform);
+  if (Status status = driver.ensureContext(); !status.ok())
     return R::error(std::move(status));
-  CUstream stream = nullptr;
-  if (CUresult r = driver().cuStreamCreate(
-          &stream, nonBlocking ? CU_STREAM_NON_BLOCKING : CU_STREAM_DEFAULT);
-      r != CUDA_SUCCESS)
-    return R::error(driverError("cuStreamCreate", r));
   Stream result;
-  result.handle_ = stream;
+  result.platform_ = platform;
+  if (detail::Call failed = driver.createStream(nonBlocking, result.handle_))
+    return R::error(driver.error(failed));
   return R::success(std::move(result));
 }
 
 Status Stream::synchronize() const {
-  if (Status status = detail::ensureContext(); !status.ok())
+  detail::Driver &driver = driverFor(platform_);
+  if (Status status = driver.ensureContext(); !status.ok())
     return status;
-  if (CUresult r = driver().cuStreamSynchronize(static_cast<CUstream>(handle_));
-      r != CUDA_SUCCESS)
-    return driverError("cuStreamSynchronize", r);
+  if (detail::Call failed = driver.synchronizeStream(handle_))
+    return driver.error(failed);
   return Status::success();
 }
 
@@ -64,7 +64,7 @@ Status Stream::synchronize() const {
 EventTimer::~EventTimer() { reset(); }
 
 EventTimer::EventTimer(EventTimer &&other) noexcept
-    : start_(other.start_), stop_(other.stop_) {
+    : start_(other.start_), stop_(other.stop_), platform_(other.platform_) {
   other.start_ = nullptr;
   other.stop_ = nullptr;
 }
@@ -74,6 +74,7 @@ EventTimer &EventTimer::operator=(EventTimer &&other) noexcept {
     reset();
     start_ = other.start_;
     stop_ = other.stop_;
+    platform_ = other.platform_;
     other.start_ = nullptr;
     other.stop_ = nullptr;
   }
@@ -81,71 +82,70 @@ EventTimer &EventTimer::operator=(EventTimer &&other) noexcept {
 }
 
 void EventTimer::reset() {
+  detail::Driver &driver = driverFor(platform_);
   if (start_ || stop_)
-    (void)detail::ensureContext();
+    (void)driver.ensureContext();
   if (start_)
-    (void)driver().cuEventDestroy(static_cast<CUevent>(start_));
+    driver.destroyEvent(start_);
   if (stop_)
-    (void)driver().cuEventDestroy(static_cast<CUevent>(stop_));
+    driver.destroyEvent(stop_);
   start_ = nullptr;
   stop_ = nullptr;
 }
 
-Result<EventTimer> EventTimer::create() {
+Result<EventTimer> EventTimer::create(Platform platform) {
   using R = Result<EventTimer>;
-  if (Status status = detail::ensureContext(); !status.ok())
+  detail::Driver &driver = driverFor(platform);
+  if (Status status = driver.ensureContext(); !status.ok())
     return R::error(std::move(status));
   EventTimer timer;
-  CUevent start = nullptr, stop = nullptr;
-  if (CUresult r = driver().cuEventCreate(&start, CU_EVENT_DEFAULT);
-      r != CUDA_SUCCESS)
-    return R::error(driverError("cuEventCreate", r));
-  timer.start_ = start;
-  if (CUresult r = driver().cuEventCreate(&stop, CU_EVENT_DEFAULT);
-      r != CUDA_SUCCESS)
-    return R::error(driverError("cuEventCreate", r)); // `timer` frees start.
-  timer.stop_ = stop;
+  timer.platform_ = platform;
+  if (detail::Call failed = driver.createEvent(timer.start_))
+    return R::error(driver.error(failed));
+  if (detail::Call failed = driver.createEvent(timer.stop_))
+    return R::error(driver.error(failed)); // `timer` frees start.
   return R::success(std::move(timer));
 }
 
 namespace {
 
-Status record(void *event, void *stream, const char *which) {
+Status record(Platform platform, void *event, void *stream,
+              const char *which) {
   if (!event)
     return Status::error(std::string("EventTimer::") + which +
                          ": the timer was not created");
-  if (Status status = detail::ensureContext(); !status.ok())
+  detail::Driver &driver = driverFor(platform);
+  if (Status status = driver.ensureContext(); !status.ok())
     return status;
-  if (CUresult r = driver().cuEventRecord(static_cast<CUevent>(event),
-                                          static_cast<CUstream>(stream));
-      r != CUDA_SUCCESS)
-    return driverError("cuEventRecord", r,
-                       std::string("for the ") + which + " event");
+  if (detail::Call failed = driver.recordEvent(event, stream))
+    return driver.error(failed, std::string("for the ") + which + " event");
   return Status::success();
 }
 
 } // namespace
 
-Status EventTimer::start(void *stream) { return record(start_, stream, "start"); }
+Status EventTimer::start(void *stream) {
+  return record(platform_, start_, stream, "start");
+}
 
-Status EventTimer::stop(void *stream) { return record(stop_, stream, "stop"); }
+Status EventTimer::stop(void *stream) {
+  return record(platform_, stop_, stream, "stop");
+}
 
 Result<float> EventTimer::elapsedMilliseconds() const {
   using R = Result<float>;
   if (!start_ || !stop_)
     return R::error(Status::error(
         "EventTimer::elapsedMilliseconds: the timer was not created"));
-  if (Status status = detail::ensureContext(); !status.ok())
+  detail::Driver &driver = driverFor(platform_);
+  if (Status status = driver.ensureContext(); !status.ok())
     return R::error(std::move(status));
-  if (CUresult r = driver().cuEventSynchronize(static_cast<CUevent>(stop_));
-      r != CUDA_SUCCESS)
-    return R::error(driverError("cuEventSynchronize", r, "for the stop event"));
+  if (detail::Call failed = driver.synchronizeEvent(stop_))
+    return R::error(driver.error(failed, "for the stop event"));
   float milliseconds = 0.0f;
-  if (CUresult r = driver().cuEventElapsedTime(&milliseconds,
-                                               static_cast<CUevent>(start_),
-                                               static_cast<CUevent>(stop_));
-      r != CUDA_SUCCESS)
-    return R::error(driverError("cuEventElapsedTime", r));
+  if (detail::Call failed =
+          driver.elapsedMilliseconds(start_, stop_, milliseconds))
+    return R::error(driver.error(failed));
   return R::success(milliseconds);
 }
 

@@ -10,6 +10,7 @@ TERRAZZO_APT_PACKAGES=(
   cmake ninja-build ccache g++ mold python3
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22
   libgtest-dev zlib1g-dev libzstd-dev zstd
+  libamdhip64-5  # ROCm's HIP: the runtime's test that every hip* symbol it uses resolves
   python3-dev python3-pybind11 python3-numpy python3-pytest
   python3-venv python3-pip python3-setuptools python3-wheel python3-build
 )

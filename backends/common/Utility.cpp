@@ -36,9 +36,27 @@ SmallVector<Value> mlir::terrazzo::elementsOf(RewriterBase &rewriter, Location l
 SmallVector<Value> mlir::terrazzo::unpackStruct(RewriterBase &rewriter,
                                                 Location loc, Value aggregate) {
   auto type = cast<LLVM::LLVMStructType>(aggregate.getType());
-  SmallVector<Value> values;
-  for (int64_t i = 0, e = type.getBody().size(); i < e; ++i)
-    values.push_back(LLVM::ExtractValueOp::create(rewriter, loc, aggregate, i));
+  int64_t size = type.getBody().size();
+  // The elements a chain of insertvalues (packStruct's) put in, read off
+  // the chain in one walk (the last insert of a position wins). Extracting
+  // them instead left the canonicalizer to fold each extractvalue by
+  // walking the chain: quadratic in the elements per thread.
+  SmallVector<Value> values(size);
+  int64_t found = 0;
+  for (Value chain = aggregate; found < size;) {
+    auto insert = chain.getDefiningOp<LLVM::InsertValueOp>();
+    if (!insert || insert.getPosition().size() != 1)
+      break;
+    int64_t position = insert.getPosition()[0];
+    if (position >= 0 && position < size && !values[position]) {
+      values[position] = insert.getValue();
+      ++found;
+    }
+    chain = insert.getContainer();
+  }
+  for (int64_t i = 0; i < size; ++i)
+    if (!values[i])
+      values[i] = LLVM::ExtractValueOp::create(rewriter, loc, aggregate, i);
   return values;
 }
 

@@ -64,6 +64,8 @@ public:
     populateAsyncCopyOpToLLVMPatterns(converter, patterns, axisInfo,
                                       targetInfo);
     populateFP8ConversionPatterns(converter, patterns);
+    if (capability >= 80)
+      populatePackedTruncationPatterns(converter, patterns);
     populateTmaOpToLLVMPatterns(converter, patterns, targetInfo);
     // Transcendental functions through libdevice rather than LLVM
     // intrinsics that NVPTX cannot select.

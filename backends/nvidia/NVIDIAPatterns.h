@@ -19,6 +19,11 @@ void populateNVIDIAFastMathPatterns(const LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns,
                                     PatternBenefit benefit);
 
+/// arith.truncf of float32 tensors to float16 or bfloat16, two elements per
+/// cvt (sm_80+; see PackedTruncationToLLVM.cpp).
+void populatePackedTruncationPatterns(TileGPUTypeConverter &converter,
+                                      RewritePatternSet &patterns);
+
 /// Conversions with fp8 (f8E4M3FN, f8E5M2) on either side: tile.fp_to_fp,
 /// arith.extf and arith.truncf, through the cvt instructions of sm_89+
 /// (see FP8ConversionToLLVM.cpp); and fp8 constants as their bytes.

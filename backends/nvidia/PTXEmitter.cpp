@@ -9,6 +9,8 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/OptBisect.h"
+#include "llvm/IR/PassInstrumentation.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -23,6 +25,8 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <string>
+#include <unordered_set>
 
 extern "C" {
 void LLVMInitializeNVPTXTargetInfo();
@@ -111,12 +115,63 @@ LogicalResult linkLibdevice(ModuleOp op, llvm::Module &module) {
   return success();
 }
 
+/// Passes whose cost grows with the square of a function's instructions,
+/// skipped in functions of more than kMaxQuadraticInstructions so that
+/// compile time stays linear in the elements per thread (bench/
+/// compile-time.py; every kernel of the tutorials and the lit inputs is
+/// smaller, its PTX unchanged):
+/// - the code generator's straight-line strength reduction ("slsr") compares
+///   each candidate (an add, a multiplication, an address) with those
+///   before it: a block of 2^18 elements spent 16 of its 16.3 s of code
+///   generation there;
+/// - the code generator's load/store vectorizer and O3's VectorCombinePass
+///   ask for the order of instructions in a block they keep changing, and
+///   LLVM renumbers the whole block each time (38% of a 2^18 compile once
+///   the former was skipped). Huge kernels' accesses are vectorized by
+///   the lowering already (ld.global.v4 and friends).
+constexpr unsigned kMaxQuadraticInstructions = 8192;
+
+bool isLarge(const llvm::Function &function) {
+  return function.getInstructionCount() > kMaxQuadraticInstructions;
+}
+
+/// The code generator's (legacy) passes ask the context's gate, by their
+/// argument, about "function (<name>)".
+class SkipQuadraticCodegenPasses : public llvm::OptPassGate {
+public:
+  explicit SkipQuadraticCodegenPasses(const llvm::Module &module) {
+    for (const llvm::Function &function : module)
+      if (isLarge(function))
+        large.insert("function (" + function.getName().str() + ")");
+  }
+
+  bool isEnabled() const override { return !large.empty(); }
+
+  bool shouldRunPass(llvm::StringRef pass,
+                     llvm::StringRef description) const override {
+    return (pass != "slsr" && pass != "load-store-vectorizer") ||
+           !large.count(description.str());
+  }
+
+private:
+  std::unordered_set<std::string> large;
+};
+
 void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
   llvm::LoopAnalysisManager loops;
   llvm::FunctionAnalysisManager functions;
   llvm::CGSCCAnalysisManager cgscc;
   llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder builder(&machine);
+  llvm::PassInstrumentationCallbacks instrumentation;
+  instrumentation.registerShouldRunOptionalPassCallback(
+      [](llvm::StringRef pass, llvm::Any ir) {
+        if (pass != "VectorCombinePass")
+          return true;
+        const auto *function = llvm::any_cast<const llvm::Function *>(&ir);
+        return !function || !*function || !isLarge(**function);
+      });
+  llvm::PassBuilder builder(&machine, llvm::PipelineTuningOptions(),
+                            std::nullopt, &instrumentation);
   builder.registerModuleAnalyses(modules);
   builder.registerCGSCCAnalyses(cgscc);
   builder.registerFunctionAnalyses(functions);
@@ -212,6 +267,8 @@ FailureOr<std::string> emitPTX(ModuleOp op, const Target &target,
     return failure();
   llvm::SmallString<0> ptx;
   llvm::raw_svector_ostream os(ptx);
+  SkipQuadraticCodegenPasses gate(*optimized->module);
+  context.setOptPassGate(gate);
   llvm::legacy::PassManager codegen;
   if (optimized->machine->addPassesToEmitFile(
           codegen, os, nullptr, llvm::CodeGenFileType::AssemblyFile))

@@ -31,8 +31,9 @@ namespace terrazzo::aot {
 /// One embedded binary: a kernel compiled for one GPU target.
 struct Kernel {
   const char *name;       ///< the kernel's symbol
-  const char *target;     ///< "cuda:80", "cuda:90", ...
-  const char *binaryKind; ///< "cubin" or "ptx" (compiled by the driver at load)
+  const char *target;     ///< "cuda:80", "cuda:90", "hip:gfx942", ...
+  /// "cubin", "ptx" (compiled by the driver at load) or "hsaco".
+  const char *binaryKind;
   const unsigned char *binary;
   std::size_t size;
   int numWarps;
@@ -108,6 +109,21 @@ inline std::vector<const Kernel *> candidates(const char *name, int major,
   return result;
 }
 
+/// The embedded binaries of `name` that may run on `device`: candidates() for
+/// a CUDA device; for a HIP device, those compiled for its processor (an
+/// hsaco runs on the processor it was compiled for only).
+inline std::vector<const Kernel *>
+candidates(const char *name, const runtime::DeviceProperties &device) {
+  if (device.platform == runtime::Platform::Cuda)
+    return candidates(name, device.computeCapabilityMajor,
+                      device.computeCapabilityMinor);
+  std::vector<const Kernel *> result;
+  for (const Kernel *kernel = first(); kernel; kernel = kernel->next)
+    if (std::strcmp(kernel->name, name) == 0 && device.target == kernel->target)
+      result.push_back(kernel);
+  return result;
+}
+
 /// The first of candidates(), or null when none may run there.
 inline const Kernel *find(const char *name, int major, int minor) {
   std::vector<const Kernel *> found = candidates(name, major, minor);
@@ -132,24 +148,32 @@ struct LoadedKernel {
 };
 
 /// Loads the embedded `name` for device `ordinal` (negative: the current
-/// device) into the calling thread's context of that device.
-inline runtime::Result<LoadedKernel> load(const char *name, int ordinal = -1) {
+/// device) of `platform` (by default the machine's: CUDA or HIP) into the
+/// calling thread's context of that device, with the driver of that
+/// platform.
+inline runtime::Result<LoadedKernel>
+load(const char *name, int ordinal = -1,
+     runtime::Platform platform = runtime::defaultPlatform()) {
   using Result = runtime::Result<LoadedKernel>;
   if (ordinal < 0) {
-    runtime::Result<int> current = runtime::currentDevice();
+    runtime::Result<int> current = runtime::currentDevice(platform);
     if (!current.ok())
       return Result::error(current.status);
     ordinal = current.value;
   }
   runtime::Result<runtime::DeviceProperties> properties =
-      runtime::getDeviceProperties(ordinal);
+      runtime::getDeviceProperties(ordinal, platform);
   if (!properties.ok())
     return Result::error(properties.status);
-  int major = properties.value.computeCapabilityMajor;
-  int minor = properties.value.computeCapabilityMinor;
-  std::vector<const Kernel *> found = candidates(name, major, minor);
-  std::string device = "device " + std::to_string(ordinal) + " (sm_" +
-                       std::to_string(major * 10 + minor) + ")";
+  std::vector<const Kernel *> found = candidates(name, properties.value);
+  // "sm_90", "gfx942": the architecture binaries are compiled for.
+  std::string architecture =
+      platform == runtime::Platform::Cuda
+          ? properties.value.architecture
+          : properties.value.target.substr(properties.value.target.find(':') +
+                                           1);
+  std::string device =
+      "device " + std::to_string(ordinal) + " (" + architecture + ")";
   if (found.empty()) {
     std::string message =
         std::string("no embedded kernel '") + name + "' runs on " + device +
@@ -165,12 +189,12 @@ inline runtime::Result<LoadedKernel> load(const char *name, int ordinal = -1) {
     return Result::error(runtime::Status::error(message));
   }
   runtime::DeviceScope scope;
-  if (runtime::Status status = scope.enter(ordinal); !status.ok())
+  if (runtime::Status status = scope.enter(ordinal, platform); !status.ok())
     return Result::error(status);
   std::string failures;
   for (const Kernel *kernel : found) {
     runtime::Result<runtime::Module> module =
-        runtime::Module::load(kernel->binary, kernel->size);
+        runtime::Module::load(kernel->binary, kernel->size, platform);
     if (!module.ok()) {
       failures += std::string("\n  ") + kernel->target + " (" +
                   kernel->binaryKind + "): " + module.status.message;
@@ -184,11 +208,10 @@ inline runtime::Result<LoadedKernel> load(const char *name, int ordinal = -1) {
     if (!function.ok())
       return Result::error(function.status);
     loaded.function = function.value;
-    if (kernel->sharedMemoryBytes > 48 * 1024)
-      if (runtime::Status status = loaded.function.setMaxDynamicSharedMemory(
-              kernel->sharedMemoryBytes);
-          !status.ok())
-        return Result::error(status);
+    if (runtime::Status status = loaded.function.reserveDynamicSharedMemory(
+            kernel->sharedMemoryBytes);
+        !status.ok())
+      return Result::error(status);
     return Result::success(std::move(loaded));
   }
   return Result::error(runtime::Status::error(

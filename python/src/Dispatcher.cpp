@@ -465,7 +465,8 @@ std::uint64_t Dispatcher::computeKey(BoundArgs &bound, ArgValue *values,
       // Arguments that name no device: the current one, which the key
       // must name too (its target may differ from another device's).
       if (*device == kCurrentDevice) {
-        runtime::Result<int> current = runtime::currentDevice();
+        runtime::Result<int> current =
+            runtime::currentDevice(devicePlatform());
         if (!current.ok())
           throw std::runtime_error(current.status.message);
         *device = current.value;
@@ -785,7 +786,7 @@ py::object Dispatcher::run(py::handle grid, py::handle args,
     // the launch below says why.)
     runtime::DeviceScope scope;
     if (device != kCurrentDevice)
-      (void)scope.enter(device);
+      (void)scope.enter(device, devicePlatform());
     entry = compileAndInsert(bound, values.data(), options, hash, bytes,
                              constexprObjects.data(), parts);
   }

@@ -82,27 +82,29 @@ std::uint64_t fromAllocator(std::uint64_t bytes, std::uintptr_t stream,
 /// between launches. Growing it waits for the device, since kernels queued
 /// before may still read the old buffer.
 std::uint64_t fromCache(std::uint64_t bytes, std::uintptr_t stream,
-                        int device) {
+                        int device, runtime::Platform platform) {
   static std::mutex mutex;
   static auto *buffers =
       new std::map<std::pair<int, std::uintptr_t>, runtime::DeviceBuffer>();
   // Allocation, and the synchronisation before growing, in the launch
   // device's context.
   runtime::DeviceScope scope;
-  if (runtime::Status status = scope.enter(device); !status.ok())
+  if (runtime::Status status = scope.enter(device, platform); !status.ok())
     throw std::runtime_error(status.message);
-  runtime::Result<int> current = runtime::currentDevice();
+  runtime::Result<int> current = runtime::currentDevice(platform);
   if (!current.ok())
     throw std::runtime_error(current.status.message);
   std::lock_guard<std::mutex> lock(mutex);
   runtime::DeviceBuffer &buffer = (*buffers)[{current.value, stream}];
   if (buffer.size() < bytes) {
     if (buffer.size())
-      if (runtime::Status status = runtime::synchronize(); !status.ok())
+      if (runtime::Status status = runtime::synchronize(platform);
+          !status.ok())
         throw std::runtime_error(status.message);
     // Room to grow a little without another synchronisation.
     runtime::Result<runtime::DeviceBuffer> grown =
-        runtime::DeviceBuffer::allocate(std::max<std::uint64_t>(bytes, 4096));
+        runtime::DeviceBuffer::allocate(std::max<std::uint64_t>(bytes, 4096),
+                                        platform);
     if (!grown.ok())
       throw std::runtime_error("cannot allocate " + std::to_string(bytes) +
                                " bytes of global scratch for tensor "
@@ -116,12 +118,12 @@ std::uint64_t fromCache(std::uint64_t bytes, std::uintptr_t stream,
 } // namespace
 
 GlobalScratch acquireGlobalScratch(std::uint64_t bytes, std::uintptr_t stream,
-                                   int device) {
+                                   int device, runtime::Platform platform) {
   GlobalScratch scratch;
   if (!allocator().is_none())
     scratch.pointer = fromAllocator(bytes, stream, device, scratch.owner);
   else
-    scratch.pointer = fromCache(bytes, stream, device);
+    scratch.pointer = fromCache(bytes, stream, device, platform);
   return scratch;
 }
 

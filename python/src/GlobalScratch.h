@@ -9,6 +9,7 @@
 #define TERRAZZO_PYTHON_GLOBALSCRATCH_H
 
 #include "Common.h"
+#include "terrazzo/Runtime.h"
 
 #include <cstdint>
 
@@ -26,13 +27,14 @@ struct GlobalScratch {
 };
 
 /// Scratch of `bytes` bytes on device `device` (negative: the current
-/// device) for a launch on `stream`, a stream of that device. The
+/// device) of `platform` for a launch on `stream`, a stream of that device.
+/// The
 /// allocator is called with that device current in torch (when torch is
 /// imported and another device is current); the extension's own buffer is
 /// allocated in that device's context. Must be called with the GIL held;
 /// errors raise Python exceptions.
 GlobalScratch acquireGlobalScratch(std::uint64_t bytes, std::uintptr_t stream,
-                                   int device);
+                                   int device, runtime::Platform platform);
 
 /// _C.set_allocator(fn or None) and _C.get_allocator().
 void registerGlobalScratch(py::module_ &m);

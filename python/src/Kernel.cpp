@@ -16,6 +16,11 @@ namespace {
 int multipleDevicesOverride = -1;
 } // namespace
 
+runtime::Platform devicePlatform() {
+  // Asked once; the answer stays (runtime::defaultPlatform caches it).
+  return runtime::defaultPlatform();
+}
+
 bool multipleDevices() {
   if (multipleDevicesOverride >= 0)
     return multipleDevicesOverride;
@@ -23,7 +28,7 @@ bool multipleDevices() {
   static const bool multiple = [] {
     if (dryLaunchDefault)
       return false;
-    runtime::Result<int> count = runtime::deviceCount();
+    runtime::Result<int> count = runtime::deviceCount(devicePlatform());
     return count.ok() && count.value > 1;
   }();
   return multiple;
@@ -35,7 +40,7 @@ namespace {
 enum class DeviceSource : std::uint8_t {
   GetDevice, ///< obj.get_device() -> int, -1 on the host (torch.Tensor)
   DLPack,    ///< obj.__dlpack_device__() -> (device type, device id)
-  Driver,    ///< cuPointerGetAttribute on the address
+  Driver,    ///< the driver's pointer attributes for the address
 };
 
 PyObject *getDeviceName() {
@@ -122,13 +127,15 @@ int argumentDevice(PyObject *object, const ArgValue &value) {
     long id = PyLong_AsLong(PyTuple_GET_ITEM(result, 1));
     if (PyErr_Occurred())
       throwPythonError();
-    constexpr long kDLCUDA = 2, kDLCUDAManaged = 13;
-    return (type == kDLCUDA || type == kDLCUDAManaged) && id >= 0
+    constexpr long kDLCUDA = 2, kDLROCM = 10, kDLCUDAManaged = 13;
+    return (type == kDLCUDA || type == kDLROCM || type == kDLCUDAManaged) &&
+                   id >= 0
                ? int(id)
                : kCurrentDevice;
   }
   case DeviceSource::Driver: {
-    runtime::Result<int> device = runtime::pointerDevice(value.address);
+    runtime::Result<int> device =
+        runtime::pointerDevice(value.address, devicePlatform());
     return device.ok() && device.value >= 0 ? device.value : kCurrentDevice;
   }
   }
@@ -140,7 +147,8 @@ void requireKnownToDriver(const std::string &kernelName, std::uint64_t address,
                           const ParamRef &who) {
   if (dryLaunchDefault)
     return;
-  runtime::Result<bool> accessible = runtime::deviceCanAccess(address);
+  runtime::Result<bool> accessible =
+      runtime::deviceCanAccess(address, devicePlatform());
   if (!accessible.ok() || accessible.value)
     return; // without a context the launch says why
   raise(PyExc_ValueError,
@@ -188,10 +196,11 @@ void LaunchDevice::add(PyObject *object, const ArgValue &value,
 
 Kernel::Kernel(std::string binary, std::string name, int threadsPerBlock,
                int sharedMemoryBytes, std::string signature, bool dryRun,
-               int globalScratchBytes)
+               int globalScratchBytes, runtime::Platform platform)
     : dryRun(dryRun), binary_(std::move(binary)), name_(std::move(name)),
       threadsPerBlock_(threadsPerBlock), sharedMemoryBytes_(sharedMemoryBytes),
-      globalScratchBytes_(globalScratchBytes), signature_(std::move(signature)) {
+      globalScratchBytes_(globalScratchBytes), platform_(platform),
+      signature_(std::move(signature)) {
   for (char c : signature_)
     numKernelParams_ += c != '-';
 }
@@ -223,21 +232,20 @@ runtime::Status Kernel::ensureLoaded(void *context, const Loaded *&loaded) {
   if (n == kMaxContexts)
     return runtime::Status::error(
         "kernel '" + name_ + "' is loaded in " + std::to_string(n) +
-        " CUDA contexts already, the most one kernel can be loaded in");
+        " contexts already, the most one kernel can be loaded in");
   runtime::Result<runtime::Module> module =
-      runtime::Module::load(binary_.data(), binary_.size());
+      runtime::Module::load(binary_.data(), binary_.size(), platform_);
   if (!module.ok())
     return module.status;
   runtime::Result<runtime::Function> function =
       module.value.getFunction(name_);
   if (!function.ok())
     return function.status;
-  // Above 48 KiB, dynamic shared memory needs the kernel's opt-in.
-  if (sharedMemoryBytes_ > 48 * 1024)
-    if (runtime::Status status =
-            function.value.setMaxDynamicSharedMemory(sharedMemoryBytes_);
-        !status.ok())
-      return status;
+  // Above the platform's default, dynamic shared memory needs an opt-in.
+  if (runtime::Status status =
+          function.value.reserveDynamicSharedMemory(sharedMemoryBytes_);
+      !status.ok())
+    return status;
   auto *entry = new Loaded();
   entry->context = context;
   entry->module = std::move(module.value);
@@ -272,7 +280,7 @@ void Kernel::launch(int device, const unsigned grid[3], std::uintptr_t stream,
     std::uint64_t programs =
         std::uint64_t(grid[0]) * grid[1] * grid[2];
     scratch = acquireGlobalScratch(programs * std::uint64_t(globalScratchBytes_),
-                                   stream, device);
+                                   stream, device, platform_);
     for (std::size_t k = 0; k < numKernelParams_; ++k)
       withScratch[k] = params[k];
     withScratch[numKernelParams_] = &scratch.pointer;
@@ -284,7 +292,7 @@ void Kernel::launch(int device, const unsigned grid[3], std::uintptr_t stream,
     // is restored when the scope ends.
     runtime::DeviceScope scope;
     py::gil_scoped_release release;
-    status = scope.enter(device);
+    status = scope.enter(device, platform_);
     const Loaded *loaded = nullptr;
     if (status.ok())
       status = ensureLoaded(scope.context(), loaded);
@@ -406,15 +414,26 @@ void registerKernel(py::module_ &m) {
       "several GPUs (True) or not (False), whatever the driver says; None "
       "asks the driver again.");
   py::class_<Kernel>(m, "Kernel", R"doc(
-A compiled kernel. The binary (cubin or PTX) is loaded on the first launch,
-so a Kernel can be created without a GPU. `signature` has one character per
-argument: p pointer, i int32, l int64, f float32, d float64, b int1 (passed
-as a byte), '-' accepted but not passed (specialized away).)doc")
+A compiled kernel. The binary (cubin or PTX; hsaco for a hip target) is
+loaded on the first launch, so a Kernel can be created without a GPU.
+`signature` has one character per argument: p pointer, i int32, l int64, f
+float32, d float64, b int1 (passed as a byte), '-' accepted but not passed
+(specialized away). `target` ("cuda:90", "hip:gfx942"; None: a cuda one) is
+what the binary was compiled for: it picks the driver that loads and
+launches it (CUDA or HIP).)doc")
       .def(py::init([](py::handle binary, std::string name,
                        int threadsPerBlock, int sharedMemoryBytes,
                        std::string signature, py::object dryRun,
-                       int globalScratchBytes) {
+                       int globalScratchBytes, py::object target) {
              checkSignature(signature);
+             runtime::Platform platform = runtime::Platform::Cuda;
+             if (!target.is_none()) {
+               runtime::Result<runtime::Platform> named =
+                   runtime::platformOfTarget(py::cast<std::string>(target));
+               if (!named.ok())
+                 raise(PyExc_ValueError, named.status.message);
+               platform = named.value;
+             }
              if (threadsPerBlock < 1 || threadsPerBlock > 1024)
                raise(PyExc_ValueError,
                      "threads_per_block must be 1 to 1024, got " +
@@ -429,21 +448,27 @@ as a byte), '-' accepted but not passed (specialized away).)doc")
                                          : py::cast<bool>(dryRun);
              return new Kernel(bytesOf(binary, "binary"), std::move(name),
                                threadsPerBlock, sharedMemoryBytes,
-                               std::move(signature), dry, globalScratchBytes);
+                               std::move(signature), dry, globalScratchBytes,
+                               platform);
            }),
            py::arg("binary"), py::arg("name"), py::arg("threads_per_block"),
            py::arg("shared_memory_bytes"), py::arg("signature"),
            py::kw_only(), py::arg("dry_run") = py::none(),
-           py::arg("global_scratch_bytes") = 0)
+           py::arg("global_scratch_bytes") = 0, py::arg("target") = py::none())
       .def("launch", &launchFromPython, py::arg("grid"), py::arg("stream"),
            py::arg("args"),
-           "Launches on `stream` (a CUstream as an int; 0 for the default "
+           "Launches on `stream` (a CUstream or hipStream_t as an int; 0 for "
+           "the default "
            "stream) with one argument per signature character, on the "
            "device of the pointer arguments (the current device when none "
            "names one); `stream` must belong to that device.")
       .def_property_readonly("name", &Kernel::name)
       .def_property_readonly("signature", &Kernel::signature)
       .def_property_readonly("threads_per_block", &Kernel::threadsPerBlock)
+      .def_property_readonly(
+          "platform",
+          [](const Kernel &k) { return runtime::platformName(k.platform()); },
+          "'cuda' or 'hip': whose driver loads and launches the binary.")
       .def_property_readonly("shared_memory_bytes",
                              &Kernel::sharedMemoryBytes)
       .def_property_readonly("global_scratch_bytes",

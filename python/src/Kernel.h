@@ -1,8 +1,9 @@
 // terrazzo._C.Kernel: a compiled kernel that launches itself.
 //
-// Holds the binary (cubin or PTX) and loads it with the runtime on the first
-// launch, so a Kernel can be created, cached and inspected on a machine
-// without a GPU. In dry-run mode (TERRAZZO_DRY_LAUNCH=1 when the module was
+// Holds the binary (cubin or PTX for a cuda:* target, hsaco for hip:*) and
+// loads it on the first launch with the runtime's driver of its target's
+// platform (CUDA or HIP), so a Kernel can be created, cached and inspected on
+// a machine without a GPU. In dry-run mode (TERRAZZO_DRY_LAUNCH=1 when the module was
 // imported, or `kernel.dry_run = True`) a launch does everything but the
 // driver call: the arguments are converted and packed, and the packed values
 // are kept for last_launch(), so the host-side cost can be measured and
@@ -30,7 +31,12 @@ namespace terrazzo::python {
 /// A launch on the current device: no argument named one.
 inline constexpr int kCurrentDevice = -1;
 
-/// True when the process sees more than one CUDA device (asked once). False
+/// The platform whose devices the process launches on (runtime's
+/// defaultPlatform): where launches look for their arguments' devices and
+/// the current device.
+runtime::Platform devicePlatform();
+
+/// True when the process sees more than one GPU (asked once). False
 /// without a driver, with one device, and in dry-run mode
 /// (TERRAZZO_DRY_LAUNCH), where launches never reach a device: then every
 /// launch runs on the current device and no argument's device is read.
@@ -69,12 +75,15 @@ class Kernel {
 public:
   Kernel(std::string binary, std::string name, int threadsPerBlock,
          int sharedMemoryBytes, std::string signature, bool dryRun,
-         int globalScratchBytes = 0);
+         int globalScratchBytes = 0,
+         runtime::Platform platform = runtime::Platform::Cuda);
 
   const std::string &name() const { return name_; }
   const std::string &signature() const { return signature_; }
   const std::string &binary() const { return binary_; }
   int threadsPerBlock() const { return threadsPerBlock_; }
+  /// The platform whose driver loads and launches the binary.
+  runtime::Platform platform() const { return platform_; }
   int sharedMemoryBytes() const { return sharedMemoryBytes_; }
   /// Global scratch per program instance (tensor maps of TMA descriptors):
   /// when nonzero, a launch passes one more parameter, a pointer to that
@@ -125,6 +134,7 @@ private:
   int threadsPerBlock_;
   int sharedMemoryBytes_;
   int globalScratchBytes_ = 0;
+  runtime::Platform platform_ = runtime::Platform::Cuda;
   std::string signature_;
   std::size_t numKernelParams_ = 0;
 

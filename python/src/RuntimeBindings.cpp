@@ -1,7 +1,12 @@
-// terrazzo._C.runtime_available, runtime_error, current_target and
-// synchronize: the device side of include/terrazzo/Runtime.h that the
-// frontend needs besides Kernel.
+// terrazzo._C.runtime_available, runtime_error, current_target, platform,
+// synchronize, device_count, current_device, set_current_device,
+// device_properties and kernel_attributes: the device side of
+// include/terrazzo/Runtime.h that the frontend needs besides Kernel (the
+// device queries of terrazzo.runtime.driver go through these, so that one
+// implementation talks to the driver), each for the platform launches run on
+// (devicePlatform: CUDA's devices, else HIP's).
 #include "Common.h"
+#include "Kernel.h"
 
 #include "terrazzo/Runtime.h"
 
@@ -13,19 +18,23 @@ namespace terrazzo::python {
 namespace {
 
 std::string runtimeError() {
-  runtime::Status status = runtime::initialize();
+  runtime::Platform platform = devicePlatform();
+  runtime::Status status = runtime::initialize(platform);
   if (!status.ok())
     return status.message;
-  runtime::Result<int> count = runtime::deviceCount();
+  runtime::Result<int> count = runtime::deviceCount(platform);
   if (!count.ok())
     return count.status.message;
   if (count.value == 0)
-    return "the CUDA driver reports no device";
+    return platform == runtime::Platform::Hip
+               ? "the HIP driver reports no device"
+               : "the CUDA driver reports no device";
   return "";
 }
 
 std::string currentTarget() {
-  runtime::Result<int> device = runtime::currentDevice();
+  runtime::Platform platform = devicePlatform();
+  runtime::Result<int> device = runtime::currentDevice(platform);
   if (!device.ok())
     throw std::runtime_error(device.status.message);
   // The properties of a device do not change: ask the driver once.
@@ -36,26 +45,134 @@ std::string currentTarget() {
   if (it != targets.end())
     return it->second;
   runtime::Result<runtime::DeviceProperties> properties =
-      runtime::getDeviceProperties(device.value);
+      runtime::getDeviceProperties(device.value, platform);
   if (!properties.ok())
     throw std::runtime_error(properties.status.message);
-  std::string target =
-      "cuda:" + std::to_string(properties.value.computeCapabilityMajor) +
-      std::to_string(properties.value.computeCapabilityMinor);
-  targets.emplace(device.value, target);
-  return target;
+  targets.emplace(device.value, properties.value.target);
+  return properties.value.target;
+}
+
+/// Runs `query` (a runtime call returning a Result) without the GIL: its
+/// value, or RuntimeError with the runtime's message.
+template <typename Query> auto withoutGil(Query query) {
+  decltype(query()) result;
+  {
+    py::gil_scoped_release release;
+    result = query();
+  }
+  if (!result.ok())
+    throw std::runtime_error(result.status.message);
+  return std::move(result.value);
+}
+
+py::dict deviceProperties(int ordinal) {
+  runtime::DeviceProperties p =
+      withoutGil([&] {
+        return runtime::getDeviceProperties(ordinal, devicePlatform());
+      });
+  py::dict out;
+  out["name"] = p.name;
+  out["target"] = p.target;
+  out["architecture"] = p.architecture;
+  out["compute_capability"] =
+      py::make_tuple(p.computeCapabilityMajor, p.computeCapabilityMinor);
+  out["multiprocessor_count"] = p.multiprocessorCount;
+  out["max_threads_per_block"] = p.maxThreadsPerBlock;
+  out["warp_size"] = p.warpSize;
+  out["max_shared_memory_per_block"] = p.maxSharedMemoryPerBlock;
+  out["max_shared_memory_per_block_optin"] = p.maxSharedMemoryPerBlockOptin;
+  out["total_memory"] = p.totalMemoryBytes;
+  return out;
+}
+
+/// The attributes of kernel `name` of a binary loaded (and unloaded again)
+/// in the current context, by the driver of the devices launches run on.
+runtime::Result<runtime::Function::Attributes>
+loadAndAsk(const std::string &binary, const std::string &name) {
+  runtime::Result<runtime::Function::Attributes> attributes;
+  runtime::Result<runtime::Module> module =
+      runtime::Module::load(binary.data(), binary.size(), devicePlatform());
+  if (!module.ok()) {
+    attributes.status = module.status;
+    return attributes;
+  }
+  runtime::Result<runtime::Function> function = module.value.getFunction(name);
+  if (!function.ok()) {
+    attributes.status = function.status;
+    return attributes;
+  }
+  return function.value.attributes();
+}
+
+py::dict kernelAttributes(const std::string &binary, const std::string &name) {
+  runtime::Function::Attributes a =
+      withoutGil([&] { return loadAndAsk(binary, name); });
+  py::dict out;
+  out["num_regs"] = a.numRegisters;
+  out["max_threads"] = a.maxThreadsPerBlock;
+  out["shared_bytes"] = a.staticSharedBytes;
+  out["local_bytes"] = a.localBytes;
+  out["max_dynamic_shared_bytes"] = a.maxDynamicSharedBytes;
+  return out;
 }
 
 } // namespace
 
 void registerRuntimeBindings(py::module_ &m) {
   m.def(
+      "device_count",
+      []() {
+        return withoutGil([] { return runtime::deviceCount(devicePlatform()); });
+      },
+      "The number of devices the driver reports; RuntimeError without a "
+      "driver.");
+  m.def(
+      "current_device",
+      []() {
+        return withoutGil(
+            [] { return runtime::currentDevice(devicePlatform()); });
+      },
+      "The device of the calling thread's current context (the runtime's "
+      "default one made current if the thread had none; HIP: the thread's "
+      "current device).");
+  m.def(
+      "set_current_device",
+      [](int ordinal) {
+        runtime::Status status;
+        {
+          py::gil_scoped_release release;
+          status = runtime::setCurrentDevice(ordinal, devicePlatform());
+        }
+        if (!status.ok())
+          throw std::runtime_error(status.message);
+      },
+      py::arg("ordinal"),
+      "Makes the primary context of device `ordinal` current on the calling "
+      "thread.");
+  m.def("device_properties", &deviceProperties, py::arg("ordinal"),
+        "A device's properties (runtime::DeviceProperties): name, target "
+        "('cuda:90', 'hip:gfx942'), architecture ('sm_90', HIP's "
+        "gcnArchName), compute_capability (major, minor), multiprocessor_count, "
+        "max_threads_per_block, warp_size, max_shared_memory_per_block, "
+        "max_shared_memory_per_block_optin, total_memory.");
+  m.def(
+      "kernel_attributes",
+      [](py::bytes binary, const std::string &name) {
+        return kernelAttributes(std::string(binary), name);
+      },
+      py::arg("binary"), py::arg("name"),
+      "What the driver reports of kernel `name` of a binary loaded into the "
+      "current context (runtime::Function::Attributes): num_regs, "
+      "max_threads, shared_bytes (static), local_bytes (per thread: spills), "
+      "max_dynamic_shared_bytes.");
+  m.def(
       "runtime_available",
       []() {
         py::gil_scoped_release release;
-        return runtime::isAvailable();
+        return runtime::isAvailable(devicePlatform());
       },
-      "True when the CUDA driver loads and reports at least one device.");
+      "True when the GPU driver (CUDA's, else HIP's) loads and reports at "
+      "least one device.");
   m.def(
       "runtime_error",
       []() {
@@ -70,20 +187,30 @@ void registerRuntimeBindings(py::module_ &m) {
         py::gil_scoped_release release;
         return currentTarget();
       },
-      "The target of the current device, e.g. 'cuda:90'; RuntimeError "
-      "without one.");
+      "The target of the current device, e.g. 'cuda:90' or 'hip:gfx942'; "
+      "RuntimeError without one.");
+  m.def(
+      "platform",
+      []() {
+        py::gil_scoped_release release;
+        return std::string(runtime::platformName(devicePlatform()));
+      },
+      "'cuda' or 'hip': the platform whose devices launches run on (CUDA "
+      "when its driver reports a device, else HIP when its driver does, else "
+      "CUDA).");
   m.def(
       "synchronize",
       []() {
         runtime::Status status;
         {
           py::gil_scoped_release release;
-          status = runtime::synchronize();
+          status = runtime::synchronize(devicePlatform());
         }
         if (!status.ok())
           throw std::runtime_error(status.message);
       },
-      "Waits for all work on the current context (cuCtxSynchronize).");
+      "Waits for all work on the current context (cuCtxSynchronize; "
+      "hipDeviceSynchronize on HIP).");
 }
 
 } // namespace terrazzo::python

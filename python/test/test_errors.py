@@ -72,7 +72,7 @@ def k_lambda(x_ptr):
 
 @triton.jit
 def k_listcomp(x_ptr):
-    vals = [i for i in range(3)]  # <-
+    vals = [v for v in tl.load(x_ptr + tl.arange(0, 4))]  # <-
 
 
 @triton.jit
@@ -104,7 +104,8 @@ def k_return_in_loop(x_ptr, n):
 @pytest.mark.parametrize("kernel,pattern", [
     (k_with, r"`with` statements are not supported"),
     (k_lambda, r"lambda expressions are not supported"),
-    (k_listcomp, r"list comprehensions are not supported"),
+    (k_listcomp, r"a comprehension in a kernel iterates over a tuple or range known at "
+                 r"compile time"),
     (k_break, r"`break` is not supported"),
     (k_subscript_assign, r"assigning to an element .* is not supported"),
     (k_try, r"`try` statements are not supported"),

@@ -301,6 +301,42 @@ def test_runtime_status_is_consistent():
             _C.current_target()
 
 
+@pytest.mark.skipif(_C.runtime_available(), reason="needs a machine without a GPU runtime")
+def test_device_queries_without_driver_are_runtime_errors():
+    """The device queries terrazzo.runtime.driver makes through the runtime
+    say why there is no device, as the runtime does."""
+    why = re.escape(_C.runtime_error()[:20])
+    for query in (_C.device_count, _C.current_device, lambda: _C.set_current_device(0),
+                  lambda: _C.device_properties(0), lambda: _C.kernel_attributes(b"x", "k")):
+        with pytest.raises(RuntimeError, match=why):
+            query()
+
+
+@gpu
+@requires_gpu
+def test_device_queries():
+    count = _C.device_count()
+    assert count >= 1
+    _C.set_current_device(count - 1)
+    assert _C.current_device() == count - 1
+    _C.set_current_device(0)
+    assert _C.current_device() == 0
+    props = _C.device_properties(0)
+    major, minor = props["compute_capability"]
+    assert _C.current_target() == f"cuda:{major}{minor}"
+    assert props["warp_size"] == 32 and props["multiprocessor_count"] > 0
+    assert props["max_shared_memory_per_block_optin"] >= props["max_shared_memory_per_block"]
+    with pytest.raises(RuntimeError):
+        _C.device_properties(count)
+    result = _C.compile(VECTOR_ADD, "vector-add.mlir", _C.current_target(), 4, "cubin")
+    assert result.success, result.diagnostics
+    attributes = _C.kernel_attributes(bytes(result.output), "add_kernel")
+    assert 8 <= attributes["num_regs"] <= 255 and attributes["local_bytes"] == 0
+    assert attributes["max_threads"] >= 128
+    with pytest.raises(RuntimeError, match="no_such_kernel"):
+        _C.kernel_attributes(bytes(result.output), "no_such_kernel")
+
+
 # --------------------------------------------------------------------------
 # Kernel
 # --------------------------------------------------------------------------

@@ -233,6 +233,204 @@ def test_bitcast_keeps_every_code():
 
 
 # ---------------------------------------------------------------------------
+# Arithmetic on fp8 values, with Triton's type rules: two values of one fp8
+# type give that type, two fp8 types meet in float16, fp8 with float16 is
+# float16, with bfloat16 or float32 float32, a Python number takes the fp8
+# type; fp8 with an integer tensor is Triton's TypeError. There are no fp8
+# arithmetic instructions: an fp8 result is computed in float32 and rounded
+# once to the fp8 type (Triton 3.6 accepts these types and then fails in its
+# LLVM lowering; Terrazzo computes them).
+# ---------------------------------------------------------------------------
+
+ARITH_OPS = ["add", "sub", "mul", "div", "neg", "max", "min", "scalar", "fma", "mod"]
+CMP_OPS = ["lt", "le", "gt", "ge", "eq", "ne"]
+
+
+@triton.jit
+def fp8_arith_kernel(x_ptr, y_ptr, out_ptr, cmp_ptr, n, F: tl.constexpr, OP: tl.constexpr,
+                     BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr.to(tl.pointer_type(F)) + offs, mask=mask)
+    y = tl.load(y_ptr.to(tl.pointer_type(F)) + offs, mask=mask)
+    if OP == "add":
+        z = x + y
+    elif OP == "sub":
+        z = x - y
+    elif OP == "mul":
+        z = x * y
+    elif OP == "div":
+        z = x / y
+    elif OP == "mod":
+        z = x % y
+    elif OP == "neg":
+        z = -x
+    elif OP == "max":
+        z = tl.maximum(x, y)
+    elif OP == "min":
+        z = tl.minimum(x, y)
+    elif OP == "scalar":
+        z = x * 2
+    else:
+        z = tl.fma(x, y, x)
+    tl.static_assert(z.dtype == F)
+    tl.store(out_ptr.to(tl.pointer_type(F)) + offs, z, mask=mask)
+    cmp = cmp_ptr + offs * 6
+    tl.store(cmp + 0, x < y, mask=mask)
+    tl.store(cmp + 1, x <= y, mask=mask)
+    tl.store(cmp + 2, x > y, mask=mask)
+    tl.store(cmp + 3, x >= y, mask=mask)
+    tl.store(cmp + 4, x == y, mask=mask)
+    tl.store(cmp + 5, x != y, mask=mask)
+
+
+def _finite_codes(rng, fmt, shape, nonzero=False):
+    """(random codes of finite values of `fmt`, not zero if asked; their
+    float64 values)."""
+    values = soft_code_values(fmt) if fmt in SOFT else code_values(fmt)
+    allowed = np.flatnonzero(np.isfinite(values) & ((values != 0) if nonzero else True))
+    codes = rng.choice(allowed, size=shape).astype(np.uint8)
+    return codes, values[codes]
+
+
+def _arith_reference(op, x, y, fmt):
+    """Codes of op(x, y): the exact float64 result, rounded to float32 (the
+    type the kernel computes in) and then to `fmt`. The number in `x * 2`
+    takes the fp8 type first (float8e4b15 saturates it to 1.75)."""
+    def encode(v):
+        return soft_reference_encode(v, fmt) if fmt in SOFT else reference_encode(v, fmt)
+    values = soft_code_values(fmt) if fmt in SOFT else code_values(fmt)
+    two = values[encode(2.0)[0]]
+    exact = {"add": lambda: x + y, "sub": lambda: x - y, "mul": lambda: x * y,
+             "div": lambda: x / y, "mod": lambda: np.fmod(x, y), "neg": lambda: -x,
+             "max": lambda: np.maximum(x, y), "min": lambda: np.minimum(x, y),
+             "scalar": lambda: x * two, "fma": lambda: x * y + x}[op]()
+    return encode(exact.astype(np.float32).astype(np.float64))
+
+
+def _compare_reference(x, y):
+    return np.stack([x < y, x <= y, x > y, x >= y, x == y, x != y], axis=1).reshape(-1)
+
+
+def _arith_inputs(rng, fmt, op):
+    n = int(rng.integers(200, 600))
+    x, xv = _finite_codes(rng, fmt, n)
+    y, yv = _finite_codes(rng, fmt, n, nonzero=op in ("div", "mod"))
+    y[:5] = x[:5]  # some equal pairs for the comparisons
+    if op == "mod":
+        # Quotients below 2^20: a float32 remainder is exact there (the GPU
+        # computes x - trunc(x / y) * y).
+        far = np.abs(xv) >= np.abs(yv) * 2.0 ** 20
+        y[far] = x[far]
+    return n, x, y
+
+
+def _check_arith(op, fmt, x, y, out, cmp, n):
+    values = soft_code_values(fmt) if fmt in SOFT else code_values(fmt)
+    xv, yv = values[x], values[y]
+    want = _arith_reference(op, xv, yv, fmt)
+    # -0 and +0 are equal values; compare the codes of everything else.
+    zero = (values[want] == 0) & (values[out[:n]] == 0)
+    np.testing.assert_array_equal(out[:n][~zero], want[~zero])
+    np.testing.assert_array_equal(cmp[:6 * n].astype(bool), _compare_reference(xv, yv))
+
+
+@pytest.mark.parametrize("fmt", ["float8e4nv", "float8e5", "float8e4b15", "float8e4b8",
+                                 "float8e5b16"])
+@pytest.mark.parametrize("op", ARITH_OPS)
+def test_fp8_arithmetic(fmt, op, rng):
+    n, x, y = _arith_inputs(rng, fmt, op)
+    out = np.full(n + 7, 0x55, np.uint8)
+    cmp = np.full(6 * n + 7, 7, np.int8)
+    interp(fp8_arith_kernel)[(triton.cdiv(n, 128),)](x, y, out, cmp, n, F=TL[fmt], OP=op,
+                                                      BLOCK=128)
+    assert (out[n:] == 0x55).all() and (cmp[6 * n:] == 7).all()  # masked tails
+    _check_arith(op, fmt, x, y, out, cmp, n)
+
+
+@triton.jit
+def fp8_mixed_kernel(x_ptr, y_ptr, out_ptr, A: tl.constexpr, B: tl.constexpr,
+                     R: tl.constexpr, OP: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr.to(tl.pointer_type(A)) + offs)
+    y = tl.load(y_ptr.to(tl.pointer_type(B)) + offs)
+    if OP == "add":
+        z = x + y
+    elif OP == "mul":
+        z = x * y
+    else:
+        z = x / y
+    tl.static_assert(z.dtype == R)
+    tl.store(out_ptr + offs, z.to(tl.float32))
+
+
+@pytest.mark.parametrize("a,b,result,op", [
+    ("float8e4nv", "float8e5", "float16", "add"),
+    ("float8e5", "float8e4nv", "float16", "mul"),
+    ("float8e4nv", "float16", "float16", "mul"),
+    ("float8e5", "float16", "float32", "div"),
+    ("float8e4nv", "bfloat16", "float32", "add"),
+    ("float8e5", "float32", "float32", "mul"),
+])
+def test_fp8_mixed_promotion(a, b, result, op, rng):
+    """The other operand's type decides, as in Triton 3.6; the fp8 values
+    convert exactly and the result is computed once in the result type."""
+    block = 128
+    x, xv = _finite_codes(rng, a, block)
+    if b in FORMATS:
+        y, yv = _finite_codes(rng, b, block, nonzero=True)
+    else:
+        yv = rng.standard_normal(block) * 4
+        yv[yv == 0] = 1.0
+        y = to_bits(yv.astype(np.float32).astype(np.float64)
+                    if b != "float16" else yv.astype(np.float16).astype(np.float64), b)
+        yv = from_bits(y, b)
+    out = np.zeros(block, np.float32)
+    interp(fp8_mixed_kernel)[(1,)](x, y, out, A=TL[a], B=TL[b], R=TL[result], OP=op,
+                                   BLOCK=block)
+    exact = {"add": xv + yv, "mul": xv * yv, "div": xv / yv}[op]
+    with np.errstate(over="ignore"):  # float16 products beyond 65504 are inf, as on the device
+        want = exact.astype(np.float16 if result == "float16" else np.float32)
+    np.testing.assert_array_equal(out, want.astype(np.float32))
+
+
+@triton.jit
+def fp8_math_kernel(x_ptr, out_ptr, F: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr.to(tl.pointer_type(F)) + offs)
+    e = tl.exp(x)
+    tl.static_assert(e.dtype == F)
+    tl.store(out_ptr.to(tl.pointer_type(F)) + offs, e)
+    tl.store(out_ptr.to(tl.pointer_type(F)) + BLOCK + offs, tl.abs(x) + x)
+
+
+def test_fp8_math_rounds_back(rng):
+    """tl.exp on fp8 computes in float32 and rounds back to the fp8 type
+    (as for float16), and tl.abs stays exact."""
+    fmt = "float8e4nv"
+    x, xv = _finite_codes(rng, fmt, 128)
+    x[np.abs(xv) > 4] = 0x38  # 1.0: exp stays in range
+    xv = code_values(fmt)[x]
+    out = np.zeros(256, np.uint8)
+    interp(fp8_math_kernel)[(1,)](x, out, F=TL[fmt], BLOCK=128)
+    got = code_values(fmt)[out[:128]]
+    np.testing.assert_allclose(got, np.exp(xv), rtol=2.0 ** -3)
+    np.testing.assert_array_equal(code_values(fmt)[out[128:]], np.abs(xv) + xv)
+
+
+def test_fp8_arithmetic_ir(check_ir):
+    """The tile IR converts to float32, computes there and rounds back."""
+    z = np.zeros(64, np.uint8)
+    ir = fp8_arith_kernel.ir(z, z, z, z, 64, F=tl.float8e4nv, OP="add", BLOCK=64)
+    assert "arith.addf" in ir and "tensor<64xf32>" in ir
+    assert "tile.fp_to_fp" in ir and "rounding = rtne : tensor<64xf32> -> tensor<64xf8E4M3FN>" in ir
+    assert "arith.cmpf olt" in ir
+    arith_on_fp8 = [ln for ln in ir.splitlines() if "arith." in ln and "f8E4M3FN" in ln]
+    assert not arith_on_fp8, arith_on_fp8
+    check_ir(ir)
+
+
+# ---------------------------------------------------------------------------
 # Tile IR and PTX
 # ---------------------------------------------------------------------------
 
@@ -260,7 +458,7 @@ def bad_fp8_kernel(x_ptr, CASE: tl.constexpr):
     p = x_ptr.to(tl.pointer_type(tl.float8e4nv))
     v = tl.load(p + offs)
     if CASE == 0:
-        w = v + v  # <- 0
+        w = v + offs  # <- 0
     elif CASE == 1:
         w = tl.load(x_ptr.to(tl.pointer_type(tl.float64)) + offs).to(tl.float8e4nv)  # <- 1
     else:
@@ -269,12 +467,12 @@ def bad_fp8_kernel(x_ptr, CASE: tl.constexpr):
 
 
 @pytest.mark.parametrize("case,message", [
-    (0, "arithmetic on fp8 values is not supported yet; convert them first"),
+    (0, "unexpected type fp8e4nv and int32"),
     (1, "conversions from float64 to float8e4nv are not supported"),
     (2, "round to nearest even only"),
 ])
 def test_errors_name_the_line(case, message):
-    with pytest.raises(UnsupportedError) as e:
+    with pytest.raises(CompilationError) as e:
         bad_fp8_kernel.ir(np.zeros(64, np.uint8), CASE=case)
     text = str(e.value)
     assert message in text, text
@@ -355,6 +553,25 @@ def test_gpu_to_fp8_matches_torch(torch_cuda, fmt, wide, rng):
     # And the interpreter agrees bit for bit.
     np.testing.assert_array_equal(got[~nan],
                                   reference_encode(xf.cpu().double().numpy(), fmt)[~nan])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("fmt", ["float8e4nv", "float8e5", "float8e4b15", "float8e4b8",
+                                 "float8e5b16"])
+@pytest.mark.parametrize("op", ARITH_OPS)
+def test_gpu_fp8_arithmetic(torch_cuda, fmt, op, rng):
+    torch = torch_cuda
+    n, x, y = _arith_inputs(rng, fmt, op)
+    xd = torch.from_numpy(x).cuda()  # the kernel reads the bytes as F
+    yd = torch.from_numpy(y).cuda()
+    out = torch.full((n + 7,), 0x55, dtype=torch.uint8, device="cuda")
+    cmp = torch.full((6 * n + 7,), 7, dtype=torch.int8, device="cuda")
+    fp8_arith_kernel[(triton.cdiv(n, 128),)](xd, yd, out, cmp, n, F=TL[fmt], OP=op,
+                                             BLOCK=128)
+    torch.cuda.synchronize()
+    out, cmp = out.cpu().numpy(), cmp.cpu().numpy()
+    assert (out[n:] == 0x55).all() and (cmp[6 * n:] == 7).all()
+    _check_arith(op, fmt, x, y, out, cmp, n)
 
 
 # ---------------------------------------------------------------------------
@@ -560,13 +777,6 @@ def soft_dot_kernel(a_ptr, b_ptr, c_ptr, A: tl.constexpr, B: tl.constexpr, M: tl
     tl.store(c_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :], tl.dot(a, b))
 
 
-def _finite_codes(rng, fmt, shape):
-    values = soft_code_values(fmt) if fmt in SOFT else code_values(fmt)
-    allowed = np.flatnonzero(np.isfinite(values))
-    codes = rng.choice(allowed, size=shape).astype(np.uint8)
-    return codes, values[codes]
-
-
 @pytest.mark.parametrize("fa,fb", [("float8e4b15", "float8e4b15"), ("float8e4b8", "float8e5b16"),
                                    ("float8e4b15", "float8e5")])
 def test_soft_dot_interpreter(fa, fb, rng):
@@ -618,14 +828,14 @@ def bad_soft_kernel(x_ptr, CASE: tl.constexpr):
     p = x_ptr.to(tl.pointer_type(tl.float8e4b15))
     v = tl.load(p + offs)
     if CASE == 0:
-        w = v * v  # <- 0
+        w = v * offs  # <- 0
     else:
         w = tl.load(x_ptr.to(tl.pointer_type(tl.float64)) + offs).to(tl.float8e4b15)  # <- 1
     tl.store(p + offs, w)
 
 
 @pytest.mark.parametrize("case,message", [
-    (0, "arithmetic on fp8 values is not supported yet; convert them first"),
+    (0, "unexpected type fp8e4b15 and int32"),
     (1, "conversions from float64 to float8e4b15 are not supported"),
 ])
 def test_soft_errors_name_the_line(case, message):

@@ -293,7 +293,8 @@ def test_interpreter_driver_without_a_gpu(fresh_driver, monkeypatch):
 
 
 class FakeCuda:
-    """Stands for libcuda: attribute values by CUdevice_attribute number."""
+    """Stands for libcuda's cuDeviceGetAttribute: values by
+    CUdevice_attribute number."""
 
     def __init__(self):
         self.asked = []
@@ -302,29 +303,59 @@ class FakeCuda:
         self.asked.append((attribute, ordinal))
         return 1000 * ordinal + attribute
 
-    def context_device(self):
-        return 1
+
+class FakeRuntime:
+    """Stands for the extension's runtime queries (runtime::DeviceProperties
+    of device i: i * 1000 + a field's number; the current device: 1)."""
+
+    def __init__(self, arch=(9, 0), sm_count=None):
+        self.asked = []
+        self.arch, self.sm_count = arch, sm_count
+        self.current = 1
+
+    def device_properties(self, ordinal):
+        self.asked.append(ordinal)
+        return {"name": "fake", "compute_capability": self.arch,
+                "multiprocessor_count": self.sm_count or 1000 * ordinal + 1,
+                "max_threads_per_block": 1024, "warp_size": 1000 * ordinal + 2,
+                "max_shared_memory_per_block": 49152,
+                "max_shared_memory_per_block_optin": 1000 * ordinal + 3, "total_memory": 1}
+
+    def current_device(self):
+        return self.current
+
+    def set_current_device(self, ordinal):
+        self.current = ordinal
 
 
-def test_device_properties_read_the_cuda_attributes_triton_reports(fresh_driver, monkeypatch):
-    fake = FakeCuda()
-    monkeypatch.setattr(fresh_driver._CudaLibrary, "_instance", fake)
+def _fake_devices(driver_module, monkeypatch, runtime, cuda):
+    monkeypatch.setattr(driver_module, "get_C", lambda required=True: runtime)
+    monkeypatch.setattr(driver_module._CudaAttributes, "_instance", cuda)
+    monkeypatch.setattr(driver_module, "_torch_cuda", lambda: None)
+
+
+def test_device_properties_read_the_attributes_triton_reports(fresh_driver, monkeypatch):
+    runtime, cuda = FakeRuntime(), FakeCuda()
+    _fake_devices(fresh_driver, monkeypatch, runtime, cuda)
     d = fresh_driver.CudaDriver()
     fresh_driver.set_active(d)
     props = d.utils.get_device_properties(2)
-    # cuda.h's numbers: the properties must be these attributes of device 2.
-    assert props == {"max_shared_mem": 2097, "max_num_regs": 2012,
-                     "multiprocessor_count": 2016, "warpSize": 2010,
+    # The runtime's properties of device 2, and cuda.h's numbers for the
+    # attributes it does not report.
+    assert props == {"max_shared_mem": 2003, "max_num_regs": 2012,
+                     "multiprocessor_count": 2001, "warpSize": 2002,
                      "sm_clock_rate": 2013, "mem_clock_rate": 2036, "mem_bus_width": 2037,
                      "max_threads_per_sm": 2039}
-    assert all(o == 2 for _, o in fake.asked)
+    assert all(o == 2 for _, o in cuda.asked) and runtime.asked == [2]
     # Devices named as Triton's callers do; None is the current device.
     assert d.utils.get_device_properties("cuda:2") == props
-    current = d.get_current_device()  # torch's, else the fake context's (1)
-    assert d.utils.get_device_properties(None)["warpSize"] == 1000 * current + 10
-    n = len(fake.asked)
+    assert d.get_current_device() == 1
+    assert d.utils.get_device_properties(None)["warpSize"] == 1002
+    d.set_current_device(3)
+    assert d.get_current_device() == 3 and runtime.current == 3
+    n = len(cuda.asked)
     d.utils.get_device_properties(2)
-    assert len(fake.asked) == n  # asked once per device
+    assert len(cuda.asked) == n and runtime.asked == [2, 1]  # asked once per device
 
 
 def test_cuda_driver_target_follows_terrazzo_target(fresh_driver, monkeypatch):
@@ -603,13 +634,13 @@ def test_do_bench_on_the_cpu():
 
 def test_device_peaks_from_the_device_properties(fresh_driver, monkeypatch):
     # An H100 SXM: 132 SMs, 1830 MHz, 2619 MHz HBM3 on a 5120-bit bus.
-    values = {16: 132, 13: 1830000, 36: 2619000, 37: 5120, 75: 9, 76: 0}
+    values = {13: 1830000, 36: 2619000, 37: 5120}
 
     class FakeH100(FakeCuda):
         def attribute(self, attribute, ordinal):
             return values.get(attribute, 1)
 
-    monkeypatch.setattr(fresh_driver._CudaLibrary, "_instance", FakeH100())
+    _fake_devices(fresh_driver, monkeypatch, FakeRuntime(arch=(9, 0), sm_count=132), FakeH100())
     fresh_driver.set_active(fresh_driver.CudaDriver())
     assert fresh_driver.device_arch(0) == 90
     assert math.isclose(triton.testing.get_dram_gbps(0), 3352.32, rel_tol=1e-6)

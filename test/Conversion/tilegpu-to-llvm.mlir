@@ -134,7 +134,9 @@ module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:90", "t
 
 // CHECK-LABEL: llvm.func @masked
 // CHECK-NOT: llvm.cond_br
-// CHECK: %[[M0:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct<(i1, i1, i1, i1)>
+// The predicate is the first register's mask, taken from the comparison that
+// made it (not extracted from the mask's struct).
+// CHECK: %[[M0:.*]] = llvm.icmp "slt"
 // CHECK: llvm.mlir.zero : vector<4xf32>
 // CHECK: llvm.inline_asm has_side_effects "@$5 ld.global.v4.b32 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,l,b,0,1,2,3" %{{.*}}, %[[M0]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (i64, i1, i32, i32, i32, i32) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-NOT: llvm.load

@@ -51,3 +51,15 @@ func.func @too_large(%p: !tile.ptr<f32>, %x: f32) {
   %v = tile.splat %x : f32 -> tensor<67108864xf32>
   return
 }
+
+// -----
+
+// A zero-sized tensor (the tile verifier accepts it; no GPU layout holds it).
+func.func @zero_sized(%p: !tile.ptr<f32>) {
+  %c = arith.constant 1.0 : f32
+  // expected-error @+1 {{the result of 'tile.splat' has type 'tensor<0xf32>', which has no layout on the GPU: shape entry 0 is not a power of two in [1, 2^30]}}
+  %v = tile.splat %c : f32 -> tensor<0xf32>
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<0x!tile.ptr<f32>>
+  tile.store %ps, %v : tensor<0x!tile.ptr<f32>>
+  return
+}

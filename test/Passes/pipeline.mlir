@@ -1057,11 +1057,11 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 // and softmax peeled in front of the loop and the last iteration's rescale
 // and second dot behind it, all under a check that the loop runs; in the
 // loop this iteration's first dot and the previous iteration's second dot
-// (P as computed, in float32, the row max and its buffer index carried; the
-// truncation and the move to the operand layout in the late stage, so that
-// the softmax never writes registers the dot in flight reads) are issued together,
+// (P in the operand layout, the row max and its buffer index carried) are
+// issued together,
 // the first is waited for with the second in flight, the second at the end
-// of the iteration.
+// of the iteration, and only then is P converted to the operand (the
+// registers it writes are the ones the second dot read).
 // CHECK-LABEL: func.func @dot_chain
 // CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
 // CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
@@ -1071,25 +1071,26 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 // CHECK-NEXT: tilegpu.memdesc_index
 // CHECK-NEXT: tilegpu.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} : !tilegpu.memdesc
 // CHECK: math.exp2
-// CHECK-NOT: arith.truncf
+// CHECK: tilegpu.convert_layout {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand
 // CHECK: tilegpu.async_copy_global_to_local
 // CHECK: %[[L:.*]]:12 = scf.for
 // CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
 // CHECK-NEXT: tilegpu.memdesc_index
 // CHECK-NEXT: %[[S:.*]] = tilegpu.warp_group_dot async
-// CHECK: %[[PH:.*]] = arith.truncf %arg{{[0-9]+}} : tensor<64x64xf32, {{.*}} to tensor<64x64xf16,
-// CHECK-NEXT: %[[PA:.*]] = tilegpu.convert_layout %[[PH]] : {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand
+// CHECK-NOT: arith.truncf
 // CHECK: arith.mulf
-// CHECK-NEXT: %[[O:.*]] = tilegpu.warp_group_dot async %[[PA]]
+// CHECK-NEXT: %[[O:.*]] = tilegpu.warp_group_dot async %arg{{[0-9]+}}
 // CHECK-NEXT: tilegpu.warp_group_dot_wait %[[S]] {pendings = 1 : i32}
 // CHECK: %[[P:.*]] = math.exp2 {{.*}} : tensor<64x64xf32,
+// CHECK-NOT: arith.truncf
 // CHECK: tilegpu.async_copy_global_to_local
 // CHECK: %[[OW:.*]] = tilegpu.warp_group_dot_wait %[[O]] {pendings = 0 : i32}
-// CHECK-NEXT: scf.yield %[[OW]], {{.*}}, %[[P]], %{{.*}} :
-// CHECK: arith.truncf %[[L]]#10
+// CHECK-NEXT: %[[PH:.*]] = arith.truncf %[[P]]
+// CHECK-NEXT: %[[PA:.*]] = tilegpu.convert_layout %[[PH]] : {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand
+// CHECK-NEXT: scf.yield %[[OW]], {{.*}}, %[[PA]] :
 // CHECK: arith.mulf %[[L]]#0
-// CHECK-NEXT: tilegpu.memdesc_index %{{.*}}[%[[L]]#11]
-// CHECK-NEXT: tilegpu.warp_group_dot
+// CHECK-NEXT: tilegpu.memdesc_index %{{.*}}[%[[L]]#10]
+// CHECK-NEXT: tilegpu.warp_group_dot %[[L]]#11
 // CHECK-NEXT: scf.yield
 // CHECK-NEXT: } else {
 // CHECK: tilegpu.async_wait {num = 0 : i32}
@@ -1293,6 +1294,124 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
       scf.yield %o, %mn, %pk2, %pv2 : tensor<64x64xf32, #mma>, tensor<64xf32, #row>, tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64x!tile.ptr<f16>, #blocked>
     }
     tile.store %out, %res#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// Must not: a loop whose own tile.num_stages (tl.range's num_stages) is 1
+// is not pipelined, whatever the pass's depth.
+// CHECK-LABEL: func.func @loop_not_staged
+// CHECK-NOT: tilegpu.local_alloc
+// CHECK-NOT: async_copy
+// CHECK: tile.load
+// OFF-LABEL: func.func @loop_not_staged
+#blocked1 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked2 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dotA = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dotB = #tilegpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @loop_not_staged(%abase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %bbase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %ar = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked1}>>
+    %ac = tile.make_range 0 to 32 : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blocked1}>>
+    %ar2 = tile.expand_dims %ar axis = 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked1}>> -> tensor<64x1xi32, #blocked1>
+    %ac2 = tile.expand_dims %ac axis = 0 : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blocked1}>> -> tensor<1x32xi32, #blocked1>
+    %a32 = arith.constant dense<32> : tensor<64x1xi32, #blocked1>
+    %arows = arith.muli %ar2, %a32 : tensor<64x1xi32, #blocked1>
+    %arb = tile.broadcast %arows : tensor<64x1xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %acb = tile.broadcast %ac2 : tensor<1x32xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %aoff = arith.addi %arb, %acb : tensor<64x32xi32, #blocked1>
+    %asp = tile.splat %abase : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>, #blocked1>
+    %a = tile.addptr %asp, %aoff : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+    %br = tile.make_range 0 to 32 : tensor<32xi32, #tilegpu.slice<{dim = 1, parent = #blocked2}>>
+    %bc = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked2}>>
+    %br2 = tile.expand_dims %br axis = 1 : tensor<32xi32, #tilegpu.slice<{dim = 1, parent = #blocked2}>> -> tensor<32x1xi32, #blocked2>
+    %bc2 = tile.expand_dims %bc axis = 0 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked2}>> -> tensor<1x64xi32, #blocked2>
+    %b64 = arith.constant dense<64> : tensor<32x1xi32, #blocked2>
+    %brows = arith.muli %br2, %b64 : tensor<32x1xi32, #blocked2>
+    %brb = tile.broadcast %brows : tensor<32x1xi32, #blocked2> -> tensor<32x64xi32, #blocked2>
+    %bcb = tile.broadcast %bc2 : tensor<1x64xi32, #blocked2> -> tensor<32x64xi32, #blocked2>
+    %boff = arith.addi %brb, %bcb : tensor<32x64xi32, #blocked2>
+    %bsp = tile.splat %bbase : !tile.ptr<f16> -> tensor<32x64x!tile.ptr<f16>, #blocked2>
+    %b = tile.addptr %bsp, %boff : tensor<32x64x!tile.ptr<f16>, #blocked2>, tensor<32x64xi32, #blocked2>
+    %c0 = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %sa = arith.constant dense<32> : tensor<64x32xi32, #blocked1>
+    %sb = arith.constant dense<2048> : tensor<32x64xi32, #blocked2>
+    %r:3 = scf.for %i = %c0 to %k step %c32 iter_args(%acc = %acc0, %pa = %a, %pb = %b) -> (tensor<64x64xf32, #mma>, tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<32x64x!tile.ptr<f16>, #blocked2>) : i32 {
+      %x = tile.load %pa : tensor<64x32x!tile.ptr<f16>, #blocked1>
+      %y = tile.load %pb : tensor<32x64x!tile.ptr<f16>, #blocked2>
+      %xa = tilegpu.convert_layout %x : tensor<64x32xf16, #blocked1> -> tensor<64x32xf16, #dotA>
+      %yb = tilegpu.convert_layout %y : tensor<32x64xf16, #blocked2> -> tensor<32x64xf16, #dotB>
+      %d = tile.dot %xa, %yb, %acc : tensor<64x32xf16, #dotA> * tensor<32x64xf16, #dotB> -> tensor<64x64xf32, #mma>
+      %pa2 = tile.addptr %pa, %sa : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+      %pb2 = tile.addptr %pb, %sb : tensor<32x64x!tile.ptr<f16>, #blocked2>, tensor<32x64xi32, #blocked2>
+      scf.yield %d, %pa2, %pb2 : tensor<64x64xf32, #mma>, tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<32x64x!tile.ptr<f16>, #blocked2>
+    } {tile.num_stages = 1 : i32}
+    tile.store %out, %r#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// A loop's own tile.num_stages = 2 wins over the pass's depth (3 here, 1
+// under OFF): stacks of two buffers, one copy group ahead.
+// CHECK-LABEL: func.func @loop_two_stages
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<2x
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<2x
+// CHECK: scf.for
+// CHECK: tilegpu.async_wait {num = 0 : i32}
+// OFF-LABEL: func.func @loop_two_stages
+// OFF: tilegpu.local_alloc : () -> !tilegpu.memdesc<2x
+#blocked1 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked2 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dotA = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dotB = #tilegpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @loop_two_stages(%abase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %bbase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %ar = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked1}>>
+    %ac = tile.make_range 0 to 32 : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blocked1}>>
+    %ar2 = tile.expand_dims %ar axis = 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked1}>> -> tensor<64x1xi32, #blocked1>
+    %ac2 = tile.expand_dims %ac axis = 0 : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #blocked1}>> -> tensor<1x32xi32, #blocked1>
+    %a32 = arith.constant dense<32> : tensor<64x1xi32, #blocked1>
+    %arows = arith.muli %ar2, %a32 : tensor<64x1xi32, #blocked1>
+    %arb = tile.broadcast %arows : tensor<64x1xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %acb = tile.broadcast %ac2 : tensor<1x32xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %aoff = arith.addi %arb, %acb : tensor<64x32xi32, #blocked1>
+    %asp = tile.splat %abase : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>, #blocked1>
+    %a = tile.addptr %asp, %aoff : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+    %br = tile.make_range 0 to 32 : tensor<32xi32, #tilegpu.slice<{dim = 1, parent = #blocked2}>>
+    %bc = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked2}>>
+    %br2 = tile.expand_dims %br axis = 1 : tensor<32xi32, #tilegpu.slice<{dim = 1, parent = #blocked2}>> -> tensor<32x1xi32, #blocked2>
+    %bc2 = tile.expand_dims %bc axis = 0 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked2}>> -> tensor<1x64xi32, #blocked2>
+    %b64 = arith.constant dense<64> : tensor<32x1xi32, #blocked2>
+    %brows = arith.muli %br2, %b64 : tensor<32x1xi32, #blocked2>
+    %brb = tile.broadcast %brows : tensor<32x1xi32, #blocked2> -> tensor<32x64xi32, #blocked2>
+    %bcb = tile.broadcast %bc2 : tensor<1x64xi32, #blocked2> -> tensor<32x64xi32, #blocked2>
+    %boff = arith.addi %brb, %bcb : tensor<32x64xi32, #blocked2>
+    %bsp = tile.splat %bbase : !tile.ptr<f16> -> tensor<32x64x!tile.ptr<f16>, #blocked2>
+    %b = tile.addptr %bsp, %boff : tensor<32x64x!tile.ptr<f16>, #blocked2>, tensor<32x64xi32, #blocked2>
+    %c0 = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %sa = arith.constant dense<32> : tensor<64x32xi32, #blocked1>
+    %sb = arith.constant dense<2048> : tensor<32x64xi32, #blocked2>
+    %r:3 = scf.for %i = %c0 to %k step %c32 iter_args(%acc = %acc0, %pa = %a, %pb = %b) -> (tensor<64x64xf32, #mma>, tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<32x64x!tile.ptr<f16>, #blocked2>) : i32 {
+      %x = tile.load %pa : tensor<64x32x!tile.ptr<f16>, #blocked1>
+      %y = tile.load %pb : tensor<32x64x!tile.ptr<f16>, #blocked2>
+      %xa = tilegpu.convert_layout %x : tensor<64x32xf16, #blocked1> -> tensor<64x32xf16, #dotA>
+      %yb = tilegpu.convert_layout %y : tensor<32x64xf16, #blocked2> -> tensor<32x64xf16, #dotB>
+      %d = tile.dot %xa, %yb, %acc : tensor<64x32xf16, #dotA> * tensor<32x64xf16, #dotB> -> tensor<64x64xf32, #mma>
+      %pa2 = tile.addptr %pa, %sa : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+      %pb2 = tile.addptr %pb, %sb : tensor<32x64x!tile.ptr<f16>, #blocked2>, tensor<32x64xi32, #blocked2>
+      scf.yield %d, %pa2, %pb2 : tensor<64x64xf32, #mma>, tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<32x64x!tile.ptr<f16>, #blocked2>
+    } {tile.num_stages = 2 : i32}
+    tile.store %out, %r#0 : tensor<64x64x!tile.ptr<f32>, #mma>
     return
   }
 }

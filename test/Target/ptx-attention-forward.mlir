@@ -14,16 +14,17 @@
 // intra-warp-group overlap): under a check that the loop runs, the first
 // iteration's Q K^T and softmax are peeled in front of it and the last
 // iteration's P V behind it; each iteration issues this iteration's Q K^T,
-// then the previous iteration's rescale and P V (P carried as computed, in
-// float32: truncated and moved to the register-A layout just before P V, so
-// that the softmax never writes registers P V reads in flight), waits for Q K^T only (one group left in flight) and computes
-// the softmax while P V runs, and waits for P V at the end of the
+// then the previous iteration's rescale and P V (P carried in the
+// register-A layout), waits for Q K^T only (one group left in flight) and
+// computes the softmax while P V runs, waits for P V at the end of the
 // iteration, after the copies for a later iteration are issued (into
 // stacks of four buffers at three stages: P V still reads the previous
-// iteration's V). One barrier per iteration (the one in front of Q K^T,
-// after the copies landed): P V reads what it published. In the PTX the
-// P V wgmmas take A as four 32-bit registers and B (V) by descriptor, and
-// exp2 is ex2.approx.ftz.f32. The PTX assembles.
+// iteration's V), and only then converts P to the operand (cvt.rn.f16x2,
+// pairs): those registers are the ones P V read. One barrier per
+// iteration (the one in front of Q K^T, after the copies landed): P V
+// reads what it published. In the PTX the P V wgmmas take A as four
+// 32-bit registers and B (V) by descriptor, and exp2 is ex2.approx.ftz.f32.
+// The PTX assembles.
 // REQUIRES: ptxas
 // RUN: terrazzo-compile %S/Inputs/attention_fwd_causal.mlir --target=cuda:90 --num-warps=4 --emit=tilegpu -o %t.tilegpu.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.tilegpu.mlir
@@ -42,16 +43,14 @@
 // IR: scf.if
 // IR-NEXT: tilegpu.async_wait {num = 1 : i32}
 // IR-NEXT: tilegpu.warp_group_dot %[[Q]], {{.*}} use_c = %false
-// IR-NOT: tilegpu.convert_layout
-// IR: %[[LOOP:.+]]:8 = scf.for {{.*}} -> (tensor<128x64xf32, #[[$MMA:tilegpu.nvidia_mma<\{versionMajor = 3, warpsPerCTA = \[4, 1\], instrShape = \[16, 64, 16\]\}>]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>, i32, i32, tensor<128xf32, #[[$SLICE]]>, tensor<128x64xf32, #[[$MMA]]>, i32)
+// IR: tilegpu.convert_layout {{.*}} -> tensor<128x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>, kWidth = 2}>>
+// IR: %[[LOOP:.+]]:8 = scf.for {{.*}} -> (tensor<128x64xf32, #[[$MMA:tilegpu.nvidia_mma<\{versionMajor = 3, warpsPerCTA = \[4, 1\], instrShape = \[16, 64, 16\]\}>]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>, i32, i32, tensor<128xf32, #[[$SLICE]]>, i32, tensor<128x64xf16, #[[$A:tilegpu.dot_operand<\{opIdx = 0, parent = #tilegpu.nvidia_mma<\{versionMajor = 3, warpsPerCTA = \[4, 1\], instrShape = \[16, 64, 16\]\}>, kWidth = 2\}>]]>)
 // IR-NOT: tilegpu.convert_layout
 // IR-NOT: tilegpu.local_alloc
 // IR: %[[S0:.+]] = tilegpu.warp_group_dot async %[[Q]], {{.*}} -> tensor<128x64xf32, #[[$MMA]]>
 // IR-NOT: tilegpu.convert_layout
 // IR: arith.mulf {{.*}} : tensor<128x64xf32, #[[$MMA]]>
-// IR-NEXT: %[[PH0:.+]] = arith.truncf %arg{{[0-9]+}} : tensor<128x64xf32, #[[$MMA]]> to tensor<128x64xf16, #[[$MMA]]>
-// IR-NEXT: %[[PA0:.+]] = tilegpu.convert_layout %[[PH0]] : tensor<128x64xf16, #[[$MMA]]> -> tensor<128x64xf16, #[[$A:tilegpu.dot_operand<\{opIdx = 0, parent = #tilegpu.nvidia_mma<\{versionMajor = 3, warpsPerCTA = \[4, 1\], instrShape = \[16, 64, 16\]\}>, kWidth = 2\}>]]>
-// IR-NEXT: %[[O:.+]] = tilegpu.warp_group_dot async %[[PA0]], {{.*}} : tensor<128x64xf16, #[[$A]]>, {{.*}} -> tensor<128x64xf32, #[[$MMA]]>
+// IR-NEXT: %[[O:.+]] = tilegpu.warp_group_dot async %arg{{[0-9]+}}, {{.*}} : tensor<128x64xf16, #[[$A]]>, {{.*}} -> tensor<128x64xf32, #[[$MMA]]>
 // IR-NEXT: %[[S:.+]] = tilegpu.warp_group_dot_wait %[[S0]] {pendings = 1 : i32}
 // IR-NOT: tilegpu.convert_layout
 // IR-NOT: tilegpu.local_alloc
@@ -63,24 +62,24 @@
 // IR-NOT: tilegpu.local_alloc
 // IR: tilegpu.async_copy_global_to_local
 // IR: %[[OW:.+]] = tilegpu.warp_group_dot_wait %[[O]] {pendings = 0 : i32}
-// IR-NEXT: scf.yield %[[OW]], {{.*}}, %[[P]], %{{.*}} : tensor<128x64xf32, #[[$MMA]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>, i32, i32, tensor<128xf32, #[[$SLICE]]>, tensor<128x64xf32, #[[$MMA]]>, i32
+// IR-NEXT: %[[PH:.+]] = arith.truncf %[[P]] : tensor<128x64xf32, #[[$MMA]]> to tensor<128x64xf16, #[[$MMA]]>
+// IR-NEXT: %[[PA:.+]] = tilegpu.convert_layout %[[PH]] : tensor<128x64xf16, #[[$MMA]]> -> tensor<128x64xf16, #[[$A]]>
+// IR-NEXT: scf.yield %[[OW]], {{.*}}, %[[PA]] : tensor<128x64xf32, #[[$MMA]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>, i32, i32, tensor<128xf32, #[[$SLICE]]>, i32, tensor<128x64xf16, #[[$A]]>
 // The last iteration's rescale and P V, then the results; the loop that
 // does not run keeps the values it was given.
-// IR: arith.truncf %[[LOOP]]#6
-// IR: tilegpu.warp_group_dot {{.*}} -> tensor<128x64xf32, #[[$MMA]]>
+// IR: tilegpu.warp_group_dot %[[LOOP]]#7, {{.*}} -> tensor<128x64xf32, #[[$MMA]]>
 // IR-NEXT: scf.yield
 // IR-NEXT: } else {
 // The diagonal block: the mask from aranges in the same layout.
 // IR: scf.if
 // IR-NEXT: tilegpu.async_wait {num = 1 : i32}
 // IR-NEXT: tilegpu.warp_group_dot %[[Q]], {{.*}} use_c = %false
-// IR: scf.for {{.*}} -> (tensor<128x64xf32, #[[$MMA]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>, i32, i32, tensor<128xf32, #[[$SLICE]]>, tensor<128x64xf32, #[[$MMA]]>, i32)
+// IR: scf.for {{.*}} -> (tensor<128x64xf32, #[[$MMA]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>, i32, i32, tensor<128xf32, #[[$SLICE]]>, i32, tensor<128x64xf16, #[[$A]]>)
 // IR-NOT: tilegpu.convert_layout
 // IR-NOT: tilegpu.local_alloc
 // IR: %[[S2:.+]] = tilegpu.warp_group_dot async %[[Q]], {{.*}} -> tensor<128x64xf32, #[[$MMA]]>
-// IR: %[[PH2:.+]] = arith.truncf {{.*}} : tensor<128x64xf32, #[[$MMA]]> to tensor<128x64xf16, #[[$MMA]]>
-// IR-NEXT: tilegpu.convert_layout %[[PH2]] : tensor<128x64xf16, #[[$MMA]]> -> tensor<128x64xf16, #[[$A]]>
-// IR-NEXT: tilegpu.warp_group_dot async {{.*}} : tensor<128x64xf16, #[[$A]]>, {{.*}} -> tensor<128x64xf32, #[[$MMA]]>
+// IR-NOT: tilegpu.convert_layout
+// IR: tilegpu.warp_group_dot async %arg{{[0-9]+}}, {{.*}} : tensor<128x64xf16, #[[$A]]>, {{.*}} -> tensor<128x64xf32, #[[$MMA]]>
 // IR-NEXT: tilegpu.warp_group_dot_wait %[[S2]] {pendings = 1 : i32}
 // IR-NOT: tilegpu.convert_layout
 // IR-NOT: tilegpu.local_alloc
@@ -91,6 +90,8 @@
 // IR-NOT: tilegpu.convert_layout
 // IR-NOT: tilegpu.local_alloc
 // IR: tilegpu.warp_group_dot_wait {{.*}} {pendings = 0 : i32}
+// IR-NEXT: %[[PH2:.+]] = arith.truncf {{.*}} : tensor<128x64xf32, #[[$MMA]]> to tensor<128x64xf16, #[[$MMA]]>
+// IR-NEXT: tilegpu.convert_layout %[[PH2]] : tensor<128x64xf16, #[[$MMA]]> -> tensor<128x64xf16, #[[$A]]>
 // IR-NEXT: scf.yield
 
 // Q K^T: A and B by descriptor, no accumulator read on the first K step
@@ -114,6 +115,8 @@
 // PTX: wgmma.wait_group.sync.aligned 1;
 // PTX: ex2.approx.ftz.f32
 // PTX: wgmma.wait_group.sync.aligned 0;
+// PTX-NOT: ex2.approx
+// PTX: cvt.rn.f16x2.f32
 // PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 // PTX: wgmma.wait_group.sync.aligned 0;
 // The diagonal loop: the same.

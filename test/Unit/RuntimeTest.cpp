@@ -2,17 +2,14 @@
 // public header and terrazzo-runtime only.
 //
 // Without a GPU (CI) the driver-loading failures are checked in child
-// processes, since initialize() runs once per process: the test re-executes
-// this binary with TERRAZZO_RUNTIME_TEST_CHILD set, and a static initializer
-// below then reports initialize()'s result on stdout and exits before gtest
-// starts. The cases that need a GPU skip, saying why, when there is none.
+// processes, since initialize() runs once per process (ChildProcess.h). The
+// cases that need a GPU skip, saying why, when there is none.
+#include "ChildProcess.h"
 #include "terrazzo/Runtime.h"
 
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -25,101 +22,13 @@
 
 using namespace terrazzo::runtime;
 
-extern char **environ;
-
 namespace {
 
-//===----------------------------------------------------------------------===//
-// Child processes for the driver-loading cases
-//===----------------------------------------------------------------------===//
-
-constexpr const char *kChildVariable = "TERRAZZO_RUNTIME_TEST_CHILD";
-constexpr const char *kStatusBegin = "TERRAZZO-CHILD-STATUS-BEGIN\n";
-constexpr const char *kStatusEnd = "\nTERRAZZO-CHILD-STATUS-END\n";
-
-/// In a child, reports initialize() and isAvailable() and exits.
-bool runAsChildIfAsked() {
-  if (!std::getenv(kChildVariable))
-    return false;
-  Status first = initialize();
-  Status second = initialize();
-  std::printf("%s%s%s", kStatusBegin,
-              first.ok() ? "OK" : first.message.c_str(), kStatusEnd);
-  std::printf("TERRAZZO-CHILD-SAME: %d\n", first.message == second.message);
-  std::printf("TERRAZZO-CHILD-AVAILABLE: %d\n", isAvailable() ? 1 : 0);
-  std::fflush(stdout);
-  std::_Exit(0);
-}
-
-[[maybe_unused]] const bool kIsChild = runAsChildIfAsked();
-
-struct ChildReport {
-  bool ran = false;
-  std::string output; // everything the child wrote, for failure messages
-  std::string status; // initialize()'s message, or "OK"
-  bool sameOnSecondCall = false;
-  bool available = true;
-};
-
-/// Runs this test binary as a child with TERRAZZO_LIBCUDA=`libcuda`.
-ChildReport runChild(const std::string &libcuda) {
-  ChildReport report;
-  int fds[2];
-  if (pipe(fds) != 0)
-    return report;
-
-  std::vector<std::string> environment;
-  for (char **entry = environ; *entry; ++entry) {
-    if (std::strncmp(*entry, "TERRAZZO_LIBCUDA=", 17) == 0)
-      continue;
-    environment.push_back(*entry);
-  }
-  environment.push_back("TERRAZZO_LIBCUDA=" + libcuda);
-  environment.push_back(std::string(kChildVariable) + "=1");
-  std::vector<char *> envp;
-  for (std::string &entry : environment)
-    envp.push_back(entry.data());
-  envp.push_back(nullptr);
-  char self[] = "/proc/self/exe";
-  char *argv[] = {self, nullptr};
-
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    return report;
-  }
-  if (pid == 0) {
-    dup2(fds[1], STDOUT_FILENO);
-    dup2(fds[1], STDERR_FILENO);
-    close(fds[0]);
-    close(fds[1]);
-    execve(self, argv, envp.data());
-    _exit(127);
-  }
-  close(fds[1]);
-  char buffer[4096];
-  ssize_t n;
-  while ((n = read(fds[0], buffer, sizeof(buffer))) > 0)
-    report.output.append(buffer, static_cast<size_t>(n));
-  close(fds[0]);
-  int waitStatus = 0;
-  waitpid(pid, &waitStatus, 0);
-  if (!WIFEXITED(waitStatus) || WEXITSTATUS(waitStatus) != 0)
-    return report;
-
-  size_t begin = report.output.find(kStatusBegin);
-  size_t end = report.output.find(kStatusEnd);
-  if (begin == std::string::npos || end == std::string::npos || end < begin)
-    return report;
-  begin += std::strlen(kStatusBegin);
-  report.status = report.output.substr(begin, end - begin);
-  report.sameOnSecondCall =
-      report.output.find("TERRAZZO-CHILD-SAME: 1") != std::string::npos;
-  report.available =
-      report.output.find("TERRAZZO-CHILD-AVAILABLE: 1") != std::string::npos;
-  report.ran = true;
-  return report;
+/// Runs this test binary as a child reporting on CUDA with
+/// TERRAZZO_LIBCUDA=`libcuda` (ChildProcess.h).
+terrazzo::test::ChildReport runChild(const std::string &libcuda) {
+  return terrazzo::test::runChild(Platform::Cuda,
+                                  {{"TERRAZZO_LIBCUDA", libcuda.c_str()}});
 }
 
 bool fileExists(const std::string &path) {
@@ -151,7 +60,7 @@ TEST(RuntimeStatus, SuccessAndError) {
 
 TEST(RuntimeInit, MissingLibraryNamesDlopenAndPath) {
   const std::string path = "/nonexistent/terrazzo-runtime-test/libcuda.so.1";
-  ChildReport child = runChild(path);
+  terrazzo::test::ChildReport child = runChild(path);
   ASSERT_TRUE(child.ran) << "child process output:\n" << child.output;
   EXPECT_NE(child.status, "OK");
   EXPECT_NE(child.status.find("dlopen"), std::string::npos) << child.status;
@@ -164,7 +73,7 @@ TEST(RuntimeInit, MissingLibraryNamesDlopenAndPath) {
 
 TEST(RuntimeInit, LibraryWithoutDriverSymbolsNamesThem) {
   // Any loadable library that is not a CUDA driver: glibc's libm.
-  ChildReport child = runChild("libm.so.6");
+  terrazzo::test::ChildReport child = runChild("libm.so.6");
   ASSERT_TRUE(child.ran) << "child process output:\n" << child.output;
   EXPECT_EQ(child.status.rfind("dlsym failed", 0), 0u) << child.status;
   EXPECT_NE(child.status.find("libm.so.6"), std::string::npos)
@@ -190,7 +99,7 @@ TEST(RuntimeInit, StubDriverFailsInCuInit) {
     GTEST_SKIP() << "no CUDA toolkit stub libcuda.so (looked in "
                  << "$CUDA_HOME/lib64/stubs and /usr/local/cuda/lib64/stubs)";
 
-  ChildReport child = runChild(stub);
+  terrazzo::test::ChildReport child = runChild(stub);
   ASSERT_TRUE(child.ran) << "child process output:\n" << child.output;
   // The stub exports every symbol, so loading succeeds and cuInit fails with
   // the driver's error name (CUDA_ERROR_STUB_LIBRARY for the toolkit's stub).

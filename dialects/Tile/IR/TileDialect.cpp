@@ -84,6 +84,27 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
   return op->emitError("unknown tile argument attribute '") << name << "'";
 }
 
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attr) {
+  // The loop options; the value hints (tile.divisibility, tile.contiguity,
+  // tile.constancy) are read and checked by AxisInfo, and other tile.*
+  // attributes an op may carry (a test's tag) mean nothing to the passes.
+  StringRef name = attr.getName().strref();
+  if (name == kNumStagesAttrName || name == kLoopUnrollFactorAttrName) {
+    if (!isa<scf::ForOp>(op))
+      return op->emitError("'") << name << "' is a loop option, for scf.for only";
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    int64_t least = name == kNumStagesAttrName ? 0 : 1;
+    if (!value || !value.getType().isSignlessInteger(32) ||
+        value.getInt() < least)
+      return op->emitError("'")
+             << name << "' must be an i32 of at least " << least << ", got "
+             << attr.getValue();
+    return success();
+  }
+  return success();
+}
+
 void TileDialect::registerTypes() {
   addTypes<
 #define GET_TYPEDEF_LIST

@@ -20,6 +20,7 @@ def Tile_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   let hasConstantMaterializer = 1;
   let hasRegionArgAttrVerify = 1;
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerTypes();
 
@@ -36,6 +37,13 @@ def Tile_Dialect : Dialect {
     /// `tile.constancy`.
     static constexpr ::llvm::StringLiteral kContiguityAttrName = "tile.contiguity";
     static constexpr ::llvm::StringLiteral kConstancyAttrName = "tile.constancy";
+    /// Loop options on an `scf.for` (tl.range's arguments), i32:
+    /// `tile.num_stages = N`, the software-pipelining depth of this loop
+    /// (terrazzo-pipeline; below 2, the loop is not pipelined), overriding
+    /// the kernel's num_stages; `tile.loop_unroll_factor = N`, N >= 1, the
+    /// body repeated N times per iteration (terrazzo-unroll-loops).
+    static constexpr ::llvm::StringLiteral kNumStagesAttrName = "tile.num_stages";
+    static constexpr ::llvm::StringLiteral kLoopUnrollFactorAttrName = "tile.loop_unroll_factor";
   }];
 }
 

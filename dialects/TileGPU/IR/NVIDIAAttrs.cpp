@@ -32,6 +32,13 @@ NvidiaMmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         instrShape[1] > 256 || !llvm::isPowerOf2_32(instrShape[1]))
       return emitError() << "wgmma accumulators need instrShape = [16, N, K] "
                             "with N a power of two from 8 to 256";
+    // K is what one wgmma consumes: 32 bytes of each operand row (8 tf32,
+    // 16 half-precision or 32 8-bit elements). A K of 0 made the lowering
+    // emit instructions without end.
+    if (instrShape[2] != 8 && instrShape[2] != 16 && instrShape[2] != 32)
+      return emitError() << "wgmma accumulators need instrShape = [16, N, K] "
+                            "with K 8, 16 or 32, got "
+                         << instrShape[2];
     if (warpsPerCTA[0] % 4 != 0)
       return emitError() << "wgmma needs warpsPerCTA[0] to be a multiple of "
                             "4 (a warp group)";

@@ -303,6 +303,11 @@ LogicalResult WarpGroupDotOp::verify() {
   if (a[1] % kStep != 0)
     return emitOpError("K = ") << a[1] << " must be a multiple of " << kStep
                                << " (one wgmma's K for " << aElement << ")";
+  // The lowering steps through K by instrShape's K.
+  if (instr[2] != kStep)
+    return emitOpError("the accumulator's instrShape K = ")
+           << instr[2] << " must be " << kStep << " (one wgmma's K for "
+           << aElement << ")";
   return success();
 }
 

@@ -28,15 +28,16 @@ import builtins
 import hashlib
 import inspect
 import operator
-import os
 import re
-import textwrap
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from ..errors import (CompilationError, KernelError, SemanticError,
-                      SourceLocation, UnsupportedError)
+from ..errors import CompilationError, KernelError, SemanticError, UnsupportedError
 from ..language import core as tl
-from ..language.core import _unwrap, constexpr, tensor
+from ..language.core import _unwrap, constexpr, is_constexpr_annotation, tensor
+from ..language.structures import flatten, is_aggregate_instance, is_tuple, unflatten
+from ..language.structures import structure as structure_of
+from .elementwise_flow import ElementwiseFlow
+from .parsed_function import ParsedFunction
 from .semantic import Semantic
 from .type_rules import _is_py_number
 
@@ -45,104 +46,6 @@ from .type_rules import _is_py_number
 #: the values at compile time.
 _INTROSPECTION = (builtins.isinstance, builtins.type, builtins.hasattr, builtins.getattr,
                   builtins.callable)
-
-
-# ---------------------------------------------------------------------------
-# Parsed functions
-# ---------------------------------------------------------------------------
-
-
-def _is_constexpr_annotation(ann) -> bool:
-    if ann is inspect.Parameter.empty or ann is None:
-        return False
-    if ann is constexpr or (isinstance(ann, type) and issubclass(ann, constexpr)):
-        return True
-    if isinstance(ann, str):
-        return ann.split(".")[-1].strip() == "constexpr"
-    return False
-
-
-def _is_const_annotation(ann) -> bool:
-    """Whether a parameter's annotation is `tl.const` (a pointer the kernel
-    only reads)."""
-    if getattr(ann, "_terrazzo_const_annotation", False):
-        return True
-    return isinstance(ann, str) and ann.strip() in ("const", "tl.const",
-                                                    "triton.language.const")
-
-
-class ParsedFunction:
-    """A @jit function's source, AST and environment, prepared once."""
-
-    def __init__(self, fn):
-        self.fn = fn
-        self.name = fn.__name__
-        code = fn.__code__
-        try:
-            file = inspect.getsourcefile(fn) or code.co_filename
-        except TypeError:
-            file = code.co_filename
-        self.file = os.path.abspath(file) if not file.startswith("<") else file
-        try:
-            lines, start = inspect.getsourcelines(fn)
-        except (OSError, TypeError) as e:
-            raise CompilationError(f"cannot read the source of {self.name}: {e}; @jit "
-                                   "functions must be defined in a file") from None
-        self.source = "".join(lines)
-        self.src_lines = {start + i: line for i, line in enumerate(lines)}
-        self.line_offset = start - 1
-        first = lines[0]
-        indent = len(first) - len(first.lstrip())
-        stripped = []
-        for line in lines:
-            if line[:indent].strip() == "":
-                stripped.append(line[indent:])
-            else:
-                stripped.append(line.lstrip())
-        self.col_offset = indent
-        try:
-            tree = ast.parse("".join(stripped))
-        except SyntaxError:
-            tree = ast.parse(textwrap.dedent(self.source))
-        defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-        if not defs or isinstance(defs[0], ast.AsyncFunctionDef):
-            raise CompilationError(f"@jit needs a plain `def` function, not {self.name!r}")
-        self.tree: ast.FunctionDef = defs[0]
-        self.globals = fn.__globals__
-        self.freevars = code.co_freevars
-        self.closure = fn.__closure__ or ()
-        self.signature = inspect.signature(fn)
-        self.params = list(self.signature.parameters.values())
-        self.arg_names = [p.name for p in self.params]
-        for p in self.params:
-            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-                raise CompilationError(f"@jit functions cannot take *args or **kwargs "
-                                       f"({self.name})", self.loc(self.tree))
-        self.constexprs = [_is_constexpr_annotation(p.annotation) for p in self.params]
-        self.consts = [_is_const_annotation(p.annotation) for p in self.params]
-        self.src_hash = hashlib.sha256(self.source.encode()).hexdigest()
-        self._return_cache: Dict[int, bool] = {}
-
-    def loc(self, node) -> SourceLocation:
-        line = getattr(node, "lineno", 1) + self.line_offset
-        col = getattr(node, "col_offset", 0) + self.col_offset
-        return SourceLocation(self.file, line, col, self.src_lines.get(line))
-
-    def lookup_global(self, name: str):
-        """(found, value) for a name outside the function's locals."""
-        if name in self.freevars:
-            cell = self.closure[self.freevars.index(name)]
-            try:
-                return True, cell.cell_contents
-            except ValueError:
-                pass
-        if name in self.globals:
-            return True, self.globals[name]
-        b = self.globals.get("__builtins__", builtins)
-        b = b if isinstance(b, dict) else vars(b)
-        if name in b:
-            return True, b[name]
-        return False, None
 
 
 def _is_jit_function(x) -> bool:
@@ -161,22 +64,24 @@ class _BoundJitMethod:
 
 
 def _is_aggregate(v) -> bool:
-    """Whether `v` is a frontend value made of tensors (a block pointer):
-    it has `_flatten()` (its component tensors), `_unflatten(tensors)` (the
-    same kind of value made of other tensors) and `_structure()` (what two
-    such values share to be one value of a loop or branch: their kind and
-    the types of their components). Loops, runtime ifs and calls carry it
-    as its components."""
-    return not isinstance(v, tensor) and hasattr(v, "_flatten")
+    """Whether `v` is a frontend value made of tensors: a block pointer or
+    tensor descriptor (it has `_flatten()`, `_unflatten(tensors)` and
+    `_structure()`), an aggregate instance or a tuple holding tensors
+    (language/structures.py). Loops, runtime ifs and calls carry it as its
+    component tensors (structures.flatten), two values being one value of a
+    loop or branch when their structures agree."""
+    if isinstance(v, tensor):
+        return False
+    return hasattr(v, "_flatten") or (is_tuple(v) and bool(flatten(v)))
 
 
 def _changed_components(a, b) -> Optional[List[Tuple[int, tensor, tensor]]]:
     """(index, a's, b's) of the components in which two values of one
     aggregate structure differ (what an if or loop must carry), or None when
     they are not aggregates of one structure."""
-    if not (_is_aggregate(a) and _is_aggregate(b)) or a._structure() != b._structure():
+    if not (_is_aggregate(a) and _is_aggregate(b)) or structure_of(a) != structure_of(b):
         return None
-    return [(i, x, y) for i, (x, y) in enumerate(zip(a._flatten(), b._flatten())) if x is not y]
+    return [(i, x, y) for i, (x, y) in enumerate(zip(flatten(a), flatten(b))) if x is not y]
 
 
 def _get_slot(scope: Dict[str, Any], key):
@@ -186,7 +91,7 @@ def _get_slot(scope: Dict[str, Any], key):
     if isinstance(key, tuple):
         name, i = key
         v = _unwrap(scope.get(name))
-        return v._flatten()[i] if _is_aggregate(v) else None
+        return flatten(v)[i] if _is_aggregate(v) else None
     return scope.get(key)
 
 
@@ -194,9 +99,9 @@ def _set_slot(scope: Dict[str, Any], key, value: tensor) -> None:
     """Binds the tensor for `key` (see _get_slot) in `scope`."""
     if isinstance(key, tuple):
         name, i = key
-        parts = scope[name]._flatten()
+        parts = flatten(scope[name])
         parts[i] = value
-        scope[name] = scope[name]._unflatten(parts)
+        scope[name] = unflatten(scope[name], iter(parts))
     else:
         scope[key] = value
 
@@ -253,6 +158,24 @@ class _Return:
         self.node = node
 
 
+class _Like:
+    """A value a function returns made of tensors (a tuple, an aggregate, a
+    block pointer), kept to rebuild it; two compare equal when their
+    structures do (the branches of an if return one kind of value)."""
+
+    __slots__ = ("value", "key")
+
+    def __init__(self, value):
+        self.value = value
+        self.key = structure_of(value)
+
+    def __eq__(self, other):
+        return isinstance(other, _Like) and self.key == other.key
+
+    def __hash__(self):
+        return hash(self.key)
+
+
 _BINOPS = {
     ast.Add: ("add", operator.add), ast.Sub: ("sub", operator.sub),
     ast.Mult: ("mul", operator.mul), ast.Div: ("truediv", operator.truediv),
@@ -279,9 +202,9 @@ _UNSUPPORTED_STMTS = {
 }
 
 _UNSUPPORTED_EXPRS = {
-    "Lambda": "lambda expressions", "ListComp": "list comprehensions",
+    "Lambda": "lambda expressions",
     "SetComp": "set comprehensions", "DictComp": "dict comprehensions",
-    "GeneratorExp": "generator expressions", "Await": "`await`", "Yield": "`yield`",
+    "Await": "`await`", "Yield": "`yield`",
     "YieldFrom": "`yield from`", "NamedExpr": "`:=` assignments", "Set": "sets",
     "Dict": "dict displays",
 }
@@ -302,15 +225,18 @@ class CompileContext:
         self.in_progress: List[Any] = []
         semantic.inline_jit = self.inline_jit
 
-    def inline_jit(self, callee, args):
+    def inline_jit(self, callee, args, elementwise: bool = False):
         """Visits the body of the @jit function `callee` with the tensors
         `args` at the builder's insertion point (the combine region of a
-        reduction) and returns what it returns."""
+        reduction) and returns what it returns. With `elementwise` (the
+        function of tl.map_elementwise, called on blocks), runtime control
+        flow on blocks of conditions runs element-wise."""
         parsed = callee.parsed
         if len(args) != len(parsed.arg_names):
-            raise SemanticError(f"the combine function {parsed.name}() takes "
-                                f"{len(parsed.arg_names)} arguments, but the reduction "
-                                f"passes {len(args)}")
+            caller = "tl.map_elementwise" if elementwise else "the reduction"
+            raise SemanticError(f"the {'' if elementwise else 'combine '}function "
+                                f"{parsed.name}() takes {len(parsed.arg_names)} arguments, "
+                                f"but {caller} passes {len(args)}")
         scope = {}
         for name, v, is_cx in zip(parsed.arg_names, args, parsed.constexprs):
             if is_cx:
@@ -320,10 +246,19 @@ class CompileContext:
         if len(self.in_progress) > 64:
             raise SemanticError(f"recursive use of {parsed.name} is not supported")
         self.in_progress.append(callee)
+        refused = self.sem.writes_refused_in
         try:
-            r = CodeGenerator(self, parsed, scope).visit_block(parsed.tree.body)
+            gen = CodeGenerator(self, parsed, scope)
+            if elementwise:
+                shape = _unwrap(args[0]).shape if args else []
+                gen.elementwise = ElementwiseFlow(gen, shape)
+                self.sem.writes_refused_in = (f"the function {parsed.name}() of "
+                                              "tl.map_elementwise (element-wise code "
+                                              "without effects)")
+            r = gen.visit_block(parsed.tree.body)
         finally:
             self.in_progress.pop()
+            self.sem.writes_refused_in = refused
         return None if r is None else r.value
 
 
@@ -375,6 +310,11 @@ class CodeGenerator:
         self.scope = scope
         self.loop_depth = 0
         self.unused_call = None  # the call of the statement being compiled, if any
+        # The body of a tl.map_elementwise function: runtime control flow on
+        # blocks runs element-wise (elementwise_flow.py), `lanes` being the
+        # elements the code being visited runs for (None: all of them).
+        self.elementwise: Optional[ElementwiseFlow] = None
+        self.lanes: Optional[tensor] = None
 
     # ------------------------------------------------------------------
     # Dispatch and errors
@@ -458,9 +398,9 @@ class CodeGenerator:
         def slot(v):
             u = _unwrap(v)
             if _is_aggregate(u):
-                parts = u._flatten()
+                parts = flatten(u)
                 vals.extend(parts)
-                return ("a", (len(vals) - len(parts), len(parts), u))
+                return ("a", (len(vals) - len(parts), len(parts), _Like(u)))
             if keep_constants and not isinstance(u, tensor):
                 if isinstance(u, (tuple, list)) or not (
                         _is_py_number(u) or isinstance(u, (str, tl.dtype, type(None)))):
@@ -469,9 +409,9 @@ class CodeGenerator:
                 return ("c", u)
             vals.append(self._as_return_tensor(u))
             return ("t", len(vals) - 1)
-        if isinstance(value, (tuple, list)):
+        if isinstance(value, (tuple, list)) and not hasattr(type(value), "_fields"):
             return vals, ("tuple", [slot(v) for v in value])
-        return vals, ("single", slot(value))
+        return vals, ("single", slot(value))  # a NamedTuple keeps its class
 
     @staticmethod
     def rebuild(structure, results: Sequence[tensor]):
@@ -483,7 +423,7 @@ class CodeGenerator:
             kind, x = slot
             if kind == "a":
                 start, count, like = x
-                return like._unflatten(results[start:start + count])
+                return unflatten(like.value, iter(results[start:start + count]))
             return results[x] if kind == "t" else x
         if structure[0] == "single":
             return value(structure[1])
@@ -561,7 +501,7 @@ class CodeGenerator:
         value = self.visit(node.value)
         ann = self.visit(node.annotation) if not isinstance(node.annotation, ast.Constant) \
             else node.annotation.value
-        if _is_constexpr_annotation(ann):
+        if is_constexpr_annotation(ann):
             if isinstance(_unwrap(value), tensor):
                 raise self.error(node, f"{ast.unparse(node.target)} is annotated "
                                  "tl.constexpr but its value is only known at run time")
@@ -610,6 +550,8 @@ class CodeGenerator:
         cond = _unwrap(self.visit(node.test))
         if not isinstance(cond, tensor):
             return self.visit_block(node.body if cond else node.orelse)
+        if self.elementwise and cond.type.is_block():
+            return self.elementwise.if_(cond, node)
         cond = self._runtime_cond(cond, node.test)
         if self.builder.concrete:
             taken, other = (node.body, node.orelse) if self._truthy(cond) else \
@@ -718,6 +660,8 @@ class CodeGenerator:
             raise self.error(node, "`return` inside a loop is not supported",
                              UnsupportedError)
         cond = _unwrap(self.visit(node.test))
+        if self.elementwise and isinstance(cond, tensor) and cond.type.is_block():
+            return self.elementwise.if_with_return(cond, node, rest)
         if not isinstance(cond, tensor) or self.builder.concrete:
             if isinstance(cond, tensor):
                 cond = self._runtime_cond(cond, node.test)
@@ -768,6 +712,9 @@ class CodeGenerator:
         cond = _unwrap(self.visit(node.test))
         if not isinstance(cond, tensor):
             return self.visit(node.body if cond else node.orelse)
+        if self.elementwise and cond.type.is_block():
+            return self.elementwise.select("the conditional expression", cond,
+                                           self.visit(node.body), self.visit(node.orelse))
         cond = self._runtime_cond(cond, node.test, "if expression")
         if self.builder.concrete:
             return self.visit(node.body if self._truthy(cond) else node.orelse)
@@ -810,9 +757,34 @@ class CodeGenerator:
             else:
                 start, end = a1, a2
             step = 1 if step is None else step
+            if fn is tl.range:
+                self._loop_options = self._range_options(it, obj)
             return ("static" if fn is tl.static_range else "range",
                     [_unwrap(start), _unwrap(end), _unwrap(step)])
         return None
+
+    def _range_options(self, node, rng) -> Dict[str, int]:
+        """tl.range's num_stages and loop_unroll_factor as the loop's
+        attributes (tile.num_stages, tile.loop_unroll_factor), checked."""
+        options = {}
+        for name, least, value in (("num_stages", 0, rng.num_stages),
+                                   ("loop_unroll_factor", 1, rng.loop_unroll_factor)):
+            value = _unwrap(value)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise self.error(node, f"tl.range's {name} must be a compile-time "
+                                 f"integer, got {value!r}")
+            if not least <= value < (1 << 31):
+                raise self.error(node, f"tl.range's {name} must be at least {least}, "
+                                 f"got {value}")
+            options[name] = value
+        for name, value in rng.hints.items():
+            value = _unwrap(value)
+            if not isinstance(value, bool):
+                raise self.error(node, f"tl.range's {name} must be True or False, "
+                                 f"got {value!r}")
+        return options
 
     def visit_For(self, node):
         if node.orelse:
@@ -822,7 +794,9 @@ class CodeGenerator:
                        if isinstance(n, ast.Return))
             raise self.error(ret, "`return` inside a loop is not supported",
                              UnsupportedError)
+        self._loop_options = {}
         rng = self._range_args(node)
+        options, self._loop_options = self._loop_options, {}
         if rng is None:
             iterable = _unwrap(self.visit(node.iter))
             if isinstance(iterable, tensor):
@@ -834,6 +808,10 @@ class CodeGenerator:
                                  UnsupportedError)
             return self._unrolled(node, list(iterable))
         kind, (start, end, step) = rng
+        if self.elementwise and kind != "static":
+            self.elementwise.widen(_assigned_names(node.body))
+            if any(isinstance(v, tensor) and v.type.is_block() for v in (start, end, step)):
+                return self.elementwise.for_(node, start, end, step)
         if kind == "static":
             for name, v in (("start", start), ("end", end), ("step", step)):
                 if isinstance(v, tensor) or not isinstance(v, int):
@@ -852,7 +830,7 @@ class CodeGenerator:
             raise self.error(node.iter, "range() step must not be zero")
         if self.builder.concrete:
             return self._interpreted_for(node, start, end, step)
-        return self._emit_for(node, start, end, step)
+        return self._emit_for(node, start, end, step, options=options)
 
     def _unrolled(self, node, values):
         self.loop_depth += 1
@@ -879,7 +857,16 @@ class CodeGenerator:
             if name in body_scope:
                 before[name] = body_scope[name]
 
-    def _interpreted_for(self, node, start, end, step):
+    def _loop_body(self, node, iv: tensor) -> None:
+        """One iteration of a `for` loop's body with the induction value
+        `iv`."""
+        self._assign(node.target, iv, node)
+        self.visit_block(node.body)
+
+    def _interpreted_for(self, node, start, end, step, body=None):
+        """Interpreter: `for` over range(start, end, step); `body(iv)` runs
+        an iteration (by default _loop_body)."""
+        body = body or (lambda iv: self._loop_body(node, iv))
         iv_ty = self._iv_type(start, end, step)
         to_int = self._truthy_int
         start, end, step = to_int(start), to_int(end), to_int(step)
@@ -887,24 +874,24 @@ class CodeGenerator:
             raise self.error(node.iter, "range() step must not be zero at run time")
         def iterations():
             for i in builtins.range(start, end, step):
-                self._assign(node.target, self.sem.constant(i, iv_ty), node)
-                yield
+                yield self.sem.constant(i, iv_ty)
 
-        return self._interpret_loop(node, iterations())
+        return self._interpret_loop(node, iterations(), body)
 
-    def _interpret_loop(self, node, iterations):
-        """Interpreter: runs the loop body once per item `iterations` yields
-        (the generator sets up each iteration: induction variable, condition),
-        checking loop-carried values as the IR builder would type them."""
+    def _interpret_loop(self, node, iterations, body):
+        """Interpreter: runs `body(item)` (one iteration) per item
+        `iterations` yields (an induction value; a while loop's generator
+        checks the condition), checking loop-carried values as the IR
+        builder would type them."""
         before = self.scope
         self.scope = dict(before)
         self.loop_depth += 1
         first = True
         types: Dict[str, Any] = {}
         try:
-            for _ in iterations:
+            for item in iterations:
                 entry = {n: self.scope[n] for n in before}
-                self.visit_block(node.body)
+                body(item)
                 self._check_carried(node, before, entry, types, first)
                 first = False
         finally:
@@ -1032,7 +1019,11 @@ class CodeGenerator:
             handles.append(v.handle)
         return handles
 
-    def _emit_for(self, node, start, end, step):
+    def _emit_for(self, node, start, end, step, body=None, options=None):
+        """scf.for over range(start, end, step); `body(iv)` emits an
+        iteration (by default _loop_body); `options` are tl.range's loop
+        options (_range_options)."""
+        body = body or (lambda iv: self._loop_body(node, iv))
         b = self.builder
         sem = self.sem
         iv_ty = self._iv_type(start, end, step)
@@ -1057,26 +1048,25 @@ class CodeGenerator:
             return iv
 
         def dry():
-            self._assign(node.target, body_value(tensor(b.placeholder(), iv_ty)), node)
             self.loop_depth += 1
             try:
-                self.visit_block(node.body)
+                body(body_value(tensor(b.placeholder(), iv_ty)))
             finally:
                 self.loop_depth -= 1
 
         changed = self._dry_run(dry)
         names, inits = self._carried_inits(node, changed)
-        op, iv, args, body = b.begin_for(lb.handle, ub.handle, st.handle, iv_ty,
-                                         [(i.handle, i.type) for i in inits], b.loc)
+        op, iv, args, body_block = b.begin_for(lb.handle, ub.handle, st.handle, iv_ty,
+                                         [(i.handle, i.type) for i in inits], b.loc,
+                                         options=options)
         before = self.scope
         self.scope = dict(before)
         for name, h, init in zip(names, args, inits):
             _set_slot(self.scope, name, tensor(h, init.type))
         self.loop_depth += 1
         try:
-            with b.insert_into(body):
-                self._assign(node.target, body_value(tensor(iv, iv_ty)), node)
-                self.visit_block(node.body)
+            with b.insert_into(body_block):
+                body(body_value(tensor(iv, iv_ty)))
                 yields = self._yield_values(node, names, inits)
         finally:
             self.loop_depth -= 1
@@ -1092,29 +1082,42 @@ class CodeGenerator:
         if _contains_return(node.body):
             raise self.error(node, "`return` inside a loop is not supported",
                              UnsupportedError)
+        if self.elementwise:
+            self.elementwise.widen(_assigned_names(node.body))
+            def probe():
+                return self.visit(node.test)
+            cond = _unwrap(probe() if self.builder.concrete else self._dry_run_value(probe))
+            if isinstance(cond, tensor) and cond.type.is_block():
+                return self._while(node, *self.elementwise.while_parts(node))
+        return self._while(node, lambda: self.visit(node.test),
+                           lambda: self.visit_block(node.body))
+
+    def _while(self, node, test, body):
+        """A `while` loop whose condition `test()` evaluates and whose
+        body `body()` visits."""
         if self.builder.concrete:
             def iterations():
                 # A condition is an expression: it assigns no names, so the
                 # carried values seen after it are those before it.
-                while self._truthy(self.visit(node.test)):
-                    yield
+                while self._truthy(test()):
+                    yield None
 
-            return self._interpret_loop(node, iterations())
+            return self._interpret_loop(node, iterations(), lambda _: body())
         b = self.builder
 
         def dry():
-            cond = _unwrap(self.visit(node.test))
+            cond = _unwrap(test())
             if not isinstance(cond, tensor):
                 raise self.error(node.test, "a `while` loop on a compile-time condition "
                                  "would not terminate or not run; use a runtime "
                                  "condition or a for loop", UnsupportedError)
             self.loop_depth += 1
             try:
-                self.visit_block(node.body)
+                body()
             finally:
                 self.loop_depth -= 1
 
-        cond = _unwrap(self._dry_run_value(lambda: self.visit(node.test)))
+        cond = _unwrap(self._dry_run_value(test))
         if not isinstance(cond, tensor):
             # `k = 0; while k < n_const: ... k += 1`: the numbers the body
             # assigns become loop-carried tensors, so the condition is a
@@ -1133,7 +1136,7 @@ class CodeGenerator:
         for name, h, init in zip(names, before_args, inits):
             _set_slot(self.scope, name, tensor(h, init.type))
         with b.insert_into(before_block):
-            cond = self._runtime_cond(self.visit(node.test), node.test, "while")
+            cond = self._runtime_cond(test(), node.test, "while")
         after_args, after_block = b.while_condition(op, cond.handle, self.fn.loc(node.test))
         self.scope = dict(before)
         for name, h, init in zip(names, after_args, inits):
@@ -1141,7 +1144,7 @@ class CodeGenerator:
         self.loop_depth += 1
         try:
             with b.insert_into(after_block):
-                self.visit_block(node.body)
+                body()
                 yields = self._yield_values(node, names, inits)
         finally:
             self.loop_depth -= 1
@@ -1181,8 +1184,10 @@ class CodeGenerator:
                 raise self.error(node, f"tensors have no attribute {node.attr!r}") from None
             raise self.error(node, f"{type(target).__name__} object has no attribute "
                              f"{node.attr!r}") from None
-        if isinstance(target, tensor) and _is_jit_function(value):
-            # A tensor method written as a @jit function (x.sort(), x.flip()).
+        if (isinstance(target, tensor) or is_aggregate_instance(target)) and \
+                _is_jit_function(value):
+            # A tensor method written as a @jit function (x.sort(), x.flip()),
+            # or a method of an aggregate.
             return _BoundJitMethod(value, target)
         return value
 
@@ -1300,6 +1305,45 @@ class CodeGenerator:
                 out.append(self.visit(e))
         return out
 
+    def visit_ListComp(self, node):
+        return self._comprehension(node)
+
+    def visit_GeneratorExp(self, node):  # tl.tuple(f(v) for v in values)
+        return builtins.tuple(self._comprehension(node))
+
+    def _comprehension(self, node) -> list:
+        """A comprehension over compile-time iterables (tuples, ranges) and
+        compile-time conditions, unrolled; its names stay inside it."""
+        out = []
+        saved = self.scope
+        self.scope = dict(saved)
+
+        def run(i):
+            if i == len(node.generators):
+                out.append(self.visit(node.elt))
+                return
+            gen = node.generators[i]
+            iterable = _unwrap(self.visit(gen.iter))
+            if isinstance(iterable, tensor) or gen.is_async:
+                raise self.error(gen.iter, "a comprehension in a kernel iterates over a "
+                                 "tuple or range known at compile time", UnsupportedError)
+            for v in iterable:
+                self._assign(gen.target, v, node)
+                keep = True
+                for cond_node in gen.ifs:
+                    c = _unwrap(self.visit(cond_node))
+                    if isinstance(c, tensor):
+                        raise self.error(cond_node, "the condition of a comprehension must "
+                                         "be known at compile time", UnsupportedError)
+                    keep = keep and bool(c)
+                if keep:
+                    run(i + 1)
+        try:
+            run(0)
+        finally:
+            self.scope = saved
+        return out
+
     def visit_Tuple(self, node):
         return tuple(self._elements(node.elts))
 
@@ -1370,6 +1414,8 @@ class CodeGenerator:
                          list(kwargs.values()))
         if f is builtins.print:
             return self._print(args, node)
+        if isinstance(f, type) and issubclass(f, builtins.tuple) and hasattr(f, "_fields"):
+            return f(*args, **kwargs)  # a NamedTuple of the kernel's values
         if f in _INTROSPECTION:
             # Compile-time questions about values (isinstance(x, tl.tensor)):
             # answered on the values themselves, constexprs unwrapped, as in
@@ -1434,7 +1480,7 @@ class CodeGenerator:
         values = list(bound.arguments.values())
         call_loc = self.ctx.builder.loc
         try:
-            if self.builder.concrete:
+            if self.builder.concrete or self.elementwise:
                 scope = {}
                 for name, v, is_cx in zip(parsed.arg_names, values, parsed.constexprs):
                     # As in Triton, a called function's tl.constexpr
@@ -1448,6 +1494,9 @@ class CodeGenerator:
                 self.ctx.in_progress.append(callee)
                 try:
                     gen = CodeGenerator(self.ctx, parsed, scope)
+                    if self.elementwise:  # inlined: its ifs run element-wise too
+                        gen.elementwise = ElementwiseFlow(gen, self.elementwise.shape)
+                        gen.lanes = self.lanes
                     r = gen.visit_block(parsed.tree.body)
                 finally:
                     self.ctx.in_progress.pop()
@@ -1472,8 +1521,8 @@ class CodeGenerator:
                 codes.append(str(u.type).replace("<", "").replace(">", "")
                              .replace(",", "").replace(" ", ""))
             elif _is_aggregate(u) and not is_cx:
-                runtime.extend((name, t) for t in u._flatten())
-                key_parts.append(("a", u._structure()))
+                runtime.extend((name, t) for t in flatten(u))
+                key_parts.append(("a", structure_of(u)))
                 codes.append(type(u).__name__)
             else:
                 key_parts.append(("c", _value_key(u)))
@@ -1511,8 +1560,8 @@ class CodeGenerator:
                         if isinstance(u, tensor):
                             scope[name] = tensor(next(it), u.type)
                         elif _is_aggregate(u) and not is_cx:
-                            scope[name] = u._unflatten([tensor(next(it), t.type)
-                                                        for t in u._flatten()])
+                            scope[name] = unflatten(u, (tensor(next(it), t.type)
+                                                        for t in flatten(u)))
                         else:
                             scope[name] = constexpr(u) if is_cx else u
                     gen = CodeGenerator(ctx, parsed, scope)

@@ -27,7 +27,6 @@ from ..errors import (CompilationError, InterpretedCompilationError, Interpreter
                       SemanticError)
 from ..language import core as tl
 from ..language.core import constexpr, dtype, pointer_type, tensor
-from ..runtime.tensor_wrapper import TensorWrapper
 from . import fp8, interpreter_atomics
 from .builder import Builder
 from .numerics import (MEMORY_DTYPES, bf16_from_bits, bf16_to_bits, round_to_bf16,
@@ -838,7 +837,7 @@ def argument_value(memory: Memory, builder: InterpreterBuilder, name: str, value
         return constexpr(None)
     if isinstance(value, constexpr) or isinstance(value, tl.dtype):
         return constexpr(value)
-    if isinstance(value, TensorWrapper):
+    if getattr(type(value), "_terrazzo_tensor_wrapper", False) is True:  # triton.reinterpret
         # The base's memory, accessed as the wrapper's element type.
         base = value.base
         if not isinstance(base, np.ndarray) and not _is_torch_tensor(base):

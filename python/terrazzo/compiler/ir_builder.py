@@ -294,9 +294,12 @@ class IRBuilder(Builder):
         return results
 
     def begin_for(self, lb: str, ub: str, step: str, iv_ty, inits: Sequence[Tuple[str, object]],
-                  loc):
-        """Returns (op, induction variable, iteration arguments, body block)."""
+                  loc, options: Optional[Dict[str, int]] = None):
+        """Returns (op, induction variable, iteration arguments, body block);
+        `options` (tl.range's num_stages, loop_unroll_factor) become the
+        loop's tile.* attributes."""
         op = _RegionOp(loc)
+        op.options = dict(options or {})
         op.iv = self._fresh()
         op.args = [self._fresh() for _ in inits]
         op.inits = list(inits)
@@ -322,10 +325,15 @@ class IRBuilder(Builder):
             pairs = ", ".join(f"{a} = {h}" for a, (h, _) in zip(op.args, op.inits))
             iter_args = f" iter_args({pairs}) -> ({', '.join(tys)})"
 
+        attrs = ""
+        if op.options:
+            attrs = " {" + ", ".join(f"tile.{name} = {value} : i32"
+                                     for name, value in sorted(op.options.items())) + "}"
+
         def render(indent):
             lines = [f"{head}scf.for {op.iv} = {lb} to {ub} step {step}{iter_args} : {ivt} {{"]
             lines += _render_block(op.body, indent + 1)
-            lines.append(f"}} {format_loc(op.loc)}")
+            lines.append(f"}}{attrs} {format_loc(op.loc)}")
             return lines
         op.render = render
         return results

@@ -13,7 +13,14 @@ num_stages):
 * host tensor descriptor (terrazzo.tools.tensor_descriptor): ("tensordesc",
   base pointer entry, shape entries, stride entries, block shape, padding),
   with an integer entry per shape and stride value; the kernel takes it as
-  1 + 2 * rank parameters (base, shape, strides).
+  1 + 2 * rank parameters (base, shape, strides);
+* tuple (a tuple, list or NamedTuple) or aggregate instance
+  (language/structures.py): ("tuple", class, member entries), an entry per
+  item or field: the entry of a runtime value as above (pointers, integers,
+  floats, bools, nested tuples and aggregates, specialised as a parameter
+  of their own), or ("c", value) for a compile-time value (None, a
+  tl.constexpr, a function, a dtype); the kernel takes the runtime members
+  as parameters of their own, in order.
 
 This is the key of the C++ dispatcher (`_C.Dispatcher`), which computes
 it at launch; `compute_key` computes the same key for the paths that have
@@ -37,7 +44,10 @@ from ..errors import (CompilationError, InterpretedCompilationError, Interpreter
                       SemanticError)
 from ..language import core as tl
 from ..language.core import constexpr, pointer_type, tensor
-from .codegen import CompileContext, ParsedFunction, run_function_body
+from ..language.structures import build, is_structure, struct_class
+from ..language.structures import parts as struct_parts
+from .codegen import CompileContext, run_function_body
+from .parsed_function import ParsedFunction
 from .interpreter import InterpreterBuilder, Memory, argument_value, host_descriptor_value
 from .ir_builder import IRBuilder
 from .semantic import Semantic
@@ -59,8 +69,8 @@ _NONE_NAMES = (None, "", "none", "None", "NoneType", "null")
 
 
 class ParamSpec(NamedTuple):
-    kind: str  # constexpr | ptr | none | int | float | bool | desc
-    value: Any = None  # constexpr value
+    kind: str  # constexpr | ptr | none | int | float | bool | desc | tuple
+    value: Any = None  # constexpr value; desc: DescriptorSpec; tuple: (class, member specs)
     dtype: Any = None  # tl dtype of a pointer's elements / of a scalar
     divisible: bool = False  # pointer aligned to 16 bytes / int % 16 == 0
     equal_to_1: bool = False
@@ -151,33 +161,97 @@ def _is_pointer_like(value) -> bool:
     return False
 
 
+def is_runtime_member(value) -> bool:
+    """Whether a member of a tuple or aggregate argument is passed at run
+    time (numbers, pointers, nested structures; anything but None, a
+    tl.constexpr, a dtype, a string or a function, which are compile-time
+    values of the key)."""
+    return not (value is None or isinstance(value, (constexpr, tl.dtype, str)) or
+                callable(value))
+
+
+def _argument_entry(value, dns: bool = False):
+    """The key entry of a runtime argument (the module's docstring)."""
+    if getattr(value, "ndim", None) == 0 and hasattr(value, "item") and \
+            not hasattr(value, "data_ptr"):
+        value = value.item()  # NumPy scalars
+    if isinstance(value, bool):
+        return ("b",)
+    if isinstance(value, numbers.Integral) and not _is_pointer_like(value):
+        v = int(value)
+        kind = "i" if -(1 << 31) <= v < (1 << 31) else "l"
+        return (kind,) if dns else (kind, v == 1, v % 16 == 0, v >= 0)
+    if isinstance(value, numbers.Real) and not _is_pointer_like(value):
+        return ("f",)
+    if _is_host_descriptor(value):
+        return _descriptor_entry(value)
+    if is_structure(value):
+        return tuple_entry(tuple_template(value),
+                           iter([_argument_entry(m) for m in runtime_members(value)]))
+    if _is_pointer_like(value):
+        name, aligned = _pointer_dtype_name(value)
+        return ("p", name, aligned)
+    raise CompilationError(f"cannot pass a {type(value).__name__} to a kernel; mark "
+                           "the parameter tl.constexpr for compile-time values")
+
+
+def tuple_template(value) -> tuple:
+    """What the key says of a tuple or aggregate argument besides the
+    entries of its runtime members: ("tuple", class, members), a member
+    being "arg" (a runtime member), ("c", value) or a nested template."""
+    members = []
+    for m in struct_parts(value):
+        if _is_host_descriptor(m):
+            raise CompilationError("a host tensor descriptor inside a tuple or aggregate "
+                                   "argument is not supported; pass it as a parameter of "
+                                   "its own")
+        if is_structure(m):
+            members.append(tuple_template(m))
+        elif is_runtime_member(m):
+            members.append("arg")
+        else:
+            c = m.value if isinstance(m, constexpr) else m
+            try:
+                hash(c)
+            except TypeError:
+                raise CompilationError(f"cannot pass {c!r} inside a tuple or aggregate "
+                                       "argument: its compile-time members are part of the "
+                                       "kernel's key and must be hashable") from None
+            members.append(("c", c))
+    return ("tuple", struct_class(value), tuple(members))
+
+
+def runtime_members(value) -> list:
+    """The runtime members of a tuple or aggregate argument, nested ones
+    included, in order: the kernel parameters that pass it."""
+    out = []
+    for m in struct_parts(value):
+        if is_structure(m):
+            out.extend(runtime_members(m))
+        elif is_runtime_member(m):
+            out.append(m)
+    return out
+
+
+def tuple_entry(template: tuple, entries) -> tuple:
+    """The key entry of a tuple argument: its template with the entries of
+    its runtime members (an iterator, in order) in place."""
+    _, cls, members = template
+    return ("tuple", cls, tuple(next(entries) if m == "arg" else
+                                m if m[0] == "c" else tuple_entry(m, entries)
+                                for m in members))
+
+
 def compute_key(parsed: ParsedFunction, values: Sequence[Any], do_not_specialize: Sequence[bool],
                 num_warps: int = DEFAULT_NUM_WARPS,
                 num_stages: int = DEFAULT_NUM_STAGES) -> tuple:
     """The specialisation key of a launch (see the module's docstring)."""
     key = []
     for value, is_cx, dns in zip(values, parsed.constexprs, do_not_specialize):
-        if not is_cx and getattr(value, "ndim", None) == 0 and hasattr(value, "item") and \
-                not hasattr(value, "data_ptr"):
-            value = value.item()  # NumPy scalars
         if is_cx:
             key.append(value.value if isinstance(value, constexpr) else value)
-        elif isinstance(value, bool):
-            key.append(("b",))
-        elif isinstance(value, numbers.Integral) and not _is_pointer_like(value):
-            v = int(value)
-            kind = "i" if -(1 << 31) <= v < (1 << 31) else "l"
-            key.append((kind,) if dns else (kind, v == 1, v % 16 == 0, v >= 0))
-        elif isinstance(value, numbers.Real) and not _is_pointer_like(value):
-            key.append(("f",))
-        elif _is_host_descriptor(value):
-            key.append(_descriptor_entry(value))
-        elif _is_pointer_like(value):
-            name, aligned = _pointer_dtype_name(value)
-            key.append(("p", name, aligned))
         else:
-            raise CompilationError(f"cannot pass a {type(value).__name__} to a kernel; mark "
-                                   "the parameter tl.constexpr for compile-time values")
+            key.append(_argument_entry(value, dns))
     key.append((check_num_warps(num_warps), check_num_stages(num_stages)))
     return tuple(key)
 
@@ -266,46 +340,68 @@ def split_key(key, n: int) -> SplitKey:
 
 
 def specs_from_key(parsed: ParsedFunction, entries: Sequence[Any]) -> List[ParamSpec]:
-    specs = []
-    for name, is_cx, e in zip(parsed.arg_names, parsed.constexprs, entries):
-        if is_cx:
-            specs.append(ParamSpec("constexpr", value=e))
-            continue
-        if e is None:
-            specs.append(ParamSpec("none", sig="p"))
-            continue
-        if not isinstance(e, tuple) or not e:
-            raise CompilationError(f"unexpected key entry {e!r} for parameter {name!r}")
-        tag = e[0]
-        if tag == "p":
-            dname = e[1] if len(e) > 1 else None
-            aligned = bool(e[2]) if len(e) > 2 else False
-            if dname in _NONE_NAMES:
-                specs.append(ParamSpec("none", sig="p"))
-                continue
-            dt = tl.dtype_from_name(dname)
-            if dt is None or dt.is_void():
-                raise CompilationError(f"argument {name!r}: tensors of {dname} are not "
-                                       "supported")
-            specs.append(ParamSpec("ptr", dtype=dt, divisible=aligned, sig="p"))
-        elif tag in ("i", "l"):
-            dt = tl.int32 if tag == "i" else tl.int64
-            eq1 = bool(e[1]) if len(e) > 1 else False
-            div = bool(e[2]) if len(e) > 2 else False
-            nonneg = bool(e[3]) if len(e) > 3 else False
-            specs.append(ParamSpec("int", dtype=dt, divisible=div, equal_to_1=eq1,
-                                   nonnegative=nonneg, sig=tag))
-        elif tag == "f":
-            specs.append(ParamSpec("float", dtype=tl.float32, sig="f"))
-        elif tag == "d":
-            specs.append(ParamSpec("float", dtype=tl.float64, sig="d"))
-        elif tag == "b":
-            specs.append(ParamSpec("bool", dtype=tl.int1, sig="b"))
-        elif tag == "tensordesc" and len(e) == 6:
-            specs.append(_descriptor_spec(name, e))
-        else:
-            raise CompilationError(f"unexpected key entry {e!r} for parameter {name!r}")
-    return specs
+    return [ParamSpec("constexpr", value=e) if is_cx else _entry_spec(name, e)
+            for name, is_cx, e in zip(parsed.arg_names, parsed.constexprs, entries)]
+
+
+def _entry_spec(name: str, e) -> ParamSpec:
+    """The ParamSpec of the key entry `e` of the runtime parameter `name`."""
+    if e is None:
+        return ParamSpec("none", sig="p")
+    if not isinstance(e, tuple) or not e:
+        raise CompilationError(f"unexpected key entry {e!r} for parameter {name!r}")
+    tag = e[0]
+    if tag == "p":
+        dname = e[1] if len(e) > 1 else None
+        aligned = bool(e[2]) if len(e) > 2 else False
+        if dname in _NONE_NAMES:
+            return ParamSpec("none", sig="p")
+        dt = tl.dtype_from_name(dname)
+        if dt is None or dt.is_void():
+            raise CompilationError(f"argument {name!r}: tensors of {dname} are not "
+                                   "supported")
+        return ParamSpec("ptr", dtype=dt, divisible=aligned, sig="p")
+    if tag in ("i", "l"):
+        dt = tl.int32 if tag == "i" else tl.int64
+        eq1 = bool(e[1]) if len(e) > 1 else False
+        div = bool(e[2]) if len(e) > 2 else False
+        nonneg = bool(e[3]) if len(e) > 3 else False
+        return ParamSpec("int", dtype=dt, divisible=div, equal_to_1=eq1,
+                         nonnegative=nonneg, sig=tag)
+    if tag == "f":
+        return ParamSpec("float", dtype=tl.float32, sig="f")
+    if tag == "d":
+        return ParamSpec("float", dtype=tl.float64, sig="d")
+    if tag == "b":
+        return ParamSpec("bool", dtype=tl.int1, sig="b")
+    if tag == "tensordesc" and len(e) == 6:
+        return _descriptor_spec(name, e)
+    if tag == "c" and len(e) == 2:
+        return ParamSpec("constexpr", value=e[1])
+    if tag == "tuple" and len(e) == 3:
+        members = [_entry_spec(name, m) for m in e[2]]
+        return ParamSpec("tuple", value=(e[1], members),
+                         sig="".join(m.sig for m in members))
+    raise CompilationError(f"unexpected key entry {e!r} for parameter {name!r}")
+
+
+def _leaf_specs(spec: ParamSpec) -> List[ParamSpec]:
+    """The specs of the kernel parameters that pass one argument: its own,
+    a descriptor's parts, or a tuple's members in order."""
+    if spec.kind == "desc":
+        return spec.value.parts()
+    if spec.kind == "tuple":
+        return [leaf for m in spec.value[1] for leaf in _leaf_specs(m)]
+    return [spec]
+
+
+def _tuple_value(spec: ParamSpec, leaves):
+    """The kernel's value of a tuple argument from the values of its runtime
+    members (an iterator, in order)."""
+    cls, members = spec.value
+    return build(cls, [_tuple_value(m, leaves) if m.kind == "tuple" else
+                       constexpr(m.value) if m.kind == "constexpr" else next(leaves)
+                       for m in members])
 
 
 def _descriptor_spec(name: str, entry: tuple) -> ParamSpec:
@@ -351,13 +447,13 @@ def generate_kernel_ir(parsed: ParsedFunction, specs: Sequence[ParamSpec],
     arg_nodes = parsed.tree.args.args + parsed.tree.args.kwonlyargs
     node_by_name = {a.arg: a for a in arg_nodes}
     args, runtime, signature = [], [], ""
-    # A host tensor descriptor is passed as its parts (base, shape, strides),
-    # each a parameter of its own; its descriptor is built from them below.
-    descriptors = {name: [] for name, spec in zip(parsed.arg_names, specs)
-                   if spec.kind == "desc"}
+    # A host tensor descriptor is passed as its parts (base, shape, strides)
+    # and a tuple as its runtime members, each a parameter of its own; the
+    # descriptor or tuple is built from them below.
+    composites = {name: [] for name, spec in zip(parsed.arg_names, specs)
+                  if spec.kind in ("desc", "tuple")}
     params = [(name, part, const) for name, spec, const in
-              zip(parsed.arg_names, specs, parsed.consts)
-              for part in (spec.value.parts() if spec.kind == "desc" else [spec])]
+              zip(parsed.arg_names, specs, parsed.consts) for part in _leaf_specs(spec)]
     for name, spec, const in params:
         if spec.kind == "constexpr":
             continue
@@ -386,21 +482,25 @@ def generate_kernel_ir(parsed: ParsedFunction, specs: Sequence[ParamSpec],
         builder.loc = fn_loc
         for (name, spec, ty), h in zip(runtime, handles):
             if spec.kind == "none":
-                scope[name] = constexpr(None)
+                value = constexpr(None)
             elif spec.kind == "int" and spec.equal_to_1:
                 builder.loc = parsed.loc(node_by_name[name]) if name in node_by_name else fn_loc
-                scope[name] = sem.constant(1, ty)
-                scope[name].known_value = 1  # e.g. a descriptor's last stride
+                value = sem.constant(1, ty)
+                value.known_value = 1  # e.g. a descriptor's last stride
             else:
-                scope[name] = tensor(h, ty)
+                value = tensor(h, ty)
                 # What tl.make_tensor_descriptor checks of its base.
-                scope[name].misaligned = spec.kind == "ptr" and not spec.divisible
-            if name in descriptors:
-                descriptors[name].append(scope[name])
+                value.misaligned = spec.kind == "ptr" and not spec.divisible
+            if name in composites:
+                composites[name].append(value)
+            else:
+                scope[name] = value
         for name, spec in zip(parsed.arg_names, specs):
             if spec.kind == "desc":
                 scope[name] = _host_descriptor(sem, parsed, node_by_name, name, spec.value,
-                                               descriptors[name])
+                                               composites[name])
+            elif spec.kind == "tuple":
+                scope[name] = _tuple_value(spec, iter(composites[name]))
         builder.loc = fn_loc
         run_function_body(ctx, parsed, scope)
         last = parsed.tree.body[-1] if parsed.tree.body else parsed.tree
@@ -421,6 +521,15 @@ def _host_descriptor(sem, parsed, node_by_name, name, desc: DescriptorSpec, part
                                           parts[1 + rank:], desc.block_shape, desc.padding)
     except SemanticError as e:
         raise e.compilation_error(str(e), loc) from e
+
+
+def _interpreted_tuple(memory, builder, name, value):
+    """The interpreter's value of a tuple or aggregate argument: its runtime
+    members as arguments, its compile-time ones as constexprs."""
+    return build(struct_class(value), [
+        _interpreted_tuple(memory, builder, name, m) if is_structure(m) else
+        argument_value(memory, builder, name, m) if is_runtime_member(m) else
+        constexpr(m) for m in struct_parts(value)])
 
 
 def key_digest(*parts) -> str:
@@ -458,6 +567,8 @@ def interpret(parsed, grid, bound: Dict[str, Any], num_warps: Optional[int] = No
             base[name] = constexpr(value)
         elif _is_host_descriptor(value):
             base[name] = host_descriptor_value(memory, builder, sem, parsed, name, value)
+        elif is_structure(value):
+            base[name] = _interpreted_tuple(memory, builder, name, value)
         else:
             base[name] = argument_value(memory, builder, name, value)
             if const and isinstance(base[name], tensor) and base[name].type.is_ptr():

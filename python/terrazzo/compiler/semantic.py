@@ -369,8 +369,21 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
                 b = self.constant(b, b_sca, a.shape if not a_py else [])
         return self.broadcast_pair(a, b)
 
+    def _fp8_in_fp32(self, *xs: tensor) -> Tuple[tensor, ...]:
+        """fp8 operands in float32: there are no fp8 arithmetic
+        instructions, so an fp8 result is computed in float32 (exactly, for
+        +, -, * and comparisons of fp8 values) and rounded once to its fp8 type."""
+        return tuple(self.cast(x, tl.float32) for x in xs)
+
     def _arith(self, fop, iop, a: tensor, b: tensor, uop=None) -> tensor:
         sca = a.type.scalar
+        if sca.is_fp8():
+            if fop is None:
+                raise SemanticError(f"this operation is not defined on {sca}")
+            a32, b32 = self._fp8_in_fp32(a, b)
+            op = "divf" if fop == "divf_approx" else fop
+            r = tensor(self.builder.binary(op, a32.handle, b32.handle, a32.type), a32.type)
+            return self.cast(r, sca)
         if sca.is_floating():
             if fop is None:
                 raise SemanticError(f"this operation is not defined on {sca}")
@@ -506,6 +519,8 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
                 raise SemanticError(f"cannot compare {a_sca} with {b_sca}")
             a, b = self.cast(a, tl.int64), self.cast(b, tl.int64)
             a_sca = tl.uint64
+        if a_sca.is_fp8():
+            a, b = self._fp8_in_fp32(a, b)
         if a_sca.is_floating():
             pred = {"lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge", "eq": "oeq",
                     "ne": "une"}[op]
@@ -521,6 +536,9 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
     def minmax(self, kind: str, a, b, propagate_nan=0) -> tensor:
         a, b = self._prep(a, b)
         sca = a.type.scalar
+        if sca.is_fp8():
+            a32, b32 = self._fp8_in_fp32(a, b)
+            return self.cast(self.minmax(kind, a32, b32, propagate_nan), sca)
         if sca.is_floating():
             if propagate_nan:
                 op = "minimumf" if kind == "min" else "maximumf"
@@ -566,6 +584,9 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
         sca = x.type.scalar
         if sca.is_ptr():
             raise SemanticError("cannot negate a pointer")
+        if sca.is_fp8():
+            (x32,) = self._fp8_in_fp32(x)
+            return self.cast(self.neg(x32), sca)
         if sca.is_floating():
             return tensor(self.builder.unary("negf", x.handle, x.type), x.type)
         return self.sub(self.constant(0, sca, x.shape), x)
@@ -579,10 +600,10 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
         return tensor(self.builder.binary("xori", x.handle, ones.handle, x.type), x.type)
 
     def _float_compute(self, x) -> Tuple[tensor, Optional[dtype]]:
-        """x in a type transcendental functions take (fp32 for 16-bit
+        """x in a type transcendental functions take (fp32 for 16-bit and fp8
         floats), and the type to round the result back to."""
         sca = x.type.scalar
-        if sca.is_fp16() or sca.is_bf16():
+        if sca.is_fp16() or sca.is_bf16() or sca.is_fp8():
             return self.cast(x, tl.float32), sca
         return x, None
 
@@ -592,9 +613,6 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
         if not sca.is_floating():
             raise SemanticError(f"tl.{name} expects floating-point values, got {sca}; "
                                 f"convert first, e.g. x.to(tl.float32)")
-        if sca.is_fp8():
-            raise SemanticUnsupported("math on fp8 values is not supported yet; convert "
-                                      "them first, e.g. x.to(tl.float32)")
         x, back = self._float_compute(x)
         r = tensor(self.builder.unary(name, x.handle, x.type), x.type)
         return self.cast(r, back) if back is not None else r
@@ -627,6 +645,9 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
         sca = x.type.scalar
         if not sca.is_floating():
             raise SemanticError(f"tl.fma expects floating-point values, got {sca}")
+        if sca.is_fp8():
+            x, y, z = self._fp8_in_fp32(x, y, z)
+            return self.cast(self.fma(x, y, z), sca)
         return tensor(self.builder.fma(x.handle, y.handle, z.handle, x.type), x.type)
 
     def sigmoid(self, x) -> tensor:
@@ -683,9 +704,10 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
     # ------------------------------------------------------------------
     # Reductions
     # ------------------------------------------------------------------
-    #: Set by the code generator: inline_jit(jit function, argument tensors)
-    #: visits the function's body at the current insertion point and returns
-    #: what it returns.
+    #: Set by the code generator: inline_jit(jit function, argument tensors,
+    #: elementwise=False) visits the function's body at the current
+    #: insertion point and returns what it returns (`elementwise`: runtime
+    #: control flow on blocks runs element-wise, for tl.map_elementwise).
     inline_jit = None
 
     def _reduce_axis(self, x: tensor, axis) -> int:
@@ -1024,7 +1046,17 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
             r = self.compare("ne", r, 0)
         return r
 
+    #: While a tl.map_elementwise function is visited (its branches all run,
+    #: compiler/elementwise_flow.py): what the code is, to refuse writes to
+    #: memory there.
+    writes_refused_in: Optional[str] = None
+
+    def _check_writes_allowed(self, what: str) -> None:
+        if self.writes_refused_in:
+            raise SemanticError(f"{what} cannot write memory in {self.writes_refused_in}")
+
     def store(self, ptr, value, mask, cache: str, evict: str) -> None:
+        self._check_writes_allowed("tl.store")
         ptr = self._check_pointer(ptr, "store")
         if ptr.type.scalar.const:
             raise SemanticError("Cannot store to a constant pointer (a parameter "

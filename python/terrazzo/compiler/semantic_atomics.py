@@ -57,6 +57,8 @@ class AtomicSemantic:
     def _access_pointer(self, what: str, ptr, writes: bool) -> tensor:
         """The pointer of an atomic load, store or poll: to 8- to 64-bit
         integers or 16- to 64-bit floats."""
+        if writes:
+            self._check_writes_allowed(what)
         ptr = self._check_pointer(ptr, what)
         elt = ptr.type.scalar.element_ty
         if writes and getattr(ptr.type.scalar, "const", False):
@@ -123,6 +125,7 @@ class AtomicSemantic:
         return tensor(h, res_ty)
 
     def _atomic_pointer(self, what: str, ptr) -> tensor:
+        self._check_writes_allowed(what)
         ptr = self._check_pointer(ptr, what)
         ptr_sca = ptr.type.scalar
         if getattr(ptr_sca, "const", False):

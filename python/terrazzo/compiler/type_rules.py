@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numbers
 
-from ..errors import SemanticError, SemanticUnsupported
+from ..errors import SemanticError
 from ..language import core as tl
 from ..language.core import block_type, dtype, pointer_type, tensor
 
@@ -45,8 +45,9 @@ def computation_type(a: dtype, a_is_py: bool, b: dtype, b_is_py: bool,
 
     A Python scalar of a kind (bool < int < float) no higher than the
     tensor's does not take part in promotion; otherwise the usual order
-    fp64 > fp32 > fp16 > bf16 > integers applies, with / and % on 16-bit
-    floats computed in fp32."""
+    fp64 > fp32 > fp16 > bf16 > fp8 > integers applies, with / and % on
+    16-bit floats computed in fp32; two values of one fp8 type stay that
+    type and two fp8 types meet in fp16 (Triton 3.6's rules)."""
     if a_is_py != b_is_py:
         scalar_ty, tensor_ty = (a, b) if a_is_py else (b, a)
         if scalar_ty.kind() <= tensor_ty.kind():
@@ -63,11 +64,13 @@ def computation_type(a: dtype, a_is_py: bool, b: dtype, b_is_py: bool,
         return tl.float32 if div_or_mod else tl.bfloat16
     if a.is_bf16() or b.is_bf16():
         return tl.float32
-    if a.is_fp8() or b.is_fp8():
-        raise SemanticUnsupported("arithmetic on fp8 values is not supported yet; convert "
-                                  "them first, e.g. x.to(tl.float32)")
+    if a.is_fp8() and b.is_fp8():
+        # Triton's rule: one fp8 type stays itself, two different ones meet
+        # in fp16. The semantic layer computes fp8 results in float32 and
+        # rounds them once to the fp8 type (no fp8 arithmetic instructions).
+        return a if a == b else tl.float16
     if not a.is_int() or not b.is_int():
-        raise SemanticError(f"unexpected operand types {a} and {b}")
+        raise SemanticError(f"unexpected type {a} and {b}")
     if div_or_mod and a.is_int_signed() != b.is_int_signed():
         raise SemanticError(
             f"Cannot use / or % between {a} and {b} because they have different "

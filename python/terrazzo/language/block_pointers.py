@@ -38,6 +38,8 @@ class block_pointer:
     (made by `tl.make_block_ptr`). `type` is Triton's: a pointer to the
     block type. Immutable: `tl.advance` makes a new one."""
 
+    _terrazzo_block_pointer = True  # what tl.load/tl.store look for (core.py)
+
     def __init__(self, base: tensor, shape: Sequence[tensor], strides: Sequence[tensor],
                  offsets: Sequence[tensor], block_shape: Sequence[int],
                  order: Sequence[int]):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins as _py
 import functools
+import inspect
 import threading
 from typing import List, Optional, Sequence
 
@@ -381,6 +382,19 @@ class constexpr:
         return getattr(self.value, item)
 
 
+def is_constexpr_annotation(ann) -> bool:
+    """Whether a parameter's or field's annotation is `tl.constexpr` (the
+    class, a subclass, or its text under `from __future__ import
+    annotations`)."""
+    if ann is inspect.Parameter.empty or ann is None:
+        return False
+    if ann is constexpr or (isinstance(ann, type) and issubclass(ann, constexpr)):
+        return True
+    if isinstance(ann, str):
+        return ann.split(".")[-1].strip() == "constexpr"
+    return False
+
+
 def _constexpr_binop(op):
     def fwd(self, other):
         return constexpr(op(self.value, _unwrap(other)))
@@ -564,9 +578,8 @@ def cast(input, dtype, fp_downcast_rounding=None, bitcast=False):
 
 def _is_block_pointer(x) -> bool:
     """Whether `x` is a block pointer (language/block_pointers.py, which
-    imports this module)."""
-    from .block_pointers import block_pointer
-    return isinstance(x, block_pointer)
+    builds on this module: its class says so)."""
+    return getattr(type(x), "_terrazzo_block_pointer", False) is True
 
 
 @builtin
@@ -826,13 +839,27 @@ class static_range:
 
 class range:
     """`for i in tl.range(...)`: a loop that stays a loop (scf.for), like
-    Python's range inside a kernel. Pipelining hints are accepted and
-    ignored."""
+    Python's range inside a kernel, with Triton's loop options:
+
+    * `num_stages`: this loop's software-pipelining depth (0 or 1: not
+      pipelined), in place of the kernel's num_stages;
+    * `loop_unroll_factor`: the body repeated that many times per iteration
+      (a remainder loop runs the iterations left over);
+    * `disallow_acc_multi_buffer`, `flatten`, `warp_specialize`,
+      `disable_licm`: accepted as hints. The first is about Blackwell's
+      tensor memory; loops are not flattened, warp specialization is not
+      done yet, and loop-invariant code still leaves the loop (the results
+      are the same either way)."""
 
     def __init__(self, arg1, arg2=None, step=None, num_stages=None,
                  loop_unroll_factor=None, disallow_acc_multi_buffer=False,
                  flatten=False, warp_specialize=False, disable_licm=False):
         self.args = (arg1, arg2, step)
+        self.num_stages = num_stages
+        self.loop_unroll_factor = loop_unroll_factor
+        self.hints = dict(disallow_acc_multi_buffer=disallow_acc_multi_buffer,
+                          flatten=flatten, warp_specialize=warp_specialize,
+                          disable_licm=disable_licm)
 
     def __iter__(self):
         raise RuntimeError("tl.range can only be used in a for loop of a kernel")

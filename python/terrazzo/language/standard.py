@@ -576,13 +576,19 @@ def unsqueeze(x, dim):
 def map_elementwise(scalar_fn, *args, pack=1):
     """Applies the @jit function `scalar_fn` to the elements of `args`
     (broadcast to one shape) and returns its result (a tensor, or a tuple).
-    Terrazzo calls `scalar_fn` once on the whole blocks, so its body must be
-    element-wise operations without runtime control flow (`if` on a value
-    of the element: use tl.where). `pack` is accepted and ignored."""
+    Terrazzo calls `scalar_fn` once on whole blocks; its runtime control
+    flow on the elements' values (if/else, early returns, loops) runs
+    element-wise (compiler/elementwise_flow.py). With `pack=p`, the
+    function takes p consecutive elements of each argument (p parameters
+    per argument, argument by argument) and returns p values per result,
+    result by result, as in Triton."""
     sem = _current_semantic()
     fn = _unwrap(scalar_fn)
+    pack = _unwrap(pack)
     if not getattr(fn, "_terrazzo_jit_function", False):
         raise SemanticError(f"tl.map_elementwise needs a @jit function, got {fn!r}")
+    if not isinstance(pack, int) or isinstance(pack, bool) or pack < 1 or pack & (pack - 1):
+        raise SemanticError(f"tl.map_elementwise: pack must be a power of two, got {pack!r}")
     values = [sem.to_tensor(a) for a in args]
     if not values:
         raise SemanticError("tl.map_elementwise needs at least one tensor argument")
@@ -591,7 +597,40 @@ def map_elementwise(scalar_fn, *args, pack=1):
         shape = broadcast_shapes(shape, v.shape) if shape and v.shape else shape or v.shape
     if shape:
         values = [sem.broadcast_to(v, shape) for v in values]
-    return sem.inline_jit(fn, values)
+    if pack == 1:
+        return sem.inline_jit(fn, values, elementwise=True)
+    numel = 1
+    for s in shape:
+        numel *= s
+    if numel % pack:
+        raise SemanticError(f"tl.map_elementwise: pack={pack} does not divide the "
+                            f"{numel} elements of a block of shape {list(shape)}")
+    # Element j of each pack is the sub-block of the elements j, j + pack, ...
+    # of the flattened block, seen as [numel / pack, 2, ..., 2] (the bits of
+    # j). Splitting the last dimension again and again yields the sub-blocks
+    # with the bits of j reversed, and joining pairs of that order again
+    # rebuilds the packs.
+    bits = pack.bit_length() - 1
+    order = [int(format(j, f"0{bits}b")[::-1], 2) if bits else 0 for j in range(pack)]
+    parts = []
+    for v in values:
+        pieces = [sem.reshape(v, [numel // pack] + [2] * bits)]
+        for _ in range(bits):
+            pieces = [half for p in pieces for half in sem.split(p)]
+        parts.extend(pieces[order[j]] for j in range(pack))
+    out = sem.inline_jit(fn, parts, elementwise=True)
+    out = list(out) if isinstance(out, (tuple, list)) else [out]
+    if len(out) % pack:
+        raise SemanticError(f"tl.map_elementwise: with pack={pack} the function must return "
+                            f"a multiple of {pack} values, got {len(out)}")
+    results = []
+    for r in range(len(out) // pack):
+        pieces = [sem.to_tensor(x) for x in out[r * pack:(r + 1) * pack]]
+        pieces = [sem.broadcast_to(pieces[order[j]], [numel // pack]) for j in range(pack)]
+        while len(pieces) > 1:
+            pieces = [sem.join(pieces[i], pieces[i + 1]) for i in range(0, len(pieces), 2)]
+        results.append(sem.reshape(pieces[0], list(shape)))
+    return results[0] if len(results) == 1 else tuple(results)
 
 
 class const:

@@ -99,12 +99,16 @@ def current_stream(device: Optional[int] = None) -> int:
 # ---------------------------------------------------------------------------
 #
 # The device queries that Triton's tutorials and tests make through
-# `triton.runtime.driver.active`, answered for the CUDA device Terrazzo
-# launches on. Device attributes come from the CUDA driver itself (libcuda,
-# through ctypes: the same library the extension's runtime loads), so they
-# need neither torch nor a rebuilt extension. On a machine without a GPU the
-# active driver is the interpreter's: `get_current_target()` says so
-# (backend "interpreter") and device queries raise RuntimeError.
+# `triton.runtime.driver.active`, answered for the device Terrazzo launches
+# on (CUDA's, else HIP's: `_C.platform()`), by the extension's runtime
+# (`_C.device_properties`, `current_device`, `set_current_device`,
+# `kernel_attributes`): one implementation talks to the driver, without
+# torch. Five of the properties Triton reports (the register file, the
+# clocks, the memory bus, threads per multiprocessor) are not in
+# runtime::DeviceProperties yet: those come from cuDeviceGetAttribute through
+# ctypes (_CudaAttributes), so on a HIP device they raise. On a machine without
+# a GPU the active driver is the interpreter's: `get_current_target()` says
+# so (backend "interpreter") and device queries raise RuntimeError.
 
 #: The target the frontend compiles for when no device answers.
 DEFAULT_TARGET = "cuda:90"
@@ -174,17 +178,41 @@ def default_fp_fusion() -> bool:
     return True if value is None else env_flag("TRITON_DEFAULT_FP_FUSION")
 
 
+def rocm_torch_target() -> Optional[str]:
+    """The target of torch's current device when torch is a ROCm build
+    (`torch.version.hip` set) that sees a GPU: "hip:" and the device's
+    gcnArchName without its features ("gfx942:sramecc+:xnack-" -> "hip:gfx942");
+    None otherwise (no torch imported, a CUDA or CPU build, no device)."""
+    torch = sys.modules.get("torch")
+    if torch is None or not getattr(getattr(torch, "version", None), "hip", None):
+        return None
+    try:
+        if not torch.cuda.is_available():  # ROCm's torch speaks through torch.cuda
+            return None
+        arch = torch.cuda.get_device_properties(torch.cuda.current_device()).gcnArchName
+    except Exception:
+        return None
+    processor = str(arch).split(":")[0]
+    return f"hip:{processor}" if processor.startswith("gfx") else None
+
+
 def current_target_name(C=None) -> str:
     """The target string kernels are compiled for: $TERRAZZO_TARGET (e.g.
-    "cuda:80", code for another architecture, to inspect or cache; a cubin
-    only runs on devices of its own major architecture) or Triton's
-    TRITON_OVERRIDE_ARCH ("sm80"), else the current device's (asked of `C`,
-    by default the extension), else DEFAULT_TARGET."""
+    "cuda:80" or "hip:gfx942", code for another architecture, to inspect or
+    cache; a cubin only runs on devices of its own major architecture, an
+    hsaco on its own processor) or Triton's TRITON_OVERRIDE_ARCH ("sm80"),
+    else, with a ROCm build of torch, its current device's (rocm_torch_target),
+    else the current device's (asked of `C`, by default the extension: CUDA's
+    device, else HIP's), else DEFAULT_TARGET. The target's platform picks the
+    driver that launches the kernel (CUDA for cuda:*, HIP for hip:*)."""
     forced = os.environ.get("TERRAZZO_TARGET")
     if forced:
         return forced
     if os.environ.get("TRITON_OVERRIDE_ARCH"):
         return target_for_arch(os.environ["TRITON_OVERRIDE_ARCH"])
+    rocm = rocm_torch_target()
+    if rocm:
+        return rocm
     if C is None:
         C = get_C(required=False)
     try:
@@ -194,29 +222,20 @@ def current_target_name(C=None) -> str:
     return t or DEFAULT_TARGET
 
 
-# CUdevice_attribute values (cuda.h) of the properties Triton reports.
+# CUdevice_attribute values (cuda.h) of the properties Triton reports that
+# the runtime's DeviceProperties does not have.
 _CU_ATTRIBUTES = {
-    "max_shared_mem": 97,        # MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
     "max_num_regs": 12,          # MAX_REGISTERS_PER_BLOCK
-    "multiprocessor_count": 16,  # MULTIPROCESSOR_COUNT
-    "warpSize": 10,              # WARP_SIZE
     "sm_clock_rate": 13,         # CLOCK_RATE (kHz)
     "mem_clock_rate": 36,        # MEMORY_CLOCK_RATE (kHz)
     "mem_bus_width": 37,         # GLOBAL_MEMORY_BUS_WIDTH (bits)
     "max_threads_per_sm": 39,    # MAX_THREADS_PER_MULTIPROCESSOR
 }
-_CU_COMPUTE_CAPABILITY = (75, 76)  # COMPUTE_CAPABILITY_MAJOR, _MINOR
-# CUfunction_attribute values of what a compiled kernel reports.
-_CU_FUNCTION_ATTRIBUTES = {
-    "max_threads": 0,   # MAX_THREADS_PER_BLOCK
-    "shared_bytes": 1,  # SHARED_SIZE_BYTES (static)
-    "local_bytes": 3,   # LOCAL_SIZE_BYTES (per thread: spills)
-    "num_regs": 4,      # NUM_REGS (per thread)
-}
 
 
-class _CudaLibrary:
-    """The few CUDA driver calls the device queries need, through ctypes."""
+class _CudaAttributes:
+    """cuDeviceGetAttribute through ctypes, for the _CU_ATTRIBUTES only (the
+    same libcuda the extension's runtime loads)."""
 
     _instance = None
     _error: Optional[str] = None
@@ -225,7 +244,7 @@ class _CudaLibrary:
         self.lib = lib
 
     @classmethod
-    def get(cls) -> "_CudaLibrary":
+    def get(cls) -> "_CudaAttributes":
         if cls._instance is None and cls._error is None:
             import ctypes
             names = ("nvcuda.dll",) if os.name == "nt" else ("libcuda.so.1", "libcuda.so")
@@ -265,61 +284,6 @@ class _CudaLibrary:
                    f"cuDeviceGetAttribute({attribute})")
         return value.value
 
-    def device_count(self) -> int:
-        import ctypes
-        count = ctypes.c_int()
-        self.check(self.lib.cuDeviceGetCount(ctypes.byref(count)), "cuDeviceGetCount")
-        return count.value
-
-    def context_device(self) -> Optional[int]:
-        """The device of the calling thread's current context, or None."""
-        import ctypes
-        device = ctypes.c_int()
-        if self.lib.cuCtxGetDevice(ctypes.byref(device)) != 0:
-            return None
-        return device.value
-
-    def ensure_context(self) -> None:
-        """Makes the current device's primary context current on this
-        thread when no context is."""
-        import ctypes
-        context = ctypes.c_void_p()
-        self.check(self.lib.cuCtxGetCurrent(ctypes.byref(context)), "cuCtxGetCurrent")
-        if not context.value:
-            self.make_current(active.get_current_device())
-
-    def function_attributes(self, binary: bytes, name: str) -> Dict[str, int]:
-        """The register count, local (spill) memory, static shared memory and
-        thread limit of kernel `name` in a cubin, as the driver loads it."""
-        import ctypes
-        self.ensure_context()
-        module, function = ctypes.c_void_p(), ctypes.c_void_p()
-        self.check(self.lib.cuModuleLoadData(ctypes.byref(module), binary), "cuModuleLoadData")
-        try:
-            self.check(self.lib.cuModuleGetFunction(ctypes.byref(function), module,
-                                                    name.encode()),
-                       f"cuModuleGetFunction({name})")
-            values = {}
-            for key, attribute in _CU_FUNCTION_ATTRIBUTES.items():
-                value = ctypes.c_int()
-                self.check(self.lib.cuFuncGetAttribute(ctypes.byref(value), attribute,
-                                                       function),
-                           f"cuFuncGetAttribute({attribute})")
-                values[key] = value.value
-            return values
-        finally:
-            self.lib.cuModuleUnload(module)
-
-    def make_current(self, ordinal: int) -> None:
-        """Makes `ordinal`'s primary context current on this thread."""
-        import ctypes
-        device, context = ctypes.c_int(), ctypes.c_void_p()
-        self.check(self.lib.cuDeviceGet(ctypes.byref(device), ordinal),
-                   f"cuDeviceGet({ordinal})")
-        self.check(self.lib.cuDevicePrimaryCtxRetain(ctypes.byref(context), device),
-                   "cuDevicePrimaryCtxRetain")
-        self.check(self.lib.cuCtxSetCurrent(context), "cuCtxSetCurrent")
-
 
 def _torch_cuda():
     """torch when it is imported and sees a CUDA device, else None."""
@@ -346,17 +310,16 @@ def _device_index(device) -> int:
 
 def device_arch(device=None) -> int:
     """The compute capability of a device as an int (90 for sm_90), from the
-    CUDA driver."""
-    index = _device_index(device)
-    cuda = _CudaLibrary.get()
-    major, minor = (cuda.attribute(a, index) for a in _CU_COMPUTE_CAPABILITY)
+    runtime."""
+    major, minor = get_C().device_properties(_device_index(device))["compute_capability"]
     return major * 10 + minor
 
 
 def kernel_attributes(binary: bytes, name: str) -> Dict[str, int]:
-    """What the CUDA driver reports of kernel `name` in the cubin `binary`:
-    num_regs, local_bytes, shared_bytes and max_threads."""
-    return _CudaLibrary.get().function_attributes(binary, name)
+    """What the driver reports of kernel `name` in the cubin `binary`
+    (loaded into the current context by the runtime): num_regs,
+    local_bytes, shared_bytes and max_threads."""
+    return get_C().kernel_attributes(bytes(binary), name)
 
 
 class DeviceUtils:
@@ -372,8 +335,13 @@ class DeviceUtils:
         mem_bus_width (bits) and max_threads_per_sm."""
         index = _device_index(device)
         if index not in self._properties:
-            cuda = _CudaLibrary.get()
-            props = {key: cuda.attribute(attr, index) for key, attr in _CU_ATTRIBUTES.items()}
+            runtime = get_C().device_properties(index)
+            props = {"max_shared_mem": runtime["max_shared_memory_per_block_optin"],
+                     "multiprocessor_count": runtime["multiprocessor_count"],
+                     "warpSize": runtime["warp_size"]}
+            cuda = _CudaAttributes.get()
+            props.update({key: cuda.attribute(attr, index)
+                          for key, attr in _CU_ATTRIBUTES.items()})
             self._properties[index] = props
         return dict(self._properties[index])
 
@@ -386,7 +354,6 @@ class CudaDriver:
 
     def __init__(self):
         self.utils = DeviceUtils()
-        self._current = 0  # the current device when torch is not imported
 
     @staticmethod
     def is_active() -> bool:
@@ -405,11 +372,7 @@ class CudaDriver:
         torch = _torch_cuda()
         if torch is not None:
             return torch.cuda.current_device()
-        try:
-            device = _CudaLibrary.get().context_device()
-        except RuntimeError:
-            device = None
-        return self._current if device is None else device
+        return get_C().current_device()
 
     def set_current_device(self, device) -> None:
         index = _device_index(device)
@@ -417,8 +380,7 @@ class CudaDriver:
         if torch is not None:
             torch.cuda.set_device(index)
         else:
-            _CudaLibrary.get().make_current(index)
-        self._current = index
+            get_C().set_current_device(index)
 
     def get_current_stream(self, device=None) -> int:
         """The raw current stream of `device` (default: the current device):

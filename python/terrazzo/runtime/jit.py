@@ -26,10 +26,12 @@ import linecache
 import os
 import re
 import threading
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Callable, Dict, Optional
 
-from ..compiler.codegen import ParsedFunction, _is_jit_function
+from ..compiler.codegen import _is_jit_function
+from ..compiler.parsed_function import ParsedFunction
 from ..compiler.kernel import (DEFAULT_NUM_STAGES, DEFAULT_NUM_WARPS, KernelIR,
                                check_num_stages, check_num_warps, compute_key,
                                generate_kernel_ir, key_digest, launch_option, specs_from_key,
@@ -39,6 +41,7 @@ from ..language.core import constexpr, dtype
 from . import driver
 from .cache import DiskCache
 from .tensor_wrapper import MockTensor, TensorWrapper, reinterpret  # noqa: F401 (Triton's names here)
+from .tuple_args import TupleLaunches, has_structures
 
 #: Launch options that Triton accepts and Terrazzo ignores. `extern_libs`
 #: (Triton's tutorial 07 passes libdevice's path): Terrazzo links the
@@ -180,6 +183,7 @@ class JITFunction(KernelInterface):
         self._dispatcher_names = [_param_alias(n) if n in _DISPATCHER_OPTIONS else n
                                   for n in self.arg_names]
         self._dispatcher = None
+        self._tuple_launches: Optional[TupleLaunches] = None  # launches with tuples
         self._cache_key: Optional[str] = None
         self._disk_cache: Optional[DiskCache] = None
         # Kernels compiled ahead of their first launch (warmup, an
@@ -280,13 +284,35 @@ class JITFunction(KernelInterface):
         if self._option_params:
             kwargs, grid = self._dispatcher_view(kwargs, grid)
         if warmup:
-            key = dispatcher.key_for(args, kwargs)
+            try:
+                key = dispatcher.key_for(args, kwargs)
+            except TypeError:
+                if not has_structures(args, kwargs):
+                    raise
+                key = self._tuples().key(args, kwargs)
             if self._compile_pool is not None:  # see compiling_in
                 return self._compile_pool.submit(self._prepare, key)
             return CompiledKernel(self, self._prepare(key))
-        # The dispatcher calls a grid callable with the bound arguments, and
-        # driver.current_stream with the launch's device.
-        return dispatcher.run(grid, args, kwargs)
+        return self._launch(dispatcher, grid, args, kwargs)
+
+    def _launch(self, dispatcher, grid, args, kwargs):
+        """Launches through the C++ dispatcher, which calls a grid callable
+        with the bound arguments and driver.current_stream with the
+        launch's device; a launch with tuple or aggregate arguments (which
+        it refuses) through runtime/tuple_args.py."""
+        if self._tuple_launches is not None and has_structures(args, kwargs):
+            return self._tuple_launches.run(grid, args, kwargs)  # seen before: no detour
+        try:
+            return dispatcher.run(grid, args, kwargs)
+        except TypeError:
+            if not has_structures(args, kwargs):
+                raise
+            return self._tuples().run(grid, args, kwargs)
+
+    def _tuples(self) -> TupleLaunches:
+        if self._tuple_launches is None:
+            self._tuple_launches = TupleLaunches(self)
+        return self._tuple_launches
 
     def _variant(self, kwargs):
         """(the function compiled with the COMPILE_OPTIONS of `kwargs`, the
@@ -314,6 +340,7 @@ class JITFunction(KernelInterface):
             variant = copy.copy(base)
             variant._base, variant._compile_options = base, options
             variant._dispatcher, variant._prepared, variant._variants = None, {}, None
+            variant._tuple_launches = None
             # Its own compiles: a copy made while an autotuner compiles the
             # parent in threads must not send them to that (closing) pool.
             variant._compile_pool = None
@@ -337,7 +364,7 @@ class JITFunction(KernelInterface):
         # Parameters named like the options are known to the dispatcher by
         # another name, so these keywords are the options only.
         kwargs = {**kwargs, "num_warps": num_warps, "num_stages": num_stages}
-        return dispatcher.run(grid, args, kwargs)
+        return self._launch(dispatcher, grid, args, kwargs)
 
     def _dispatcher_view(self, kwargs, grid):
         """The keywords and grid callable in the dispatcher's names, for a
@@ -469,16 +496,34 @@ class JITFunction(KernelInterface):
         entries, num_warps, num_stages = split_key(key, len(self.arg_names))
         target = self._target(C)
         environment = self.compile_environment()
-        debug = environment["debug"]
         digest = key_digest("terrazzo-kernel", self.cache_key, C.version(), target,
                             {"num_warps": num_warps, "num_stages": num_stages, **environment},
                             [repr(e) for e in entries])
         dump_dir = os.environ.get("TERRAZZO_DUMP_IR")
         cache = self._disk_cache or DiskCache()
-        if use_cache and not dump_dir:
-            hit = cache.load(digest)
-            if hit is not None:
-                return hit[0], hit[1], True
+        if not use_cache or dump_dir:
+            return self._compile_binary(key, digest, cache, target)
+        return _IN_FLIGHT.share((str(cache.root), digest),
+                                lambda: self._cached_binary(key, digest, cache, target))
+
+    def _cached_binary(self, key, digest: str, cache: DiskCache, target: str):
+        """_binary_for_key from the disk cache, else compiled and stored
+        there, with other processes that compile it waiting meanwhile."""
+        hit = cache.load(digest, self.parsed.name)
+        if hit is None:
+            with cache.compiling(digest):
+                hit = cache.load(digest, self.parsed.name)  # another process's
+                if hit is None:
+                    return self._compile_binary(key, digest, cache, target)
+        return hit[0], hit[1], True
+
+    def _compile_binary(self, key, digest: str, cache: DiskCache, target: str):
+        """(cubin, metadata, False) for `key`, compiled and stored in `cache`."""
+        C = driver.get_C()
+        entries, num_warps, num_stages = split_key(key, len(self.arg_names))
+        environment = self.compile_environment()
+        debug = environment["debug"]
+        dump_dir = os.environ.get("TERRAZZO_DUMP_IR")
         specs = specs_from_key(self.parsed, entries)
         kir = generate_kernel_ir(self.parsed, specs, debug=debug, num_warps=num_warps)
         if dump_dir:
@@ -501,6 +546,40 @@ class JITFunction(KernelInterface):
                 "kernel": self.__name__, "source": self.parsed.file}
         cache.store(digest, binary, meta)
         return binary, meta, False
+
+
+class _SharedCompiles:
+    """One compile of a key at a time in this process: the first thread to
+    ask runs it, the others wait for its result (or its exception) instead
+    of compiling it again. Eight threads launching a new kernel together
+    compiled it about five times."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._running: Dict[Any, Future] = {}
+
+    def share(self, key, compute: Callable[[], Any]):
+        with self._lock:
+            future = self._running.get(key)
+            owner = future is None
+            if owner:
+                future = self._running[key] = Future()
+        if not owner:
+            return future.result()
+        try:
+            result = compute()
+        except BaseException as e:
+            future.set_exception(e)
+            raise
+        else:
+            future.set_result(result)
+            return result
+        finally:
+            with self._lock:
+                del self._running[key]
+
+
+_IN_FLIGHT = _SharedCompiles()
 
 
 class CompiledKernel:
@@ -641,18 +720,22 @@ def _launched_kernel(C, fn: "JITFunction", key, binary: bytes, meta: Dict[str, A
 def _make_kernel_from(C, binary, meta, cls=None):
     return _make_kernel(C, binary, meta["name"], meta["threads_per_block"],
                         meta["shared_memory_bytes"], meta["signature"],
-                        meta.get("global_scratch_bytes", 0), cls)
+                        meta.get("global_scratch_bytes", 0), cls, meta.get("target"))
 
 
-def _make_kernel(C, binary, name, threads, smem, signature, scratch=0, cls=None):
+def _make_kernel(C, binary, name, threads, smem, signature, scratch=0, cls=None,
+                 target=None):
     # `scratch`: global scratch per program instance (TMA descriptors' tensor
-    # maps), which the kernel takes as a hidden last argument.
+    # maps), which the kernel takes as a hidden last argument. `target`: what
+    # the binary was compiled for, which picks the driver that launches it
+    # (CUDA for cuda:*, HIP for hip:*).
     cls = cls or C.Kernel
     if driver.env_flag("TERRAZZO_DRY_LAUNCH"):
         # Pack the arguments and stop before the driver (tests without a GPU).
         return cls(binary, name, threads, smem, signature, dry_run=True,
-                   global_scratch_bytes=scratch)
-    return cls(binary, name, threads, smem, signature, global_scratch_bytes=scratch)
+                   global_scratch_bytes=scratch, target=target)
+    return cls(binary, name, threads, smem, signature, global_scratch_bytes=scratch,
+               target=target)
 
 
 def _default_target(C) -> str:

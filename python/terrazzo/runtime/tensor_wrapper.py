@@ -48,6 +48,9 @@ class TensorWrapper:
     `base` is the tensor that owns the memory; `dtype` is the `tl.dtype` a
     kernel sees; shape, strides, device and element size are the base's."""
 
+    #: What the interpreter (a layer below) recognises it by.
+    _terrazzo_tensor_wrapper = True
+
     def __init__(self, base, dtype):
         self.base = base
         self.dtype = _as_tl_dtype(dtype)

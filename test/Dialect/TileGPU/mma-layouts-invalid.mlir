@@ -93,3 +93,10 @@ func.func private @f(tensor<32x32xf32, #mma>)
 #a = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
 // expected-error @+1 {{a thread would hold 2^31 elements; at most 2^30 are supported}}
 func.func private @f(tensor<1073741824x128xf16, #a>)
+
+// -----
+
+// A wgmma K of 0 made the lowering emit instructions until memory ran out.
+// expected-error @+1 {{wgmma accumulators need instrShape = [16, N, K] with K 8, 16 or 32, got 0}}
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 0]}>
+func.func private @f(tensor<64x64xf32, #mma>)

@@ -176,3 +176,13 @@ func.func @tf32_registers(%a: tensor<64x32xf32, #a>, %b: !tilegpu.memdesc<32x64x
   %d = tilegpu.warp_group_dot %a, %b, %c precision = tf32 : tensor<64x32xf32, #a>, !tilegpu.memdesc<32x64xf32, #s> -> tensor<64x64xf32, #mma>
   return
 }
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
+func.func @k_step(%a: !tilegpu.memdesc<64x64xf16, #s>, %b: !tilegpu.memdesc<64x64xf16, #s>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{the accumulator's instrShape K = 8 must be 16 (one wgmma's K for 'f16')}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf32, #mma>
+  return
+}

@@ -5,6 +5,7 @@
 #a = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #b = #tilegpu.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 16}>
 #mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#mma8 = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
 
 // CHECK-DAG: #[[A:.+]] = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 // CHECK-DAG: #[[B:.+]] = #tilegpu.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 16}>
@@ -12,11 +13,11 @@
 // CHECK: tilegpu.warp_group_dot %{{.+}}, %{{.+}}, %{{.+}} : !tilegpu.memdesc<64x64xf16, #[[A]]>, !tilegpu.memdesc<64x64xf16, #[[B]]> -> tensor<64x64xf32, #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>>
 // CHECK: tilegpu.warp_group_dot {{.+}} precision = tf32 :
 func.func @wgmma(%a: !tilegpu.memdesc<64x64xf16, #a>, %b: !tilegpu.memdesc<64x64xf16, #b>,
-                 %c: tensor<64x64xf32, #mma>,
+                 %c: tensor<64x64xf32, #mma>, %c8: tensor<64x64xf32, #mma8>,
                  %a32: !tilegpu.memdesc<64x32xf32, #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>>,
                  %b32: !tilegpu.memdesc<32x64xf32, #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 32}>>) {
   %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #a>, !tilegpu.memdesc<64x64xf16, #b> -> tensor<64x64xf32, #mma>
-  %e = tilegpu.warp_group_dot %a32, %b32, %c precision = tf32 : !tilegpu.memdesc<64x32xf32, #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>>, !tilegpu.memdesc<32x64xf32, #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 32}>> -> tensor<64x64xf32, #mma>
+  %e = tilegpu.warp_group_dot %a32, %b32, %c8 precision = tf32 : !tilegpu.memdesc<64x32xf32, #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>>, !tilegpu.memdesc<32x64xf32, #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 32}>> -> tensor<64x64xf32, #mma8>
   return
 }
 

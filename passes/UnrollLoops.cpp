@@ -1,0 +1,50 @@
+// terrazzo-unroll-loops: see Passes.td.
+#include "passes/LoopUnroll.h"
+#include "passes/Passes.h"
+
+#include "dialects/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir::terrazzo {
+#define GEN_PASS_DEF_TERRAZZOUNROLLLOOPS
+#include "passes/Passes.h.inc"
+} // namespace mlir::terrazzo
+
+using namespace mlir;
+
+namespace {
+
+struct UnrollLoopsPass
+    : public mlir::terrazzo::impl::TerrazzoUnrollLoopsBase<UnrollLoopsPass> {
+  void runOnOperation() override {
+    StringRef name = tile::TileDialect::kLoopUnrollFactorAttrName;
+    SmallVector<scf::ForOp> loops;
+    getOperation()->walk([&](scf::ForOp loop) {
+      if (loop->hasAttr(name))
+        loops.push_back(loop);
+    });
+    // Innermost first (the walk's post-order): an outer loop's unrolling
+    // copies inner loops already unrolled.
+    for (scf::ForOp loop : loops) {
+      auto factor = loop->getAttrOfType<IntegerAttr>(name).getInt();
+      loop->removeAttr(name);
+      if (factor <= 1)
+        continue;
+      APInt step;
+      if (!matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
+          !step.isStrictlyPositive()) {
+        loop.emitRemark("loop_unroll_factor ")
+            << factor << " ignored: the loop's step is not a positive constant";
+        continue;
+      }
+      if (failed(mlir::terrazzo::unrollByFactor(loop, uint64_t(factor))))
+        loop.emitRemark("loop_unroll_factor ")
+            << factor << " ignored: the loop could not be unrolled";
+    }
+  }
+};
+
+} // namespace
