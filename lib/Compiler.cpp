@@ -4,6 +4,7 @@
 #include "backends/Backend.h"
 #include "dialects/Tile/IR/Tile.h"
 #include "lib/CrashRecovery.h"
+#include "lib/ParserGuard.h"
 #include "target/Target.h"
 #include "lib/Pipeline.h"
 #include "lib/Registration.h"
@@ -274,6 +275,13 @@ void compile(std::string_view source, std::string_view sourceName,
           llvm::StringRef(sourceName.data(), sourceName.size())),
       llvm::SMLoc());
   OwningOpRef<ModuleOp> module;
+  if (std::optional<ParserHazard> hazard = findParserHazard(source)) {
+    auto [line, column] = sourceMgr.getLineAndColumn(llvm::SMLoc::getFromPointer(
+        sourceMgr.getMemoryBuffer(1)->getBufferStart() + hazard->offset));
+    emitError(FileLineColLoc::get(&context, sourceName, line, column))
+        << hazard->message;
+    return;
+  }
   {
     CrashStep step("parsing",
                    FileLineColLoc::get(&context, sourceName, 0, 0));
@@ -392,6 +400,8 @@ CompileResult compileTileIR(std::string_view source, std::string_view sourceName
 }
 
 int defaultNumWarps() { return int(kDefaultNumWarps); }
+
+int maxNumWarps() { return int(kMaxNumWarps); }
 
 bool describeTarget(std::string_view name, TargetDescription &description,
                     std::string &error) {

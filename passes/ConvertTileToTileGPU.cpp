@@ -39,9 +39,11 @@ struct ConvertTileToTileGPUPass
       return signalPassFailure();
     }
     warpSize = threadsPerWarp ? unsigned(threadsPerWarp) : parsed->warpSize;
-    if (numWarps < 1 || numWarps > 32 || !llvm::isPowerOf2_32(numWarps)) {
+    if (numWarps < 1 || numWarps > ::terrazzo::kMaxNumWarps ||
+        !llvm::isPowerOf2_32(numWarps)) {
       // The option itself would print as a character: stream its value.
-      module.emitError("num-warps must be a power of two from 1 to 32, got ")
+      module.emitError("num-warps must be a power of two from 1 to ")
+          << ::terrazzo::kMaxNumWarps << ", got "
           << unsigned(numWarps.getValue());
       return signalPassFailure();
     }

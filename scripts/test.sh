@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test after setting up and building: the lit suite (FileCheck
-# tests and the C++ unit tests) and the Python tests (pytest). Ends with one
+# tests and the C++ unit tests), the Python tests (pytest) and the fuzzers'
+# smoke runs (scripts/fuzz/README.md; each counts as one test). Ends with one
 # line "N passed, N failed[, N skipped]".
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -20,13 +21,25 @@ if [ -d python/test ]; then
     --junitxml="$pytest_xml"
   pytest_status=$?
 fi
+# The fuzzers' smoke runs: deterministic (seed 0, fixed counts), about two
+# minutes on one core; a crash, a recovered crash or a hang fails.
+fuzz_status=""
+for mode in "ir --mutants 6000 --minimise-time 20" "frontend --kernels 500"; do
+  name=${mode%% *}
+  echo "== fuzz $name (scripts/fuzz/README.md)"
+  PYTHONPATH="$BUILD_DIR/python" TERRAZZO_CACHE_DIR="$BUILD_DIR/test-cache" \
+    "$TERRAZZO_PYTHON" scripts/fuzz/fuzz.py $mode --build "$BUILD_DIR" --seed 0 \
+    --out "$BUILD_DIR/fuzz-$name"
+  fuzz_status="$fuzz_status $?"
+done
 set -e
 
-"$TERRAZZO_PYTHON" - "$lit_log" "$lit_status" "$pytest_xml" "$pytest_status" <<'PY'
+"$TERRAZZO_PYTHON" - "$lit_log" "$lit_status" "$pytest_xml" "$pytest_status" $fuzz_status <<'PY'
 import os, re, sys
 import xml.etree.ElementTree as ET
 
-lit_log, lit_status, pytest_xml, pytest_status = sys.argv[1:]
+lit_log, lit_status, pytest_xml, pytest_status = sys.argv[1:5]
+fuzz_statuses = [int(s) for s in sys.argv[5:]]
 passed = failed = skipped = 0
 # lit's own summary: "  Passed     : 73 (84.88%)", one line per result code.
 counts = {}
@@ -57,6 +70,8 @@ if os.path.isdir("python/test"):
         failed += 1  # pytest did not produce results
     if int(pytest_status) not in (0, 5) and not failed:
         failed += 1
+passed += sum(1 for s in fuzz_statuses if s == 0)
+failed += sum(1 for s in fuzz_statuses if s != 0)
 line = f"{passed} passed, {failed} failed"
 if skipped:
     line += f", {skipped} skipped"

@@ -14,6 +14,9 @@ inline constexpr unsigned kDefaultNumWarps = 4;
 /// Threads one program instance (CUDA block, HIP workgroup) may have on
 /// every target.
 inline constexpr unsigned kMaxThreadsPerBlock = 1024;
+/// The most warps a launch may ask for (a power of two): 1024 threads of 32
+/// lanes. Targets with wavefronts of 64 reject more than 16 when compiling.
+inline constexpr unsigned kMaxNumWarps = kMaxThreadsPerBlock / 32;
 
 struct Target {
   enum class Kind { CUDA, HIP };

@@ -56,6 +56,10 @@ TERRAZZO_API const char *stageNames();
 /// Warps per program instance when a launch names none.
 TERRAZZO_API int defaultNumWarps();
 
+/// The most warps per program instance (num_warps is a power of two from 1
+/// to this).
+TERRAZZO_API int maxNumWarps();
+
 /// What the compiler knows of a target.
 struct TargetDescription {
   /// The canonical spelling: "cuda:90", "hip:gfx942".

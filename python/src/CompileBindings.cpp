@@ -110,6 +110,8 @@ void registerCompileBindings(py::module_ &m) {
 
   m.def("default_num_warps", &terrazzo::defaultNumWarps,
         "Warps per program instance when a launch names none.");
+  m.def("max_num_warps", &terrazzo::maxNumWarps,
+        "The most warps per program instance.");
   m.def(
       "describe_target",
       [](const std::string &name) {

@@ -33,6 +33,7 @@
 
 #include <pybind11/stl.h>
 
+#include <climits>
 #include <cstring>
 #include <stdexcept>
 #include <unordered_map>
@@ -42,6 +43,7 @@ namespace terrazzo::python {
 namespace {
 
 const long kDefaultNumWarps = terrazzo::defaultNumWarps();
+const long kMaxNumWarps = terrazzo::maxNumWarps();
 constexpr long kDefaultNumStages = 3;
 
 /// The key's bytes; on the stack unless the kernel has very many parameters.
@@ -360,11 +362,16 @@ void Dispatcher::bind(PyObject *args, PyObject *kwargs, BoundArgs &bound,
         if (keyword == interned.num_warps ||
             PyUnicode_Compare(keyword, interned.num_warps) == 0) {
           options.numWarps =
-              optionValue(value, "num_warps", 1, kDefaultNumWarps);
-          // AssertionError, as Triton's launch option check raises.
-          if (options.numWarps & (options.numWarps - 1))
+              optionValue(value, "num_warps", LONG_MIN, kDefaultNumWarps);
+          // AssertionError, as Triton's launch option check raises (for 0
+          // and negative numbers too); the message is kernel.py's
+          // check_num_warps's.
+          if (options.numWarps < 1 ||
+              options.numWarps & (options.numWarps - 1) ||
+              options.numWarps > kMaxNumWarps)
             raise(PyExc_AssertionError,
-                  "num_warps must be a power of 2, got " +
+                  "num_warps must be a power of 2 from 1 to " +
+                      std::to_string(kMaxNumWarps) + ", got " +
                       std::to_string(options.numWarps));
           continue;
         }

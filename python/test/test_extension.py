@@ -511,7 +511,9 @@ def test_bind_errors(args, kwargs, message):
     "kwargs,error,message",
     [
         ({"num_warps": "4"}, TypeError, "num_warps must be an int, got str"),
-        ({"num_warps": 0}, ValueError, "num_warps = 0 is out of range"),
+        ({"num_warps": 0}, AssertionError, "num_warps must be a power of 2 from 1 to 32, got 0"),
+        ({"num_warps": 64}, AssertionError, "num_warps must be a power of 2 from 1 to 32, got 64"),
+        ({"num_warps": 1 << 40}, ValueError, "num_warps = 1099511627776 is out of range"),
         ({"num_stages": -1}, ValueError, "num_stages = -1 is out of range"),
     ],
 )

@@ -20,7 +20,7 @@ import pytest
 
 import terrazzo as triton
 import terrazzo.language as tl
-from terrazzo.errors import CompilationError
+from terrazzo.errors import CompilationError, InterpreterError
 
 
 def interp(kernel):
@@ -736,8 +736,8 @@ CONST_TYPE_CASES = [
 @pytest.mark.parametrize("kernel,pattern", CONST_TYPE_CASES,
                          ids=[k.fn.__name__ for k, _ in CONST_TYPE_CASES])
 def test_const_pointers_are_another_type(kernel, pattern):
-    # Compiled, a runtime choice between a const and a plain pointer is an
-    # error; the interpreter takes one branch, as Triton's does.
+    # A runtime choice between a const and a plain pointer is an error; the
+    # interpreter, which takes one branch, rejects it as the compiler does.
     x = _z(64)
     with pytest.raises(CompilationError) as ei:
         kernel.ir(x, x, 1)
@@ -745,7 +745,9 @@ def test_const_pointers_are_another_type(kernel, pattern):
     assert re.search(pattern, ei.value.error_message)
     line = _marked_line(kernel)
     assert ei.value.line == line or f"{kernel.parsed.file}:{line}" in str(ei.value)
-    interp(kernel)[(1,)](x, x, 1)
+    with pytest.raises(InterpreterError) as interpreted:
+        interp(kernel)[(1,)](x, x, 1)
+    assert str(interpreted.value) == str(ei.value)
 
 
 @pytest.mark.parametrize("interpret", [False, True])

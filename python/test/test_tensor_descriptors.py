@@ -208,9 +208,9 @@ def test_misaligned_base_is_an_error(rng):
         scale_kernel.ir(x, y, 4, 64, 64, 64, BM=4, BN=64)
     assert "must be 16-byte aligned" in str(e.value)
     assert f":{_line(scale_kernel, 'xd = tl.make_tensor_descriptor')}:" in str(e.value)
-    with pytest.raises(InterpreterError) as e:
+    with pytest.raises(InterpreterError) as interpreted:
         interp(scale_kernel)[(1, 1)](x, y, 4, 64, 64, 64, BM=4, BN=64)
-    assert "is not 16-byte aligned" in str(e.value)
+    assert str(interpreted.value) == str(e.value)
 
 
 # ---------------------------------------------------------------------------

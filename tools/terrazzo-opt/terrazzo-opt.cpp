@@ -6,6 +6,7 @@
 // with 1 (lib/CrashRecovery.h). Recovery covers the thread that runs the
 // passes, so threading is off unless --mlir-disable-threading=false.
 #include "lib/CrashRecovery.h"
+#include "lib/ParserGuard.h"
 #include "lib/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -17,6 +18,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -78,6 +80,18 @@ int main(int argc, char **argv) {
       openInputFile(inputFilename, &errorMessage);
   if (!input) {
     llvm::errs() << errorMessage << "\n";
+    return 1;
+  }
+  if (std::optional<terrazzo::ParserHazard> hazard =
+          terrazzo::findParserHazard(input->getBuffer())) {
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(input->getMemBufferRef(),
+                                         /*RequiresNullTerminator=*/false),
+        llvm::SMLoc());
+    sourceMgr.PrintMessage(
+        llvm::SMLoc::getFromPointer(input->getBufferStart() + hazard->offset),
+        llvm::SourceMgr::DK_Error, hazard->message);
     return 1;
   }
   std::unique_ptr<llvm::ToolOutputFile> output =

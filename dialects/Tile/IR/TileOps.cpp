@@ -7,6 +7,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -570,6 +571,16 @@ LogicalResult PtrToIntOp::verify() {
 }
 
 LogicalResult ExternElementwiseOp::verify() {
+  // The symbol becomes a function of the GPU module: a name every target's
+  // assembler takes (NVPTX rejects others with a fatal error).
+  StringRef symbol = getSymbol();
+  auto isNameChar = [](char c) { return llvm::isAlnum(c) || c == '_' || c == '$'; };
+  if (symbol.empty() || llvm::isDigit(symbol.front()) ||
+      !llvm::all_of(symbol, isNameChar))
+    return emitOpError("symbol \"")
+           << symbol
+           << "\" is not a function name: letters, digits, '_' and '$', not "
+              "starting with a digit";
   Type result = getType();
   for (auto [index, type] : llvm::enumerate(getSrcs().getTypes()))
     if (!sameShape(type, result))

@@ -496,7 +496,8 @@ def Tile_ExternElementwiseOp : Tile_Op<"extern_elementwise", [
   let summary = "Call a device-library function element by element";
   let description = [{
     Operands and the result are all scalars or all blocks of one shape. A
-    call that is not `pure` is treated as writing memory.
+    call that is not `pure` is treated as writing memory. The symbol is a
+    function name: letters, digits, `_` and `$`, not starting with a digit.
   }];
   let arguments = (ins Variadic<Tile_Type>:$srcs, StrAttr:$libname,
                        StrAttr:$libpath, StrAttr:$symbol, BoolAttr:$pure);

@@ -202,9 +202,11 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == kNumWarpsAttrName) {
-    if (number < 1 || number > 32 || !llvm::isPowerOf2_64(number))
+    if (number < 1 || number > ::terrazzo::kMaxNumWarps ||
+        !llvm::isPowerOf2_64(number))
       return op->emitError("'")
-             << name << "' must be a power of two from 1 to 32, got " << number;
+             << name << "' must be a power of two from 1 to "
+             << ::terrazzo::kMaxNumWarps << ", got " << number;
     return verifyLayoutsAgree(op, name, number, [](DistributedLayoutAttr l) {
       return l.getNumWarps();
     });

@@ -26,26 +26,54 @@ import numpy as np
 from ..errors import (CompilationError, InterpretedCompilationError, InterpreterError,
                       SemanticError)
 from ..language import core as tl
-from ..language.core import _unwrap, constexpr, dtype, pointer_type, tensor
+from ..language.core import constexpr, dtype, pointer_type, tensor
 from . import fp8, interpreter_atomics
 from .builder import Builder
 from .numerics import (MEMORY_DTYPES, bf16_from_bits, bf16_to_bits, round_to_bf16,
                        storage_dtype)
 
 _SHIFT = 40
-_OFFSET_MASK = (1 << _SHIFT) - 1
+# An address belongs to the argument whose base is within 2^39 bytes of it
+# (below or above), so a pointer is judged against the argument it was
+# derived from even when it is far out of bounds.
+_HALF = 1 << (_SHIFT - 1)
 
-# ---------------------------------------------------------------------------
-# Memory
-# ---------------------------------------------------------------------------
 
-class _Buffer:
-    def __init__(self, data: np.ndarray, name: str, elt: Optional[dtype], write_back=None):
-        self.data = data  # 1-D uint8, sharing memory with the argument
-        self.name = name
-        self.elt = elt
+class _Root:
+    """Memory that arguments' views share (a NumPy array's base, a torch
+    storage), as bytes."""
+
+    def __init__(self, data: np.ndarray, key, write_back=None):
+        self.data = data  # 1-D uint8
+        self.key = key
         self.write_back = write_back
         self.dirty = False
+        # Per byte, the program (linear id) that last stored to it in this
+        # launch; allocated by the first store when races are checked.
+        self.writers: Optional[np.ndarray] = None
+
+
+class _Buffer:
+    """One pointer argument: the bytes its view spans in its root. A pointer
+    into it is encoded relative to the first of them."""
+
+    def __init__(self, root: _Root, start: int, nbytes: int, name: str, elt: Optional[dtype]):
+        self.root, self.start = root, start
+        self.data = root.data[start:start + nbytes]  # shares the root's memory
+        self.name = name
+        self.elt = elt
+
+    @property
+    def write_back(self):
+        return self.root.write_back
+
+    @property
+    def dirty(self):
+        return self.root.dirty
+
+    @dirty.setter
+    def dirty(self, value):
+        self.root.dirty = value
 
 
 def _root_array(a: np.ndarray) -> Tuple[np.ndarray, int]:
@@ -64,56 +92,86 @@ def _root_array(a: np.ndarray) -> Tuple[np.ndarray, int]:
     return u8, offset
 
 
+def _span(shape, strides, itemsize: int) -> Tuple[int, int]:
+    """The bytes a view spans around its first element: (lowest, end), the
+    lowest negative with negative strides."""
+    if any(n == 0 for n in shape):
+        return 0, 0
+    low = sum(min(0, (n - 1) * s) for n, s in zip(shape, strides))
+    high = sum(max(0, (n - 1) * s) for n, s in zip(shape, strides))
+    return low, high + itemsize
+
+
 class Memory:
-    def __init__(self):
+    def __init__(self, check_races: bool = False):
         self.buffers: List[_Buffer] = []
+        self.roots: List[_Root] = []
+        self.check_races = check_races
+
+    def _root(self, key, make) -> _Root:
+        for r in self.roots:
+            if r.key == key:
+                return r
+        r = make()
+        self.roots.append(r)
+        return r
+
+    def _add(self, root: _Root, first: int, low: int, end: int, name: str,
+             elt: Optional[dtype]) -> int:
+        """The encoded pointer to byte `first` of `root`, in the argument
+        spanning bytes [first + low, first + end) (clipped to the root)."""
+        start = max(0, first + low)
+        stop = min(root.data.nbytes, first + end)
+        nbytes = max(0, stop - start)
+        for i, b in enumerate(self.buffers):
+            if b.root is root and b.start == start and b.data.nbytes == nbytes:
+                return ((i + 1) << _SHIFT) + first - start
+        self.buffers.append(_Buffer(root, start, nbytes, name, elt))
+        return (len(self.buffers) << _SHIFT) + first - start
 
     def add_array(self, a: np.ndarray, name: str, elt: Optional[dtype]) -> int:
         u8, offset = _root_array(a)
-        for i, b in enumerate(self.buffers):
-            if b.data.__array_interface__["data"][0] == u8.__array_interface__["data"][0] \
-                    and b.data.nbytes == u8.nbytes:
-                return ((i + 1) << _SHIFT) + offset
-        self.buffers.append(_Buffer(u8, name, elt))
-        return (len(self.buffers) << _SHIFT) + offset
+        key = (u8.__array_interface__["data"][0], u8.nbytes)
+        root = self._root(key, lambda: _Root(u8, key))
+        low, end = _span(a.shape, a.strides, a.itemsize)
+        return self._add(root, offset, low, end, name, elt)
 
     def add_torch(self, t, name: str, elt: Optional[dtype]) -> int:
         import torch
         storage = t.untyped_storage()
         nbytes = storage.nbytes()
-        whole = torch.empty(0, dtype=torch.uint8, device=t.device)
-        whole.set_(storage, 0, (nbytes,), (1,))
-        offset = t.storage_offset() * t.element_size()
-        if whole.device.type == "cpu":
-            data = whole.numpy()
-            write_back = None
-        else:
+        key = (storage.data_ptr(), nbytes)
+
+        def make():
+            whole = torch.empty(0, dtype=torch.uint8, device=t.device)
+            whole.set_(storage, 0, (nbytes,), (1,))
+            if whole.device.type == "cpu":
+                return _Root(whole.numpy(), key)
             data = whole.cpu().numpy().copy()
 
             def write_back(arr, whole=whole):
                 whole.copy_(torch.from_numpy(arr).to(whole.device))
-        key = (storage.data_ptr(), nbytes)
-        for i, b in enumerate(self.buffers):
-            if getattr(b, "key", None) == key:
-                return ((i + 1) << _SHIFT) + offset
-        buf = _Buffer(data, name, elt, write_back)
-        buf.key = key
-        self.buffers.append(buf)
-        return (len(self.buffers) << _SHIFT) + offset
+            return _Root(data, key, write_back)
+        root = self._root(key, make)
+        size = t.element_size()
+        low, end = _span(tuple(t.shape), [s * size for s in t.stride()], size)
+        return self._add(root, t.storage_offset() * size, low, end, name, elt)
 
     def finish(self):
-        for b in self.buffers:
-            if b.write_back is not None and b.dirty:
-                b.write_back(b.data)
+        for r in self.roots:
+            if r.write_back is not None and r.dirty:
+                r.write_back(r.data)
 
     # -- access -----------------------------------------------------------
     def _locate(self, addrs: np.ndarray, itemsize: int, what: str, elt: dtype, loc, pid):
-        ids = (addrs >> _SHIFT) - 1
-        offs = addrs & _OFFSET_MASK
+        """[(argument, lanes (None: all), byte offsets in the argument)] of
+        the addresses, each checked against the argument it points into."""
+        ids = ((addrs + _HALF) >> _SHIFT) - 1
+        offs = addrs - ((ids + 1) << _SHIFT)
         first, last = int(ids.min()), int(ids.max())
         if first == last and 0 <= first < len(self.buffers):
             buf = self.buffers[first]
-            bad = (offs + itemsize > buf.data.nbytes) | (offs % itemsize != 0)
+            bad = (offs < 0) | (offs + itemsize > buf.data.nbytes) | (offs % itemsize != 0)
             if not bad.any():
                 return [(first, None, offs)]
         # General case (several buffers, or an error to describe).
@@ -129,29 +187,50 @@ class Memory:
         def fail(msg):
             raise InterpreterError(f"out-of-bounds {what} in program {pid}: {msg}", loc)
         if bid < 0 or bid >= len(self.buffers):
-            # Possibly a negative offset from the next buffer.
-            nxt = bid + 1
-            if 0 <= nxt < len(self.buffers):
-                o = int(offs.min()) - (1 << _SHIFT)
-                buf = self.buffers[nxt]
-                fail(f"element {o // itemsize} of {buf.name!r} is before its start "
-                     f"(a {self._describe(buf, itemsize)})")
-            if bid == -1 and int(offs.max()) < (1 << 20):
+            if bid == -1 and 0 <= int(offs.min()) and int(offs.max()) < (1 << 20):
                 fail("the pointer is null (an argument passed as None?)")
             fail("the address belongs to no argument")
         buf = self.buffers[bid]
+        low = int(offs.min())
+        if low < 0:
+            fail(f"element {low // itemsize} of {buf.name!r} is before its start "
+                 f"(a {self._describe(buf, itemsize)})")
         big = offs + itemsize > buf.data.nbytes
         if big.any():
             o = int(offs[big].max())
-            if o >= (1 << (_SHIFT - 1)):
-                # A negative offset wrapped into this buffer's range.
-                fail(f"an element before the start of {buf.name!r}")
             n = int(big.sum())
             fail(f"element {o // itemsize} of {buf.name!r} is past its end (a "
                  f"{self._describe(buf, itemsize)}; {n} lane{'s' if n > 1 else ''} out "
                  "of bounds)")
         if (offs % itemsize != 0).any():
             fail(f"a {itemsize}-byte access to {buf.name!r} is misaligned")
+
+    def record_stores(self, bid: int, offs: np.ndarray, changes: np.ndarray, program: int,
+                      pid, loc):
+        """Remembers that `program` stored to these bytes of argument `bid`;
+        raises when it changes one that another program of the launch stored
+        to (the result would depend on their order; the same value stored
+        twice does not). The stores are those made without an atomic: see
+        InterpreterBuilder.start_program."""
+        buf = self.buffers[bid]
+        root = buf.root
+        if root.writers is None:
+            root.writers = np.full(root.data.nbytes, -1, dtype=np.int64)
+        where = buf.start + offs
+        before = root.writers[where]
+        clash = (before >= 0) & (before != program) & changes
+        if clash.any():
+            i = int(np.flatnonzero(clash)[0])
+            other = int(before[i])
+            gx, gy = self.grid[0], self.grid[1]
+            other_pid = (other % gx, other // gx % gy, other // (gx * gy))
+            size = buf.elt.itemsize if buf.elt is not None else 1
+            raise InterpreterError(
+                f"data race in program {pid}: it stores to element {int(offs[i]) // size} of "
+                f"{buf.name!r} another value than program {other_pid} stored there in this "
+                "launch, without an atomic (set TERRAZZO_INTERPRET_CHECK_RACES=0 if the "
+                "programs are ordered otherwise)", loc)
+        root.writers[where] = program
 
     @staticmethod
     def _describe(buf: _Buffer, itemsize: int) -> str:
@@ -192,7 +271,10 @@ class Memory:
             return fp8.decode(out, elt.name)
         return out
 
-    def store(self, addrs, values, mask, elt: dtype, loc, pid):
+    def store(self, addrs, values, mask, elt: dtype, loc, pid, program: Optional[int] = None):
+        """Stores `values`; with `program` (the linear id of the program
+        storing), checks for a store by another program to the same bytes
+        (record_stores)."""
         shape = addrs.shape
         flat = np.asarray(addrs, dtype=np.int64).reshape(-1)
         if elt.is_bf16():
@@ -214,7 +296,13 @@ class Memory:
             data = buf.data
             n = data.nbytes // mem_dt.itemsize
             typed = data[:n * mem_dt.itemsize].view(mem_dt)
-            typed[offs // mem_dt.itemsize] = vals if sel is None else vals[sel]
+            index = offs // mem_dt.itemsize
+            new = vals if sel is None else vals[sel]
+            if program is not None:
+                bits = np.dtype(f"u{mem_dt.itemsize}")
+                changes = typed[index].view(bits) != np.ascontiguousarray(new).view(bits)
+                self.record_stores(bid, offs, changes, program, pid, loc)
+            typed[index] = new
             buf.dirty = True
 
 
@@ -306,8 +394,17 @@ class InterpreterBuilder(Builder):
     def __init__(self, memory: Memory, grid: Tuple[int, int, int]):
         self.memory = memory
         self.grid = grid
-        self.pid = (0, 0, 0)
+        memory.grid = grid
         self.loc = None
+        self.start_program((0, 0, 0))
+
+    def start_program(self, pid: Tuple[int, int, int]):
+        self.pid = pid
+        # This program's linear id while its stores are checked for races:
+        # with the check on, until its first atomic (programs that take a
+        # lock, or count arrivals, order their plain stores themselves).
+        self.storing_program = (pid[0] + self.grid[0] * (pid[1] + self.grid[1] * pid[2])
+                                if self.memory.check_races else None)
 
     def to_python(self, h):
         return np.asarray(h).item()
@@ -593,15 +690,17 @@ class InterpreterBuilder(Builder):
         elt = ptr_ty.scalar.element_ty
         self.memory.store(np.asarray(ptr, dtype=np.int64), np.asarray(value),
                           None if mask is None else np.asarray(mask), elt, self.loc,
-                          self.pid)
+                          self.pid, self.storing_program)
 
     def atomic_rmw(self, op, ptr, val, mask, ptr_ty, result_ty, sem, scope):
+        self.storing_program = None
         return interpreter_atomics.atomic_rmw(
             self.memory, op, np.asarray(ptr, dtype=np.int64), np.asarray(val),
             None if mask is None else np.asarray(mask), ptr_ty, result_ty, self.loc,
             self.pid)
 
     def atomic_cas(self, ptr, cmp, val, ptr_ty, result_ty, sem, scope):
+        self.storing_program = None
         return interpreter_atomics.atomic_cas(
             self.memory, np.asarray(ptr, dtype=np.int64), np.asarray(cmp),
             np.asarray(val), ptr_ty, result_ty, self.loc, self.pid)
@@ -609,12 +708,15 @@ class InterpreterBuilder(Builder):
     # Programs run one after another, so plain accesses are atomic ones of
     # any ordering.
     def atomic_load(self, ptr, mask, ptr_ty, result_ty, sem, scope):
+        self.storing_program = None
         return self.load(ptr, mask, None, ptr_ty, result_ty, None, None, False)
 
     def atomic_store(self, ptr, val, mask, ptr_ty, sem, scope):
+        self.storing_program = None
         self.store(ptr, val, mask, ptr_ty, None, None)
 
     def atomic_poll(self, ptr, expected, timeout, ptr_ty, result_ty, sem, scope):
+        self.storing_program = None
         return interpreter_atomics.atomic_poll(
             self.memory, np.asarray(ptr, dtype=np.int64), np.asarray(expected),
             timeout is not None, ptr_ty, self.loc, self.pid)
@@ -622,10 +724,11 @@ class InterpreterBuilder(Builder):
     # -- tensor descriptors ---------------------------------------------------------
     def make_tensor_desc(self, base, shape, strides, base_ty, block_ty):
         addr = int(np.asarray(base))
-        bid, offset = (addr >> _SHIFT) - 1, addr & _OFFSET_MASK
+        bid = ((addr + _HALF) >> _SHIFT) - 1
+        offset = addr - ((bid + 1) << _SHIFT)
         if 0 <= bid < len(self.memory.buffers):
             buf = self.memory.buffers[bid]
-            real = offset if buf.write_back is not None else \
+            real = buf.start + offset if buf.write_back is not None else \
                 buf.data.__array_interface__["data"][0] + offset
             if real % 16:
                 raise InterpreterError(
@@ -663,7 +766,8 @@ class InterpreterBuilder(Builder):
 
     def desc_store(self, desc, offsets, value, block_ty):
         addrs, inside = self._desc_block(desc, offsets, block_ty)
-        self.memory.store(addrs, np.asarray(value), inside, desc.elt, self.loc, self.pid)
+        self.memory.store(addrs, np.asarray(value), inside, desc.elt, self.loc, self.pid,
+                          self.storing_program)
 
     # -- debugging ----------------------------------------------------------------
     def dot(self, a, b, acc, input_precision, max_num_imprecise_acc, a_ty, b_ty,
@@ -804,15 +908,3 @@ def _scalar_argument(value):
             return tensor(np.array(value, dtype=np.uint64), tl.uint64)
         raise CompilationError(f"integer argument {value} does not fit in 64 bits")
     return tensor(np.array(value, dtype=np.float32), tl.float32)
-
-
-def normalize_grid(grid) -> Tuple[int, int, int]:
-    if isinstance(grid, int) or (hasattr(grid, "__index__") and not isinstance(grid, tuple)):
-        grid = (grid,)
-    grid = tuple(int(_unwrap(g)) for g in grid)
-    if not 1 <= len(grid) <= 3:
-        raise ValueError(f"the grid has 1 to 3 dimensions, got {grid}")
-    for g in grid:
-        if g < 0:
-            raise ValueError(f"grid dimensions must not be negative, got {grid}")
-    return tuple(grid) + (1,) * (3 - len(grid))

@@ -33,6 +33,8 @@ from __future__ import annotations
 import hashlib
 import json
 import numbers
+import operator
+import os
 import sys
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -46,8 +48,7 @@ from ..language.structures import build, is_structure, struct_class
 from ..language.structures import parts as struct_parts
 from .codegen import CompileContext, run_function_body
 from .parsed_function import ParsedFunction
-from .interpreter import (InterpreterBuilder, Memory, argument_value, host_descriptor_value,
-                          normalize_grid)
+from .interpreter import InterpreterBuilder, Memory, argument_value, host_descriptor_value
 from .ir_builder import IRBuilder
 from .semantic import Semantic
 
@@ -62,6 +63,8 @@ NONNEGATIVE = "tile.nonnegative"
 DEFAULT_NUM_WARPS = 4
 #: Software-pipelining stages when a launch names none.
 DEFAULT_NUM_STAGES = 3
+#: The most warps per program instance: the compiler's (`_C.max_num_warps()`).
+MAX_NUM_WARPS = 32
 _NONE_NAMES = (None, "", "none", "None", "NoneType", "null")
 
 
@@ -86,6 +89,33 @@ class DescriptorSpec(NamedTuple):
 
     def parts(self) -> List[ParamSpec]:
         return [self.base, *self.shape, *self.strides]
+
+
+def check_races_requested() -> bool:
+    """Whether the interpreter reports two programs of a launch storing to
+    one address without an atomic: TERRAZZO_INTERPRET_CHECK_RACES (on
+    unless set to 0)."""
+    value = os.environ.get("TERRAZZO_INTERPRET_CHECK_RACES", "1")
+    return value.strip().lower() not in ("", "0", "false", "no", "off")
+
+
+def _check_compiles(parsed: ParsedFunction, key: tuple) -> None:
+    """Generates the tile IR of `parsed` for `key` (a launch's, in the
+    interpreter), raising the compiler's error as an interpreter error."""
+    checked = parsed.__dict__.setdefault("_interpreter_checked_keys", set())
+    try:
+        if key in checked:
+            return
+    except TypeError:  # an unhashable constexpr: checked every time
+        checked = None
+    entries, num_warps, _ = split_key(key, len(parsed.arg_names))
+    try:
+        generate_kernel_ir(parsed, specs_from_key(parsed, entries), debug=True,
+                           num_warps=num_warps)
+    except CompilationError as e:
+        raise InterpretedCompilationError.from_error(e) from e.__cause__
+    if checked is not None:
+        checked.add(key)
 
 
 def _is_host_descriptor(value) -> bool:
@@ -222,13 +252,76 @@ def compute_key(parsed: ParsedFunction, values: Sequence[Any], do_not_specialize
             key.append(value.value if isinstance(value, constexpr) else value)
         else:
             key.append(_argument_entry(value, dns))
-    num_warps = int(num_warps)
-    if num_warps < 1 or num_warps & (num_warps - 1):
-        # AssertionError, as Triton's launch option check (and the C++
-        # dispatcher's) raises.
-        raise AssertionError(f"num_warps must be a power of 2, got {num_warps}")
-    key.append((num_warps, int(num_stages)))
+    key.append((check_num_warps(num_warps), check_num_stages(num_stages)))
     return tuple(key)
+
+
+# ---------------------------------------------------------------------------
+# Launch checks: the C++ dispatcher's (python/src/Dispatcher.cpp optionValue
+# and the num_warps check, ArgumentPacking.cpp parseGrid), with the same
+# exceptions and messages, for the paths without it (the interpreter, IR
+# and compile-only requests).
+# ---------------------------------------------------------------------------
+
+_INT32_MAX = (1 << 31) - 1
+_UINT32_MAX = (1 << 32) - 1
+
+
+def type_name(value) -> str:
+    """The name of `value`'s type as the C++ extension spells it in errors."""
+    t = type(value)
+    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+
+
+def launch_option(value, name: str, minimum: int, default: int) -> int:
+    """An integer launch option: None for its default, else an int (not a
+    float, a string or a NumPy scalar) from `minimum` to 2^31 - 1."""
+    if value is None:
+        return default
+    if not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {type_name(value)}")
+    if value < minimum or value > _INT32_MAX:
+        raise ValueError(f"{name} = {value!r} is out of range")
+    return int(value)
+
+
+def check_num_warps(value) -> int:
+    n = launch_option(value, "num_warps", -(1 << 63), DEFAULT_NUM_WARPS)
+    if n < 1 or n & (n - 1) or n > MAX_NUM_WARPS:
+        # AssertionError, as Triton's launch option check raises (for 0 and
+        # negative numbers too).
+        raise AssertionError(f"num_warps must be a power of 2 from 1 to {MAX_NUM_WARPS}, "
+                             f"got {n}")
+    return n
+
+
+def check_num_stages(value) -> int:
+    return launch_option(value, "num_stages", 0, DEFAULT_NUM_STAGES)
+
+
+def check_grid(grid) -> Tuple[int, int, int]:
+    """A launch's grid (an int, or a tuple or list of 1 to 3 of them) as
+    three dimensions."""
+    if isinstance(grid, (tuple, list)):
+        items = list(grid)
+    elif isinstance(grid, int):
+        items = [grid]
+    else:
+        raise TypeError("grid must be a tuple of 1 to 3 ints (or a callable returning one), "
+                        f"got {type_name(grid)}")
+    if not 1 <= len(items) <= 3:
+        raise ValueError(f"grid must have 1 to 3 dimensions, got {len(items)}: {grid!r}")
+    dims = []
+    for d, item in enumerate(items):
+        try:
+            value = operator.index(item)
+        except TypeError:
+            raise TypeError(f"grid dimension {d} must be an int, got "
+                            f"{type_name(item)}") from None
+        if value < 0 or value > _UINT32_MAX:
+            raise ValueError(f"grid dimension {d} = {item!r} is out of range")
+        dims.append(int(value))
+    return tuple(dims) + (1,) * (3 - len(dims))
 
 
 class SplitKey(NamedTuple):
@@ -446,13 +539,24 @@ def key_digest(*parts) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def interpret(parsed, grid, bound: Dict[str, Any],
-              num_warps: int = DEFAULT_NUM_WARPS) -> None:
+def interpret(parsed, grid, bound: Dict[str, Any], num_warps: Optional[int] = None,
+              num_stages: Optional[int] = None,
+              do_not_specialize: Optional[Sequence[bool]] = None) -> None:
     """Runs every program instance of `grid` with the bound arguments in the
     interpreter: the same code generator and semantic layer as
-    generate_kernel_ir, over the interpreter's builder."""
-    grid3 = normalize_grid(grid)
-    memory = Memory()
+    generate_kernel_ir, over the interpreter's builder.
+
+    First, what a compiled launch checks: the grid and launch options, and
+    the kernel's tile IR generated for the launch's key (once per key), so
+    that the interpreter rejects every kernel the compiler rejects (a branch
+    not taken included), with the compiler's message."""
+    grid3 = check_grid(grid)
+    key = compute_key(parsed, [bound[name] for name in parsed.arg_names],
+                      do_not_specialize or [False] * len(parsed.arg_names), num_warps,
+                      num_stages)
+    num_warps = key[-1][0]
+    _check_compiles(parsed, key)
+    memory = Memory(check_races=check_races_requested())
     builder = InterpreterBuilder(memory, grid3)
     sem = Semantic(builder, debug=True, num_warps=num_warps)
     ctx = CompileContext(builder, sem)
@@ -475,7 +579,7 @@ def interpret(parsed, grid, bound: Dict[str, Any],
             for z in range(grid3[2]):
                 for y in range(grid3[1]):
                     for x in range(grid3[0]):
-                        builder.pid = (x, y, z)
+                        builder.start_program((x, y, z))
                         run_function_body(ctx, parsed, dict(base))
     except CompilationError as e:
         if isinstance(e, InterpreterError):

@@ -32,8 +32,10 @@ from typing import Any, Callable, Dict, Optional
 
 from ..compiler.codegen import _is_jit_function
 from ..compiler.parsed_function import ParsedFunction
-from ..compiler.kernel import (DEFAULT_NUM_STAGES, DEFAULT_NUM_WARPS, KernelIR, compute_key,
-                               generate_kernel_ir, key_digest, specs_from_key, split_key)
+from ..compiler.kernel import (DEFAULT_NUM_STAGES, DEFAULT_NUM_WARPS, KernelIR,
+                               check_num_stages, check_num_warps, compute_key,
+                               generate_kernel_ir, key_digest, launch_option, specs_from_key,
+                               split_key, type_name)
 from ..errors import CompilationError, OutOfResourcesCompilationError, SourceLocation
 from ..language.core import constexpr, dtype
 from . import driver
@@ -261,11 +263,14 @@ class JITFunction(KernelInterface):
         if self.interpret if self.interpret is not None else driver.interpret_requested():
             from ..compiler.kernel import interpret
             meta = self._bind(args, kwargs)
+            check_launch_options({k: v for k, v in kwargs.items()
+                                  if k not in self._option_params})
             if callable(grid):
                 grid = grid(meta)
             if warmup:
                 return None
-            interpret(self.parsed, grid, meta, kwargs.get("num_warps", DEFAULT_NUM_WARPS))
+            interpret(self.parsed, grid, meta, kwargs.get("num_warps"),
+                      kwargs.get("num_stages"), self.do_not_specialize)
             return None
         if kwargs and not _COMPILE_OPTION_SET.isdisjoint(kwargs):
             variant, kwargs = self._variant(kwargs)
@@ -273,6 +278,9 @@ class JITFunction(KernelInterface):
                 return variant.run(*args, grid=grid, warmup=warmup, **kwargs)
         dispatcher = self._dispatcher or self._make_dispatcher()
         if kwargs and not _IGNORED.isdisjoint(kwargs):
+            # num_warps and num_stages: the dispatcher checks them.
+            check_launch_options({k: v for k, v in kwargs.items()
+                                  if k in _IGNORED and k not in self._option_params})
             kwargs = {k: v for k, v in kwargs.items()
                       if k not in IGNORED_LAUNCH_OPTIONS or k in self._option_params}
         if self._option_params:
@@ -313,6 +321,7 @@ class JITFunction(KernelInterface):
         other keywords); itself when they are its own."""
         given = {k: kwargs[k] for k in COMPILE_OPTIONS
                  if k in kwargs and k not in self._option_params}
+        check_launch_options(given)
         kwargs = {k: v for k, v in kwargs.items() if k not in given}
         options = dict(self._compile_options)
         for name, value in given.items():
@@ -622,6 +631,32 @@ class CompiledKernel:
 
     def __repr__(self):
         return f"CompiledKernel({self.name}, num_warps={self.metadata.num_warps})"
+
+
+def check_launch_options(options: Dict[str, Any]) -> None:
+    """Raises for a launch option (LAUNCH_OPTIONS) of the wrong type or out
+    of range, naming it (num_warps and num_stages as the C++ dispatcher
+    does); options Terrazzo ignores are checked too, so that a typo in a
+    value is not silently dropped."""
+    for name, value in options.items():
+        if value is None:
+            continue
+        if name == "num_warps":
+            check_num_warps(value)
+        elif name == "num_stages":
+            check_num_stages(value)
+        elif name in ("num_ctas", "maxnreg", "num_buffers_warp_spec", "num_consumer_groups",
+                      "reg_dec_producer", "reg_inc_consumer"):
+            launch_option(value, name, 1 if name in ("num_ctas", "maxnreg") else 0, 0)
+        elif name in ("enable_fp_fusion", "launch_cooperative_grid",
+                      "enable_warp_specialization"):
+            if not isinstance(value, bool):
+                raise TypeError(f"{name} must be a bool, got {type_name(value)}")
+        elif name == "extern_libs":
+            if not isinstance(value, dict):
+                raise TypeError(f"extern_libs must be a dict, got {type_name(value)}")
+        elif name == "arch":
+            driver.target_for_arch(value)
 
 
 def _source_from_def(parsed: ParsedFunction) -> str:

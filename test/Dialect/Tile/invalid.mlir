@@ -1208,6 +1208,22 @@ func.func @extern_shape(%a: tensor<16xf32>, %b: f32) {
 
 // -----
 
+func.func @extern_symbol_not_a_name(%a: f32) {
+  // expected-error @+1 {{'tile.extern_elementwise' op symbol "cuda:80" is not a function name: letters, digits, '_' and '$', not starting with a digit}}
+  %0 = tile.extern_elementwise "cuda:80"(%a) {libname = "", libpath = "", pure = true} : (f32) -> f32
+  return
+}
+
+// -----
+
+func.func @extern_symbol_empty(%a: f32) {
+  // expected-error @+1 {{'tile.extern_elementwise' op symbol "" is not a function name}}
+  %0 = tile.extern_elementwise ""(%a) {libname = "", libpath = "", pure = true} : (f32) -> f32
+  return
+}
+
+// -----
+
 func.func @extern_missing_attr(%a: f32) {
   // expected-error @+1 {{'tile.extern_elementwise' op requires attribute 'pure'}}
   %0 = tile.extern_elementwise "__nv_expf"(%a) {libname = "libdevice", libpath = ""} : (f32) -> f32
