@@ -73,7 +73,7 @@ BAD_LAUNCHES = [
      "launch_cooperative_grid must be a bool, got int"),
     ((1,), {"extern_libs": "libdevice"}, TypeError, "extern_libs must be a dict, got str"),
     ((1,), {"arch": "ampere"}, ValueError,
-     "arch='ampere': expected an architecture such as 'sm80' or 'sm_90a'"),
+     "arch='ampere': expected an architecture such as 'sm80', 'sm_90a' or 'gfx942'"),
 ]
 
 
