@@ -662,6 +662,34 @@ LogicalResult InlineAsmOp::verify() {
     return emitOpError("has ")
            << inputs << " input constraints, but its operands take "
            << expected << " registers with pack = " << pack;
+  // Every `$i` (or `${i:...}`) names a constraint; `$$` is a dollar sign.
+  // LLVM ends the process on one that does not.
+  StringRef text = getAsmString();
+  for (size_t i = 0; i + 1 < text.size(); ++i) {
+    if (text[i] != '$')
+      continue;
+    size_t at = i + 1;
+    if (text[at] == '$') {
+      ++i;
+      continue;
+    }
+    if (text[at] == '{')
+      ++at;
+    if (at < text.size() && text[at] == '-')
+      return emitOpError("names operand '")
+             << text.substr(i, at + 2 - i) << "' in its assembly; operands are "
+             << "numbered from $0";
+    size_t end = at;
+    while (end < text.size() && llvm::isDigit(text[end]))
+      ++end;
+    unsigned index;
+    if (end == at || text.substr(at, end - at).getAsInteger(10, index))
+      continue;
+    if (index >= outputs + inputs)
+      return emitOpError("names operand $")
+             << index << " in its assembly, but has " << outputs + inputs
+             << " (outputs, then inputs)";
+  }
   return success();
 }
 

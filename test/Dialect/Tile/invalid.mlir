@@ -1457,3 +1457,19 @@ func.func @ptr_missing_pointee(%a: !tile.ptr<>) { return }
 
 // expected-error @+1 {{type `pointer` in dialect `tile`}}
 func.func @unknown_type(%a: !tile.pointer<f32>) { return }
+
+// -----
+
+func.func @inline_asm_negative_operand(%a: i32) -> i32 {
+  // expected-error @+1 {{'tile.inline_asm' op names operand '$-1' in its assembly; operands are numbered from $0}}
+  %0 = tile.inline_asm "add.s32 $0, $-1, $1;" constraints "=r,r" (%a) {pack = 1 : i32, pure = true} : (i32) -> i32
+  return %0 : i32
+}
+
+// -----
+
+func.func @inline_asm_operand_out_of_range(%a: i32) -> i32 {
+  // expected-error @+1 {{'tile.inline_asm' op names operand $2 in its assembly, but has 2 (outputs, then inputs)}}
+  %0 = tile.inline_asm "add.s32 $0, $1, $2; // $$ stays" constraints "=r,r" (%a) {pack = 1 : i32, pure = true} : (i32) -> i32
+  return %0 : i32
+}
