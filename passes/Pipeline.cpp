@@ -701,26 +701,26 @@ struct PipelinePass
     int64_t stages = numStages;
     if (auto attr = module->getAttrOfType<IntegerAttr>(kNumStagesAttr))
       stages = attr.getInt();
-    StringRef loopStagesName = tile::TileDialect::kNumStagesAttrName;
-    bool any = stages >= 2;
+    // Each loop's depth: its own (tl.range(..., num_stages=N)), else the
+    // kernel's; nothing to analyse when none reaches two.
+    SmallVector<std::pair<scf::ForOp, int64_t>> loops;
+    bool any = false;
     module.walk([&](scf::ForOp loop) {
-      if (auto own = loop->getAttrOfType<IntegerAttr>(loopStagesName))
-        any |= own.getInt() >= 2;
+      int64_t depth = stages;
+      if (auto own = loop->getAttrOfType<IntegerAttr>(
+              tile::TileDialect::kNumStagesAttrName))
+        depth = own.getInt();
+      loops.push_back({loop, depth});
+      any |= depth >= 2;
     });
     if (!any)
       return;
     ModuleAxisInfoAnalysis axisInfo(module);
-    SmallVector<scf::ForOp> loops;
-    module.walk([&](scf::ForOp loop) { loops.push_back(loop); });
-    for (scf::ForOp loop : loops) {
+    for (auto [loop, loopStages] : loops) {
       // Integer bounds only (the frontend's loops are i32).
       if (!loop.getInductionVar().getType().isInteger() ||
           loop.getUnsignedCmp())
         continue;
-      // tl.range(..., num_stages=N): this loop's own depth.
-      int64_t loopStages = stages;
-      if (auto own = loop->getAttrOfType<IntegerAttr>(loopStagesName))
-        loopStages = own.getInt();
       if (loopStages < 2)
         continue;
       LoopPipeliner pipeliner(loop, loopStages, axisInfo);
