@@ -705,7 +705,8 @@ private:
         overlapWarpGroupDots(loop);
       if (ring.hasReleases())
         releaseStages(ring, rotated ? rotated : loop);
-      if (ring.hasReleases() && rotated && !std::getenv("TERRAZZO_NO_PINGPONG"))
+      if (ring.hasReleases() && rotated && candidates.empty() &&
+          !std::getenv("TERRAZZO_NO_PINGPONG"))
         takeTurns(rotated);
     }
   }
@@ -739,8 +740,8 @@ private:
 
   /// A rotated chain whose warp groups hold rows of their own (every dot's
   /// warps along M, at least two warp groups) and meet at no barrier of the
-  /// whole program in the loop (its TMA stages are released through
-  /// mbarriers) takes turns issuing its dots (FlashAttention-3's
+  /// whole program in the loop (all its loads on TMA, whose stages are
+  /// released through mbarriers) takes turns issuing its dots (FlashAttention-3's
   /// ping-pong): each iteration waits for its turn in front of the first
   /// dot and passes it on after the second, so that one warp group's dots
   /// run while the others compute their softmax. The last warp group
