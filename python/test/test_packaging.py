@@ -5,7 +5,8 @@ export of a Python kernel to tile IR.
 
 The install tests reuse the CMake build in $TERRAZZO_BUILD_DIR
 (TERRAZZO_CMAKE_BUILD_DIR for setup.py), as CI does, so nothing linked to
-LLVM is built twice. The example's launch on a GPU: scripts/gpu-check.sh aot.
+LLVM is built twice. The example's launch on a GPU, and the wheel's:
+scripts/gpu-ecosystem-check.sh.
 """
 
 from __future__ import annotations
