@@ -2,7 +2,8 @@
 # Everything that needs a GPU, in one go, on a machine with only a compiler,
 # Python (numpy, pybind11, torch, optionally triton) and the NVIDIA driver:
 # builds the GPU test program and the Python extension against the packaged
-# core (dist/terrazzo-core.tar.zst, from scripts/package-core.sh), then runs
+# core (dist/terrazzo-core.tar.zst, from scripts/package-core.sh), those of
+# the two that the named groups use, then runs
 # the named groups in order: kernels (the GPU test program), pytest (the GPU
 # tests of the Python package), tutorials (their checks), bench (the
 # benchmarks); "build" alone only builds. Three more groups, issue 19's
