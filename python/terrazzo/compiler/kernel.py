@@ -201,10 +201,6 @@ def tuple_template(value) -> tuple:
     being "arg" (a runtime member), ("c", value) or a nested template."""
     members = []
     for m in struct_parts(value):
-        if _is_host_descriptor(m):
-            raise CompilationError("a host tensor descriptor inside a tuple or aggregate "
-                                   "argument is not supported; pass it as a parameter of "
-                                   "its own")
         if is_structure(m):
             members.append(tuple_template(m))
         elif is_runtime_member(m):
@@ -395,13 +391,21 @@ def _leaf_specs(spec: ParamSpec) -> List[ParamSpec]:
     return [spec]
 
 
-def _tuple_value(spec: ParamSpec, leaves):
+def _tuple_value(spec: ParamSpec, leaves, descriptor):
     """The kernel's value of a tuple argument from the values of its runtime
-    members (an iterator, in order)."""
+    members (an iterator, in order); `descriptor(spec, parts)` makes a host
+    descriptor member of its parts."""
     cls, members = spec.value
-    return build(cls, [_tuple_value(m, leaves) if m.kind == "tuple" else
-                       constexpr(m.value) if m.kind == "constexpr" else next(leaves)
-                       for m in members])
+
+    def member(m):
+        if m.kind == "tuple":
+            return _tuple_value(m, leaves, descriptor)
+        if m.kind == "constexpr":
+            return constexpr(m.value)
+        if m.kind == "desc":
+            return descriptor(m.value, [next(leaves) for _ in m.value.parts()])
+        return next(leaves)
+    return build(cls, [member(m) for m in members])
 
 
 def _descriptor_spec(name: str, entry: tuple) -> ParamSpec:
@@ -500,7 +504,10 @@ def generate_kernel_ir(parsed: ParsedFunction, specs: Sequence[ParamSpec],
                 scope[name] = _host_descriptor(sem, parsed, node_by_name, name, spec.value,
                                                composites[name])
             elif spec.kind == "tuple":
-                scope[name] = _tuple_value(spec, iter(composites[name]))
+                scope[name] = _tuple_value(
+                    spec, iter(composites[name]),
+                    lambda desc, parts, name=name: _host_descriptor(
+                        sem, parsed, node_by_name, name, desc, parts))
         builder.loc = fn_loc
         run_function_body(ctx, parsed, scope)
         last = parsed.tree.body[-1] if parsed.tree.body else parsed.tree
@@ -523,13 +530,19 @@ def _host_descriptor(sem, parsed, node_by_name, name, desc: DescriptorSpec, part
         raise e.compilation_error(str(e), loc) from e
 
 
-def _interpreted_tuple(memory, builder, name, value):
+def _interpreted_tuple(memory, builder, sem, parsed, name, value):
     """The interpreter's value of a tuple or aggregate argument: its runtime
-    members as arguments, its compile-time ones as constexprs."""
-    return build(struct_class(value), [
-        _interpreted_tuple(memory, builder, name, m) if is_structure(m) else
-        argument_value(memory, builder, name, m) if is_runtime_member(m) else
-        constexpr(m) for m in struct_parts(value)])
+    members as arguments (host descriptors as the compiled kernel builds
+    them), its compile-time ones as constexprs."""
+    def member(m):
+        if is_structure(m):
+            return _interpreted_tuple(memory, builder, sem, parsed, name, m)
+        if _is_host_descriptor(m):
+            return host_descriptor_value(memory, builder, sem, parsed, name, m)
+        if is_runtime_member(m):
+            return argument_value(memory, builder, name, m)
+        return constexpr(m)
+    return build(struct_class(value), [member(m) for m in struct_parts(value)])
 
 
 def key_digest(*parts) -> str:
@@ -568,7 +581,7 @@ def interpret(parsed, grid, bound: Dict[str, Any], num_warps: Optional[int] = No
         elif _is_host_descriptor(value):
             base[name] = host_descriptor_value(memory, builder, sem, parsed, name, value)
         elif is_structure(value):
-            base[name] = _interpreted_tuple(memory, builder, name, value)
+            base[name] = _interpreted_tuple(memory, builder, sem, parsed, name, value)
         else:
             base[name] = argument_value(memory, builder, name, value)
             if const and isinstance(base[name], tensor) and base[name].type.is_ptr():
