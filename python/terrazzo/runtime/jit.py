@@ -59,6 +59,8 @@ COMPILE_OPTIONS = ("enable_fp_fusion", "arch")
 LAUNCH_OPTIONS = ("num_warps", "num_stages") + IGNORED_LAUNCH_OPTIONS + COMPILE_OPTIONS
 _IGNORED = frozenset(IGNORED_LAUNCH_OPTIONS)
 _COMPILE_OPTION_SET = frozenset(COMPILE_OPTIONS)
+#: Keywords that a launch must take through JITFunction.run.
+_RUN_KEYWORDS = _IGNORED | _COMPILE_OPTION_SET
 #: Launch options the C++ dispatcher reads from keywords, so that a kernel
 #: parameter of the same name is given to it under another name.
 _DISPATCHER_OPTIONS = ("num_warps", "num_stages")
@@ -185,6 +187,9 @@ class JITFunction(KernelInterface):
         self._dispatcher_names = [_param_alias(n) if n in _DISPATCHER_OPTIONS else n
                                   for n in self.arg_names]
         self._dispatcher = None
+        # The dispatcher that kernel[grid](...) may call directly (None:
+        # every launch goes through run()); see __getitem__.
+        self._direct = None
         self._tuple_launches: Optional[TupleLaunches] = None  # launches with tuples
         self._cache_key: Optional[str] = None
         self._disk_cache: Optional[DiskCache] = None
@@ -196,6 +201,29 @@ class JITFunction(KernelInterface):
 
     def __repr__(self):
         return f"JITFunction({self.module}:{self.fn.__qualname__})"
+
+    def __getitem__(self, grid) -> Callable:
+        """`kernel[grid](...)`. A launch that needs none of run()'s
+        handling (no interpreter, compile options, ignored options,
+        parameters named like options or tuple arguments seen before) goes
+        straight to the C++ dispatcher: what run() decides from the
+        function alone is decided once, when the dispatcher is made
+        (_direct), and per launch only the keywords and the environment
+        are looked at."""
+        if _SKIPPING_THREADS and threading.get_ident() in _SKIPPING_THREADS:
+            return _skipped_launch
+        direct = self._direct
+
+        def launch(*args, **kwargs):
+            if direct is not None and (not kwargs or _RUN_KEYWORDS.isdisjoint(kwargs)) and \
+                    not driver.interpret_requested():
+                try:
+                    return direct.run(grid, args, kwargs)
+                except TypeError:
+                    if not has_structures(args, kwargs):
+                        raise
+            return self.run(*args, grid=grid, **kwargs)
+        return launch
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"{self.__name__} is a @jit function: launch it with "
@@ -314,6 +342,7 @@ class JITFunction(KernelInterface):
     def _tuples(self) -> TupleLaunches:
         if self._tuple_launches is None:
             self._tuple_launches = TupleLaunches(self)
+            self._direct = None  # launches with tuples skip the C++ TypeError
         return self._tuple_launches
 
     def _variant(self, kwargs):
@@ -342,6 +371,7 @@ class JITFunction(KernelInterface):
             variant = copy.copy(base)
             variant._base, variant._compile_options = base, options
             variant._dispatcher, variant._prepared, variant._variants = None, {}, None
+            variant._direct = None
             variant._tuple_launches = None
             # Its own compiles: a copy made while an autotuner compiles the
             # parent in threads must not send them to that (closing) pool.
@@ -419,6 +449,9 @@ class JITFunction(KernelInterface):
                                         list(self.do_not_specialize), defaults,
                                         self._compile_for_key, self.__name__,
                                         current_stream=driver.current_stream)
+        if self.interpret is None and not self._option_params and \
+                self._tuple_launches is None:
+            self._direct = self._dispatcher
         return self._dispatcher
 
     # ------------------------------------------------------------------
