@@ -34,8 +34,8 @@ from ..compiler.codegen import _is_jit_function
 from ..compiler.parsed_function import ParsedFunction
 from ..compiler.kernel import (DEFAULT_NUM_STAGES, DEFAULT_NUM_WARPS, KernelIR,
                                check_num_stages, check_num_warps, compute_key,
-                               generate_kernel_ir, key_digest, launch_option, specs_from_key,
-                               split_key, type_name)
+                               generate_kernel_ir, key_digest, launch_option, member_mode,
+                               specialisation_modes, specs_from_key, split_key, type_name)
 from ..errors import CompilationError, OutOfResourcesCompilationError, SourceLocation
 from ..language.core import constexpr, dtype
 from . import driver
@@ -172,13 +172,10 @@ class JITFunction(KernelInterface):
         self.debug = debug
         self.noinline = noinline
         self.interpret = interpret
-        dns = set()
-        for d in do_not_specialize or ():
-            dns.add(self.arg_names[d] if isinstance(d, int) else d)
-        unknown = dns - set(self.arg_names)
-        if unknown:
-            raise ValueError(f"do_not_specialize names unknown parameters {sorted(unknown)}")
-        self.do_not_specialize = [n in dns for n in self.arg_names]
+        # Per parameter, how it is specialised (compiler/kernel.py's
+        # specialisation_modes: a mode, or modes by tuple member).
+        self.do_not_specialize = specialisation_modes(self.arg_names, do_not_specialize,
+                                                      do_not_specialize_on_alignment)
         # Parameters named like a launch option (Triton's tutorial 02 has
         # `num_stages: tl.constexpr`): a keyword of that name gives both the
         # parameter and the option, as in Triton; a positional value only
@@ -446,7 +443,8 @@ class JITFunction(KernelInterface):
         defaults = [p.default if p.default is not inspect.Parameter.empty else C.NO_DEFAULT
                     for p in self.params]
         self._dispatcher = C.Dispatcher(list(self._dispatcher_names), list(self.constexprs),
-                                        list(self.do_not_specialize), defaults,
+                                        [member_mode(m) for m in self.do_not_specialize],
+                                        defaults,
                                         self._compile_for_key, self.__name__,
                                         current_stream=driver.current_stream)
         if self.interpret is None and not self._option_params and \
