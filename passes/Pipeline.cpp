@@ -290,6 +290,12 @@ private:
                                      b.getIntegerAttr(type, v));
   }
 
+  /// Closes the cp.async group of the copies issued since the last one.
+  static void commitGroup(OpBuilder &b, Location loc) {
+    tilegpu::AsyncCommitGroupOp::create(
+        b, loc, tilegpu::AsyncTokenType::get(b.getContext()), ValueRange());
+  }
+
   /// The copy of `c` for the iteration whose induction variable is `iv`
   /// (maybe beyond the loop's end: then it copies nothing), from `ptr` (the
   /// carried pointers; null: computed for `iv`) into buffer `index` of its
@@ -428,9 +434,10 @@ private:
       ring.enableReleases(tilegpu::getNumWarps(loop));
     if (tma)
       ring.allocate(b, loc);
-    // Prologue: iterations 0 .. stages-2, one cp.async group each, TMA
-    // copies on the mbarrier of their stage; the pointers for iteration
-    // stages-1 become loop-carried.
+    // Prologue: iterations 0 .. stages-2, a cp.async group per load and
+    // iteration (as Triton commits them: a wait counts loads), TMA copies
+    // on the mbarrier of their stage; the pointers for iteration stages-1
+    // become loop-carried.
     // (Null for pointers computed in the loop.)
     SmallVector<Value> ptrs;
     for (Candidate &c : candidates)
@@ -445,13 +452,10 @@ private:
         // Before the loop the stack's memory may still be pending as read
         // by whatever used it earlier: no reads_retired.
         issueCopy(b, c, iv, ptr, constantI32(b, k), /*readsRetired=*/false);
+        commitGroup(b, loc);
         if (ptr)
           ptr = tile::AddPtrOp::create(b, loc, ptr.getType(), ptr, c.step);
       }
-      if (cpAsync)
-        tilegpu::AsyncCommitGroupOp::create(
-            b, loc, tilegpu::AsyncTokenType::get(b.getContext()),
-            ValueRange());
       if (tma)
         ring.issue(b, loc, iv, constantI32(b, k));
     }
@@ -528,10 +532,12 @@ private:
         lastRead = read;
     };
     if (cpAsync) {
+      // The groups of the stages-2 iterations after this one may stay in
+      // flight.
       OpBuilder ib(candidates.front().load);
       tilegpu::AsyncWaitOp::create(
           ib, loc, tilegpu::AsyncTokenType::get(ib.getContext()),
-          ValueRange(), int32_t(stages - 2));
+          ValueRange(), int32_t((stages - 2) * int64_t(candidates.size())));
     }
     if (tma)
       readLast(ring.readStage(loop, readIndex, extraArg(phaseArg)));
@@ -592,14 +598,11 @@ private:
       // still read it. (TMA copies have no such barrier before them.)
       issueCopy(cb, c, aheadIv, c.aheadPtrArg, writeIndex,
                 /*readsRetired=*/!asyncDot && !tma);
+      commitGroup(cb, loc);
       if (c.aheadPtrArg)
         nextPtrs.push_back(tile::AddPtrOp::create(
             cb, loc, c.aheadPtrArg.getType(), c.aheadPtrArg, c.step));
     }
-    if (cpAsync)
-      tilegpu::AsyncCommitGroupOp::create(
-          cb, loc, tilegpu::AsyncTokenType::get(cb.getContext()),
-          ValueRange());
     if (tma)
       ring.issue(cb, loc, aheadIv, writeIndex,
                  ring.hasReleases() ? extraArg(emptyPhaseArg) : Value());

@@ -21,24 +21,27 @@
 
 // Both operands of a dot, 3 stages: two stacks; before the loop the copies
 // of iterations 0 and 1 (for the iterations below the upper bound only),
-// one group each; in the loop a wait leaving one group in flight, the
-// buffers of this iteration read in the dot operands' layouts, the copies
-// for iteration i + 2 into the buffers read in the previous one, a group;
-// after the loop a wait for everything. The loads and conversions are gone.
+// a group per copy (as Triton: a wait counts loads); in the loop a wait
+// leaving the two groups of one iteration in flight, the buffers of this
+// iteration read in the dot operands' layouts, the copies for iteration
+// i + 2 into the buffers read in the previous one, a group each; after the
+// loop a wait for everything. The loads and conversions are gone.
 
 // CHECK-LABEL: func.func @two_operands
 // CHECK: %[[SA:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x32xf16, #[[LA:.*]], mutable>
 // CHECK: %[[SB:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x32x64xf16, #{{.*}}, mutable>
 // CHECK: arith.cmpi slt, %{{.*}}, %[[K:.*]] : i32
 // CHECK: tilegpu.async_copy_global_to_local %{{.*}}, %{{.*}} mask
+// CHECK-NEXT: tilegpu.async_commit_group
 // CHECK: tilegpu.async_copy_global_to_local %{{.*}}, %{{.*}} mask
-// CHECK: tilegpu.async_commit_group
+// CHECK-NEXT: tilegpu.async_commit_group
 // CHECK: tilegpu.async_copy_global_to_local
+// CHECK-NEXT: tilegpu.async_commit_group
 // CHECK: tilegpu.async_copy_global_to_local
-// CHECK: tilegpu.async_commit_group
+// CHECK-NEXT: tilegpu.async_commit_group
 // CHECK-NOT: tilegpu.async_copy_global_to_local
 // CHECK: scf.for %[[I:[a-z0-9_]+]] = {{.*}} iter_args({{.*}}, %[[AHEAD_A:.*]] = %{{.*}}, %[[AHEAD_B:.*]] = %{{.*}}, %[[READ:.*]] = %c0_i32{{.*}}, %[[WRITE:.*]] = %c2_i32{{.*}})
-// CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
+// CHECK-NEXT: tilegpu.async_wait {num = 2 : i32}
 // CHECK-NEXT: %[[BA:.*]] = tilegpu.memdesc_index %[[SA]][%[[READ]]]
 // CHECK-NEXT: tilegpu.local_load %[[BA]] : {{.*}} -> tensor<64x32xf16, #{{.*}}>
 // CHECK-NEXT: %[[BB:.*]] = tilegpu.memdesc_index %[[SB]][%[[READ]]]
@@ -47,8 +50,9 @@
 // CHECK: arith.cmpi slt, %[[AHEAD]], %{{.*}} : i32
 // CHECK: %[[WA:.*]] = tilegpu.memdesc_index %[[SA]][%[[WRITE]]]
 // CHECK: tilegpu.async_copy_global_to_local %[[AHEAD_A]], %[[WA]] mask
+// CHECK-NEXT: tilegpu.async_commit_group
 // CHECK: tilegpu.async_copy_global_to_local %[[AHEAD_B]], %{{.*}} mask
-// CHECK: tilegpu.async_commit_group
+// CHECK-NEXT: tilegpu.async_commit_group
 // CHECK-NOT: tile.load
 // CHECK-NOT: tilegpu.convert_layout
 // CHECK: tile.dot
@@ -337,7 +341,7 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "t
 // reads memdesc_index of this iteration's buffer (no local_alloc, no
 // local_load in the loop). Both operands are pipelined and the dot only
 // feeds its own accumulator: it becomes async, waited for with one group
-// left in flight, and the copies for iteration i + 2 (into the buffer of
+// left in flight (the copies: one iteration's two groups), and the copies for iteration i + 2 (into the buffer of
 // iteration i - 1, starting at 2) come after the wait, not marked
 // tilegpu.reads_retired (other warp groups may still read that buffer: a
 // barrier goes in front of them); after the loop a wait for no group. The accumulator starts as zeros, so
@@ -360,7 +364,7 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "t
 // CHECK: %[[FALSE:.*]] = arith.constant false
 // CHECK: %[[POISON:.*]] = ub.poison : tensor<64x64xf32
 // CHECK: %[[RES:.*]]:8 = scf.for %[[I:[a-z0-9_]+]] = {{.*}} iter_args(%[[ACC:.*]] = %[[POISON]], {{.*}}, %[[READ:.*]] = %c0_i32{{.*}}, %[[WRITE:.*]] = %c2_i32{{.*}}, %[[USE:.*]] = %[[FALSE]])
-// CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
+// CHECK-NEXT: tilegpu.async_wait {num = 2 : i32}
 // CHECK-NEXT: %[[BA:.*]] = tilegpu.memdesc_index %[[SA]][%[[READ]]] : !tilegpu.memdesc<3x64x64xf16, #[[NV]], mutable> -> !tilegpu.memdesc<64x64xf16, #[[NV]], mutable>
 // CHECK-NEXT: %[[BB:.*]] = tilegpu.memdesc_index %[[SB]][%[[READ]]]
 // CHECK-NOT: tilegpu.local_alloc
@@ -1067,14 +1071,14 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 // CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
 // CHECK: %[[RUNS:.*]] = arith.cmpi slt, %c0_i32, %arg3 : i32
 // CHECK-NEXT: %[[R:.*]]:8 = scf.if %[[RUNS]]
-// CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
+// CHECK-NEXT: tilegpu.async_wait {num = 2 : i32}
 // CHECK-NEXT: tilegpu.memdesc_index
 // CHECK-NEXT: tilegpu.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} : !tilegpu.memdesc
 // CHECK: math.exp2
 // CHECK: tilegpu.convert_layout {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand
 // CHECK: tilegpu.async_copy_global_to_local
 // CHECK: %[[L:.*]]:12 = scf.for
-// CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
+// CHECK-NEXT: tilegpu.async_wait {num = 2 : i32}
 // CHECK-NEXT: tilegpu.memdesc_index
 // CHECK-NEXT: %[[S:.*]] = tilegpu.warp_group_dot async
 // CHECK-NOT: arith.truncf
