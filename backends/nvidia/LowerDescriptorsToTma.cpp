@@ -167,15 +167,18 @@ private:
   }
 
   /// The outermost scf.for around `op` when every op between `op` and its
-  /// function is an scf.for (every thread runs the same iterations, so a
-  /// barrier in the loop body is reached by all), else null.
+  /// function is an scf.for or an scf.if (their bounds and conditions are
+  /// scalars, the same for every thread of the program, so a barrier there
+  /// is reached by all: a flattened persistent loop stores under
+  /// `if k == last`), else null (no loop, or another kind of region).
   static Operation *outermostLoopOfStraightNest(Operation *op) {
     Operation *outermost = nullptr;
     for (Operation *parent = op->getParentOp(); !isa<func::FuncOp>(parent);
          parent = parent->getParentOp()) {
-      if (!isa<scf::ForOp>(parent))
+      if (isa<scf::ForOp>(parent))
+        outermost = parent;
+      else if (!isa<scf::IfOp>(parent))
         return nullptr;
-      outermost = parent;
     }
     return outermost;
   }

@@ -103,8 +103,8 @@ def TerrazzoLowerDescriptorsToTma
     `nvidia_mma` layout: written with `stmatrix`, the conversion dropped),
     `fence_async_shared`, `async_tma_copy_local_to_global` and
     `async_tma_store_wait` (0); TMA does not write out-of-bounds elements.
-    A store inside a nest of `scf.for` loops only (a persistent kernel's
-    epilogue) instead writes a buffer allocated before the outermost loop,
+    A store inside `scf.for` loops, and maybe `scf.if`s, only (a persistent
+    kernel's epilogue) instead writes a buffer allocated before the outermost loop,
     after `async_tma_store_wait` (0) and a `barrier` (the previous
     iteration's store has finished reading it), with `local_store`; its
     TMA store stays in flight through the next iteration's main loop, and

@@ -76,13 +76,17 @@ def _persistent_case(t09, kernel, m, n, k, scaling, rng, programs=3):
     return c.astype(np.float64), want
 
 
-@pytest.mark.parametrize("which", ["pointers", "tma"])
+def _kernel(t09, which):
+    return dict(pointers=t09.matmul_persistent_kernel, tma=t09.matmul_tma_persistent_kernel,
+                flat=t09.matmul_tma_flat_kernel)[which]
+
+
+@pytest.mark.parametrize("which", ["pointers", "tma", "flat"])
 @pytest.mark.parametrize("scaling", ["none", "tensor", "row"])
 def test_interpreter_persistent(t09, which, scaling, rng):
     # 83 x 72 x 40 in 16 x 16 tiles: 30 tiles over 3 programs (10 each), in
     # the grouped order; tails in M and K (and N for the pointer kernel).
-    kernel = t09.matmul_persistent_kernel if which == "pointers" else \
-        t09.matmul_tma_persistent_kernel
+    kernel = _kernel(t09, which)
     n = 70 if which == "pointers" else 72
     got, want = _persistent_case(t09, kernel, 83, n, 40, scaling, rng)
     assert not np.isnan(got).any(), "output elements not written"
@@ -90,10 +94,12 @@ def test_interpreter_persistent(t09, which, scaling, rng):
     assert err < 2e-3, err
 
 
-def test_interpreter_one_program_per_tile(t09, rng):
+@pytest.mark.parametrize("which", ["tma", "flat"])
+def test_interpreter_one_program_per_tile(t09, which, rng):
     # More programs than tiles: each program's loop runs once (or not).
-    got, want = _persistent_case(t09, t09.matmul_tma_persistent_kernel, 20, 24, 16, "none",
-                                 rng, programs=8)
+    got, want = _persistent_case(t09, _kernel(t09, which), 20, 24, 16, "none", rng,
+                                 programs=8)
+    assert not np.isnan(got).any()
     assert np.abs(got - want).max() / np.abs(want).max() < 2e-3
 
 
@@ -139,7 +145,7 @@ def _fp8(shape, name="float8e4nv"):
 
 
 def _tma_ptx(t09, dtype=np.float16, scaling="none", column_major=False, fp8=None,
-             config=(128, 256, 64, 3, 8)):
+             config=(128, 256, 64, 3, 8), which="tma"):
     bm, bn, bk, stages, warps = config
     if fp8:
         a, b = _fp8((512, 512), fp8), _fp8((512, 512), fp8)
@@ -147,21 +153,26 @@ def _tma_ptx(t09, dtype=np.float16, scaling="none", column_major=False, fp8=None
     else:
         a = b = c = np.zeros((512, 512), dtype)
     scale = np.zeros(512, np.float32)
-    return t09.matmul_tma_persistent_kernel.compile(
+    return _kernel(t09, which).compile(
         a, b, c, scale, scale, 512, 512, 512, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn,
         BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, SCALING=scaling, B_COLUMN_MAJOR=column_major,
         stage="ptx", target="cuda:90", num_warps=warps, num_stages=stages)
 
 
-def test_tma_persistent_ptx(t09):
+@pytest.mark.parametrize("which", ["tma", "flat"])
+def test_tma_persistent_ptx(t09, which):
     # A and B by TMA in a 3-deep ring, C by a TMA store from shared memory
     # written with stmatrix; the store's wait is deferred: the loop over
     # tiles waits (read, 0 groups) once before rewriting the buffer, and
-    # once after the loop, not right after the store.
+    # once after the loop, not right after the store. The tile loop keeps
+    # one wgmma group in flight; the flattened loop (its accumulator read
+    # by the store on a tile's last step) waits for each.
     _needs_extension()
-    ptx = _tma_ptx(t09)
+    ptx = _tma_ptx(t09, which=which)
     assert ptx.count(TMA_LOAD) >= 4
+    assert "cp.async.cg" not in ptx
     assert ptx.count("mbarrier.try_wait.parity") == 1
+    assert ("wgmma.wait_group.sync.aligned 1;" in ptx) == (which == "tma")
     # C's 256 columns are four 64-column boxes (128-byte swizzle).
     assert ptx.count(TMA_STORE) == 4
     assert ptx.count("stmatrix.sync.aligned") == 16
@@ -199,11 +210,12 @@ def test_fp8_persistent_ptx(t09, fp8, scaling):
     # B column-major (N x K by TMA, read transposed): fp8 wgmma, scales in
     # the epilogue.
     _needs_extension()
-    ptx = _tma_ptx(t09, scaling=scaling, column_major=True, fp8=fp8,
-                   config=(128, 256, 128, 3, 8))
     kind = "e4m3" if fp8 == "float8e4nv" else "e5m2"
-    assert f".f32.{kind}.{kind}" in ptx
-    assert TMA_STORE in ptx
+    for which in ("tma", "flat"):
+        ptx = _tma_ptx(t09, scaling=scaling, column_major=True, fp8=fp8,
+                       config=(128, 256, 128, 3, 8), which=which)
+        assert f".f32.{kind}.{kind}" in ptx
+        assert TMA_STORE in ptx and "cp.async.cg" not in ptx
     a, b = _fp8((512, 512), fp8), _fp8((512, 512), fp8)
     c = np.zeros((512, 512), np.float16)
     scale = np.zeros(512, np.float32)
@@ -273,7 +285,7 @@ def _sm90(torch):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("which", ["pointers", "tma"])
+@pytest.mark.parametrize("which", ["pointers", "tma", "flat"])
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 @pytest.mark.parametrize("mnk", [(1000, 776, 328), (96, 136, 72), (2048, 3072, 512),
                                  (8, 8, 8)])
@@ -297,8 +309,8 @@ def test_gpu_persistent_every_config(torch_cuda, t09, which, dtype, mnk, rng):
             t09.matmul_persistent_kernel[grid](a, b, c, None, None, m, n, k, k, 1, n, 1, n, 1,
                                                **meta)
         else:
-            t09.matmul_tma_persistent_kernel[grid](a, b, c, None, None, m, n, k,
-                                                   B_COLUMN_MAJOR=False, **meta)
+            _kernel(t09, which)[grid](a, b, c, None, None, m, n, k, B_COLUMN_MAJOR=False,
+                                      **meta)
         torch.cuda.synchronize()
         assert not c.isnan().any(), f"{cfg}: output elements not written"
         err = ((c.double() - want).norm() / want.norm()).item()

@@ -191,16 +191,27 @@ func.func @persistent_store(%y: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %
 
 // -----
 
-// Must not: a store under a branch in a loop (not every thread need reach
-// a barrier there) keeps its buffer of the value and waits at once.
+// A store under a branch in a loop (its condition a scalar, the same for
+// every thread: a flattened persistent loop's `if k == last`) is deferred
+// the same way. Must not: a store in an scf.while keeps its buffer of the
+// value and waits at once.
 // CHECK-LABEL: func.func @store_under_branch
-// CHECK: scf.for
+// CHECK: %[[BUF:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #{{.*}}, mutable>
+// CHECK-NEXT: scf.for
 // CHECK: scf.if
+// CHECK: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_store %{{.*}}, %[[BUF]]
+// CHECK: tilegpu.async_tma_copy_local_to_global %{{.*}}[%{{.*}}, %{{.*}}] %[[BUF]]
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-LABEL: func.func @store_in_while
+// CHECK: scf.while
 // CHECK: tilegpu.local_alloc %{{.*}} : (tensor<64x64xf16
 // CHECK-NEXT: tilegpu.fence_async_shared
 // CHECK-NEXT: tilegpu.async_tma_copy_local_to_global
 // CHECK-NEXT: tilegpu.async_tma_store_wait {pendings = 0 : i32}
-// CHECK-NOT: tilegpu.barrier
 // CHECK-NOT: tilegpu.local_store
 func.func @store_under_branch(%y: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %n: i32 {tile.divisibility = 16 : i32}, %tiles: i32, %v: tensor<64x64xf16>, %c: i1) {
   %pid = tile.program_id x : i32
@@ -214,6 +225,25 @@ func.func @store_under_branch(%y: !tile.ptr<f16> {tile.divisibility = 16 : i32},
       %i = arith.muli %t, %c64i : i32
       tile.desc_store %yd[%i, %i], %v : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
     }
+  }
+  return
+}
+func.func @store_in_while(%y: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %n: i32 {tile.divisibility = 16 : i32}, %tiles: i32, %v: tensor<64x64xf16>) {
+  %pid = tile.program_id x : i32
+  %c1i = arith.constant 1 : i32
+  %c64i = arith.constant 64 : i32
+  %c1 = arith.constant 1 : i64
+  %s = arith.extsi %n : i32 to i64
+  %yd = tile.make_tensor_desc %y, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %r = scf.while (%t = %pid) : (i32) -> i32 {
+    %go = arith.cmpi slt, %t, %tiles : i32
+    scf.condition(%go) %t : i32
+  } do {
+  ^bb0(%t: i32):
+    %i = arith.muli %t, %c64i : i32
+    tile.desc_store %yd[%i, %i], %v : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
+    %next = arith.addi %t, %c1i : i32
+    scf.yield %next : i32
   }
   return
 }
