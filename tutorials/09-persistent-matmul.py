@@ -10,7 +10,7 @@ of C it is given: tile `pid`, then `pid + num_programs`, and so on. The
 programs stay resident, so a tile's set-up costs nothing extra and the last
 wave is never a nearly empty one.
 
-This tutorial puts four kernels side by side, all computing C = A @ B with
+This tutorial puts three kernels side by side, all computing C = A @ B with
 A (M x K) and B (K x N) row-major and float32 accumulation:
 
 * `matmul_kernel`: tutorial 03's kernel, one program per tile;
@@ -20,9 +20,9 @@ A (M x K) and B (K x N) row-major and float32 accumulation:
   descriptors (`tl.make_tensor_descriptor`): on the H100 (sm_90) the blocks
   of A and B are copied by the Tensor Memory Accelerator (TMA), pipelined
   num_stages deep, and each tile of C is written back by a TMA store from
-  shared memory, left in flight while the next tile is computed;
-* `matmul_tma_flat_kernel`: the same with the tile loop and the K loop
-  written as one loop, so that the pipeline runs across tiles.
+  shared memory, left in flight while the next tile is computed; with
+  FLAT, the tile loop and the K loop are written as one loop, so that the
+  pipeline runs across tiles.
 
 You will learn about:
 
@@ -100,11 +100,14 @@ def tile_coordinates(tile_id, num_pid_m, num_pid_n, GROUP_SIZE_M: tl.constexpr):
 # column of B ("row", as torch._scaled_mm's row-wise scaling).
 
 @triton.jit
-def apply_scales(accumulator, a_scale_ptr, b_scale_ptr, offs_m, offs_n, M, N,
+def apply_scales(accumulator, a_scale_ptr, b_scale_ptr, first_m, first_n, M, N,
                  SCALING: tl.constexpr):
+    # The tile at rows first_m.., columns first_n.. of C.
     if SCALING == "tensor":
         accumulator = accumulator * (tl.load(a_scale_ptr) * tl.load(b_scale_ptr))
     if SCALING == "row":
+        offs_m = first_m + tl.arange(0, accumulator.shape[0])
+        offs_n = first_n + tl.arange(0, accumulator.shape[1])
         a_scale = tl.load(a_scale_ptr + offs_m, mask=offs_m < M, other=0.0)
         b_scale = tl.load(b_scale_ptr + offs_n, mask=offs_n < N, other=0.0)
         accumulator = accumulator * a_scale[:, None] * b_scale[None, :]
@@ -162,8 +165,8 @@ def matmul_persistent_kernel(a_ptr, b_ptr, c_ptr, a_scale_ptr, b_scale_ptr, M, N
                                           BLOCK_SIZE_K)
         offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
         offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
-        accumulator = apply_scales(accumulator, a_scale_ptr, b_scale_ptr, offs_cm, offs_cn,
-                                   M, N, SCALING)
+        accumulator = apply_scales(accumulator, a_scale_ptr, b_scale_ptr,
+                                   pid_m * BLOCK_SIZE_M, pid_n * BLOCK_SIZE_N, M, N, SCALING)
         c = accumulator.to(c_ptr.dtype.element_ty)
         c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
         tl.store(c_ptrs, c, mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
@@ -181,62 +184,24 @@ def matmul_persistent_kernel(a_ptr, b_ptr, c_ptr, a_scale_ptr, b_scale_ptr, M, N
 # in the program's scratch memory). They stay in the kernel's own body:
 # Terrazzo lowers a descriptor handed to another @jit function to pointer
 # accesses, not TMA.
+#
+# With FLAT, the tile loop and the K loop are written as one loop. In the
+# two loops, each tile's K loop starts its pipeline from empty (its first
+# num_stages - 1 blocks are requested only once the previous tile is
+# stored) and drains it at the end. The one loop runs over this program's
+# tiles times K's blocks: step s is block s % k_tiles of tile
+# pid + (s // k_tiles) * num_programs, both computed from s, so that the
+# software pipeline requests the next tile's first blocks while this
+# tile's last ones are multiplied and it is stored; the accumulator is
+# stored and cleared on a tile's last step. (What `flatten=True` asks a
+# compiler to do, written by hand.)
 
 @triton.jit
 def matmul_tma_persistent_kernel(a_ptr, b_ptr, c_ptr, a_scale_ptr, b_scale_ptr, M, N, K,
                                  BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
                                  BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr,
-                                 SCALING: tl.constexpr, B_COLUMN_MAJOR: tl.constexpr):
-    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1],
-                                       block_shape=[BLOCK_SIZE_M, BLOCK_SIZE_K])
-    if B_COLUMN_MAJOR:  # B stored as its transpose, N x K (fp8 tensor cores read that)
-        b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1],
-                                           block_shape=[BLOCK_SIZE_N, BLOCK_SIZE_K])
-    else:
-        b_desc = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[N, 1],
-                                           block_shape=[BLOCK_SIZE_K, BLOCK_SIZE_N])
-    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1],
-                                       block_shape=[BLOCK_SIZE_M, BLOCK_SIZE_N])
-    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
-    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
-    num_tiles = num_pid_m * num_pid_n
-    for tile_id in tl.range(tl.program_id(0), num_tiles, tl.num_programs(0), flatten=True):
-        pid_m, pid_n = tile_coordinates(tile_id, num_pid_m, num_pid_n, GROUP_SIZE_M)
-        offs_am = pid_m * BLOCK_SIZE_M
-        offs_bn = pid_n * BLOCK_SIZE_N
-        accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
-        for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
-            a = a_desc.load([offs_am, k * BLOCK_SIZE_K])
-            if B_COLUMN_MAJOR:
-                b = b_desc.load([offs_bn, k * BLOCK_SIZE_K]).T
-            else:
-                b = b_desc.load([k * BLOCK_SIZE_K, offs_bn])
-            accumulator = tl.dot(a, b, accumulator)
-        accumulator = apply_scales(accumulator, a_scale_ptr, b_scale_ptr,
-                                   offs_am + tl.arange(0, BLOCK_SIZE_M),
-                                   offs_bn + tl.arange(0, BLOCK_SIZE_N), M, N, SCALING)
-        c_desc.store([offs_am, offs_bn], accumulator.to(c_ptr.dtype.element_ty))
-
-
-# %%
-# One loop over every K step of every tile
-# ----------------------------------------
-#
-# In the kernel above each tile's K loop starts its pipeline from empty
-# (its first num_stages - 1 blocks are requested only once the previous
-# tile is stored) and drains it at the end. Here the two loops are written
-# as one, over this program's tiles times K's blocks: step s is block
-# s % k_tiles of tile pid + (s // k_tiles) * num_programs, both computed
-# from s, so that the software pipeline requests the next tile's first
-# blocks while this tile's last ones are multiplied and it is stored. The
-# accumulator is stored and cleared on a tile's last step. (What
-# `flatten=True` asks a compiler to do; this is it written by hand.)
-
-@triton.jit
-def matmul_tma_flat_kernel(a_ptr, b_ptr, c_ptr, a_scale_ptr, b_scale_ptr, M, N, K,
-                           BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
-                           BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr,
-                           SCALING: tl.constexpr, B_COLUMN_MAJOR: tl.constexpr):
+                                 SCALING: tl.constexpr, B_COLUMN_MAJOR: tl.constexpr,
+                                 FLAT: tl.constexpr):
     a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1],
                                        block_shape=[BLOCK_SIZE_M, BLOCK_SIZE_K])
     if B_COLUMN_MAJOR:  # B stored as its transpose, N x K (fp8 tensor cores read that)
@@ -250,28 +215,45 @@ def matmul_tma_flat_kernel(a_ptr, b_ptr, c_ptr, a_scale_ptr, b_scale_ptr, M, N, 
     num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
     num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
     k_tiles = tl.cdiv(K, BLOCK_SIZE_K)
-    first = tl.program_id(0)
-    programs = tl.num_programs(0)
-    my_tiles = tl.cdiv(tl.maximum(num_pid_m * num_pid_n - first, 0), programs)
-    accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
-    for step in range(0, my_tiles * k_tiles):
-        tile_id = first + (step // k_tiles) * programs
-        k = step % k_tiles
-        pid_m, pid_n = tile_coordinates(tile_id, num_pid_m, num_pid_n, GROUP_SIZE_M)
-        offs_am = pid_m * BLOCK_SIZE_M
-        offs_bn = pid_n * BLOCK_SIZE_N
-        a = a_desc.load([offs_am, k * BLOCK_SIZE_K])
-        if B_COLUMN_MAJOR:
-            b = b_desc.load([offs_bn, k * BLOCK_SIZE_K]).T
-        else:
-            b = b_desc.load([k * BLOCK_SIZE_K, offs_bn])
-        accumulator = tl.dot(a, b, accumulator)
-        if k == k_tiles - 1:
-            accumulator = apply_scales(accumulator, a_scale_ptr, b_scale_ptr,
-                                       offs_am + tl.arange(0, BLOCK_SIZE_M),
-                                       offs_bn + tl.arange(0, BLOCK_SIZE_N), M, N, SCALING)
-            c_desc.store([offs_am, offs_bn], accumulator.to(c_ptr.dtype.element_ty))
+    if FLAT:
+        first = tl.program_id(0)
+        programs = tl.num_programs(0)
+        my_tiles = tl.cdiv(tl.maximum(num_pid_m * num_pid_n - first, 0), programs)
+        accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+        for step in range(0, my_tiles * k_tiles):
+            tile_id = first + (step // k_tiles) * programs
+            k = step % k_tiles
+            pid_m, pid_n = tile_coordinates(tile_id, num_pid_m, num_pid_n, GROUP_SIZE_M)
+            offs_am = pid_m * BLOCK_SIZE_M
+            offs_bn = pid_n * BLOCK_SIZE_N
+            a = a_desc.load([offs_am, k * BLOCK_SIZE_K])
+            if B_COLUMN_MAJOR:
+                b = b_desc.load([offs_bn, k * BLOCK_SIZE_K]).T
+            else:
+                b = b_desc.load([k * BLOCK_SIZE_K, offs_bn])
+            accumulator = tl.dot(a, b, accumulator)
+            if k == k_tiles - 1:
+                accumulator = apply_scales(accumulator, a_scale_ptr, b_scale_ptr, offs_am,
+                                           offs_bn, M, N, SCALING)
+                c_desc.store([offs_am, offs_bn], accumulator.to(c_ptr.dtype.element_ty))
+                accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    else:
+        for tile_id in tl.range(tl.program_id(0), num_pid_m * num_pid_n, tl.num_programs(0),
+                                flatten=True):
+            pid_m, pid_n = tile_coordinates(tile_id, num_pid_m, num_pid_n, GROUP_SIZE_M)
+            offs_am = pid_m * BLOCK_SIZE_M
+            offs_bn = pid_n * BLOCK_SIZE_N
             accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+            for k in range(0, k_tiles):
+                a = a_desc.load([offs_am, k * BLOCK_SIZE_K])
+                if B_COLUMN_MAJOR:
+                    b = b_desc.load([offs_bn, k * BLOCK_SIZE_K]).T
+                else:
+                    b = b_desc.load([k * BLOCK_SIZE_K, offs_bn])
+                accumulator = tl.dot(a, b, accumulator)
+            accumulator = apply_scales(accumulator, a_scale_ptr, b_scale_ptr, offs_am, offs_bn,
+                                       M, N, SCALING)
+            c_desc.store([offs_am, offs_bn], accumulator.to(c_ptr.dtype.element_ty))
 
 
 # %%
@@ -337,7 +319,7 @@ def scaling_of(a_scale, b_scale):
     return "row"
 
 
-def make_matmuls(lib, pointer_kernel, tma_kernel, flat_kernel, configs):
+def make_matmuls(lib, pointer_kernel, tma_kernel, configs):
     """Launchers (name -> fn(a, b, a_scale=None, b_scale=None,
     out_dtype=None) -> c) of the three persistent kernels (compiled by `lib`:
     Terrazzo or Triton), autotuned over `configs`. A is row-major; B K x N
@@ -347,7 +329,7 @@ def make_matmuls(lib, pointer_kernel, tma_kernel, flat_kernel, configs):
     programs, so that each loops over several tiles."""
     pointer = lib.autotune(configs=configs, key=["M", "N", "K"])(pointer_kernel)
     tma = lib.autotune(configs=configs, key=["M", "N", "K"])(tma_kernel)
-    flat = lib.autotune(configs=configs, key=["M", "N", "K"])(flat_kernel)
+    flat = lib.autotune(configs=configs, key=["M", "N", "K"])(tma_kernel)
 
     def prepare(a, b, out_dtype):
         assert a.shape[1] == b.shape[0], "incompatible dimensions"
@@ -368,7 +350,7 @@ def make_matmuls(lib, pointer_kernel, tma_kernel, flat_kernel, configs):
                       SCALING=scaling_of(a_scale, b_scale))
         return c
 
-    def descriptor_launcher(kernel):
+    def descriptor_launcher(kernel, flat):
         def run(a, b, a_scale=None, b_scale=None, out_dtype=None):
             c, grid = prepare(a, b, out_dtype)
             sa, sb = strides(a), strides(b)
@@ -376,13 +358,14 @@ def make_matmuls(lib, pointer_kernel, tma_kernel, flat_kernel, configs):
             column_major = sb[0] == 1 and sb[1] != 1
             assert column_major or sb[1] == 1, "B must be row- or column-major"
             kernel[grid](a, b, c, a_scale, b_scale, a.shape[0], b.shape[1], a.shape[1],
-                         SCALING=scaling_of(a_scale, b_scale), B_COLUMN_MAJOR=column_major)
+                         SCALING=scaling_of(a_scale, b_scale), B_COLUMN_MAJOR=column_major,
+                         FLAT=flat)
             return c
         run.autotuner = kernel
         return run
     run_pointer.autotuner = pointer
-    return {"persistent": run_pointer, "tma-persistent": descriptor_launcher(tma),
-            "tma-flat": descriptor_launcher(flat)}
+    return {"persistent": run_pointer, "tma-persistent": descriptor_launcher(tma, False),
+            "tma-flat": descriptor_launcher(flat, True)}
 
 
 def load_tutorial_03():
@@ -401,7 +384,7 @@ def terrazzo_matmuls(fp8=False):
     persistent ones."""
     matmuls = {} if fp8 else {"tutorial-03": load_tutorial_03().matmul}
     matmuls.update(make_matmuls(triton, matmul_persistent_kernel, matmul_tma_persistent_kernel,
-                                matmul_tma_flat_kernel, persistent_configs(fp8=fp8)))
+                                persistent_configs(fp8=fp8)))
     return matmuls
 
 
@@ -410,7 +393,7 @@ def triton_matmuls(fp8=False):
     installed."""
     module = triton.testing.under_triton(tile_coordinates, apply_scales,
                                          accumulate_k_blocks, matmul_persistent_kernel,
-                                         matmul_tma_persistent_kernel, matmul_tma_flat_kernel,
+                                         matmul_tma_persistent_kernel,
                                          name="triton_persistent_matmul")
     if module is None or torch is None:
         return {}
@@ -422,7 +405,6 @@ def triton_matmuls(fp8=False):
     matmuls = {} if fp8 else {"tutorial-03": load_tutorial_03().triton_matmul()}
     matmuls.update(make_matmuls(real, module.matmul_persistent_kernel,
                                 module.matmul_tma_persistent_kernel,
-                                module.matmul_tma_flat_kernel,
                                 persistent_configs(real.Config, fp8=fp8)))
     return {name: fn for name, fn in matmuls.items() if fn is not None}
 

@@ -66,19 +66,22 @@ def _persistent_case(t09, kernel, m, n, k, scaling, rng, programs=3):
         a_scale = (rng.random(m) + 0.5).astype(np.float32)
         b_scale = (rng.random(n) + 0.5).astype(np.float32)
         want = want * a_scale[:, None].astype(np.float64) * b_scale[None, :]
+    kernel, flat = kernel
     interpreted = triton.jit(kernel.fn, interpret=True)
-    if kernel is t09.matmul_persistent_kernel:
+    if flat is None:
         interpreted[(programs,)](a, b, c, a_scale, b_scale, m, n, k, k, 1, n, 1, n, 1,
                                  SCALING=scaling, **SMALL)
     else:
         interpreted[(programs,)](a, b, c, a_scale, b_scale, m, n, k, SCALING=scaling,
-                                 B_COLUMN_MAJOR=False, **SMALL)
+                                 B_COLUMN_MAJOR=False, FLAT=flat, **SMALL)
     return c.astype(np.float64), want
 
 
 def _kernel(t09, which):
-    return dict(pointers=t09.matmul_persistent_kernel, tma=t09.matmul_tma_persistent_kernel,
-                flat=t09.matmul_tma_flat_kernel)[which]
+    """The kernel and its FLAT (None for the pointer kernel)."""
+    if which == "pointers":
+        return t09.matmul_persistent_kernel, None
+    return t09.matmul_tma_persistent_kernel, which == "flat"
 
 
 @pytest.mark.parametrize("which", ["pointers", "tma", "flat"])
@@ -153,10 +156,11 @@ def _tma_ptx(t09, dtype=np.float16, scaling="none", column_major=False, fp8=None
     else:
         a = b = c = np.zeros((512, 512), dtype)
     scale = np.zeros(512, np.float32)
-    return _kernel(t09, which).compile(
+    return t09.matmul_tma_persistent_kernel.compile(
         a, b, c, scale, scale, 512, 512, 512, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn,
         BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, SCALING=scaling, B_COLUMN_MAJOR=column_major,
-        stage="ptx", target="cuda:90", num_warps=warps, num_stages=stages)
+        FLAT=which == "flat", stage="ptx", target="cuda:90", num_warps=warps,
+        num_stages=stages)
 
 
 @pytest.mark.parametrize("which", ["tma", "flat"])
@@ -198,8 +202,8 @@ def test_tma_persistent_configs_compile(t09, config, dtype):
     scale = np.zeros(512, np.float32)
     ptx = t09.matmul_tma_persistent_kernel.compile(
         x, x, x, scale, scale, 512, 512, 512, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn,
-        BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, SCALING="none", B_COLUMN_MAJOR=False, stage="ptx",
-        target="cuda:90", num_warps=warps, num_stages=stages)
+        BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, SCALING="none", B_COLUMN_MAJOR=False, FLAT=False,
+        stage="ptx", target="cuda:90", num_warps=warps, num_stages=stages)
     assert ptx.count(TMA_STORE) == bn // 64 and TMA_LOAD in ptx
     assert "stmatrix.sync.aligned" in ptx
 
@@ -309,8 +313,9 @@ def test_gpu_persistent_every_config(torch_cuda, t09, which, dtype, mnk, rng):
             t09.matmul_persistent_kernel[grid](a, b, c, None, None, m, n, k, k, 1, n, 1, n, 1,
                                                **meta)
         else:
-            _kernel(t09, which)[grid](a, b, c, None, None, m, n, k, B_COLUMN_MAJOR=False,
-                                      **meta)
+            t09.matmul_tma_persistent_kernel[grid](a, b, c, None, None, m, n, k,
+                                                   B_COLUMN_MAJOR=False, FLAT=which == "flat",
+                                                   **meta)
         torch.cuda.synchronize()
         assert not c.isnan().any(), f"{cfg}: output elements not written"
         err = ((c.double() - want).norm() / want.norm()).item()
