@@ -46,10 +46,12 @@ def splitk_matmul_kernel(a_ptr, b_ptr, c_ptr, partial_ptr, M, N, K,
                          stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
                          BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
                          BLOCK_SIZE_K: tl.constexpr, SPLIT_K: tl.constexpr):
-    # Program (n, m, s): the BLOCK_SIZE_M x BLOCK_SIZE_N tile (m, n) of C
-    # over the s-th of SPLIT_K equal ranges of K's blocks.
-    pid_n = tl.program_id(0)
-    pid_m = tl.program_id(1)
+    # Program (m, n, s): the BLOCK_SIZE_M x BLOCK_SIZE_N tile (m, n) of C
+    # over the s-th of SPLIT_K equal ranges of K's blocks. The M blocks of
+    # one column of tiles are neighbours, so that B's blocks, which they
+    # share, are read from memory once and then from the L2 cache.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
     pid_k = tl.program_id(2)
     k_blocks = tl.cdiv(K, BLOCK_SIZE_K)
     per_split = tl.cdiv(k_blocks, SPLIT_K)
@@ -78,29 +80,28 @@ def splitk_matmul_kernel(a_ptr, b_ptr, c_ptr, partial_ptr, M, N, K,
 @triton.jit
 def splitk_reduce_kernel(partial_ptr, c_ptr, M, N, stride_cm, stride_cn,
                          SPLIT_K: tl.constexpr, BLOCK: tl.constexpr):
-    # C = the sum of the SPLIT_K partial results, in order 0, 1, ...
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    inside = offs < M * N
+    # Row m, columns n.. n + BLOCK of C = the sum of the SPLIT_K partial
+    # results, in order 0, 1, ...
+    row = tl.program_id(0)
+    cols = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    inside = cols < N
     total = tl.zeros((BLOCK,), dtype=tl.float32)
     for s in tl.static_range(SPLIT_K):
-        total += tl.load(partial_ptr + s * M * N + offs, mask=inside, other=0.0)
-    rows = offs // N
-    cols = offs % N
-    tl.store(c_ptr + rows * stride_cm + cols * stride_cn, total.to(c_ptr.dtype.element_ty),
+        total += tl.load(partial_ptr + (s * M + row) * N + cols, mask=inside, other=0.0)
+    tl.store(c_ptr + row * stride_cm + cols * stride_cn, total.to(c_ptr.dtype.element_ty),
              mask=inside)
 
 
 def candidates(M):
     """(BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, SPLIT_K, num_stages,
     num_warps) tried for M rows: the smallest tensor-core-friendly M block
-    that covers M (16, 32, 64; 64 rows twice for more), N blocks of 64 or
-    128 columns, SPLIT_K from 1 to 8."""
-    bm = 16 if M <= 16 else 32 if M <= 32 else 64
-    found = []
-    for bn in (64, 128):
-        for split in (1, 2, 4, 8):
-            found.append((bm, bn, 128 if bm <= 32 else 64, split, 4, 4))
-    return found
+    that covers M (16, 32, 64, 128), N blocks of 64 or 128 columns, SPLIT_K
+    from 1 to 8."""
+    bm = 16 if M <= 16 else 32 if M <= 32 else 64 if M <= 64 else 128
+    bk = 128 if bm <= 32 else 64
+    warps = 8 if bm == 128 else 4
+    return [(bm, bn, bk, split, 4 if bm < 128 else 3, warps)
+            for bn in (64, 128) for split in (1, 2, 4, 8)]
 
 
 class SkinnyMatmul:
@@ -121,14 +122,14 @@ class SkinnyMatmul:
         c = torch.empty((M, N), device=a.device, dtype=a.dtype)
         partial = c if split == 1 else torch.empty((split, M, N), device=a.device,
                                                    dtype=torch.float32)
-        grid = (self.lib.cdiv(N, bn), self.lib.cdiv(M, bm), split)
+        grid = (self.lib.cdiv(M, bm), self.lib.cdiv(N, bn), split)
         self.matmul_kernel[grid](a, b, c, partial, M, N, K, a.stride(0), a.stride(1),
                                  b.stride(0), b.stride(1), c.stride(0), c.stride(1),
                                  BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk,
                                  SPLIT_K=split, num_stages=stages, num_warps=warps)
         if split > 1:
             block = 1024
-            self.reduce_kernel[(self.lib.cdiv(M * N, block),)](
+            self.reduce_kernel[(M, self.lib.cdiv(N, block))](
                 partial, c, M, N, c.stride(0), c.stride(1), SPLIT_K=split, BLOCK=block,
                 num_warps=4)
         return c

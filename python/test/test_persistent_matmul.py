@@ -123,12 +123,12 @@ def test_interpreter_split_k(skinny, split, rng):
     partial = np.full((split, m, n), np.nan, np.float32)
     matmul = triton.jit(skinny.splitk_matmul_kernel.fn, interpret=True)
     reduce = triton.jit(skinny.splitk_reduce_kernel.fn, interpret=True)
-    matmul[(triton.cdiv(n, 16), triton.cdiv(m, 16), split)](
+    matmul[(triton.cdiv(m, 16), triton.cdiv(n, 16), split)](
         a, b, c, partial, m, n, k, k, 1, n, 1, n, 1, BLOCK_SIZE_M=16, BLOCK_SIZE_N=16,
         BLOCK_SIZE_K=16, SPLIT_K=split)
     if split > 1:
         assert not np.isnan(partial).any()
-        reduce[(triton.cdiv(m * n, 64),)](partial, c, m, n, n, 1, SPLIT_K=split, BLOCK=64)
+        reduce[(m, triton.cdiv(n, 16))](partial, c, m, n, n, 1, SPLIT_K=split, BLOCK=16)
     want = a.astype(np.float64) @ b.astype(np.float64)
     got = c.astype(np.float64)
     assert not np.isnan(got).any()
@@ -263,9 +263,9 @@ def test_tutorial_08_without_gpu(t08, capsys, monkeypatch):
     assert "wgmma.mma_async" in out and "No GPU" in out
 
 
-@pytest.mark.parametrize("m", [16, 64])
+@pytest.mark.parametrize("m", [16, 64, 128])
 def test_split_k_ptx(skinny, m):
-    # 16 rows: mma.sync; 64: wgmma; both through cp.async rings.
+    # 16 rows: mma.sync; 64 and 128: wgmma; all through cp.async rings.
     _needs_extension()
     a = np.zeros((m, 4096), np.float16)
     b = np.zeros((4096, 4096), np.float16)
