@@ -160,6 +160,7 @@ private:
       return store.getSrc();
     auto source = cast<RankedTensorType>(convert.getSrc().getType());
     if (isa_and_nonnull<tilegpu::NvidiaMmaLayoutAttr>(source.getEncoding()) &&
+        source.getElementType().isIntOrFloat() &&
         source.getElementType().getIntOrFloatBitWidth() == 16)
       return convert.getSrc();
     convert = nullptr;
@@ -173,8 +174,8 @@ private:
   /// `if k == last`), else null (no loop, or another kind of region).
   static Operation *outermostLoopOfStraightNest(Operation *op) {
     Operation *outermost = nullptr;
-    for (Operation *parent = op->getParentOp(); !isa<func::FuncOp>(parent);
-         parent = parent->getParentOp()) {
+    for (Operation *parent = op->getParentOp();
+         parent && !isa<func::FuncOp>(parent); parent = parent->getParentOp()) {
       if (isa<scf::ForOp>(parent))
         outermost = parent;
       else if (!isa<scf::IfOp>(parent))
