@@ -240,7 +240,7 @@ def test_pointer_persistent_ptx(t09):
         BLOCK_SIZE_N=256, BLOCK_SIZE_K=64, GROUP_SIZE_M=8, SCALING="none", stage="ptx",
         target="cuda:90", num_warps=8, num_stages=3)
     assert "wgmma.mma_async" in ptx and "cp.async.cg.shared.global" in ptx
-    assert re.search(r"cp\.async\.wait_group\s+1;", ptx)
+    assert re.search(r"cp\.async\.wait_group\s+2;", ptx)  # 3 stages, 2 operands
 
 
 def test_grouped_gemm_ptx(t08):
