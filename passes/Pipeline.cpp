@@ -21,7 +21,6 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <algorithm>
-#include <cstdlib>
 
 namespace mlir::terrazzo {
 #define GEN_PASS_DEF_TERRAZZOPIPELINE
@@ -252,9 +251,9 @@ tilegpu::MemDescType stackType(RankedTensorType type, int64_t stages,
 
 class LoopPipeliner {
 public:
-  LoopPipeliner(scf::ForOp loop, int64_t stages,
+  LoopPipeliner(scf::ForOp loop, int64_t stages, bool pingPong,
                 const ModuleAxisInfoAnalysis &axisInfo)
-      : loop(loop), stages(stages), axisInfo(axisInfo) {}
+      : loop(loop), stages(stages), pingPong(pingPong), axisInfo(axisInfo) {}
 
   LogicalResult run() {
     for (Operation &op : *loop.getBody()) {
@@ -708,8 +707,7 @@ private:
         overlapWarpGroupDots(loop);
       if (ring.hasReleases())
         releaseStages(ring, rotated ? rotated : loop);
-      if (ring.hasReleases() && rotated && candidates.empty() &&
-          !std::getenv("TERRAZZO_NO_PINGPONG"))
+      if (pingPong && ring.hasReleases() && rotated && candidates.empty())
         takeTurns(rotated);
     }
   }
@@ -787,6 +785,8 @@ private:
 
   scf::ForOp loop;
   int64_t stages;
+  /// Whether rotated TMA chains take turns (the pass's ping-pong option).
+  bool pingPong;
   /// Buffers per stack: stages, one more for a rotated dot chain.
   int64_t buffers = 0;
   bool rotate = false;
@@ -828,7 +828,7 @@ struct PipelinePass
         continue;
       if (loopStages < 2)
         continue;
-      LoopPipeliner pipeliner(loop, loopStages, axisInfo);
+      LoopPipeliner pipeliner(loop, loopStages, pingPong, axisInfo);
       (void)pipeliner.run();
       if (pipeliner.broken)
         return signalPassFailure();

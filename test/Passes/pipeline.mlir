@@ -1,5 +1,6 @@
 // RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline | FileCheck %s
 // RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline=num-stages=1 | FileCheck %s --check-prefix=OFF
+// RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline=ping-pong=true | FileCheck %s --check-prefix=TURNS
 
 // terrazzo-pipeline: loads of dot operands in loops become num-stages deep
 // stacks of shared buffers filled by cp.async ahead of their iteration.
@@ -1520,22 +1521,26 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 // -----
 
 // The same chain in two warp groups, each with rows of its own (warps
-// along M): besides the releases, the groups take turns issuing their
-// dots (FlashAttention-3's ping-pong): in the loop the turn is awaited in
-// front of the first dot and passed on after the second; the last group
-// passes the first turn before the loop, group 0 takes the last pass
-// after it. Nothing of the kind in the 4-warp case above (one group).
+// along M): with ping-pong, besides the releases, the groups take turns
+// issuing their dots (FlashAttention-3's ping-pong): in the loop the turn
+// is awaited in front of the first dot and passed on after the second;
+// the last group passes the first turn before the loop, group 0 takes the
+// last pass after it. Without the option (the default), no turns; nothing
+// of the kind in the 4-warp case above (one group) either way.
 // CHECK-LABEL: func.func @tma_dot_chain_ping_pong
-// CHECK: tilegpu.warp_group_turn_pass {only = 1 : i32}
-// CHECK-NEXT: scf.for
-// CHECK: tilegpu.mbarrier_wait
-// CHECK: tilegpu.warp_group_turn_wait{{$}}
-// CHECK-NEXT: tilegpu.warp_group_dot async
-// CHECK: tilegpu.warp_group_dot async %arg
-// CHECK-NEXT: tilegpu.warp_group_turn_pass{{$}}
-// CHECK: scf.yield
-// CHECK-NEXT: {{^ *}}}
-// CHECK-NEXT: tilegpu.warp_group_turn_wait {only = 0 : i32}
+// CHECK-NOT: tilegpu.warp_group_turn
+// CHECK: return
+// TURNS-LABEL: func.func @tma_dot_chain_ping_pong
+// TURNS: tilegpu.warp_group_turn_pass {only = 1 : i32}
+// TURNS-NEXT: scf.for
+// TURNS: tilegpu.mbarrier_wait
+// TURNS: tilegpu.warp_group_turn_wait{{$}}
+// TURNS-NEXT: tilegpu.warp_group_dot async
+// TURNS: tilegpu.warp_group_dot async %arg
+// TURNS-NEXT: tilegpu.warp_group_turn_pass{{$}}
+// TURNS: scf.yield
+// TURNS-NEXT: {{^ *}}}
+// TURNS-NEXT: tilegpu.warp_group_turn_wait {only = 0 : i32}
 #nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
 #bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
