@@ -83,7 +83,8 @@ for group in "${groups[@]}"; do
       step tutorial-02 "$python" tutorials/02-fused-softmax.py
       step tutorial-03 "$python" tutorials/03-matrix-multiplication.py
       step tutorial-05 "$python" tutorials/05-layer-norm.py
-      for t in 04-low-memory-dropout 06-fused-attention 07-extern-functions; do
+      for t in 04-low-memory-dropout 06-fused-attention 07-extern-functions 08-grouped-gemm \
+               09-persistent-matmul; do
         [ -f tutorials/$t.py ] && step tutorial-${t%%-*} "$python" tutorials/$t.py
       done ;;
     bench)
@@ -94,7 +95,10 @@ for group in "${groups[@]}"; do
       step bench-tutorial-03 "$python" tutorials/03-matrix-multiplication.py --bench
       step bench-tutorial-02 "$python" tutorials/02-fused-softmax.py --bench
       step bench-tutorial-05 "$python" tutorials/05-layer-norm.py --bench
-      step bench-tutorial-06 "$python" tutorials/06-fused-attention.py --bench --no-check ;;
+      step bench-tutorial-06 "$python" tutorials/06-fused-attention.py --bench --no-check
+      step bench-tutorial-08 "$python" tutorials/08-grouped-gemm.py --bench
+      step bench-tutorial-09 "$python" tutorials/09-persistent-matmul.py --bench --no-check
+      step bench-matmul-skinny "$python" bench/matmul_skinny.py ;;
     wheel)
       # pip alone (no CMake, no LLVM): setup.py's TERRAZZO_PREBUILT_CORE mode.
       if ! "$python" -c 'import setuptools, pybind11' 2>/dev/null; then

@@ -104,9 +104,17 @@ def TerrazzoLowerDescriptorsToTma
     `convert_layout` that is the load's only user, which it replaces).
     Out-of-bounds elements read as zero (the tensor map's zero fill).
 
-    A `tile.desc_store` becomes a `local_alloc` of the value,
+    A `tile.desc_store` becomes a `local_alloc` of the value (of the
+    tensor-core result it was converted from, for a 16-bit result in an
+    `nvidia_mma` layout: written with `stmatrix`, the conversion dropped),
     `fence_async_shared`, `async_tma_copy_local_to_global` and
     `async_tma_store_wait` (0); TMA does not write out-of-bounds elements.
+    A store inside `scf.for` loops, and maybe `scf.if`s, only (a persistent
+    kernel's epilogue) instead writes a buffer allocated before the outermost loop,
+    after `async_tma_store_wait` (0) and a `barrier` (the previous
+    iteration's store has finished reading it), with `local_store`; its
+    TMA store stays in flight through the next iteration's main loop, and
+    one `async_tma_store_wait` (0) follows the outermost loop.
 
     Descriptors are expected to have been filtered by
     terrazzo-lower-tensor-descriptors with `keep-tma`; one created outside
