@@ -180,7 +180,16 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     under an `scf.if` that the loop runs; each iteration issues its first dot
     and the previous iteration's second dot (P, the row scale and the buffer
     index carried), waits for the first with the second in flight, and
-    computes the softmax while the tensor cores run the second.
+    computes the softmax while the tensor cores run the second. A chain
+    whose loads are TMA copies gets, besides its full mbarriers, an empty
+    mbarrier per stage expecting one arrival per warp
+    (`tilegpu.mbarrier_arrive`): each iteration arrives on the one of the
+    stage the previous iteration's second dot read, right after the wait
+    for that dot, and a refill first waits for its stage's empty phase (a
+    carried parity, 1 until the stage was filled once), its copies marked
+    `tilegpu.reads_retired`; so the warp groups are never made to wait for
+    each other at a barrier of the whole program, only a refill for the
+    release of its stage.
 
     In the other forms every copy in the loop is marked
     `tilegpu.reads_retired`: its buffer's readers (local_loads, or a

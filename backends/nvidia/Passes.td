@@ -45,7 +45,7 @@ def TerrazzoLoadsToDescriptors
     : Pass<"terrazzo-loads-to-descriptors", "::mlir::ModuleOp"> {
   let summary = "Turn pointer loads whose block the pass can prove into tensor-descriptor loads served by TMA (sm_90)";
   let description = [{
-    A masked `tile.load` in a loop whose block only feeds `tile.dot`
+    A `tile.load` in a loop whose block only feeds `tile.dot`
     operands (maybe through `tile.trans`) becomes a `tile.desc_load` of a
     `tile.make_tensor_desc` created at the top of the kernel, when the pass
     proves that the load reads exactly a box of a strided tensor, zeros
@@ -68,7 +68,13 @@ def TerrazzoLoadsToDescriptors
     strides scale_d (elements) and the load's block; the desc_load's
     coordinates are u_d. A conversion is kept only where TMA will serve it
     (the checks of terrazzo-lower-tensor-descriptors' keep-tma), so that a
-    load never turns into a descriptor lowered back to pointers. Loads the
+    load never turns into a descriptor lowered back to pointers. An unmasked
+    load (which promises that every element it reads exists) takes an
+    innermost extent of its constant innermost coordinate plus the block,
+    and the largest extent a tensor map holds elsewhere. A 2-D block whose
+    contiguous dimension is its first (attention's K^T, `k + cols[None, :]
+    * stride + offs_d[:, None]`) is loaded as stored and transposed
+    (`tile.trans`). Loads the
     pass cannot prove stay (Triton's matmul tutorial wraps its rows with
     `% M`: rows past M are read from the top of A, which no box describes).
   }];
