@@ -96,6 +96,13 @@ bool hasFnuzOperands(tile::DotOp dot) {
 /// What the message of an fp8 dot that `target`'s matrix cores do not
 /// take goes on with, after the target's name.
 std::string fp8FormatsOf(const ::terrazzo::Target &target) {
+  bool hasFp8Instructions = llvm::any_of(
+      target.matrixInstructions(), [](const ::terrazzo::MatrixInstruction &i) {
+        return i.a == ::terrazzo::MatrixOperand::F8E4M3 ||
+               i.a == ::terrazzo::MatrixOperand::F8E5M2;
+      });
+  if (!hasFp8Instructions)
+    return " has no fp8 matrix instructions";
   switch (target.fp8) {
   case ::terrazzo::Target::Fp8::FNUZ:
     return " multiplies the FNUZ fp8 formats (f8E4M3FNUZ, f8E5M2FNUZ), "
