@@ -3,6 +3,7 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "passes/Passes.h"
 #include "passes/AccelerateDot.h"
+#include "passes/AccelerateDotMfma.h"
 #include "passes/AccelerateDotWgmma.h"
 
 #include "target/Target.h"
@@ -58,13 +59,14 @@ unsigned mmaV2KWidth(tile::DotOp dot, tile::InputPrecision precision,
 }
 
 /// Warps along M and N for an M x N result: each doubling goes to the
-/// dimension with more 16 x 8 instruction tiles left per warp (M on ties),
-/// so that warps neither hold copies nor starve one dimension.
+/// dimension with more tileM x tileN instruction tiles left per warp (M on
+/// ties), so that warps neither hold copies nor starve one dimension.
 std::pair<unsigned, unsigned> warpsPerTile(int64_t m, int64_t n,
-                                           unsigned numWarps) {
+                                           unsigned numWarps, int64_t tileM,
+                                           int64_t tileN) {
   unsigned wm = 1, wn = 1;
   while (wm * wn < numWarps) {
-    int64_t tilesM = m / (16 * wm), tilesN = n / (8 * wn);
+    int64_t tilesM = m / (tileM * wm), tilesN = n / (tileN * wn);
     if (tilesM >= tilesN && tilesM > 1)
       wm *= 2;
     else if (tilesN > 1)
@@ -80,6 +82,38 @@ bool isFp8(Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); }
 bool hasFp8Operands(tile::DotOp dot) {
   return isFp8(getElementTypeOrSelf(dot.getA().getType())) ||
          isFp8(getElementTypeOrSelf(dot.getB().getType()));
+}
+
+bool isFnuz(Type type) {
+  return isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(type);
+}
+
+bool hasFnuzOperands(tile::DotOp dot) {
+  return isFnuz(getElementTypeOrSelf(dot.getA().getType())) ||
+         isFnuz(getElementTypeOrSelf(dot.getB().getType()));
+}
+
+/// What the message of an fp8 dot that `target`'s matrix cores do not
+/// take goes on with, after the target's name.
+std::string fp8FormatsOf(const ::terrazzo::Target &target) {
+  bool hasFp8Instructions = llvm::any_of(
+      target.matrixInstructions(), [](const ::terrazzo::MatrixInstruction &i) {
+        return i.a == ::terrazzo::MatrixOperand::F8E4M3 ||
+               i.a == ::terrazzo::MatrixOperand::F8E5M2;
+      });
+  if (!hasFp8Instructions)
+    return " has no fp8 matrix instructions";
+  switch (target.fp8) {
+  case ::terrazzo::Target::Fp8::FNUZ:
+    return " multiplies the FNUZ fp8 formats (f8E4M3FNUZ, f8E5M2FNUZ), "
+           "K a multiple of 16 (32 for 16 x 16 tiles), M and N at least 16";
+  case ::terrazzo::Target::Fp8::OCP:
+    return " multiplies the OCP fp8 formats (f8E4M3FN, f8E5M2), K a "
+           "multiple of 16 (32 for 16 x 16 tiles), M and N at least 16";
+  case ::terrazzo::Target::Fp8::None:
+    break;
+  }
+  return " has no fp8 matrix instructions";
 }
 
 /// `dot` with its fp8 operands converted to float16 (exactly: every e4m3 and
@@ -119,20 +153,27 @@ bool passesChain(Operation *op) {
              tile::ReduceOp>(op);
 }
 
-void accelerate(tile::DotOp dot, unsigned kWidth, unsigned numWarps) {
+/// `dot` with its result in the accumulator layout `makeLayout(warps along
+/// M, warps along N)` of instructions computing tileM x tileN, and its
+/// operands in that layout's dot-operand layouts of `kWidth`.
+void accelerate(
+    tile::DotOp dot, unsigned kWidth, unsigned numWarps, int64_t tileM,
+    int64_t tileN,
+    llvm::function_ref<tilegpu::DistributedLayoutAttr(unsigned, unsigned)>
+        makeLayout) {
   MLIRContext *context = dot.getContext();
   RankedTensorType dType = dot.getType();
-  auto [wm, wn] =
-      warpsPerTile(dType.getShape()[0], dType.getShape()[1], numWarps);
+  auto [wm, wn] = warpsPerTile(dType.getShape()[0], dType.getShape()[1],
+                               numWarps, tileM, tileN);
   // In a chain of dots every warp takes whole rows: the A operand of the
   // second dot is then the first dot's accumulator relabelled (no warp
   // needs rows another computed).
   if ((feedsDotOperandA(dot) || computedFromDot(dot.getA())) &&
-      dType.getShape()[0] >= 16 * int64_t(numWarps)) {
+      dType.getShape()[0] >= tileM * int64_t(numWarps)) {
     wm = numWarps;
     wn = 1;
   }
-  auto mma = tilegpu::NvidiaMmaLayoutAttr::get(context, 2, {wm, wn}, {16, 8});
+  tilegpu::DistributedLayoutAttr mma = makeLayout(wm, wn);
   auto aLayout = tilegpu::DotOperandLayoutAttr::get(context, 0, mma, kWidth);
   auto bLayout = tilegpu::DotOperandLayoutAttr::get(context, 1, mma, kWidth);
 
@@ -163,14 +204,28 @@ struct AccelerateDotPass
     unsigned capability = target.capability;
     SmallVector<tile::DotOp> dots;
     module.walk([&](tile::DotOp dot) {
-      if (!isa_and_nonnull<tilegpu::NvidiaMmaLayoutAttr>(
+      if (!isa_and_nonnull<tilegpu::MatrixAccumulatorLayoutAttr>(
               dot.getType().getEncoding()))
         dots.push_back(dot);
     });
+    if (target.isHIP()) {
+      if (failed(accelerateOnMatrixCores(dots, target, numWarps)))
+        signalPassFailure();
+      return;
+    }
     bool failed = false;
     for (tile::DotOp dot : dots) {
       // wgmma first where it applies (sm_90a, fp8 included); mma.sync
       // (sm_80 and newer) otherwise.
+      if (hasFnuzOperands(dot)) {
+        dot.emitOpError("multiplies ")
+            << getElementTypeOrSelf(dot.getA().getType()) << " by "
+            << getElementTypeOrSelf(dot.getB().getType())
+            << ": the FNUZ fp8 formats are those of AMD's gfx942; "
+            << target.name << " has no instruction for them";
+        failed = true;
+        continue;
+      }
       if (accelerateDotWithWgmma(dot, capability, numWarps))
         continue;
       if (hasFp8Operands(dot)) {
@@ -194,10 +249,43 @@ struct AccelerateDotPass
       }
       if (unsigned kWidth =
               mmaV2KWidth(dot, dot.getInputPrecision(), capability))
-        accelerate(dot, kWidth, numWarps);
+        accelerate(dot, kWidth, numWarps, 16, 8, [&](unsigned wm, unsigned wn) {
+          return tilegpu::NvidiaMmaLayoutAttr::get(dot.getContext(), 2,
+                                                   {wm, wn}, {16, 8});
+        });
     }
     if (failed)
       signalPassFailure();
+  }
+
+  /// HIP: the target's matrix-core instruction where one computes the dot
+  /// (AccelerateDotMfma.h), the FMA lowering elsewhere; fp8 in a format
+  /// the chip does not multiply is an error at the dot.
+  LogicalResult accelerateOnMatrixCores(ArrayRef<tile::DotOp> dots,
+                                        const ::terrazzo::Target &target,
+                                        unsigned numWarps) {
+    bool failed = false;
+    for (tile::DotOp dot : dots) {
+      std::optional<::terrazzo::MatrixInstruction> instruction =
+          chooseMatrixInstruction(dot, dot.getInputPrecision(), target);
+      if (!instruction) {
+        if (hasFp8Operands(dot) || hasFnuzOperands(dot)) {
+          dot.emitOpError("multiplies ")
+              << getElementTypeOrSelf(dot.getA().getType()) << " by "
+              << getElementTypeOrSelf(dot.getB().getType()) << ": "
+              << target.name << fp8FormatsOf(target);
+          failed = true;
+        }
+        continue;
+      }
+      unsigned size = instruction->m;
+      accelerate(dot, instruction->kWidth(), numWarps, instruction->m,
+                 instruction->n, [&](unsigned wm, unsigned wn) {
+                   return tilegpu::AmdMfmaLayoutAttr::get(
+                       dot.getContext(), {wm, wn}, {size, size});
+                 });
+    }
+    return failure(failed);
   }
 };
 

@@ -230,7 +230,8 @@ void propagateLayoutsFromAnchors(Operation *root, bool throughReshapes) {
     if (!isa<tile::DotOp, tilegpu::WarpGroupDotOp>(op))
       return;
     RankedTensorType type = tensorType(op->getResult(0));
-    if (type && isa_and_nonnull<tilegpu::NvidiaMmaLayoutAttr>(type.getEncoding()))
+    if (type && isa_and_nonnull<tilegpu::MatrixAccumulatorLayoutAttr>(
+                    type.getEncoding()))
       propagation.propagate(op->getResult(0), type.getEncoding());
   });
   propagation.run();

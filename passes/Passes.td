@@ -246,7 +246,20 @@ def TerrazzoAccelerateDot : Pass<"terrazzo-accelerate-dot", "::mlir::ModuleOp"> 
     fp8 dots (f8E4M3FN, f8E5M2, mixed) that wgmma does not take get their
     operands converted to float16 (`tile.fp_to_fp`, exact) and are then
     treated as float16 dots, as Triton does where no instruction multiplies
-    fp8. That conversion needs sm_89: before, an fp8 dot is an error.
+    fp8. That conversion needs sm_89: before, an fp8 dot is an error, as
+    is a dot of the FNUZ fp8 formats on any cuda target.
+
+    On hip targets (CDNA) a 2-D dot takes the first of the target's
+    matrix-core instructions (`Target::matrixInstructions`,
+    AccelerateDotMfma.h) whose operand types match and whose tile fits
+    (M, N at least its 32 or 16, K a multiple of its k): its result in
+    `#tilegpu.amd_mfma`, its operands in that layout's
+    `#tilegpu.dot_operand`s with the instruction's k per lane as kWidth;
+    warps are spread as for mma.sync, by instruction tiles. float32 is xf32
+    for `precision = tf32` where the chip has it (gfx942) and MFMA float32
+    otherwise. fp8 must be in the chip's formats (FNUZ on gfx942, OCP on
+    gfx950): other fp8 dots are errors. Dots no instruction takes keep the
+    FMA lowering's layouts.
   }];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
                            "::mlir::arith::ArithDialect",

@@ -192,7 +192,7 @@ struct RematerializeInTargetLayout
     // conversion above it would move twice the bytes through shared
     // memory, and nothing above a dot's result folds it away.
     if (producer->getNumOperands() == 1 && narrows(producer) &&
-        isa_and_nonnull<tilegpu::NvidiaMmaLayoutAttr>(
+        isa_and_nonnull<tilegpu::MatrixAccumulatorLayoutAttr>(
             cast<RankedTensorType>(producer->getOperand(0).getType())
                 .getEncoding()))
       return failure();
@@ -218,9 +218,8 @@ struct NarrowBeforeConverting
 
   LogicalResult matchAndRewrite(tilegpu::ConvertLayoutOp convert,
                                 PatternRewriter &rewriter) const override {
-    if (!convert->hasOneUse() ||
-        !isa<tilegpu::NvidiaMmaLayoutAttr>(
-            convert.getSrc().getType().getEncoding()))
+    if (!convert->hasOneUse() || !isa<tilegpu::MatrixAccumulatorLayoutAttr>(
+                                     convert.getSrc().getType().getEncoding()))
       return failure();
     Operation *narrowing = *convert->user_begin();
     if (narrowing->getNumOperands() != 1 || narrowing->getNumResults() != 1 ||

@@ -5,10 +5,12 @@ targets and reports, per target, how many became code objects with no
 undefined symbol (llvm-nm of LLVM 22) and why the others did not. No AMD
 GPU is needed: nothing runs.
 
-    PYTHONPATH=build/python /usr/bin/python3 scripts/amd-compile-check.py build [--attention]
+    PYTHONPATH=build/python /usr/bin/python3 scripts/amd-compile-check.py build \
+        [--attention] [--target=hip:gfx942 ...]
 
---attention adds tutorial 06's kernels (minutes each: tl.dot takes the
-fused multiply-add lowering on hip targets until MFMA exists).
+--attention adds tutorial 06's kernels (the forward, causal and not, at the
+tutorial's configuration, and the backward's) and prints each one's
+compile time; --target restricts the check to the targets named.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -49,39 +52,25 @@ def check_lit_kernels(compiler: Path, target: str, folder: Path, results: list):
             results.append((name, f"undefined: {missing}" if missing else None))
 
 
-def check_tutorials(target: str, folder: Path, attention: bool, results: list):
+def check_tutorials(target: str, folder: Path, attention: bool, results: list,
+                    times: list):
     import numpy as np
     spec = importlib.util.spec_from_file_location("dump_ptx", REPO / "scripts" / "dump-ptx.py")
     dump_ptx = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(dump_ptx)
-    modules = {}
-    for file, attr, args, kwargs in dump_ptx.tutorial_cases(np):
-        if file.startswith("06-") and not attention:
+    for tag, kernel, args, kw in dump_ptx.tutorial_jobs(np):
+        if tag.startswith("06-") and not attention:
             continue
-        if args == "fwd":  # the forward's configurations come from the tutorial
-            continue
-        if file not in modules:
-            spec = importlib.util.spec_from_file_location(
-                file[:-3].replace("-", "_"), REPO / "tutorials" / file)
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-            modules[file] = module
-        module = modules[file]
-        kernel, tag, kw = module, f"tutorials/{file}:{attr}", dict(kwargs)
-        path, _, index = attr.partition("#")
-        for part in path.split("."):
-            kernel = getattr(kernel, part)
-        if index:
-            configs = module.get_autotune_configs()
-            if int(index) >= len(configs):
-                continue
-            config = configs[int(index)]
-            kw.update(config.kwargs, num_warps=config.num_warps, num_stages=config.num_stages)
+        tag = "tutorials/" + tag
+        start = time.perf_counter()
         try:
             hsaco = kernel.compile(*args, target=target, stage="hsaco", **kw)
         except Exception as e:  # reported, not raised
             results.append((tag, first_error(str(e)) or type(e).__name__))
             continue
+        finally:
+            if tag.startswith("tutorials/06-"):
+                times.append((tag, time.perf_counter() - start))
         out = folder / f"tutorial.{target.replace(':', '-')}.hsaco"
         out.write_bytes(hsaco)
         missing = undefined_symbols(out)
@@ -90,20 +79,24 @@ def check_tutorials(target: str, folder: Path, attention: bool, results: list):
 
 def main():
     build = Path(sys.argv[1]).resolve()
-    attention = "--attention" in sys.argv[2:]
+    options = sys.argv[2:]
+    attention = "--attention" in options
+    targets = [o.split("=", 1)[1] for o in options if o.startswith("--target=")] or TARGETS
     compiler = build / "bin" / "terrazzo-compile"
     with tempfile.TemporaryDirectory() as tmp:
-        for target in TARGETS:
+        for target in targets:
             os.environ.pop("TERRAZZO_TARGET", None)
-            results = []
+            results, times = [], []
             check_lit_kernels(compiler, target, Path(tmp), results)
-            check_tutorials(target, Path(tmp), attention, results)
+            check_tutorials(target, Path(tmp), attention, results, times)
             good = sum(1 for _, why in results if why is None)
             print(f"{target}: {good} of {len(results)} kernels compiled to hsaco files "
                   "with no undefined symbol")
             for name, why in results:
                 if why is not None:
                     print(f"  {name}: {why}")
+            for name, seconds in times:
+                print(f"  {name}: compiled in {seconds:.1f} s")
     return 0
 
 

@@ -125,10 +125,13 @@ def tutorial_cases(np):
     return cases
 
 
-def dump_tutorials(out: Path):
-    import numpy as np
+def tutorial_jobs(np):
+    """(tag, kernel, args, keywords) of every tutorial kernel compilation of
+    tutorial_cases: the matrix multiplication once per autotuning
+    configuration, the attention forward causal and not at the tutorial's
+    configuration."""
     modules = {}
-    count = 0
+    jobs = []
     for file, attr, args, kwargs in tutorial_cases(np):
         if file not in modules:
             spec = importlib.util.spec_from_file_location(file[:-3].replace("-", "_"),
@@ -137,7 +140,6 @@ def dump_tutorials(out: Path):
             spec.loader.exec_module(module)
             modules[file] = module
         module = modules[file]
-        jobs = []
         if attr.startswith("matmul_kernel.fn#"):
             i = int(attr.split("#")[1])
             configs = module.get_autotune_configs()
@@ -163,16 +165,22 @@ def dump_tutorials(out: Path):
             if "CAUSAL" in kwargs:
                 tag += f".causal{int(kwargs['CAUSAL'])}"
             jobs.append((tag, getattr(module, attr), args, kwargs))
-        for tag, kernel, kargs, kkw in jobs:
-            for target in ("cuda:80", "cuda:90"):
-                os.environ["TERRAZZO_TARGET"] = target
-                name = f"{tag}.{target.replace(':', '')}"
-                try:
-                    ptx = kernel.compile(*kargs, stage="ptx", **kkw)
-                    (out / f"{name}.ptx").write_text(ptx)
-                    count += 1
-                except Exception as e:  # compared like the PTX
-                    (out / f"{name}.error.txt").write_text(f"{type(e).__name__}: {e}\n")
+    return jobs
+
+
+def dump_tutorials(out: Path):
+    import numpy as np
+    count = 0
+    for tag, kernel, kargs, kkw in tutorial_jobs(np):
+        for target in ("cuda:80", "cuda:90"):
+            os.environ["TERRAZZO_TARGET"] = target
+            name = f"{tag}.{target.replace(':', '')}"
+            try:
+                ptx = kernel.compile(*kargs, stage="ptx", **kkw)
+                (out / f"{name}.ptx").write_text(ptx)
+                count += 1
+            except Exception as e:  # compared like the PTX
+                (out / f"{name}.error.txt").write_text(f"{type(e).__name__}: {e}\n")
     return count
 
 

@@ -61,6 +61,40 @@ std::string acceptedTargets() {
 
 } // namespace
 
+std::vector<MatrixInstruction> Target::matrixInstructions() const {
+  std::vector<MatrixInstruction> result;
+  if (!isHIP() || mfmaVersion < 2)
+    return result;
+  using M = MatrixOperand;
+  // Both sizes of each: 32 x 32 and 16 x 16 accumulators, the 16 x 16 one
+  // with twice the k.
+  auto add = [&](M a, M b, unsigned k32) {
+    result.push_back({a, b, 32, 32, k32, warpSize});
+    result.push_back({a, b, 16, 16, 2 * k32, warpSize});
+  };
+  add(M::F32, M::F32, 2);
+  if (mfmaVersion == 3)
+    add(M::XF32, M::XF32, 4); // CDNA3 only: CDNA4 dropped xf32
+  if (mfmaVersion >= 4) {
+    add(M::F16, M::F16, 16);
+    add(M::BF16, M::BF16, 16);
+  }
+  add(M::F16, M::F16, 8);
+  add(M::BF16, M::BF16, 8);
+  // CDNA3 replaced CDNA2's 4-byte int8 instructions with 8-byte ones.
+  if (mfmaVersion >= 4)
+    add(M::I8, M::I8, 32);
+  if (mfmaVersion >= 3)
+    add(M::I8, M::I8, 16);
+  else
+    add(M::I8, M::I8, 8);
+  if (fp8 != Fp8::None && mfmaVersion >= 3)
+    for (M a : {M::F8E4M3, M::F8E5M2})
+      for (M b : {M::F8E4M3, M::F8E5M2})
+        add(a, b, 16);
+  return result;
+}
+
 std::string Target::llvmTriple() const {
   return isCUDA() ? "nvptx64-nvidia-cuda" : "amdgcn-amd-amdhsa";
 }

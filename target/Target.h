@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace terrazzo {
 
@@ -17,6 +18,22 @@ inline constexpr unsigned kMaxThreadsPerBlock = 1024;
 /// The most warps a launch may ask for (a power of two): 1024 threads of 32
 /// lanes. Targets with wavefronts of 64 reject more than 16 when compiling.
 inline constexpr unsigned kMaxNumWarps = kMaxThreadsPerBlock / 32;
+
+/// The operand types of a matrix-core instruction. F8E4M3 and F8E5M2 are
+/// the chip's 8-bit formats (Target::fp8 says which: FNUZ or OCP); XF32 is
+/// float32 rounded to 19 bits inside the instruction.
+enum class MatrixOperand { F32, XF32, F16, BF16, I8, F8E4M3, F8E5M2 };
+
+/// A matrix-core instruction of one wavefront (HIP's MFMA): D (m x n,
+/// float32, or int32 for I8) += A (m x k) B (k x n). Every lane holds
+/// m n / warpSize accumulators and, of A and B, kWidth() consecutive k of
+/// one row of A and one column of B.
+struct MatrixInstruction {
+  MatrixOperand a, b;
+  unsigned m, n, k;
+  unsigned warpSize;
+  unsigned kWidth() const { return k * m / warpSize; }
+};
 
 struct Target {
   enum class Kind { CUDA, HIP };
@@ -49,6 +66,11 @@ struct Target {
     OCP,
   };
   Fp8 fp8 = Fp8::None;
+
+  /// The matrix-core (MFMA) instructions the chip has, for every operand
+  /// type the faster (more k per instruction) first; empty on CUDA (its
+  /// tensor-core instructions follow from the capability) and RDNA.
+  std::vector<MatrixInstruction> matrixInstructions() const;
 
   bool isCUDA() const { return kind == Kind::CUDA; }
   bool isHIP() const { return kind == Kind::HIP; }

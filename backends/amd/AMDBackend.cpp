@@ -1,6 +1,7 @@
 // The AMD backend: its conversion, AMDGCN emission and the hsaco step. Its
-// pipeline adds nothing yet (no MFMA, LDS pipelining or buffer loads): dots
-// take the common FMA lowering.
+// pipeline adds nothing yet (no LDS pipelining or buffer loads); the
+// common terrazzo-accelerate-dot puts dots on MFMA from the target's list
+// of instructions.
 #include "backends/amd/AMDBackend.h"
 
 #include "backends/amd/AMDGCNEmitter.h"

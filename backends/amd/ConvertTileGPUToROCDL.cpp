@@ -1,9 +1,11 @@
 // The AMD conversion of tilegpu IR: the common lowering
 // (backends/common/ConvertToLLVM.h) with ROCDL's TargetInfo, math through
 // the ROCm device library (ocml), libdevice's functions called by their
-// ocml names, and located errors for what only NVIDIA hardware has.
+// ocml names, tile.dot on MFMA (MfmaDotOpToLLVM.cpp), and located errors
+// for what only NVIDIA hardware has.
 #include "backends/amd/AMDBackend.h"
 
+#include "backends/amd/AMDPatterns.h"
 #include "backends/amd/AMDTargetInfo.h"
 #include "backends/amd/DeviceLibraries.h"
 #include "backends/common/ConvertToLLVM.h"
@@ -115,6 +117,7 @@ public:
         converter, patterns,
         succeeded(chipset) ? std::optional<amdgpu::Chipset>(*chipset)
                            : std::nullopt);
+    populateMfmaDotOpToLLVMPatterns(converter, patterns, target);
   }
 
   void addLegalDialects(ConversionTarget &conversionTarget) const override {

@@ -226,11 +226,14 @@ struct DotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
   }
 };
 
-/// Operands in the dot-operand layouts of the result's mma.sync layout.
-bool inMmaV2Layouts(tile::DotOp op) {
-  auto mma = dyn_cast_or_null<tilegpu::NvidiaMmaLayoutAttr>(
-      op.getType().getEncoding());
-  if (!mma || mma.getVersionMajor() != 2)
+/// Operands in the dot-operand layouts of the result's matrix-instruction
+/// layout (mma.sync, MFMA).
+bool inMatrixLayouts(tile::DotOp op) {
+  Attribute mma = op.getType().getEncoding();
+  if (!isa_and_nonnull<tilegpu::MatrixAccumulatorLayoutAttr>(mma))
+    return false;
+  if (auto nvidia = dyn_cast<tilegpu::NvidiaMmaLayoutAttr>(mma);
+      nvidia && nvidia.getVersionMajor() != 2)
     return false;
   for (auto [index, operand] : llvm::enumerate(ValueRange{op.getA(), op.getB()})) {
     auto layout = dyn_cast_or_null<tilegpu::DotOperandLayoutAttr>(
@@ -245,7 +248,7 @@ bool inMmaV2Layouts(tile::DotOp op) {
 
 LogicalResult mlir::terrazzo::checkDotLowering(Operation *op) {
   auto dot = dyn_cast<tile::DotOp>(op);
-  if (!dot || inFmaLayouts(dot) || inMmaV2Layouts(dot))
+  if (!dot || inFmaLayouts(dot) || inMatrixLayouts(dot))
     return success();
   return dot.emitOpError("operands must be in the FMA dot layouts of the "
                          "result's layout (terrazzo-convert-tile-to-tilegpu "

@@ -24,6 +24,12 @@ TileGPUTypeConverter::TileGPUTypeConverter(MLIRContext *context,
   addConversion([context](Float8E5M2Type) -> Type {
     return IntegerType::get(context, 8);
   });
+  addConversion([context](Float8E4M3FNUZType) -> Type {
+    return IntegerType::get(context, 8);
+  });
+  addConversion([context](Float8E5M2FNUZType) -> Type {
+    return IntegerType::get(context, 8);
+  });
   // A shared-memory buffer is the address of its first element; an async
   // token carries nothing (a constant).
   addConversion([context](tilegpu::MemDescType) -> Type {
@@ -48,7 +54,8 @@ bool hasFloatLowering(Type type) {
   if (!isa<FloatType>(element))
     return true;
   return isa<Float16Type, BFloat16Type, Float32Type, Float64Type,
-             Float8E4M3FNType, Float8E5M2Type>(element);
+             Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+             Float8E5M2FNUZType>(element);
 }
 
 } // namespace

@@ -465,6 +465,15 @@ mlir::terrazzo::registerIndex(const LinearLayout &layout) {
   return index;
 }
 
+bool mlir::terrazzo::findRegister(const std::map<Coordinates, int32_t> &index,
+                                  const Coordinates &at, int32_t &reg) {
+  auto it = index.find(at);
+  if (it == index.end())
+    return false;
+  reg = it->second;
+  return true;
+}
+
 SmallVector<int32_t> mlir::terrazzo::tileOrigins(const LinearLayout &layout,
                                                  unsigned dim, int32_t tile) {
   std::set<int32_t> origins;

@@ -124,6 +124,10 @@ Coordinates registerCoordinates(const LinearLayout &layout, int32_t reg);
 /// Register index of every element coordinate a thread holds (its own part
 /// of the layout, lane 0 of warp 0; threads add the same offset to all).
 std::map<Coordinates, int32_t> registerIndex(const LinearLayout &layout);
+/// Sets `reg` to the register of `index` (a registerIndex) that holds the
+/// element at `at`; false when the thread holds none there.
+bool findRegister(const std::map<Coordinates, int32_t> &index,
+                  const Coordinates &at, int32_t &reg);
 
 /// The distinct multiples of `tile` along `dim` at which the registers of
 /// lane 0 of warp 0 lie, increasing: the origins of a thread's instruction

@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -221,6 +222,14 @@ struct FP8ConstantPattern : public ConvertOpToLLVMPattern<arith::ConstantOp> {
 
 LogicalResult mlir::terrazzo::checkFP8Lowering(Operation *op,
                                                unsigned capability) {
+  auto isFnuz = [](Type type) {
+    return isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(
+        getElementTypeOrSelf(type));
+  };
+  if (llvm::any_of(op->getOperandTypes(), isFnuz) ||
+      llvm::any_of(op->getResultTypes(), isFnuz))
+    return op->emitOpError("uses the FNUZ fp8 formats, AMD gfx942's, which "
+                           "have no lowering for NVIDIA targets");
   auto types = getFP8Conversion(op);
   if (!types)
     return success();

@@ -84,14 +84,6 @@ struct MmaV2DotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
     SmallVector<Value> b = unpackStruct(rewriter, loc, adaptor.getB());
     SmallVector<Value> results = unpackStruct(rewriter, loc, adaptor.getC());
 
-    auto lookup = [&](const std::map<Coordinates, int32_t> &index,
-                      Coordinates at, int32_t &reg) {
-      auto it = index.find(at);
-      if (it == index.end())
-        return false;
-      reg = it->second;
-      return true;
-    };
     auto missing = [&] {
       return op.emitOpError("internal error: an mma.sync fragment element is "
                             "missing from the thread's registers");
@@ -117,7 +109,7 @@ struct MmaV2DotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
         // Accumulator element e of lane 0: (m0 + 8 (e / 2), n0 + e % 2).
         int32_t cReg[4];
         for (int32_t e = 0; e < 4; ++e)
-          if (!lookup(dIndex, {m0 + 8 * (e / 2), n0 + e % 2}, cReg[e]))
+          if (!findRegister(dIndex, {m0 + 8 * (e / 2), n0 + e % 2}, cReg[e]))
             return missing();
         SmallVector<Value> acc;
         if (halfAccumulator) {
@@ -137,9 +129,9 @@ struct MmaV2DotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
             SmallVector<Value> parts;
             for (int32_t w = 0; w < kWidth; ++w) {
               int32_t reg;
-              if (!lookup(aIndex,
-                          {m0 + 8 * (r % 2), k0 + w + 4 * kWidth * (r / 2)},
-                          reg))
+              if (!findRegister(
+                      aIndex, {m0 + 8 * (r % 2), k0 + w + 4 * kWidth * (r / 2)},
+                      reg))
                 return missing();
               parts.push_back(a[reg]);
             }
@@ -150,7 +142,7 @@ struct MmaV2DotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
             SmallVector<Value> parts;
             for (int32_t w = 0; w < kWidth; ++w) {
               int32_t reg;
-              if (!lookup(bIndex, {k0 + w + 4 * kWidth * r, n0}, reg))
+              if (!findRegister(bIndex, {k0 + w + 4 * kWidth * r, n0}, reg))
                 return missing();
               parts.push_back(b[reg]);
             }

@@ -1,7 +1,8 @@
 """Kernels compiled for AMD CDNA (hip:gfx90a, hip:gfx942, hip:gfx950),
 compile-only: no AMD GPU is lent here (the HIP runtime that would launch
-them is tested against a fake library, test_hip_runtime.py). The tutorials' kernels (elementwise, reductions, Philox, atomics and a
-lock, libdevice math, tl.dot) compile to code objects for each chip: ELF
+them is tested against a fake library, test_hip_runtime.py). The tutorials'
+kernels (elementwise, reductions, Philox, atomics and a lock, libdevice
+math, tl.dot on the matrix cores) compile to code objects for each chip: ELF
 shared objects for AMDGPU with the kernel's descriptor and no undefined
 symbol (the ROCm device libraries are linked in). `kernel.compile` takes
 the target and the stages amdgcn and hsaco, as does TERRAZZO_TARGET; the
@@ -86,8 +87,8 @@ def _cases():
          dict(GROUP_SIZE_M=32, BLOCK_SIZE_N=512, num_warps=8)),
         ("libdevice-asin", "tutorials/07-extern-functions.py", "asin_kernel", (x, x, 4096),
          dict(BLOCK_SIZE=1024)),
-        # An autotuned kernel's `.fn`; tl.dot takes the FMA lowering.
-        ("matmul-fma-dot", "tutorials/03-matrix-multiplication.py", "matmul_kernel.fn",
+        # An autotuned kernel's `.fn`; tl.dot on MFMA.
+        ("matmul-mfma-dot", "tutorials/03-matrix-multiplication.py", "matmul_kernel.fn",
          (a, a, a, 128, 128, 128, 128, 1, 128, 1, 128, 1),
          dict(BLOCK_SIZE_M=32, BLOCK_SIZE_N=32, BLOCK_SIZE_K=32, GROUP_SIZE_M=8,
               ACTIVATION="leaky_relu", num_warps=4)),
@@ -115,6 +116,27 @@ def test_tutorial_kernels_compile_to_code_objects(case, target):
     assert isinstance(hsaco, bytes)
     name = attribute.split(".")[0]
     check_code_object(hsaco, name)
+
+
+# The matrix-core instruction each chip computes the tutorial's float16
+# matmul with (32 x 32 tiles: 4 k per lane on CDNA2/3, 8 on CDNA4).
+MFMA_F16 = {"hip:gfx90a": "v_mfma_f32_32x32x8f16", "hip:gfx942": "v_mfma_f32_32x32x8_f16",
+            "hip:gfx950": "v_mfma_f32_32x32x16_f16"}
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_tl_dot_runs_on_mfma(target):
+    # 64 x 64 x 32 blocks at 4 warps: 2 x 2 warps of one 32 x 32 tile, each
+    # K / k instructions per iteration of the K loop; no fused multiply-add
+    # computes the products.
+    _, path, attribute, args, kwargs = [c for c in _cases() if c[0] == "matmul-mfma-dot"][0]
+    kwargs = dict(kwargs, BLOCK_SIZE_M=64, BLOCK_SIZE_N=64, BLOCK_SIZE_K=32)
+    asm = _kernel(path, attribute).compile(*args, target=target, stage="amdgcn", **kwargs)
+    instructions = [line.split()[0] for line in asm.splitlines()
+                    if line.strip().startswith("v_mfma")]
+    k_per_instruction = 16 if target == "hip:gfx950" else 8
+    assert instructions == [MFMA_F16[target]] * (32 // k_per_instruction)
+    assert "v_fma_f32" not in asm and "v_fmac_f32" not in asm
 
 
 def test_amdgcn_is_the_default_stage_of_a_hip_target():

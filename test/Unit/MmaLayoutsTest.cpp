@@ -2,7 +2,7 @@
 // MmaLayouts.h) against the fragment tables of the PTX ISA for
 // mma.sync.m16n8k{8,16,32}: which element each lane holds in which register,
 // and that every thread's operand rows and columns are those of the
-// accumulators it owns.
+// accumulators it owns; AMD's MFMA layouts likewise against the CDNA ISA.
 #include "dialects/TileGPU/Layout/LinearLayout.h"
 #include "dialects/TileGPU/Layout/MmaLayouts.h"
 
@@ -45,6 +45,38 @@ Coord operandBElement(int32_t lane, int32_t e, int32_t kWidth) {
   return {kWidth * t + within + 4 * kWidth * reg, g};
 }
 
+// Each warp's A rows (B columns) are exactly the rows (columns) of the
+// accumulators it holds (the instruction moves data between the warp's
+// lanes itself), every one with all of K.
+void expectOperandsFeedAccumulators(const LinearLayout &acc,
+                                    const LinearLayout &a,
+                                    const LinearLayout &b, int32_t warps,
+                                    int32_t lanes, int64_t k) {
+  for (int32_t warp = 0; warp < warps; ++warp) {
+    std::set<int32_t> accRows, accCols, aRows, bCols;
+    std::set<Coord> aElems, bElems;
+    for (int32_t lane = 0; lane < lanes; ++lane) {
+      for (int32_t r = 0; r < acc.getInDimSize("register"); ++r) {
+        Coord x = at(acc, r, lane, warp);
+        accRows.insert(x.first);
+        accCols.insert(x.second);
+      }
+      for (int32_t r = 0; r < a.getInDimSize("register"); ++r) {
+        aElems.insert(at(a, r, lane, warp));
+        aRows.insert(at(a, r, lane, warp).first);
+      }
+      for (int32_t r = 0; r < b.getInDimSize("register"); ++r) {
+        bElems.insert(at(b, r, lane, warp));
+        bCols.insert(at(b, r, lane, warp).second);
+      }
+    }
+    EXPECT_EQ(aRows, accRows) << "warp " << warp;
+    EXPECT_EQ(bCols, accCols) << "warp " << warp;
+    EXPECT_EQ(aElems.size(), aRows.size() * k) << "warp " << warp;
+    EXPECT_EQ(bElems.size(), bCols.size() * k) << "warp " << warp;
+  }
+}
+
 TEST(MmaLayouts, AccumulatorMatchesThePtxFragment) {
   LinearLayout layout = terrazzo::nvidiaMmaLayout({16, 8}, 2, {1, 1}, 8);
   ASSERT_EQ(layout.getInDimSize("register"), 4);
@@ -73,9 +105,7 @@ TEST(MmaLayouts, OperandsMatchThePtxFragments) {
 }
 
 // Over warp tilings and shapes with repeats: each element of the result
-// is held once, and each warp's A rows (B columns) are exactly the rows
-// (columns) of the accumulators it holds (the instruction moves data
-// between the warp's lanes itself), every one with all of K.
+// is held once, and the operands feed each warp's accumulators.
 TEST(MmaLayouts, OperandsFeedTheWarpsAccumulators) {
   struct Case {
     int64_t m, n, k;
@@ -91,32 +121,10 @@ TEST(MmaLayouts, OperandsFeedTheWarpsAccumulators) {
     EXPECT_TRUE(acc.isSurjective());
     EXPECT_TRUE(a.isSurjective());
     EXPECT_TRUE(b.isSurjective());
-    if (c.m >= 16 * c.wm && c.n >= 8 * c.wn)
+    if (c.m >= 16 * c.wm && c.n >= 8 * c.wn) {
       EXPECT_TRUE(acc.isInjective()) << "no element held twice";
-    int32_t warps = static_cast<int32_t>(c.wm * c.wn);
-    for (int32_t warp = 0; warp < warps; ++warp) {
-      std::set<int32_t> accRows, accCols, aRows, bCols;
-      std::set<Coord> aElems, bElems;
-      for (int32_t lane = 0; lane < 32; ++lane) {
-        for (int32_t r = 0; r < acc.getInDimSize("register"); ++r) {
-          Coord x = at(acc, r, lane, warp);
-          accRows.insert(x.first);
-          accCols.insert(x.second);
-        }
-        for (int32_t r = 0; r < a.getInDimSize("register"); ++r) {
-          aElems.insert(at(a, r, lane, warp));
-          aRows.insert(at(a, r, lane, warp).first);
-        }
-        for (int32_t r = 0; r < b.getInDimSize("register"); ++r) {
-          bElems.insert(at(b, r, lane, warp));
-          bCols.insert(at(b, r, lane, warp).second);
-        }
-      }
-      EXPECT_EQ(aRows, accRows) << "warp " << warp;
-      EXPECT_EQ(bCols, accCols) << "warp " << warp;
-      EXPECT_EQ(aElems.size(), aRows.size() * c.k) << "warp " << warp;
-      EXPECT_EQ(bElems.size(), bCols.size() * c.k) << "warp " << warp;
     }
+    expectOperandsFeedAccumulators(acc, a, b, int32_t(c.wm * c.wn), 32, c.k);
   }
 }
 
@@ -162,6 +170,83 @@ TEST(MmaLayouts, WgmmaRegisterAIsTheAccumulatorOfAChain) {
             terrazzo::mmaV2OperandLayout({64, 64}, 0, {4, 2}, 2));
   EXPECT_NE(terrazzo::nvidiaMmaLayout({128, 64}, 3, {4, 1}, 64),
             terrazzo::mmaV2OperandLayout({128, 64}, 0, {4, 1}, 4));
+}
+
+// AMD's MFMA on wavefronts of 64 (CDNA3 ISA, "Matrix fused-multiply-add
+// (MFMA)" register layouts): for an s x s result, lane l holds column
+// l % s of D in registers r at rows (r % 4) + 8 (r / 4) + 4 (l / s); of A
+// (B), row (column) l % s with kWidth consecutive k from kWidth (l / s).
+Coord mfmaAccumulatorElement(int32_t size, int32_t lane, int32_t r) {
+  return {r % 4 + 8 * (r / 4) + 4 * (lane / size), lane % size};
+}
+
+TEST(MfmaLayouts, AccumulatorMatchesTheIsa) {
+  for (int32_t size : {32, 16}) {
+    LinearLayout layout = terrazzo::amdMfmaLayout({size, size}, {1, 1}, size);
+    ASSERT_EQ(layout.getInDimSize("register"), size * size / 64);
+    ASSERT_EQ(layout.getInDimSize("lane"), 64);
+    EXPECT_TRUE(layout.isInjective());
+    EXPECT_TRUE(layout.isSurjective());
+    for (int32_t lane = 0; lane < 64; ++lane)
+      for (int32_t r = 0; r < size * size / 64; ++r)
+        EXPECT_EQ(at(layout, r, lane, 0), mfmaAccumulatorElement(size, lane, r))
+            << size << " lane " << lane << " register " << r;
+  }
+}
+
+TEST(MfmaLayouts, OperandsMatchTheIsa) {
+  for (int32_t size : {32, 16})
+    for (int32_t kWidth : {1, 2, 4, 8, 16}) {
+      int32_t k = kWidth * 64 / size;
+      LinearLayout a =
+          terrazzo::mfmaOperandLayout({size, k}, 0, {1, 1}, size, kWidth);
+      LinearLayout b =
+          terrazzo::mfmaOperandLayout({k, size}, 1, {1, 1}, size, kWidth);
+      ASSERT_EQ(a.getInDimSize("register"), kWidth);
+      ASSERT_EQ(b.getInDimSize("register"), kWidth);
+      for (int32_t lane = 0; lane < 64; ++lane)
+        for (int32_t e = 0; e < kWidth; ++e) {
+          int32_t row = lane % size, kk = kWidth * (lane / size) + e;
+          EXPECT_EQ(at(a, e, lane, 0), Coord(row, kk))
+              << "A " << size << " kWidth " << kWidth << " lane " << lane;
+          EXPECT_EQ(at(b, e, lane, 0), Coord(kk, row))
+              << "B " << size << " kWidth " << kWidth << " lane " << lane;
+        }
+    }
+}
+
+// With warps and repeats: every element of the result held once when the
+// warps fit, and the operands feed each warp's accumulators.
+TEST(MfmaLayouts, OperandsFeedTheWarpsAccumulators) {
+  struct Case {
+    int64_t m, n, k;
+    unsigned wm, wn, size, kWidth;
+  };
+  for (Case c :
+       {Case{64, 64, 32, 2, 2, 32, 4}, Case{128, 32, 64, 4, 1, 16, 8},
+        Case{32, 128, 16, 1, 4, 32, 1}, Case{16, 16, 64, 2, 2, 16, 4}}) {
+    LinearLayout acc =
+        terrazzo::amdMfmaLayout({c.m, c.n}, {c.wm, c.wn}, c.size);
+    LinearLayout a = terrazzo::mfmaOperandLayout({c.m, c.k}, 0, {c.wm, c.wn},
+                                                 c.size, c.kWidth);
+    LinearLayout b = terrazzo::mfmaOperandLayout({c.k, c.n}, 1, {c.wm, c.wn},
+                                                 c.size, c.kWidth);
+    EXPECT_TRUE(acc.isSurjective());
+    EXPECT_TRUE(a.isSurjective());
+    EXPECT_TRUE(b.isSurjective());
+    if (c.m >= c.size * c.wm && c.n >= c.size * c.wn) {
+      EXPECT_TRUE(acc.isInjective()) << "no element held twice";
+    }
+    expectOperandsFeedAccumulators(acc, a, b, int32_t(c.wm * c.wn), 64, c.k);
+  }
+}
+
+TEST(MfmaLayouts, ChecksSayWhy) {
+  EXPECT_NE(terrazzo::checkAmdMfmaLayout({64, 64}, {2, 2}, 8), "");
+  EXPECT_NE(terrazzo::checkAmdMfmaLayout({64, 64}, {3, 1}, 32), "");
+  EXPECT_NE(terrazzo::checkMfmaOperandLayout({64, 64}, 2, {1, 1}, 32, 4), "");
+  EXPECT_NE(terrazzo::checkMfmaOperandLayout({64, 64}, 0, {1, 1}, 32, 3), "");
+  EXPECT_EQ(terrazzo::checkMfmaOperandLayout({64, 64}, 1, {2, 2}, 16, 8), "");
 }
 
 } // namespace

@@ -439,7 +439,10 @@ LogicalResult DotOp::verify() {
 
   Type ea = aType.getElementType(), eb = bType.getElementType(),
        ec = cType.getElementType();
-  auto isFp8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
+  auto isFp8 = [](Type t) {
+    return isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+               Float8E5M2FNUZType>(t);
+  };
   bool ok = false;
   if (isFp8(ea) && isFp8(eb))
     ok = isa<Float16Type, Float32Type>(ec);

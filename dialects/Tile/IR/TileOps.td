@@ -380,7 +380,9 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
     `a` is M x K, `b` is K x N and `c`, `d` are M x N, with an optional
     leading batch dimension shared by all four. Allowed element types
     (a, b -> c): f16 -> f16/f32, bf16 -> f32, f32 -> f32, f64 -> f64,
-    f8E4M3FN/f8E5M2 (mixed allowed) -> f16/f32, i8 -> i32.
+    f8E4M3FN/f8E5M2 (mixed allowed) -> f16/f32, i8 -> i32; also the FNUZ
+    fp8 formats f8E4M3FNUZ/f8E5M2FNUZ, AMD gfx942's (the target decides
+    which formats it multiplies: terrazzo-accelerate-dot).
     `precision` selects how f32 inputs use tensor cores.
   }];
   let arguments = (ins

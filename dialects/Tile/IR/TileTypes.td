@@ -45,7 +45,10 @@ def Tile_TensorDescType : Tile_TypeDef<"TensorDesc", "tensordesc"> {
 // Type constraints
 //===----------------------------------------------------------------------===//
 
-def Tile_Float : AnyTypeOf<[F8E4M3FN, F8E5M2, F16, BF16, F32, F64], "floating-point">;
+// F8E4M3FNUZ and F8E5M2FNUZ are AMD gfx942's fp8 formats (its MFMA takes
+// them); the NVIDIA conversion rejects them.
+def Tile_Float : AnyTypeOf<[F8E4M3FN, F8E5M2, F8E4M3FNUZ, F8E5M2FNUZ, F16,
+                            BF16, F32, F64], "floating-point">;
 def Tile_Int : AnyTypeOf<[I1, I8, I16, I32, I64], "integer">;
 def Tile_I32Like : AnyTypeOf<[I32, RankedTensorOf<[I32]>]>;
 def Tile_BoolLike : AnyTypeOf<[I1, RankedTensorOf<[I1]>], "i1 or tensor of i1">;

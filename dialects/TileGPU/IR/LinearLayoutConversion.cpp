@@ -55,7 +55,27 @@ mlir::tilegpu::toLinearLayout(ArrayRef<int64_t> shape, Attribute layout,
     return ::terrazzo::nvidiaMmaLayout(shape, mma.getVersionMajor(),
                                        mma.getWarpsPerCTA(), instrN);
   }
+  if (auto mfma = dyn_cast<AmdMfmaLayoutAttr>(layout)) {
+    unsigned size = mfma.getInstrShape().empty() ? 0 : mfma.getInstrShape()[0];
+    std::string reason =
+        ::terrazzo::checkAmdMfmaLayout(shape, mfma.getWarpsPerCTA(), size);
+    if (!reason.empty())
+      return reject(std::move(reason));
+    return ::terrazzo::amdMfmaLayout(shape, mfma.getWarpsPerCTA(), size);
+  }
   if (auto operand = dyn_cast<DotOperandLayoutAttr>(layout)) {
+    if (auto mfma = dyn_cast<AmdMfmaLayoutAttr>(operand.getParent())) {
+      unsigned size =
+          mfma.getInstrShape().empty() ? 0 : mfma.getInstrShape()[0];
+      std::string reason = ::terrazzo::checkMfmaOperandLayout(
+          shape, operand.getOpIdx(), mfma.getWarpsPerCTA(), size,
+          operand.getKWidth());
+      if (!reason.empty())
+        return reject(std::move(reason));
+      return ::terrazzo::mfmaOperandLayout(shape, operand.getOpIdx(),
+                                           mfma.getWarpsPerCTA(), size,
+                                           operand.getKWidth());
+    }
     auto mma = dyn_cast<NvidiaMmaLayoutAttr>(operand.getParent());
     if (!mma)
       return reject("the parent of a dot operand layout must be an MMA "

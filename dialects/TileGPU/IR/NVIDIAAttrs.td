@@ -6,6 +6,7 @@
 
 def TileGPU_NvidiaMmaLayout : TileGPU_Attr<"NvidiaMmaLayout", "nvidia_mma",
     [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>,
+     TileGPU_MatrixAccumulatorLayout,
      DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "Accumulators of NVIDIA tensor-core instructions";
   let description = [{

@@ -199,12 +199,20 @@ DotOperandLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                              unsigned kWidth) {
   if (opIdx > 1)
     return emitError() << "opIdx must be 0 (A) or 1 (B), got " << opIdx;
+  if (isa<AmdMfmaLayoutAttr>(parent)) {
+    if (kWidth == 0 || kWidth > 16 || !llvm::isPowerOf2_32(kWidth))
+      return emitError() << "kWidth of an MFMA operand must be 1, 2, 4, 8 "
+                            "or 16 (consecutive k per lane), got "
+                         << kWidth;
+    return success();
+  }
   auto mma = dyn_cast<NvidiaMmaLayoutAttr>(parent);
   if (!mma || (mma.getVersionMajor() != 2 &&
                (mma.getVersionMajor() != 3 || opIdx != 0)))
     return emitError() << "the parent of a dot operand layout must be an "
                           "mma.sync layout (#tilegpu.nvidia_mma, version 2), "
-                          "or a wgmma layout (version 3) for operand A";
+                          "or a wgmma layout (version 3) for operand A, or "
+                          "an MFMA layout (#tilegpu.amd_mfma)";
   if (kWidth != 1 && kWidth != 2 && kWidth != 4)
     return emitError() << "kWidth must be 1, 2 or 4 (elements per 32-bit "
                           "register), got "

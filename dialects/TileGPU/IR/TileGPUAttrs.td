@@ -32,6 +32,16 @@ def TileGPU_DistributedLayout : AttrInterface<"DistributedLayoutAttr"> {
   ];
 }
 
+def TileGPU_MatrixAccumulatorLayout
+    : AttrInterface<"MatrixAccumulatorLayoutAttr"> {
+  let cppNamespace = "::mlir::tilegpu";
+  let description = [{
+    The result layout of a matrix instruction (NVIDIA's mma.sync and
+    wgmma, AMD's MFMA): what layout propagation anchors at a dot, and
+    whose slices and elementwise results stay in it.
+  }];
+}
+
 def TileGPU_SharedLayout : AttrInterface<"SharedLayoutAttr"> {
   let cppNamespace = "::mlir::tilegpu";
   let description = [{
@@ -147,6 +157,8 @@ def TileGPU_DotOperandLayout : TileGPU_Attr<"DotOperandLayout", "dot_operand",
     registers wgmma reads A from, each warp's 16 rows of its warp group's
     64 laid out as mma.sync's A (so that the accumulator of one wgmma is,
     register for register, the A of the next when their shapes match).
+    With an MFMA parent (`#tilegpu.amd_mfma`), `kWidth` (1 to 16) is the
+    number of consecutive k each lane holds for one instruction.
 
         #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
   }];
@@ -178,5 +190,7 @@ def TileGPU_SwizzledSharedLayout : TileGPU_Attr<"SwizzledSharedLayout", "swizzle
 // The layouts only NVIDIA targets have: mma.sync / wgmma accumulators and
 // wgmma's shared operands.
 include "dialects/TileGPU/IR/NVIDIAAttrs.td"
+// The layouts only AMD targets have: MFMA accumulators.
+include "dialects/TileGPU/IR/AMDAttrs.td"
 
 #endif // TERRAZZO_TILEGPU_ATTRS

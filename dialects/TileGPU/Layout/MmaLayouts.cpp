@@ -66,6 +66,37 @@ void appendZeros(std::vector<Basis> &bases, unsigned count) {
     bases.push_back(Basis{0, 0});
 }
 
+/// The checks both operand layouts share: checkShapeAndWarps, opIdx 0 or 1,
+/// kWidth a power of two; sets the warps' and kWidth's log2.
+std::string checkOperand(llvm::ArrayRef<int64_t> shape, unsigned opIdx,
+                         llvm::ArrayRef<unsigned> warpsPerCTA, unsigned kWidth,
+                         int &warpBitsM, int &warpBitsN, int &widthBits) {
+  if (std::string error =
+          checkShapeAndWarps(shape, warpsPerCTA, warpBitsM, warpBitsN);
+      !error.empty())
+    return error;
+  if (opIdx > 1)
+    return "opIdx must be 0 or 1, got " + std::to_string(opIdx);
+  std::string error;
+  widthBits = log2Of(kWidth, "kWidth", error);
+  return error;
+}
+
+/// The warp bases of operand `opIdx`: A's warps along M step `stepM` and
+/// B's along N `stepN`; the warps along the other dimension hold copies.
+std::vector<Basis> operandWarps(unsigned opIdx, int32_t stepM, int32_t stepN,
+                                unsigned warpBitsM, unsigned warpBitsN) {
+  std::vector<Basis> warps;
+  if (opIdx == 0) {
+    appendAlong(warps, 0, stepM, warpBitsM);
+    appendZeros(warps, warpBitsN);
+  } else {
+    appendZeros(warps, warpBitsM);
+    appendAlong(warps, 1, stepN, warpBitsN);
+  }
+  return warps;
+}
+
 /// The tile (registers, lanes, warps; no block bits) fitted to `shape`,
 /// repeating along `repeatOrder`.
 LinearLayout fit(std::vector<Basis> registers, std::vector<Basis> lanes,
@@ -134,16 +165,10 @@ LinearLayout terrazzo::nvidiaMmaLayout(llvm::ArrayRef<int64_t> shape,
 std::string terrazzo::checkMmaV2OperandLayout(
     llvm::ArrayRef<int64_t> shape, unsigned opIdx,
     llvm::ArrayRef<unsigned> warpsPerCTA, unsigned kWidth) {
-  int warpBitsM, warpBitsN;
-  if (std::string error =
-          checkShapeAndWarps(shape, warpsPerCTA, warpBitsM, warpBitsN);
+  int warpBitsM, warpBitsN, widthBits;
+  if (std::string error = checkOperand(shape, opIdx, warpsPerCTA, kWidth,
+                                       warpBitsM, warpBitsN, widthBits);
       !error.empty())
-    return error;
-  if (opIdx > 1)
-    return "opIdx must be 0 or 1, got " + std::to_string(opIdx);
-  std::string error;
-  int widthBits = log2Of(kWidth, "kWidth", error);
-  if (widthBits < 0)
     return error;
   // The tile along K: kWidth per register, 4 lanes, 2 registers; along M
   // (A): 8 lanes, 2 registers, then the warps; along N (B): 8 lanes, then
@@ -177,14 +202,111 @@ LinearLayout terrazzo::mmaV2OperandLayout(llvm::ArrayRef<int64_t> shape,
   std::vector<Basis> lanes;
   appendAlong(lanes, kDim, width, 2);
   appendAlong(lanes, other, 1, 3);
-  std::vector<Basis> warps;
-  if (opIdx == 0) {
-    appendAlong(warps, other, 16, warpBitsM);
-    appendZeros(warps, warpBitsN);
-  } else {
-    appendZeros(warps, warpBitsM);
-    appendAlong(warps, other, 8, warpBitsN);
+  std::vector<Basis> warps = operandWarps(opIdx, 16, 8, warpBitsM, warpBitsN);
+  return fit(std::move(registers), std::move(lanes), std::move(warps), shape,
+             {kDim, other});
+}
+
+namespace {
+
+/// MFMA runs on wavefronts of 64 lanes.
+constexpr int kMfmaLaneBits = 6;
+
+/// log2 of an MFMA result size (32 or 16), or -1 and the reason in *error.
+int mfmaSizeBits(unsigned instrSize, std::string &error) {
+  if (instrSize != 32 && instrSize != 16) {
+    error = "the MFMA result tile must be 32 x 32 or 16 x 16, got " +
+            std::to_string(instrSize);
+    return -1;
   }
+  return int(llvm::Log2_32(instrSize));
+}
+
+} // namespace
+
+std::string terrazzo::checkAmdMfmaLayout(llvm::ArrayRef<int64_t> shape,
+                                         llvm::ArrayRef<unsigned> warpsPerCTA,
+                                         unsigned instrSize) {
+  int warpBitsM, warpBitsN;
+  if (std::string error =
+          checkShapeAndWarps(shape, warpsPerCTA, warpBitsM, warpBitsN);
+      !error.empty())
+    return error;
+  std::string error;
+  int sizeBits = mfmaSizeBits(instrSize, error);
+  if (sizeBits < 0)
+    return error;
+  // s^2 / 64 registers: rows 1, 2 and, for 32 x 32, 8 and 16.
+  return checkFitToShape({sizeBits + warpBitsM, sizeBits + warpBitsN},
+                         2 * sizeBits - kMfmaLaneBits, kMfmaLaneBits,
+                         warpBitsM + warpBitsN, shape);
+}
+
+LinearLayout terrazzo::amdMfmaLayout(llvm::ArrayRef<int64_t> shape,
+                                     llvm::ArrayRef<unsigned> warpsPerCTA,
+                                     unsigned instrSize) {
+  check(checkAmdMfmaLayout(shape, warpsPerCTA, instrSize));
+  unsigned sizeBits = llvm::Log2_32(instrSize);
+  int32_t size = static_cast<int32_t>(instrSize);
+  // Rows r % 4 + 8 (r / 4) in registers, 4 (l / s) in the lanes above the
+  // s columns.
+  std::vector<Basis> registers;
+  appendAlong(registers, 0, 1, 2);
+  appendAlong(registers, 0, 8, 2 * sizeBits - 8);
+  std::vector<Basis> lanes;
+  appendAlong(lanes, 1, 1, sizeBits);
+  appendAlong(lanes, 0, 4, kMfmaLaneBits - sizeBits);
+  std::vector<Basis> warps;
+  appendAlong(warps, 0, size, llvm::Log2_32(warpsPerCTA[0]));
+  appendAlong(warps, 1, size, llvm::Log2_32(warpsPerCTA[1]));
+  return fit(std::move(registers), std::move(lanes), std::move(warps), shape,
+             {1, 0});
+}
+
+std::string
+terrazzo::checkMfmaOperandLayout(llvm::ArrayRef<int64_t> shape, unsigned opIdx,
+                                 llvm::ArrayRef<unsigned> warpsPerCTA,
+                                 unsigned instrSize, unsigned kWidth) {
+  int warpBitsM, warpBitsN, widthBits;
+  if (std::string error = checkOperand(shape, opIdx, warpsPerCTA, kWidth,
+                                       warpBitsM, warpBitsN, widthBits);
+      !error.empty())
+    return error;
+  std::string error;
+  int sizeBits = mfmaSizeBits(instrSize, error);
+  if (sizeBits < 0)
+    return error;
+  // Along K: kWidth per lane, the lanes above the s rows (columns); along
+  // M (N): s lanes, then the warps.
+  int kBits = widthBits + kMfmaLaneBits - sizeBits;
+  int otherBits = sizeBits + (opIdx == 0 ? warpBitsM : warpBitsN);
+  if (opIdx == 0)
+    return checkFitToShape({otherBits, kBits}, widthBits, kMfmaLaneBits,
+                           warpBitsM + warpBitsN, shape);
+  return checkFitToShape({kBits, otherBits}, widthBits, kMfmaLaneBits,
+                         warpBitsM + warpBitsN, shape);
+}
+
+LinearLayout terrazzo::mfmaOperandLayout(llvm::ArrayRef<int64_t> shape,
+                                         unsigned opIdx,
+                                         llvm::ArrayRef<unsigned> warpsPerCTA,
+                                         unsigned instrSize, unsigned kWidth) {
+  check(checkMfmaOperandLayout(shape, opIdx, warpsPerCTA, instrSize, kWidth));
+  unsigned sizeBits = llvm::Log2_32(instrSize);
+  unsigned warpBitsM = llvm::Log2_32(warpsPerCTA[0]);
+  unsigned warpBitsN = llvm::Log2_32(warpsPerCTA[1]);
+  int32_t size = static_cast<int32_t>(instrSize);
+  unsigned kDim = opIdx == 0 ? 1 : 0;
+  unsigned other = 1 - kDim;
+
+  std::vector<Basis> registers;
+  appendAlong(registers, kDim, 1, llvm::Log2_32(kWidth));
+  std::vector<Basis> lanes;
+  appendAlong(lanes, other, 1, sizeBits);
+  appendAlong(lanes, kDim, static_cast<int32_t>(kWidth),
+              kMfmaLaneBits - sizeBits);
+  std::vector<Basis> warps =
+      operandWarps(opIdx, size, size, warpBitsM, warpBitsN);
   return fit(std::move(registers), std::move(lanes), std::move(warps), shape,
              {kDim, other});
 }

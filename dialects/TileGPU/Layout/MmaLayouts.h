@@ -13,6 +13,13 @@
 // wgmma's accumulator is mma.sync's, N / 8 tiles side by side per warp,
 // four warps stacked along M.
 //
+// AMD's MFMA on wavefronts of 64, for an s x s result (s = 32 or 16) and
+// kWidth consecutive k per lane (one instruction's k is 64 kWidth / s):
+//   accumulator: lane l holds column l % s, its registers the rows
+//     (r % 4) + 8 (r / 4) + 4 (l / s) (32 x 32: 16 registers; 16 x 16: 4);
+//   A s x k: lane l holds row l % s, k from kWidth (l / s) on, kWidth of
+//     them in consecutive registers; B k x s: column l % s likewise.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TERRAZZO_DIALECTS_TILEGPU_LAYOUT_MMALAYOUTS_H
@@ -61,6 +68,34 @@ std::string checkMmaV2OperandLayout(llvm::ArrayRef<int64_t> shape,
                                     unsigned opIdx,
                                     llvm::ArrayRef<unsigned> warpsPerCTA,
                                     unsigned kWidth);
+
+/// The accumulator layout of a 2-D M x N tensor for MFMA instructions with
+/// an instrSize x instrSize result (32 or 16) on wavefronts of 64: warps
+/// tile the result warpsPerCTA[0] along M, then warpsPerCTA[1] along N,
+/// each one instruction tile; the pattern repeats, N fastest. Fatal error
+/// on whatever checkAmdMfmaLayout rejects.
+LinearLayout amdMfmaLayout(llvm::ArrayRef<int64_t> shape,
+                           llvm::ArrayRef<unsigned> warpsPerCTA,
+                           unsigned instrSize);
+
+/// The layout of operand `opIdx` (0: A, M x K; 1: B, K x N) of the MFMA
+/// instructions whose accumulators have amdMfmaLayout(warpsPerCTA,
+/// instrSize), `kWidth` consecutive k per lane: repeats along K first,
+/// then along M (A) or N (B); warps along the other dimension hold copies.
+/// Fatal error on whatever checkMfmaOperandLayout rejects.
+LinearLayout mfmaOperandLayout(llvm::ArrayRef<int64_t> shape, unsigned opIdx,
+                               llvm::ArrayRef<unsigned> warpsPerCTA,
+                               unsigned instrSize, unsigned kWidth);
+
+/// Why amdMfmaLayout (mfmaOperandLayout) cannot build the layout of a tensor
+/// of `shape` from these parameters, or an empty string when it can.
+std::string checkAmdMfmaLayout(llvm::ArrayRef<int64_t> shape,
+                               llvm::ArrayRef<unsigned> warpsPerCTA,
+                               unsigned instrSize);
+std::string checkMfmaOperandLayout(llvm::ArrayRef<int64_t> shape,
+                                   unsigned opIdx,
+                                   llvm::ArrayRef<unsigned> warpsPerCTA,
+                                   unsigned instrSize, unsigned kWidth);
 
 } // namespace terrazzo
 

@@ -1,0 +1,45 @@
+// Attention's forward loop on gfx942 (Inputs/attention_fwd_causal.mlir,
+// as ptx-attention-forward.mlir for sm_90a): both dots of each loop on
+// MFMA (v_mfma_f32_32x32x8_f16, the warps along M so that each takes whole
+// rows), and layout propagation keeps the scores, the row max and sum
+// (reductions of the MFMA layout, their results in its slice), exp2, the
+// rescaled output and the loop-carried max and sum in the MFMA layout, as
+// it does for NVIDIA's: in each loop the only conversions left are the dot
+// operands' (K and V from their loads, P from the accumulator to the A
+// operand). Per loop and warp: Q K^T is 2 tiles x 8 k steps, P V likewise,
+// 64 instructions for the two loops. The assembly assembles again and links.
+
+// RUN: terrazzo-compile %S/Inputs/attention_fwd_causal.mlir --target=hip:gfx942 --num-warps=4 --emit=tilegpu -o %t.tilegpu.mlir
+// RUN: FileCheck %s --check-prefix=IR < %t.tilegpu.mlir
+// RUN: terrazzo-compile %S/Inputs/attention_fwd_causal.mlir --target=hip:gfx942 --num-warps=4 --emit=amdgcn -o %t.s
+// RUN: FileCheck %s < %t.s
+// RUN: llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=gfx942 -filetype=obj %t.s -o %t.o
+// RUN: ld.lld -shared %t.o -o %t.hsaco
+// RUN: llvm-nm -D --undefined-only %t.hsaco | count 0
+
+// IR: #[[$SLICE:.+]] = #tilegpu.slice<{dim = 1, parent = #tilegpu.amd_mfma<{warpsPerCTA = [4, 1], instrShape = [32, 32]}>}>
+// IR-LABEL: func.func @attn_fwd
+// IR: scf.for {{.*}} -> (tensor<128x64xf32, #[[$MFMA:tilegpu.amd_mfma<\{warpsPerCTA = \[4, 1\], instrShape = \[32, 32\]\}>]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>)
+// IR-NOT: tilegpu.convert_layout
+// IR: tilegpu.convert_layout {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 1, parent = #[[$MFMA]], kWidth = 4}>>
+// IR-NEXT: %[[S:.+]] = tile.dot {{.*}} -> tensor<128x64xf32, #[[$MFMA]]>
+// IR-NEXT: tile.reduce(%[[S]]) axis = 1 : (tensor<128x64xf32, #[[$MFMA]]>) -> tensor<128xf32, #[[$SLICE]]>
+// IR-NOT: tilegpu.convert_layout
+// IR: math.exp2 {{.*}} : tensor<128x64xf32, #[[$MFMA]]>
+// IR-NOT: tilegpu.convert_layout
+// IR: arith.truncf {{.*}} : tensor<128x64xf32, #[[$MFMA]]> to tensor<128x64xf16, #[[$MFMA]]>
+// IR-NEXT: tilegpu.convert_layout {{.*}} : tensor<128x64xf16, #[[$MFMA]]> -> tensor<128x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #[[$MFMA]], kWidth = 4}>>
+// IR-NEXT: tilegpu.convert_layout {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 1, parent = #[[$MFMA]], kWidth = 4}>>
+// IR-NEXT: tile.dot {{.*}} -> tensor<128x64xf32, #[[$MFMA]]>
+// IR-NEXT: scf.yield
+// IR: scf.for {{.*}} -> (tensor<128x64xf32, #[[$MFMA]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>)
+// IR-NOT: tilegpu.convert_layout {{.*}}xf32
+// IR: tile.dot {{.*}} -> tensor<128x64xf32, #[[$MFMA]]>
+// IR-NOT: tilegpu.convert_layout {{.*}}xf32
+// IR: tile.dot {{.*}} -> tensor<128x64xf32, #[[$MFMA]]>
+// IR-NEXT: scf.yield
+
+// CHECK-LABEL: attn_fwd:
+// CHECK-COUNT-64: v_mfma_f32_32x32x8_f16
+// CHECK-NOT: v_mfma
+// CHECK: s_endpgm
