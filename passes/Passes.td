@@ -31,7 +31,8 @@ def TerrazzoUnrollLoops : Pass<"terrazzo-unroll-loops"> {
     known only at run time) is not a multiple of N (MLIR's
     `loopUnrollByFactor`); the attribute goes, as does a factor of 1. A loop
     with a negative or dynamic step is left as it is, without the
-    attribute, with a remark: the factor is a hint, as in Triton. Runs on
+    attribute, with a remark: the factor is a hint, as in Triton. So is a
+    factor that would make the body more than 2^16 operations. Runs on
     tile IR, before layouts are assigned, so that later passes (coalescing,
     pipelining) see the unrolled body.
   }];
