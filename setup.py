@@ -25,6 +25,7 @@ A package built from the development flavour (TERRAZZO_PORTABLE off) loads
 the machine's shared LLVM 22; setup.py says so when it builds one.
 """
 
+import importlib.util
 import os
 import re
 import shutil
@@ -153,6 +154,26 @@ class CMakeBuild(build_ext):
                   "machines comes from the portable build, without "
                   "TERRAZZO_CMAKE_BUILD_DIR)", flush=True)
 
+
+def wheel_command_available() -> bool:
+    """Whether setuptools can build a wheel here: itself from 70.1 on, with
+    the `wheel` package before. pip builds a wheel even to install, and with
+    --no-build-isolation it uses this environment's setuptools without
+    installing pyproject.toml's build requirements."""
+    try:
+        import setuptools.command.bdist_wheel  # noqa: F401
+        return True
+    except ImportError:
+        return importlib.util.find_spec("wheel") is not None
+
+
+if not wheel_command_available():
+    # Instead of setuptools' "invalid command 'bdist_wheel'".
+    import setuptools
+    sys.exit(f"building terrazzo with setuptools {setuptools.__version__} ({sys.executable}) "
+             "needs the `wheel` package in that environment: --no-build-isolation uses "
+             "the environment's build tools (Debian: apt install python3-wheel, and make "
+             "the environment from /usr/bin/python3 with --system-site-packages)")
 
 SCRATCH = "build-python"
 (ROOT / SCRATCH).mkdir(exist_ok=True)

@@ -260,14 +260,20 @@ private:
       write(op, *bufferRange(op->getOperand(0)), state, insert);
       return true;
     }
-    if (isa<tilegpu::MBarrierExpectTxOp>(op)) {
+    if (isa<tilegpu::MBarrierExpectTxOp, tilegpu::MBarrierArriveOp>(op)) {
       read(op, *bufferRange(op->getOperand(0)), state, insert);
       return true;
     }
     if (auto copy = dyn_cast<tilegpu::AsyncTMACopyGlobalToLocalOp>(op)) {
       read(op, *bufferRange(copy.getBarrier()), state, insert);
       SharedRange range = *bufferRange(copy.getResult());
-      if (state.writeConflicts(range))
+      // A refill marked kReadsRetiredAttrName follows its buffer's readers
+      // through an mbarrier they released it on: only pending writes
+      // conflict.
+      bool conflict = copy->hasAttr(tilegpu::kReadsRetiredAttrName)
+                          ? state.readConflicts(range)
+                          : state.writeConflicts(range);
+      if (conflict)
         barrierBefore(op, state, insert);
       Pending::add(state.asyncWrites, range);
       return true;

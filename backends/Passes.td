@@ -86,7 +86,8 @@ def TerrazzoInsertBarriers
     buffer is pending as written (a barrier before reading it); a barrier
     does not complete it; a copy marked `tilegpu.reads_retired` (a
     pipeliner's refill of a buffer whose readers finished before the last
-    barrier) only waits for pending writes. A `memdesc_index` with a
+    barrier, or a TMA refill of a buffer its readers released on an
+    mbarrier) only waits for pending writes. A `memdesc_index` with a
     constant index is its own buffer of the stack, otherwise the whole
     stack.
     Run after terrazzo-allocate-shared-memory.

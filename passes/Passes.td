@@ -205,7 +205,23 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     under an `scf.if` that the loop runs; each iteration issues its first dot
     and the previous iteration's second dot (P, the row scale and the buffer
     index carried), waits for the first with the second in flight, and
-    computes the softmax while the tensor cores run the second.
+    computes the softmax while the tensor cores run the second. A chain
+    whose loads are TMA copies gets, besides its full mbarriers, an empty
+    mbarrier per stage expecting one arrival per warp
+    (`tilegpu.mbarrier_arrive`): each iteration arrives on the one of the
+    stage the previous iteration's second dot read, right after the wait
+    for that dot, and a refill first waits for its stage's empty phase (a
+    carried parity, 1 until the stage was filled once), its copies marked
+    `tilegpu.reads_retired`; so the warp groups are never made to wait for
+    each other at a barrier of the whole program, only a refill for the
+    release of its stage. With `ping-pong`, warp groups that hold rows of
+    their own also take turns issuing such a chain's dots
+    (`tilegpu.warp_group_turn_wait` in front of the first dot,
+    `tilegpu.warp_group_turn_pass` after the second; the last group passes
+    the first turn before the loop, group 0 takes the last pass after it):
+    FlashAttention-3's inter-warp-group ping-pong. It is off by default:
+    without a producer warp group it measured 1-3% slower on the H100
+    (tutorial 06's forward, bench/RESULTS.md).
 
     In the other forms every copy in the loop is marked
     `tilegpu.reads_retired`: its buffer's readers (local_loads, or a
@@ -220,7 +236,10 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"numStages", "num-stages", "int", /*default=*/"3",
-           "Buffers per pipelined load (copies in flight + 1)">
+           "Buffers per pipelined load (copies in flight + 1)">,
+    Option<"pingPong", "ping-pong", "bool", /*default=*/"false",
+           "Warp groups of a rotated TMA dot chain take turns issuing their "
+           "dots (off: measured slower without warp specialization)">
   ];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
                            "::mlir::arith::ArithDialect",

@@ -251,9 +251,9 @@ tilegpu::MemDescType stackType(RankedTensorType type, int64_t stages,
 
 class LoopPipeliner {
 public:
-  LoopPipeliner(scf::ForOp loop, int64_t stages,
+  LoopPipeliner(scf::ForOp loop, int64_t stages, bool pingPong,
                 const ModuleAxisInfoAnalysis &axisInfo)
-      : loop(loop), stages(stages), axisInfo(axisInfo) {}
+      : loop(loop), stages(stages), pingPong(pingPong), axisInfo(axisInfo) {}
 
   LogicalResult run() {
     for (Operation &op : *loop.getBody()) {
@@ -266,13 +266,14 @@ public:
     }
     if (candidates.empty() && tmaCandidates.empty())
       return failure();
-    // A dot chain (attention) whose copies are all cp.async into wgmma
-    // buffers is rotated after the rewrite: its second dot reads the
+    // A dot chain (attention) whose copies all go into buffers that only
+    // wgmma reads (cp.async or TMA) is rotated after the rewrite: its second dot reads the
     // previous iteration's buffer while this iteration's copies are issued,
     // so the ring gets one buffer more than copies in flight (the copy for
     // iteration i + stages - 1 goes into the buffer of iteration i - 2).
-    rotate = tmaCandidates.empty() &&
-             llvm::all_of(candidates, [](Candidate &c) { return c.alloc; }) &&
+    rotate = llvm::all_of(candidates, [](Candidate &c) { return c.alloc; }) &&
+             llvm::all_of(tmaCandidates,
+                          [](TmaCandidate &c) { return c.onlyWgmmaReaders; }) &&
              isDotChain(loop);
     buffers = stages + (rotate ? 1 : 0);
     rewrite();
@@ -286,6 +287,12 @@ private:
   Value constantLike(OpBuilder &b, Type type, int64_t v) {
     return arith::ConstantOp::create(b, loop.getLoc(), type,
                                      b.getIntegerAttr(type, v));
+  }
+
+  /// Closes the cp.async group of the copies issued since the last one.
+  static void commitGroup(OpBuilder &b, Location loc) {
+    tilegpu::AsyncCommitGroupOp::create(
+        b, loc, tilegpu::AsyncTokenType::get(b.getContext()), ValueRange());
   }
 
   /// The copy of `c` for the iteration whose induction variable is `iv`
@@ -388,7 +395,7 @@ private:
     Type ivType = loop.getInductionVar().getType();
     const bool cpAsync = !candidates.empty();
     const bool tma = !tmaCandidates.empty();
-    TmaRing ring(loop, stages, tmaCandidates);
+    TmaRing ring(loop, buffers, tmaCandidates);
     // An asynchronous dot: the copies go after this iteration's
     // warp_group_dot_wait {pendings = 1}, which completes the previous
     // iteration's dot in this warp group, into the buffer that dot read;
@@ -418,11 +425,18 @@ private:
       }
       c.stack = tilegpu::LocalAllocOp::create(b, loc, c.bufferType, Value());
     }
+    // A rotated chain's warp groups run apart: each warp releases a stage
+    // through its empty mbarrier once its reads of it are complete, and a
+    // refill waits for that, instead of a barrier of the whole program
+    // (every warp would wait for the slowest warp group each iteration).
+    if (tma && rotate)
+      ring.enableReleases(tilegpu::getNumWarps(loop));
     if (tma)
       ring.allocate(b, loc);
-    // Prologue: iterations 0 .. stages-2, one cp.async group each, TMA
-    // copies on the mbarrier of their stage; the pointers for iteration
-    // stages-1 become loop-carried.
+    // Prologue: iterations 0 .. stages-2, a cp.async group per load and
+    // iteration (as Triton commits them: a wait counts loads), TMA copies
+    // on the mbarrier of their stage; the pointers for iteration stages-1
+    // become loop-carried.
     // (Null for pointers computed in the loop.)
     SmallVector<Value> ptrs;
     for (Candidate &c : candidates)
@@ -437,13 +451,10 @@ private:
         // Before the loop the stack's memory may still be pending as read
         // by whatever used it earlier: no reads_retired.
         issueCopy(b, c, iv, ptr, constantI32(b, k), /*readsRetired=*/false);
+        commitGroup(b, loc);
         if (ptr)
           ptr = tile::AddPtrOp::create(b, loc, ptr.getType(), ptr, c.step);
       }
-      if (cpAsync)
-        tilegpu::AsyncCommitGroupOp::create(
-            b, loc, tilegpu::AsyncTokenType::get(b.getContext()),
-            ValueRange());
       if (tma)
         ring.issue(b, loc, iv, constantI32(b, k));
     }
@@ -461,6 +472,12 @@ private:
     const unsigned phaseArg = extraInits.size();
     if (tma)
       extraInits.push_back(constantI32(b, 0));
+    // The parity of the empty-mbarrier phase the refill waits for: 1 (the
+    // phase before the first) while the stage was never filled, flipped
+    // whenever the stage refilled wraps around.
+    const unsigned emptyPhaseArg = extraInits.size();
+    if (ring.hasReleases())
+      extraInits.push_back(constantI32(b, 1));
     // An async dot whose accumulator starts as zeros starts instead from
     // no value, with use_c false in the first iteration: registers set
     // before the loop would reach the wait after it on the path that skips
@@ -514,10 +531,12 @@ private:
         lastRead = read;
     };
     if (cpAsync) {
+      // The groups of the stages-2 iterations after this one may stay in
+      // flight.
       OpBuilder ib(candidates.front().load);
       tilegpu::AsyncWaitOp::create(
           ib, loc, tilegpu::AsyncTokenType::get(ib.getContext()),
-          ValueRange(), int32_t(stages - 2));
+          ValueRange(), int32_t((stages - 2) * int64_t(candidates.size())));
     }
     if (tma)
       readLast(ring.readStage(loop, readIndex, extraArg(phaseArg)));
@@ -578,16 +597,14 @@ private:
       // still read it. (TMA copies have no such barrier before them.)
       issueCopy(cb, c, aheadIv, c.aheadPtrArg, writeIndex,
                 /*readsRetired=*/!asyncDot && !tma);
+      commitGroup(cb, loc);
       if (c.aheadPtrArg)
         nextPtrs.push_back(tile::AddPtrOp::create(
             cb, loc, c.aheadPtrArg.getType(), c.aheadPtrArg, c.step));
     }
-    if (cpAsync)
-      tilegpu::AsyncCommitGroupOp::create(
-          cb, loc, tilegpu::AsyncTokenType::get(cb.getContext()),
-          ValueRange());
     if (tma)
-      ring.issue(cb, loc, aheadIv, writeIndex);
+      ring.issue(cb, loc, aheadIv, writeIndex,
+                 ring.hasReleases() ? extraArg(emptyPhaseArg) : Value());
     auto advance = [&](Value index) -> Value {
       Value next = arith::AddIOp::create(cb, loc, index, constantI32(cb, 1));
       Value wrap = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::eq,
@@ -602,7 +619,18 @@ private:
     for (auto [i, ptr] : llvm::enumerate(nextPtrs))
       setYield(unsigned(i), ptr);
     setYield(readArg, nextRead);
-    setYield(writeArg, advance(writeIndex));
+    Value nextWrite = advance(writeIndex);
+    setYield(writeArg, nextWrite);
+    if (ring.hasReleases()) {
+      Value wrapped = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::eq,
+                                            nextWrite, constantI32(cb, 0));
+      Value phase = extraArg(emptyPhaseArg);
+      setYield(emptyPhaseArg,
+               arith::SelectOp::create(
+                   cb, loc, wrapped,
+                   arith::XOrIOp::create(cb, loc, phase, constantI32(cb, 1)),
+                   phase));
+    }
     if (tma) {
       // The next use of a stage's mbarrier waits for the other parity.
       Value wrapped = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::eq,
@@ -677,11 +705,88 @@ private:
       scf::ForOp rotated = rotate ? rotateDotChain(loop) : scf::ForOp();
       if (!rotated)
         overlapWarpGroupDots(loop);
+      if (ring.hasReleases())
+        releaseStages(ring, rotated ? rotated : loop);
+      if (pingPong && ring.hasReleases() && rotated && candidates.empty())
+        takeTurns(rotated);
     }
   }
 
+  /// With TMA releases (a dot chain), each iteration releases the stage
+  /// its second dot read once that dot is complete (the wait for it at the
+  /// end of the iteration): the first dot's reads of it completed before.
+  /// Rotated, that is the previous iteration's stage, and the last one's,
+  /// after the loop, needs no release (no refill follows).
+  void releaseStages(TmaRing &ring, scf::ForOp rotated) {
+    Block *body = rotated.getBody();
+    for (Operation &op : *body) {
+      auto wait = dyn_cast<tilegpu::WarpGroupDotWaitOp>(&op);
+      if (!wait || wait.getPendings() != 0)
+        continue;
+      for (Value waited : wait.getInputs()) {
+        auto dot = waited.getDefiningOp<tilegpu::WarpGroupDotOp>();
+        Value index;
+        if (!dot || dot->getBlock() != body || !ring.isStageOf(dot.getB(), index))
+          continue;
+        OpBuilder b(body, std::next(Block::iterator(wait)));
+        ring.releaseStage(b, dot.getLoc(), index);
+        return;
+      }
+    }
+    // The refills would wait forever.
+    rotated.emitError("terrazzo-pipeline: no wait completes the dot chain's "
+                      "second dot, whose TMA stage must be released");
+    broken = true;
+  }
+
+  /// A rotated chain whose warp groups hold rows of their own (every dot's
+  /// warps along M, at least two warp groups) and meet at no barrier of the
+  /// whole program in the loop (all its loads on TMA, whose stages are
+  /// released through mbarriers) takes turns issuing its dots (FlashAttention-3's
+  /// ping-pong): each iteration waits for its turn in front of the first
+  /// dot and passes it on after the second, so that one warp group's dots
+  /// run while the others compute their softmax. The last warp group
+  /// passes the first turn before the loop; warp group 0 takes the last
+  /// pass after it.
+  void takeTurns(scf::ForOp rotated) {
+    unsigned warps = tilegpu::getNumWarps(rotated);
+    if (warps < 8 || warps % 4 != 0)
+      return;
+    SmallVector<tilegpu::WarpGroupDotOp> dots;
+    for (Operation &op : *rotated.getBody())
+      if (auto dot = dyn_cast<tilegpu::WarpGroupDotOp>(&op))
+        dots.push_back(dot);
+    if (dots.size() != 2 ||
+        !llvm::all_of(dots, [&](tilegpu::WarpGroupDotOp dot) {
+          auto mma = dyn_cast<tilegpu::NvidiaMmaLayoutAttr>(
+              cast<RankedTensorType>(dot.getType()).getEncoding());
+          return mma && mma.getWarpsPerCTA().size() == 2 &&
+                 mma.getWarpsPerCTA()[0] == warps &&
+                 mma.getWarpsPerCTA()[1] == 1;
+        }))
+      return;
+    OpBuilder b(dots[0]);
+    Location loc = rotated.getLoc();
+    tilegpu::WarpGroupTurnWaitOp::create(b, loc, IntegerAttr());
+    b.setInsertionPointAfter(dots[1]);
+    tilegpu::WarpGroupTurnPassOp::create(b, loc, IntegerAttr());
+    b.setInsertionPoint(rotated);
+    tilegpu::WarpGroupTurnPassOp::create(
+        b, loc, b.getI32IntegerAttr(int32_t(warps / 4 - 1)));
+    b.setInsertionPointAfter(rotated);
+    tilegpu::WarpGroupTurnWaitOp::create(b, loc, b.getI32IntegerAttr(0));
+  }
+
+public:
+  /// Whether the rewrite left the loop unable to run (reported).
+  bool broken = false;
+
+private:
+
   scf::ForOp loop;
   int64_t stages;
+  /// Whether rotated TMA chains take turns (the pass's ping-pong option).
+  bool pingPong;
   /// Buffers per stack: stages, one more for a rotated dot chain.
   int64_t buffers = 0;
   bool rotate = false;
@@ -723,8 +828,10 @@ struct PipelinePass
         continue;
       if (loopStages < 2)
         continue;
-      LoopPipeliner pipeliner(loop, loopStages, axisInfo);
+      LoopPipeliner pipeliner(loop, loopStages, pingPong, axisInfo);
       (void)pipeliner.run();
+      if (pipeliner.broken)
+        return signalPassFailure();
     }
   }
 };

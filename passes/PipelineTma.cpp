@@ -116,9 +116,10 @@ mlir::terrazzo::matchTmaCandidate(tilegpu::AsyncTMACopyGlobalToLocalOp copy,
   return c;
 }
 
-Value TmaRing::barrierAt(OpBuilder &b, Location loc, Value index) {
+Value TmaRing::barrierAt(OpBuilder &b, Location loc, Value stack,
+                         Value index) {
   return tilegpu::MemDescIndexOp::create(
-      b, loc, tilegpu::getMBarrierType(b.getContext()), barriers, index);
+      b, loc, tilegpu::getMBarrierType(b.getContext()), stack, index);
 }
 
 void TmaRing::allocate(OpBuilder &b, Location loc) {
@@ -137,18 +138,21 @@ void TmaRing::allocate(OpBuilder &b, Location loc) {
   // dimension slowest).
   auto stackLayout =
       tilegpu::SwizzledSharedLayoutAttr::get(context, 1, 1, 1, {1, 0});
-  barriers = tilegpu::LocalAllocOp::create(
-      b, loc,
-      tilegpu::MemDescType::get(context, {stages, 1},
-                                IntegerType::get(context, 64), stackLayout,
-                                /*mutableMemory=*/true),
-      Value());
-  for (int64_t s = 0; s < stages; ++s)
-    tilegpu::MBarrierInitOp::create(
-        b, loc,
-        barrierAt(b, loc,
-                  arith::ConstantIntOp::create(b, loc, b.getI32Type(), s)),
-        1);
+  auto stackType = tilegpu::MemDescType::get(
+      context, {stages, 1}, IntegerType::get(context, 64), stackLayout,
+      /*mutableMemory=*/true);
+  barriers = tilegpu::LocalAllocOp::create(b, loc, stackType, Value());
+  if (releaseArrivals)
+    emptyBarriers = tilegpu::LocalAllocOp::create(b, loc, stackType, Value());
+  for (int64_t s = 0; s < stages; ++s) {
+    Value stage = arith::ConstantIntOp::create(b, loc, b.getI32Type(), s);
+    tilegpu::MBarrierInitOp::create(b, loc, barrierAt(b, loc, barriers, stage),
+                                    1);
+    if (releaseArrivals)
+      tilegpu::MBarrierInitOp::create(
+          b, loc, barrierAt(b, loc, emptyBarriers, stage),
+          int32_t(releaseArrivals));
+  }
   // Every thread sees them initialised before the first copy is issued:
   // the copies are issued conditionally, and terrazzo-insert-barriers would
   // otherwise put a barrier in each branch and at the loop's head (on the
@@ -156,13 +160,18 @@ void TmaRing::allocate(OpBuilder &b, Location loc) {
   tilegpu::BarrierOp::create(b, loc);
 }
 
-void TmaRing::issue(OpBuilder &b, Location loc, Value iv, Value index) {
+void TmaRing::issue(OpBuilder &b, Location loc, Value iv, Value index,
+                    Value emptyPhase) {
   Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv,
                                         loop.getUpperBound());
   auto guard = scf::IfOp::create(b, loc, TypeRange{}, inRange,
                                  /*withElseRegion=*/false);
   OpBuilder tb = guard.getThenBodyBuilder();
-  Value barrier = barrierAt(tb, loc, index);
+  const bool released = releaseArrivals && emptyPhase;
+  if (released)
+    tilegpu::MBarrierWaitOp::create(
+        tb, loc, barrierAt(tb, loc, emptyBarriers, index), emptyPhase);
+  Value barrier = barrierAt(tb, loc, barriers, index);
   int64_t bytes = 0;
   for (TmaCandidate &c : candidates)
     bytes += bufferBytes(c.buffer.getType());
@@ -176,9 +185,29 @@ void TmaRing::issue(OpBuilder &b, Location loc, Value iv, Value index) {
     Value buffer = tilegpu::MemDescIndexOp::create(tb, c.copy.getLoc(),
                                                    c.buffer.getType(), c.stack,
                                                    index);
-    tilegpu::AsyncTMACopyGlobalToLocalOp::create(
+    auto copy = tilegpu::AsyncTMACopyGlobalToLocalOp::create(
         tb, c.copy.getLoc(), c.copy.getTensormap(), coords, buffer, barrier);
+    // Every warp released the stage before the wait above.
+    if (released)
+      copy->setAttr(tilegpu::kReadsRetiredAttrName, tb.getUnitAttr());
   }
+}
+
+void TmaRing::releaseStage(OpBuilder &b, Location loc, Value index) {
+  tilegpu::MBarrierArriveOp::create(b, loc,
+                                    barrierAt(b, loc, emptyBarriers, index));
+}
+
+bool TmaRing::isStageOf(Value buffer, Value &index) const {
+  if (auto trans = buffer.getDefiningOp<tilegpu::MemDescTransOp>())
+    buffer = trans.getSrc();
+  auto view = buffer.getDefiningOp<tilegpu::MemDescIndexOp>();
+  if (!view || !llvm::any_of(candidates, [&](const TmaCandidate &c) {
+        return c.stack == view.getSrc();
+      }))
+    return false;
+  index = view.getIndex();
+  return true;
 }
 
 Operation *TmaRing::readStage(scf::ForOp newLoop, Value index, Value phase) {
@@ -189,7 +218,8 @@ Operation *TmaRing::readStage(scf::ForOp newLoop, Value index, Value phase) {
       firstWait = c.wait;
   OpBuilder b(firstWait);
   Location loc = firstWait->getLoc();
-  tilegpu::MBarrierWaitOp::create(b, loc, barrierAt(b, loc, index), phase);
+  tilegpu::MBarrierWaitOp::create(b, loc, barrierAt(b, loc, barriers, index),
+                                  phase);
   Operation *lastRead = nullptr;
   for (TmaCandidate &c : candidates) {
     Value buffer = tilegpu::MemDescIndexOp::create(b, c.copy.getLoc(),
@@ -228,12 +258,17 @@ void TmaRing::eraseOriginals() {
 }
 
 void TmaRing::release(OpBuilder &b, Location loc) {
-  for (int64_t s = 0; s < stages; ++s)
-    tilegpu::MBarrierInvalOp::create(
-        b, loc,
-        barrierAt(b, loc,
-                  arith::ConstantIntOp::create(b, loc, b.getI32Type(), s)));
+  for (int64_t s = 0; s < stages; ++s) {
+    Value stage = arith::ConstantIntOp::create(b, loc, b.getI32Type(), s);
+    tilegpu::MBarrierInvalOp::create(b, loc,
+                                     barrierAt(b, loc, barriers, stage));
+    if (releaseArrivals)
+      tilegpu::MBarrierInvalOp::create(
+          b, loc, barrierAt(b, loc, emptyBarriers, stage));
+  }
   for (TmaCandidate &c : candidates)
     tilegpu::LocalDeallocOp::create(b, loc, c.stack);
   tilegpu::LocalDeallocOp::create(b, loc, barriers);
+  if (releaseArrivals)
+    tilegpu::LocalDeallocOp::create(b, loc, emptyBarriers);
 }

@@ -40,18 +40,37 @@ std::optional<TmaCandidate> matchTmaCandidate(
 
 /// The buffers and mbarriers of the TMA candidates of one loop: a stack of
 /// `stages` buffers per candidate and one mbarrier per stage, which all
-/// copies of that stage signal.
+/// copies of that stage signal (full). With releases, a second mbarrier per
+/// stage (empty) that every warp arrives on once its reads of the stage
+/// are complete, and that a refill of the stage waits for, instead of a
+/// barrier of the whole program in front of it.
 class TmaRing {
 public:
   TmaRing(scf::ForOp loop, int64_t stages,
           MutableArrayRef<TmaCandidate> candidates)
       : loop(loop), stages(stages), candidates(candidates) {}
 
+  /// Stages are released through empty mbarriers of `arrivals` arrivals
+  /// (one per warp); call before allocate.
+  void enableReleases(int64_t arrivals) { releaseArrivals = arrivals; }
+  bool hasReleases() const { return releaseArrivals != 0; }
+
   /// Creates the stacks and initialises the mbarriers (before the loop).
   void allocate(OpBuilder &b, Location loc);
   /// Copies of iteration `iv` (if below the loop's upper bound) into the
-  /// buffers of stage `index`, signalling that stage's mbarrier.
-  void issue(OpBuilder &b, Location loc, Value iv, Value index);
+  /// buffers of stage `index`, signalling that stage's mbarrier. With
+  /// releases and an `emptyPhase` (the parity of the empty mbarrier's
+  /// phase that the stage's last release completes; 1 for a stage never
+  /// filled), the copies wait for that phase first and are marked
+  /// tilegpu.reads_retired.
+  void issue(OpBuilder &b, Location loc, Value iv, Value index,
+             Value emptyPhase = Value());
+  /// Every warp's reads of stage `index` are complete: one arrival per
+  /// warp on its empty mbarrier.
+  void releaseStage(OpBuilder &b, Location loc, Value index);
+  /// Whether `buffer` is a view of one of the ring's stacks (the index
+  /// giving the stage in `index`).
+  bool isStageOf(Value buffer, Value &index) const;
   /// In the loop (`loop` given again: the pipeliner rebuilt it), waits for
   /// stage `index`'s mbarrier phase of parity `phase`, before the first
   /// original wait, and gives the readers that stage's buffers; returns
@@ -63,12 +82,14 @@ public:
   void release(OpBuilder &b, Location loc);
 
 private:
-  Value barrierAt(OpBuilder &b, Location loc, Value index);
+  Value barrierAt(OpBuilder &b, Location loc, Value stack, Value index);
 
   scf::ForOp loop;
   int64_t stages;
   MutableArrayRef<TmaCandidate> candidates;
-  Value barriers;
+  int64_t releaseArrivals = 0;
+  Value barriers;      // full
+  Value emptyBarriers; // with releases
 };
 
 } // namespace mlir::terrazzo

@@ -39,7 +39,7 @@ SmallVector<ValueRange> accessCoordinates(tile::MakeTensorDescOp desc) {
 
 /// Whether `value` (an integer) is known not to be negative: a constant,
 /// a program id or count, an induction variable counting up from such a
-/// value, or sums, products, quotients, remainders, maxima, minima and
+/// value by such a step, or sums, products, quotients, remainders, maxima, minima and
 /// extensions of such values (wrapping on overflow, as the language
 /// assumes it does not happen).
 bool mlir::terrazzo::isKnownNonNegative(Value value, int depth) {
@@ -54,11 +54,12 @@ bool mlir::terrazzo::isKnownNonNegative(Value value, int depth) {
       return arg.getOwner()->isEntryBlock() &&
              func.getArgAttr(arg.getArgNumber(),
                              tile::TileDialect::kNonNegativeAttrName);
+    // An induction variable counts up from its lower bound by a step that
+    // is not negative: a constant, or one such as tl.num_programs(0) (the
+    // persistent loop over tiles, `range(pid, tiles, num_programs)`).
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-    APInt step;
     return loop && arg == loop.getInductionVar() &&
-           matchPattern(loop.getStep(), m_ConstantInt(&step)) &&
-           step.isStrictlyPositive() &&
+           isKnownNonNegative(loop.getStep(), depth + 1) &&
            isKnownNonNegative(loop.getLowerBound(), depth + 1);
   }
   Operation *def = value.getDefiningOp();

@@ -17,6 +17,13 @@ class ModuleAxisInfoAnalysis;
 inline constexpr const char *kGlobalScratchAttrName =
     "tilegpu.global_scratch_bytes";
 
+/// Whether `value` (an integer) is known not to be negative: a constant,
+/// a program id or count, a kernel argument specialised so
+/// (tile::TileDialect::kNonNegativeAttrName), an induction variable counting up from such a
+/// value by such a step, or sums, products, quotients, signed remainders (of such a
+/// dividend), maxima, minima and extensions of such values.
+bool isKnownNonNegative(Value value, int depth = 0);
+
 /// Whether `desc` can be lowered to TMA: created at the top level of a
 /// kernel (a public function), used only by desc_load and desc_store, its
 /// block one TMA can copy (tilegpu::getTmaSharedLayout), its base known
@@ -24,13 +31,6 @@ inline constexpr const char *kGlobalScratchAttrName =
 /// strides known multiples of 16 bytes (AxisInfo: divisibility hints of the
 /// kernel's arguments), and the innermost block coordinate of every load
 /// and store a known multiple of 16 bytes (TMA faults on the others).
-/// Whether `value` (an integer) is known not to be negative: a constant,
-/// a program id or count, a kernel argument specialised so
-/// (tile::TileDialect::kNonNegativeAttrName), an induction variable counting up from such a
-/// value, or sums, products, quotients, signed remainders (of such a
-/// dividend), maxima, minima and extensions of such values.
-bool isKnownNonNegative(Value value, int depth = 0);
-
 bool canLowerToTma(tile::MakeTensorDescOp desc,
                    const ModuleAxisInfoAnalysis &axisInfo);
 

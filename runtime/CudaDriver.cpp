@@ -225,6 +225,19 @@ public:
         {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
          "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN",
          &props.maxSharedMemoryPerBlockOptin},
+        {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK,
+         "CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK",
+         &props.maxRegistersPerBlock},
+        {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+         "CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR",
+         &props.maxThreadsPerMultiprocessor},
+        {CU_DEVICE_ATTRIBUTE_CLOCK_RATE, "CU_DEVICE_ATTRIBUTE_CLOCK_RATE",
+         &props.clockRateKHz},
+        {CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
+         "CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE", &props.memoryClockRateKHz},
+        {CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,
+         "CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH",
+         &props.memoryBusWidthBits},
     };
     for (auto &query : queries) {
       if (CUresult r =

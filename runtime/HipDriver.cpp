@@ -197,6 +197,17 @@ public:
         {hipDeviceAttributeSharedMemPerBlockOptin,
          "hipDeviceAttributeSharedMemPerBlockOptin",
          &props.maxSharedMemoryPerBlockOptin},
+        {hipDeviceAttributeMaxRegistersPerBlock,
+         "hipDeviceAttributeMaxRegistersPerBlock", &props.maxRegistersPerBlock},
+        {hipDeviceAttributeMaxThreadsPerMultiProcessor,
+         "hipDeviceAttributeMaxThreadsPerMultiProcessor",
+         &props.maxThreadsPerMultiprocessor},
+        {hipDeviceAttributeClockRate, "hipDeviceAttributeClockRate",
+         &props.clockRateKHz},
+        {hipDeviceAttributeMemoryClockRate, "hipDeviceAttributeMemoryClockRate",
+         &props.memoryClockRateKHz},
+        {hipDeviceAttributeMemoryBusWidth, "hipDeviceAttributeMemoryBusWidth",
+         &props.memoryBusWidthBits},
     };
     for (auto &query : queries)
       if (Call failed = check("hipDeviceGetAttribute",

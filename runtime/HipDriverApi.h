@@ -46,10 +46,16 @@ constexpr hipError_t hipErrorLaunchFailure = 719;
 
 // --- hipDeviceAttribute_t (the numbering of ROCm 5.0 and later) -------------
 
+constexpr hipDeviceAttribute_t hipDeviceAttributeClockRate = 5;
 constexpr hipDeviceAttribute_t hipDeviceAttributeComputeCapabilityMajor = 23;
 constexpr hipDeviceAttribute_t hipDeviceAttributeMaxThreadsPerBlock = 56;
+constexpr hipDeviceAttribute_t hipDeviceAttributeMaxThreadsPerMultiProcessor =
+    57;
+constexpr hipDeviceAttribute_t hipDeviceAttributeMemoryBusWidth = 59;
+constexpr hipDeviceAttribute_t hipDeviceAttributeMemoryClockRate = 60;
 constexpr hipDeviceAttribute_t hipDeviceAttributeComputeCapabilityMinor = 61;
 constexpr hipDeviceAttribute_t hipDeviceAttributeMultiprocessorCount = 63;
+constexpr hipDeviceAttribute_t hipDeviceAttributeMaxRegistersPerBlock = 71;
 constexpr hipDeviceAttribute_t hipDeviceAttributeMaxSharedMemoryPerBlock = 74;
 constexpr hipDeviceAttribute_t hipDeviceAttributeSharedMemPerBlockOptin = 75;
 constexpr hipDeviceAttribute_t hipDeviceAttributeWarpSize = 87;

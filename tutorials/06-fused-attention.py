@@ -498,10 +498,10 @@ def triton_kernels():
 # from 1024 to 16384, against torch's scaled_dot_product_attention (cuDNN /
 # FlashAttention kernels) and, when installed, the same kernels under Triton.
 
-def bench(sizes, modes, head_dims, dtype_name, save_path):
+def bench(sizes, modes, head_dims, dtype_name, save_path, only=None):
     dtype = dict(float16=torch.float16, bfloat16=torch.bfloat16)[dtype_name]
     providers = {"terrazzo": make_attention(KERNELS)}
-    found = triton_kernels()
+    found = triton_kernels() if not only or "triton" in only else None
     if found is not None:
         providers["triton"] = make_attention(found)
 
@@ -509,7 +509,7 @@ def bench(sizes, modes, head_dims, dtype_name, save_path):
         return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal,
                                                                 scale=sm_scale)
     providers["torch-sdpa"] = sdpa
-    names = list(providers)
+    names = [name for name in providers if not only or name in only]
     # One table (and plot) per head size, causality and direction.
     configs = [triton.testing.Benchmark(
         x_names=["N_CTX"], x_vals=sizes, line_arg="provider", line_vals=names,
@@ -556,6 +556,8 @@ def main(argv=None):
     parser.add_argument("--head-dims", type=int, nargs="+", default=[64, 128])
     parser.add_argument("--dtype", default="float16", choices=["float16", "bfloat16"])
     parser.add_argument("--no-check", action="store_true")
+    parser.add_argument("--providers", nargs="+", choices=["terrazzo", "triton", "torch-sdpa"],
+                        help="benchmark only these (default: all that are installed)")
     args = parser.parse_args(argv)
     on_gpu = gpu_available()
     if not on_gpu:
@@ -567,7 +569,8 @@ def main(argv=None):
     if not args.no_check:
         check_gpu()
     if args.bench:
-        bench(args.sizes, args.modes, args.head_dims, args.dtype, args.save_path)
+        bench(args.sizes, args.modes, args.head_dims, args.dtype, args.save_path,
+              args.providers)
 
 
 if __name__ == "__main__":

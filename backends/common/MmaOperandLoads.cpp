@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
+#include <functional>
 #include <map>
 #include <set>
 
@@ -163,31 +164,37 @@ std::optional<SmallVector<Value>> mlir::terrazzo::loadMmaOperandWithMatrices(
   return results;
 }
 
-std::optional<SmallVector<Value>> mlir::terrazzo::loadMmaOperandFromBuffer(
-    RewriterBase &rewriter, Location loc, RankedTensorType type,
-    const LinearLayout &layout, const LinearLayout &bufferLayout, Value base,
-    Type element, ThreadPosition thread, const TargetInfo &target) {
-  if (type.getRank() != 2 || !bufferLayout.isInvertible())
-    return std::nullopt;
-  // Coordinates -> offset. Rows keep 16-byte chunks when the three lowest
-  // column bits are the three lowest offset bits and nothing else touches
-  // those offset bits (swizzles move whole chunks).
+namespace {
+
+/// The address of an element (row, column) of a shared buffer (`base`, its
+/// linear layout offset -> coordinates), when the buffer keeps rows in
+/// 16-byte chunks of eight consecutive 16-bit elements: the three lowest
+/// column bits are the three lowest offset bits and nothing else touches
+/// those offset bits (swizzles move whole chunks). Null otherwise.
+std::function<Value(ArrayRef<Value>)>
+chunkedRowAddresses(RewriterBase &rewriter, Location loc,
+                    const LinearLayout &bufferLayout, Value base,
+                    Type element) {
+  if (!bufferLayout.isInvertible())
+    return nullptr;
   LinearLayout toOffset = bufferLayout.invert();
+  if (toOffset.getNumInDims() != 2)
+    return nullptr;
   constexpr int32_t kChunk = 8;
   std::string rowDim = toOffset.getInDimNames()[0];
   std::string columnDim = toOffset.getInDimNames()[1];
   for (int32_t bit = 0; bit < toOffset.getInDimSizeLog2(columnDim); ++bit) {
     int32_t offset = toOffset.getBasis(columnDim, bit)[0];
     if (bit < 3 ? offset != (1 << bit) : (offset & (kChunk - 1)) != 0)
-      return std::nullopt;
+      return nullptr;
   }
   if (toOffset.getInDimSizeLog2(columnDim) < 3)
-    return std::nullopt;
+    return nullptr;
   for (int32_t bit = 0; bit < toOffset.getInDimSizeLog2(rowDim); ++bit)
     if ((toOffset.getBasis(rowDim, bit)[0] & (kChunk - 1)) != 0)
-      return std::nullopt;
-
-  auto addressOf = [&](ArrayRef<Value> coords) -> Value {
+      return nullptr;
+  return [&rewriter, loc, toOffset, rowDim, columnDim, base,
+          element](ArrayRef<Value> coords) -> Value {
     Value offset = applyLinearLayout(rewriter, loc, toOffset,
                                      {{rowDim, coords[0]},
                                       {columnDim, coords[1]}})
@@ -195,8 +202,41 @@ std::optional<SmallVector<Value>> mlir::terrazzo::loadMmaOperandFromBuffer(
     return sharedElementPointer(rewriter, loc, base, element,
                                 offset ? offset : i32Constant(rewriter, loc, 0));
   };
-  return loadMmaOperandWithMatrices(rewriter, loc, type, layout, kChunk,
-                                    thread, target, addressOf);
+}
+
+constexpr int32_t kBufferChunkElements = 8;
+
+} // namespace
+
+std::optional<SmallVector<Value>> mlir::terrazzo::loadMmaOperandFromBuffer(
+    RewriterBase &rewriter, Location loc, RankedTensorType type,
+    const LinearLayout &layout, const LinearLayout &bufferLayout, Value base,
+    Type element, ThreadPosition thread, const TargetInfo &target) {
+  if (type.getRank() != 2)
+    return std::nullopt;
+  auto addressOf =
+      chunkedRowAddresses(rewriter, loc, bufferLayout, base, element);
+  if (!addressOf)
+    return std::nullopt;
+  return loadMmaOperandWithMatrices(rewriter, loc, type, layout,
+                                    kBufferChunkElements, thread, target,
+                                    addressOf);
+}
+
+bool mlir::terrazzo::storeMmaResultToBuffer(
+    RewriterBase &rewriter, Location loc, RankedTensorType type,
+    const LinearLayout &layout, ArrayRef<Value> values,
+    const LinearLayout &bufferLayout, Value base, Type element,
+    ThreadPosition thread, const TargetInfo &target) {
+  if (type.getRank() != 2)
+    return false;
+  auto addressOf =
+      chunkedRowAddresses(rewriter, loc, bufferLayout, base, element);
+  if (!addressOf)
+    return false;
+  return storeMmaResultWithMatrices(rewriter, loc, type, layout, values,
+                                    kBufferChunkElements, thread, target,
+                                    addressOf);
 }
 
 bool mlir::terrazzo::storeMmaResultWithMatrices(

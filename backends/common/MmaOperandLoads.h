@@ -46,6 +46,19 @@ bool storeMmaResultWithMatrices(
     ThreadPosition thread, const TargetInfo &target,
     llvm::function_ref<Value(ArrayRef<Value>)> addressOf);
 
+/// The same into a shared buffer (`base`: its address, `bufferLayout`: its
+/// linear layout, offset -> coordinates) whose 16-byte chunks each hold
+/// eight consecutive elements of a row (a wgmma or TMA buffer's swizzle
+/// moves whole chunks): a tensor-core result written for a TMA store.
+/// False (and no IR) when the buffer's layout does not keep rows so or the
+/// conditions above fail.
+bool storeMmaResultToBuffer(RewriterBase &rewriter, Location loc,
+                            RankedTensorType type, const LinearLayout &layout,
+                            ArrayRef<Value> values,
+                            const LinearLayout &bufferLayout, Value base,
+                            Type element, ThreadPosition thread,
+                            const TargetInfo &target);
+
 } // namespace mlir::terrazzo
 
 #endif // TERRAZZO_BACKENDS_COMMON_MMAOPERANDLOADS_H

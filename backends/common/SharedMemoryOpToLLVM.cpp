@@ -168,8 +168,16 @@ LogicalResult storeToShared(Operation *op, Value src, RankedTensorType tensor,
     return failure();
   ThreadPosition thread =
       getThreadPosition(rewriter, loc, target, tilegpu::getThreadsPerWarp(op));
-  SmallVector<Value> offsets = emitSharedOffsets(rewriter, loc, *plan, thread);
   SmallVector<Value> values = unpackStruct(rewriter, loc, src);
+  // A tensor-core result into a buffer that keeps 16-byte row chunks (a
+  // TMA store's): whole rows per lane with stmatrix.
+  if (std::optional<LinearLayout> tensorLayout = getLinearLayout(tensor))
+    if (std::optional<LinearLayout> bufferLayout = getSharedLayout(buffer))
+      if (storeMmaResultToBuffer(rewriter, loc, tensor, *tensorLayout, values,
+                                 *bufferLayout, base, values.front().getType(),
+                                 thread, target))
+        return success();
+  SmallVector<Value> offsets = emitSharedOffsets(rewriter, loc, *plan, thread);
   Type element = values.front().getType();
   unsigned elementBytes = scratchElementBytes(buffer.getElementType());
   int32_t width = plan->vectorWidth;

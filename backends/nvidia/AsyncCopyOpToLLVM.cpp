@@ -154,7 +154,15 @@ struct AsyncWaitOpConversion
   LogicalResult
   matchAndRewrite(tilegpu::AsyncWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    NVVM::CpAsyncWaitGroupOp::create(rewriter, op.getLoc(), op.getNum());
+    // Inline PTX rather than nvvm.cp.async.wait.group, whose printed form
+    // has a tab before the count: the text reads "cp.async.wait_group N",
+    // as in Triton's PTX, which tools and tests search for.
+    LLVM::InlineAsmOp::create(
+        rewriter, op.getLoc(), TypeRange(), ValueRange(),
+        "cp.async.wait_group " + std::to_string(op.getNum()) + ";",
+        "~{memory}", /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        /*asm_dialect=*/LLVM::AsmDialectAttr(), /*operand_attrs=*/ArrayAttr());
     rewriter.replaceOp(op, token(rewriter, op.getLoc()));
     return success();
   }

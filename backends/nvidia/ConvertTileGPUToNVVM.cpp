@@ -67,6 +67,7 @@ public:
     if (capability >= 80)
       populatePackedTruncationPatterns(converter, patterns);
     populateTmaOpToLLVMPatterns(converter, patterns, targetInfo);
+    populateWarpGroupTurnPatterns(converter, patterns, targetInfo);
     // Transcendental functions through libdevice rather than LLVM
     // intrinsics that NVPTX cannot select.
     populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);

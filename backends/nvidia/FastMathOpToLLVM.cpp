@@ -1,7 +1,8 @@
 // Float arithmetic whose NVIDIA form LLVM does not choose by itself: a
 // float32 division marked `afn` (the frontend's `/`, as Triton's) is PTX's
 // div.full.f32, accurate to 2 ulp and a few instructions long, where LLVM
-// would emit either the IEEE-rounded sequence or the coarser div.approx.
+// would emit either the IEEE-rounded sequence or the coarser div.approx;
+// marked `afn` and `arcp` (tl.fdiv(approx=True)) it is div.approx.f32.
 // float32 exp and exp2 are the hardware's ex2.approx (exp as
 // ex2.approx.f32 of x * log2 e, exp2 as ex2.approx.ftz.f32, results below
 // 2^-126 flushed to zero), as Triton emits them: libdevice's expf spends a
@@ -32,10 +33,13 @@ struct ApproximateDivideF32 : public ConvertOpToLLVMPattern<arith::DivFOp> {
     if (!op.getType().isF32() ||
         !bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::afn))
       return failure();
+    bool fastest =
+        bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::arcp);
     auto asmOp = LLVM::InlineAsmOp::create(
         rewriter, op.getLoc(), rewriter.getF32Type(),
         ValueRange{adaptor.getLhs(), adaptor.getRhs()},
-        "div.full.f32 $0, $1, $2;", "=f,f,f", /*has_side_effects=*/false,
+        fastest ? "div.approx.f32 $0, $1, $2;" : "div.full.f32 $0, $1, $2;",
+        "=f,f,f", /*has_side_effects=*/false,
         /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
         /*asm_dialect=*/LLVM::AsmDialectAttr(),
         /*operand_attrs=*/ArrayAttr());

@@ -26,6 +26,8 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
 
+#include <limits>
+
 namespace mlir::terrazzo {
 #define GEN_PASS_DEF_TERRAZZOLOADSTODESCRIPTORS
 #include "backends/nvidia/Passes.h.inc"
@@ -427,13 +429,15 @@ Value materialize(OpBuilder &b, Location loc, const Linear &l, Type type) {
 /// pipelined TMA copy pays off), through transpositions, as buffers the
 /// pipeliner can stage: wgmma reads 8- and 32-bit operands only with K
 /// contiguous (K-major), so a block of those whose rows run along M or N
-/// goes through registers to be transposed, and keeps its load.
-bool feedsDotsInLoop(tile::LoadOp load) {
+/// goes through registers to be transposed, and keeps its load. A block
+/// `readTransposed` is stored with its first dim contiguous.
+bool feedsDotsInLoop(tile::LoadOp load, bool readTransposed) {
   if (!load->getParentOfType<scf::ForOp>())
     return false;
   auto type = cast<RankedTensorType>(load.getType());
   bool anyMajor = tile::getElementBitWidth(type.getElementType()) == 16;
-  SmallVector<std::pair<Value, bool>> worklist{{load.getResult(), false}};
+  SmallVector<std::pair<Value, bool>> worklist{
+      {load.getResult(), readTransposed}};
   while (!worklist.empty()) {
     auto [v, transposed] = worklist.pop_back_val();
     for (OpOperand &use : v.getUses()) {
@@ -460,6 +464,8 @@ struct Conversion {
   tile::LoadOp load;
   tile::MakeTensorDescOp desc;
   tile::DescLoadOp descLoad;
+  /// What replaces the load: the descriptor load, maybe transposed.
+  Value result;
 };
 
 struct LoadsToDescriptorsPass
@@ -479,9 +485,11 @@ struct LoadsToDescriptorsPass
     ModuleAxisInfoAnalysis axisInfo(module);
     for (Conversion &c : conversions) {
       if (canLowerToTma(c.desc, axisInfo) && isTmaValidated(c.desc, axisInfo)) {
-        c.load.replaceAllUsesWith(c.descLoad.getResult());
+        c.load.replaceAllUsesWith(c.result);
         c.load.erase();
       } else {
+        if (Operation *trans = c.result.getDefiningOp<tile::TransOp>())
+          trans->erase();
         c.descLoad.erase();
         c.desc.erase();
       }
@@ -490,8 +498,7 @@ struct LoadsToDescriptorsPass
 
   std::optional<Conversion> convert(tile::LoadOp load) {
     auto type = dyn_cast<RankedTensorType>(load.getType());
-    if (!type || load.getIsVolatile() || !load.getMask() ||
-        !feedsDotsInLoop(load))
+    if (!type || load.getIsVolatile())
       return std::nullopt;
     if (Value other = load.getOther())
       if (!matchPattern(other, m_Zero()) &&
@@ -500,17 +507,29 @@ struct LoadsToDescriptorsPass
     unsigned rank = type.getRank();
     std::optional<PointerBlock> ptr = pointerOf(load.getPtr());
     SmallVector<Bound> bounds;
-    if (!ptr || failed(boundsOf(load.getMask(), bounds)))
+    if (!ptr ||
+        (load.getMask() && failed(boundsOf(load.getMask(), bounds))))
       return std::nullopt;
     // The uniform part of the offsets goes to the innermost coordinate
-    // (scale 1); every dim has a part.
+    // (scale 1: the last dim, or for a 2-D block read transposed, the
+    // first); every dim has a part.
     AffineBlock &offsets = ptr->offsets;
     for (std::optional<AffineBlock::Dim> &dim : offsets.dims)
       if (!dim)
         return std::nullopt;
-    AffineBlock::Dim &inner = *offsets.dims[rank - 1];
-    if (!inner.scale.isConstant() || inner.scale.constant != 1)
+    auto unitScale = [&](unsigned d) {
+      return offsets.dims[d]->scale.isConstant() &&
+             offsets.dims[d]->scale.constant == 1;
+    };
+    unsigned innerDim = rank - 1;
+    if (!unitScale(innerDim)) {
+      if (rank != 2 || !unitScale(0))
+        return std::nullopt;
+      innerDim = 0;
+    }
+    if (!feedsDotsInLoop(load, /*readTransposed=*/innerDim != rank - 1))
       return std::nullopt;
+    AffineBlock::Dim &inner = *offsets.dims[innerDim];
     inner.u.add(offsets.uniform);
     // One upper bound per dim, the same index as the pointer's: the extent
     // is bound + u - v; a lower bound must be at coordinate 0 exactly, or
@@ -534,6 +553,19 @@ struct LoadsToDescriptorsPass
       extent.add(shift);
       extents[bound.dim] = extent;
     }
+    // Without a mask the load promises that every element it reads exists:
+    // an innermost coordinate that is a constant gives the innermost extent
+    // (the box reaches no further), and the other extents are unbounded
+    // (the largest a tensor map takes), so that TMA reads exactly what the
+    // pointers would.
+    if (!load.getMask()) {
+      if (!inner.u.isConstant() || inner.u.constant < 0)
+        return std::nullopt;
+      for (unsigned d = 0; d < rank; ++d)
+        extents[d] = Linear::of(
+            d == innerDim ? inner.u.constant + type.getShape()[d]
+                          : int64_t(std::numeric_limits<int32_t>::max()));
+    }
     auto func = load->getParentOfType<func::FuncOp>();
     Operation *top = load;
     while (top->getParentOp() != func)
@@ -544,7 +576,7 @@ struct LoadsToDescriptorsPass
       for (auto [v, c] : extents[d]->terms)
         if (!availableAtTop(v, top))
           return std::nullopt;
-      if (d + 1 < rank)
+      if (d != innerDim)
         for (auto [v, c] : offsets.dims[d]->scale.terms)
           if (!availableAtTop(v, top))
             return std::nullopt;
@@ -552,17 +584,28 @@ struct LoadsToDescriptorsPass
     if (!availableAtTop(ptr->base, top))
       return std::nullopt;
 
+    // The descriptor's dims: the block's, with the innermost last (a block
+    // read transposed is loaded as stored, then transposed back).
+    SmallVector<unsigned> dims;
+    for (unsigned d = 0; d < rank; ++d)
+      if (d != innerDim)
+        dims.push_back(d);
+    dims.push_back(innerDim);
+    const bool transposed = innerDim != rank - 1;
+
     OpBuilder b(top);
     Location loc = load.getLoc();
     SmallVector<Value> shape, strides;
-    for (unsigned d = 0; d < rank; ++d) {
+    SmallVector<int64_t> boxShape;
+    for (unsigned d : dims) {
+      boxShape.push_back(type.getShape()[d]);
       shape.push_back(materialize(b, loc, *extents[d], b.getI32Type()));
-      strides.push_back(d + 1 < rank ? materialize(b, loc,
-                                                   offsets.dims[d]->scale,
-                                                   b.getI64Type())
-                                     : arith::ConstantOp::create(
-                                           b, loc, b.getI64Type(),
-                                           b.getI64IntegerAttr(1)));
+      strides.push_back(d != innerDim ? materialize(b, loc,
+                                                    offsets.dims[d]->scale,
+                                                    b.getI64Type())
+                                      : arith::ConstantOp::create(
+                                            b, loc, b.getI64Type(),
+                                            b.getI64IntegerAttr(1)));
     }
     // A tensor map holds unsigned extents and positive strides: a negative
     // one (rows read backwards, an empty K) would make TMA read elsewhere
@@ -573,28 +616,31 @@ struct LoadsToDescriptorsPass
       // The arithmetic left is dead (canonicalized away).
       return std::nullopt;
     }
-    auto descType = tile::TensorDescType::get(
-        load.getContext(),
-        RankedTensorType::get(type.getShape(), type.getElementType()));
+    auto boxType = RankedTensorType::get(boxShape, type.getElementType());
+    auto descType = tile::TensorDescType::get(load.getContext(), boxType);
     auto desc = tile::MakeTensorDescOp::create(b, loc, descType, ptr->base,
                                                shape, strides);
     OpBuilder lb(load);
     SmallVector<Value> coords;
-    for (unsigned d = 0; d < rank; ++d)
+    for (unsigned d : dims)
       coords.push_back(
           materialize(lb, loc, offsets.dims[d]->u, lb.getI32Type()));
     // TMA reads zeros at negative coordinates, the load real memory: the
     // coordinates must be bounded below at 0 by the mask or known not to be
     // negative.
-    for (unsigned d = 0; d < rank; ++d)
-      if (!lowerBounded[d] && !isKnownNonNegative(coords[d])) {
+    for (auto [d, coord] : llvm::zip_equal(dims, coords))
+      if (!lowerBounded[d] && !isKnownNonNegative(coord)) {
         desc.erase(); // the arithmetic left is dead (canonicalized away)
         return std::nullopt;
       }
-    auto descLoad = tile::DescLoadOp::create(lb, loc, type, desc, coords,
+    auto descLoad = tile::DescLoadOp::create(lb, loc, boxType, desc, coords,
                                              load.getCacheAttr(),
                                              load.getEvictAttr());
-    return Conversion{load, desc, descLoad};
+    Value result = descLoad.getResult();
+    if (transposed)
+      result = tile::TransOp::create(lb, loc, type, result,
+                                     lb.getDenseI32ArrayAttr({1, 0}));
+    return Conversion{load, desc, descLoad, result};
   }
 };
 

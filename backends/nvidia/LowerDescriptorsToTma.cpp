@@ -108,22 +108,82 @@ public:
   }
 
   /// Registers -> shared, fenced for the async proxy; one thread stores by
-  /// TMA and waits until the buffer has been read.
+  /// TMA. A store outside loops waits at once until the buffer has been
+  /// read. A store in loops (a persistent kernel's epilogue) writes a
+  /// buffer allocated before the outermost loop and leaves its TMA store
+  /// in flight: the next iteration waits for it (and passes a barrier, the
+  /// wait being the issuing thread's) only before rewriting the buffer, so
+  /// that the store overlaps the next tile's main loop; the last one is
+  /// waited for after the loop.
   void lowerStore(tile::DescStoreOp store) {
     OpBuilder b(store);
     Location loc = store.getLoc();
-    tilegpu::MemDescType type = tilegpu::MemDescType::get(
-        context, bufferType.getShape(), bufferType.getElementType(),
-        bufferType.getEncoding(), /*mutableMemory=*/false);
-    Value buffer = tilegpu::LocalAllocOp::create(b, loc, type, store.getSrc());
-    tilegpu::FenceAsyncSharedOp::create(b, loc);
-    tilegpu::AsyncTMACopyLocalToGlobalOp::create(b, loc, map,
-                                                 store.getIndices(), buffer);
-    tilegpu::AsyncTMAStoreWaitOp::create(b, loc, uint32_t(0));
+    tilegpu::ConvertLayoutOp convert;
+    Value value = storedValue(store, convert);
+    if (Operation *loop = outermostLoopOfStraightNest(store)) {
+      OpBuilder outside(loop);
+      Value buffer =
+          tilegpu::LocalAllocOp::create(outside, loc, bufferType, Value());
+      tilegpu::AsyncTMAStoreWaitOp::create(b, loc, uint32_t(0));
+      tilegpu::BarrierOp::create(b, loc);
+      tilegpu::LocalStoreOp::create(b, loc, value, buffer);
+      tilegpu::FenceAsyncSharedOp::create(b, loc);
+      tilegpu::AsyncTMACopyLocalToGlobalOp::create(b, loc, map,
+                                                   store.getIndices(), buffer);
+      outside.setInsertionPointAfter(loop);
+      tilegpu::AsyncTMAStoreWaitOp::create(outside, loc, uint32_t(0));
+    } else {
+      tilegpu::MemDescType type = tilegpu::MemDescType::get(
+          context, bufferType.getShape(), bufferType.getElementType(),
+          bufferType.getEncoding(), /*mutableMemory=*/false);
+      Value buffer = tilegpu::LocalAllocOp::create(b, loc, type, value);
+      tilegpu::FenceAsyncSharedOp::create(b, loc);
+      tilegpu::AsyncTMACopyLocalToGlobalOp::create(b, loc, map,
+                                                   store.getIndices(), buffer);
+      tilegpu::AsyncTMAStoreWaitOp::create(b, loc, uint32_t(0));
+    }
     store.erase();
+    if (convert && convert->use_empty())
+      convert.erase();
   }
 
 private:
+  /// The value a store writes into its shared buffer: a tensor-core result
+  /// of 16-bit elements that was converted to another layout for the
+  /// store is written from its own layout instead (whole rows per lane
+  /// with stmatrix, no trip through conversion scratch); `convert` is then
+  /// that conversion.
+  static Value storedValue(tile::DescStoreOp store,
+                           tilegpu::ConvertLayoutOp &convert) {
+    convert = store.getSrc().getDefiningOp<tilegpu::ConvertLayoutOp>();
+    if (!convert)
+      return store.getSrc();
+    auto source = cast<RankedTensorType>(convert.getSrc().getType());
+    if (isa_and_nonnull<tilegpu::NvidiaMmaLayoutAttr>(source.getEncoding()) &&
+        source.getElementType().isIntOrFloat() &&
+        source.getElementType().getIntOrFloatBitWidth() == 16)
+      return convert.getSrc();
+    convert = nullptr;
+    return store.getSrc();
+  }
+
+  /// The outermost scf.for around `op` when every op between `op` and its
+  /// function is an scf.for or an scf.if (their bounds and conditions are
+  /// scalars, the same for every thread of the program, so a barrier there
+  /// is reached by all: a flattened persistent loop stores under
+  /// `if k == last`), else null (no loop, or another kind of region).
+  static Operation *outermostLoopOfStraightNest(Operation *op) {
+    Operation *outermost = nullptr;
+    for (Operation *parent = op->getParentOp();
+         parent && !isa<func::FuncOp>(parent); parent = parent->getParentOp()) {
+      if (isa<scf::ForOp>(parent))
+        outermost = parent;
+      else if (!isa<scf::IfOp>(parent))
+        return nullptr;
+    }
+    return outermost;
+  }
+
   /// A block only stored back into shared memory as it lies in `buffer`
   /// (a wgmma operand), maybe transposed first (B given N x K): the
   /// readers of that copy read `buffer`, or a transposed view of it.

@@ -71,6 +71,12 @@ void populateWgmmaDotOpToLLVMPatterns(TileGPUTypeConverter &converter,
 /// only one with wgmma; success otherwise.
 LogicalResult checkWgmmaLowering(Operation *op, unsigned capability);
 
+/// tilegpu.warp_group_turn_wait / _pass on named barriers (see
+/// WarpGroupTurnToLLVM.cpp).
+void populateWarpGroupTurnPatterns(TileGPUTypeConverter &converter,
+                                   RewritePatternSet &patterns,
+                                   const TargetInfo &target);
+
 /// The TMA and mbarrier ops (tensormap_create, mbarrier_*, async_tma_*,
 /// fence_async_shared) on sm_90 (see TmaOpToLLVM.cpp).
 void populateTmaOpToLLVMPatterns(TileGPUTypeConverter &converter,

@@ -45,7 +45,7 @@ def TerrazzoLoadsToDescriptors
     : Pass<"terrazzo-loads-to-descriptors", "::mlir::ModuleOp"> {
   let summary = "Turn pointer loads whose block the pass can prove into tensor-descriptor loads served by TMA (sm_90)";
   let description = [{
-    A masked `tile.load` in a loop whose block only feeds `tile.dot`
+    A `tile.load` in a loop whose block only feeds `tile.dot`
     operands (maybe through `tile.trans`) becomes a `tile.desc_load` of a
     `tile.make_tensor_desc` created at the top of the kernel, when the pass
     proves that the load reads exactly a box of a strided tensor, zeros
@@ -68,7 +68,13 @@ def TerrazzoLoadsToDescriptors
     strides scale_d (elements) and the load's block; the desc_load's
     coordinates are u_d. A conversion is kept only where TMA will serve it
     (the checks of terrazzo-lower-tensor-descriptors' keep-tma), so that a
-    load never turns into a descriptor lowered back to pointers. Loads the
+    load never turns into a descriptor lowered back to pointers. An unmasked
+    load (which promises that every element it reads exists) takes an
+    innermost extent of its constant innermost coordinate plus the block,
+    and the largest extent a tensor map holds elsewhere. A 2-D block whose
+    contiguous dimension is its first (attention's K^T, `k + cols[None, :]
+    * stride + offs_d[:, None]`) is loaded as stored and transposed
+    (`tile.trans`). Loads the
     pass cannot prove stay (Triton's matmul tutorial wraps its rows with
     `% M`: rows past M are read from the top of A, which no box describes).
   }];
@@ -98,9 +104,17 @@ def TerrazzoLowerDescriptorsToTma
     `convert_layout` that is the load's only user, which it replaces).
     Out-of-bounds elements read as zero (the tensor map's zero fill).
 
-    A `tile.desc_store` becomes a `local_alloc` of the value,
+    A `tile.desc_store` becomes a `local_alloc` of the value (of the
+    tensor-core result it was converted from, for a 16-bit result in an
+    `nvidia_mma` layout: written with `stmatrix`, the conversion dropped),
     `fence_async_shared`, `async_tma_copy_local_to_global` and
     `async_tma_store_wait` (0); TMA does not write out-of-bounds elements.
+    A store inside `scf.for` loops, and maybe `scf.if`s, only (a persistent
+    kernel's epilogue) instead writes a buffer allocated before the outermost loop,
+    after `async_tma_store_wait` (0) and a `barrier` (the previous
+    iteration's store has finished reading it), with `local_store`; its
+    TMA store stays in flight through the next iteration's main loop, and
+    one `async_tma_store_wait` (0) follows the outermost loop.
 
     Descriptors are expected to have been filtered by
     terrazzo-lower-tensor-descriptors with `keep-tma`; one created outside

@@ -342,6 +342,34 @@ struct MBarrierWaitOpConversion
   }
 };
 
+struct MBarrierArriveOpConversion
+    : public ConvertOpToLLVMPattern<tilegpu::MBarrierArriveOp> {
+  MBarrierArriveOpConversion(TileGPUTypeConverter &converter,
+                             const TargetInfo &target)
+      : ConvertOpToLLVMPattern(converter), target(target) {}
+
+  LogicalResult
+  matchAndRewrite(tilegpu::MBarrierArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    // Every lane of the warp reaches this point, then the first one
+    // arrives (release: the warp's earlier accesses come first).
+    NVVM::SyncWarpOp::create(rewriter, loc, i32Constant(rewriter, loc, -1));
+    Value lane = getThreadPosition(rewriter, loc, target, 32).lane;
+    Value first = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                       lane, i32Constant(rewriter, loc, 0));
+    emitGuarded(rewriter, loc, first, Value(), [&] {
+      inlinePTX(rewriter, loc, "mbarrier.arrive.shared::cta.b64 _, [$0];",
+                "l", ValueRange{adaptor.getBarrier()});
+      return Value();
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  const TargetInfo &target;
+};
+
 struct MBarrierInvalOpConversion
     : public ConvertOpToLLVMPattern<tilegpu::MBarrierInvalOp> {
   MBarrierInvalOpConversion(TileGPUTypeConverter &converter,
@@ -460,8 +488,8 @@ void mlir::terrazzo::populateTmaOpToLLVMPatterns(
     TileGPUTypeConverter &converter, RewritePatternSet &patterns,
     const TargetInfo &target) {
   patterns.add<TensormapCreateOpConversion, MBarrierInitOpConversion,
-               MBarrierExpectTxOpConversion, MBarrierInvalOpConversion,
-               AsyncTMALoadOpConversion, AsyncTMAStoreOpConversion>(converter,
+               MBarrierExpectTxOpConversion, MBarrierArriveOpConversion,
+               MBarrierInvalOpConversion, AsyncTMALoadOpConversion, AsyncTMAStoreOpConversion>(converter,
                                                                     target);
   patterns.add<MBarrierWaitOpConversion, AsyncTMAStoreWaitOpConversion,
                FenceAsyncSharedOpConversion>(converter);
@@ -471,7 +499,7 @@ LogicalResult mlir::terrazzo::checkTmaLowering(Operation *op,
                                                unsigned capability) {
   if (!isa<tilegpu::TensormapCreateOp, tilegpu::MBarrierInitOp,
            tilegpu::MBarrierExpectTxOp, tilegpu::MBarrierWaitOp,
-           tilegpu::MBarrierInvalOp, tilegpu::AsyncTMACopyGlobalToLocalOp,
+           tilegpu::MBarrierArriveOp, tilegpu::MBarrierInvalOp, tilegpu::AsyncTMACopyGlobalToLocalOp,
            tilegpu::AsyncTMACopyLocalToGlobalOp,
            tilegpu::AsyncTMAStoreWaitOp, tilegpu::FenceAsyncSharedOp>(op))
     return success();

@@ -165,6 +165,12 @@ struct DeviceProperties {
   /// Shared memory a block may use once the kernel opts in with
   /// Function::setMaxDynamicSharedMemory (227 KiB on an H100).
   int maxSharedMemoryPerBlockOptin = 0;
+  /// 32-bit registers a block may use (the register file a block sees).
+  int maxRegistersPerBlock = 0;
+  int maxThreadsPerMultiprocessor = 0;
+  int clockRateKHz = 0;       ///< peak multiprocessor clock
+  int memoryClockRateKHz = 0; ///< peak memory clock
+  int memoryBusWidthBits = 0; ///< global memory bus width
   std::size_t totalMemoryBytes = 0;
 };
 

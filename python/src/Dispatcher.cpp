@@ -9,10 +9,14 @@
 // The key, per parameter:
 //   constexpr                 the value itself
 //   pointer (tensor, None)    ("p", dtype name or None, address % 16 == 0)
+//                             (never aligned when not specialised, or not
+//                             on alignment)
 //   bool                      ("b",)
 //   int                       ("i" if it fits int32 else "l", == 1, % 16 == 0,
 //                             >= 0)
-//                             or ("i"/"l",) when do_not_specialize
+//                             or ("i"/"l",) when do_not_specialize, and
+//                             % 16 == 0 false when do_not_specialize_on_
+//                             alignment
 //   float                     ("f",)
 //   host tensor descriptor    ("tensordesc", base pointer entry, shape
 //                             entries, stride entries, block shape, padding)
@@ -160,14 +164,23 @@ std::uint8_t intFlags(const ArgValue &value) {
                       (isNonNegative(value) << 2));
 }
 
-/// A specialised int's key tuple entry: (width, == 1, % 16 == 0, >= 0).
-py::tuple intEntry(const ArgValue &value) {
+/// A specialised int's key tuple entry: (width, == 1, % 16 == 0, >= 0);
+/// the divisibility is false unless `onAlignment`.
+py::tuple intEntry(const ArgValue &value, bool onAlignment = true) {
   return py::make_tuple(
       py::reinterpret_borrow<py::object>(fitsInt32(value) ? interned.i
                                                           : interned.l),
       py::bool_(!value.isUnsigned && value.i == 1),
-      py::bool_(value.u % 16 == 0), py::bool_(isNonNegative(value)));
+      py::bool_(onAlignment && value.u % 16 == 0),
+      py::bool_(isNonNegative(value)));
 }
+
+/// How a parameter is specialised (the do_not_specialize list's values):
+/// fully, not at all (do_not_specialize: an int's width only, no
+/// pointer alignment), or on everything but alignment
+/// (do_not_specialize_on_alignment: no divisibility by 16 of ints, no
+/// pointer alignment).
+enum Specialization : char { kSpecialize = 0, kNoSpecialize = 1, kNoAlignment = 2 };
 
 /// A compiled specialization.
 struct Entry {
@@ -208,7 +221,7 @@ long optionValue(PyObject *value, const char *name, long minimum,
 class Dispatcher {
 public:
   Dispatcher(std::vector<std::string> names, std::vector<bool> constexprs,
-             std::vector<bool> doNotSpecialize, py::sequence defaults,
+             std::vector<int> doNotSpecialize, py::sequence defaults,
              py::object compile, std::string name, py::object currentStream);
 
   py::object run(py::handle grid, py::handle args, py::handle kwargs,
@@ -262,7 +275,11 @@ private:
 
   std::vector<py::object> names_; // interned str
   std::vector<char> constexpr_;
-  std::vector<char> doNotSpecialize_;
+  std::vector<char> doNotSpecialize_; ///< Specialization values
+  /// Whether pointer parameter `p` counts as aligned to 16 bytes in the key.
+  bool alignedPointer(std::size_t p, const ArgValue &value) const {
+    return doNotSpecialize_[p] == kSpecialize && value.address % 16 == 0;
+  }
   std::vector<py::object> defaults_;
   py::object compile_;
   std::string name_;
@@ -284,7 +301,7 @@ private:
 
 Dispatcher::Dispatcher(std::vector<std::string> names,
                        std::vector<bool> constexprs,
-                       std::vector<bool> doNotSpecialize,
+                       std::vector<int> doNotSpecialize,
                        py::sequence defaults, py::object compile,
                        std::string name, py::object currentStream)
     : compile_(std::move(compile)), name_(std::move(name)),
@@ -318,7 +335,12 @@ Dispatcher::Dispatcher(std::vector<std::string> names,
     PyUnicode_InternInPlace(&text);
     names_.push_back(py::reinterpret_steal<py::object>(text));
     constexpr_.push_back(constexprs[i]);
-    doNotSpecialize_.push_back(doNotSpecialize[i]);
+    if (doNotSpecialize[i] < kSpecialize || doNotSpecialize[i] > kNoAlignment)
+      raise(PyExc_ValueError,
+            "do_not_specialize values are 0 (specialise), 1 (do not) or 2 "
+            "(not on alignment), got " +
+                std::to_string(doNotSpecialize[i]));
+    doNotSpecialize_.push_back(char(doNotSpecialize[i]));
     defaults_.push_back(defaults[i]);
     (constexprs[i] ? numConstexpr_ : numRuntime_)++;
   }
@@ -442,15 +464,17 @@ std::uint64_t Dispatcher::computeKey(BoundArgs &bound, ArgValue *values,
       bytes.push('p');
       bytes.push(std::uint8_t(value.dtype));
       bytes.push(std::uint8_t(value.dtype >> 8));
-      bytes.push(value.address % 16 == 0);
+      bytes.push(alignedPointer(p, value));
       break;
     case ArgKind::Bool:
       bytes.push('b');
       break;
     case ArgKind::Int:
       bytes.push(fitsInt32(value) ? 'i' : 'l');
-      if (!doNotSpecialize_[p])
+      if (doNotSpecialize_[p] == kSpecialize)
         bytes.push(intFlags(value));
+      else if (doNotSpecialize_[p] == kNoAlignment)
+        bytes.push(std::uint8_t(intFlags(value) & ~2u)); // not % 16
       break;
     case ArgKind::Float:
       bytes.push('f');
@@ -632,17 +656,17 @@ py::tuple Dispatcher::keyTuple(BoundArgs &bound, const ArgValue *values,
     switch (value.kind) {
     case ArgKind::Pointer:
       key[p] = py::make_tuple(name(interned.p), dtypeName(value.dtype),
-                              py::bool_(value.address % 16 == 0));
+                              py::bool_(alignedPointer(p, value)));
       break;
     case ArgKind::Bool:
       key[p] = py::make_tuple(name(interned.b));
       break;
     case ArgKind::Int: {
       py::object width = name(fitsInt32(value) ? interned.i : interned.l);
-      if (doNotSpecialize_[p])
+      if (doNotSpecialize_[p] == kNoSpecialize)
         key[p] = py::make_tuple(width);
       else
-        key[p] = intEntry(value);
+        key[p] = intEntry(value, doNotSpecialize_[p] == kSpecialize);
       break;
     }
     case ArgKind::Float:
@@ -943,7 +967,7 @@ specialization key, finds or compiles the Kernel and launches it, in C++.
 `compile(key, bound_args)` is called on a cache miss and must return a Kernel
 whose signature has one character per non-constexpr parameter.)doc")
       .def(py::init<std::vector<std::string>, std::vector<bool>,
-                    std::vector<bool>, py::sequence, py::object, std::string,
+                    std::vector<int>, py::sequence, py::object, std::string,
                     py::object>(),
            py::arg("param_names"), py::arg("constexpr"),
            py::arg("do_not_specialize"), py::arg("defaults"),

@@ -81,6 +81,11 @@ py::dict deviceProperties(int ordinal) {
   out["warp_size"] = p.warpSize;
   out["max_shared_memory_per_block"] = p.maxSharedMemoryPerBlock;
   out["max_shared_memory_per_block_optin"] = p.maxSharedMemoryPerBlockOptin;
+  out["max_registers_per_block"] = p.maxRegistersPerBlock;
+  out["max_threads_per_multiprocessor"] = p.maxThreadsPerMultiprocessor;
+  out["clock_rate_khz"] = p.clockRateKHz;
+  out["memory_clock_rate_khz"] = p.memoryClockRateKHz;
+  out["memory_bus_width_bits"] = p.memoryBusWidthBits;
   out["total_memory"] = p.totalMemoryBytes;
   return out;
 }
@@ -154,7 +159,9 @@ void registerRuntimeBindings(py::module_ &m) {
         "('cuda:90', 'hip:gfx942'), architecture ('sm_90', HIP's "
         "gcnArchName), compute_capability (major, minor), multiprocessor_count, "
         "max_threads_per_block, warp_size, max_shared_memory_per_block, "
-        "max_shared_memory_per_block_optin, total_memory.");
+        "max_shared_memory_per_block_optin, max_registers_per_block, "
+        "max_threads_per_multiprocessor, clock_rate_khz, "
+        "memory_clock_rate_khz, memory_bus_width_bits, total_memory.");
   m.def(
       "kernel_attributes",
       [](py::bytes binary, const std::string &name) {

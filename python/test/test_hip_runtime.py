@@ -9,7 +9,8 @@
 * End to end, in a child process whose HIP is the fake library the C++ tests
   build (test/Unit/FakeHip.cpp, through TERRAZZO_HIP_LIBRARY) and whose CUDA
   driver is missing: the extension reports the HIP device and target (and
-  its properties, current device and a kernel's attributes), a hip
+  its properties, Triton's get_device_properties included, current device
+  and a kernel's attributes), a hip
   kernel launches with its grid, block and arguments as the fake received
   them, on the device of its pointer arguments, HIP's errors come back as
   RuntimeError naming the call, and a cuda kernel still goes to the CUDA
@@ -198,6 +199,7 @@ _CHILD = textwrap.dedent(r"""
                          ("target", "architecture", "compute_capability", "warp_size",
                           "multiprocessor_count", "max_shared_memory_per_block_optin")}
     out["device_count"] = _C.device_count()
+    out["triton_properties"] = driver.active.utils.get_device_properties(0)
     out["current_device"] = _C.current_device()
     out["arch"] = driver.device_arch()
 
@@ -294,6 +296,12 @@ def test_hip_launch_end_to_end_against_the_fake_library():
                                  "compute_capability": [9, 4], "warp_size": 64,
                                  "multiprocessor_count": 304,
                                  "max_shared_memory_per_block_optin": 65536}
+    # Triton's get_device_properties: every key from hipDeviceGetAttribute
+    # (the fake answers as an MI300X).
+    assert out["triton_properties"] == {
+        "max_shared_mem": 65536, "max_num_regs": 65536, "multiprocessor_count": 304,
+        "warpSize": 64, "sm_clock_rate": 2100000, "mem_clock_rate": 1300000,
+        "mem_bus_width": 8192, "max_threads_per_sm": 2048}
     assert out["device_count"] == 1 and out["current_device"] == 0
     assert out["arch"] == 94  # HIP's compute capability of a gfx942
     assert out["kernel_attributes"] == [32, 1024]  # the fake's answers

@@ -292,18 +292,6 @@ def test_interpreter_driver_without_a_gpu(fresh_driver, monkeypatch):
         d.utils.get_device_properties(0)
 
 
-class FakeCuda:
-    """Stands for libcuda's cuDeviceGetAttribute: values by
-    CUdevice_attribute number."""
-
-    def __init__(self):
-        self.asked = []
-
-    def attribute(self, attribute, ordinal):
-        self.asked.append((attribute, ordinal))
-        return 1000 * ordinal + attribute
-
-
 class FakeRuntime:
     """Stands for the extension's runtime queries (runtime::DeviceProperties
     of device i: i * 1000 + a field's number; the current device: 1)."""
@@ -319,7 +307,12 @@ class FakeRuntime:
                 "multiprocessor_count": self.sm_count or 1000 * ordinal + 1,
                 "max_threads_per_block": 1024, "warp_size": 1000 * ordinal + 2,
                 "max_shared_memory_per_block": 49152,
-                "max_shared_memory_per_block_optin": 1000 * ordinal + 3, "total_memory": 1}
+                "max_shared_memory_per_block_optin": 1000 * ordinal + 3,
+                "max_registers_per_block": 1000 * ordinal + 4,
+                "max_threads_per_multiprocessor": 1000 * ordinal + 5,
+                "clock_rate_khz": 1000 * ordinal + 6,
+                "memory_clock_rate_khz": 1000 * ordinal + 7,
+                "memory_bus_width_bits": 1000 * ordinal + 8, "total_memory": 1}
 
     def current_device(self):
         return self.current
@@ -328,34 +321,31 @@ class FakeRuntime:
         self.current = ordinal
 
 
-def _fake_devices(driver_module, monkeypatch, runtime, cuda):
+def _fake_devices(driver_module, monkeypatch, runtime):
     monkeypatch.setattr(driver_module, "get_C", lambda required=True: runtime)
-    monkeypatch.setattr(driver_module._CudaAttributes, "_instance", cuda)
     monkeypatch.setattr(driver_module, "_torch_cuda", lambda: None)
 
 
 def test_device_properties_read_the_attributes_triton_reports(fresh_driver, monkeypatch):
-    runtime, cuda = FakeRuntime(), FakeCuda()
-    _fake_devices(fresh_driver, monkeypatch, runtime, cuda)
+    runtime = FakeRuntime()
+    _fake_devices(fresh_driver, monkeypatch, runtime)
     d = fresh_driver.CudaDriver()
     fresh_driver.set_active(d)
     props = d.utils.get_device_properties(2)
-    # The runtime's properties of device 2, and cuda.h's numbers for the
-    # attributes it does not report.
-    assert props == {"max_shared_mem": 2003, "max_num_regs": 2012,
+    # Every property from the runtime's query of device 2, under Triton's keys.
+    assert props == {"max_shared_mem": 2003, "max_num_regs": 2004,
                      "multiprocessor_count": 2001, "warpSize": 2002,
-                     "sm_clock_rate": 2013, "mem_clock_rate": 2036, "mem_bus_width": 2037,
-                     "max_threads_per_sm": 2039}
-    assert all(o == 2 for _, o in cuda.asked) and runtime.asked == [2]
+                     "sm_clock_rate": 2006, "mem_clock_rate": 2007, "mem_bus_width": 2008,
+                     "max_threads_per_sm": 2005}
+    assert runtime.asked == [2]
     # Devices named as Triton's callers do; None is the current device.
     assert d.utils.get_device_properties("cuda:2") == props
     assert d.get_current_device() == 1
     assert d.utils.get_device_properties(None)["warpSize"] == 1002
     d.set_current_device(3)
     assert d.get_current_device() == 3 and runtime.current == 3
-    n = len(cuda.asked)
     d.utils.get_device_properties(2)
-    assert len(cuda.asked) == n and runtime.asked == [2, 1]  # asked once per device
+    assert runtime.asked == [2, 1]  # asked once per device
 
 
 def test_cuda_driver_target_follows_terrazzo_target(fresh_driver, monkeypatch):
@@ -634,13 +624,14 @@ def test_do_bench_on_the_cpu():
 
 def test_device_peaks_from_the_device_properties(fresh_driver, monkeypatch):
     # An H100 SXM: 132 SMs, 1830 MHz, 2619 MHz HBM3 on a 5120-bit bus.
-    values = {13: 1830000, 36: 2619000, 37: 5120}
+    class FakeH100(FakeRuntime):
+        def device_properties(self, ordinal):
+            props = super().device_properties(ordinal)
+            props.update(clock_rate_khz=1830000, memory_clock_rate_khz=2619000,
+                         memory_bus_width_bits=5120)
+            return props
 
-    class FakeH100(FakeCuda):
-        def attribute(self, attribute, ordinal):
-            return values.get(attribute, 1)
-
-    _fake_devices(fresh_driver, monkeypatch, FakeRuntime(arch=(9, 0), sm_count=132), FakeH100())
+    _fake_devices(fresh_driver, monkeypatch, FakeH100(arch=(9, 0), sm_count=132))
     fresh_driver.set_active(fresh_driver.CudaDriver())
     assert fresh_driver.device_arch(0) == 90
     assert math.isclose(triton.testing.get_dram_gbps(0), 3352.32, rel_tol=1e-6)

@@ -69,6 +69,36 @@ def rank3_kernel(x_desc, y_desc):
     y_desc.store([off, 0, 0], x_desc.load([off, 0, 0]) + 1)
 
 
+@triton.jit
+def tuple_scale_kernel(descs, scale, BM: tl.constexpr, BN: tl.constexpr):
+    # (x descriptor, (y descriptor, a bias)): descriptors inside a tuple.
+    off_m = tl.program_id(0) * BM
+    off_n = tl.program_id(1) * BN
+    x_desc = descs[0]
+    y_desc, bias = descs[1]
+    y_desc.store([off_m, off_n], x_desc.load([off_m, off_n]) * scale + bias)
+
+
+@triton.aggregate
+class DescPair:
+    """Two host descriptors and a compile-time flag, as one argument."""
+    src: tl.tensor_descriptor
+    dst: tl.tensor_descriptor
+    NEGATE: tl.constexpr
+
+    @triton.jit
+    def copy(self, off_m, off_n):
+        block = self.src.load([off_m, off_n])
+        if self.NEGATE:
+            block = -block
+        self.dst.store([off_m, off_n], block)
+
+
+@triton.jit
+def aggregate_copy_kernel(pair, BM: tl.constexpr, BN: tl.constexpr):
+    pair.copy(tl.program_id(0) * BM, tl.program_id(1) * BN)
+
+
 def interp(kernel):
     return triton.jit(kernel.fn, interpret=True)
 
@@ -378,6 +408,101 @@ def test_compile_errors_name_the_argument():
 
 
 # ---------------------------------------------------------------------------
+# Descriptors inside tuple and aggregate arguments
+# ---------------------------------------------------------------------------
+
+def _tuple_case(rng, m, n, bm, bn, make=np.zeros):
+    """(x, y, the descriptors in a tuple, the expected y) for
+    tuple_scale_kernel with scale 0.5 and bias 3."""
+    x, width = padded(rng, m, n)
+    y = np.full((m, width), np.nan, np.float32)
+    descs = (TensorDescriptor(x, [m, n], [width, 1], [bm, bn]),
+             (TensorDescriptor(y, [m, n], [width, 1], [bm, bn]), 3))
+    return x, y, descs, x[:, :n].astype(np.float64) * 0.5 + 3
+
+
+@pytest.mark.parametrize("m,n,bm,bn", [(37, 45, 16, 32), (64, 64, 32, 32)])
+def test_interpreter_descriptors_in_a_tuple(rng, m, n, bm, bn):
+    x, y, descs, want = _tuple_case(rng, m, n, bm, bn)
+    interp(tuple_scale_kernel)[(triton.cdiv(m, bm), triton.cdiv(n, bn))](
+        descs, 0.5, BM=bm, BN=bn)
+    np.testing.assert_allclose(y[:, :n], want, rtol=1e-6)
+    assert np.isnan(y[:, n:]).all(), "columns past the tensor's shape were written"
+
+
+@pytest.mark.parametrize("negate", [False, True])
+def test_interpreter_descriptors_in_an_aggregate(rng, negate):
+    m, n, bm, bn = 33, 40, 16, 16
+    x, width = padded(rng, m, n)
+    y = np.full((m, width), np.nan, np.float32)
+    pair = DescPair(TensorDescriptor(x, [m, n], [width, 1], [bm, bn]),
+                    TensorDescriptor(y, [m, n], [width, 1], [bm, bn]), negate)
+    interp(aggregate_copy_kernel)[(triton.cdiv(m, bm), triton.cdiv(n, bn))](pair, BM=bm, BN=bn)
+    np.testing.assert_array_equal(y[:, :n], -x[:, :n] if negate else x[:, :n])
+    assert np.isnan(y[:, n:]).all()
+
+
+def test_descriptors_in_a_tuple_key_and_ir(rng):
+    x, y, descs, _ = _tuple_case(rng, 64, 45, 16, 32)
+    key = tuple_scale_kernel.key_for(descs, 0.5, BM=16, BN=32)
+    # The tuple's entry holds each descriptor's own entry, as a parameter.
+    assert key[0][0] == "tuple"
+    x_entry, (_, _, (y_entry, bias_entry)) = key[0][2]
+    assert x_entry == triton.jit(scale_kernel.fn).key_for(descs[0], descs[0], BM=16,
+                                                          BN=32)[0]
+    assert y_entry[0] == "tensordesc" and y_entry[4] == (16, 32)
+    assert bias_entry == ("i", False, False, True)
+    text = tuple_scale_kernel.ir(descs, 0.5, BM=16, BN=32)
+    assert text.count("tile.make_tensor_desc") == 2
+    kir = tuple_scale_kernel.ir_for_key(key)
+    assert kir.signature == "piiii" + "piiii" + "i" + "f"
+    # Another block shape inside the tuple: another key.
+    other = (descs[0], (TensorDescriptor(y, [64, 45], [y.shape[1], 1], [32, 32]), 3))
+    assert tuple_scale_kernel.key_for(other, 0.5, BM=16, BN=32) != key
+
+
+def test_dispatcher_packs_descriptors_in_tuples(monkeypatch):
+    C = _C_or_skip()
+    monkeypatch.setenv("TERRAZZO_DRY_LAUNCH", "1")
+    kernel = triton.jit(tuple_scale_kernel.fn)
+    x, y = FakeTensor(0x10000, "float32", 4), FakeTensor(0x20000, "float32", 4)
+    descs = (TensorDescriptor(x, [100, 96], [96, 1], [64, 32]),
+             (TensorDescriptor(y, [100, 80], [128, 1], [64, 32]), 7))
+    launched = kernel[(2, 3)](descs, 0.5, BM=64, BN=32)
+    assert isinstance(launched, C.Kernel)
+    assert launched.signature == "piiiipiiiiif"
+    assert launched.last_launch()["args"] == (0x10000, 100, 96, 96, 1,
+                                              0x20000, 100, 80, 128, 1, 7, 0.5)
+    # The key the launch compiled is the one computed in Python.
+    assert kernel._tuple_launches is not None
+    assert launched is kernel[(2, 3)](descs, 0.5, BM=64, BN=32)
+    # A new extent of the same kind: the same kernel, the new value packed.
+    descs2 = (TensorDescriptor(x, [50, 96], [96, 1], [64, 32]), descs[1])
+    again = kernel[(2, 3)](descs2, 0.5, BM=64, BN=32)
+    assert again is launched and again.last_launch()["args"][1] == 50
+    # An aggregate of descriptors.
+    agg = triton.jit(aggregate_copy_kernel.fn)
+    pair = DescPair(TensorDescriptor(x, [100, 96], [96, 1], [64, 32]),
+                    TensorDescriptor(y, [100, 80], [128, 1], [64, 32]), True)
+    launched = agg[(2, 3)](pair, BM=64, BN=32)
+    assert launched.last_launch()["args"] == (0x10000, 100, 96, 96, 1, 0x20000, 100, 80, 128, 1)
+    # A bad descriptor inside a tuple: the error names the member.
+    bad = TensorDescriptor(x, [100, 96], [96, 1], [64, 32])
+    bad.block_shape = [64, 48]
+    with pytest.raises(ValueError, match=r"descs\[0\].*powers of two"):
+        kernel[(1, 1)]((bad, descs[1]), 0.5, BM=64, BN=32)
+
+
+def test_ptx_of_descriptors_in_a_tuple_on_sm90():
+    _C_or_skip()
+    x = np.zeros((128, 128), np.float16)
+    descs = (TensorDescriptor(x, [128, 128], [128, 1], [64, 64]),
+             (TensorDescriptor(x, [128, 128], [128, 1], [64, 64]), 1))
+    ptx = tuple_scale_kernel.compile(descs, 2.0, BM=64, BN=64, stage="ptx", target="cuda:90")
+    assert "cp.async.bulk.tensor" in ptx
+
+
+# ---------------------------------------------------------------------------
 # GPU
 # ---------------------------------------------------------------------------
 
@@ -442,3 +567,26 @@ def test_gpu_autotuner_pre_hook_sets_block_shape(torch_cuda):
     tuned[grid](xd, yd, m)
     torch.cuda.synchronize()
     assert torch.equal(y, x * 2 + 1)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,n,bm,bn", [(37, 45, 16, 32), (256, 192, 64, 64)])
+def test_gpu_descriptors_in_tuples_and_aggregates(torch_cuda, rng, m, n, bm, bn):
+    torch = torch_cuda
+    width = (n + 16 + 15) // 16 * 16
+    xs = torch.from_numpy(rng.standard_normal((m, width)).astype("float32")).cuda()
+    ys = torch.full((m, width), float("nan"), dtype=torch.float32, device="cuda")
+    descs = (TensorDescriptor(xs, [m, n], [width, 1], [bm, bn]),
+             (TensorDescriptor(ys, [m, n], [width, 1], [bm, bn]), 3))
+    grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
+    tuple_scale_kernel[grid](descs, 0.5, BM=bm, BN=bn)
+    torch.cuda.synchronize()
+    want = xs.double()[:, :n] * 0.5 + 3
+    assert torch.allclose(ys.double()[:, :n], want, rtol=1e-6)
+    assert torch.isnan(ys[:, n:]).all()
+    zs = torch.full((m, width), float("nan"), dtype=torch.float32, device="cuda")
+    pair = DescPair(TensorDescriptor(xs, [m, n], [width, 1], [bm, bn]),
+                    TensorDescriptor(zs, [m, n], [width, 1], [bm, bn]), True)
+    aggregate_copy_kernel[grid](pair, BM=bm, BN=bn)
+    torch.cuda.synchronize()
+    assert torch.equal(zs[:, :n], -xs[:, :n]) and torch.isnan(zs[:, n:]).all()

@@ -468,3 +468,38 @@ def test_describe_target(name, warp_size):
     assert description["vendor"] == name.split(":")[0]
     with pytest.raises(ValueError, match="unknown target 'cuda:1'.*cuda:80"):
         _C.describe_target("cuda:1")
+
+
+def test_plain_launches_go_straight_to_the_dispatcher(monkeypatch):
+    """After the first launch, kernel[grid](...) calls the C++ dispatcher
+    without JITFunction.run (the per-launch checks that depend on the
+    function alone were decided when the dispatcher was made); keywords,
+    the environment and arguments that need run() still get it."""
+    pytest.importorskip("terrazzo._C")
+    monkeypatch.setenv("TERRAZZO_DRY_LAUNCH", "1")
+    kernel = triton.jit(add_kernel.fn)
+    x, y, out = FakeTensor(0x1000), FakeTensor(0x2000), FakeTensor(0x3000)
+    first = kernel[(2,)](x, y, out, 100, BLOCK_SIZE=64)
+    runs = []
+    original = type(kernel).run
+    monkeypatch.setattr(type(kernel), "run",
+                        lambda self, *a, **k: runs.append(k) or original(self, *a, **k))
+    launched = kernel[(3,)](x, y, out, 50, BLOCK_SIZE=64, num_warps=4)
+    assert launched is first and runs == []
+    assert launched.last_launch()["args"] == (0x1000, 0x2000, 0x3000, 50)
+    assert launched.last_launch()["grid"][0] == 3
+    # An ignored launch option is checked by run(), and still rejected there.
+    kernel[(1,)](x, y, out, 50, BLOCK_SIZE=64, num_ctas=1)
+    assert len(runs) == 1
+    with pytest.raises(TypeError):
+        kernel[(1,)](x, y, out, 50, BLOCK_SIZE=64, num_ctas="two")
+    # The dispatcher's own errors are unchanged.
+    with pytest.raises(AssertionError):
+        kernel[(1,)](x, y, out, 50, BLOCK_SIZE=64, num_warps=3)
+    # The interpreter, when asked for at run time.
+    monkeypatch.setenv("TERRAZZO_INTERPRET", "1")
+    a = np.arange(8, dtype=np.float32)
+    b = np.full(8, 2.0, np.float32)
+    c = np.zeros(8, np.float32)
+    kernel[(1,)](a, b, c, 8, BLOCK_SIZE=8)
+    np.testing.assert_array_equal(c, a + 2)

@@ -106,8 +106,31 @@ def test_num_stages_per_loop():
     assert "async_copy_global_to_local" in ir and "memdesc<3x" in ir, ir
 
 
+@pytest.mark.parametrize("target", ["cuda:80", "cuda:90"])
+@pytest.mark.parametrize("stages", [3, 5, 8])
+def test_loop_depth_in_the_ptx(target, stages):
+    """Each pipelined load commits its own cp.async group per iteration (as
+    Triton does), so the wait at the top of the loop leaves the groups of
+    the stages - 2 iterations after this one in flight: two operands at
+    num_stages=5 read "cp.async.wait_group 6" in the PTX on sm_80, as
+    Triton's. On sm_90 B (its box at columns 0..63 of rows k..k+31, proven
+    without a mask) comes by TMA, and A's copies alone are counted."""
+    pytest.importorskip("terrazzo._C")
+    a = np.zeros((64, 512), np.float16)
+    b = np.zeros((512, 64), np.float16)
+    c = np.zeros((64, 64), np.float32)
+    ptx = dot_loop.compile(a, b, c, 512, STAGES=stages, stage="ptx", target=target)
+    loads = 2 if target == "cuda:80" else 1
+    assert ("cp.async.bulk.tensor" in ptx) == (target == "cuda:90")
+    waits = set(re.findall(r"cp\.async\.wait_group (\d+);", ptx))
+    assert waits == {str(loads * (stages - 2)), "0"}, waits
+    # Copies for stages - 1 iterations before the loop and one in it, a
+    # group each per operand (LLVM may duplicate the loop's on sm_90).
+    assert ptx.count("cp.async.commit_group;") >= loads * stages
+
+
 @pytest.mark.gpu
-@pytest.mark.parametrize("stages", [1, 2, 4])
+@pytest.mark.parametrize("stages", [1, 2, 4, 5, 8])
 def test_gpu_dot_loop_stages(torch_cuda, stages, rng):
     torch = torch_cuda
     a = rng.standard_normal((64, 256)).astype(np.float16)

@@ -5,7 +5,8 @@ export of a Python kernel to tile IR.
 
 The install tests reuse the CMake build in $TERRAZZO_BUILD_DIR
 (TERRAZZO_CMAKE_BUILD_DIR for setup.py), as CI does, so nothing linked to
-LLVM is built twice. The example's launch on a GPU: scripts/gpu-check.sh aot.
+LLVM is built twice. The example's launch on a GPU, and the wheel's:
+scripts/gpu-ecosystem-check.sh.
 """
 
 from __future__ import annotations
@@ -190,3 +191,22 @@ def test_export_rejects_bad_signatures(signature, constants, message):
     with pytest.raises(CompilationError) as error:
         export.export(f"{REPO}/examples/aot/saxpy.py:saxpy_kernel", signature, constants)
     assert message in str(error.value)
+
+
+@pytest.mark.parametrize("blocked", [(), ("wheel", "setuptools.command.bdist_wheel")])
+def test_setup_names_a_missing_wheel_package(tmp_path, blocked):
+    """With --no-build-isolation the environment's setuptools builds the
+    wheel; before setuptools 70.1 that needs the `wheel` package, and
+    setup.py says so instead of setuptools' "invalid command 'bdist_wheel'"."""
+    code = (f"import runpy, sys\nfor name in {list(blocked)!r}: sys.modules[name] = None\n"
+            "sys.argv = ['setup.py', '--version']\n"
+            f"runpy.run_path({str(REPO / 'setup.py')!r}, run_name='__main__')\n")
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                            text=True, timeout=120, env=clean_env())
+    if blocked:
+        assert result.returncode == 1, result
+        assert "needs the `wheel` package in that environment" in result.stderr, result.stderr
+        assert sys.executable in result.stderr
+    else:
+        assert result.returncode == 0, result.stderr
+        assert re.fullmatch(r"\d+\.\d+\.\d+", result.stdout.strip().splitlines()[-1]), result

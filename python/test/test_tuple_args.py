@@ -337,6 +337,99 @@ def test_aggregate_checks_its_fields():
 
 
 # ---------------------------------------------------------------------------
+# do_not_specialize and do_not_specialize_on_alignment, tuple members included
+# ---------------------------------------------------------------------------
+
+@triton.jit
+def span_kernel(span, dst, BLOCK: tl.constexpr):
+    # span = (src pointer, (start, n)): dst[i] = src[start + i] * 2 for i < n.
+    src = span[0]
+    start, n = span[1]
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(dst + offs, tl.load(src + start + offs, mask=mask) * 2, mask=mask)
+
+
+def _span_variant(dns=None, dna=None):
+    return triton.jit(span_kernel.fn, do_not_specialize=dns,
+                      do_not_specialize_on_alignment=dna)
+
+
+def test_specialisation_modes_name_parameters_and_members():
+    from terrazzo.compiler.kernel import specialisation_modes as modes
+    names = ["span", "dst", "n"]
+    assert modes(names, None, None) == [0, 0, 0]
+    assert modes(names, ["n", 1], None) == [0, 1, 1]
+    assert modes(names, None, ["dst", -1]) == [0, 2, 2]
+    # do_not_specialize wins over do_not_specialize_on_alignment.
+    assert modes(names, ["n"], ["n"]) == [0, 0, 1]
+    # Members by path: the parameter by index or name, then positions.
+    assert modes(names, [(0, 1, 0)], [("span", 1, 1), ("span", 1, 0)]) == \
+        [{(): 0, (1, 0): 1, (1, 1): 2}, 0, 0]
+    for bad in (["m"], [7], [(5, 0)], [("span", -1)], [()], [("span", "x")]):
+        with pytest.raises(ValueError, match="do_not_specialize"):
+            modes(names, bad, None)
+    with pytest.raises(ValueError, match="do_not_specialize_on_alignment names unknown"):
+        modes(names, None, ["nope"])
+
+
+def test_member_paths_change_the_key_and_ir():
+    src, dst = FakeTensor(0x1000, "float32"), FakeTensor(0x2000, "float32")
+    args = ((src, (32, 48)), dst)
+    plain = span_kernel.key_for(*args, BLOCK=64)
+    assert plain[0] == ("tuple", tuple, (("p", "float32", True), ("tuple", tuple, (
+        ("i", False, True, True), ("i", False, True, True)))))
+    # start not specialised at all, n not on alignment, src not aligned.
+    k = _span_variant(dns=[(0, 1, 0)], dna=[("span", 1, 1), ("span", 0)])
+    key = k.key_for(*args, BLOCK=64)
+    assert key[0] == ("tuple", tuple, (("p", "float32", False), ("tuple", tuple, (
+        ("i",), ("i", False, False, True)))))
+    assert key[1] == ("p", "float32", True)
+    header = k.ir(*args, BLOCK=64).split("func.func @span_kernel")[1].split("{\n")[0]
+    assert header.count("tile.divisibility") == 1  # dst only
+    # A whole tuple named: its members stay specialised, as in Triton.
+    assert _span_variant(dns=["span"]).key_for(*args, BLOCK=64) == plain
+    # Top-level parameters: the pointer loses its alignment either way.
+    assert _span_variant(dns=["dst"]).key_for(*args, BLOCK=64)[1] == ("p", "float32", False)
+    assert _span_variant(dna=[1]).key_for(*args, BLOCK=64)[1] == ("p", "float32", False)
+
+
+@pytest.mark.parametrize("dns, dna", [(None, None), ([(0, 1, 0)], [(0, 1, 1), (0, 0)]),
+                                      (["span", "dst"], ["dst"])])
+def test_interpreter_results_do_not_depend_on_specialisation(rng, dns, dna):
+    src = rng.standard_normal(200).astype(np.float32)
+    dst = np.full(64, np.nan, np.float32)
+    kernel = triton.jit(span_kernel.fn, do_not_specialize=dns,
+                        do_not_specialize_on_alignment=dna, interpret=True)
+    kernel[(1,)]((src, (16, 50)), dst, BLOCK=64)
+    np.testing.assert_array_equal(dst[:50], src[16:66].astype(np.float64) * 2)
+    assert np.isnan(dst[50:]).all()
+
+
+def test_dispatcher_keys_follow_the_specialisation_options(monkeypatch):
+    C = pytest.importorskip("terrazzo._C")
+    monkeypatch.setenv("TERRAZZO_DRY_LAUNCH", "1")
+    src, dst = FakeTensor(0x1000, "float32"), FakeTensor(0x2000, "float32")
+    for dns, dna in ((None, None), ([(0, 1, 0)], [("span", 1, 1), ("span", 0)]),
+                     (["dst"], None), (None, ["dst"])):
+        k = _span_variant(dns, dna)
+        compiled = []
+        original = k._compile_for_key
+        monkeypatch.setattr(k, "_compile_for_key",
+                            lambda key, bound=None, o=original: compiled.append(key) or o(key))
+        launched = k[(1,)]((src, (32, 48)), dst, BLOCK=64)
+        assert isinstance(launched, C.Kernel)
+        assert compiled == [k.key_for((src, (32, 48)), dst, BLOCK=64)]
+        assert launched.last_launch()["args"] == (0x1000, 32, 48, 0x2000)
+    # A parameter that is not a tuple, through the C++ dispatcher alone.
+    k = triton.jit(span_kernel.fn, do_not_specialize_on_alignment=["dst"])
+    k._make_dispatcher()
+    assert k._dispatcher.key_for((1, dst), {"BLOCK": 64})[1] == ("p", "float32", False)
+    with pytest.raises(ValueError, match="do_not_specialize values"):
+        C.Dispatcher(["n"], [False], [3], [C.NO_DEFAULT], lambda key, bound=None: None)
+
+
+# ---------------------------------------------------------------------------
 # The launch path (C++ dispatcher, without a GPU)
 # ---------------------------------------------------------------------------
 
@@ -420,3 +513,21 @@ def test_gpu(torch_cuda, name, rng):
     kernel[(grid,)](*args)
     torch.cuda.synchronize()
     assert check(lambda t: t.cpu().numpy())
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dns, dna", [(None, None), ([(0, 1, 0)], [(0, 1, 1), (0, 0)]),
+                                      (["span", "dst"], ["dst"])])
+def test_gpu_specialisation_options(torch_cuda, rng, dns, dna):
+    torch = torch_cuda
+    src = torch.from_numpy(rng.standard_normal(300).astype(np.float32)).cuda()
+    kernel = triton.jit(span_kernel.fn, do_not_specialize=dns,
+                        do_not_specialize_on_alignment=dna)
+    for start, n in ((16, 50), (3, 33), (0, 64)):
+        dst = torch.full((64,), float("nan"), device="cuda")
+        # src + 1: a base that is not 16-byte aligned.
+        kernel[(1,)]((src[1:], (start, n)), dst, BLOCK=64)
+        torch.cuda.synchronize()
+        want = src[1 + start:1 + start + n].double() * 2
+        assert torch.equal(dst[:n].double(), want)
+        assert torch.isnan(dst[n:]).all()

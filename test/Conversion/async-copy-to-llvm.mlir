@@ -4,8 +4,9 @@
 // thread's registers: as wide as the pointers' contiguity and alignment,
 // the mask's constancy and the buffer's layout allow (4, 8 or 16 bytes);
 // .cg for 16 bytes, .ca below. A masked copy reads nothing and fills zeros
-// (source size 0). Groups and waits are cp.async.commit_group and
-// cp.async.wait_group.
+// (source size 0). Groups are cp.async.commit_group; a wait is
+// cp.async.wait_group written as inline PTX, so that the PTX reads
+// "cp.async.wait_group N" (the intrinsic prints a tab before N).
 
 // 8 contiguous, 16-byte aligned f16 per thread into a buffer swizzled by
 // vectors of 8: two 16-byte .cg copies at XOR-swizzled offsets, no source
@@ -16,7 +17,7 @@
 // CHECK-COUNT-2: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>{{$}}
 // CHECK-NOT: nvvm.cp.async.shared.global
 // CHECK: nvvm.cp.async.commit.group
-// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: llvm.inline_asm has_side_effects "cp.async.wait_group 0;", "~{memory}"
 // CHECK-NEXT: nvvm.barrier0
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
 #row = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -62,7 +63,7 @@ module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.threads-per-warp" = 3
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %[[SIZE2]] : !llvm.ptr<3>, !llvm.ptr<1>, i32
 // CHECK-NOT: nvvm.cp.async.shared.global
 // CHECK: nvvm.cp.async.commit.group
-// CHECK-NEXT: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: llvm.inline_asm has_side_effects "cp.async.wait_group 1;", "~{memory}"
 #row = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #r1 = #tilegpu.slice<{dim = 1, parent = #row}>
 #c1 = #tilegpu.slice<{dim = 0, parent = #row}>

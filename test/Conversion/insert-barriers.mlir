@@ -367,6 +367,59 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
+// A TMA ring whose stages are released through empty mbarriers (a
+// rotated dot chain): the refill, marked reads_retired, follows the dot's
+// reads through the wait on the empty mbarrier that every warp arrived on
+// after its own wait, so it needs no barrier; the arrivals, like the
+// waits, are atomic on the mbarriers and need none either.
+// CHECK-LABEL: func.func private @tma_ring_released
+// CHECK: scf.for
+// CHECK-NOT: tilegpu.barrier
+// CHECK: scf.yield
+// CHECK: tilegpu.barrier
+// CHECK-NEXT: tilegpu.mbarrier_inval
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#bar2 = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @tma_ring_released(%map: !tile.ptr<i8>, %k: i32, %acc0: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %stack = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<2x64x64xf16, #nv, mutable>
+    %bars = tilegpu.local_alloc {tilegpu.buffer_offset = 16384 : i64} : () -> !tilegpu.memdesc<2x1xi64, #bar2, mutable>
+    %empty = tilegpu.local_alloc {tilegpu.buffer_offset = 16400 : i64} : () -> !tilegpu.memdesc<2x1xi64, #bar2, mutable>
+    %e0 = tilegpu.memdesc_index %empty[%c0] : !tilegpu.memdesc<2x1xi64, #bar2, mutable> -> !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.mbarrier_init %e0, 4 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    %b0 = tilegpu.memdesc_index %bars[%c0] : !tilegpu.memdesc<2x1xi64, #bar2, mutable> -> !tilegpu.memdesc<1xi64, #bar, mutable>
+    %s0 = tilegpu.memdesc_index %stack[%c0] : !tilegpu.memdesc<2x64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+    tilegpu.mbarrier_init %b0, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.mbarrier_expect_tx %b0, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.async_tma_copy_global_to_local %map[%c0, %c0] %s0, %b0 : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+    %res = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+      %rb = tilegpu.memdesc_index %bars[%i] : !tilegpu.memdesc<2x1xi64, #bar2, mutable> -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      %rs = tilegpu.memdesc_index %stack[%i] : !tilegpu.memdesc<2x64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %wb = tilegpu.memdesc_index %bars[%k] : !tilegpu.memdesc<2x1xi64, #bar2, mutable> -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      %ws = tilegpu.memdesc_index %stack[%k] : !tilegpu.memdesc<2x64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      tilegpu.mbarrier_wait %rb, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %d = tilegpu.warp_group_dot async %rs, %rs, %acc : !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<64x64xf32, #mma>
+      %w = tilegpu.warp_group_dot_wait %d {pendings = 1 : i32} : tensor<64x64xf32, #mma>
+      %eb = tilegpu.memdesc_index %empty[%k] : !tilegpu.memdesc<2x1xi64, #bar2, mutable> -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %eb, %c1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %wb, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %map[%c0, %i] %ws, %wb {tilegpu.reads_retired} : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      %w0 = tilegpu.warp_group_dot_wait %w {pendings = 0 : i32} : tensor<64x64xf32, #mma>
+      %er = tilegpu.memdesc_index %empty[%i] : !tilegpu.memdesc<2x1xi64, #bar2, mutable> -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_arrive %er : !tilegpu.memdesc<1xi64, #bar, mutable>
+      scf.yield %w0 : tensor<64x64xf32, #mma>
+    }
+    tilegpu.mbarrier_inval %b0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    return %res : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
 // Two warp_group_dots reading buffers that cp.async copies write (a
 // pipelined attention loop: K for the first, V for the second, both landed
 // at the iteration's async_wait): a barrier in front of the first (the

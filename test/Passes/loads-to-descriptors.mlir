@@ -380,3 +380,77 @@ func.func @unknown_sign(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: t
   }
   return %res : tensor<64x64xf32>
 }
+
+// -----
+
+// Unmasked, read transposed (attention's K^T: `k + cols[None, :] * stride +
+// offs_d[:, None]`, its contiguous dim first): the descriptor is the tensor
+// as stored (rows of 64 elements at row stride %s, as many rows as a tensor
+// map takes: the load promises every element it reads exists), loaded at
+// (row, 0) and transposed back.
+// CHECK-LABEL: func.func @unmasked_transposed
+// CHECK: %[[S:.*]] = arith.extsi %arg2 : i32 to i64
+// CHECK-NEXT: %[[D:.*]] = tile.make_tensor_desc %arg0, [%c2147483647_i32, %c64_i32], [%[[S]], %c1_i64] : <f16> -> <tensor<64x64xf16>>
+// CHECK: scf.for %[[I:[a-z0-9_]+]] =
+// CHECK-NEXT: %[[K:.*]] = tile.desc_load %[[D]][%[[I]], %c0_i32] : <tensor<64x64xf16>> -> tensor<64x64xf16>
+// CHECK-NEXT: %[[KT:.*]] = tile.trans %[[K]] [1, 0]
+// CHECK-NEXT: tile.dot %arg1, %[[KT]]
+func.func @unmasked_transposed(%k: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %q: tensor<64x64xf16>, %s: i32 {tile.divisibility = 16 : i32, tile.nonnegative}, %n: i32 {tile.nonnegative}) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %acc0 = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r64 = tile.make_range 0 to 64 : tensor<64xi32>
+  %d2 = tile.expand_dims %r64 axis = 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %d2b = tile.broadcast %d2 : tensor<64x1xi32> -> tensor<64x64xi32>
+  %ss = tile.splat %s : i32 -> tensor<1x64xi32>
+  %ksp = tile.splat %k : !tile.ptr<f16> -> tensor<1x64x!tile.ptr<f16>>
+  %res = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %acc0) -> (tensor<64x64xf32>) : i32 {
+    %is = tile.splat %i : i32 -> tensor<64xi32>
+    %cols = arith.addi %is, %r64 : tensor<64xi32>
+    %c2 = tile.expand_dims %cols axis = 0 : tensor<64xi32> -> tensor<1x64xi32>
+    %co = arith.muli %c2, %ss : tensor<1x64xi32>
+    %kp = tile.addptr %ksp, %co : tensor<1x64x!tile.ptr<f16>>, tensor<1x64xi32>
+    %kpb = tile.broadcast %kp : tensor<1x64x!tile.ptr<f16>> -> tensor<64x64x!tile.ptr<f16>>
+    %kpp = tile.addptr %kpb, %d2b : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi32>
+    %kt = tile.load %kpp : tensor<64x64x!tile.ptr<f16>>
+    %d = tile.dot %q, %kt, %acc : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  return %res : tensor<64x64xf32>
+}
+
+// -----
+
+// Must not: unmasked, with an innermost coordinate that changes in the loop
+// (columns k * 32 of rows of unknown length): no extent covers the box
+// without a bound of the pointers' own.
+// CHECK-LABEL: func.func @unmasked_moving_columns
+// CHECK-NOT: tile.make_tensor_desc
+// CHECK: tile.load
+func.func @unmasked_moving_columns(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: tensor<32x64xf16>, %k: i32 {tile.divisibility = 16 : i32, tile.nonnegative}) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 32 : i32
+  %acc0 = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r64 = tile.make_range 0 to 64 : tensor<64xi32>
+  %r32 = tile.make_range 0 to 32 : tensor<32xi32>
+  %offm2 = tile.expand_dims %r64 axis = 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %ks = tile.splat %k : i32 -> tensor<64x1xi32>
+  %arow = arith.muli %offm2, %ks : tensor<64x1xi32>
+  %asp = tile.splat %a : !tile.ptr<f16> -> tensor<64x1x!tile.ptr<f16>>
+  %arp = tile.addptr %asp, %arow : tensor<64x1x!tile.ptr<f16>>, tensor<64x1xi32>
+  %arpb = tile.broadcast %arp : tensor<64x1x!tile.ptr<f16>> -> tensor<64x32x!tile.ptr<f16>>
+  %steps = arith.divsi %k, %c32 : i32
+  %res = scf.for %i = %c0 to %steps step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32>) : i32 {
+    %kk = arith.muli %i, %c32 : i32
+    %kks = tile.splat %kk : i32 -> tensor<32xi32>
+    %kidx = arith.addi %kks, %r32 : tensor<32xi32>
+    %kcol = tile.expand_dims %kidx axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+    %kcolb = tile.broadcast %kcol : tensor<1x32xi32> -> tensor<64x32xi32>
+    %ap = tile.addptr %arpb, %kcolb : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    %x = tile.load %ap : tensor<64x32x!tile.ptr<f16>>
+    %d = tile.dot %x, %b, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  return %res : tensor<64x64xf32>
+}

@@ -154,3 +154,132 @@ func.func @wgmma_operands(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b:
   return
 }
 }
+
+// -----
+
+// A store in a loop over tiles (a persistent kernel's epilogue): its buffer
+// is allocated once, before the outermost loop; each iteration first waits
+// for the previous iteration's TMA store to have read it (and passes a
+// barrier, the wait being the issuing thread's), then writes it with
+// local_store and stores it by TMA, left in flight; one wait follows the
+// loop. Must not: no wait right after the store in the loop.
+// CHECK-LABEL: func.func @persistent_store
+// CHECK: %[[BUF:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #{{.*}}, mutable>
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: arith.muli
+// CHECK-NEXT: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_store %{{.*}}, %[[BUF]]
+// CHECK-NEXT: tilegpu.fence_async_shared
+// CHECK-NEXT: tilegpu.async_tma_copy_local_to_global %{{.*}}[%{{.*}}, %{{.*}}] %[[BUF]]
+// CHECK-NEXT: }
+// CHECK-NEXT: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: return
+func.func @persistent_store(%y: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %n: i32 {tile.divisibility = 16 : i32}, %tiles: i32, %v: tensor<64x64xf16>) {
+  %pid = tile.program_id x : i32
+  %programs = tile.num_programs x : i32
+  %c64i = arith.constant 64 : i32
+  %c1 = arith.constant 1 : i64
+  %s = arith.extsi %n : i32 to i64
+  %yd = tile.make_tensor_desc %y, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  scf.for %t = %pid to %tiles step %programs : i32 {
+    %i = arith.muli %t, %c64i : i32
+    tile.desc_store %yd[%i, %i], %v : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
+  }
+  return
+}
+
+// -----
+
+// A store under a branch in a loop (its condition a scalar, the same for
+// every thread: a flattened persistent loop's `if k == last`) is deferred
+// the same way. Must not: a store in an scf.while keeps its buffer of the
+// value and waits at once.
+// CHECK-LABEL: func.func @store_under_branch
+// CHECK: %[[BUF:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #{{.*}}, mutable>
+// CHECK-NEXT: scf.for
+// CHECK: scf.if
+// CHECK: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_store %{{.*}}, %[[BUF]]
+// CHECK: tilegpu.async_tma_copy_local_to_global %{{.*}}[%{{.*}}, %{{.*}}] %[[BUF]]
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-LABEL: func.func @store_in_while
+// CHECK: scf.while
+// CHECK: tilegpu.local_alloc %{{.*}} : (tensor<64x64xf16
+// CHECK-NEXT: tilegpu.fence_async_shared
+// CHECK-NEXT: tilegpu.async_tma_copy_local_to_global
+// CHECK-NEXT: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NOT: tilegpu.local_store
+func.func @store_under_branch(%y: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %n: i32 {tile.divisibility = 16 : i32}, %tiles: i32, %v: tensor<64x64xf16>, %c: i1) {
+  %pid = tile.program_id x : i32
+  %c1i = arith.constant 1 : i32
+  %c64i = arith.constant 64 : i32
+  %c1 = arith.constant 1 : i64
+  %s = arith.extsi %n : i32 to i64
+  %yd = tile.make_tensor_desc %y, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  scf.for %t = %pid to %tiles step %c1i : i32 {
+    scf.if %c {
+      %i = arith.muli %t, %c64i : i32
+      tile.desc_store %yd[%i, %i], %v : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
+    }
+  }
+  return
+}
+func.func @store_in_while(%y: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %n: i32 {tile.divisibility = 16 : i32}, %tiles: i32, %v: tensor<64x64xf16>) {
+  %pid = tile.program_id x : i32
+  %c1i = arith.constant 1 : i32
+  %c64i = arith.constant 64 : i32
+  %c1 = arith.constant 1 : i64
+  %s = arith.extsi %n : i32 to i64
+  %yd = tile.make_tensor_desc %y, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %r = scf.while (%t = %pid) : (i32) -> i32 {
+    %go = arith.cmpi slt, %t, %tiles : i32
+    scf.condition(%go) %t : i32
+  } do {
+  ^bb0(%t: i32):
+    %i = arith.muli %t, %c64i : i32
+    tile.desc_store %yd[%i, %i], %v : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
+    %next = arith.addi %t, %c1i : i32
+    scf.yield %next : i32
+  }
+  return
+}
+
+// -----
+
+// A 16-bit tensor-core result converted to another layout for its store
+// is written into the store's buffer from the accumulator layout (the
+// lowering uses stmatrix there), and the conversion goes. Must not: a
+// conversion of a 32-bit result stays (stmatrix moves 16-bit elements).
+// CHECK-LABEL: func.func @accumulator_store
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tilegpu.local_alloc %{{.*}} : (tensor<64x64xf16, #tilegpu.nvidia_mma<{{.*}}>>) -> !tilegpu.memdesc<64x64xf16
+// CHECK: tilegpu.async_tma_copy_local_to_global
+// CHECK-LABEL: func.func @wide_accumulator_store
+// CHECK: tilegpu.convert_layout %{{.*}} : tensor<64x64xf32, #tilegpu.nvidia_mma<{{.*}}>> -> tensor<64x64xf32, #blocked>
+// CHECK: tilegpu.local_alloc %{{.*}} : (tensor<64x64xf32, #blocked>)
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+func.func @accumulator_store(%y: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %v: tensor<64x64xf16, #mma>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %s = arith.extsi %n : i32 to i64
+  %yd = tile.make_tensor_desc %y, [%n, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %w = tilegpu.convert_layout %v : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #blocked>
+  tile.desc_store %yd[%c0, %c0], %w : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+  return
+}
+func.func @wide_accumulator_store(%y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %v: tensor<64x64xf32, #mma>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %s = arith.extsi %n : i32 to i64
+  %yd = tile.make_tensor_desc %y, [%n, %n], [%s, %c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<64x64xf32>>
+  %w = tilegpu.convert_layout %v : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+  tile.desc_store %yd[%c0, %c0], %w : !tile.tensordesc<tensor<64x64xf32>>, tensor<64x64xf32, #blocked>
+  return
+}
+}

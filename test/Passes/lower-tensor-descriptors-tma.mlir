@@ -199,6 +199,46 @@ func.func @remainder(%base: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i
 
 // -----
 
+// A persistent loop over tiles: the induction variable counts up from the
+// program id by the number of programs, so the store at tile * 128 is kept.
+// Must not: the same loop with a step of unknown sign (an argument) lowers
+// the store to pointers.
+// VALID-LABEL: func.func @persistent_tiles
+// VALID: scf.for
+// VALID: tile.desc_store
+// VALID-LABEL: func.func @step_of_unknown_sign
+// VALID-NOT: tile.desc_store
+// VALID: tile.store
+// CHECK-LABEL: func.func @persistent_tiles
+// CHECK: tile.desc_store
+// CHECK-LABEL: func.func @step_of_unknown_sign
+// CHECK: tile.desc_store
+func.func @persistent_tiles(%base: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %tiles: i32, %v: tensor<128xf32>) {
+  %c1 = arith.constant 1 : i64
+  %c128 = arith.constant 128 : i32
+  %d = tile.make_tensor_desc %base, [%n], [%c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<128xf32>>
+  %pid = tile.program_id x : i32
+  %programs = tile.num_programs x : i32
+  scf.for %t = %pid to %tiles step %programs : i32 {
+    %j = arith.muli %t, %c128 : i32
+    tile.desc_store %d[%j], %v : !tile.tensordesc<tensor<128xf32>>, tensor<128xf32>
+  }
+  return
+}
+func.func @step_of_unknown_sign(%base: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %tiles: i32, %step: i32, %v: tensor<128xf32>) {
+  %c1 = arith.constant 1 : i64
+  %c128 = arith.constant 128 : i32
+  %d = tile.make_tensor_desc %base, [%n], [%c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<128xf32>>
+  %pid = tile.program_id x : i32
+  scf.for %t = %pid to %tiles step %step : i32 {
+    %j = arith.muli %t, %c128 : i32
+    tile.desc_store %d[%j], %v : !tile.tensordesc<tensor<128xf32>>, tensor<128xf32>
+  }
+  return
+}
+
+// -----
+
 // Must not: an innermost block coordinate not known to be a whole number
 // of 16 bytes (here any program id, 4 bytes per element) lowers to
 // pointers; TMA faulted on such boxes on the H100 (float32 column 30).

@@ -1,5 +1,6 @@
 // RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline | FileCheck %s
 // RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline=num-stages=1 | FileCheck %s --check-prefix=OFF
+// RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline=ping-pong=true | FileCheck %s --check-prefix=TURNS
 
 // terrazzo-pipeline: loads of dot operands in loops become num-stages deep
 // stacks of shared buffers filled by cp.async ahead of their iteration.
@@ -21,24 +22,27 @@
 
 // Both operands of a dot, 3 stages: two stacks; before the loop the copies
 // of iterations 0 and 1 (for the iterations below the upper bound only),
-// one group each; in the loop a wait leaving one group in flight, the
-// buffers of this iteration read in the dot operands' layouts, the copies
-// for iteration i + 2 into the buffers read in the previous one, a group;
-// after the loop a wait for everything. The loads and conversions are gone.
+// a group per copy (as Triton: a wait counts loads); in the loop a wait
+// leaving the two groups of one iteration in flight, the buffers of this
+// iteration read in the dot operands' layouts, the copies for iteration
+// i + 2 into the buffers read in the previous one, a group each; after the
+// loop a wait for everything. The loads and conversions are gone.
 
 // CHECK-LABEL: func.func @two_operands
 // CHECK: %[[SA:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x32xf16, #[[LA:.*]], mutable>
 // CHECK: %[[SB:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x32x64xf16, #{{.*}}, mutable>
 // CHECK: arith.cmpi slt, %{{.*}}, %[[K:.*]] : i32
 // CHECK: tilegpu.async_copy_global_to_local %{{.*}}, %{{.*}} mask
+// CHECK-NEXT: tilegpu.async_commit_group
 // CHECK: tilegpu.async_copy_global_to_local %{{.*}}, %{{.*}} mask
-// CHECK: tilegpu.async_commit_group
+// CHECK-NEXT: tilegpu.async_commit_group
 // CHECK: tilegpu.async_copy_global_to_local
+// CHECK-NEXT: tilegpu.async_commit_group
 // CHECK: tilegpu.async_copy_global_to_local
-// CHECK: tilegpu.async_commit_group
+// CHECK-NEXT: tilegpu.async_commit_group
 // CHECK-NOT: tilegpu.async_copy_global_to_local
 // CHECK: scf.for %[[I:[a-z0-9_]+]] = {{.*}} iter_args({{.*}}, %[[AHEAD_A:.*]] = %{{.*}}, %[[AHEAD_B:.*]] = %{{.*}}, %[[READ:.*]] = %c0_i32{{.*}}, %[[WRITE:.*]] = %c2_i32{{.*}})
-// CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
+// CHECK-NEXT: tilegpu.async_wait {num = 2 : i32}
 // CHECK-NEXT: %[[BA:.*]] = tilegpu.memdesc_index %[[SA]][%[[READ]]]
 // CHECK-NEXT: tilegpu.local_load %[[BA]] : {{.*}} -> tensor<64x32xf16, #{{.*}}>
 // CHECK-NEXT: %[[BB:.*]] = tilegpu.memdesc_index %[[SB]][%[[READ]]]
@@ -47,8 +51,9 @@
 // CHECK: arith.cmpi slt, %[[AHEAD]], %{{.*}} : i32
 // CHECK: %[[WA:.*]] = tilegpu.memdesc_index %[[SA]][%[[WRITE]]]
 // CHECK: tilegpu.async_copy_global_to_local %[[AHEAD_A]], %[[WA]] mask
+// CHECK-NEXT: tilegpu.async_commit_group
 // CHECK: tilegpu.async_copy_global_to_local %[[AHEAD_B]], %{{.*}} mask
-// CHECK: tilegpu.async_commit_group
+// CHECK-NEXT: tilegpu.async_commit_group
 // CHECK-NOT: tile.load
 // CHECK-NOT: tilegpu.convert_layout
 // CHECK: tile.dot
@@ -337,7 +342,7 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "t
 // reads memdesc_index of this iteration's buffer (no local_alloc, no
 // local_load in the loop). Both operands are pipelined and the dot only
 // feeds its own accumulator: it becomes async, waited for with one group
-// left in flight, and the copies for iteration i + 2 (into the buffer of
+// left in flight (the copies: one iteration's two groups), and the copies for iteration i + 2 (into the buffer of
 // iteration i - 1, starting at 2) come after the wait, not marked
 // tilegpu.reads_retired (other warp groups may still read that buffer: a
 // barrier goes in front of them); after the loop a wait for no group. The accumulator starts as zeros, so
@@ -360,7 +365,7 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "t
 // CHECK: %[[FALSE:.*]] = arith.constant false
 // CHECK: %[[POISON:.*]] = ub.poison : tensor<64x64xf32
 // CHECK: %[[RES:.*]]:8 = scf.for %[[I:[a-z0-9_]+]] = {{.*}} iter_args(%[[ACC:.*]] = %[[POISON]], {{.*}}, %[[READ:.*]] = %c0_i32{{.*}}, %[[WRITE:.*]] = %c2_i32{{.*}}, %[[USE:.*]] = %[[FALSE]])
-// CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
+// CHECK-NEXT: tilegpu.async_wait {num = 2 : i32}
 // CHECK-NEXT: %[[BA:.*]] = tilegpu.memdesc_index %[[SA]][%[[READ]]] : !tilegpu.memdesc<3x64x64xf16, #[[NV]], mutable> -> !tilegpu.memdesc<64x64xf16, #[[NV]], mutable>
 // CHECK-NEXT: %[[BB:.*]] = tilegpu.memdesc_index %[[SB]][%[[READ]]]
 // CHECK-NOT: tilegpu.local_alloc
@@ -1067,14 +1072,14 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 // CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
 // CHECK: %[[RUNS:.*]] = arith.cmpi slt, %c0_i32, %arg3 : i32
 // CHECK-NEXT: %[[R:.*]]:8 = scf.if %[[RUNS]]
-// CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
+// CHECK-NEXT: tilegpu.async_wait {num = 2 : i32}
 // CHECK-NEXT: tilegpu.memdesc_index
 // CHECK-NEXT: tilegpu.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} : !tilegpu.memdesc
 // CHECK: math.exp2
 // CHECK: tilegpu.convert_layout {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand
 // CHECK: tilegpu.async_copy_global_to_local
 // CHECK: %[[L:.*]]:12 = scf.for
-// CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
+// CHECK-NEXT: tilegpu.async_wait {num = 2 : i32}
 // CHECK-NEXT: tilegpu.memdesc_index
 // CHECK-NEXT: %[[S:.*]] = tilegpu.warp_group_dot async
 // CHECK-NOT: arith.truncf
@@ -1412,6 +1417,180 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "t
       scf.yield %d, %pa2, %pb2 : tensor<64x64xf32, #mma>, tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<32x64x!tile.ptr<f16>, #blocked2>
     } {tile.num_stages = 2 : i32}
     tile.store %out, %r#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// A dot chain whose K and V come by TMA (as terrazzo-lower-descriptors-to-tma
+// leaves them, K^T through a memdesc_trans) is rotated as the cp.async one
+// is, with a ring of 4 stages at 3 (one buffer more), and its stages are
+// released through empty mbarriers instead of a barrier of the whole
+// program in front of each refill: one per stage, expecting one arrival
+// per warp (4); a refill waits for its stage's empty phase in a carried
+// parity (1 until the stage was filled once, flipped when the written
+// stage wraps) and its copies are marked reads_retired; each iteration
+// arrives on the empty mbarrier of the stage the previous iteration's
+// second dot read, right after the wait for that dot.
+// CHECK-LABEL: func.func @tma_dot_chain
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
+// CHECK: %[[FULL:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x1xi64
+// CHECK: %[[EMPTY:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x1xi64
+// CHECK: %[[E0:.*]] = tilegpu.memdesc_index %[[EMPTY]][%c0_i32{{.*}}]
+// CHECK-NEXT: tilegpu.mbarrier_init %[[E0]], 4
+// CHECK: tilegpu.barrier
+// CHECK: scf.if %{{.*}} -> (
+// CHECK: %[[EP:.*]] = tilegpu.memdesc_index %[[EMPTY]][%c2_i32
+// CHECK-NEXT: tilegpu.mbarrier_wait %[[EP]], %c1_i32
+// CHECK: scf.for
+// CHECK: tilegpu.mbarrier_wait
+// CHECK: %[[S:.*]] = tilegpu.warp_group_dot async
+// CHECK: %[[O:.*]] = tilegpu.warp_group_dot async %arg{{[0-9]+}}, %[[VB:[^,]*]],
+// CHECK: scf.if
+// CHECK-NEXT: %[[EW:.*]] = tilegpu.memdesc_index %[[EMPTY]][%[[WRITE:.*]]]
+// CHECK-NEXT: tilegpu.mbarrier_wait %[[EW]], %arg{{[0-9]+}}
+// CHECK-NEXT: %[[FW:.*]] = tilegpu.memdesc_index %[[FULL]][%[[WRITE]]]
+// CHECK-NEXT: tilegpu.mbarrier_expect_tx %[[FW]], 16384
+// CHECK: tilegpu.async_tma_copy_global_to_local {{.*}} {tilegpu.reads_retired}
+// CHECK: tilegpu.async_tma_copy_global_to_local {{.*}} {tilegpu.reads_retired}
+// CHECK: tilegpu.warp_group_dot_wait %[[O]] {pendings = 0 : i32}
+// CHECK-NEXT: %[[ER:.*]] = tilegpu.memdesc_index %[[EMPTY]]
+// CHECK-NEXT: tilegpu.mbarrier_arrive %[[ER]]
+// CHECK: scf.yield
+// CHECK-NOT: tilegpu.mbarrier_arrive
+// CHECK: tilegpu.mbarrier_inval
+// CHECK: tilegpu.local_dealloc %[[EMPTY]]
+// CHECK-NOT: tilegpu.warp_group_turn
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#row = #tilegpu.slice<{dim = 1, parent = #mma}>
+#dop = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_dot_chain(%qs: !tilegpu.memdesc<64x64xf16, #nv>, %mk: !tile.ptr<i8>, %mv: !tile.ptr<i8>, %n: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %m0 = arith.constant dense<0xFF800000> : tensor<64xf32, #row>
+    %res:2 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero, %m = %m0) -> (tensor<64x64xf32, #mma>, tensor<64xf32, #row>) : i32 {
+      %k = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %kbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %kbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %kbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mk[%i, %c0] %k, %kbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %kbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %kbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %kt = tilegpu.memdesc_trans %k : !tilegpu.memdesc<64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nvt, mutable>
+      %s = tilegpu.warp_group_dot %qs, %kt, %zero : !tilegpu.memdesc<64x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nvt, mutable> -> tensor<64x64xf32, #mma>
+      %rm = tile.reduce(%s) axis = 1 : (tensor<64x64xf32, #mma>) -> tensor<64xf32, #row> {
+      ^bb0(%x: f32, %y: f32):
+        %mx = arith.maxnumf %x, %y : f32
+        tile.reduce.return %mx : f32
+      }
+      %mn = arith.maxnumf %m, %rm : tensor<64xf32, #row>
+      %md = arith.subf %m, %mn : tensor<64xf32, #row>
+      %alpha = math.exp2 %md : tensor<64xf32, #row>
+      %me = tile.expand_dims %mn axis = 1 : tensor<64xf32, #row> -> tensor<64x1xf32, #mma>
+      %mb = tile.broadcast %me : tensor<64x1xf32, #mma> -> tensor<64x64xf32, #mma>
+      %sd = arith.subf %s, %mb : tensor<64x64xf32, #mma>
+      %p = math.exp2 %sd : tensor<64x64xf32, #mma>
+      %ph = arith.truncf %p : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+      %pa = tilegpu.convert_layout %ph : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #dop>
+      %ae = tile.expand_dims %alpha axis = 1 : tensor<64xf32, #row> -> tensor<64x1xf32, #mma>
+      %ab = tile.broadcast %ae : tensor<64x1xf32, #mma> -> tensor<64x64xf32, #mma>
+      %accs = arith.mulf %acc, %ab : tensor<64x64xf32, #mma>
+      %v = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %vbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %vbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %vbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mv[%i, %c0] %v, %vbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %vbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %vbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %o = tilegpu.warp_group_dot %pa, %v, %accs : tensor<64x64xf16, #dop>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<64x64xf32, #mma>
+      scf.yield %o, %mn : tensor<64x64xf32, #mma>, tensor<64xf32, #row>
+    }
+    tile.store %out, %res#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+
+// -----
+
+// The same chain in two warp groups, each with rows of its own (warps
+// along M): with ping-pong, besides the releases, the groups take turns
+// issuing their dots (FlashAttention-3's ping-pong): in the loop the turn
+// is awaited in front of the first dot and passed on after the second;
+// the last group passes the first turn before the loop, group 0 takes the
+// last pass after it. Without the option (the default), no turns; nothing
+// of the kind in the 4-warp case above (one group) either way.
+// CHECK-LABEL: func.func @tma_dot_chain_ping_pong
+// CHECK-NOT: tilegpu.warp_group_turn
+// CHECK: return
+// TURNS-LABEL: func.func @tma_dot_chain_ping_pong
+// TURNS: tilegpu.warp_group_turn_pass {only = 1 : i32}
+// TURNS-NEXT: scf.for
+// TURNS: tilegpu.mbarrier_wait
+// TURNS: tilegpu.warp_group_turn_wait{{$}}
+// TURNS-NEXT: tilegpu.warp_group_dot async
+// TURNS: tilegpu.warp_group_dot async %arg
+// TURNS-NEXT: tilegpu.warp_group_turn_pass{{$}}
+// TURNS: scf.yield
+// TURNS-NEXT: {{^ *}}}
+// TURNS-NEXT: tilegpu.warp_group_turn_wait {only = 0 : i32}
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>
+#row = #tilegpu.slice<{dim = 1, parent = #mma}>
+#dop = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_dot_chain_ping_pong(%qs: !tilegpu.memdesc<128x64xf16, #nv>, %mk: !tile.ptr<i8>, %mv: !tile.ptr<i8>, %n: i32, %out: tensor<128x64x!tile.ptr<f32>, #mma>) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %m0 = arith.constant dense<0xFF800000> : tensor<128xf32, #row>
+    %res:2 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero, %m = %m0) -> (tensor<128x64xf32, #mma>, tensor<128xf32, #row>) : i32 {
+      %k = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %kbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %kbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %kbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mk[%i, %c0] %k, %kbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %kbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %kbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %kt = tilegpu.memdesc_trans %k : !tilegpu.memdesc<64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nvt, mutable>
+      %s = tilegpu.warp_group_dot %qs, %kt, %zero : !tilegpu.memdesc<128x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nvt, mutable> -> tensor<128x64xf32, #mma>
+      %rm = tile.reduce(%s) axis = 1 : (tensor<128x64xf32, #mma>) -> tensor<128xf32, #row> {
+      ^bb0(%x: f32, %y: f32):
+        %mx = arith.maxnumf %x, %y : f32
+        tile.reduce.return %mx : f32
+      }
+      %mn = arith.maxnumf %m, %rm : tensor<128xf32, #row>
+      %md = arith.subf %m, %mn : tensor<128xf32, #row>
+      %alpha = math.exp2 %md : tensor<128xf32, #row>
+      %me = tile.expand_dims %mn axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+      %mb = tile.broadcast %me : tensor<128x1xf32, #mma> -> tensor<128x64xf32, #mma>
+      %sd = arith.subf %s, %mb : tensor<128x64xf32, #mma>
+      %p = math.exp2 %sd : tensor<128x64xf32, #mma>
+      %ph = arith.truncf %p : tensor<128x64xf32, #mma> to tensor<128x64xf16, #mma>
+      %pa = tilegpu.convert_layout %ph : tensor<128x64xf16, #mma> -> tensor<128x64xf16, #dop>
+      %ae = tile.expand_dims %alpha axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+      %ab = tile.broadcast %ae : tensor<128x1xf32, #mma> -> tensor<128x64xf32, #mma>
+      %accs = arith.mulf %acc, %ab : tensor<128x64xf32, #mma>
+      %v = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %vbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %vbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %vbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mv[%i, %c0] %v, %vbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %vbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %vbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %o = tilegpu.warp_group_dot %pa, %v, %accs : tensor<128x64xf16, #dop>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<128x64xf32, #mma>
+      scf.yield %o, %mn : tensor<128x64xf32, #mma>, tensor<128xf32, #row>
+    }
+    tile.store %out, %res#0 : tensor<128x64x!tile.ptr<f32>, #mma>
     return
   }
 }

@@ -41,7 +41,7 @@
 // IR: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
 // The first iteration's Q K^T and softmax.
 // IR: scf.if
-// IR-NEXT: tilegpu.async_wait {num = 1 : i32}
+// IR-NEXT: tilegpu.async_wait {num = 2 : i32}
 // IR-NEXT: tilegpu.warp_group_dot %[[Q]], {{.*}} use_c = %false
 // IR: tilegpu.convert_layout {{.*}} -> tensor<128x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>, kWidth = 2}>>
 // IR: %[[LOOP:.+]]:8 = scf.for {{.*}} -> (tensor<128x64xf32, #[[$MMA:tilegpu.nvidia_mma<\{versionMajor = 3, warpsPerCTA = \[4, 1\], instrShape = \[16, 64, 16\]\}>]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>, i32, i32, tensor<128xf32, #[[$SLICE]]>, i32, tensor<128x64xf16, #[[$A:tilegpu.dot_operand<\{opIdx = 0, parent = #tilegpu.nvidia_mma<\{versionMajor = 3, warpsPerCTA = \[4, 1\], instrShape = \[16, 64, 16\]\}>, kWidth = 2\}>]]>)
@@ -72,7 +72,7 @@
 // IR-NEXT: } else {
 // The diagonal block: the mask from aranges in the same layout.
 // IR: scf.if
-// IR-NEXT: tilegpu.async_wait {num = 1 : i32}
+// IR-NEXT: tilegpu.async_wait {num = 2 : i32}
 // IR-NEXT: tilegpu.warp_group_dot %[[Q]], {{.*}} use_c = %false
 // IR: scf.for {{.*}} -> (tensor<128x64xf32, #[[$MMA]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>, i32, i32, tensor<128xf32, #[[$SLICE]]>, i32, tensor<128x64xf16, #[[$A]]>)
 // IR-NOT: tilegpu.convert_layout

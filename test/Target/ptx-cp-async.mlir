@@ -23,8 +23,10 @@
 // F16: cp.async.commit_group;
 // F16-NOT: cp.async.cg
 // F16: cp.async.wait_group 1;
+// F16-NEXT: // end inline asm
 // F16-NEXT: bar.sync 0;
 // F16: cp.async.wait_group 0;
+// F16-NEXT: // end inline asm
 // F16-NEXT: bar.sync 0;
 // F16-NOT: cp.async
 
@@ -35,7 +37,9 @@
 // F32-COUNT-16: cp.async.ca.shared.global [{{.*}}], [{{.*}}], 4, %r{{[0-9]+}};
 // F32: cp.async.commit_group;
 // F32: cp.async.wait_group 1;
+// F32-NEXT: // end inline asm
 // F32-NEXT: bar.sync 0;
 // F32: cp.async.wait_group 0;
+// F32-NEXT: // end inline asm
 // F32-NEXT: bar.sync 0;
 // F32-NOT: cp.async

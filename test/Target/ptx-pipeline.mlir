@@ -1,7 +1,8 @@
 // A K loop of a 64x64x32 f16 dot compiled for sm_80: terrazzo-pipeline
-// turns both operand loads into 3-stage cp.async pipelines (two groups of
-// 16-byte .cg copies before the loop, one per iteration, a wait that leaves
-// one group in flight; the operands come out of the stages with ldmatrix,
+// turns both operand loads into 3-stage cp.async pipelines (16-byte .cg
+// copies for two iterations before the loop, a group per operand and
+// iteration, a wait that leaves one iteration's two groups in flight,
+// "cp.async.wait_group 2" as Triton writes it; the operands come out of the stages with ldmatrix,
 // plain for A and transposed for B, never word by word); sm_75 has no
 // cp.async and keeps the loads.
 // REQUIRES: ptxas
@@ -11,11 +12,15 @@
 // RUN: terrazzo-compile %s --target=cuda:75 --num-warps=4 --emit=ptx -o %t.75.ptx
 // RUN: FileCheck %s --check-prefix=SM75 < %t.75.ptx
 // CHECK-LABEL: .entry matmul(
-// CHECK-COUNT-4: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};
+// CHECK-COUNT-2: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};
 // CHECK: cp.async.commit_group;
-// CHECK-COUNT-4: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};
+// CHECK-COUNT-2: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};
 // CHECK: cp.async.commit_group;
-// CHECK: cp.async.wait_group 1;
+// CHECK-COUNT-2: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};
+// CHECK: cp.async.commit_group;
+// CHECK-COUNT-2: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};
+// CHECK: cp.async.commit_group;
+// CHECK: cp.async.wait_group 2;
 // CHECK-NOT: ld.shared.b32
 // CHECK-COUNT-4: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK-NOT: ld.shared.b32

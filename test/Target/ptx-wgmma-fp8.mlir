@@ -1,8 +1,8 @@
 // The K loop of wgmma_matmul_loop_fp8.mlir (128 x 128 f8E4M3FN tile, K
 // steps of 128, masked edges, A and B both contiguous along K) on sm_90a:
 // A's load becomes a 3-stage cp.async pipeline of 16-byte .cg copies into
-// a K-major nvmma_shared stack (two groups before the loop, one per
-// iteration, drained after it; B's too once terrazzo-pipeline copies
+// a K-major nvmma_shared stack (copies for two iterations before the loop,
+// one group per operand and iteration, drained after it; B's too once terrazzo-pipeline copies
 // along dimension 0), and wgmma multiplies e4m3 by e4m3 32
 // elements of K at a time, accumulating in float32. Neither operand is
 // widened to float16 (no cvt from e4m3, no mma.sync), and no byte reaches
@@ -34,5 +34,5 @@
 // CHECK: cp.async.commit_group;
 // CHECK: cp.async.wait_group 0;
 // In the loop (where LLVM's block order puts it), the wait that leaves one
-// group in flight.
-// WAIT: cp.async.wait_group 1;
+// iteration's groups (one per operand) in flight.
+// WAIT: cp.async.wait_group 2;

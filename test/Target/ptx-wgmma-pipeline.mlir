@@ -1,8 +1,9 @@
 // The K loop of wgmma_matmul_loop.mlir (128 x 128 float16 tile, K steps of
 // 64, masked edges) on sm_90a: terrazzo-pipeline turns both operand loads
 // into 3-stage cp.async pipelines through stacks of nvmma_shared buffers
-// (two groups of 16-byte .cg copies before the loop) and makes the wgmma
-// asynchronous. In the loop: the wait that leaves one copy group in flight
+// (16-byte .cg copies for two iterations before the loop, a group per
+// operand and iteration) and makes the wgmma asynchronous. In the loop: the
+// wait that leaves one iteration's two copy groups in flight
 // and a barrier come before the wgmmas (no proxy fence: only cp.async
 // writes these buffers, as in Triton's and CUTLASS's cp.async main loops;
 // the fence would also wait for the copies still in flight); their group
@@ -23,7 +24,7 @@
 // CHECK: cp.async.commit_group;
 // CHECK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};
 // CHECK: cp.async.commit_group;
-// CHECK: cp.async.wait_group 1;
+// CHECK: cp.async.wait_group 2;
 // CHECK-NOT: cp.async.cg
 // CHECK-NOT: fence.proxy.async
 // CHECK: bar.sync 0;

@@ -395,6 +395,22 @@ FAKE_EXPORT int hipDeviceGetAttribute(int *value, int attribute, int device) {
   case 87: // hipDeviceAttributeWarpSize
     *value = 64;
     return kSuccess;
+  // An MI300X's answers.
+  case 5: // hipDeviceAttributeClockRate (kHz)
+    *value = 2100000;
+    return kSuccess;
+  case 57: // hipDeviceAttributeMaxThreadsPerMultiProcessor
+    *value = 2048;
+    return kSuccess;
+  case 59: // hipDeviceAttributeMemoryBusWidth (bits)
+    *value = 8192;
+    return kSuccess;
+  case 60: // hipDeviceAttributeMemoryClockRate (kHz)
+    *value = 1300000;
+    return kSuccess;
+  case 71: // hipDeviceAttributeMaxRegistersPerBlock
+    *value = 65536;
+    return kSuccess;
   }
   return kInvalidValue;
 }

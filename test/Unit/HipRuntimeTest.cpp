@@ -207,6 +207,11 @@ TEST_F(HipRuntimeTest, DeviceQueries) {
   EXPECT_EQ(p.maxSharedMemoryPerBlock, 64 * 1024);
   EXPECT_EQ(p.maxSharedMemoryPerBlockOptin, 64 * 1024);
   EXPECT_EQ(p.totalMemoryBytes, std::size_t(192) << 30);
+  EXPECT_EQ(p.maxRegistersPerBlock, 65536);
+  EXPECT_EQ(p.maxThreadsPerMultiprocessor, 2048);
+  EXPECT_EQ(p.clockRateKHz, 2100000);
+  EXPECT_EQ(p.memoryClockRateKHz, 1300000);
+  EXPECT_EQ(p.memoryBusWidthBits, 8192);
   // ROCm 6's layout where the library has it (the ROCm 5 layout: in a child
   // below).
   EXPECT_NE(calls().find("hipGetDevicePropertiesR0600(0)"), std::string::npos)

@@ -331,6 +331,11 @@ TEST_F(RuntimeGpuTest, DeviceQueries) {
   EXPECT_GT(p.maxSharedMemoryPerBlock, 0);
   EXPECT_GE(p.maxSharedMemoryPerBlockOptin, p.maxSharedMemoryPerBlock);
   EXPECT_GT(p.totalMemoryBytes, 0u);
+  EXPECT_GE(p.maxRegistersPerBlock, 32 * 1024);
+  EXPECT_GE(p.maxThreadsPerMultiprocessor, p.maxThreadsPerBlock);
+  EXPECT_GT(p.clockRateKHz, 100000);      // above 100 MHz
+  EXPECT_GT(p.memoryClockRateKHz, 100000);
+  EXPECT_GE(p.memoryBusWidthBits, 64);
   std::printf("device %d: %s, sm_%d%d, %d SMs, %d bytes opt-in shared memory "
               "per block, %zu bytes, driver %d\n",
               p.ordinal, p.name.c_str(), p.computeCapabilityMajor,

@@ -202,6 +202,10 @@ LogicalResult MBarrierWaitOp::verify() {
   return verifyMBarrier(*this, getBarrier().getType());
 }
 
+LogicalResult MBarrierArriveOp::verify() {
+  return verifyMBarrier(*this, getBarrier().getType());
+}
+
 LogicalResult MBarrierInvalOp::verify() {
   return verifyMBarrier(*this, getBarrier().getType());
 }
@@ -317,6 +321,29 @@ LogicalResult WarpGroupDotWaitOp::inferReturnTypes(
     SmallVectorImpl<Type> &inferredReturnTypes) {
   llvm::append_range(inferredReturnTypes, operands.getTypes());
   return success();
+}
+
+/// The warp groups of the module `op` is in take turns: there are at least
+/// two, and `only` names one of them.
+static LogicalResult verifyWarpGroupTurn(Operation *op,
+                                         std::optional<uint32_t> only) {
+  unsigned warps = getNumWarps(op);
+  if (warps % 4 != 0 || warps < 8)
+    return op->emitOpError("needs at least two warp groups (tilegpu.num-warps "
+                           "a multiple of 4, at least 8), got ")
+           << warps << " warps";
+  if (only && *only >= warps / 4)
+    return op->emitOpError("names warp group ")
+           << *only << " of a program of " << warps / 4;
+  return success();
+}
+
+LogicalResult WarpGroupTurnWaitOp::verify() {
+  return verifyWarpGroupTurn(*this, getOnly());
+}
+
+LogicalResult WarpGroupTurnPassOp::verify() {
+  return verifyWarpGroupTurn(*this, getOnly());
 }
 
 LogicalResult WarpGroupDotWaitOp::verify() {

@@ -75,6 +75,43 @@ def TileGPU_WarpGroupDotWaitOp : TileGPU_Op<"warp_group_dot_wait",
   let hasVerifier = 1;
 }
 
+class TileGPU_WarpGroupTurnOp<string mnemonic> : TileGPU_Op<mnemonic> {
+  let arguments = (ins OptionalAttr<ConfinedAttr<I32Attr, [IntNonNegative]>>:$only);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def TileGPU_WarpGroupTurnWaitOp : TileGPU_WarpGroupTurnOp<"warp_group_turn_wait"> {
+  let summary = "Wait until the previous warp group passes this one the turn";
+  let description = [{
+    The program's warp groups (four consecutive warps each; the module's
+    `tilegpu.num-warps` a multiple of 8) take turns in a ring: warp group
+    g waits here until warp group g - 1 (the last one, for g = 0) has
+    passed it the turn (`tilegpu.warp_group_turn_pass`). Between the two,
+    a warp group issues its tensor-core work, so that one group's
+    `warp_group_dot`s run while the others compute on the previous
+    results (FlashAttention-3's ping-pong). With `only`, that warp group
+    alone waits (the others go on). Each wait consumes one pass; a
+    program's passes and waits must pair up (one initial pass, by the last
+    group to group 0, and one final wait of group 0, balance a loop).
+
+        tilegpu.warp_group_turn_wait
+        tilegpu.warp_group_turn_wait {only = 0 : i32}
+  }];
+}
+
+def TileGPU_WarpGroupTurnPassOp : TileGPU_WarpGroupTurnOp<"warp_group_turn_pass"> {
+  let summary = "Pass the turn to the next warp group";
+  let description = [{
+    Warp group g passes the turn to warp group g + 1 (to group 0 from the
+    last), without waiting; see `tilegpu.warp_group_turn_wait`. With
+    `only`, that warp group alone passes.
+
+        tilegpu.warp_group_turn_pass
+        tilegpu.warp_group_turn_pass {only = 1 : i32}
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor memory accelerator (TMA, sm_90) and mbarriers
 //===----------------------------------------------------------------------===//
@@ -155,6 +192,23 @@ def TileGPU_MBarrierWaitOp : TileGPU_Op<"mbarrier_wait"> {
     Arg<TileGPU_MemDescType, "mbarrier", [MemRead<SharedMemory>, MemWrite<SharedMemory>]>:$barrier,
     I32:$phase);
   let assemblyFormat = "$barrier `,` $phase attr-dict `:` qualified(type($barrier))";
+  let hasVerifier = 1;
+}
+
+def TileGPU_MBarrierArriveOp : TileGPU_Op<"mbarrier_arrive"> {
+  let summary = "Arrive on an mbarrier once per warp";
+  let description = [{
+    Each warp arrives once on `barrier`, after all of its lanes have reached
+    the op: an mbarrier a pipelined loop's readers release a buffer with is
+    initialised expecting one arrival per warp of the kernel. The arrival
+    orders the warp's earlier accesses before those of the threads that
+    wait for the phase (release).
+
+        tilegpu.mbarrier_arrive %bar : !tilegpu.memdesc<1xi64, #bar, mutable>
+  }];
+  let arguments = (ins
+    Arg<TileGPU_MemDescType, "mbarrier", [MemRead<SharedMemory>, MemWrite<SharedMemory>]>:$barrier);
+  let assemblyFormat = "$barrier attr-dict `:` qualified(type($barrier))";
   let hasVerifier = 1;
 }
 

@@ -23,8 +23,10 @@ namespace mlir::tilegpu {
 /// Unit attribute of an async_copy_global_to_local: no shared-memory read
 /// since the last barrier touches its buffer, and the buffer's earlier
 /// readers completed before that barrier (a software pipeliner's refill of
-/// a buffer read in an earlier iteration). Barrier insertion then needs no
-/// barrier between pending reads and the copy.
+/// a buffer read in an earlier iteration); of an
+/// async_tma_copy_global_to_local: the buffer's readers released it on an
+/// mbarrier that the copy's thread waited for. Barrier insertion then needs
+/// no barrier between pending reads and the copy.
 inline constexpr const char *kReadsRetiredAttrName = "tilegpu.reads_retired";
 
 /// The launch configuration of the module `op` is (or is in), from its

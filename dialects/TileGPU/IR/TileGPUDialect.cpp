@@ -153,10 +153,12 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == kReadsRetiredAttrName) {
-    if (!isa<UnitAttr>(attr.getValue()) || !isa<AsyncCopyGlobalToLocalOp>(op))
+    if (!isa<UnitAttr>(attr.getValue()) ||
+        !isa<AsyncCopyGlobalToLocalOp, AsyncTMACopyGlobalToLocalOp>(op))
       return op->emitError("'")
              << name << "' must be a unit attribute of a "
-             << AsyncCopyGlobalToLocalOp::getOperationName();
+             << AsyncCopyGlobalToLocalOp::getOperationName() << " or a "
+             << AsyncTMACopyGlobalToLocalOp::getOperationName();
     return success();
   }
   bool known = name == kNumWarpsAttrName || name == kThreadsPerWarpAttrName ||

@@ -8,7 +8,8 @@ types (`tl.dtype`, `tl.pointer_type`, `tl.block_type`).
 Operation vocabulary (`op` arguments):
 
 * `binary`: addf subf mulf divf divf_approx (float32 division to within
-  2 ulp, as Triton's `/`; exact elsewhere) remf powf minnumf maxnumf minimumf maximumf
+  2 ulp, as Triton's `/`; exact elsewhere) divf_fast (float32 division,
+  the hardware's fastest: tl.fdiv(approx=True)) remf powf minnumf maxnumf minimumf maximumf
   addi subi muli divsi divui remsi remui andi ori xori shli shrsi shrui
   minsi minui maxsi maxui
 * `compare` predicates: olt ole ogt oge oeq une (floats), slt sle sgt sge ult

@@ -52,6 +52,10 @@ def _is_jit_function(x) -> bool:
     return getattr(x, "_terrazzo_jit_function", False)
 
 
+#: What _operator_method returns when no aggregate method applies.
+_NO_METHOD = object()
+
+
 class _BoundJitMethod:
     """`x.method` where the tensor method is a @jit function: calling it
     calls the function with `x` first."""
@@ -189,6 +193,24 @@ _BINOPS = {
 _CMPOPS = {
     ast.Lt: ("lt", operator.lt), ast.LtE: ("le", operator.le), ast.Gt: ("gt", operator.gt),
     ast.GtE: ("ge", operator.ge), ast.Eq: ("eq", operator.eq), ast.NotEq: ("ne", operator.ne),
+}
+
+#: The methods an aggregate class may define (as @jit functions) for an
+#: operator, and their reflected forms (the right operand's, tried when the
+#: left one is no aggregate defining the first).
+_OPERATOR_METHODS = {
+    ast.Add: ("__add__", "__radd__"), ast.Sub: ("__sub__", "__rsub__"),
+    ast.Mult: ("__mul__", "__rmul__"), ast.Div: ("__truediv__", "__rtruediv__"),
+    ast.FloorDiv: ("__floordiv__", "__rfloordiv__"), ast.Mod: ("__mod__", "__rmod__"),
+    ast.BitAnd: ("__and__", "__rand__"), ast.BitOr: ("__or__", "__ror__"),
+    ast.BitXor: ("__xor__", "__rxor__"), ast.LShift: ("__lshift__", "__rlshift__"),
+    ast.RShift: ("__rshift__", "__rrshift__"), ast.Pow: ("__pow__", "__rpow__"),
+    ast.MatMult: ("__matmul__", "__rmatmul__"),
+    ast.Lt: ("__lt__", "__gt__"), ast.LtE: ("__le__", "__ge__"),
+    ast.Gt: ("__gt__", "__lt__"), ast.GtE: ("__ge__", "__le__"),
+    ast.Eq: ("__eq__", "__eq__"), ast.NotEq: ("__ne__", "__ne__"),
+    ast.USub: ("__neg__", None), ast.UAdd: ("__pos__", None),
+    ast.Invert: ("__invert__", None),
 }
 
 _UNSUPPORTED_STMTS = {
@@ -1191,9 +1213,27 @@ class CodeGenerator:
             return _BoundJitMethod(value, target)
         return value
 
+    def _operator_method(self, op, operands, node):
+        """The result of an aggregate's @jit method for operator `op` on
+        `operands` (the left one's, else the right one's reflected form),
+        or _NO_METHOD."""
+        names = _OPERATOR_METHODS.get(type(op))
+        if names is None:
+            return _NO_METHOD
+        for name, (receiver, *others) in zip(names, (operands, operands[::-1])):
+            if name is None or not is_aggregate_instance(receiver):
+                continue
+            method = getattr(type(receiver), name, None)
+            if _is_jit_function(method):
+                return self._call_jit(method, [receiver, *others], {}, node)
+        return _NO_METHOD
+
     def _binop(self, op, lhs, rhs, node):
         name, pyop = _BINOPS[type(op)]
         l, r = _unwrap(lhs), _unwrap(rhs)
+        result = self._operator_method(op, (l, r), node)
+        if result is not _NO_METHOD:
+            return result
         if not isinstance(l, tensor) and not isinstance(r, tensor):
             return pyop(l, r)
         if name is None:
@@ -1214,6 +1254,9 @@ class CodeGenerator:
 
     def visit_UnaryOp(self, node):
         v = _unwrap(self.visit(node.operand))
+        result = self._operator_method(node.op, (v,), node)
+        if result is not _NO_METHOD:
+            return result
         if not isinstance(v, tensor):
             return {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert,
                     ast.Not: operator.not_}[type(node.op)](v)
@@ -1259,6 +1302,9 @@ class CodeGenerator:
                 raise self.error(node, "`in` is not supported on tensors", UnsupportedError)
             res = l in r
             return res if isinstance(op, ast.In) else not res
+        result = self._operator_method(op, (l, r), node)
+        if result is not _NO_METHOD:
+            return result
         name, pyop = _CMPOPS[type(op)]
         if not isinstance(l, tensor) and not isinstance(r, tensor):
             return pyop(l, r)

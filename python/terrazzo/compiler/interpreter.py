@@ -332,6 +332,7 @@ _UNARY = {
 
 _FLOAT_BINARY = {
     "addf": np.add, "subf": np.subtract, "mulf": np.multiply, "divf": np.divide, "divf_approx": np.divide,
+    "divf_fast": np.divide,
     "remf": np.fmod, "powf": np.power, "minnumf": np.fmin, "maxnumf": np.fmax,
     "minimumf": np.minimum, "maximumf": np.maximum,
 }

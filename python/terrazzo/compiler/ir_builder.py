@@ -468,6 +468,8 @@ class IRBuilder(Builder):
     def binary(self, op, a, b, ty):
         if op == "divf_approx":
             return self._op(f"arith.divf {a}, {b} fastmath<afn> : {ir_type(ty)}")
+        if op == "divf_fast":
+            return self._op(f"arith.divf {a}, {b} fastmath<arcp,afn> : {ir_type(ty)}")
         name = _BINARY_OPS.get(op, f"arith.{op}")
         return self._op(f"{name} {a}, {b} : {ir_type(ty)}")
 

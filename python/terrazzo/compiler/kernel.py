@@ -8,7 +8,13 @@ num_stages):
 * pointer: ("p", dtype name, aligned to 16 bytes), the name None for None;
 * bool: ("b",);
 * integer: ("i" or "l", value == 1, value % 16 == 0, value >= 0), or
-  ("i"/"l",) when the parameter is not specialised (do_not_specialize);
+  ("i"/"l",) when the parameter is not specialised (do_not_specialize),
+  with value % 16 == 0 false when not specialised on alignment
+  (do_not_specialize_on_alignment); a pointer of either kind counts as
+  not aligned. Both name parameters by index or name, or members of tuple
+  and aggregate parameters by an index path (parameter, then the member's
+  position at each level: `(1, 0)`, `("pair", 1, 2)`); see
+  specialisation_modes;
 * float: ("f",) (and ("d",) for float64 values);
 * host tensor descriptor (terrazzo.tools.tensor_descriptor): ("tensordesc",
   base pointer entry, shape entries, stride entries, block shape, padding),
@@ -170,8 +176,68 @@ def is_runtime_member(value) -> bool:
                 callable(value))
 
 
-def _argument_entry(value, dns: bool = False):
-    """The key entry of a runtime argument (the module's docstring)."""
+#: How a parameter (or a member of a tuple parameter) is specialised: the
+#: values of JITFunction.do_not_specialize, which the C++ dispatcher takes
+#: as they are.
+SPECIALISE, NO_SPECIALISE, NO_ALIGNMENT = 0, 1, 2
+
+
+def specialisation_modes(arg_names: Sequence[str], do_not_specialize,
+                         do_not_specialize_on_alignment) -> list:
+    """Per parameter, how it is specialised: SPECIALISE, NO_SPECIALISE
+    (named by do_not_specialize) or NO_ALIGNMENT (by
+    do_not_specialize_on_alignment); for a parameter whose tuple members
+    are named, a dict from member paths (positions at each level; () for
+    the parameter itself) to modes. Entries name a parameter by index or
+    name, or a member by a path whose first item does (as in Triton, a
+    whole tuple parameter named keeps its members specialised); an entry
+    naming no parameter is a ValueError."""
+    modes: list = [SPECIALISE] * len(arg_names)
+
+    def parameter(entry, option):
+        if isinstance(entry, str) and entry in arg_names:
+            return arg_names.index(entry)
+        if isinstance(entry, int) and not isinstance(entry, bool) and \
+                -len(arg_names) <= entry < len(arg_names):
+            return entry % len(arg_names)
+        raise ValueError(f"{option} names unknown parameters [{entry!r}] (parameters: "
+                         f"{', '.join(arg_names)})")
+
+    for option, mode, entries in (("do_not_specialize_on_alignment", NO_ALIGNMENT,
+                                   do_not_specialize_on_alignment),
+                                  ("do_not_specialize", NO_SPECIALISE, do_not_specialize)):
+        for entry in entries or ():
+            path: tuple = ()
+            if isinstance(entry, (tuple, list)):
+                if not entry or not all(isinstance(i, int) and not isinstance(i, bool) and
+                                        i >= 0 for i in entry[1:]):
+                    raise ValueError(f"{option}: {entry!r} is no path to a tuple member "
+                                     "(a parameter, then member positions)")
+                entry, path = entry[0], tuple(entry[1:])
+            i = parameter(entry, option)
+            if path or isinstance(modes[i], dict):
+                if not isinstance(modes[i], dict):
+                    modes[i] = {(): modes[i]}
+                # do_not_specialize wins: it drops alignment too.
+                if modes[i].get(path) != NO_SPECIALISE:
+                    modes[i][path] = mode
+            elif modes[i] != NO_SPECIALISE:
+                modes[i] = mode
+    return modes
+
+
+def member_mode(mode, path: tuple = ()) -> int:
+    """The mode of the member at `path` of a parameter whose mode (an entry
+    of specialisation_modes) is `mode`."""
+    if isinstance(mode, dict):
+        return mode.get(path, SPECIALISE)
+    return mode if not path else SPECIALISE
+
+
+def _argument_entry(value, mode=SPECIALISE):
+    """The key entry of a runtime argument (the module's docstring),
+    specialised as `mode` (an entry of specialisation_modes) says."""
+    own = member_mode(mode)
     if getattr(value, "ndim", None) == 0 and hasattr(value, "item") and \
             not hasattr(value, "data_ptr"):
         value = value.item()  # NumPy scalars
@@ -180,17 +246,20 @@ def _argument_entry(value, dns: bool = False):
     if isinstance(value, numbers.Integral) and not _is_pointer_like(value):
         v = int(value)
         kind = "i" if -(1 << 31) <= v < (1 << 31) else "l"
-        return (kind,) if dns else (kind, v == 1, v % 16 == 0, v >= 0)
+        if own == NO_SPECIALISE:
+            return (kind,)
+        return (kind, v == 1, own == SPECIALISE and v % 16 == 0, v >= 0)
     if isinstance(value, numbers.Real) and not _is_pointer_like(value):
         return ("f",)
     if _is_host_descriptor(value):
         return _descriptor_entry(value)
     if is_structure(value):
         return tuple_entry(tuple_template(value),
-                           iter([_argument_entry(m) for m in runtime_members(value)]))
+                           iter([_argument_entry(m, member_mode(mode, path))
+                                 for path, m in runtime_member_paths(value)]))
     if _is_pointer_like(value):
         name, aligned = _pointer_dtype_name(value)
-        return ("p", name, aligned)
+        return ("p", name, aligned and own == SPECIALISE)
     raise CompilationError(f"cannot pass a {type(value).__name__} to a kernel; mark "
                            "the parameter tl.constexpr for compile-time values")
 
@@ -201,10 +270,6 @@ def tuple_template(value) -> tuple:
     being "arg" (a runtime member), ("c", value) or a nested template."""
     members = []
     for m in struct_parts(value):
-        if _is_host_descriptor(m):
-            raise CompilationError("a host tensor descriptor inside a tuple or aggregate "
-                                   "argument is not supported; pass it as a parameter of "
-                                   "its own")
         if is_structure(m):
             members.append(tuple_template(m))
         elif is_runtime_member(m):
@@ -224,12 +289,18 @@ def tuple_template(value) -> tuple:
 def runtime_members(value) -> list:
     """The runtime members of a tuple or aggregate argument, nested ones
     included, in order: the kernel parameters that pass it."""
+    return [m for _, m in runtime_member_paths(value)]
+
+
+def runtime_member_paths(value, prefix: tuple = ()) -> list:
+    """(path, member) of each runtime member of a tuple or aggregate
+    argument, in order; a path is the member's position at each level."""
     out = []
-    for m in struct_parts(value):
+    for i, m in enumerate(struct_parts(value)):
         if is_structure(m):
-            out.extend(runtime_members(m))
+            out.extend(runtime_member_paths(m, prefix + (i,)))
         elif is_runtime_member(m):
-            out.append(m)
+            out.append((prefix + (i,), m))
     return out
 
 
@@ -242,16 +313,18 @@ def tuple_entry(template: tuple, entries) -> tuple:
                                 for m in members))
 
 
-def compute_key(parsed: ParsedFunction, values: Sequence[Any], do_not_specialize: Sequence[bool],
+def compute_key(parsed: ParsedFunction, values: Sequence[Any], do_not_specialize: Sequence[Any],
                 num_warps: int = DEFAULT_NUM_WARPS,
                 num_stages: int = DEFAULT_NUM_STAGES) -> tuple:
-    """The specialisation key of a launch (see the module's docstring)."""
+    """The specialisation key of a launch (see the module's docstring);
+    `do_not_specialize` has an entry of specialisation_modes per
+    parameter."""
     key = []
-    for value, is_cx, dns in zip(values, parsed.constexprs, do_not_specialize):
+    for value, is_cx, mode in zip(values, parsed.constexprs, do_not_specialize):
         if is_cx:
             key.append(value.value if isinstance(value, constexpr) else value)
         else:
-            key.append(_argument_entry(value, dns))
+            key.append(_argument_entry(value, mode))
     key.append((check_num_warps(num_warps), check_num_stages(num_stages)))
     return tuple(key)
 
@@ -395,13 +468,21 @@ def _leaf_specs(spec: ParamSpec) -> List[ParamSpec]:
     return [spec]
 
 
-def _tuple_value(spec: ParamSpec, leaves):
+def _tuple_value(spec: ParamSpec, leaves, descriptor):
     """The kernel's value of a tuple argument from the values of its runtime
-    members (an iterator, in order)."""
+    members (an iterator, in order); `descriptor(spec, parts)` makes a host
+    descriptor member of its parts."""
     cls, members = spec.value
-    return build(cls, [_tuple_value(m, leaves) if m.kind == "tuple" else
-                       constexpr(m.value) if m.kind == "constexpr" else next(leaves)
-                       for m in members])
+
+    def member(m):
+        if m.kind == "tuple":
+            return _tuple_value(m, leaves, descriptor)
+        if m.kind == "constexpr":
+            return constexpr(m.value)
+        if m.kind == "desc":
+            return descriptor(m.value, [next(leaves) for _ in m.value.parts()])
+        return next(leaves)
+    return build(cls, [member(m) for m in members])
 
 
 def _descriptor_spec(name: str, entry: tuple) -> ParamSpec:
@@ -500,7 +581,10 @@ def generate_kernel_ir(parsed: ParsedFunction, specs: Sequence[ParamSpec],
                 scope[name] = _host_descriptor(sem, parsed, node_by_name, name, spec.value,
                                                composites[name])
             elif spec.kind == "tuple":
-                scope[name] = _tuple_value(spec, iter(composites[name]))
+                scope[name] = _tuple_value(
+                    spec, iter(composites[name]),
+                    lambda desc, parts, name=name: _host_descriptor(
+                        sem, parsed, node_by_name, name, desc, parts))
         builder.loc = fn_loc
         run_function_body(ctx, parsed, scope)
         last = parsed.tree.body[-1] if parsed.tree.body else parsed.tree
@@ -523,13 +607,19 @@ def _host_descriptor(sem, parsed, node_by_name, name, desc: DescriptorSpec, part
         raise e.compilation_error(str(e), loc) from e
 
 
-def _interpreted_tuple(memory, builder, name, value):
+def _interpreted_tuple(memory, builder, sem, parsed, name, value):
     """The interpreter's value of a tuple or aggregate argument: its runtime
-    members as arguments, its compile-time ones as constexprs."""
-    return build(struct_class(value), [
-        _interpreted_tuple(memory, builder, name, m) if is_structure(m) else
-        argument_value(memory, builder, name, m) if is_runtime_member(m) else
-        constexpr(m) for m in struct_parts(value)])
+    members as arguments (host descriptors as the compiled kernel builds
+    them), its compile-time ones as constexprs."""
+    def member(m):
+        if is_structure(m):
+            return _interpreted_tuple(memory, builder, sem, parsed, name, m)
+        if _is_host_descriptor(m):
+            return host_descriptor_value(memory, builder, sem, parsed, name, m)
+        if is_runtime_member(m):
+            return argument_value(memory, builder, name, m)
+        return constexpr(m)
+    return build(struct_class(value), [member(m) for m in struct_parts(value)])
 
 
 def key_digest(*parts) -> str:
@@ -541,7 +631,7 @@ def key_digest(*parts) -> str:
 
 def interpret(parsed, grid, bound: Dict[str, Any], num_warps: Optional[int] = None,
               num_stages: Optional[int] = None,
-              do_not_specialize: Optional[Sequence[bool]] = None) -> None:
+              do_not_specialize: Optional[Sequence[Any]] = None) -> None:
     """Runs every program instance of `grid` with the bound arguments in the
     interpreter: the same code generator and semantic layer as
     generate_kernel_ir, over the interpreter's builder.
@@ -568,7 +658,7 @@ def interpret(parsed, grid, bound: Dict[str, Any], num_warps: Optional[int] = No
         elif _is_host_descriptor(value):
             base[name] = host_descriptor_value(memory, builder, sem, parsed, name, value)
         elif is_structure(value):
-            base[name] = _interpreted_tuple(memory, builder, name, value)
+            base[name] = _interpreted_tuple(memory, builder, sem, parsed, name, value)
         else:
             base[name] = argument_value(memory, builder, name, value)
             if const and isinstance(base[name], tensor) and base[name].type.is_ptr():

@@ -381,7 +381,7 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
             if fop is None:
                 raise SemanticError(f"this operation is not defined on {sca}")
             a32, b32 = self._fp8_in_fp32(a, b)
-            op = "divf" if fop == "divf_approx" else fop
+            op = "divf" if fop in ("divf_approx", "divf_fast") else fop
             r = tensor(self.builder.binary(op, a32.handle, b32.handle, a32.type), a32.type)
             return self.cast(r, sca)
         if sca.is_floating():
@@ -430,9 +430,13 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
         a, b = self._prep(a, b)
         return self._arith("mulf", "muli", a, b)
 
-    def truediv(self, a, b, ieee_rounding: bool = False) -> tensor:
+    def truediv(self, a, b, ieee_rounding: bool = False, approx: bool = False) -> tensor:
         """`/`: float32 division to within 2 ulp unless `ieee_rounding`
-        (as Triton's `/`, `tl.fdiv` and `tl.div_rn`); exact elsewhere."""
+        (as Triton's `/`, `tl.fdiv` and `tl.div_rn`), the fastest one with
+        `approx` (tl.fdiv(approx=True)); exact elsewhere."""
+        if approx and ieee_rounding:
+            raise SemanticError("tl.fdiv: approx=True and ieee_rounding=True contradict "
+                                "each other")
         a, b = self._prep(a, b, div_or_mod=True)
         a_sca, b_sca = a.type.scalar, b.type.scalar
         if a_sca.is_int() and b_sca.is_int():
@@ -442,8 +446,9 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
                 b = self.cast(b, a_sca)
             else:
                 a = self.cast(a, b_sca)
-        approx = not ieee_rounding and a.type.scalar == tl.float32
-        return self._arith("divf_approx" if approx else "divf", None, a, b)
+        if a.type.scalar != tl.float32 or ieee_rounding:
+            return self._arith("divf", None, a, b)
+        return self._arith("divf_fast" if approx else "divf_approx", None, a, b)
 
     def floordiv(self, a, b) -> tensor:
         a, b = self._prep(a, b, div_or_mod=True)

@@ -686,8 +686,13 @@ def sigmoid(x):
 
 
 @builtin
-def fdiv(x, y, ieee_rounding=False):
-    return _current_semantic().truediv(x, y, ieee_rounding=ieee_rounding)
+def fdiv(x, y, ieee_rounding=False, approx=False):
+    """Elementwise x / y: to within 2 ulp for float32 (as `/`), IEEE-rounded
+    with `ieee_rounding`, or with `approx` the hardware's fastest float32
+    division (2 ulp while |y| is within 2**-126 .. 2**126; beyond that
+    the quotient of a finite x is 0)."""
+    return _current_semantic().truediv(x, y, ieee_rounding=_unwrap(ieee_rounding),
+                                       approx=_unwrap(approx))
 
 
 @builtin

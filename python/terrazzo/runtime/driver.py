@@ -103,10 +103,7 @@ def current_stream(device: Optional[int] = None) -> int:
 # on (CUDA's, else HIP's: `_C.platform()`), by the extension's runtime
 # (`_C.device_properties`, `current_device`, `set_current_device`,
 # `kernel_attributes`): one implementation talks to the driver, without
-# torch. Five of the properties Triton reports (the register file, the
-# clocks, the memory bus, threads per multiprocessor) are not in
-# runtime::DeviceProperties yet: those come from cuDeviceGetAttribute through
-# ctypes (_CudaAttributes), so on a HIP device they raise. On a machine without
+# torch, for CUDA and HIP devices alike. On a machine without
 # a GPU the active driver is the interpreter's: `get_current_target()` says
 # so (backend "interpreter") and device queries raise RuntimeError.
 
@@ -238,67 +235,19 @@ def current_target_name(C=None) -> str:
     return t or DEFAULT_TARGET
 
 
-# CUdevice_attribute values (cuda.h) of the properties Triton reports that
-# the runtime's DeviceProperties does not have.
-_CU_ATTRIBUTES = {
-    "max_num_regs": 12,          # MAX_REGISTERS_PER_BLOCK
-    "sm_clock_rate": 13,         # CLOCK_RATE (kHz)
-    "mem_clock_rate": 36,        # MEMORY_CLOCK_RATE (kHz)
-    "mem_bus_width": 37,         # GLOBAL_MEMORY_BUS_WIDTH (bits)
-    "max_threads_per_sm": 39,    # MAX_THREADS_PER_MULTIPROCESSOR
+# Triton's keys of `get_device_properties` and the runtime's
+# (runtime::DeviceProperties, `_C.device_properties`) they are read from: one
+# query for CUDA and HIP devices alike.
+_PROPERTY_KEYS = {
+    "max_shared_mem": "max_shared_memory_per_block_optin",
+    "max_num_regs": "max_registers_per_block",
+    "multiprocessor_count": "multiprocessor_count",
+    "warpSize": "warp_size",
+    "sm_clock_rate": "clock_rate_khz",
+    "mem_clock_rate": "memory_clock_rate_khz",
+    "mem_bus_width": "memory_bus_width_bits",
+    "max_threads_per_sm": "max_threads_per_multiprocessor",
 }
-
-
-class _CudaAttributes:
-    """cuDeviceGetAttribute through ctypes, for the _CU_ATTRIBUTES only (the
-    same libcuda the extension's runtime loads)."""
-
-    _instance = None
-    _error: Optional[str] = None
-
-    def __init__(self, lib):
-        self.lib = lib
-
-    @classmethod
-    def get(cls) -> "_CudaAttributes":
-        if cls._instance is None and cls._error is None:
-            import ctypes
-            names = ("nvcuda.dll",) if os.name == "nt" else ("libcuda.so.1", "libcuda.so")
-            if os.environ.get("TERRAZZO_LIBCUDA"):  # as the extension's runtime
-                names = (os.environ["TERRAZZO_LIBCUDA"],) + names
-            for name in names:
-                try:
-                    lib = ctypes.CDLL(name)
-                    break
-                except OSError as e:
-                    cls._error = f"cannot load the CUDA driver ({e})"
-            else:
-                raise RuntimeError(cls._error)
-            cls._error = None
-            instance = cls(lib)
-            instance.check(lib.cuInit(0), "cuInit")
-            cls._instance = instance
-        if cls._instance is None:
-            raise RuntimeError(cls._error)
-        return cls._instance
-
-    def check(self, result: int, what: str) -> None:
-        if result == 0:
-            return
-        import ctypes
-        text = ctypes.c_char_p()
-        self.lib.cuGetErrorString(result, ctypes.byref(text))
-        message = text.value.decode() if text.value else f"error {result}"
-        raise RuntimeError(f"{what} failed: {message}")
-
-    def attribute(self, attribute: int, ordinal: int) -> int:
-        import ctypes
-        device, value = ctypes.c_int(), ctypes.c_int()
-        self.check(self.lib.cuDeviceGet(ctypes.byref(device), ordinal),
-                   f"cuDeviceGet({ordinal})")
-        self.check(self.lib.cuDeviceGetAttribute(ctypes.byref(value), attribute, device),
-                   f"cuDeviceGetAttribute({attribute})")
-        return value.value
 
 
 def _torch_cuda():
@@ -352,13 +301,8 @@ class DeviceUtils:
         index = _device_index(device)
         if index not in self._properties:
             runtime = get_C().device_properties(index)
-            props = {"max_shared_mem": runtime["max_shared_memory_per_block_optin"],
-                     "multiprocessor_count": runtime["multiprocessor_count"],
-                     "warpSize": runtime["warp_size"]}
-            cuda = _CudaAttributes.get()
-            props.update({key: cuda.attribute(attr, index)
-                          for key, attr in _CU_ATTRIBUTES.items()})
-            self._properties[index] = props
+            self._properties[index] = {key: runtime[field]
+                                       for key, field in _PROPERTY_KEYS.items()}
         return dict(self._properties[index])
 
 

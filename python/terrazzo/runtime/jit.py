@@ -34,8 +34,8 @@ from ..compiler.codegen import _is_jit_function
 from ..compiler.parsed_function import ParsedFunction
 from ..compiler.kernel import (DEFAULT_NUM_STAGES, DEFAULT_NUM_WARPS, KernelIR,
                                check_num_stages, check_num_warps, compute_key,
-                               generate_kernel_ir, key_digest, launch_option, specs_from_key,
-                               split_key, type_name)
+                               generate_kernel_ir, key_digest, launch_option, member_mode,
+                               specialisation_modes, specs_from_key, split_key, type_name)
 from ..errors import CompilationError, OutOfResourcesCompilationError, SourceLocation
 from ..language.core import constexpr, dtype
 from . import driver
@@ -59,6 +59,8 @@ COMPILE_OPTIONS = ("enable_fp_fusion", "arch")
 LAUNCH_OPTIONS = ("num_warps", "num_stages") + IGNORED_LAUNCH_OPTIONS + COMPILE_OPTIONS
 _IGNORED = frozenset(IGNORED_LAUNCH_OPTIONS)
 _COMPILE_OPTION_SET = frozenset(COMPILE_OPTIONS)
+#: Keywords that a launch must take through JITFunction.run.
+_RUN_KEYWORDS = _IGNORED | _COMPILE_OPTION_SET
 #: Launch options the C++ dispatcher reads from keywords, so that a kernel
 #: parameter of the same name is given to it under another name.
 _DISPATCHER_OPTIONS = ("num_warps", "num_stages")
@@ -170,13 +172,10 @@ class JITFunction(KernelInterface):
         self.debug = debug
         self.noinline = noinline
         self.interpret = interpret
-        dns = set()
-        for d in do_not_specialize or ():
-            dns.add(self.arg_names[d] if isinstance(d, int) else d)
-        unknown = dns - set(self.arg_names)
-        if unknown:
-            raise ValueError(f"do_not_specialize names unknown parameters {sorted(unknown)}")
-        self.do_not_specialize = [n in dns for n in self.arg_names]
+        # Per parameter, how it is specialised (compiler/kernel.py's
+        # specialisation_modes: a mode, or modes by tuple member).
+        self.do_not_specialize = specialisation_modes(self.arg_names, do_not_specialize,
+                                                      do_not_specialize_on_alignment)
         # Parameters named like a launch option (Triton's tutorial 02 has
         # `num_stages: tl.constexpr`): a keyword of that name gives both the
         # parameter and the option, as in Triton; a positional value only
@@ -185,6 +184,9 @@ class JITFunction(KernelInterface):
         self._dispatcher_names = [_param_alias(n) if n in _DISPATCHER_OPTIONS else n
                                   for n in self.arg_names]
         self._dispatcher = None
+        # The dispatcher that kernel[grid](...) may call directly (None:
+        # every launch goes through run()); see __getitem__.
+        self._direct = None
         self._tuple_launches: Optional[TupleLaunches] = None  # launches with tuples
         self._cache_key: Optional[str] = None
         self._disk_cache: Optional[DiskCache] = None
@@ -196,6 +198,29 @@ class JITFunction(KernelInterface):
 
     def __repr__(self):
         return f"JITFunction({self.module}:{self.fn.__qualname__})"
+
+    def __getitem__(self, grid) -> Callable:
+        """`kernel[grid](...)`. A launch that needs none of run()'s
+        handling (no interpreter, compile options, ignored options,
+        parameters named like options or tuple arguments seen before) goes
+        straight to the C++ dispatcher: what run() decides from the
+        function alone is decided once, when the dispatcher is made
+        (_direct), and per launch only the keywords and the environment
+        are looked at."""
+        if _SKIPPING_THREADS and threading.get_ident() in _SKIPPING_THREADS:
+            return _skipped_launch
+        direct = self._direct
+
+        def launch(*args, **kwargs):
+            if direct is not None and (not kwargs or _RUN_KEYWORDS.isdisjoint(kwargs)) and \
+                    not driver.interpret_requested():
+                try:
+                    return direct.run(grid, args, kwargs)
+                except TypeError:
+                    if not has_structures(args, kwargs):
+                        raise
+            return self.run(*args, grid=grid, **kwargs)
+        return launch
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"{self.__name__} is a @jit function: launch it with "
@@ -314,6 +339,7 @@ class JITFunction(KernelInterface):
     def _tuples(self) -> TupleLaunches:
         if self._tuple_launches is None:
             self._tuple_launches = TupleLaunches(self)
+            self._direct = None  # launches with tuples skip the C++ TypeError
         return self._tuple_launches
 
     def _variant(self, kwargs):
@@ -342,6 +368,7 @@ class JITFunction(KernelInterface):
             variant = copy.copy(base)
             variant._base, variant._compile_options = base, options
             variant._dispatcher, variant._prepared, variant._variants = None, {}, None
+            variant._direct = None
             variant._tuple_launches = None
             # Its own compiles: a copy made while an autotuner compiles the
             # parent in threads must not send them to that (closing) pool.
@@ -416,9 +443,13 @@ class JITFunction(KernelInterface):
         defaults = [p.default if p.default is not inspect.Parameter.empty else C.NO_DEFAULT
                     for p in self.params]
         self._dispatcher = C.Dispatcher(list(self._dispatcher_names), list(self.constexprs),
-                                        list(self.do_not_specialize), defaults,
+                                        [member_mode(m) for m in self.do_not_specialize],
+                                        defaults,
                                         self._compile_for_key, self.__name__,
                                         current_stream=driver.current_stream)
+        if self.interpret is None and not self._option_params and \
+                self._tuple_launches is None:
+            self._direct = self._dispatcher
         return self._dispatcher
 
     # ------------------------------------------------------------------

@@ -10,7 +10,8 @@ such dispatcher per *template* of the arguments (which parameters hold
 tuples, their classes, their compile-time members: compiler/kernel.py's
 tuple_template); its keys convert back to the kernel's key (tuple_entry),
 so a member is specialised as a parameter of its own would be (pointer
-alignment, integers equal to 1 or divisible by 16) and the kernel compiled
+alignment, integers equal to 1 or divisible by 16; do_not_specialize and
+do_not_specialize_on_alignment name members by their paths) and the kernel compiled
 and cached is the one `compute_key` names. The flattening costs a few
 microseconds of Python per launch, for these launches only.
 """
@@ -19,7 +20,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Sequence
 
-from ..compiler.kernel import runtime_members, split_key, tuple_entry, tuple_template
+from ..compiler.kernel import (member_mode, runtime_members, split_key, tuple_entry,
+                               tuple_template)
 from ..language.structures import is_structure
 from . import driver
 
@@ -30,18 +32,20 @@ def has_structures(args: Sequence[Any], kwargs: Dict[str, Any]) -> bool:
     return any(is_structure(a) for a in args) or any(is_structure(v) for v in kwargs.values())
 
 
-def _member_names(name: str, template: tuple, out: List[str]) -> None:
+def _member_names(name: str, template: tuple, out: List[str], paths: List[tuple],
+                  path: tuple = ()) -> None:
     """The names of the runtime members of a tuple parameter, for the
-    dispatcher's messages: values[0], values[1][2], p.x (an aggregate's
-    field)."""
+    dispatcher's messages (values[0], values[1][2], p.x: an aggregate's
+    field), and their paths (positions at each level)."""
     _, cls, members = template
     fields = getattr(cls, "_terrazzo_fields", None) or getattr(cls, "_fields", None)
     for i, m in enumerate(members):
         sub = f"{name}.{fields[i]}" if fields else f"{name}[{i}]"
         if m == "arg":
             out.append(sub)
+            paths.append(path + (i,))
         elif m[0] == "tuple":
-            _member_names(sub, m, out)
+            _member_names(sub, m, out, paths, path + (i,))
 
 
 class TupleLaunches:
@@ -79,12 +83,12 @@ class TupleLaunches:
             if t is None:
                 names.append(fn._dispatcher_names[i])
                 constexprs.append(fn.constexprs[i])
-                dns.append(fn.do_not_specialize[i])
+                dns.append(member_mode(fn.do_not_specialize[i]))
             else:
-                before = len(names)
-                _member_names(fn.arg_names[i], t, names)
-                constexprs.extend([False] * (len(names) - before))
-                dns.extend([False] * (len(names) - before))
+                paths: List[tuple] = []
+                _member_names(fn.arg_names[i], t, names, paths)
+                constexprs.extend([False] * len(paths))
+                dns.extend(member_mode(fn.do_not_specialize[i], p) for p in paths)
         C = driver.get_C()
 
         def compile_for_key(flat_key, bound_args=None):

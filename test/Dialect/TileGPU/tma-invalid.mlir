@@ -97,6 +97,16 @@ func.func @wait_immutable(%t: tensor<1xi64, #tilegpu.blocked<{sizePerThread = [1
 // -----
 
 #bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @arrive_two_words() {
+  %bar = tilegpu.local_alloc : () -> !tilegpu.memdesc<2xi64, #bar, mutable>
+  // expected-error @+1 {{needs an mbarrier}}
+  tilegpu.mbarrier_arrive %bar : !tilegpu.memdesc<2xi64, #bar, mutable>
+  return
+}
+
+// -----
+
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 func.func @inval_type() {
   %bar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xf64, #bar, mutable>
   // expected-error @+1 {{needs an mbarrier}}
@@ -182,4 +192,24 @@ func.func @store_narrow(%map: !tile.ptr<i8>, %i: i32) {
   // expected-error @+1 {{TMA boxes hold a multiple of 16 bytes in their innermost dimension}}
   tilegpu.async_tma_copy_local_to_global %map[%i] %buf : !tile.ptr<i8>, !tilegpu.memdesc<2xf32, #rows, mutable>
   return
+}
+
+// -----
+
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  func.func @turn_one_group() {
+    // expected-error @+1 {{needs at least two warp groups (tilegpu.num-warps a multiple of 4, at least 8), got 4 warps}}
+    tilegpu.warp_group_turn_wait
+    return
+  }
+}
+
+// -----
+
+module attributes {"tilegpu.num-warps" = 8 : i32} {
+  func.func @turn_no_such_group() {
+    // expected-error @+1 {{names warp group 2 of a program of 2}}
+    tilegpu.warp_group_turn_pass {only = 2 : i32}
+    return
+  }
 }

@@ -10,6 +10,7 @@
 // CHECK: tilegpu.mbarrier_expect_tx %{{.*}}, 8192 : !tilegpu.memdesc<1xi64
 // CHECK: tilegpu.async_tma_copy_global_to_local %[[MAP]][%{{.*}}, %{{.*}}] %{{.*}}, %{{.*}} : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #{{.*}}, mutable>, !tilegpu.memdesc<1xi64
 // CHECK: tilegpu.mbarrier_wait %{{.*}}, %{{.*}} : !tilegpu.memdesc<1xi64
+// CHECK: tilegpu.mbarrier_arrive %{{.*}} : !tilegpu.memdesc<1xi64
 // CHECK: tilegpu.mbarrier_inval %{{.*}} : !tilegpu.memdesc<1xi64
 // CHECK: tilegpu.fence_async_shared
 // CHECK: tilegpu.async_tma_copy_local_to_global %[[MAP]][%{{.*}}, %{{.*}}] %{{.*}} : !tile.ptr<i8>, !tilegpu.memdesc<8x16xf32
@@ -23,10 +24,23 @@ func.func @tma(%slot: !tile.ptr<i8>, %base: !tile.ptr<f16>, %m: i32, %n: i32, %s
   tilegpu.mbarrier_expect_tx %bar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
   tilegpu.async_tma_copy_global_to_local %map[%i, %j] %buf, %bar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nvmma, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
   tilegpu.mbarrier_wait %bar, %phase : !tilegpu.memdesc<1xi64, #bar, mutable>
+  tilegpu.mbarrier_arrive %bar : !tilegpu.memdesc<1xi64, #bar, mutable>
   tilegpu.mbarrier_inval %bar : !tilegpu.memdesc<1xi64, #bar, mutable>
   %out = tilegpu.local_alloc : () -> !tilegpu.memdesc<8x16xf32, #rows, mutable>
   tilegpu.fence_async_shared
   tilegpu.async_tma_copy_local_to_global %map[%i, %j] %out : !tile.ptr<i8>, !tilegpu.memdesc<8x16xf32, #rows, mutable>
   tilegpu.async_tma_store_wait {pendings = 0 : i32}
   return
+}
+
+// The warp-group turns, in a module of two warp groups.
+// CHECK-LABEL: func.func @turns
+// CHECK: tilegpu.warp_group_turn_wait
+// CHECK-NEXT: tilegpu.warp_group_turn_pass {only = 1 : i32}
+module attributes {"tilegpu.num-warps" = 8 : i32} {
+  func.func @turns() {
+    tilegpu.warp_group_turn_wait
+    tilegpu.warp_group_turn_pass {only = 1 : i32}
+    return
+  }
 }

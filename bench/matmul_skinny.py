@@ -1,0 +1,217 @@
+"""Skinny matrix products (the decode GEMMs of LLM serving: M = 1 to 128
+rows of activations against N x K weights, N and K 4096 to 16384) by
+split-K: TFLOP/s and GB/s of Terrazzo, torch.matmul (cuBLAS) and the same
+kernels under Triton, in one run.
+
+    PYTHONPATH=<built terrazzo> python3 bench/matmul_skinny.py \\
+        [--ms 1 16 64 128] [--nks 4096 8192 16384] [--dtype bfloat16] [--rounds 3]
+
+With few rows, C has few tiles (M = 16, N = 8192, 128-column tiles: 64
+tiles for 132 SMs), and each tile walks all of K: most SMs idle and the
+product runs at a fraction of the memory bandwidth, which bounds it (B is
+read once: 2 N K bytes). Split-K gives each tile SPLIT_K programs, each
+summing one K range into a float32 partial result; a second kernel adds
+the SPLIT_K partials in a fixed order (the result does not depend on
+timing) and writes C. SPLIT_K = 1 is the plain tiled kernel (one launch).
+The block shape and SPLIT_K are chosen per shape by timing a few
+candidates (`SkinnyMatmul.tune`), for Terrazzo and Triton alike, each on
+its own kernels. Inputs are fresh torch.randn data per provider, checked
+against a float64 product (relative Frobenius error < 1e-2); times are
+triton.testing.do_bench medians with the L2 flushed before every call.
+"""
+
+import argparse
+import statistics
+import sys
+
+import os
+
+import terrazzo as triton
+import terrazzo.language as tl
+
+try:
+    import torch
+except ImportError:  # the kernels compile without it (the tests do)
+    torch = None
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from loading import load_tutorial  # noqa: E402
+
+# Tutorial 03's K loop, as tutorial 09 keeps it.
+accumulate_k_blocks = load_tutorial("09-persistent-matmul.py").accumulate_k_blocks
+
+
+@triton.jit
+def splitk_matmul_kernel(a_ptr, b_ptr, c_ptr, partial_ptr, M, N, K,
+                         stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                         BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
+                         BLOCK_SIZE_K: tl.constexpr, SPLIT_K: tl.constexpr):
+    # Program (m, n, s): the BLOCK_SIZE_M x BLOCK_SIZE_N tile (m, n) of C
+    # over the s-th of SPLIT_K equal ranges of K's blocks. The M blocks of
+    # one column of tiles are neighbours, so that B's blocks, which they
+    # share, are read from memory once and then from the L2 cache.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    pid_k = tl.program_id(2)
+    k_blocks = tl.cdiv(K, BLOCK_SIZE_K)
+    per_split = tl.cdiv(k_blocks, SPLIT_K)
+    k_first = pid_k * per_split
+    k_end = tl.minimum(k_first + per_split, k_blocks)
+    offs_m = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+    offs_n = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    offs_k = tl.arange(0, BLOCK_SIZE_K)
+    # Rows past M and columns past N are wrapped (never stored).
+    a_ptrs = a_ptr + (offs_m % M)[:, None] * stride_am + \
+        (k_first * BLOCK_SIZE_K + offs_k)[None, :] * stride_ak
+    b_ptrs = b_ptr + (k_first * BLOCK_SIZE_K + offs_k)[:, None] * stride_bk + \
+        (offs_n % N)[None, :] * stride_bn
+    accumulator = accumulate_k_blocks(a_ptrs, b_ptrs, offs_k, k_first, k_end, K, stride_ak,
+                                      stride_bk, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K)
+    in_c = (offs_m[:, None] < M) & (offs_n[None, :] < N)
+    if SPLIT_K == 1:
+        c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
+        tl.store(c_ptrs, accumulator.to(c_ptr.dtype.element_ty), mask=in_c)
+    else:
+        # Partial results: SPLIT_K row-major M x N float32 matrices.
+        p_ptrs = partial_ptr + pid_k * M * N + offs_m[:, None] * N + offs_n[None, :]
+        tl.store(p_ptrs, accumulator, mask=in_c)
+
+
+@triton.jit
+def splitk_reduce_kernel(partial_ptr, c_ptr, M, N, stride_cm, stride_cn,
+                         SPLIT_K: tl.constexpr, BLOCK: tl.constexpr):
+    # Row m, columns n.. n + BLOCK of C = the sum of the SPLIT_K partial
+    # results, in order 0, 1, ...
+    row = tl.program_id(0)
+    cols = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    inside = cols < N
+    total = tl.zeros((BLOCK,), dtype=tl.float32)
+    for s in tl.static_range(SPLIT_K):
+        total += tl.load(partial_ptr + (s * M + row) * N + cols, mask=inside, other=0.0)
+    tl.store(c_ptr + row * stride_cm + cols * stride_cn, total.to(c_ptr.dtype.element_ty),
+             mask=inside)
+
+
+def candidates(M):
+    """(BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, SPLIT_K, num_stages,
+    num_warps) tried for M rows: the smallest tensor-core-friendly M block
+    that covers M (16, 32, 64, 128), N blocks of 64 or 128 columns, SPLIT_K
+    from 1 to 8."""
+    bm = 16 if M <= 16 else 32 if M <= 32 else 64 if M <= 64 else 128
+    bk = 128 if bm <= 32 else 64
+    warps = 8 if bm == 128 else 4
+    return [(bm, bn, bk, split, 4 if bm < 128 else 3, warps)
+            for bn in (64, 128) for split in (1, 2, 4, 8)]
+
+
+class SkinnyMatmul:
+    """C = A @ B for a short A (M x K) and a row-major B (K x N), by the two
+    kernels above compiled by `lib` (Terrazzo, or Triton for the same
+    source); tuned per (M, N, K, dtype) at the first call."""
+
+    def __init__(self, lib=triton, matmul_kernel=None, reduce_kernel=None):
+        self.lib = lib
+        self.matmul_kernel = matmul_kernel or splitk_matmul_kernel
+        self.reduce_kernel = reduce_kernel or splitk_reduce_kernel
+        self.best = {}
+
+    def run(self, a, b, config):
+        bm, bn, bk, split, stages, warps = config
+        M, K = a.shape
+        N = b.shape[1]
+        c = torch.empty((M, N), device=a.device, dtype=a.dtype)
+        partial = c if split == 1 else torch.empty((split, M, N), device=a.device,
+                                                   dtype=torch.float32)
+        grid = (self.lib.cdiv(M, bm), self.lib.cdiv(N, bn), split)
+        self.matmul_kernel[grid](a, b, c, partial, M, N, K, a.stride(0), a.stride(1),
+                                 b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+                                 BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk,
+                                 SPLIT_K=split, num_stages=stages, num_warps=warps)
+        if split > 1:
+            block = 1024
+            self.reduce_kernel[(M, self.lib.cdiv(N, block))](
+                partial, c, M, N, c.stride(0), c.stride(1), SPLIT_K=split, BLOCK=block,
+                num_warps=4)
+        return c
+
+    def tune(self, a, b):
+        key = (a.shape[0], b.shape[1], a.shape[1], a.dtype)
+        if key not in self.best:
+            timed = []
+            for config in candidates(a.shape[0]):
+                ms = triton.testing.do_bench(lambda: self.run(a, b, config), warmup=5, rep=25,
+                                             return_mode="median")
+                timed.append((ms, config))
+            self.best[key] = min(timed)[1]
+        return self.best[key]
+
+    def __call__(self, a, b):
+        assert a.shape[1] == b.shape[0], "incompatible dimensions"
+        return self.run(a, b, self.tune(a, b))
+
+
+def triton_skinny():
+    module = triton.testing.under_triton(accumulate_k_blocks, splitk_matmul_kernel,
+                                         splitk_reduce_kernel,
+                                         name="triton_skinny_matmul")
+    if module is None:
+        return None
+    import triton as real
+    return SkinnyMatmul(real, module.splitk_matmul_kernel, module.splitk_reduce_kernel)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ms", type=int, nargs="*", default=[1, 16, 64, 128])
+    parser.add_argument("--nks", type=int, nargs="*", default=[4096, 8192, 16384],
+                        help="N = K values")
+    parser.add_argument("--dtype", default="bfloat16", choices=["bfloat16", "float16"])
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args(argv)
+    dtype = getattr(torch, args.dtype)
+    providers = {"terrazzo": SkinnyMatmul(), "torch": torch.matmul}
+    found = triton_skinny()
+    if found is not None:
+        providers["triton"] = found
+    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}, {args.dtype}")
+    rows, failed = [], False
+    for nk in args.nks:
+        for m in args.ms:
+            inputs, times = {}, {name: [] for name in providers}
+            for name, fn in providers.items():
+                a = torch.randn(m, nk, device="cuda", dtype=dtype)
+                b = torch.randn(nk, nk, device="cuda", dtype=dtype)
+                want = a.double() @ b.double()
+                err = ((fn(a, b).double() - want).norm() / want.norm()).item()
+                failed |= not err < 1e-2
+                inputs[name] = (a, b, err)
+            for _ in range(args.rounds):
+                for name, fn in providers.items():
+                    a, b, _ = inputs[name]
+                    times[name].append(triton.testing.do_bench(
+                        lambda: fn(a, b), warmup=25, rep=100, return_mode="median"))
+            base = statistics.median(times["torch"])
+            for name, fn in providers.items():
+                ms = statistics.median(times[name])
+                flops = 2.0 * m * nk * nk
+                moved = (m * nk + nk * nk + m * nk) * torch.finfo(dtype).bits // 8
+                config = ""
+                if isinstance(fn, SkinnyMatmul):
+                    config = str(fn.best.get((m, nk, nk, dtype)))
+                rows.append((m, nk, name, ms * 1e3, flops / (ms * 1e-3) * 1e-12,
+                             moved / (ms * 1e-3) * 1e-9, base / ms, inputs[name][2], config))
+            inputs.clear()
+            torch.cuda.empty_cache()
+    print(f"\nmedian of {args.rounds} rounds of do_bench medians (L2 flushed before each "
+          "call); GB/s counts A, B and C once\n")
+    print("| M | N = K | provider | us | TFLOP/s | GB/s | x torch | rel err | config "
+          "(BM, BN, BK, SPLIT_K, stages, warps) |")
+    print("|---:|---:|---|---:|---:|---:|---:|---:|---|")
+    for m, nk, name, us, tflops, gbs, speedup, err, config in rows:
+        print(f"| {m} | {nk} | {name} | {us:.1f} | {tflops:.1f} | {gbs:.0f} | {speedup:.2f} "
+              f"| {err:.1e}{'' if err < 1e-2 else ' WRONG'} | {config} |")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

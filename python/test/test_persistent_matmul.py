@@ -1,0 +1,376 @@
+"""Issue 20's kernels: tutorials/09-persistent-matmul.py (persistent
+pointer and TMA kernels, fp8 scales), tutorials/08-grouped-gemm.py (one
+launch over a list of problems) and bench/matmul_skinny.py (split-K).
+
+Here: the persistent and split-K kernels in the interpreter against
+float64 with tails in M, N and K and several tiles per program; the PTX for
+sm_90 of every kernel (TMA loads and a deferred TMA store with stmatrix in
+the persistent TMA kernel, cp.async rings elsewhere, fp8 wgmma). On a GPU
+(marked gpu): every configuration of each kernel over masked shapes and
+dtypes against float64, and the tutorials' own checks.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from test_tutorial_matmul import load
+
+import terrazzo as triton
+import terrazzo.language as tl
+
+
+@pytest.fixture(scope="module")
+def t09():
+    return load("tutorials/09-persistent-matmul.py", "tutorial_persistent_matmul")
+
+
+@pytest.fixture(scope="module")
+def t08():
+    return load("tutorials/08-grouped-gemm.py", "tutorial_grouped_gemm")
+
+
+@pytest.fixture(scope="module")
+def skinny():
+    return load("bench/matmul_skinny.py", "bench_matmul_skinny")
+
+
+def _needs_extension():
+    from terrazzo.runtime import driver
+    if not driver.extension_available():
+        pytest.skip("terrazzo._C is not built")
+
+
+# ---------------------------------------------------------------------------
+# The interpreter
+# ---------------------------------------------------------------------------
+
+SMALL = dict(BLOCK_SIZE_M=16, BLOCK_SIZE_N=16, BLOCK_SIZE_K=16, GROUP_SIZE_M=2)
+
+
+def _persistent_case(t09, kernel, m, n, k, scaling, rng, programs=3):
+    """Runs one persistent kernel in the interpreter on `programs`
+    programs (several tiles each) and returns (got, want) in float64."""
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    c = np.full((m, n), np.nan, np.float16)
+    a_scale = b_scale = None
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    if scaling == "tensor":
+        a_scale = np.array([1.5], np.float32)
+        b_scale = np.array([0.25], np.float32)
+        want = want * 1.5 * 0.25
+    elif scaling == "row":
+        a_scale = (rng.random(m) + 0.5).astype(np.float32)
+        b_scale = (rng.random(n) + 0.5).astype(np.float32)
+        want = want * a_scale[:, None].astype(np.float64) * b_scale[None, :]
+    kernel, flat = kernel
+    interpreted = triton.jit(kernel.fn, interpret=True)
+    if flat is None:
+        interpreted[(programs,)](a, b, c, a_scale, b_scale, m, n, k, k, 1, n, 1, n, 1,
+                                 SCALING=scaling, **SMALL)
+    else:
+        interpreted[(programs,)](a, b, c, a_scale, b_scale, m, n, k, SCALING=scaling,
+                                 B_COLUMN_MAJOR=False, FLAT=flat, **SMALL)
+    return c.astype(np.float64), want
+
+
+def _kernel(t09, which):
+    """The kernel and its FLAT (None for the pointer kernel)."""
+    if which == "pointers":
+        return t09.matmul_persistent_kernel, None
+    return t09.matmul_tma_persistent_kernel, which == "flat"
+
+
+@pytest.mark.parametrize("which", ["pointers", "tma", "flat"])
+@pytest.mark.parametrize("scaling", ["none", "tensor", "row"])
+def test_interpreter_persistent(t09, which, scaling, rng):
+    # 83 x 72 x 40 in 16 x 16 tiles: 30 tiles over 3 programs (10 each), in
+    # the grouped order; tails in M and K (and N for the pointer kernel).
+    kernel = _kernel(t09, which)
+    n = 70 if which == "pointers" else 72
+    got, want = _persistent_case(t09, kernel, 83, n, 40, scaling, rng)
+    assert not np.isnan(got).any(), "output elements not written"
+    err = np.abs(got - want).max() / np.abs(want).max()
+    assert err < 2e-3, err
+
+
+@pytest.mark.parametrize("which", ["tma", "flat"])
+def test_interpreter_one_program_per_tile(t09, which, rng):
+    # More programs than tiles: each program's loop runs once (or not).
+    got, want = _persistent_case(t09, _kernel(t09, which), 20, 24, 16, "none", rng,
+                                 programs=8)
+    assert not np.isnan(got).any()
+    assert np.abs(got - want).max() / np.abs(want).max() < 2e-3
+
+
+def test_tutorial_09_check_in_the_interpreter(t09, monkeypatch, capsys):
+    monkeypatch.setenv("TERRAZZO_INTERPRET", "1")
+    t09.check(on_gpu=False)
+    assert "The results match." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("split", [1, 3])
+def test_interpreter_split_k(skinny, split, rng):
+    # 5 rows, K = 200 in 16-wide blocks (13 blocks: splits of 5, 5, 3), N = 40
+    # with a tail; the reduction adds the partials in order.
+    m, n, k = 5, 40, 200
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    c = np.full((m, n), np.nan, np.float16)
+    partial = np.full((split, m, n), np.nan, np.float32)
+    matmul = triton.jit(skinny.splitk_matmul_kernel.fn, interpret=True)
+    reduce = triton.jit(skinny.splitk_reduce_kernel.fn, interpret=True)
+    matmul[(triton.cdiv(m, 16), triton.cdiv(n, 16), split)](
+        a, b, c, partial, m, n, k, k, 1, n, 1, n, 1, BLOCK_SIZE_M=16, BLOCK_SIZE_N=16,
+        BLOCK_SIZE_K=16, SPLIT_K=split)
+    if split > 1:
+        assert not np.isnan(partial).any()
+        reduce[(m, triton.cdiv(n, 16))](partial, c, m, n, n, 1, SPLIT_K=split, BLOCK=16)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    got = c.astype(np.float64)
+    assert not np.isnan(got).any()
+    assert np.abs(got - want).max() / np.abs(want).max() < 2e-3
+
+
+# ---------------------------------------------------------------------------
+# PTX for sm_90
+# ---------------------------------------------------------------------------
+
+TMA_LOAD = "cp.async.bulk.tensor.2d.shared::cluster.global"
+TMA_STORE = "cp.async.bulk.tensor.2d.global.shared::cta"
+
+
+def _fp8(shape, name="float8e4nv"):
+    return triton.reinterpret(np.zeros(shape, np.int8), getattr(tl, name))
+
+
+def _tma_ptx(t09, dtype=np.float16, scaling="none", column_major=False, fp8=None,
+             config=(128, 256, 64, 3, 8), which="tma"):
+    bm, bn, bk, stages, warps = config
+    if fp8:
+        a, b = _fp8((512, 512), fp8), _fp8((512, 512), fp8)
+        c = np.zeros((512, 512), np.float16)
+    else:
+        a = b = c = np.zeros((512, 512), dtype)
+    scale = np.zeros(512, np.float32)
+    return t09.matmul_tma_persistent_kernel.compile(
+        a, b, c, scale, scale, 512, 512, 512, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn,
+        BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, SCALING=scaling, B_COLUMN_MAJOR=column_major,
+        FLAT=which == "flat", stage="ptx", target="cuda:90", num_warps=warps,
+        num_stages=stages)
+
+
+@pytest.mark.parametrize("which", ["tma", "flat"])
+def test_tma_persistent_ptx(t09, which):
+    # A and B by TMA in a 3-deep ring, C by a TMA store from shared memory
+    # written with stmatrix; the store's wait is deferred: the loop over
+    # tiles waits (read, 0 groups) once before rewriting the buffer, and
+    # once after the loop, not right after the store. The tile loop keeps
+    # one wgmma group in flight; the flattened loop (its accumulator read
+    # by the store on a tile's last step) waits for each.
+    _needs_extension()
+    ptx = _tma_ptx(t09, which=which)
+    assert ptx.count(TMA_LOAD) >= 4
+    assert "cp.async.cg" not in ptx
+    assert ptx.count("mbarrier.try_wait.parity") == 1
+    assert ("wgmma.wait_group.sync.aligned 1;" in ptx) == (which == "tma")
+    # C's 256 columns are four 64-column boxes (128-byte swizzle).
+    assert ptx.count(TMA_STORE) == 4
+    assert ptx.count("stmatrix.sync.aligned") == 16
+    assert "st.global" not in ptx, "C must be stored by TMA, not through pointers"
+    after_store = ptx[ptx.index(TMA_STORE):]
+    # The store's group is committed, then the loop goes on (a branch back)
+    # before any wait.
+    commit = after_store.index("cp.async.bulk.commit_group")
+    next_wait = after_store.index("cp.async.bulk.wait_group.read")
+    assert re.search(r"\bbra(\.uni)?\b", after_store[commit:next_wait]), \
+        "the TMA store is waited for right after it is issued"
+
+
+@pytest.mark.parametrize("config", [(128, 128, 64, 4, 8), (256, 128, 64, 3, 8),
+                                    (64, 128, 64, 4, 4)])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_tma_persistent_configs_compile(t09, config, dtype):
+    # The other configurations fit in shared memory with the store's
+    # buffer, for both 16-bit types.
+    _needs_extension()
+    bm, bn, bk, stages, warps = config
+    x = triton.reinterpret(np.zeros((512, 512), np.uint16), getattr(tl, dtype))
+    scale = np.zeros(512, np.float32)
+    ptx = t09.matmul_tma_persistent_kernel.compile(
+        x, x, x, scale, scale, 512, 512, 512, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn,
+        BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, SCALING="none", B_COLUMN_MAJOR=False, FLAT=False,
+        stage="ptx", target="cuda:90", num_warps=warps, num_stages=stages)
+    assert ptx.count(TMA_STORE) == bn // 64 and TMA_LOAD in ptx
+    assert "stmatrix.sync.aligned" in ptx
+
+
+@pytest.mark.parametrize("fp8", ["float8e4nv", "float8e5"])
+@pytest.mark.parametrize("scaling", ["tensor", "row"])
+def test_fp8_persistent_ptx(t09, fp8, scaling):
+    # B column-major (N x K by TMA, read transposed): fp8 wgmma, scales in
+    # the epilogue.
+    _needs_extension()
+    kind = "e4m3" if fp8 == "float8e4nv" else "e5m2"
+    for which in ("tma", "flat"):
+        ptx = _tma_ptx(t09, scaling=scaling, column_major=True, fp8=fp8,
+                       config=(128, 256, 128, 3, 8), which=which)
+        assert f".f32.{kind}.{kind}" in ptx
+        assert TMA_STORE in ptx and "cp.async.cg" not in ptx
+    a, b = _fp8((512, 512), fp8), _fp8((512, 512), fp8)
+    c = np.zeros((512, 512), np.float16)
+    scale = np.zeros(512, np.float32)
+    ptx = t09.matmul_persistent_kernel.compile(
+        a, b, c, scale, scale, 512, 512, 512, 512, 1, 1, 512, 512, 1, BLOCK_SIZE_M=128,
+        BLOCK_SIZE_N=256, BLOCK_SIZE_K=128, GROUP_SIZE_M=8, SCALING=scaling, stage="ptx",
+        target="cuda:90", num_warps=8, num_stages=3)
+    assert f".f32.{kind}.{kind}" in ptx
+
+
+def test_pointer_persistent_ptx(t09):
+    # The tile loop around a cp.async ring feeding wgmma.
+    _needs_extension()
+    a = np.zeros((512, 512), np.float16)
+    scale = np.zeros(512, np.float32)
+    ptx = t09.matmul_persistent_kernel.compile(
+        a, a, a, scale, scale, 512, 512, 512, 512, 1, 512, 1, 512, 1, BLOCK_SIZE_M=128,
+        BLOCK_SIZE_N=256, BLOCK_SIZE_K=64, GROUP_SIZE_M=8, SCALING="none", stage="ptx",
+        target="cuda:90", num_warps=8, num_stages=3)
+    assert "wgmma.mma_async" in ptx and "cp.async.cg.shared.global" in ptx
+    assert re.search(r"cp\.async\.wait_group\s+2;", ptx)  # 3 stages, 2 operands
+
+
+def test_grouped_gemm_ptx(t08):
+    # Aligned problems (16-byte rows): cp.async rings into wgmma. Must not:
+    # without the alignment promise, the rows loaded from unknown addresses
+    # are not copied 16 bytes at a time.
+    _needs_extension()
+    ptx = t08.compile_for_sm90()
+    assert "wgmma.mma_async" in ptx and "cp.async.cg.shared.global" in ptx
+    assert "cvta.to.global" in ptx or "ld.global" in ptx
+    plain = t08.compile_for_sm90(aligned=False)
+    assert "cp.async.cg.shared.global" not in plain
+
+
+def test_tutorial_08_without_gpu(t08, capsys, monkeypatch):
+    _needs_extension()
+    monkeypatch.setattr(t08, "gpu_available", lambda: False)
+    t08.main([])
+    out = capsys.readouterr().out
+    assert "wgmma.mma_async" in out and "No GPU" in out
+
+
+@pytest.mark.parametrize("m", [16, 64, 128])
+def test_split_k_ptx(skinny, m):
+    # 16 rows: mma.sync; 64 and 128: wgmma; all through cp.async rings.
+    _needs_extension()
+    a = np.zeros((m, 4096), np.float16)
+    b = np.zeros((4096, 4096), np.float16)
+    partial = np.zeros((4, m, 4096), np.float32)
+    bm, bn, bk, split, stages, warps = skinny.candidates(m)[2]
+    ptx = skinny.splitk_matmul_kernel.compile(
+        a, b, a, partial, m, 4096, 4096, 4096, 1, 4096, 1, 4096, 1, BLOCK_SIZE_M=bm,
+        BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, SPLIT_K=split, stage="ptx", target="cuda:90",
+        num_stages=stages, num_warps=warps)
+    assert ("mma.sync.aligned" if m == 16 else "wgmma.mma_async") in ptx
+    assert "cp.async.cg.shared.global" in ptx
+
+
+# ---------------------------------------------------------------------------
+# The GPU
+# ---------------------------------------------------------------------------
+
+def _sm90(torch):
+    if torch.cuda.get_device_capability()[0] != 9:
+        pytest.skip("TMA and wgmma are for sm_90")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("which", ["pointers", "tma", "flat"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("mnk", [(1000, 776, 328), (2048, 3072, 512), (8, 8, 8)])
+def test_gpu_persistent_every_config(torch_cuda, t09, which, dtype, mnk, rng):
+    # Every configuration (not only the autotuner's choice), masked tails,
+    # one program per SM, each output element written once.
+    torch = torch_cuda
+    _sm90(torch)
+    m, n, k = mnk
+    tdt = getattr(torch, dtype)
+    a = torch.from_numpy(rng.standard_normal((m, k)).astype(np.float32)).cuda().to(tdt)
+    b = torch.from_numpy(rng.standard_normal((k, n)).astype(np.float32)).cuda().to(tdt)
+    want = a.double() @ b.double()
+    sms = t09.num_sms()
+    for cfg in t09.persistent_configs():
+        c = torch.full((m, n), float("nan"), device="cuda", dtype=tdt)
+        grid = t09.persistent_grid(m, n, sms)(cfg.kwargs)
+        meta = dict(cfg.kwargs, SCALING="none", num_warps=cfg.num_warps,
+                    num_stages=cfg.num_stages)
+        if which == "pointers":
+            t09.matmul_persistent_kernel[grid](a, b, c, None, None, m, n, k, k, 1, n, 1, n, 1,
+                                               **meta)
+        else:
+            t09.matmul_tma_persistent_kernel[grid](a, b, c, None, None, m, n, k,
+                                                   B_COLUMN_MAJOR=False, FLAT=which == "flat",
+                                                   **meta)
+        torch.cuda.synchronize()
+        assert not c.isnan().any(), f"{cfg}: output elements not written"
+        err = ((c.double() - want).norm() / want.norm()).item()
+        assert err < (1e-2 if dtype == "bfloat16" else 2e-3), f"{cfg}: {err}"
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("which", ["pointers", "tma", "flat"])
+@pytest.mark.parametrize("fp8", ["e4m3", "e5m2"])
+@pytest.mark.parametrize("scaling", ["tensor", "row"])
+def test_gpu_fp8_scaled(torch_cuda, t09, which, fp8, scaling):
+    # B column-major, tails in M; bfloat16 out; against the float64 product
+    # of the scaled operands. (tutorials/09-persistent-matmul.py's own check
+    # runs the autotuned launchers on more shapes.)
+    torch = torch_cuda
+    _sm90(torch)
+    m, n, k = 1000, 784, 336
+    a = t09.random_fp8(m, k, fp8)
+    b = t09.random_fp8(k, n, fp8, column_major=True)
+    a_scale, b_scale = t09.random_scales(a, b, scaling)
+    want = t09.scaled_reference(a, b, a_scale, b_scale)
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    meta = dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=128, GROUP_SIZE_M=8,
+                SCALING=scaling, num_warps=8, num_stages=4)
+    grid = t09.persistent_grid(m, n, t09.num_sms())(meta)
+    if which == "pointers":
+        t09.matmul_persistent_kernel[grid](a, b, c, a_scale, b_scale, m, n, k, a.stride(0),
+                                           a.stride(1), b.stride(0), b.stride(1), c.stride(0),
+                                           c.stride(1), **meta)
+    else:
+        t09.matmul_tma_persistent_kernel[grid](a, b, c, a_scale, b_scale, m, n, k,
+                                               B_COLUMN_MAJOR=True, FLAT=which == "flat",
+                                               **meta)
+    torch.cuda.synchronize()
+    assert not c.isnan().any()
+    err = ((c.double() - want).norm() / want.norm()).item()
+    assert err < 1e-2, err
+
+
+@pytest.mark.gpu
+def test_gpu_tutorial_08_check(torch_cuda, t08):
+    _sm90(torch_cuda)
+    t08.check()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,n,k", [(1, 1000, 1032), (16, 4096, 4096), (33, 1000, 1032),
+                                   (128, 4096, 4096)])
+def test_gpu_split_k_every_config(torch_cuda, skinny, m, n, k, rng):
+    torch = torch_cuda
+    a = torch.from_numpy(rng.standard_normal((m, k)).astype(np.float32)).cuda().bfloat16()
+    b = torch.from_numpy(rng.standard_normal((k, n)).astype(np.float32)).cuda().bfloat16()
+    want = a.double() @ b.double()
+    runner = skinny.SkinnyMatmul()
+    for config in skinny.candidates(m):
+        c = runner.run(a, b, config)
+        torch.cuda.synchronize()
+        err = ((c.double() - want).norm() / want.norm()).item()
+        assert err < 1e-2, f"{config}: {err}"

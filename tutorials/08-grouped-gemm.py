@@ -1,0 +1,372 @@
+"""
+Grouped GEMM
+============
+
+A *grouped* GEMM computes a list of independent products C_g = A_g @ B_g of
+different sizes in one kernel launch: the expert layers of a
+mixture-of-experts model, or the per-request products of a batch whose
+requests differ in length. A loop of torch.matmul calls pays one launch
+per product and leaves the GPU partly idle at the end of each small one;
+one launch over every product's tiles keeps all SMs busy from the first
+tile to the last.
+
+You will learn about:
+
+* passing a list of tensors to a kernel as arrays of their addresses
+  (int64), turned back into typed pointers in the kernel
+  (`.to(tl.pointer_type(DTYPE))`);
+* a static persistent schedule: one program per SM, each taking every
+  num_programs-th tile of the concatenated tile list of all the problems;
+* finding which problem a tile belongs to with block operations: the
+  running total of the problems' tile counts (`tl.cumsum`) and a count of
+  the totals at or below the tile (`tl.sum`);
+* masking every edge (M, N and K of each problem need not be multiples of
+  the block sizes).
+
+Run it:
+
+    python tutorials/08-grouped-gemm.py          # check against float64
+    python tutorials/08-grouped-gemm.py --bench  # against a loop of torch.matmul (and Triton)
+        [--dtypes float16 bfloat16] [--rounds 3]
+
+With an NVIDIA GPU and PyTorch the kernel runs on the GPU, checked against
+float64 products of fresh random data; without one the tutorial prints the
+kernel's PTX for the H100 (the interpreter cannot follow raw addresses:
+it knows memory only through a kernel's array arguments).
+"""
+
+import argparse
+import os
+import statistics
+
+import numpy as np
+
+import terrazzo as triton
+import terrazzo.language as tl
+from terrazzo.testing import gpu_available
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+
+def _load_tutorial_09():
+    import importlib.util
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "09-persistent-matmul.py")
+    spec = importlib.util.spec_from_file_location("tutorial_09_persistent_matmul", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# Tutorial 03's K loop, as tutorial 09 keeps it (a @jit function called
+# from a kernel is inlined into it).
+accumulate_k_blocks = _load_tutorial_09().accumulate_k_blocks
+
+
+# %%
+# Compute kernel
+# --------------
+#
+# The problems are described by arrays of GROUP_COUNT entries:
+#
+# * `a_addrs`, `b_addrs`, `c_addrs`: the address of each A_g, B_g and C_g;
+# * `sizes`: M_g, N_g, K_g of each problem (row-major, three per problem);
+# * `lds`: the row strides of A_g, B_g and C_g (in elements).
+#
+# Each program first reads every problem's M and N (one block of
+# GROUPS_POW2 >= GROUP_COUNT lanes, the extra lanes masked to zero) and
+# computes its tile count and the running total `tile_ends` (tile_ends[g]:
+# the tiles of problems 0..g). Tile t of the concatenation belongs to the
+# problem g that has tile_ends[g-1] <= t < tile_ends[g]: g is the number of
+# running totals at or below t. Inside its problem, the tile is numbered
+# row by row over the problem's N tiles.
+
+@triton.jit
+def grouped_matmul_kernel(a_addrs, b_addrs, c_addrs, sizes, lds, GROUP_COUNT,
+                          DTYPE: tl.constexpr, GROUPS_POW2: tl.constexpr,
+                          ALIGNED: tl.constexpr,
+                          BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
+                          BLOCK_SIZE_K: tl.constexpr):
+    groups = tl.arange(0, GROUPS_POW2)
+    in_list = groups < GROUP_COUNT
+    ms = tl.load(sizes + groups * 3, mask=in_list, other=0)
+    ns = tl.load(sizes + groups * 3 + 1, mask=in_list, other=0)
+    tiles_n = tl.cdiv(ns, BLOCK_SIZE_N)
+    tiles = tl.cdiv(ms, BLOCK_SIZE_M) * tiles_n
+    tile_ends = tl.cumsum(tiles, axis=0)
+    total_tiles = tl.sum(tiles, axis=0)
+    for t in tl.range(tl.program_id(0), total_tiles, tl.num_programs(0)):
+        # The problem of tile t, and the tile's place in it.
+        g = tl.sum((tile_ends <= t).to(tl.int32), axis=0)
+        first_tile = tl.sum(tl.where(groups == g, tile_ends - tiles, 0), axis=0)
+        n_tiles = tl.sum(tl.where(groups == g, tiles_n, 0), axis=0)
+        local = t - first_tile
+        pid_m = local // n_tiles
+        pid_n = local % n_tiles
+
+        M = tl.load(sizes + g * 3)
+        N = tl.load(sizes + g * 3 + 1)
+        K = tl.load(sizes + g * 3 + 2)
+        lda = tl.load(lds + g * 3)
+        ldb = tl.load(lds + g * 3 + 1)
+        ldc = tl.load(lds + g * 3 + 2)
+        a_ptr = tl.load(a_addrs + g).to(tl.pointer_type(DTYPE))
+        b_ptr = tl.load(b_addrs + g).to(tl.pointer_type(DTYPE))
+        c_ptr = tl.load(c_addrs + g).to(tl.pointer_type(DTYPE))
+        if ALIGNED:
+            # The launcher checked that every matrix starts at a multiple of
+            # 16 bytes and that N, K and the row strides are multiples of 8
+            # elements (16 bytes): rows are then copied 16 bytes at a time
+            # (cp.async), which the compiler cannot know of values loaded
+            # from memory.
+            a_ptr = tl.multiple_of(a_ptr, 16)
+            b_ptr = tl.multiple_of(b_ptr, 16)
+            c_ptr = tl.multiple_of(c_ptr, 16)
+            N = tl.multiple_of(N, 8)
+            K = tl.multiple_of(K, 8)
+            lda = tl.multiple_of(lda, 8)
+            ldb = tl.multiple_of(ldb, 8)
+            ldc = tl.multiple_of(ldc, 8)
+
+        offs_m = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+        offs_n = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+        offs_k = tl.arange(0, BLOCK_SIZE_K)
+        # Rows of A and columns of B past the problem's edge are wrapped
+        # (their results are not stored); the K loop is tutorial 03's, kept
+        # in tutorial 09 (accumulate_k_blocks).
+        a_ptrs = a_ptr + (offs_m % M)[:, None] * lda + offs_k[None, :]
+        b_ptrs = b_ptr + offs_k[:, None] * ldb + (offs_n % N)[None, :]
+        accumulator = accumulate_k_blocks(a_ptrs, b_ptrs, offs_k, 0, tl.cdiv(K, BLOCK_SIZE_K), K,
+                                          1, ldb, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K)
+        c_ptrs = c_ptr + offs_m[:, None] * ldc + offs_n[None, :]
+        tl.store(c_ptrs, accumulator.to(DTYPE),
+                 mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+def grouped_configs(config_type=None):
+    config_type = config_type or triton.Config
+    shapes = [  # BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, num_stages, num_warps
+        (128, 256, 64, 3, 8),
+        (128, 128, 64, 4, 8),
+        (128, 128, 32, 4, 4),
+        (64, 128, 64, 4, 4),
+    ]
+    return [config_type({"BLOCK_SIZE_M": m, "BLOCK_SIZE_N": n, "BLOCK_SIZE_K": k},
+                        num_stages=s, num_warps=w) for m, n, k, s, w in shapes]
+
+
+# %%
+# The launcher
+# ------------
+#
+# `GroupedMatmul(a_list, b_list)` allocates the outputs and the problem
+# arrays once (they hold the tensors' addresses, so the tensors must stay
+# alive and in place); calling it launches the kernel, one program per SM
+# (the driver's `multiprocessor_count`).
+
+class GroupedMatmul:
+    def __init__(self, a_list, b_list, lib=None, kernel=None, configs=None):
+        lib = lib or triton
+        assert len(a_list) == len(b_list) and a_list, "one B per A, at least one"
+        dtype, device = a_list[0].dtype, a_list[0].device
+        for a, b in zip(a_list, b_list):
+            assert a.dtype == b.dtype == dtype, "one element type for every problem"
+            assert a.device == b.device == device, "one device for every problem"
+            assert a.shape[1] == b.shape[0], "incompatible dimensions"
+            assert a.stride(1) == 1 and b.stride(1) == 1, "rows must be contiguous"
+        self.c_list = [torch.empty((a.shape[0], b.shape[1]), device=device, dtype=dtype)
+                       for a, b in zip(a_list, b_list)]
+        self.inputs = (a_list, b_list)  # keep the tensors alive
+
+        def addresses(xs):
+            return torch.tensor([x.data_ptr() for x in xs], dtype=torch.int64, device=device)
+
+        def ints(rows):
+            return torch.tensor(rows, dtype=torch.int32, device=device)
+        self.a_addrs, self.b_addrs, self.c_addrs = (addresses(xs) for xs in
+                                                    (a_list, b_list, self.c_list))
+        self.sizes = ints([[a.shape[0], b.shape[1], a.shape[1]] for a, b in zip(a_list, b_list)])
+        self.lds = ints([[a.stride(0), b.stride(0), c.stride(0)]
+                         for a, b, c in zip(a_list, b_list, self.c_list)])
+        self.count = len(a_list)
+        # 16-byte rows for every problem (see ALIGNED in the kernel).
+        per_16_bytes = 16 // a_list[0].element_size()
+        matrices = list(a_list) + list(b_list) + self.c_list
+        self.aligned = all(x.data_ptr() % 16 == 0 and x.stride(0) % per_16_bytes == 0
+                           for x in matrices) and \
+            all(b.shape[0] % per_16_bytes == 0 and b.shape[1] % per_16_bytes == 0
+                for b in b_list)
+        self.groups_pow2 = max(2, triton.next_power_of_2(self.count))
+        # The element type in the compiler's own language module (Terrazzo's,
+        # or Triton's for the same kernel under Triton).
+        self.dtype = getattr(lib.language, str(dtype).split(".")[-1])
+        self.programs = lib.runtime.driver.active.utils.get_device_properties(
+            device.index)["multiprocessor_count"]
+        self.kernel = lib.autotune(configs=configs or grouped_configs(),
+                                   key=["GROUP_COUNT"])(kernel or grouped_matmul_kernel)
+
+    def __call__(self):
+        self.kernel[(self.programs,)](self.a_addrs, self.b_addrs, self.c_addrs, self.sizes,
+                                      self.lds, self.count, DTYPE=self.dtype,
+                                      GROUPS_POW2=self.groups_pow2, ALIGNED=self.aligned)
+        return self.c_list
+
+
+def compile_for_sm90(config_index=0, stage="ptx", aligned=True):
+    """The kernel for the H100 under one configuration, without a GPU (the
+    interpreter cannot follow the problems' raw addresses: it knows memory
+    only through the kernel's array arguments)."""
+    cfg = grouped_configs()[config_index]
+    addrs = np.zeros(8, np.int64)
+    sizes = np.zeros(24, np.int32)
+    return grouped_matmul_kernel.compile(addrs, addrs, addrs, sizes, sizes, 8,
+                                         DTYPE=tl.float16, GROUPS_POW2=8, ALIGNED=aligned,
+                                         stage=stage,
+                                         target="cuda:90", num_warps=cfg.num_warps,
+                                         num_stages=cfg.num_stages, **cfg.kwargs)
+
+
+# %%
+# Problem lists
+# -------------
+#
+# Eight mixed sizes (M, N, K): square and skewed, large and small, none a
+# multiple of every block size.
+
+MIXED_SIZES = [
+    (4096, 4096, 4096),
+    (2048, 4096, 1024),
+    (4096, 1024, 2048),
+    (1024, 1024, 4096),
+    (3000, 2000, 1000),
+    (512, 8192, 1024),
+    (1536, 768, 3072),
+    (257, 1000, 640),
+]
+
+
+def random_problems(sizes, make):
+    """A list of A_g (M x K) and one of B_g (K x N), from make(rows, cols)."""
+    return [make(m, k) for m, _, k in sizes], [make(k, n) for _, n, k in sizes]
+
+
+def relative_errors(a_list, b_list, c_list):
+    """Each C_g against A_g @ B_g in float64 (relative Frobenius error)."""
+    errors = []
+    for a, b, c in zip(a_list, b_list, c_list):
+        want = a.double() @ b.double()
+        errors.append(((c.double() - want).norm() / want.norm()).item())
+    return errors
+
+
+# %%
+# Unit test
+# ---------
+
+def check():
+    rng = np.random.default_rng()
+    # Tails everywhere, one-row and eight-column problems, a K of 8; rows
+    # of 16 bytes or more (the aligned kernel), and the same with an odd N
+    # (33: the general one).
+    aligned = [(512, 512, 512), (1000, 776, 328), (96, 136, 72), (1, 264, 40),
+               (300, 8, 1000), (2048, 1024, 512), (17, 32, 8)]
+    for dtype, sizes in [(torch.float16, aligned), (torch.bfloat16, aligned),
+                         (torch.float16, aligned[:-1] + [(17, 33, 8)])]:
+        make = lambda r, c: torch.from_numpy(
+            rng.standard_normal((r, c)).astype(np.float32)).cuda().to(dtype)
+        a_list, b_list = random_problems(sizes, make)
+        errors = relative_errors(a_list, b_list, GroupedMatmul(a_list, b_list)())
+        limit = 1e-2 if dtype == torch.bfloat16 else 2e-3
+        print(f"GPU: {len(sizes)} problems {dtype}: largest relative error "
+              f"{max(errors):.2e} against float64")
+        assert max(errors) < limit, f"relative errors {errors} (limit {limit})"
+    print("The results match.")
+
+
+# %%
+# Benchmark
+# ---------
+#
+# MIXED_SIZES in one launch against a loop of torch.matmul calls (and the
+# same kernel under Triton, when installed): median time of the whole list
+# with the L2 flushed before each call (`triton.testing.do_bench`), as
+# TFLOP/s of the list's 2 M N K.
+
+def triton_grouped(a_list, b_list):
+    module = triton.testing.under_triton(accumulate_k_blocks, grouped_matmul_kernel,
+                                         name="triton_grouped_gemm")
+    if module is None:
+        return None
+    import triton as real
+    grouped = GroupedMatmul(a_list, b_list, lib=real, kernel=module.grouped_matmul_kernel,
+                            configs=grouped_configs(real.Config))
+    return grouped
+
+
+def bench(dtypes, rounds):
+    flops = sum(2 * m * n * k for m, n, k in MIXED_SIZES)
+    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
+    print(f"problems (M, N, K): {MIXED_SIZES}")
+    rows = []
+    for dtype in dtypes:
+        tdt = getattr(torch, dtype)
+        make = lambda r, c: torch.randn(r, c, device="cuda", dtype=tdt)
+        providers = {}
+        a_list, b_list = random_problems(MIXED_SIZES, make)
+        providers["terrazzo grouped"] = (GroupedMatmul(a_list, b_list), a_list, b_list)
+        a_list, b_list = random_problems(MIXED_SIZES, make)
+        providers["torch.matmul loop"] = (
+            lambda a_list=a_list, b_list=b_list: [torch.matmul(a, b) for a, b in
+                                                  zip(a_list, b_list)], a_list, b_list)
+        a_list, b_list = random_problems(MIXED_SIZES, make)
+        found = triton_grouped(a_list, b_list)
+        if found is not None:
+            providers["triton grouped"] = (found, a_list, b_list)
+        for name, (fn, a_list, b_list) in providers.items():
+            errors = relative_errors(a_list, b_list, fn())
+            assert max(errors) < 1e-2, f"{name}: relative errors {errors}"
+        times = {name: [] for name in providers}
+        for _ in range(rounds):
+            for name, (fn, _, _) in providers.items():
+                times[name].append(triton.testing.do_bench(fn, warmup=25, rep=200,
+                                                           return_mode="median"))
+        base = statistics.median(times["torch.matmul loop"])
+        for name in providers:
+            ms = statistics.median(times[name])
+            rows.append((dtype, name, ms, flops / (ms * 1e-3) * 1e-12, base / ms))
+        providers.clear()
+        torch.cuda.empty_cache()
+    print(f"\nmedian of {rounds} rounds of do_bench medians (L2 flushed before each call)\n")
+    print("| dtype | provider | ms | TFLOP/s | x torch loop |\n|---|---|---:|---:|---:|")
+    for dtype, name, ms, tflops, speedup in rows:
+        print(f"| {dtype} | {name} | {ms:.3f} | {tflops:.1f} | {speedup:.2f} |")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].strip())
+    parser.add_argument("--bench", action="store_true", help="print a timing table")
+    parser.add_argument("--dtypes", nargs="*", default=["float16", "bfloat16"])
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args(argv)
+    on_gpu = gpu_available() and torch is not None and torch.cuda.is_available()
+    if not on_gpu:
+        # The problems are reached through raw addresses, which the
+        # interpreter cannot follow: show the H100 code instead.
+        ptx = compile_for_sm90()
+        print("No GPU: grouped_matmul_kernel compiled for sm_90 (128 x 256 x 64 blocks, "
+              f"3 stages, 8 warps): {ptx.count(chr(10))} lines of PTX, with")
+        for what in ("wgmma.mma_async", "cp.async.cg.shared.global", "cp.async.wait_group",
+                     "bar.sync", "st.global"):
+            print(f"  {ptx.count(what):4d} x {what}")
+        if args.bench:
+            print("--bench needs a GPU and torch")
+        return
+    check()
+    if args.bench:
+        bench(args.dtypes, args.rounds)
+
+
+if __name__ == "__main__":
+    main()
