@@ -1,8 +1,9 @@
 """Compile time and peak memory against block size (issue 21, item 3).
 
     PYTHONPATH=build/python /usr/bin/python3 bench/compile-time.py build \
-        [--min 10] [--max 20] [--kinds elementwise,reduction,convert,dot] \
-        [--timeout 600] [--target cuda:90] [--num-warps 4]
+        [--min 10] [--max 20] \
+        [--kinds elementwise,reduction,convert,dot,loop] [--timeout 600] \
+    [--target cuda:90] [--num-warps 4]
 
 For each kernel kind and block of 2^k elements (k from --min to --max),
 the Python frontend writes the kernel's tile IR (no GPU, no extension), then
@@ -23,6 +24,9 @@ Kinds, all float32 except the dot's float16 operands:
                elements it is rejected, as it needs more than a block has)
   dot          a [M, 32] x [32, N] product into an [M, N] = 2^k accumulator,
                whose row sums are stored
+  loop         x[i] += 1 over n elements, a masked 1-D block per iteration
+               of a loop (in loops, masked accesses branch around each
+               access up to 64 per op, and are predicated above)
 """
 
 from __future__ import annotations
@@ -83,6 +87,14 @@ def dot(a, b, c, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
     tl.store(c + rm, tl.sum(tl.dot(x, y), axis=1))
 
 
+@triton.jit
+def loop(x, n, BLOCK: tl.constexpr):
+    for start in range(0, n, BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        mask = offs < n
+        tl.store(x + offs, tl.load(x + offs, mask=mask) + 1.0, mask=mask)
+
+
 def tile_ir(kind: str, k: int) -> str:
     f32 = Pointer()
     rows, cols = 1 << (k // 2), 1 << (k - k // 2)
@@ -95,6 +107,8 @@ def tile_ir(kind: str, k: int) -> str:
     if kind == "dot":
         f16 = Pointer("float16")
         return dot.ir(f16, f16, f32, M=rows, N=cols, K=32)
+    if kind == "loop":
+        return loop.ir(f32, 1000, BLOCK=1 << k)
     raise ValueError(kind)
 
 
@@ -163,7 +177,7 @@ def main(argv=None) -> int:
     parser.add_argument("build", type=Path)
     parser.add_argument("--min", type=int, default=10)
     parser.add_argument("--max", type=int, default=20)
-    parser.add_argument("--kinds", default="elementwise,reduction,convert,dot")
+    parser.add_argument("--kinds", default="elementwise,reduction,convert,dot,loop")
     parser.add_argument("--timeout", type=float, default=600)
     parser.add_argument("--target", default="cuda:90")
     parser.add_argument("--num-warps", type=int, default=4)

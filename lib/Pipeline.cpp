@@ -48,6 +48,9 @@ void terrazzo::buildTilePipeline(mlir::OpPassManager &pm,
   pm.addPass(mlir::terrazzo::createTerrazzoCombine());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
+  // Offsets past 2^31 elements: after the combine merged the addptr
+  // chains into one offset expression each.
+  pm.addPass(mlir::terrazzo::createTerrazzoPromoteOffsets());
   // Loop-invariant arithmetic leaves the loops: less work per iteration,
   // and the pipeliner needs pointer steps defined outside the loop.
   pm.addPass(mlir::createLoopInvariantCodeMotionPass());

@@ -22,6 +22,30 @@ def TerrazzoCombine : Pass<"terrazzo-combine"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::tile::TileDialect"];
 }
 
+def TerrazzoPromoteOffsets : Pass<"terrazzo-promote-offsets"> {
+  let summary = "Compute in i64 the i32 offset arithmetic that may overflow";
+  let description = [{
+    Offsets written as in Triton (`pid * BLOCK + tl.arange(0, BLOCK)`) are
+    i32 and wrap around past 2^31 - 1 elements: a tensor of more than 2^31
+    elements was read at negative offsets, and its masks (`offs < n`, with
+    `n` an i64 argument) compared the wrapped values. This pass bounds every
+    i32 expression by interval arithmetic through `arith.addi`, `subi`,
+    `muli`, `tile.splat`, `broadcast` and `expand_dims` (a constant is
+    itself, `make_range` its bounds, `program_id` [0, 2^31 - 1], anything
+    else any i32). Where an expression may wrap and is used as an address
+    (`tile.addptr`'s offset) or compared (`arith.cmpi`, signed or equality
+    predicates, on it or on its `arith.extsi` to i64) into the mask of a
+    load, store or atomic, that use takes the same expression rebuilt on
+    i64 (the ops that may wrap and the splats, broadcasts and constants
+    above them; what cannot wrap is sign-extended), so it sees the exact
+    value. Other uses keep Triton's wrapping i32 arithmetic (a causal mask's
+    comparison in an attention loop stays i32).
+    Expressions proven to stay in i32 (block offsets such as
+    `rows[:, None] * 64 + cols[None, :]`) are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::tile::TileDialect"];
+}
+
 def TerrazzoUnrollLoops : Pass<"terrazzo-unroll-loops"> {
   let summary = "Unroll the loops that tl.range(..., loop_unroll_factor=N) marks";
   let description = [{
@@ -31,7 +55,8 @@ def TerrazzoUnrollLoops : Pass<"terrazzo-unroll-loops"> {
     known only at run time) is not a multiple of N (MLIR's
     `loopUnrollByFactor`); the attribute goes, as does a factor of 1. A loop
     with a negative or dynamic step is left as it is, without the
-    attribute, with a remark: the factor is a hint, as in Triton. Runs on
+    attribute, with a remark: the factor is a hint, as in Triton. So is a
+    factor that would make the body more than 2^16 operations. Runs on
     tile IR, before layouts are assigned, so that later passes (coalescing,
     pipelining) see the unrolled body.
   }];

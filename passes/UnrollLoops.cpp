@@ -17,6 +17,11 @@ using namespace mlir;
 
 namespace {
 
+/// The most operations an unrolled body may have: a factor is a hint, and
+/// one that would make the body larger is ignored with a remark (a factor
+/// of 2^20 on a one-op body ran out of memory).
+constexpr int64_t kMaxUnrolledOps = int64_t(1) << 16;
+
 struct UnrollLoopsPass
     : public mlir::terrazzo::impl::TerrazzoUnrollLoopsBase<UnrollLoopsPass> {
   void runOnOperation() override {
@@ -38,6 +43,15 @@ struct UnrollLoopsPass
           !step.isStrictlyPositive()) {
         loop.emitRemark("loop_unroll_factor ")
             << factor << " ignored: the loop's step is not a positive constant";
+        continue;
+      }
+      int64_t bodyOps = 0;
+      loop.getBody()->walk([&](Operation *) { ++bodyOps; });
+      if (factor > kMaxUnrolledOps / std::max<int64_t>(bodyOps, 1)) {
+        loop.emitRemark("loop_unroll_factor ")
+            << factor << " ignored: the unrolled body would have more than "
+            << kMaxUnrolledOps << " operations (the body has " << bodyOps
+            << ")";
         continue;
       }
       if (failed(mlir::terrazzo::unrollByFactor(loop, uint64_t(factor))))

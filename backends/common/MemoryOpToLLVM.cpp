@@ -117,15 +117,30 @@ bool inLoop(Block *block) {
   return false;
 }
 
-/// Whether a masked access at `op` uses the target's predicated form. Where
-/// it is measured (H100, bench/RESULTS.md): outside loops it wins, a
-/// 16384-wide softmax row going from 79 registers and 2147 GB/s with
-/// branches to 64 registers and 2820 GB/s; inside loops the branches let
-/// LLVM keep one base address with immediate offsets and rotate the loop,
-/// and the layer norm forward of tutorial 05 ran 2277 GB/s with branches
-/// against 2038 predicated. So: predicated outside loops only.
-bool usePredicatedForm(Operation *op, Type element) {
-  return hasPredicatedForm(element) && !inLoop(op->getBlock());
+/// Above this many accesses in one op, a masked access takes the target's
+/// predicated form in loops too. A branch around each access makes a block
+/// per access, and every value the thread holds is live across all of
+/// them: LLVM's register allocation is then quadratic in the accesses (a
+/// 2^20-element load and store in a loop, 8192 elements per thread, took
+/// 170 s in LLVM's code generator; 64 accesses per op take 0.7 s, 128 take
+/// 2.2 s: bench/compile-time.py's loop kernel). No kernel that fits its
+/// registers comes near it: tutorial 05's layer norm makes at most 16 per op.
+constexpr size_t kMaxGuardedAccessesInLoop = 64;
+
+/// Whether a masked access at `op`, of `accesses` accesses, uses the
+/// target's predicated form. Where it is measured (H100,
+/// bench/RESULTS.md): outside loops it wins, a 16384-wide softmax row going
+/// from 79 registers and 2147 GB/s with branches to 64 registers and
+/// 2820 GB/s; inside loops the branches let LLVM keep one base address with
+/// immediate offsets and rotate the loop, and the layer norm forward of
+/// tutorial 05 ran 2277 GB/s with branches against 2038 predicated. So:
+/// predicated outside loops, and in loops above kMaxGuardedAccessesInLoop.
+/// Asked once per op, before its elements are emitted: each guarded element
+/// splits the block, and walking the growing graph per element was
+/// quadratic in the elements per thread.
+bool usePredicatedForm(Operation *op, Type element, size_t accesses) {
+  return hasPredicatedForm(element) &&
+         (accesses > kMaxGuardedAccessesInLoop || !inLoop(op->getBlock()));
 }
 
 struct LoadOpConversion : public ConvertOpToLLVMPattern<tile::LoadOp> {
@@ -153,6 +168,8 @@ struct LoadOpConversion : public ConvertOpToLLVMPattern<tile::LoadOp> {
     Type accessType =
         width == 1 ? element : VectorType::get({int64_t(width)}, element);
 
+    bool predicated = !masks.empty() && !op.getIsVolatile() &&
+                      usePredicatedForm(op, element, ptrs.size() / width);
     SmallVector<Value> values;
     for (size_t i = 0; i < ptrs.size(); i += width) {
       auto load = [&]() -> Value {
@@ -173,7 +190,7 @@ struct LoadOpConversion : public ConvertOpToLLVMPattern<tile::LoadOp> {
                              ArrayRef<Value>(others).slice(i, width));
         // One predicated instruction where the target has it (no branch,
         // no merge of values), else a branch around the load.
-        loaded = op.getIsVolatile() || !usePredicatedForm(op, element)
+        loaded = !predicated
                      ? Value()
                      : target.loadGlobal(rewriter, loc, accessType, ptrs[i],
                                          masks[i], fallback, op.getCache(),
@@ -225,6 +242,7 @@ struct StoreOpConversion : public ConvertOpToLLVMPattern<tile::StoreOp> {
       return getThreadPosition(rewriter, loc, target, tilegpu::getThreadsPerWarp(op));
     });
 
+    bool predicated = usePredicatedForm(op, element, ptrs.size() / width);
     for (size_t i = 0; i < ptrs.size(); i += width) {
       if (int32_t(i) & copies->registerMask)
         continue;
@@ -243,7 +261,7 @@ struct StoreOpConversion : public ConvertOpToLLVMPattern<tile::StoreOp> {
         mask = LLVM::AndOp::create(rewriter, loc, mask, owner);
       if (!mask)
         store();
-      else if (!usePredicatedForm(op, element) ||
+      else if (!predicated ||
                !target.storeGlobal(rewriter, loc, vector, ptrs[i], mask,
                                    op.getCache(), op.getEvict()))
         emitGuarded(rewriter, loc, mask, Value(), store);

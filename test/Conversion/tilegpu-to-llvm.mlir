@@ -776,3 +776,68 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
     return %m, %s : tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #rows}>>, tensor<128xf32, #tilegpu.slice<{dim = 1, parent = #rows}>>
   }
 }
+
+// -----
+
+// In a loop, a masked access branches around a plain load or store (the
+// branches let LLVM keep one base address and rotate the loop), up to 64
+// accesses per op: here 2048 elements over 32 threads, one per access.
+
+// CHECK-LABEL: llvm.func @masked_in_loop_guarded
+// CHECK-NOT: ld.global
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// CHECK: llvm.store %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<1>
+// CHECK-NOT: ld.global
+// CHECK-NOT: st.global
+// CHECK: llvm.return
+#blocked = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @masked_in_loop_guarded(%x: !tile.ptr<f32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = tile.make_range 0 to 2048 : tensor<2048xi32, #blocked>
+    %xs = tile.splat %x : !tile.ptr<f32> -> tensor<2048x!tile.ptr<f32>, #blocked>
+    %xp = tile.addptr %xs, %r : tensor<2048x!tile.ptr<f32>, #blocked>, tensor<2048xi32, #blocked>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %ns = tile.splat %i : i32 -> tensor<2048xi32, #blocked>
+      %m = arith.cmpi slt, %r, %ns : tensor<2048xi32, #blocked>
+      %v = tile.load %xp, %m : tensor<2048x!tile.ptr<f32>, #blocked>
+      tile.store %xp, %v, %m : tensor<2048x!tile.ptr<f32>, #blocked>
+    }
+    return
+  }
+}
+
+// -----
+
+// Over 64 accesses per op, a masked access in a loop is predicated as
+// outside loops: a branch per access made a block per access, with every
+// value the thread holds live across all of them, and LLVM's register
+// allocation quadratic in the accesses (minutes for 8192 per thread). Here
+// 4096 elements over 32 threads: 128 accesses.
+
+// CHECK-LABEL: llvm.func @masked_in_loop_predicated
+// CHECK-NOT: llvm.load
+// CHECK: llvm.inline_asm has_side_effects "@$2 ld.global.b32 $0, [$1];"
+// CHECK-NOT: llvm.load
+// CHECK: llvm.inline_asm has_side_effects "@$2 st.global.b32 [$0], $1;"
+// CHECK-NOT: llvm.load
+// CHECK-NOT: llvm.store
+// CHECK: llvm.return
+#blocked = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @masked_in_loop_predicated(%x: !tile.ptr<f32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = tile.make_range 0 to 4096 : tensor<4096xi32, #blocked>
+    %xs = tile.splat %x : !tile.ptr<f32> -> tensor<4096x!tile.ptr<f32>, #blocked>
+    %xp = tile.addptr %xs, %r : tensor<4096x!tile.ptr<f32>, #blocked>, tensor<4096xi32, #blocked>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %ns = tile.splat %i : i32 -> tensor<4096xi32, #blocked>
+      %m = arith.cmpi slt, %r, %ns : tensor<4096xi32, #blocked>
+      %v = tile.load %xp, %m : tensor<4096x!tile.ptr<f32>, #blocked>
+      tile.store %xp, %v, %m : tensor<4096x!tile.ptr<f32>, #blocked>
+    }
+    return
+  }
+}

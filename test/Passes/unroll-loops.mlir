@@ -72,6 +72,27 @@ func.func @dynamic_step(%n: i32, %s: i32) -> i32 {
 
 // -----
 
+// Must not: a factor that would make the body larger than 2^16 operations
+// is ignored, with a remark (the fuzzer's 2^20 on this body ran out of
+// memory); the loop keeps its one-op body.
+// CHECK-LABEL: func.func @huge_factor
+// CHECK: scf.for
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: scf.yield
+// CHECK-NOT: scf.for
+func.func @huge_factor(%n: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-remark @+1 {{loop_unroll_factor 1048576 ignored: the unrolled body would have more than 65536 operations (the body has 2)}}
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c0) -> (i32) : i32 {
+    %x = arith.addi %acc, %i : i32
+    scf.yield %x : i32
+  } {tile.loop_unroll_factor = 1048576 : i32}
+  return %r : i32
+}
+
+// -----
+
 func.func @bad_factor(%n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

@@ -685,9 +685,15 @@ LogicalResult InlineAsmOp::verify() {
     size_t end = at;
     while (end < text.size() && llvm::isDigit(text[end]))
       ++end;
-    unsigned index;
-    if (end == at || text.substr(at, end - at).getAsInteger(10, index))
+    if (end == at)
       continue;
+    // A number too large for `unsigned` names no operand either (LLVM reads
+    // it wrapped).
+    unsigned index;
+    if (text.substr(at, end - at).getAsInteger(10, index))
+      return emitOpError("names operand $")
+             << text.substr(at, end - at) << " in its assembly, but has "
+             << outputs + inputs << " (outputs, then inputs)";
     if (index >= outputs + inputs)
       return emitOpError("names operand $")
              << index << " in its assembly, but has " << outputs + inputs

@@ -31,6 +31,13 @@ LogicalResult verifyRank(unsigned rank, ArrayRef<int64_t> shape,
 /// and the layout library can build the linear layout (powers of two,
 /// sizes it can hold), so that no pass or lowering meets a fatal error of
 /// the library on it.
+/// Fails when `shape` has more elements than the largest block
+/// (tile::kMaxBlockElements, as in the tile dialect and the frontend): the
+/// lowering unrolls every element of a thread, and such a block compiled
+/// for hours.
+LogicalResult verifyBlockSize(ArrayRef<int64_t> shape,
+                              function_ref<InFlightDiagnostic()> emitError);
+
 LogicalResult verifyLayoutFits(Attribute layout, unsigned rank,
                                ArrayRef<int64_t> shape,
                                function_ref<InFlightDiagnostic()> emitError);

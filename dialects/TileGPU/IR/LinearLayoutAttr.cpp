@@ -1,4 +1,5 @@
 // #tilegpu.linear: syntax, verifier and the layout interface.
+#include "dialects/TileGPU/IR/LayoutVerification.h"
 #include "dialects/TileGPU/IR/LinearLayoutConversion.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 #include "dialects/TileGPU/Layout/NamedLayouts.h"
@@ -197,7 +198,7 @@ LogicalResult LinearLayoutAttr::verifyTensorShape(
   if (!layout->isSurjective())
     return emitError() << "linear layout does not hold every element of a "
                           "tensor of this shape";
-  return success();
+  return verifyBlockSize(shape, emitError);
 }
 
 LogicalResult LinearLayoutAttr::verifyEncoding(

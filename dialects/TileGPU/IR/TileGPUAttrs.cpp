@@ -1,6 +1,7 @@
 // Layout attributes of tilegpu: verifiers and the layout interfaces.
 #include "dialects/TileGPU/IR/TileGPU.h"
 #include "dialects/TileGPU/IR/LayoutVerification.h"
+#include "dialects/Tile/IR/TileLimits.h"
 
 #include "dialects/TileGPU/IR/LinearLayoutConversion.h"
 
@@ -103,6 +104,21 @@ static std::string shapeString(ArrayRef<int64_t> shape) {
 }
 
 LogicalResult
+mlir::tilegpu::verifyBlockSize(ArrayRef<int64_t> shape,
+                               function_ref<InFlightDiagnostic()> emitError) {
+  int64_t elements = 1;
+  for (int64_t size : shape) {
+    if (size > tile::kMaxBlockElements ||
+        (size > 0 && elements > tile::kMaxBlockElements / size))
+      return emitError() << "a tensor of shape " << shapeString(shape)
+                         << " has more elements than the largest block ("
+                         << tile::kMaxBlockElements << ")";
+    elements *= std::max<int64_t>(size, 0);
+  }
+  return success();
+}
+
+LogicalResult
 mlir::tilegpu::verifyLayoutFits(Attribute layout, unsigned rank,
                                 ArrayRef<int64_t> shape,
                                 function_ref<InFlightDiagnostic()> emitError) {
@@ -112,7 +128,7 @@ mlir::tilegpu::verifyLayoutFits(Attribute layout, unsigned rank,
   if (!toLinearLayout(shape, layout, &error))
     return emitError() << "layout " << layout << " cannot lay out a tensor of "
                        << "shape " << shapeString(shape) << ": " << error;
-  return success();
+  return verifyBlockSize(shape, emitError);
 }
 
 //===----------------------------------------------------------------------===//

@@ -1473,3 +1473,12 @@ func.func @inline_asm_operand_out_of_range(%a: i32) -> i32 {
   %0 = tile.inline_asm "add.s32 $0, $1, $2; // $$ stays" constraints "=r,r" (%a) {pack = 1 : i32, pure = true} : (i32) -> i32
   return %0 : i32
 }
+
+// -----
+
+// An operand number past 2^32 - 1 (LLVM would read it wrapped to $0).
+func.func @inline_asm_operand_number_too_large(%a: i32) -> i32 {
+  // expected-error @+1 {{'tile.inline_asm' op names operand $4294967296 in its assembly, but has 2 (outputs, then inputs)}}
+  %0 = tile.inline_asm "add.s32 $4294967296, $1, $1;" constraints "=r,r" (%a) {pack = 1 : i32, pure = true} : (i32) -> i32
+  return %0 : i32
+}

@@ -617,3 +617,18 @@ func.func @in_an_arith_op(%x: tensor<16xf32, #b1>) {
   %y = "arith.negf"(%x) : (tensor<16xf32, #b1>) -> tensor<48xf32, #b1>
   return
 }
+
+// -----
+
+// More elements than the largest block (2^20, as in the tile dialect and the
+// frontend): the fuzzer's 2 x 2^26 layout conversion, handed to the
+// lowering directly, ran for minutes.
+#a = #tilegpu.blocked<{sizePerThread = [2, 2], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]}>
+// expected-error @+1 {{a tensor of shape [2, 67108864] has more elements than the largest block (1048576)}}
+func.func private @too_many_elements(tensor<2x67108864xf32, #a>)
+
+// -----
+
+#l = #tilegpu.linear<{register = [[1], [2], [4], [8], [16], [32], [64], [128], [256], [512], [1024], [2048], [4096], [8192], [16384], [32768]], lane = [[65536], [131072], [262144], [524288], [1048576]], warp = []}>
+// expected-error @+1 {{a tensor of shape [2097152] has more elements than the largest block (1048576)}}
+func.func private @too_many_elements_linear(tensor<2097152xf32, #l>)
