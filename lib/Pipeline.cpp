@@ -13,7 +13,9 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#include <cstdlib>
 #include <optional>
+#include <string>
 #include <utility>
 
 namespace {
@@ -26,6 +28,17 @@ findBackend(const std::string &target) {
       terrazzo::Target::parse(target, error);
   return {parsed ? terrazzo::getBackend(*parsed) : nullptr, parsed};
 }
+} // namespace
+
+namespace {
+
+/// Whether offsets that may pass 2^31 are computed in i64
+/// (TERRAZZO_PROMOTE_OFFSETS=1; Python puts it in the kernel cache key).
+bool offsetPromotionRequested() {
+  const char *requested = std::getenv("TERRAZZO_PROMOTE_OFFSETS");
+  return requested && std::string(requested) == "1";
+}
+
 } // namespace
 
 void terrazzo::buildTilePipeline(mlir::OpPassManager &pm,
@@ -48,9 +61,13 @@ void terrazzo::buildTilePipeline(mlir::OpPassManager &pm,
   pm.addPass(mlir::terrazzo::createTerrazzoCombine());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
-  // Offsets past 2^31 elements: after the combine merged the addptr
-  // chains into one offset expression each.
-  pm.addPass(mlir::terrazzo::createTerrazzoPromoteOffsets());
+  // Offsets past 2^31 elements (TERRAZZO_PROMOTE_OFFSETS=1): after the
+  // combine merged the addptr chains into one offset expression each. Off
+  // by default: the i64 values kept live across attention's loops cost 36
+  // registers (128 -> 164 in tutorial 06's D=64 causal forward, one program
+  // per SM instead of two: 22% slower on the H100, bench/RESULTS.md).
+  if (offsetPromotionRequested())
+    pm.addPass(mlir::terrazzo::createTerrazzoPromoteOffsets());
   // Loop-invariant arithmetic leaves the loops: less work per iteration,
   // and the pipeliner needs pointer steps defined outside the loop.
   pm.addPass(mlir::createLoopInvariantCodeMotionPass());

@@ -41,7 +41,10 @@ def TerrazzoPromoteOffsets : Pass<"terrazzo-promote-offsets"> {
     value. Other uses keep Triton's wrapping i32 arithmetic (a causal mask's
     comparison in an attention loop stays i32).
     Expressions proven to stay in i32 (block offsets such as
-    `rows[:, None] * 64 + cols[None, :]`) are left alone.
+    `rows[:, None] * 64 + cols[None, :]`) are left alone. The tile
+    pipeline runs it only with TERRAZZO_PROMOTE_OFFSETS=1: the i64 values
+    it keeps live across loops cost register-bound kernels an occupancy
+    step (bench/RESULTS.md).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::tile::TileDialect"];
 }

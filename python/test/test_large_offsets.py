@@ -27,7 +27,19 @@ def scale_block(x, BLOCK: tl.constexpr):
     tl.store(x + offs, tl.load(x + offs) * 2)
 
 
-def test_wrapping_offsets_are_computed_in_i64():
+def test_wrapping_offsets_stay_i32_by_default():
+    # The promotion is opt-in (TERRAZZO_PROMOTE_OFFSETS=1): as Triton does,
+    # offsets are i32 unless asked (its registers cost attention a program
+    # per SM, bench/RESULTS.md).
+    x = np.zeros(16, np.int8)
+    ir = add_one.compile(x, x, (1 << 31) + 5, BLOCK=1024, stage="tile")
+    assert re.search(r"arith\.muli %\S+, %\S+ : i32", ir), ir
+    assert re.search(r"tile\.addptr %\S+, %\S+ : tensor<1024x!tile\.ptr<i8>>, tensor<1024xi32>", ir), ir
+    assert not re.search(r"tile\.addptr %\S+, %\S+ : tensor<1024x!tile\.ptr<i8>>, tensor<1024xi64>", ir), ir
+
+
+def test_wrapping_offsets_are_computed_in_i64(monkeypatch):
+    monkeypatch.setenv("TERRAZZO_PROMOTE_OFFSETS", "1")
     x = np.zeros(16, np.int8)
     ir = add_one.compile(x, x, (1 << 31) + 5, BLOCK=1024, stage="tile")
     # The address and the mask take the exact i64 offsets.
@@ -36,7 +48,8 @@ def test_wrapping_offsets_are_computed_in_i64():
     assert re.search(r"arith\.cmpi slt, %\S+, %\S+ : tensor<1024xi64>", ir), ir
 
 
-def test_bounded_offsets_stay_i32():
+def test_bounded_offsets_stay_i32(monkeypatch):
+    monkeypatch.setenv("TERRAZZO_PROMOTE_OFFSETS", "1")
     x = np.zeros(512, np.float32)
     ir = scale_block.compile(x, BLOCK=128, stage="tile")
     assert "i64" not in ir, ir
@@ -44,10 +57,12 @@ def test_bounded_offsets_stay_i32():
 
 
 @pytest.mark.gpu
-def test_gpu_more_than_2_pow_31_elements(torch_cuda):
+def test_gpu_more_than_2_pow_31_elements(torch_cuda, monkeypatch):
     """int8 x + 1 over 2^31 + 4133 elements (about 6.5 GB with the
-    reference): every element right, the last block's masked tail and the
-    bytes past the end untouched."""
+    reference), offsets promoted (TERRAZZO_PROMOTE_OFFSETS=1): every element
+    right, the last block's masked tail and the bytes past the end
+    untouched."""
+    monkeypatch.setenv("TERRAZZO_PROMOTE_OFFSETS", "1")
     torch = torch_cuda
     n = (1 << 31) + 4133
     guard = 4096

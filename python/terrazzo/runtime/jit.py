@@ -525,9 +525,12 @@ class JITFunction(KernelInterface):
 
     def compile_environment(self) -> Dict[str, Any]:
         """What besides the source, the key and the target changes the
-        compiled code: debug mode, and TERRAZZO_TMA (=0 turns TMA for
-        descriptors on sm_90 off: another compilation)."""
+        compiled code: debug mode, TERRAZZO_TMA (=0 turns TMA for
+        descriptors on sm_90 off: another compilation) and
+        TERRAZZO_PROMOTE_OFFSETS (=1 computes offsets that may pass 2^31 in
+        i64)."""
         return {"debug": self._debug(), "tma": os.environ.get("TERRAZZO_TMA", ""),
+                "promote_offsets": os.environ.get("TERRAZZO_PROMOTE_OFFSETS", ""),
                 "fp_fusion": self._fp_fusion()}
 
     def _binary_for_key(self, key, use_cache: bool = True):
