@@ -255,6 +255,9 @@ public:
                 const ModuleAxisInfoAnalysis &axisInfo)
       : loop(loop), stages(stages), pingPong(pingPong), axisInfo(axisInfo) {}
 
+  /// Whether the rewrite left the loop unable to run (reported).
+  bool broken = false;
+
   LogicalResult run() {
     for (Operation &op : *loop.getBody()) {
       if (auto load = dyn_cast<tile::LoadOp>(&op))
@@ -621,27 +624,22 @@ private:
     setYield(readArg, nextRead);
     Value nextWrite = advance(writeIndex);
     setYield(writeArg, nextWrite);
-    if (ring.hasReleases()) {
+    // The carried parity `arg` flips when the stage index `next` wraps to
+    // 0: the next use of each stage's mbarrier waits for the other parity.
+    auto flipOnWrap = [&](unsigned arg, Value next) {
       Value wrapped = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::eq,
-                                            nextWrite, constantI32(cb, 0));
-      Value phase = extraArg(emptyPhaseArg);
-      setYield(emptyPhaseArg,
-               arith::SelectOp::create(
-                   cb, loc, wrapped,
-                   arith::XOrIOp::create(cb, loc, phase, constantI32(cb, 1)),
-                   phase));
-    }
-    if (tma) {
-      // The next use of a stage's mbarrier waits for the other parity.
-      Value wrapped = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::eq,
-                                            nextRead, constantI32(cb, 0));
-      Value phase = extraArg(phaseArg);
-      setYield(phaseArg,
-               arith::SelectOp::create(
-                   cb, loc, wrapped,
-                   arith::XOrIOp::create(cb, loc, phase, constantI32(cb, 1)),
-                   phase));
-    }
+                                            next, constantI32(cb, 0));
+      Value phase = extraArg(arg);
+      setYield(arg, arith::SelectOp::create(
+                        cb, loc, wrapped,
+                        arith::XOrIOp::create(cb, loc, phase,
+                                              constantI32(cb, 1)),
+                        phase));
+    };
+    if (ring.hasReleases())
+      flipOnWrap(emptyPhaseArg, nextWrite);
+    if (tma)
+      flipOnWrap(phaseArg, nextRead);
     if (zeroAcc)
       setYield(ranArg,
                arith::ConstantIntOp::create(cb, loc, cb.getI1Type(), 1));
@@ -777,11 +775,6 @@ private:
     tilegpu::WarpGroupTurnWaitOp::create(b, loc, b.getI32IntegerAttr(0));
   }
 
-public:
-  /// Whether the rewrite left the loop unable to run (reported).
-  bool broken = false;
-
-private:
 
   scf::ForOp loop;
   int64_t stages;
