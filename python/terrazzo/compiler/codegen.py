@@ -32,10 +32,10 @@ import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import CompilationError, KernelError, SemanticError, UnsupportedError
-from ..language import core as tl
-from ..language.core import _unwrap, constexpr, is_constexpr_annotation, tensor
-from ..language.structures import flatten, is_aggregate_instance, is_tuple, unflatten
-from ..language.structures import structure as structure_of
+from ..core import lang as tl
+from ..core.lang import _unwrap, constexpr, is_constexpr_annotation, tensor
+from ..core.structures import flatten, is_aggregate_instance, is_tuple, unflatten
+from ..core.structures import structure as structure_of
 from .elementwise_flow import ElementwiseFlow
 from .parsed_function import ParsedFunction
 from .semantic import Semantic
@@ -71,7 +71,7 @@ def _is_aggregate(v) -> bool:
     """Whether `v` is a frontend value made of tensors: a block pointer or
     tensor descriptor (it has `_flatten()`, `_unflatten(tensors)` and
     `_structure()`), an aggregate instance or a tuple holding tensors
-    (language/structures.py). Loops, runtime ifs and calls carry it as its
+    (core/structures.py). Loops, runtime ifs and calls carry it as its
     component tensors (structures.flatten), two values being one value of a
     loop or branch when their structures agree."""
     if isinstance(v, tensor):

@@ -16,7 +16,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..language.core import block_type, dtype, pointer_type
+from ..core.lang import block_type, dtype, pointer_type
 from .builder import Builder
 from .numerics import round_to_bf16
 

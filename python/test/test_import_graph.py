@@ -4,6 +4,16 @@ imports it back through any chain of module-level imports; and deferring an
 import into a function (run when called) does not hide one either. Imports
 under `if TYPE_CHECKING:` are for type checkers only. Read from the source
 files with `ast`, so nothing is imported to check it.
+
+What a module imports is what Python runs for it: importing `a.b.c` runs the
+packages `a` and `a.b` (their `__init__`) before `a.b.c`, so a module that
+imports `terrazzo.language.core` depends on the `terrazzo.language` package
+and everything its `__init__` imports. The one allowed edge direction
+between a package and its own modules is downwards: a package's `__init__`
+imports its submodules (to re-export their names); a module does not depend
+on the packages that contain it merely by being in them (they are already
+running when it is imported), but naming its own package's attributes
+(`from .. import cdiv`) is an edge back up, and so a circle.
 """
 
 from __future__ import annotations
@@ -61,9 +71,19 @@ def _imports(tree: ast.Module, deferred: bool) -> List[ast.stmt]:
     return found
 
 
+def _packages_run(target: str, importer: str, modules) -> Set[str]:
+    """The packages that importing `target` from `importer` runs first:
+    those containing `target`, less those containing `importer` itself."""
+    own = importer.split(".")
+    parts = target.split(".")
+    return {".".join(parts[:i]) for i in range(1, len(parts))
+            if ".".join(parts[:i]) in modules and parts[:i] != own[:i]}
+
+
 def import_graph(modules, deferred: bool = False) -> Dict[str, Set[str]]:
     """Module -> the package's modules it imports at module level (with
-    `deferred`, anywhere). `from .x import name` imports the module x.name
+    `deferred`, anywhere), with the packages that contain them (see the
+    module's docstring). `from .x import name` imports the module x.name
     when there is one, else x."""
     graph = {name: set() for name in modules}
     for name, (path, is_package) in modules.items():
@@ -85,6 +105,9 @@ def import_graph(modules, deferred: bool = False) -> Dict[str, Set[str]]:
                     graph[name].add(sub)
                 elif target in modules:
                     graph[name].add(target)
+    for name, targets in graph.items():
+        for target in list(targets):
+            targets |= _packages_run(target, name, modules)
     return graph
 
 
@@ -124,37 +147,82 @@ def cycles(graph: Dict[str, Set[str]]) -> List[List[str]]:
     return found
 
 
+def shortest_cycle(graph: Dict[str, Set[str]], component: List[str]) -> List[str]:
+    """A shortest circle of imports through the component's first module,
+    as the modules along it, the first again at the end."""
+    start, inside = component[0], set(component)
+    came_from = {start: None}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for v in frontier:
+            for w in sorted(graph[v] & inside):
+                if w == start:
+                    path = [v]
+                    while came_from[path[-1]] is not None:
+                        path.append(came_from[path[-1]])
+                    return path[::-1] + [start]
+                if w not in came_from:
+                    came_from[w] = v
+                    nxt.append(w)
+        frontier = nxt
+    raise AssertionError("not a strongly connected component")
+
+
+def describe(graph: Dict[str, Set[str]]) -> str:
+    """The circles of the graph, each named by one of its shortest cycles and
+    the count and names of the modules it ties together."""
+    return "\n".join(
+        f"{' -> '.join(shortest_cycle(graph, c))}  ({len(c)} modules in this circle: "
+        f"{', '.join(c)})" for c in cycles(graph))
+
+
 def test_no_module_level_import_cycles():
     modules = _modules()
     assert "terrazzo.compiler.codegen" in modules and len(modules) > 40
-    found = cycles(import_graph(modules))
-    assert not found, "modules that import each other at module level: " + "; ".join(
-        " <-> ".join(c) for c in found)
+    graph = import_graph(modules)
+    assert not cycles(graph), "modules that import each other at module level:\n" + describe(graph)
 
 
 def test_no_import_cycles_through_deferred_imports():
     """An import moved into a function still makes a circle of rooms (it
     only hides it from the import system)."""
-    found = cycles(import_graph(_modules(), deferred=True))
-    assert not found, "modules that import each other (some in functions): " + "; ".join(
-        " <-> ".join(c) for c in found)
+    graph = import_graph(_modules(), deferred=True)
+    assert not cycles(graph), ("modules that import each other (some in functions):\n"
+                               + describe(graph))
 
 
 def test_the_checker_finds_a_cycle():
     """The checker itself: a cycle through three modules and a self-import
-    are found, a chain is not."""
-    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    are found, a chain is not, and a circle is named by one of its cycles."""
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [["a", "b", "c"]]
+    assert shortest_cycle(graph, ["a", "b", "c"]) == ["a", "b", "c", "a"]
     assert cycles({"a": {"a"}}) == [["a"]]
+    assert shortest_cycle({"a": {"a"}}, ["a"]) == ["a", "a"]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_importing_a_module_runs_its_packages():
+    """`import p.q.m` from outside p runs p and p.q first; from inside p.q it
+    runs neither (they are running already), and p's __init__ importing its
+    own submodules is no edge back up."""
+    modules = {n: (None, False) for n in ("p", "p.q", "p.q.m", "p.r", "x")}
+    assert _packages_run("p.q.m", "x", modules) == {"p", "p.q"}
+    assert _packages_run("p.q.m", "p.r", modules) == {"p.q"}
+    assert _packages_run("p.q.m", "p.q", modules) == set()
+    assert _packages_run("p.q.m", "p", modules) == {"p.q"}
 
 
 def test_the_graph_reads_relative_imports():
     graph = import_graph(_modules())
-    assert "terrazzo.language.core" in graph["terrazzo.compiler.semantic"]
     assert "terrazzo.compiler.parsed_function" in graph["terrazzo.compiler.codegen"]
     # `from . import standard` in the language package names the submodule.
     assert "terrazzo.language.standard" in graph["terrazzo.language"]
+    # A module in another package runs that package's __init__ too.
+    assert {"terrazzo.runtime.jit", "terrazzo.runtime"} <= graph["terrazzo.language.standard"]
+    assert "terrazzo.language" not in graph["terrazzo.language.standard"]
     # An import in a function body counts where deferred imports are asked for.
     deferred = import_graph(_modules(), deferred=True)
-    assert "terrazzo.testing" in deferred["terrazzo.runtime.autotuner"]
-    assert "terrazzo.testing" not in graph["terrazzo.runtime.autotuner"]
+    assert "terrazzo._C" in deferred["terrazzo.testing"]
+    assert "terrazzo._C" not in graph["terrazzo.testing"]
