@@ -192,6 +192,46 @@ def test_no_import_cycles_through_deferred_imports():
                                + describe(graph))
 
 
+#: The rooms of the package in the order they may import each other (DESIGN
+#: §8): a module imports modules of its own room or of rooms before it. The
+#: longest matching prefix names a module's room; `testing.py` benchmarks
+#: over the runtime's driver and the autotuner times with it, so it shares
+#: the runtime's room.
+ROOMS = (
+    ("terrazzo.errors", "terrazzo._C"),
+    ("terrazzo.core",),
+    ("terrazzo.compiler",),
+    ("terrazzo.runtime", "terrazzo.testing"),
+    ("terrazzo.language",),
+    ("terrazzo.tools",),
+    ("terrazzo",),
+)
+
+
+def room_of(module: str) -> int:
+    best, rank = -1, None
+    for i, prefixes in enumerate(ROOMS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best:
+                best, rank = len(prefix), i
+    return rank
+
+
+def test_rooms_import_only_the_rooms_before_them():
+    """The compiler never imports the runtime or the language's public
+    namespace, the runtime never the language, and so on."""
+    graph = import_graph(_modules(), deferred=True)
+    upwards = sorted(f"{a} -> {b}" for a, targets in graph.items() for b in targets
+                     if room_of(b) > room_of(a))
+    assert not upwards, "imports of a later room (DESIGN §8):\n" + "\n".join(upwards)
+
+
+def test_every_module_has_a_room():
+    assert room_of("terrazzo.compiler.errors") == 2 and room_of("terrazzo.errors") == 0
+    assert room_of("terrazzo.language.core") == 4 and room_of("terrazzo.core.lang") == 1
+    assert all(room_of(m) is not None for m in _modules())
+
+
 def test_the_checker_finds_a_cycle():
     """The checker itself: a cycle through three modules and a self-import
     are found, a chain is not, and a circle is named by one of its cycles."""
