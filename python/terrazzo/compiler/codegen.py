@@ -786,8 +786,9 @@ class CodeGenerator:
         return None
 
     def _range_options(self, node, rng) -> Dict[str, int]:
-        """tl.range's num_stages and loop_unroll_factor as the loop's
-        attributes (tile.num_stages, tile.loop_unroll_factor), checked."""
+        """tl.range's num_stages, loop_unroll_factor and warp_specialize as
+        the loop's attributes (tile.num_stages, tile.loop_unroll_factor,
+        tile.warp_specialize), checked."""
         options = {}
         for name, least, value in (("num_stages", 0, rng.num_stages),
                                    ("loop_unroll_factor", 1, rng.loop_unroll_factor)):
@@ -806,6 +807,9 @@ class CodeGenerator:
             if not isinstance(value, bool):
                 raise self.error(node, f"tl.range's {name} must be True or False, "
                                  f"got {value!r}")
+        # A loop whose copies a producer warp group may issue (sm_90).
+        if _unwrap(rng.hints["warp_specialize"]):
+            options["warp_specialize"] = True
         return options
 
     def visit_For(self, node):

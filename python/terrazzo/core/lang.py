@@ -850,11 +850,16 @@ class range:
       pipelined), in place of the kernel's num_stages;
     * `loop_unroll_factor`: the body repeated that many times per iteration
       (a remainder loop runs the iterations left over);
-    * `disallow_acc_multi_buffer`, `flatten`, `warp_specialize`,
-      `disable_licm`: accepted as hints. The first is about Blackwell's
-      tensor memory; loops are not flattened, warp specialization is not
-      done yet, and loop-invariant code still leaves the loop (the results
-      are the same either way)."""
+    * `warp_specialize`: on sm_90, a loop whose operands all come by TMA
+      (a dot chain such as attention's, its copies computable from scalars
+      before the loop) gets a producer warp group of its own that issues
+      the copies, while the kernel's warps compute and take turns on the
+      tensor cores; the kernel then runs num_warps + 4 warps. Elsewhere
+      the loop is pipelined as without it;
+    * `disallow_acc_multi_buffer`, `flatten`, `disable_licm`: accepted as
+      hints. The first is about Blackwell's tensor memory; loops are not
+      flattened, and loop-invariant code still leaves the loop (the
+      results are the same either way)."""
 
     def __init__(self, arg1, arg2=None, step=None, num_stages=None,
                  loop_unroll_factor=None, disallow_acc_multi_buffer=False,
