@@ -406,9 +406,6 @@ LogicalResult WarpSpecializeOp::verify() {
            << " producer warps to the module's tilegpu.num-warps, so the "
               "module's tilegpu.total-num-warps must be "
            << consumers + getProducerWarps() << ", got " << total;
-  if (getProducerWarps() % 4 != 0)
-    return emitOpError("needs whole warp groups of producers, got ")
-           << getProducerWarps() << " warps";
   // setmaxnreg.inc takes registers that setmaxnreg.dec gave back: the
   // consumers' gain must not exceed what the producer gives up.
   int64_t launch = launchRegisters(total);
