@@ -842,8 +842,8 @@ private:
   SmallVector<TmaCandidate> tmaCandidates;
 };
 
-/// Whether the TMA rings that `loops` (a function's, with their depths)
-/// would get fit together in three quarters of the target's shared memory
+/// Whether the TMA rings and cp.async stacks that `loops` (a function's,
+/// with their depths) would get fit together in three quarters of the target's shared memory
 /// (a quarter left for the rest of the kernel): the ring of a
 /// warp-specialized loop lives as long as the kernel, so no later loop's
 /// buffers can take its place.
@@ -857,14 +857,20 @@ bool ringsFitTogether(ArrayRef<std::pair<scf::ForOp, int64_t>> loops) {
   for (auto [loop, stages] : loops) {
     if (stages < 2)
       continue;
-    for (Operation &op : *loop.getBody())
-      if (auto copy = dyn_cast<tilegpu::AsyncTMACopyGlobalToLocalOp>(&op))
-        if (std::optional<TmaCandidate> c = matchTmaCandidate(copy, loop)) {
-          tilegpu::MemDescType type = c->buffer.getType();
-          // A rotated chain's ring has one stage more.
-          bytes += (stages + 1) * type.getNumElements() *
-                   tile::getElementBitWidth(type.getElementType()) / 8;
-        }
+    // A rotated chain's ring has one stage more; the stacks of loads that
+    // stay pointer loads (cp.async) count as much, at most.
+    for (Operation &op : *loop.getBody()) {
+      Type type;
+      if (auto copy = dyn_cast<tilegpu::AsyncTMACopyGlobalToLocalOp>(&op)) {
+        if (std::optional<TmaCandidate> c = matchTmaCandidate(copy, loop))
+          type = c->buffer.getType();
+      } else if (auto load = dyn_cast<tile::LoadOp>(&op)) {
+        type = load.getType();
+      }
+      if (auto shaped = dyn_cast_or_null<ShapedType>(type))
+        bytes += (stages + 1) * shaped.getNumElements() *
+                 tile::getElementBitWidth(shaped.getElementType()) / 8;
+    }
   }
   return bytes <= int64_t(target->maxSharedMemoryBytes) * 3 / 4;
 }
