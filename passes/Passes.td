@@ -241,7 +241,9 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     (once per function: a second loop reuses the tensor maps) and runs a
     loop over the iterations that waits for each stage's empty phase and
     issues its copies, and the consumers keep the rotated chain without any
-    copy, release the stages and take turns. Otherwise the hint is ignored.
+    copy and release the stages (they take turns only with `ping-pong`:
+    measured 3-7% slower with a producer too). Otherwise the hint is
+    ignored.
 
     In the other forms every copy in the loop is marked
     `tilegpu.reads_retired`: its buffer's readers (local_loads, or a
@@ -259,7 +261,7 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
            "Buffers per pipelined load (copies in flight + 1)">,
     Option<"pingPong", "ping-pong", "bool", /*default=*/"false",
            "Warp groups of a rotated TMA dot chain take turns issuing their "
-           "dots (off: measured slower without warp specialization)">
+           "dots (off: measured slower on the H100, warp-specialized or not)">
   ];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
                            "::mlir::arith::ArithDialect",

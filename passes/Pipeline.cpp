@@ -747,11 +747,9 @@ private:
         overlapWarpGroupDots(loop);
       if (ring.hasReleases())
         releaseStages(ring, rotated ? rotated : loop);
-      // With a producer taking the copies off the consumers, the warp
-      // groups take turns (FlashAttention-3's schedule); without one, only
-      // when asked (measured slower, bench/RESULTS.md).
-      if ((pingPong || specialize) && ring.hasReleases() && rotated &&
-          candidates.empty())
+      // Only when asked: measured slower on the H100 without a producer
+      // warp group (1-3%) and with one (3-7%; bench/RESULTS.md).
+      if (pingPong && ring.hasReleases() && rotated && candidates.empty())
         takeTurns(rotated);
     }
   }

@@ -296,7 +296,13 @@ def _attn_bwd_dq(Q, K, V, sm_scale, DO, DQ, M, D, N_CTX,
 # forward, 3-4 pipeline stages. The same choices serve the benchmark's
 # Triton run, so that the comparison is of compilers, not of kernels.
 
-def fwd_config(head_dim, causal, fp8, warp_specialize=False):
+def fwd_config(head_dim, causal, fp8, warp_specialize=None):
+    # Warp-specialized (a producer warp group issuing the K and V copies)
+    # unless causal: on the H100 that gained 4-13% without the causal mask
+    # and lost 10-15% with it, whose short loops leave each program's
+    # prologue and epilogue exposed at one program per SM (bench/RESULTS.md).
+    if warp_specialize is None:
+        warp_specialize = not causal
     if head_dim <= 64:
         return dict(BLOCK_M=128, BLOCK_N=64 if causal else 128, num_warps=8, num_stages=3,
                     WARP_SPECIALIZE=warp_specialize)
@@ -318,7 +324,7 @@ def _new(shape, dtype, like):
 
 
 def attention_forward(q, k, v, causal, sm_scale, kernels=None, config=None,
-                      warp_specialize=False):
+                      warp_specialize=None):
     """Runs the forward kernel; returns O and the base-2 log-sum-exp per row."""
     kernels = kernels or KERNELS
     z, h, n_ctx, head_dim = q.shape
@@ -368,10 +374,11 @@ KERNELS = {k.fn.__name__: k for k in (_attn_fwd, _attn_bwd_preprocess, _attn_bwd
                                       _attn_bwd_dq)}
 
 
-def make_attention(kernels, warp_specialize=False):
+def make_attention(kernels, warp_specialize=None):
     """`attention(q, k, v, causal, sm_scale)` as a torch.autograd.Function
     over the given kernels (Terrazzo's, or the same sources under Triton),
-    the forward's loops warp-specialized or not."""
+    the forward's loops warp-specialized or not (None: as fwd_config
+    chooses)."""
 
     class _Attention(torch.autograd.Function):
         @staticmethod
@@ -521,9 +528,13 @@ def triton_kernels():
 
 def bench(sizes, modes, head_dims, dtype_name, save_path, only=None):
     dtype = dict(float16=torch.float16, bfloat16=torch.bfloat16)[dtype_name]
+    # "-ws" / "-no-ws": the forward's loops warp-specialized, or not,
+    # whatever fwd_config would choose.
     providers = {"terrazzo": make_attention(KERNELS),
-                 "terrazzo-ws": make_attention(KERNELS, warp_specialize=True)}
-    found = triton_kernels() if not only or "triton" in only or "triton-ws" in only else None
+                 "terrazzo-ws": make_attention(KERNELS, warp_specialize=True),
+                 "terrazzo-no-ws": make_attention(KERNELS, warp_specialize=False)}
+    found = (triton_kernels()
+             if not only or any(name.startswith("triton") for name in only) else None)
     if found is not None:
         providers["triton"] = make_attention(found)
         providers["triton-ws"] = make_attention(found, warp_specialize=True)
@@ -532,7 +543,9 @@ def bench(sizes, modes, head_dims, dtype_name, save_path, only=None):
         return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal,
                                                                 scale=sm_scale)
     providers["torch-sdpa"] = sdpa
-    names = [name for name in providers if not only or name in only]
+    # By default the tutorial's own choices against Triton and SDPA.
+    only = only or ["terrazzo", "triton", "torch-sdpa"]
+    names = [name for name in providers if name in only]
     # One table (and plot) per head size, causality and direction.
     configs = [triton.testing.Benchmark(
         x_names=["N_CTX"], x_vals=sizes, line_arg="provider", line_vals=names,
@@ -588,8 +601,10 @@ def main(argv=None):
     parser.add_argument("--dtype", default="float16", choices=["float16", "bfloat16"])
     parser.add_argument("--no-check", action="store_true")
     parser.add_argument("--providers", nargs="+",
-                        choices=["terrazzo", "terrazzo-ws", "triton", "triton-ws", "torch-sdpa"],
-                        help="benchmark only these (default: all that are installed)")
+                        choices=["terrazzo", "terrazzo-ws", "terrazzo-no-ws", "triton",
+                                 "triton-ws", "torch-sdpa"],
+                        help="benchmark these (default: terrazzo, triton and torch-sdpa, "
+                        "those installed)")
     args = parser.parse_args(argv)
     on_gpu = gpu_available()
     if not on_gpu:

@@ -1605,7 +1605,8 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "t
 // at each wrap) before its copies. The ring is allocated and initialised
 // in front of the split (which opens with a barrier of all warps: no
 // tilegpu.barrier of its own), invalidated after it; the consumers keep
-// the rotated chain without copies, release the stages, and take turns.
+// the rotated chain without copies and release the stages; they take turns
+// only with the ping-pong option (TURNS).
 // CHECK-LABEL: "tilegpu.total-num-warps" = 12 : i32
 // CHECK: func.func @tma_dot_chain_warp_specialized
 // CHECK: tilegpu.mbarrier_init %{{.*}}, 1 :
@@ -1613,11 +1614,12 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "t
 // CHECK-NOT: tilegpu.barrier
 // CHECK: tilegpu.warp_specialize producer_warps = 4 registers = 40, 232 {
 // CHECK-NOT: tilegpu.async_tma_copy_global_to_local
-// CHECK: tilegpu.warp_group_turn_pass {only = 1 : i32}
-// CHECK-NEXT: scf.for
+// CHECK-NOT: tilegpu.warp_group_turn
+// CHECK: scf.for
 // CHECK: tilegpu.mbarrier_wait
-// CHECK: tilegpu.warp_group_turn_wait{{$}}
-// CHECK-NEXT: tilegpu.warp_group_dot async
+// CHECK-NOT: tilegpu.warp_group_turn
+// CHECK: tilegpu.warp_group_dot async
+// CHECK-NOT: tilegpu.warp_group_turn
 // CHECK: tilegpu.mbarrier_arrive
 // CHECK-NOT: tilegpu.async_tma_copy_global_to_local
 // CHECK: tilegpu.partition_end
@@ -1633,6 +1635,13 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "t
 // CHECK-NEXT: }
 // CHECK: tilegpu.mbarrier_inval
 // CHECK: return
+// TURNS-LABEL: func.func @tma_dot_chain_warp_specialized
+// TURNS: tilegpu.warp_specialize
+// TURNS: tilegpu.warp_group_turn_pass {only = 1 : i32}
+// TURNS-NEXT: scf.for
+// TURNS: tilegpu.warp_group_turn_wait{{$}}
+// TURNS-NEXT: tilegpu.warp_group_dot async
+// TURNS: } producer {
 #nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
 #bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
