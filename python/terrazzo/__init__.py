@@ -13,12 +13,13 @@
     add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
 """
 
-from . import language, testing  # noqa: F401
+from . import language, testing, tools  # noqa: F401
 from .core.lang import _unwrap
 from .errors import (CompilationError, InterpreterError, KernelError,  # noqa: F401
                      OutOfResources, TritonError, UnsupportedError)
 from .language.structures import aggregate  # noqa: F401
 from .runtime.allocation import get_allocator, set_allocator  # noqa: F401
+from .runtime.async_compile import AsyncCompileMode, FutureKernel  # noqa: F401
 from .runtime.autotuner import Autotuner, Config, Heuristics, autotune, heuristics  # noqa: F401
 from .runtime.jit import (JITFunction, KernelInterface, constexpr_function, jit,  # noqa: F401
                           must_use_result)
@@ -45,4 +46,5 @@ __all__ = ["jit", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2",
            "language", "set_allocator", "get_allocator", "TritonError", "CompilationError",
            "InterpreterError", "UnsupportedError", "OutOfResources", "JITFunction", "KernelInterface", "Autotuner", "Heuristics",
            "reinterpret", "TensorWrapper", "MockTensor", "constexpr_function",
-           "must_use_result", "torch_op", "aggregate"]
+           "must_use_result", "torch_op", "aggregate", "tools", "AsyncCompileMode",
+           "FutureKernel"]

@@ -444,6 +444,59 @@ def set_gpu_clock(ref_sm_clock: int = 1350, ref_mem_clock: int = 1215):
         subprocess.call(["nvidia-smi", "-i", "0", "-rmc"])
 
 
+#: Set in the environment of a test that cuda_memcheck runs under the
+#: sanitizer, so that there it runs the test itself.
+_UNDER_SANITIZER = "TERRAZZO_UNDER_COMPUTE_SANITIZER"
+
+
+def _compute_sanitizer() -> str:
+    """The compute-sanitizer executable: from PATH, else from the CUDA
+    installation ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda)."""
+    import shutil
+    found = shutil.which("compute-sanitizer")
+    roots = [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"]
+    for candidate in [found] + [os.path.join(r, "bin", "compute-sanitizer") for r in roots if r]:
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    raise RuntimeError("cuda_memcheck needs compute-sanitizer (CUDA toolkit): put it on PATH "
+                       "or set CUDA_HOME")
+
+
+def cuda_memcheck(**target_kwargs):
+    """A decorator for a pytest test: where the test's keyword arguments
+    include `target_kwargs` (its parametrization, say), the test runs again
+    in a pytest of its own under compute-sanitizer (memcheck), which must
+    report no errors; otherwise, and inside that run, it runs as it is.
+    The test needs a (possibly unused) `request` fixture, as in Triton.
+    (Triton calls the sanitizer's predecessor cuda-memcheck, gone since
+    CUDA 12.)"""
+    import functools
+
+    def decorator(test_fn):
+        @functools.wraps(test_fn)
+        def wrapper(*args, **kwargs):
+            if not target_kwargs.items() <= kwargs.items() or os.environ.get(_UNDER_SANITIZER):
+                return test_fn(*args, **kwargs)
+            import subprocess
+            request = kwargs.get("request")
+            if request is None:
+                raise TypeError(f"{test_fn.__name__}: a test checked by cuda_memcheck needs a "
+                                "(possibly unused) `request` fixture")
+            path = os.path.realpath(test_fn.__globals__["__file__"])
+            test = f"{path}::{request.node.name}"  # the name has the parameters' id
+            env = {**os.environ, _UNDER_SANITIZER: "1", "PYTORCH_NO_CUDA_MEMORY_CACHING": "1"}
+            out = subprocess.run([_compute_sanitizer(), "--tool", "memcheck", sys.executable,
+                                  "-m", "pytest", "-vs", "-p", "no:cacheprovider", test],
+                                 capture_output=True, text=True, env=env)
+            report = out.stdout + out.stderr
+            if out.returncode != 0 or "ERROR SUMMARY: 0 errors" not in report:
+                raise AssertionError(f"compute-sanitizer found errors in {test} (exit status "
+                                     f"{out.returncode}):\n{report[-4000:]}")
+            return None
+        return wrapper
+    return decorator
+
+
 def extension():
     """terrazzo._C, or None where the extension is not built."""
     try:

@@ -1111,12 +1111,19 @@ class CodeGenerator:
         if self.elementwise:
             self.elementwise.widen(_assigned_names(node.body))
             def probe():
-                return self.visit(node.test)
+                return self.while_test(node)
             cond = _unwrap(probe() if self.builder.concrete else self._dry_run_value(probe))
             if isinstance(cond, tensor) and cond.type.is_block():
                 return self._while(node, *self.elementwise.while_parts(node))
-        return self._while(node, lambda: self.visit(node.test),
+        return self._while(node, lambda: self.while_test(node),
                            lambda: self.visit_block(node.body))
+
+    def while_test(self, node):
+        """The value of a `while` loop's condition; `tl.condition(c, ...)`
+        is `c` (its disable_licm is a hint: loop-invariant code leaves
+        the loop either way)."""
+        cond = _unwrap(self.visit(node.test))
+        return cond.condition if isinstance(cond, tl.condition) else cond
 
     def _while(self, node, test, body):
         """A `while` loop whose condition `test()` evaluates and whose
@@ -1475,6 +1482,8 @@ class CodeGenerator:
             return self._print(args, node)
         if isinstance(f, type) and issubclass(f, builtins.tuple) and hasattr(f, "_fields"):
             return f(*args, **kwargs)  # a NamedTuple of the kernel's values
+        if f is tl.condition:
+            return f(*args, **kwargs)  # a while loop's condition (while_test)
         if f in _INTROSPECTION:
             # Compile-time questions about values (isinstance(x, tl.tensor)):
             # answered on the values themselves, constexprs unwrapped, as in

@@ -199,7 +199,7 @@ class ElementwiseFlow:
         gen = self.gen
 
         def active() -> tensor:
-            return self._within(self._bool(_unwrap(gen.visit(node.test))))
+            return self._within(self._bool(_unwrap(gen.while_test(node))))
 
         def test() -> tensor:
             return self._any(active())

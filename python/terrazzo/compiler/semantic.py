@@ -169,6 +169,9 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
         x = self.to_tensor(x)
         if not isinstance(slices, tuple):
             slices = (slices,)
+        # tl.slice(start, stop, step) is the language's spelling of a slice.
+        slices = tuple(slice(_unwrap(s.start), _unwrap(s.stop), _unwrap(s.step))
+                       if isinstance(s, tl.slice) else s for s in slices)
         # Expand an Ellipsis to the dimensions it stands for.
         if any(s is Ellipsis for s in slices):
             i = [k for k, s in enumerate(slices) if s is Ellipsis]

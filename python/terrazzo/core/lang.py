@@ -10,6 +10,7 @@ a kernel, a builtin raises a clear error.
 from __future__ import annotations
 
 import builtins as _py
+import enum
 import functools
 import inspect
 import threading
@@ -99,6 +100,19 @@ class dtype:
     FP_TYPES = FP8_TYPES + STANDARD_FP_TYPES
     OTHER_TYPES = ("void",)
 
+    class SIGNEDNESS(enum.Enum):
+        """An integer type's `int_signedness` (int1 is unsigned)."""
+        SIGNED = 0
+        UNSIGNED = 1
+
+    class KIND(enum.IntEnum):
+        """What `kind()` returns, ordered as promotion ranks them: bool <
+        integers < floats (an IntEnum, so kinds compare; pointers are
+        kind 3)."""
+        BOOLEAN = 0
+        INTEGRAL = 1
+        FLOATING = 2
+
     _BITS = {"int1": 1, "int8": 8, "int16": 16, "int32": 32, "int64": 64,
              "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64,
              "fp8e4nv": 8, "fp8e5": 8, "fp8e4b15": 8, "fp8e4b8": 8, "fp8e5b16": 8,
@@ -127,7 +141,8 @@ class dtype:
         self.primitive_bitwidth = self._BITS[name]
         if name in self.SINT_TYPES or name in self.UINT_TYPES:
             self.int_bitwidth = self.primitive_bitwidth
-            self.int_signedness = "signed" if name in self.SINT_TYPES else "unsigned"
+            self.int_signedness = (dtype.SIGNEDNESS.SIGNED if name in self.SINT_TYPES
+                                   else dtype.SIGNEDNESS.UNSIGNED)
         if name in self.FP_TYPES:
             self.fp_mantissa_width = self._MANTISSA[name]
             self.exponent_bias = self._EXPONENT_BIAS[name]
@@ -163,13 +178,46 @@ class dtype:
     def is_const(self): return False
     def is_standard_floating(self): return self.name in self.STANDARD_FP_TYPES
 
-    def kind(self) -> int:
-        """0 for bool, 1 for integers, 2 for floats (used by promotion)."""
+    def kind(self) -> "dtype.KIND":
+        """BOOLEAN (0), INTEGRAL (1) or FLOATING (2): the order promotion
+        uses."""
         if self.is_bool():
-            return 0
+            return dtype.KIND.BOOLEAN
         if self.is_int():
-            return 1
-        return 2
+            return dtype.KIND.INTEGRAL
+        return dtype.KIND.FLOATING
+
+    @staticmethod
+    def is_dtype(type_str) -> bool:
+        """Whether `type_str` is the name of a scalar type ("fp32",
+        "int8", "void", ...; not an alias such as "float32")."""
+        return type_str in dtype._BITS
+
+    def with_element_ty(self, element_ty: "dtype") -> "dtype":
+        """This type with its element type replaced: for a scalar,
+        `element_ty` itself (a block keeps its shape)."""
+        return element_ty
+
+    def codegen_name(self) -> str:
+        """The public spelling of the type: float32 for fp32, bfloat16 for
+        bf16, float8e4nv for fp8e4nv, the name otherwise."""
+        return _PUBLIC_NAMES.get(self.name, self.name)
+
+    @property
+    def cache_key_part(self) -> str:
+        """What this type adds to a cache key: its name."""
+        return self.name
+
+    def mangle(self) -> str:
+        """The type's short name in a function's mangled name, as Triton
+        spells it: i32 / u8 (int1 is u1), the name of a float type (fp32),
+        V for void; pointers P<element>, blocks <element>S<d0_d1>S."""
+        if self.is_int():
+            prefix = "i" if self.int_signedness is dtype.SIGNEDNESS.SIGNED else "u"
+            return f"{prefix}{self.int_bitwidth}"
+        if self.is_floating():
+            return self.name
+        return "V"
 
     def get_int_min_value(self) -> int:
         if self.is_int_signed():
@@ -208,7 +256,7 @@ class dtype:
 
     def __repr__(self):
         # An evaluatable expression, as Triton prints it.
-        return f"triton.language.{_PUBLIC_NAMES.get(self.name, self.name)}"
+        return f"triton.language.{self.codegen_name()}"
 
 
 class pointer_type(dtype):
@@ -242,6 +290,12 @@ class pointer_type(dtype):
     def _key(self):
         return ("ptr", self.element_ty._key(), self.address_space, self.const)
 
+    def mangle(self) -> str:
+        return f"P{self.element_ty.mangle()}"
+
+    def codegen_name(self) -> str:
+        return self.name
+
     def __repr__(self):
         return f"triton.language.pointer_type({self.element_ty!r})"
 
@@ -274,6 +328,16 @@ class block_type(dtype):
     def get_block_shapes(self):
         return self.shape
 
+    def with_element_ty(self, element_ty: dtype) -> "block_type":
+        """A block of this shape of `element_ty`."""
+        return block_type(_unwrap(element_ty), self.shape)
+
+    def mangle(self) -> str:
+        return f"{self.element_ty.mangle()}S{'_'.join(str(s) for s in self.shape)}S"
+
+    def codegen_name(self) -> str:
+        return self.name
+
     @property
     def scalar(self):
         return self.element_ty
@@ -295,7 +359,8 @@ def _delegate(name):
     return method
 
 
-for _name in [n for n in vars(dtype) if n.startswith("is_") and n not in ("is_block", "is_ptr")] + \
+for _name in [n for n in vars(dtype) if n.startswith("is_") and
+              n not in ("is_block", "is_ptr", "is_dtype")] + \
         ["kind", "get_int_min_value", "get_int_max_value"]:
     setattr(block_type, _name, _delegate(_name))
 block_type.itemsize = property(lambda self: self.element_ty.itemsize)
@@ -380,6 +445,36 @@ class constexpr:
         if item == "value":
             raise AttributeError(item)
         return getattr(self.value, item)
+
+    @property
+    def type(self) -> "constexpr_type":
+        """The type of a compile-time constant: constexpr_type(value)."""
+        return constexpr_type(self.value)
+
+
+class constexpr_type:
+    """The type of a compile-time constant (`tl.constexpr(v).type`): one
+    type per value, equal when the values are."""
+
+    def __init__(self, value):
+        self.value = _unwrap(value)
+
+    def __eq__(self, other):
+        return isinstance(other, constexpr_type) and self.value == other.value
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(self.value)
+
+    def __repr__(self):
+        return f"constexpr_type[{self.value}]"
+
+    def mangle(self) -> str:
+        """`c` and the value's mangled name (a dtype's) or repr."""
+        value = self.value.mangle() if hasattr(self.value, "mangle") else repr(self.value)
+        return f"c{value}"
 
 
 def is_constexpr_annotation(ann) -> bool:
@@ -875,6 +970,36 @@ class range:
         raise RuntimeError("tl.range can only be used in a for loop of a kernel")
 
 
+class condition:
+    """`while tl.condition(c, disable_licm=False):` a while loop's
+    condition `c` with a loop option: `disable_licm` asks the compiler to
+    keep loop-invariant code inside the loop. Terrazzo accepts it as a
+    hint, as for tl.range: the results are the same either way."""
+
+    def __init__(self, arg1, disable_licm=False):
+        self.condition = arg1
+        self.disable_licm = disable_licm
+
+    def __bool__(self):
+        raise RuntimeError("tl.condition can only be the condition of a while loop "
+                           "of a kernel")
+
+
+class slice:  # noqa: A001 (Triton's name: tl.slice)
+    """A slice `start:stop:step` in a tensor index, as the language
+    spells it (`x[tl.slice(None, None, None), None]` is `x[:, None]`).
+    As Python's slice in an index: only the full slice `:` is
+    supported."""
+
+    def __init__(self, start, stop, step):
+        self.start = start
+        self.stop = stop
+        self.step = step
+
+    def __repr__(self):
+        return f"tl.slice({self.start!r}, {self.stop!r}, {self.step!r})"
+
+
 # ---------------------------------------------------------------------------
 # Operations that the backend cannot lower yet
 # ---------------------------------------------------------------------------
@@ -988,7 +1113,7 @@ def _attach_members():
                  "multiple_of", "max_contiguous", "max_constancy", "cast", "sum",
                  "max", "min", "argmax", "argmin", "reduce", "cumsum", "cumprod",
                  "associative_scan", "reshape", "view", "ravel", "trans", "permute",
-                 "split", "xor_sum"):
+                 "split", "xor_sum", "store", "sqrt_rn"):
         fn = globals().get(name)
         if fn is None or hasattr(tensor, name):
             continue
@@ -1009,6 +1134,6 @@ __all__ = [
     "expand_dims", "multiple_of", "max_contiguous", "max_constancy", "assume",
     "static_assert", "static_print", "debug_barrier", "device_print", "dot", "dot_scaled",
     "device_assert", "static_range",
-    "range", "PropagateNan", "reduce", "sum", "xor_sum", "max", "min", "argmax", "argmin",
+    "range", "condition", "constexpr_type", "slice", "PropagateNan", "reduce", "sum", "xor_sum", "max", "min", "argmax", "argmin",
     "associative_scan", "cumsum", "cumprod", "inline_asm_elementwise",
 ]

@@ -271,3 +271,7 @@ def advance(base, offsets):
 
 
 __all__ = ["make_block_ptr", "advance"]
+
+# `x.advance(offsets)` on a tensor, as Triton defines it (tl.advance with the
+# tensor first): only a block pointer can be advanced, which says so.
+tl.tensor.advance = advance

@@ -10,6 +10,7 @@ conversions that the compiler places and removes.
 
 from __future__ import annotations
 
+from ..errors import SemanticError
 from .core import _current_semantic, _unwrap, builtin, tensor
 
 __all__ = ["trans", "permute", "reshape", "view", "ravel", "join", "split",
@@ -81,7 +82,23 @@ def interleave(a, b):
     return _current_semantic().interleave(a, b)
 
 
+@builtin
+def item(input):
+    """The value of a one-element block as a scalar (`x.item()`, as in
+    Triton, which has no tl.item); a scalar is returned as it is."""
+    sem = _current_semantic()
+    x = sem.to_tensor(input)
+    if not x.type.is_block():
+        return x
+    if x.numel != 1:
+        raise SemanticError(f"item() needs a block of one element, got shape "
+                            f"{list(x.shape)}")
+    # A reduction of the one element over every axis: its combine function
+    # is never called on two values.
+    return sem.reduce(x, None, lambda acc, _: acc)
+
+
 # Tensor methods, as in Triton.
-for _name in __all__:
+for _name in __all__ + ["item"]:
     setattr(tensor, _name, globals()[_name])
 del _name

@@ -39,7 +39,7 @@ from ..compiler.kernel import (DEFAULT_NUM_STAGES, DEFAULT_NUM_WARPS, KernelIR,
                                type_name)
 from ..errors import CompilationError, OutOfResourcesCompilationError, SourceLocation
 from ..core.lang import constexpr, dtype
-from . import driver
+from . import async_compile, driver
 from .cache import DiskCache
 from .tensor_wrapper import MockTensor, TensorWrapper, reinterpret  # noqa: F401 (Triton's names here)
 from .tuple_args import TupleLaunches, has_structures
@@ -319,6 +319,12 @@ class JITFunction(KernelInterface):
                 key = self._tuples().key(args, kwargs)
             if self._compile_pool is not None:  # see compiling_in
                 return self._compile_pool.submit(self._prepare, key)
+            mode = async_compile.active_mode()
+            if mode is not None:  # a FutureKernel (async_compile.py)
+                return mode.submit((self, key),
+                                   lambda: CompiledKernel(self, self._kernel_for_key(key)),
+                                   lambda compiled: self._prepared.setdefault(key,
+                                                                              compiled.kernel))
             return CompiledKernel(self, self._prepare(key))
         return self._launch(dispatcher, grid, args, kwargs)
 
