@@ -387,9 +387,9 @@ def test_a_variant_compiles_on_its_own():
     # A variant made while the parent compiles in an autotuner's threads
     # does not inherit that pool (it is closed once the tuning ends).
     k = fresh(mul_add_kernel)
-    k._compile_pool = object()
+    k._compile_mode = object()
     variant, rest = k._variant({"enable_fp_fusion": False, "x": 1})
-    assert variant is not k and variant._compile_pool is None and rest == {"x": 1}
+    assert variant is not k and variant._compile_mode is None and rest == {"x": 1}
 
 
 def test_compile_option_fp_fusion(extension):

@@ -32,12 +32,13 @@ import builtins
 import os
 import sys
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .. import testing
 from ..compiler.kernel import DEFAULT_NUM_STAGES, DEFAULT_NUM_WARPS, key_digest
 from ..errors import CompilationError, OutOfResources
+from .async_compile import FutureKernel
 from . import driver
 from .cache import TuningCache
 from .jit import KernelInterface
@@ -332,7 +333,7 @@ class Autotuner(KernelInterface):
                     except (OutOfResources, CompilationError) as e:
                         failed[config] = e
             for config, future in futures.items():
-                if isinstance(future, Future):
+                if isinstance(future, FutureKernel):
                     try:
                         future.result()
                     except (OutOfResources, CompilationError) as e:

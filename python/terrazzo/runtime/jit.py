@@ -194,7 +194,8 @@ class JITFunction(KernelInterface):
         # Kernels compiled ahead of their first launch (warmup, an
         # autotuner's parallel compiles), by key, until the dispatcher asks.
         self._prepared: Dict[Any, Any] = {}
-        self._compile_pool = None
+        # The AsyncCompileMode of an autotuner's compiles (compiling_in).
+        self._compile_mode = None
         functools.update_wrapper(self, fn)
 
     def __repr__(self):
@@ -317,9 +318,7 @@ class JITFunction(KernelInterface):
                 if not has_structures(args, kwargs):
                     raise
                 key = self._tuples().key(args, kwargs)
-            if self._compile_pool is not None:  # see compiling_in
-                return self._compile_pool.submit(self._prepare, key)
-            mode = async_compile.active_mode()
+            mode = self._compile_mode or async_compile.active_mode()
             if mode is not None:  # a FutureKernel (async_compile.py)
                 return mode.submit((self, key),
                                    lambda: CompiledKernel(self, self._kernel_for_key(key)),
@@ -378,7 +377,7 @@ class JITFunction(KernelInterface):
             variant._tuple_launches = None
             # Its own compiles: a copy made while an autotuner compiles the
             # parent in threads must not send them to that (closing) pool.
-            variant._compile_pool = None
+            variant._compile_mode = None
             variant = base._variants[key] = variant
         return variant, kwargs
 
@@ -423,17 +422,18 @@ class JITFunction(KernelInterface):
 
     @contextlib.contextmanager
     def compiling_in(self, pool):
-        """Within the block `warmup` computes the launch's key (at once, in
-        the calling thread) and submits its compilation to `pool` (a
-        concurrent.futures executor), returning the Future: an autotuner
-        compiles its configurations in parallel threads (the compiler
-        releases the GIL)."""
+        """Within the block `warmup` of this function (not of others, as in
+        an AsyncCompileMode block) computes the launch's key at once, in
+        the calling thread, and submits its compilation to `pool` (a
+        concurrent.futures executor), returning a FutureKernel: an
+        autotuner compiles its configurations in parallel threads (the
+        compiler releases the GIL)."""
         self._dispatcher or self._make_dispatcher()
-        self._compile_pool = pool
+        self._compile_mode = async_compile.AsyncCompileMode(pool)
         try:
             yield
         finally:
-            self._compile_pool = None
+            self._compile_mode = None
 
     def _prepare(self, key):
         """The kernel for `key`, kept for the first launch with that key."""
