@@ -12,6 +12,7 @@ tests compare the compiled kernels with the same references.
 
 from __future__ import annotations
 
+import copy
 import inspect
 import math
 import os
@@ -58,8 +59,11 @@ def test_importing_the_package_loads_no_tool_and_no_extension():
             "print(sorted(m for m in sys.modules if m.startswith('terrazzo.tools') "
             "or m == 'terrazzo._C')); triton.tools.tensor_descriptor; "
             "print('terrazzo.tools.tensor_descriptor' in sys.modules)")
+    package_parent = os.path.dirname(os.path.dirname(triton.__file__))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [package_parent] + [p for p in [os.environ.get("PYTHONPATH")] if p])}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=os.environ.copy(), check=True).stdout.split("\n")
+                         env=env, check=True).stdout.split("\n")
     assert out[0] == "['terrazzo.tools']" and out[1] == "True"
 
 
@@ -347,6 +351,9 @@ def test_future_kernel_and_mode_semantics():
             release.set()
             assert fk.result() == {"value": "a"} and fk.result() is fk.kernel
             assert fk.get("value") == "a"  # attributes are the kernel's
+            assert copy.copy(fk).kernel == {"value": "a"}
+            with pytest.raises(AttributeError):
+                triton.FutureKernel.__new__(triton.FutureKernel).kernel
             assert finals == [{"value": "a"}]  # finalized once
         assert triton.runtime.async_compile.active_mode() is None
         assert calls == ["a"]

@@ -57,10 +57,11 @@ class FutureKernel:
         return kernel
 
     def __getattr__(self, name):
-        # Only attributes this object lacks get here. Private and special
-        # names are not forwarded: copy and pickle probe them on instances
-        # made without __init__, which have no `future` to wait on.
-        if name.startswith("_"):
+        # Only attributes this object lacks get here (`_init_handles` goes
+        # to the kernel too). Special names are not forwarded, nor is
+        # anything on an instance made without __init__ (copy, pickle): it
+        # has no `future` to wait on.
+        if (name.startswith("__") and name.endswith("__")) or "future" not in self.__dict__:
             raise AttributeError(name)
         return getattr(self.result(), name)
 
