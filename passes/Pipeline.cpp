@@ -840,11 +840,15 @@ private:
   SmallVector<TmaCandidate> tmaCandidates;
 };
 
+/// Shared memory left, beside the rings, the buffers allocated outside
+/// loops and the largest conversion outside them, for the scratch of the
+/// other ops there (an epilogue's reductions).
+constexpr int64_t kScratchRoom = 1024;
+
 /// Whether the TMA rings and cp.async stacks that `loops` (a function's,
-/// with their depths) would get fit together in three quarters of the target's shared memory
-/// (a quarter left for the rest of the kernel): the ring of a
-/// warp-specialized loop lives as long as the kernel, so no later loop's
-/// buffers can take its place.
+/// with their depths) would get fit in the target's shared memory together
+/// with the rest of the kernel: the ring of a warp-specialized loop lives
+/// as long as the kernel, so no later buffer can take its place.
 bool ringsFitTogether(ArrayRef<std::pair<scf::ForOp, int64_t>> loops) {
   if (loops.empty())
     return false;
@@ -870,7 +874,28 @@ bool ringsFitTogether(ArrayRef<std::pair<scf::ForOp, int64_t>> loops) {
                  tile::getElementBitWidth(shaped.getElementType()) / 8;
     }
   }
-  return bytes <= int64_t(target->maxSharedMemoryBytes) * 3 / 4;
+  // Beside them, the buffers the function allocates outside loops (a
+  // dot's operand staged once, such as attention's Q) or the largest layout
+  // conversion outside loops (through shared memory at most its tensor's
+  // bytes), whichever is more: the epilogue's conversions come after the
+  // loops, when the staged operands are dead; and room for the other ops'
+  // scratch (reductions).
+  auto bytesOf = [](ShapedType type) {
+    return type.getNumElements() *
+           tile::getElementBitWidth(type.getElementType()) / 8;
+  };
+  auto func = loops.front().first->getParentOfType<func::FuncOp>();
+  int64_t staged = 0, conversion = 0;
+  func.walk([&](Operation *op) {
+    if (op->getParentOfType<LoopLikeOpInterface>())
+      return;
+    if (auto alloc = dyn_cast<tilegpu::LocalAllocOp>(op))
+      staged += bytesOf(alloc.getType());
+    else if (auto convert = dyn_cast<tilegpu::ConvertLayoutOp>(op))
+      conversion = std::max(conversion, bytesOf(convert.getType()));
+  });
+  return bytes + std::max(staged, conversion) + kScratchRoom <=
+         int64_t(target->maxSharedMemoryBytes);
 }
 
 struct PipelinePass
