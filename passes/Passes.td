@@ -252,9 +252,11 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     sits at the top of its function (or of the consumers of an earlier
     loop's split), its warps form whole warp groups, everything its copies
     need from outside the loop (bounds, tensor maps, the coordinates'
-    inputs) is scalar code in the function's top block, and the TMA rings
-    of all the function's loops fit in three quarters of shared memory
-    together. The function's body then becomes the consumers of a
+    inputs) is scalar code in the function's top block, and the rings and
+    stacks of all the function's pipelined loops fit in shared memory
+    together with the buffers staged outside loops (or the largest
+    conversion there) and 1 KiB (a specialized loop's ring lives as long as
+    the kernel). The function's body then becomes the consumers of a
     `tilegpu.warp_specialize` with one producer warp group (the module's
     `tilegpu.total-num-warps` counts it); the ring is allocated and
     initialised in front of it (no barrier of its own: the op opens with
