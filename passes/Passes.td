@@ -247,7 +247,10 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     values stored into the other buffer (`local_store`, marked
     `tilegpu.reads_retired`: that buffer's readers finished before the
     barrier in front of this iteration's reads, so that the iteration has
-    one barrier). Any stage count of 2 or more gives two buffers. The module attribute
+    one barrier). Any stage count of 2 or more gives two buffers. Loads
+    whose two buffers would not fit the target's shared memory
+    (`Target::maxSharedMemoryBytes`, with one buffer for each of the loop's
+    other allocations) stay as they are, the largest first. The module attribute
     `tilegpu.num-stages` (i32), when present, overrides the option, and a
     loop's own `tile.num_stages` (tl.range's num_stages) overrides both for
     that loop.

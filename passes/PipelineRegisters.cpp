@@ -5,12 +5,14 @@
 
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
+#include "target/Target.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <algorithm>
 #include <tuple>
 
 using namespace mlir;
@@ -122,6 +124,42 @@ LogicalResult mlir::terrazzo::prefetchThroughRegisters(scf::ForOp loop) {
     if (auto load = dyn_cast<tile::LoadOp>(&op))
       if (std::optional<Prefetch> p = matchPrefetch(load, loop))
         prefetches.push_back(std::move(*p));
+  // Two buffers per load must fit the target's shared memory with the
+  // loop's other buffers (one each): the largest loads stay as they are
+  // until they do.
+  auto bytesOf = [](tilegpu::MemDescType type) -> int64_t {
+    int64_t elements = 1;
+    for (int64_t size : type.getShape())
+      elements *= size;
+    return elements *
+           std::max<int64_t>(1, tile::getElementBitWidth(type.getElementType()) /
+                                    8);
+  };
+  std::optional<::terrazzo::Target> target = tilegpu::getTarget(loop);
+  if (target && target->maxSharedMemoryBytes > 0) {
+    int64_t total = 0;
+    loop.getBody()->walk([&](tilegpu::LocalAllocOp alloc) {
+      total += bytesOf(alloc.getType());
+    });
+    for (Prefetch &p : prefetches)
+      total += bytesOf(p.alloc.getType());
+    auto allocBytes = [&](const Prefetch &p) {
+      tilegpu::LocalAllocOp alloc = p.alloc;
+      return bytesOf(alloc.getType());
+    };
+    llvm::stable_sort(prefetches, [&](const Prefetch &a, const Prefetch &b) {
+      return allocBytes(a) < allocBytes(b);
+    });
+    while (!prefetches.empty() && total > int64_t(target->maxSharedMemoryBytes)) {
+      total -= allocBytes(prefetches.back());
+      prefetches.pop_back();
+    }
+    // Program order again, for the order of the loads and stores.
+    llvm::sort(prefetches, [](const Prefetch &a, const Prefetch &b) {
+      tilegpu::LocalAllocOp first = a.alloc, second = b.alloc;
+      return first->isBeforeInBlock(second);
+    });
+  }
   if (prefetches.empty())
     return failure();
   Location loc = loop.getLoc();

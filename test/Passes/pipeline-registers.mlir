@@ -147,3 +147,48 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "hip:gfx942",
     return
   }
 }
+
+// -----
+
+// Two buffers for each load would take 2 x (16 + 32) KiB, more than
+// gfx942's 64 KiB of LDS: the largest load (B's, 32 KiB) stays as it is,
+// A's (2 x 16 KiB, with B's one buffer 64 KiB in all) is prefetched.
+// CHECK-LABEL: func.func @over_lds
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<2x128x64xf16
+// CHECK-NOT: tilegpu.local_alloc : () -> !tilegpu.memdesc<2x
+// CHECK: scf.for
+// CHECK: %[[Y:.+]] = tile.load %{{.+}} : tensor<64x256x!tile.ptr<f16>
+// CHECK: tilegpu.local_alloc %[[Y]] : (tensor<64x256xf16
+// CHECK: tilegpu.local_store {{.*}} {tilegpu.reads_retired} : tensor<128x64xf16
+// CHECK-NOT: tilegpu.local_store
+// CHECK: scf.yield
+#blocked1 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked2 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mfma = #tilegpu.amd_mfma<{warpsPerCTA = [2, 2], instrShape = [32, 32]}>
+#dotA = #tilegpu.dot_operand<{opIdx = 0, parent = #mfma, kWidth = 4}>
+#dotB = #tilegpu.dot_operand<{opIdx = 1, parent = #mfma, kWidth = 4}>
+#sA = #tilegpu.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [1, 0]}>
+#sB = #tilegpu.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [0, 1]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "hip:gfx942", "tilegpu.threads-per-warp" = 64 : i32} {
+  func.func @over_lds(%a: tensor<128x64x!tile.ptr<f16>, #blocked1>, %b: tensor<64x256x!tile.ptr<f16>, #blocked2>, %k: i32, %out: tensor<128x256x!tile.ptr<f32>, #mfma>) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<128x256xf32, #mfma>
+    %sa = arith.constant dense<64> : tensor<128x64xi32, #blocked1>
+    %sb = arith.constant dense<16384> : tensor<64x256xi32, #blocked2>
+    %r:3 = scf.for %i = %c0 to %k step %c64 iter_args(%acc = %acc0, %pa = %a, %pb = %b) -> (tensor<128x256xf32, #mfma>, tensor<128x64x!tile.ptr<f16>, #blocked1>, tensor<64x256x!tile.ptr<f16>, #blocked2>) : i32 {
+      %x = tile.load %pa : tensor<128x64x!tile.ptr<f16>, #blocked1>
+      %y = tile.load %pb : tensor<64x256x!tile.ptr<f16>, #blocked2>
+      %bufa = tilegpu.local_alloc %x : (tensor<128x64xf16, #blocked1>) -> !tilegpu.memdesc<128x64xf16, #sA>
+      %xa = tilegpu.local_load %bufa : !tilegpu.memdesc<128x64xf16, #sA> -> tensor<128x64xf16, #dotA>
+      %bufb = tilegpu.local_alloc %y : (tensor<64x256xf16, #blocked2>) -> !tilegpu.memdesc<64x256xf16, #sB>
+      %yb = tilegpu.local_load %bufb : !tilegpu.memdesc<64x256xf16, #sB> -> tensor<64x256xf16, #dotB>
+      %d = tile.dot %xa, %yb, %acc : tensor<128x64xf16, #dotA> * tensor<64x256xf16, #dotB> -> tensor<128x256xf32, #mfma>
+      %pa2 = tile.addptr %pa, %sa : tensor<128x64x!tile.ptr<f16>, #blocked1>, tensor<128x64xi32, #blocked1>
+      %pb2 = tile.addptr %pb, %sb : tensor<64x256x!tile.ptr<f16>, #blocked2>, tensor<64x256xi32, #blocked2>
+      scf.yield %d, %pa2, %pb2 : tensor<128x256xf32, #mfma>, tensor<128x64x!tile.ptr<f16>, #blocked1>, tensor<64x256x!tile.ptr<f16>, #blocked2>
+    }
+    tile.store %out, %r#0 : tensor<128x256x!tile.ptr<f32>, #mfma>
+    return
+  }
+}
