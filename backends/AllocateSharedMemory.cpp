@@ -174,6 +174,19 @@ public:
 
   int64_t at(Operation *op) const { return position.lookup(op); }
 
+  /// Where the buffer or scratch of `op` is live: from `first` to `last`,
+  /// widened to the whole warp_specialize for a producer's (which runs
+  /// beside the consumers, not after them).
+  void widenForPartitions(Operation *op, int64_t &first, int64_t &last) const {
+    std::optional<tilegpu::WarpSpecializeOp::Partition> partition =
+        tilegpu::WarpSpecializeOp::partitionOf(op->getBlock());
+    if (!partition || !partition->producer)
+      return;
+    Operation *ws = op->getParentOfType<tilegpu::WarpSpecializeOp>();
+    first = std::min(first, at(ws));
+    last = std::max(last, spanEnd.lookup(ws));
+  }
+
   /// The last position at which `alloc`'s buffer is live.
   int64_t lastUse(Operation *alloc) const {
     int64_t last = at(alloc);
@@ -279,6 +292,8 @@ struct AllocateSharedMemoryPass
       if (auto alloc = dyn_cast<tilegpu::LocalAllocOp>(op)) {
         buffers.push_back({op, false, alignUp(getBufferBytes(op)),
                            liveness.at(op), liveness.lastUse(op)});
+        liveness.widenForPartitions(op, buffers.back().first,
+                                    buffers.back().last);
         if (isa<tilegpu::NvmmaSharedLayoutAttr>(alloc.getType().getEncoding()))
           buffers.back().alignment = 1024;
         // TMA reads and writes shared buffers aligned to 128 bytes.
@@ -293,6 +308,8 @@ struct AllocateSharedMemoryPass
       if (int64_t bytes = getScratchBytes(op)) {
         buffers.push_back({op, true, alignUp(bytes), liveness.at(op),
                            liveness.at(op)});
+        liveness.widenForPartitions(op, buffers.back().first,
+                                    buffers.back().last);
         // tensormap.replace needs the map aligned like a CUtensorMap.
         if (isa<tilegpu::TensormapCreateOp>(op))
           buffers.back().alignment = 128;

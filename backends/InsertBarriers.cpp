@@ -227,6 +227,15 @@ private:
       state = thenState;
       return;
     }
+    if (auto ws = dyn_cast<tilegpu::WarpSpecializeOp>(op)) {
+      // It opens with a barrier of every warp. Its producer meets the
+      // consumers through mbarriers only (the ring's full and empty
+      // phases), and holds no barrier: its accesses are not tracked. The
+      // consumers go on after the op.
+      state.clear();
+      state = walk(ws.getConsumers().front(), state, insert);
+      return;
+    }
     if (isa<LoopLikeOpInterface>(op)) {
       // The state at the top of an iteration: before the loop, or at the
       // end of the previous iteration; grow to a fixed point first.

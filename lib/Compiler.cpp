@@ -3,6 +3,7 @@
 
 #include "backends/Backend.h"
 #include "dialects/Tile/IR/Tile.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
 #include "lib/CrashRecovery.h"
 #include "lib/ParserGuard.h"
 #include "target/Target.h"
@@ -333,6 +334,10 @@ void compile(std::string_view source, std::string_view sourceName,
   recordCrashSteps(pm);
   if (failed(pm.run(*module)))
     return;
+  // A warp-specialized kernel launches its producer warps too.
+  if (target && stage >= Stage::TileGPU)
+    metadata.threadsPerBlock =
+        int(mlir::tilegpu::getTotalNumWarps(*module) * target->warpSize);
   // The lowering records the dynamic shared memory the kernel needs.
   if (auto shared = (*module)->getAttrOfType<IntegerAttr>("tilegpu.shared"))
     metadata.sharedMemoryBytes = int(shared.getInt());

@@ -226,6 +226,25 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     without a producer warp group it measured 1-3% slower on the H100
     (tutorial 06's forward, bench/RESULTS.md).
 
+    Such a TMA chain in a loop marked `tile.warp_specialize`
+    (tl.range(..., warp_specialize=True)) is warp-specialized when the loop
+    sits at the top of its function (or of the consumers of an earlier
+    loop's split), its warps form whole warp groups, everything its copies
+    need from outside the loop (bounds, tensor maps, the coordinates'
+    inputs) is scalar code in the function's top block, and the TMA rings
+    of all the function's loops fit in three quarters of shared memory
+    together. The function's body then becomes the consumers of a
+    `tilegpu.warp_specialize` with one producer warp group (the module's
+    `tilegpu.total-num-warps` counts it); the ring is allocated and
+    initialised in front of it (no barrier of its own: the op opens with
+    one) and invalidated after it; the producer clones that scalar code
+    (once per function: a second loop reuses the tensor maps) and runs a
+    loop over the iterations that waits for each stage's empty phase and
+    issues its copies, and the consumers keep the rotated chain without any
+    copy and release the stages (they take turns only with `ping-pong`:
+    measured 3-7% slower with a producer too). Otherwise the hint is
+    ignored.
+
     In the other forms every copy in the loop is marked
     `tilegpu.reads_retired`: its buffer's readers (local_loads, or a
     synchronous dot) finished before the iteration's barrier, so
@@ -263,7 +282,7 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
            "copies (AMD)">,
     Option<"pingPong", "ping-pong", "bool", /*default=*/"false",
            "Warp groups of a rotated TMA dot chain take turns issuing their "
-           "dots (off: measured slower without warp specialization)">
+           "dots (off: measured slower on the H100, warp-specialized or not)">
   ];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
                            "::mlir::arith::ArithDialect",

@@ -5,6 +5,7 @@
 #include "passes/PipelineRegisters.h"
 #include "passes/PipelineSupport.h"
 #include "passes/PipelineTma.h"
+#include "passes/PipelineWarpSpecialize.h"
 
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/LinearLayoutConversion.h"
@@ -12,6 +13,7 @@
 #include "passes/Analysis/AxisInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Builders.h"
@@ -35,6 +37,8 @@ using namespace mlir::terrazzo;
 namespace {
 
 constexpr StringLiteral kNumStagesAttr = "tilegpu.num-stages";
+/// A warp-specialized loop's producer: one warp group.
+constexpr unsigned kProducerWarps = 4;
 
 /// A load to pipeline: it reads through the loop-carried pointers
 /// `ptrArg`, advanced by the loop-invariant `step` each iteration, or
@@ -237,9 +241,14 @@ tilegpu::MemDescType stackType(RankedTensorType type, int64_t stages,
 
 class LoopPipeliner {
 public:
+  /// `ringsFit`: whether the TMA rings of the loop's function fit in
+  /// shared memory together (a warp-specialized loop's ring is allocated
+  /// for the whole kernel; see ringsFitTogether).
   LoopPipeliner(scf::ForOp loop, int64_t stages, bool pingPong,
-                const ModuleAxisInfoAnalysis &axisInfo)
-      : loop(loop), stages(stages), pingPong(pingPong), axisInfo(axisInfo) {}
+                const ModuleAxisInfoAnalysis &axisInfo,
+                IRMapping &producerValues, bool ringsFit)
+      : loop(loop), stages(stages), pingPong(pingPong), ringsFit(ringsFit),
+        axisInfo(axisInfo), producerValues(producerValues) {}
 
   /// Whether the rewrite left the loop unable to run (reported).
   bool broken = false;
@@ -265,6 +274,17 @@ public:
                           [](TmaCandidate &c) { return c.onlyWgmmaReaders; }) &&
              isDotChain(loop);
     buffers = stages + (rotate ? 1 : 0);
+    // tl.range(..., warp_specialize=True): a rotated chain on TMA alone,
+    // whose copies a producer can issue by itself (scalar code before the
+    // loop), in whole warp groups, with room for its ring beside the others.
+    if (loop->hasAttr(tile::TileDialect::kWarpSpecializeAttrName) && rotate &&
+        candidates.empty() && tilegpu::getNumWarps(loop) % 4 == 0 &&
+        ringsFit)
+      if (FailureOr<SmallVector<Operation *>> slice =
+              producerSlice(loop, tmaCandidates);
+          succeeded(slice))
+        producerOps = std::move(*slice);
+    specialize = !producerOps.empty();
     rewrite();
     return success();
   }
@@ -370,6 +390,11 @@ private:
 
   void rewrite() {
     Location loc = loop.getLoc();
+    // Warp-specialized: the function's body becomes the consumers' first
+    // (this loop with it), the ring is allocated in front of the split.
+    tilegpu::WarpSpecializeOp ws;
+    if (specialize)
+      ws = getOrCreateWarpSpecialize(loop, kProducerWarps);
     OpBuilder b(loop);
     Type ivType = loop.getInductionVar().getType();
     const bool cpAsync = !candidates.empty();
@@ -410,8 +435,13 @@ private:
     // (every warp would wait for the slowest warp group each iteration).
     if (tma && rotate)
       ring.enableReleases(tilegpu::getNumWarps(loop));
-    if (tma)
+    if (specialize) {
+      OpBuilder wb(ws);
+      ring.allocate(wb, loc, /*publish=*/false);
+      buildProducer(ws, loop, ring, buffers, producerOps, producerValues);
+    } else if (tma) {
       ring.allocate(b, loc);
+    }
     // Prologue: iterations 0 .. stages-2, a cp.async group per load and
     // iteration (as Triton commits them: a wait counts loads), TMA copies
     // on the mbarrier of their stage; the pointers for iteration stages-1
@@ -434,7 +464,7 @@ private:
         if (ptr)
           ptr = tile::AddPtrOp::create(b, loc, ptr.getType(), ptr, c.step);
       }
-      if (tma)
+      if (tma && !specialize)
         ring.issue(b, loc, iv, constantI32(b, k));
     }
     // The loop gets the pointers of the copy ahead, the buffers to read
@@ -581,7 +611,8 @@ private:
         nextPtrs.push_back(tile::AddPtrOp::create(
             cb, loc, c.aheadPtrArg.getType(), c.aheadPtrArg, c.step));
     }
-    if (tma)
+    // (A producer issues them all.)
+    if (tma && !specialize)
       ring.issue(cb, loc, aheadIv, writeIndex,
                  ring.hasReleases() ? extraArg(emptyPhaseArg) : Value());
     auto advance = [&](Value index) -> Value {
@@ -634,6 +665,12 @@ private:
     }
     if (tma)
       ring.eraseOriginals();
+    // Tensor maps that only the producer reads now.
+    for (Operation *op : producerOps)
+      if (isa<tilegpu::TensormapCreateOp>(op) && op->use_empty()) {
+        producerValues.erase(op->getResult(0));
+        op->erase();
+      }
     // After the loop: no copy may still be writing when the buffers'
     // memory is reused (masked copies write their zeros too; TMA copies
     // past the end were not issued, the others were waited for).
@@ -671,8 +708,13 @@ private:
           ValueRange(), 0);
     for (Candidate &c : candidates)
       tilegpu::LocalDeallocOp::create(ab, loc, c.stack);
-    if (tma)
+    if (specialize) {
+      // After the producer is done too.
+      OpBuilder eb(ws->getBlock(), std::next(Block::iterator(ws)));
+      ring.release(eb, loc);
+    } else if (tma) {
       ring.release(ab, loc);
+    }
     // Several dots reading the stacks: overlapped within the iteration,
     // a dot chain across two (rotated first).
     if (!asyncDot) {
@@ -681,6 +723,8 @@ private:
         overlapWarpGroupDots(loop);
       if (ring.hasReleases())
         releaseStages(ring, rotated ? rotated : loop);
+      // Only when asked: measured slower on the H100 without a producer
+      // warp group (1-3%) and with one (3-7%; bench/RESULTS.md).
       if (pingPong && ring.hasReleases() && rotated && candidates.empty())
         takeTurns(rotated);
     }
@@ -756,13 +800,54 @@ private:
   int64_t stages;
   /// Whether rotated TMA chains take turns (the pass's ping-pong option).
   bool pingPong;
+  bool ringsFit;
   /// Buffers per stack: stages, one more for a rotated dot chain.
   int64_t buffers = 0;
   bool rotate = false;
+  /// Warp-specialized (tl.range(..., warp_specialize=True)): the ops a
+  /// producer clones (producerSlice), non-empty when it applies.
+  bool specialize = false;
+  SmallVector<Operation *> producerOps;
   const ModuleAxisInfoAnalysis &axisInfo;
+  /// The values warp-specialized producers cloned (shared by the loops of
+  /// a function: its producer builds each tensor map once).
+  IRMapping &producerValues;
   SmallVector<Candidate> candidates;
   SmallVector<TmaCandidate> tmaCandidates;
 };
+
+/// Whether the TMA rings and cp.async stacks that `loops` (a function's,
+/// with their depths) would get fit together in three quarters of the target's shared memory
+/// (a quarter left for the rest of the kernel): the ring of a
+/// warp-specialized loop lives as long as the kernel, so no later loop's
+/// buffers can take its place.
+bool ringsFitTogether(ArrayRef<std::pair<scf::ForOp, int64_t>> loops) {
+  if (loops.empty())
+    return false;
+  std::optional<::terrazzo::Target> target = tilegpu::getTarget(loops.front().first);
+  if (!target)
+    return false;
+  int64_t bytes = 0;
+  for (auto [loop, stages] : loops) {
+    if (stages < 2)
+      continue;
+    // A rotated chain's ring has one stage more; the stacks of loads that
+    // stay pointer loads (cp.async) count as much, at most.
+    for (Operation &op : *loop.getBody()) {
+      Type type;
+      if (auto copy = dyn_cast<tilegpu::AsyncTMACopyGlobalToLocalOp>(&op)) {
+        if (std::optional<TmaCandidate> c = matchTmaCandidate(copy, loop))
+          type = c->buffer.getType();
+      } else if (auto load = dyn_cast<tile::LoadOp>(&op)) {
+        type = load.getType();
+      }
+      if (auto shaped = dyn_cast_or_null<ShapedType>(type))
+        bytes += (stages + 1) * shaped.getNumElements() *
+                 tile::getElementBitWidth(shaped.getElementType()) / 8;
+    }
+  }
+  return bytes <= int64_t(target->maxSharedMemoryBytes) * 3 / 4;
+}
 
 struct PipelinePass
     : public mlir::terrazzo::impl::TerrazzoPipelineBase<PipelinePass> {
@@ -790,6 +875,13 @@ struct PipelinePass
     if (!any)
       return;
     ModuleAxisInfoAnalysis axisInfo(module);
+    IRMapping producerValues;
+    DenseMap<Operation *, SmallVector<std::pair<scf::ForOp, int64_t>>> byFunction;
+    for (auto [loop, depth] : loops)
+      byFunction[loop->getParentOfType<func::FuncOp>()].push_back({loop, depth});
+    DenseMap<Operation *, bool> ringsFit;
+    for (auto &[func, funcLoops] : byFunction)
+      ringsFit[func] = ringsFitTogether(funcLoops);
     for (auto [loop, loopStages] : loops) {
       // Integer bounds only (the frontend's loops are i32).
       if (!loop.getInductionVar().getType().isInteger() ||
@@ -801,7 +893,9 @@ struct PipelinePass
         (void)prefetchThroughRegisters(loop);
         continue;
       }
-      LoopPipeliner pipeliner(loop, loopStages, pingPong, axisInfo);
+      LoopPipeliner pipeliner(
+          loop, loopStages, pingPong, axisInfo, producerValues,
+          ringsFit.lookup(loop->getParentOfType<func::FuncOp>()));
       (void)pipeliner.run();
       if (pipeliner.broken)
         return signalPassFailure();

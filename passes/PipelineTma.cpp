@@ -122,7 +122,7 @@ Value TmaRing::barrierAt(OpBuilder &b, Location loc, Value stack,
       b, loc, tilegpu::getMBarrierType(b.getContext()), stack, index);
 }
 
-void TmaRing::allocate(OpBuilder &b, Location loc) {
+void TmaRing::allocate(OpBuilder &b, Location loc, bool publish) {
   MLIRContext *context = b.getContext();
   for (TmaCandidate &c : candidates) {
     tilegpu::MemDescType type = c.buffer.getType();
@@ -157,16 +157,20 @@ void TmaRing::allocate(OpBuilder &b, Location loc) {
   // the copies are issued conditionally, and terrazzo-insert-barriers would
   // otherwise put a barrier in each branch and at the loop's head (on the
   // paths that skip them the initialisation is still pending).
-  tilegpu::BarrierOp::create(b, loc);
+  if (publish)
+    tilegpu::BarrierOp::create(b, loc);
 }
 
 void TmaRing::issue(OpBuilder &b, Location loc, Value iv, Value index,
-                    Value emptyPhase) {
-  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv,
-                                        loop.getUpperBound());
-  auto guard = scf::IfOp::create(b, loc, TypeRange{}, inRange,
-                                 /*withElseRegion=*/false);
-  OpBuilder tb = guard.getThenBodyBuilder();
+                    Value emptyPhase, const IRMapping *outside) {
+  OpBuilder tb = b;
+  if (!outside) {
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                          iv, loop.getUpperBound());
+    auto guard = scf::IfOp::create(b, loc, TypeRange{}, inRange,
+                                   /*withElseRegion=*/false);
+    tb = guard.getThenBodyBuilder();
+  }
   const bool released = releaseArrivals && emptyPhase;
   if (released)
     tilegpu::MBarrierWaitOp::create(
@@ -177,7 +181,7 @@ void TmaRing::issue(OpBuilder &b, Location loc, Value iv, Value index,
     bytes += bufferBytes(c.buffer.getType());
   tilegpu::MBarrierExpectTxOp::create(tb, loc, barrier, int32_t(bytes));
   for (TmaCandidate &c : candidates) {
-    IRMapping mapping;
+    IRMapping mapping = outside ? *outside : IRMapping();
     cloneSliceFor(tb, c.coordSlice, loop, iv, mapping);
     SmallVector<Value> coords;
     for (Value coord : c.copy.getCoords())
@@ -186,7 +190,8 @@ void TmaRing::issue(OpBuilder &b, Location loc, Value iv, Value index,
                                                    c.buffer.getType(), c.stack,
                                                    index);
     auto copy = tilegpu::AsyncTMACopyGlobalToLocalOp::create(
-        tb, c.copy.getLoc(), c.copy.getTensormap(), coords, buffer, barrier);
+        tb, c.copy.getLoc(), mapping.lookupOrDefault(c.copy.getTensormap()),
+        coords, buffer, barrier);
     // Every warp released the stage before the wait above.
     if (released)
       copy->setAttr(tilegpu::kReadsRetiredAttrName, tb.getUnitAttr());

@@ -8,6 +8,7 @@
 #include "dialects/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace mlir::terrazzo {
 
@@ -55,16 +56,25 @@ public:
   void enableReleases(int64_t arrivals) { releaseArrivals = arrivals; }
   bool hasReleases() const { return releaseArrivals != 0; }
 
-  /// Creates the stacks and initialises the mbarriers (before the loop).
-  void allocate(OpBuilder &b, Location loc);
+  /// Creates the stacks and initialises the mbarriers (before the loop),
+  /// then passes a barrier of the program unless `publish` is false (a
+  /// tilegpu.warp_specialize right after them opens with one).
+  void allocate(OpBuilder &b, Location loc, bool publish = true);
   /// Copies of iteration `iv` (if below the loop's upper bound) into the
   /// buffers of stage `index`, signalling that stage's mbarrier. With
   /// releases and an `emptyPhase` (the parity of the empty mbarrier's
   /// phase that the stage's last release completes; 1 for a stage never
   /// filled), the copies wait for that phase first and are marked
   /// tilegpu.reads_retired.
+  /// With `outside` (a warp-specialized producer, whose loop runs exactly
+  /// the loop's iterations), no bound check, and the values the copies
+  /// take from outside the loop (tensor maps, the coordinates' inputs) are
+  /// mapped through it.
   void issue(OpBuilder &b, Location loc, Value iv, Value index,
-             Value emptyPhase = Value());
+             Value emptyPhase = Value(),
+             const IRMapping *outside = nullptr);
+  /// The candidates (for a producer's slice).
+  ArrayRef<TmaCandidate> getCandidates() const { return candidates; }
   /// Every warp's reads of stage `index` are complete: one arrival per
   /// warp on its empty mbarrier.
   void releaseStage(OpBuilder &b, Location loc, Value index);

@@ -70,9 +70,11 @@ LOG2E = 1.4426950408889634
 def _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn, stride_vn,
                     offs_m, offs_d, lo, hi, qk_scale, N_CTX,
                     BLOCK_N: tl.constexpr, MASK_DIAGONAL: tl.constexpr,
-                    MASK_TAIL: tl.constexpr):
+                    MASK_TAIL: tl.constexpr, WARP_SPECIALIZE: tl.constexpr):
     offs_n = tl.arange(0, BLOCK_N)
-    for start_n in range(lo, hi, BLOCK_N):
+    # With WARP_SPECIALIZE, a producer warp group issues the K and V copies
+    # (on Hopper, where they come by TMA) while the program's warps compute.
+    for start_n in tl.range(lo, hi, BLOCK_N, warp_specialize=WARP_SPECIALIZE):
         cols = start_n + offs_n
         if MASK_TAIL:
             k = tl.load(k_base + cols[None, :] * stride_kn + offs_d[:, None],
@@ -107,7 +109,8 @@ def _attn_fwd(Q, K, V, sm_scale, M, Out,
               stride_oz, stride_oh, stride_om,
               H, N_CTX,
               HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-              CAUSAL: tl.constexpr, EVEN_N: tl.constexpr):
+              CAUSAL: tl.constexpr, EVEN_N: tl.constexpr,
+              WARP_SPECIALIZE: tl.constexpr):
     start_m = tl.program_id(0)
     off_hz = tl.program_id(1)
     off_z = off_hz // H
@@ -135,25 +138,30 @@ def _attn_fwd(Q, K, V, sm_scale, M, Out,
         hi_full = start_m * BLOCK_M
         acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn,
                                         stride_vn, offs_m, offs_d, 0, hi_full, qk_scale,
-                                        N_CTX, BLOCK_N, False, False)
+                                        N_CTX, BLOCK_N, False, False,
+                                        WARP_SPECIALIZE)
         hi = tl.minimum((start_m + 1) * BLOCK_M, N_CTX)
         acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn,
                                         stride_vn, offs_m, offs_d, hi_full, hi, qk_scale,
-                                        N_CTX, BLOCK_N, True, not EVEN_N)
+                                        N_CTX, BLOCK_N, True, not EVEN_N,
+                                        WARP_SPECIALIZE)
     else:
         if EVEN_N:
             acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn,
                                             stride_vn, offs_m, offs_d, 0, N_CTX, qk_scale,
-                                            N_CTX, BLOCK_N, False, False)
+                                            N_CTX, BLOCK_N, False, False,
+                                        WARP_SPECIALIZE)
         else:
             # Every block but the last without a mask, the last with one.
             hi_full = (N_CTX // BLOCK_N) * BLOCK_N
             acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn,
                                             stride_vn, offs_m, offs_d, 0, hi_full, qk_scale,
-                                            N_CTX, BLOCK_N, False, False)
+                                            N_CTX, BLOCK_N, False, False,
+                                        WARP_SPECIALIZE)
             acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn,
                                             stride_vn, offs_m, offs_d, hi_full, N_CTX,
-                                            qk_scale, N_CTX, BLOCK_N, False, True)
+                                            qk_scale, N_CTX, BLOCK_N, False, True,
+                                        WARP_SPECIALIZE)
 
     # The log-sum-exp per row (base 2), for the backward pass.
     tl.store(M + off_hz * N_CTX + offs_m, m_i + tl.math.log2(l_i), mask=row_ok)
@@ -288,16 +296,24 @@ def _attn_bwd_dq(Q, K, V, sm_scale, DO, DQ, M, D, N_CTX,
 # forward, 3-4 pipeline stages. The same choices serve the benchmark's
 # Triton run, so that the comparison is of compilers, not of kernels.
 
-def fwd_config(head_dim, causal, fp8):
+def fwd_config(head_dim, causal, fp8, warp_specialize=None):
+    # Warp-specialized (a producer warp group issuing the K and V copies)
+    # unless causal: on the H100 that gained 4-13% without the causal mask
+    # and lost 10-15% with it, whose short loops leave each program's
+    # prologue and epilogue exposed at one program per SM (bench/RESULTS.md).
+    if warp_specialize is None:
+        warp_specialize = not causal
     if head_dim <= 64:
-        return dict(BLOCK_M=128, BLOCK_N=64 if causal else 128, num_warps=8, num_stages=3)
-    return dict(BLOCK_M=128, BLOCK_N=64 if not fp8 else 128, num_warps=8, num_stages=3)
+        return dict(BLOCK_M=128, BLOCK_N=64 if causal else 128, num_warps=8, num_stages=3,
+                    WARP_SPECIALIZE=warp_specialize)
+    return dict(BLOCK_M=128, BLOCK_N=64 if not fp8 else 128, num_warps=8, num_stages=3,
+                WARP_SPECIALIZE=warp_specialize)
 
 
 BWD_CONFIG = dict(BLOCK_M=64, BLOCK_N=64, num_warps=4, num_stages=3)
 # Forward and backward launch parameters for the interpreter (small blocks,
 # so that a few programs cover the sizes checked there).
-SMALL_FWD = dict(BLOCK_M=32, BLOCK_N=16, num_warps=4, num_stages=1)
+SMALL_FWD = dict(BLOCK_M=32, BLOCK_N=16, num_warps=4, num_stages=1, WARP_SPECIALIZE=False)
 SMALL_BWD = dict(BLOCK_M=16, BLOCK_N=16, num_warps=4, num_stages=1)
 
 
@@ -307,12 +323,13 @@ def _new(shape, dtype, like):
     return np.empty(shape, dtype=dtype)
 
 
-def attention_forward(q, k, v, causal, sm_scale, kernels=None, config=None):
+def attention_forward(q, k, v, causal, sm_scale, kernels=None, config=None,
+                      warp_specialize=None):
     """Runs the forward kernel; returns O and the base-2 log-sum-exp per row."""
     kernels = kernels or KERNELS
     z, h, n_ctx, head_dim = q.shape
     fp8 = torch is not None and isinstance(q, torch.Tensor) and q.dtype == torch.float8_e4m3fn
-    cfg = dict(config or fwd_config(head_dim, causal, fp8))
+    cfg = dict(config or fwd_config(head_dim, causal, fp8, warp_specialize))
     if causal:
         cfg["BLOCK_N"] = min(cfg["BLOCK_N"], cfg["BLOCK_M"])
     is_torch = torch is not None and isinstance(q, torch.Tensor)
@@ -357,14 +374,17 @@ KERNELS = {k.fn.__name__: k for k in (_attn_fwd, _attn_bwd_preprocess, _attn_bwd
                                       _attn_bwd_dq)}
 
 
-def make_attention(kernels):
+def make_attention(kernels, warp_specialize=None):
     """`attention(q, k, v, causal, sm_scale)` as a torch.autograd.Function
-    over the given kernels (Terrazzo's, or the same sources under Triton)."""
+    over the given kernels (Terrazzo's, or the same sources under Triton),
+    the forward's loops warp-specialized or not (None: as fwd_config
+    chooses)."""
 
     class _Attention(torch.autograd.Function):
         @staticmethod
         def forward(ctx, q, k, v, causal, sm_scale):
-            o, lse = attention_forward(q, k, v, causal, sm_scale, kernels)
+            o, lse = attention_forward(q, k, v, causal, sm_scale, kernels,
+                                       warp_specialize=warp_specialize)
             ctx.save_for_backward(q, k, v, o, lse)
             ctx.causal, ctx.sm_scale = causal, sm_scale
             return o
@@ -442,7 +462,14 @@ def gpu_cases():
 
 
 def check_gpu():
-    attention = make_attention(KERNELS)
+    # Both forms of the forward: its loops warp-specialized or not.
+    for warp_specialize in (False, True):
+        check_gpu_form(warp_specialize)
+
+
+def check_gpu_form(warp_specialize):
+    attention = make_attention(KERNELS, warp_specialize)
+    ws = " ws" if warp_specialize else ""
     for dtype, head_dim, causal, n_ctx in gpu_cases():
         z, h = 2, 3
         q, k, v = (torch.randn((z, h, n_ctx, head_dim), device="cuda", dtype=dtype)
@@ -459,7 +486,7 @@ def check_gpu():
         tol = 1e-2 if dtype == torch.float16 else 3e-2
         for name, g, w in zip(("o", "dq", "dk", "dv"), got, want):
             err = _rel(g.detach().float().cpu().numpy(), w)
-            print(f"GPU: {str(dtype)[6:]:8} D={head_dim:3} causal={causal!s:5} "
+            print(f"GPU{ws}: {str(dtype)[6:]:8} D={head_dim:3} causal={causal!s:5} "
                   f"N_CTX={n_ctx:4} {name}: relative error {err:.2e}")
             assert err < tol, (name, err)
     # fp8 e4m3 forward (float16 output).
@@ -468,10 +495,11 @@ def check_gpu():
         q, k, v = (torch.randn((2, 3, n_ctx, head_dim), device="cuda") for _ in range(3))
         q8, k8, v8 = (t.to(torch.float8_e4m3fn) for t in (q, k, v))
         sm_scale = 1 / math.sqrt(head_dim)
-        o, _ = attention_forward(q8, k8, v8, causal, sm_scale)
+        o, _ = attention_forward(q8, k8, v8, causal, sm_scale,
+                                 warp_specialize=warp_specialize)
         want = reference(*(t.float().cpu().numpy() for t in (q8, k8, v8)), causal, sm_scale)
         err = _rel(o.float().cpu().numpy(), want)
-        print(f"GPU: fp8e4m3  D={head_dim:3} causal={causal!s:5} N_CTX={n_ctx:4} o: "
+        print(f"GPU{ws}: fp8e4m3  D={head_dim:3} causal={causal!s:5} N_CTX={n_ctx:4} o: "
               f"relative error {err:.2e}")
         assert err < 6e-2, err
     print("The results match.")
@@ -500,16 +528,24 @@ def triton_kernels():
 
 def bench(sizes, modes, head_dims, dtype_name, save_path, only=None):
     dtype = dict(float16=torch.float16, bfloat16=torch.bfloat16)[dtype_name]
-    providers = {"terrazzo": make_attention(KERNELS)}
-    found = triton_kernels() if not only or "triton" in only else None
+    # "-ws" / "-no-ws": the forward's loops warp-specialized, or not,
+    # whatever fwd_config would choose.
+    providers = {"terrazzo": make_attention(KERNELS),
+                 "terrazzo-ws": make_attention(KERNELS, warp_specialize=True),
+                 "terrazzo-no-ws": make_attention(KERNELS, warp_specialize=False)}
+    found = (triton_kernels()
+             if not only or any(name.startswith("triton") for name in only) else None)
     if found is not None:
         providers["triton"] = make_attention(found)
+        providers["triton-ws"] = make_attention(found, warp_specialize=True)
 
     def sdpa(q, k, v, causal, sm_scale):
         return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal,
                                                                 scale=sm_scale)
     providers["torch-sdpa"] = sdpa
-    names = [name for name in providers if not only or name in only]
+    # By default the tutorial's own choices against Triton and SDPA.
+    only = only or ["terrazzo", "triton", "torch-sdpa"]
+    names = [name for name in providers if name in only]
     # One table (and plot) per head size, causality and direction.
     configs = [triton.testing.Benchmark(
         x_names=["N_CTX"], x_vals=sizes, line_arg="provider", line_vals=names,
@@ -531,12 +567,20 @@ def bench(sizes, modes, head_dims, dtype_name, save_path, only=None):
                                requires_grad=mode == "bwd") for _ in range(3))
         sm_scale = 1 / math.sqrt(head_dim)
         fn = providers[provider]
-        if mode == "fwd":
-            run = lambda: fn(q, k, v, causal, sm_scale)  # noqa: E731
-        else:
-            o = fn(q, k, v, causal, sm_scale)
-            do = torch.randn_like(o)
-            run = lambda: o.backward(do, retain_graph=True)  # noqa: E731
+        try:
+            if mode == "fwd":
+                run = lambda: fn(q, k, v, causal, sm_scale)  # noqa: E731
+            else:
+                o = fn(q, k, v, causal, sm_scale)
+                do = torch.randn_like(o)
+                run = lambda: o.backward(do, retain_graph=True)  # noqa: E731
+            run()
+        except Exception as error:  # a compiler that rejects the form
+            if provider == "terrazzo":
+                raise
+            print(f"{provider} failed at N_CTX={N_CTX}: {type(error).__name__}: "
+                  f"{str(error).splitlines()[0] if str(error) else ''}")
+            return float("nan")
         ms = triton.testing.do_bench(run, warmup=25, rep=100)
         return flops / (ms * 1e-3) / 1e12
 
@@ -556,8 +600,11 @@ def main(argv=None):
     parser.add_argument("--head-dims", type=int, nargs="+", default=[64, 128])
     parser.add_argument("--dtype", default="float16", choices=["float16", "bfloat16"])
     parser.add_argument("--no-check", action="store_true")
-    parser.add_argument("--providers", nargs="+", choices=["terrazzo", "triton", "torch-sdpa"],
-                        help="benchmark only these (default: all that are installed)")
+    parser.add_argument("--providers", nargs="+",
+                        choices=["terrazzo", "terrazzo-ws", "terrazzo-no-ws", "triton",
+                                 "triton-ws", "torch-sdpa"],
+                        help="benchmark these (default: terrazzo, triton and torch-sdpa, "
+                        "those installed)")
     args = parser.parse_args(argv)
     on_gpu = gpu_available()
     if not on_gpu:

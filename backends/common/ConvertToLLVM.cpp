@@ -177,11 +177,12 @@ LogicalResult mlir::terrazzo::convertTileGPUToLLVM(
                                  std::move(patterns))))
     return failure();
 
+  // Producer warps of a warp_specialize included.
   unsigned threads =
-      tilegpu::getNumWarps(module) * tilegpu::getThreadsPerWarp(module);
+      tilegpu::getTotalNumWarps(module) * tilegpu::getThreadsPerWarp(module);
   module.walk([&](LLVM::LLVMFuncOp func) {
     if (!func.isExternal() && func.isPublic())
       targetInfo.markKernel(func, threads);
   });
-  return success();
+  return vendor.finishModule(module);
 }

@@ -45,8 +45,13 @@ public:
   virtual void populatePatterns(TileGPUTypeConverter &converter,
                                 RewritePatternSet &patterns,
                                 ModuleAxisInfoAnalysis &axisInfo) const = 0;
-  /// The vendor's dialects, legal in the result.
+  /// The vendor's dialects, legal in the result (and its ops that stay
+  /// until finishModule).
   virtual void addLegalDialects(ConversionTarget &target) const = 0;
+  /// After the conversion: lowers what the vendor kept for the end.
+  virtual LogicalResult finishModule(ModuleOp module) const {
+    return success();
+  }
 };
 
 /// Lowers `module` (tilegpu IR for `target`) to the LLVM dialect and the

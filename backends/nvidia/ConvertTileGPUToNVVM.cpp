@@ -68,6 +68,7 @@ public:
       populatePackedTruncationPatterns(converter, patterns);
     populateTmaOpToLLVMPatterns(converter, patterns, targetInfo);
     populateWarpGroupTurnPatterns(converter, patterns, targetInfo);
+    populateWarpSpecializePatterns(converter, patterns);
     // Transcendental functions through libdevice rather than LLVM
     // intrinsics that NVPTX cannot select.
     populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
@@ -77,6 +78,11 @@ public:
 
   void addLegalDialects(ConversionTarget &target) const override {
     target.addLegalDialect<NVVM::NVVMDialect>();
+    addWarpSpecializeLegality(target);
+  }
+
+  LogicalResult finishModule(ModuleOp module) const override {
+    return lowerWarpSpecialize(module);
   }
 
 private:

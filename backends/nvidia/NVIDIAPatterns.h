@@ -6,6 +6,7 @@
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
+class ConversionTarget;
 class LLVMTypeConverter;
 } // namespace mlir
 
@@ -79,6 +80,14 @@ void populateWarpGroupTurnPatterns(TileGPUTypeConverter &converter,
 
 /// The TMA and mbarrier ops (tensormap_create, mbarrier_*, async_tma_*,
 /// fence_async_shared) on sm_90 (see TmaOpToLLVM.cpp).
+/// tilegpu.warp_specialize: its regions converted in place during the
+/// conversion (the op legal once they are), so that the ops inside know
+/// their partition; lowerWarpSpecialize finishes it afterwards.
+void populateWarpSpecializePatterns(TileGPUTypeConverter &converter,
+                                    RewritePatternSet &patterns);
+void addWarpSpecializeLegality(ConversionTarget &target);
+LogicalResult lowerWarpSpecialize(ModuleOp module);
+
 void populateTmaOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                  RewritePatternSet &patterns,
                                  const TargetInfo &target);

@@ -1,6 +1,7 @@
 #include "backends/nvidia/NVIDIATargetInfo.h"
 
 #include "backends/common/Utility.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -36,7 +37,15 @@ Value NVIDIATargetInfo::numPrograms(RewriterBase &rewriter, Location loc,
 }
 
 Value NVIDIATargetInfo::threadId(RewriterBase &rewriter, Location loc) const {
-  return NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
+  Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
+  // In a warp_specialize's producer, the thread's index in its partition.
+  std::optional<tilegpu::WarpSpecializeOp::Partition> partition =
+      tilegpu::WarpSpecializeOp::partitionOf(rewriter.getInsertionBlock());
+  if (!partition || !partition->firstWarp)
+    return tid;
+  return LLVM::SubOp::create(
+      rewriter, loc, tid,
+      i32Constant(rewriter, loc, int64_t(partition->firstWarp) * 32));
 }
 
 Value NVIDIATargetInfo::globalTimer(RewriterBase &rewriter,
@@ -45,7 +54,31 @@ Value NVIDIATargetInfo::globalTimer(RewriterBase &rewriter,
 }
 
 void NVIDIATargetInfo::barrier(RewriterBase &rewriter, Location loc) const {
-  NVVM::Barrier0Op::create(rewriter, loc);
+  programBarrier(rewriter, loc);
+}
+
+void NVIDIATargetInfo::programBarrier(RewriterBase &rewriter, Location loc) {
+  // With a warp_specialize in the module, a barrier synchronises the
+  // warps of its partition: the producer's, or the consumers' (in the
+  // consumers and after the op alike; the producer's warps are elsewhere).
+  Block *block = rewriter.getInsertionBlock();
+  Operation *anchor = block->getParentOp();
+  unsigned consumers = tilegpu::getNumWarps(anchor);
+  if (tilegpu::getTotalNumWarps(anchor) == consumers) {
+    NVVM::Barrier0Op::create(rewriter, loc);
+    return;
+  }
+  std::optional<tilegpu::WarpSpecializeOp::Partition> partition =
+      tilegpu::WarpSpecializeOp::partitionOf(block);
+  bool producer = partition && partition->producer;
+  int64_t id = producer ? kProducerBarrier : kConsumerBarrier;
+  int64_t threads = 32 * int64_t(producer ? partition->numWarps : consumers);
+  LLVM::InlineAsmOp::create(
+      rewriter, loc, TypeRange{}, ValueRange{},
+      "bar.sync " + std::to_string(id) + ", " + std::to_string(threads) + ";",
+      "", /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+      ArrayAttr());
 }
 
 Value NVIDIATargetInfo::shuffleIdx(RewriterBase &rewriter, Location loc,

@@ -9,6 +9,12 @@ namespace mlir::terrazzo {
 
 class NVIDIATargetInfo : public TargetInfo {
 public:
+  /// Named barriers: 0 is the program's (or, in a warp-specialized
+  /// program, the consumers'); the warp groups' turns take the next ones
+  /// (WarpGroupTurnToLLVM.cpp); a warp_specialize's producer has the last.
+  static constexpr int64_t kConsumerBarrier = 0;
+  static constexpr int64_t kProducerBarrier = 15;
+
   /// `capability`: the CUDA compute capability times ten (80, 90, ...);
   /// it decides which atomic instructions exist.
   explicit NVIDIATargetInfo(unsigned capability = 90) : capability(capability) {}
@@ -21,6 +27,8 @@ public:
   /// %globaltimer.
   Value globalTimer(RewriterBase &rewriter, Location loc) const override;
   void barrier(RewriterBase &rewriter, Location loc) const override;
+  /// `barrier`, for patterns that hold no TargetInfo.
+  static void programBarrier(RewriterBase &rewriter, Location loc);
   Value shuffleIdx(RewriterBase &rewriter, Location loc, Value value,
                    Value lane, unsigned warpSize) const override;
   Value selectWord(RewriterBase &rewriter, Location loc, Value condition,

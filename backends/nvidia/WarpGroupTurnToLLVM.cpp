@@ -5,6 +5,7 @@
 #include "backends/common/TypeConverter.h"
 #include "backends/common/Utility.h"
 #include "backends/nvidia/NVIDIAPatterns.h"
+#include "backends/nvidia/NVIDIATargetInfo.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -19,7 +20,7 @@ namespace {
 
 /// Named barrier 0 is the whole program's (tilegpu.barrier); the turns use
 /// the next ones, one per warp group.
-constexpr int64_t kFirstTurnBarrier = 1;
+constexpr int64_t kFirstTurnBarrier = NVIDIATargetInfo::kConsumerBarrier + 1;
 constexpr int64_t kWarpsPerGroup = 4;
 constexpr int64_t kThreadsPerWarp = 32;
 

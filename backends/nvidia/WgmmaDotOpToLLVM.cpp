@@ -320,7 +320,7 @@ struct WarpGroupDotOpConversion
       NVVM::FenceProxyOp::create(
           rewriter, loc, NVVM::ProxyKind::async_shared,
           NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
-      NVVM::Barrier0Op::create(rewriter, loc);
+      NVIDIATargetInfo::programBarrier(rewriter, loc);
     }
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
 

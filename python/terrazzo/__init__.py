@@ -14,6 +14,7 @@
 """
 
 from . import language, testing  # noqa: F401
+from .core.lang import _unwrap
 from .errors import (CompilationError, InterpreterError, KernelError,  # noqa: F401
                      OutOfResources, TritonError, UnsupportedError)
 from .language.structures import aggregate  # noqa: F401
@@ -30,7 +31,6 @@ __version__ = "0.1.0"
 def cdiv(x, y):
     """Ceiling division of integers: (x + y - 1) // y."""
     if type(x) is not int or type(y) is not int:  # grid callables: plain ints
-        from .language.core import _unwrap
         x, y = _unwrap(x), _unwrap(y)
     return (x + y - 1) // y
 

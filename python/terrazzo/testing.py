@@ -13,6 +13,9 @@ from typing import Callable, List, Optional, Sequence
 
 import numpy as np
 
+from .core.lang import dtype_from_name
+from .runtime import driver
+
 
 def _torch_cuda():
     torch = sys.modules.get("torch")
@@ -68,7 +71,6 @@ def do_bench(fn: Callable, warmup: float = 25, rep: float = 100, grad_to_none=No
             times.append((time.perf_counter() - t) * 1e3)
         return _summarize(times, quantiles, return_mode)
 
-    from .runtime import driver
     fn()
     torch.cuda.synchronize()
     cache = driver.active.get_empty_cache_for_benchmark()
@@ -329,12 +331,10 @@ def do_bench_cudagraph(fn: Callable, rep: float = 20, grad_to_none=None,
 
 
 def _device_properties(device=None):
-    from .runtime import driver
     return driver.active.utils.get_device_properties(device)
 
 
 def _capability(device=None) -> int:
-    from .runtime import driver
     return driver.device_arch(device)
 
 
@@ -353,7 +353,6 @@ def get_dram_gbps(device=None) -> float:
 
 def _dtype_name(dtype) -> str:
     name = str(dtype).replace("torch.", "")
-    from .language.core import dtype_from_name
     d = dtype_from_name(name)
     return d.name if d is not None else name
 
@@ -412,7 +411,6 @@ def nvsmi(attrs: Sequence[str], device=None) -> List[int]:
     """Integer values of nvidia-smi's `--query-gpu` attributes (e.g.
     "clocks.max.sm") for the device (default: the current one)."""
     import subprocess
-    from .runtime import driver
     index = driver.active.get_current_device() if device is None else int(device)
     out = subprocess.check_output(["nvidia-smi", "-i", str(index),
                                    "--query-gpu=" + ",".join(attrs),

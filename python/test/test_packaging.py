@@ -114,7 +114,7 @@ def test_wheel_builds_and_installs(tmp_path):
     names = zipfile.ZipFile(wheels[0]).namelist()
     for required in ("terrazzo/__init__.py", "terrazzo/libterrazzo-core.so",
                      "terrazzo/libterrazzo-runtime.so", "terrazzo/tools/export.py",
-                     "terrazzo/language/extra/libdevice.py"):
+                     "terrazzo/language/extra/libdevice.py", "terrazzo/core/lang.py"):
         assert required in names, required
     assert any(re.fullmatch(r"terrazzo/_C\..*\.so", n) for n in names), names
     assert not any(n.startswith("test/") or "/test_" in n for n in names)

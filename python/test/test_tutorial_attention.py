@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -57,9 +58,41 @@ def test_forward_compiles_to_wgmma(tutorial, monkeypatch):
     s = tutorial._strides(q)
     ptx = tutorial._attn_fwd.compile(q, q, q, 0.125, lse, q, *s, *s, *s, *s, 2, 1024,
                                      HEAD_DIM=64, BLOCK_M=128, BLOCK_N=128, CAUSAL=True,
-                                     EVEN_N=True, num_warps=8, num_stages=3, stage="ptx")
+                                     EVEN_N=True, WARP_SPECIALIZE=False, num_warps=8,
+                                     num_stages=3, stage="ptx")
     assert "wgmma.mma_async" in ptx
     assert ".local" not in ptx
+    assert "setmaxnreg" not in ptx
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_forward_warp_specialized(tutorial, monkeypatch, causal):
+    # tl.range(..., warp_specialize=True): a producer warp group of its own
+    # (setmaxnreg down) issues the TMA copies, the 8 warps of the kernel
+    # compute (setmaxnreg up) and synchronise among themselves only; the
+    # kernel launches 12 warps. Causal has two loops, both specialized.
+    pytest.importorskip("terrazzo._C")
+    monkeypatch.setenv("TERRAZZO_TARGET", "cuda:90")
+    q = np.zeros((1, 2, 1024, 64), np.float16)
+    lse = np.zeros((1, 2, 1024), np.float32)
+    s = tutorial._strides(q)
+    args = (q, q, q, 0.125, lse, q, *s, *s, *s, *s, 2, 1024)
+    options = dict(HEAD_DIM=64, BLOCK_M=128, BLOCK_N=64, CAUSAL=causal, EVEN_N=True,
+                   WARP_SPECIALIZE=True, num_warps=8, num_stages=3)
+    ptx = tutorial._attn_fwd.compile(*args, **options, stage="ptx")
+    assert ".maxntid 384, 1, 1" in ptx
+    assert ".maxnreg 168" in ptx
+    assert re.search(r"setmaxnreg\.dec\.sync\.aligned\.u32\s+40;", ptx)
+    assert "setmaxnreg.inc.sync.aligned.u32" in ptx
+    assert "cp.async.bulk.tensor" in ptx
+    # Every barrier after the split is the consumers' (256 threads) or the
+    # producer's (128); the one barrier of all 384 threads opens the split.
+    assert len(re.findall(r"bar\.sync\s+0;", ptx)) == 1
+    assert "bar.sync 0, 256;" in ptx
+    assert ".local" not in ptx
+    tile = tutorial._attn_fwd.compile(*args, **options, stage="tilegpu")
+    assert tile.count("tilegpu.warp_specialize") == 1
+    assert tile.count("tilegpu.async_tma_copy_global_to_local") == (4 if causal else 2)
 
 
 @pytest.mark.gpu

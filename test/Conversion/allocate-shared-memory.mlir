@@ -155,3 +155,31 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
     return %s : tensor<512xf32, #a>
   }
 }
+
+// -----
+
+// The producer of a tilegpu.warp_specialize runs beside the consumers, not
+// after them: its scratch (the tensor map built in shared memory) stays
+// clear of the consumers' buffer, which program order alone would let it
+// reuse.
+// CHECK-LABEL: func.func @producer_scratch
+// CHECK: tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<256xf32
+// CHECK: tilegpu.tensormap_create {{.*}} {tilegpu.scratch_offset = 1024 : i64}
+#blocked = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+#flat = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"tilegpu.num-warps" = 8 : i32, "tilegpu.total-num-warps" = 12 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @producer_scratch(%slot: !tile.ptr<i8>, %base: !tile.ptr<f16>, %m: i32, %s: i64, %x: tensor<256xf32, #blocked>) {
+    %c1 = arith.constant 1 : i64
+    tilegpu.warp_specialize producer_warps = 4 registers = 40, 232 {
+      %tmp = tilegpu.local_alloc : () -> !tilegpu.memdesc<256xf32, #flat, mutable>
+      tilegpu.local_store %x, %tmp : tensor<256xf32, #blocked> -> !tilegpu.memdesc<256xf32, #flat, mutable>
+      %y = tilegpu.local_load %tmp : !tilegpu.memdesc<256xf32, #flat, mutable> -> tensor<256xf32, #blocked>
+      tilegpu.local_dealloc %tmp : !tilegpu.memdesc<256xf32, #flat, mutable>
+      tilegpu.partition_end
+    } producer {
+      %map = tilegpu.tensormap_create %slot, %base, [%m, %m], [%s, %c1] box = [64, 64] swizzle = 128 : !tile.ptr<i8>, !tile.ptr<f16> -> !tile.ptr<i8>
+      tilegpu.partition_end
+    }
+    return
+  }
+}

@@ -462,3 +462,54 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
     return %res : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// A tilegpu.warp_specialize opens with a barrier of all warps: the
+// mbarrier initialised before it needs none of its own. Its producer meets
+// the consumers through mbarriers only and gets no barrier (its expect_tx
+// and copy would otherwise conflict with the initialisation); the
+// consumers are walked as the code they are (their write of a buffer they
+// read back gets a barrier), and what they leave pending reaches the code
+// after the op.
+// CHECK-LABEL: func.func @warp_specialized
+// CHECK: tilegpu.mbarrier_init
+// CHECK-NEXT: tilegpu.warp_specialize
+// CHECK-NEXT: tilegpu.mbarrier_wait
+// CHECK-NEXT: tilegpu.local_store
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_load
+// CHECK-NEXT: tilegpu.partition_end
+// CHECK-NEXT: } producer {
+// CHECK-NOT: tilegpu.barrier
+// CHECK: tilegpu.partition_end
+// CHECK-NEXT: }
+// CHECK-NEXT: tilegpu.mbarrier_inval
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_store
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#blocked = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+#flat = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"tilegpu.num-warps" = 8 : i32, "tilegpu.total-num-warps" = 12 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @warp_specialized(%map: !tile.ptr<i8>, %x: tensor<256xf32, #blocked>) -> tensor<256xf32, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %buf = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+    %bar = tilegpu.local_alloc {tilegpu.buffer_offset = 8192 : i64} : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+    %tmp = tilegpu.local_alloc {tilegpu.buffer_offset = 9216 : i64} : () -> !tilegpu.memdesc<256xf32, #flat, mutable>
+    tilegpu.mbarrier_init %bar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.warp_specialize producer_warps = 4 registers = 40, 232 {
+      tilegpu.mbarrier_wait %bar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.local_store %x, %tmp : tensor<256xf32, #blocked> -> !tilegpu.memdesc<256xf32, #flat, mutable>
+      %y = tilegpu.local_load %tmp : !tilegpu.memdesc<256xf32, #flat, mutable> -> tensor<256xf32, #blocked>
+      tilegpu.partition_end
+    } producer {
+      tilegpu.mbarrier_expect_tx %bar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %map[%c0, %c0] %buf, %bar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.partition_end
+    }
+    tilegpu.mbarrier_inval %bar : !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.local_store %x, %tmp : tensor<256xf32, #blocked> -> !tilegpu.memdesc<256xf32, #flat, mutable>
+    return %x : tensor<256xf32, #blocked>
+  }
+}

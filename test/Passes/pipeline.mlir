@@ -1594,3 +1594,174 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "t
     return
   }
 }
+
+// -----
+
+// tl.range(..., warp_specialize=True) on the chain above: the function's
+// body becomes the consumers of a tilegpu.warp_specialize (8 warps; the
+// module now launches 12), whose producer warp group issues every copy: a
+// loop over the iterations (tensor maps and bounds from the function's
+// scalars) that waits for a stage's release (empty parity from 1, flipped
+// at each wrap) before its copies. The ring is allocated and initialised
+// in front of the split (which opens with a barrier of all warps: no
+// tilegpu.barrier of its own), invalidated after it; the consumers keep
+// the rotated chain without copies and release the stages; they take turns
+// only with the ping-pong option (TURNS).
+// CHECK-LABEL: "tilegpu.total-num-warps" = 12 : i32
+// CHECK: func.func @tma_dot_chain_warp_specialized
+// CHECK: tilegpu.mbarrier_init %{{.*}}, 1 :
+// CHECK: tilegpu.mbarrier_init %{{.*}}, 8 :
+// CHECK-NOT: tilegpu.barrier
+// CHECK: tilegpu.warp_specialize producer_warps = 4 registers = 40, 232 {
+// CHECK-NOT: tilegpu.async_tma_copy_global_to_local
+// CHECK-NOT: tilegpu.warp_group_turn
+// CHECK: scf.for
+// CHECK: tilegpu.mbarrier_wait
+// CHECK-NOT: tilegpu.warp_group_turn
+// CHECK: tilegpu.warp_group_dot async
+// CHECK-NOT: tilegpu.warp_group_turn
+// CHECK: tilegpu.mbarrier_arrive
+// CHECK-NOT: tilegpu.async_tma_copy_global_to_local
+// CHECK: tilegpu.partition_end
+// CHECK-NEXT: } producer {
+// CHECK: scf.for %[[IV:.*]] = %{{.*}} to %arg3 step %{{.*}} iter_args(%[[S:.*]] = %{{.*}}, %[[P:.*]] = %{{.*}}) -> (i32, i32)
+// CHECK: tilegpu.mbarrier_wait %{{.*}}, %[[P]]
+// CHECK: tilegpu.mbarrier_expect_tx %{{.*}}, 16384
+// CHECK: tilegpu.async_tma_copy_global_to_local %arg1[%[[IV]], %{{.*}}] %{{.*}} {tilegpu.reads_retired}
+// CHECK: tilegpu.async_tma_copy_global_to_local %arg2[%[[IV]], %{{.*}}] %{{.*}} {tilegpu.reads_retired}
+// CHECK: arith.xori %[[P]]
+// CHECK: scf.yield
+// CHECK: tilegpu.partition_end
+// CHECK-NEXT: }
+// CHECK: tilegpu.mbarrier_inval
+// CHECK: return
+// TURNS-LABEL: func.func @tma_dot_chain_warp_specialized
+// TURNS: tilegpu.warp_specialize
+// TURNS: tilegpu.warp_group_turn_pass {only = 1 : i32}
+// TURNS-NEXT: scf.for
+// TURNS: tilegpu.warp_group_turn_wait{{$}}
+// TURNS-NEXT: tilegpu.warp_group_dot async
+// TURNS: } producer {
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>
+#row = #tilegpu.slice<{dim = 1, parent = #mma}>
+#dop = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_dot_chain_warp_specialized(%qs: !tilegpu.memdesc<128x64xf16, #nv>, %mk: !tile.ptr<i8>, %mv: !tile.ptr<i8>, %n: i32, %out: tensor<128x64x!tile.ptr<f32>, #mma>) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %m0 = arith.constant dense<0xFF800000> : tensor<128xf32, #row>
+    %res:2 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero, %m = %m0) -> (tensor<128x64xf32, #mma>, tensor<128xf32, #row>) : i32 {
+      %k = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %kbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %kbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %kbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mk[%i, %c0] %k, %kbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %kbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %kbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %kt = tilegpu.memdesc_trans %k : !tilegpu.memdesc<64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nvt, mutable>
+      %s = tilegpu.warp_group_dot %qs, %kt, %zero : !tilegpu.memdesc<128x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nvt, mutable> -> tensor<128x64xf32, #mma>
+      %rm = tile.reduce(%s) axis = 1 : (tensor<128x64xf32, #mma>) -> tensor<128xf32, #row> {
+      ^bb0(%x: f32, %y: f32):
+        %mx = arith.maxnumf %x, %y : f32
+        tile.reduce.return %mx : f32
+      }
+      %mn = arith.maxnumf %m, %rm : tensor<128xf32, #row>
+      %md = arith.subf %m, %mn : tensor<128xf32, #row>
+      %alpha = math.exp2 %md : tensor<128xf32, #row>
+      %me = tile.expand_dims %mn axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+      %mb = tile.broadcast %me : tensor<128x1xf32, #mma> -> tensor<128x64xf32, #mma>
+      %sd = arith.subf %s, %mb : tensor<128x64xf32, #mma>
+      %p = math.exp2 %sd : tensor<128x64xf32, #mma>
+      %ph = arith.truncf %p : tensor<128x64xf32, #mma> to tensor<128x64xf16, #mma>
+      %pa = tilegpu.convert_layout %ph : tensor<128x64xf16, #mma> -> tensor<128x64xf16, #dop>
+      %ae = tile.expand_dims %alpha axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+      %ab = tile.broadcast %ae : tensor<128x1xf32, #mma> -> tensor<128x64xf32, #mma>
+      %accs = arith.mulf %acc, %ab : tensor<128x64xf32, #mma>
+      %v = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %vbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %vbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %vbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mv[%i, %c0] %v, %vbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %vbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %vbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %o = tilegpu.warp_group_dot %pa, %v, %accs : tensor<128x64xf16, #dop>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<128x64xf32, #mma>
+      scf.yield %o, %mn : tensor<128x64xf32, #mma>, tensor<128xf32, #row>
+    } {tile.warp_specialize}
+    tile.store %out, %res#0 : tensor<128x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// Must not: a loop in other control flow (here an scf.if) keeps its
+// copies; warp_specialize is a hint, and the chain is pipelined as without
+// it (a barrier publishes the ring's mbarriers).
+// CHECK-LABEL: func.func @tma_dot_chain_warp_specialized_nested
+// CHECK-NOT: tilegpu.warp_specialize
+// CHECK: tilegpu.barrier
+// CHECK: tilegpu.async_tma_copy_global_to_local
+// CHECK-NOT: tilegpu.warp_specialize
+// CHECK: return
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>
+#row = #tilegpu.slice<{dim = 1, parent = #mma}>
+#dop = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_dot_chain_warp_specialized_nested(%qs: !tilegpu.memdesc<128x64xf16, #nv>, %mk: !tile.ptr<i8>, %mv: !tile.ptr<i8>, %n: i32, %out: tensor<128x64x!tile.ptr<f32>, #mma>, %go: i1) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %m0 = arith.constant dense<0xFF800000> : tensor<128xf32, #row>
+    %res:2 = scf.if %go -> (tensor<128x64xf32, #mma>, tensor<128xf32, #row>) {
+    %r:2 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero, %m = %m0) -> (tensor<128x64xf32, #mma>, tensor<128xf32, #row>) : i32 {
+      %k = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %kbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %kbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %kbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mk[%i, %c0] %k, %kbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %kbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %kbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %kt = tilegpu.memdesc_trans %k : !tilegpu.memdesc<64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nvt, mutable>
+      %s = tilegpu.warp_group_dot %qs, %kt, %zero : !tilegpu.memdesc<128x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nvt, mutable> -> tensor<128x64xf32, #mma>
+      %rm = tile.reduce(%s) axis = 1 : (tensor<128x64xf32, #mma>) -> tensor<128xf32, #row> {
+      ^bb0(%x: f32, %y: f32):
+        %mx = arith.maxnumf %x, %y : f32
+        tile.reduce.return %mx : f32
+      }
+      %mn = arith.maxnumf %m, %rm : tensor<128xf32, #row>
+      %md = arith.subf %m, %mn : tensor<128xf32, #row>
+      %alpha = math.exp2 %md : tensor<128xf32, #row>
+      %me = tile.expand_dims %mn axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+      %mb = tile.broadcast %me : tensor<128x1xf32, #mma> -> tensor<128x64xf32, #mma>
+      %sd = arith.subf %s, %mb : tensor<128x64xf32, #mma>
+      %p = math.exp2 %sd : tensor<128x64xf32, #mma>
+      %ph = arith.truncf %p : tensor<128x64xf32, #mma> to tensor<128x64xf16, #mma>
+      %pa = tilegpu.convert_layout %ph : tensor<128x64xf16, #mma> -> tensor<128x64xf16, #dop>
+      %ae = tile.expand_dims %alpha axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+      %ab = tile.broadcast %ae : tensor<128x1xf32, #mma> -> tensor<128x64xf32, #mma>
+      %accs = arith.mulf %acc, %ab : tensor<128x64xf32, #mma>
+      %v = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %vbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %vbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %vbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mv[%i, %c0] %v, %vbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %vbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %vbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %o = tilegpu.warp_group_dot %pa, %v, %accs : tensor<128x64xf16, #dop>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<128x64xf32, #mma>
+      scf.yield %o, %mn : tensor<128x64xf32, #mma>, tensor<128xf32, #row>
+    } {tile.warp_specialize}
+    scf.yield %r#0, %r#1 : tensor<128x64xf32, #mma>, tensor<128xf32, #row>
+    } else {
+    scf.yield %zero, %m0 : tensor<128x64xf32, #mma>, tensor<128xf32, #row>
+    }
+    tile.store %out, %res#0 : tensor<128x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}

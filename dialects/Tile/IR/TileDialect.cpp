@@ -102,6 +102,12 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
+  if (name == kWarpSpecializeAttrName) {
+    if (!isa<scf::ForOp>(op) || !isa<UnitAttr>(attr.getValue()))
+      return op->emitError("'")
+             << name << "' is a unit loop option, for scf.for only";
+    return success();
+  }
   return success();
 }
 

@@ -44,6 +44,10 @@ def Tile_Dialect : Dialect {
     /// body repeated N times per iteration (terrazzo-unroll-loops).
     static constexpr ::llvm::StringLiteral kNumStagesAttrName = "tile.num_stages";
     static constexpr ::llvm::StringLiteral kLoopUnrollFactorAttrName = "tile.loop_unroll_factor";
+    /// `tile.warp_specialize` (unit): tl.range(..., warp_specialize=True),
+    /// the loop's TMA copies issued by a producer warp group of their own
+    /// where terrazzo-pipeline can (sm_90), the kernel's warps consuming.
+    static constexpr ::llvm::StringLiteral kWarpSpecializeAttrName = "tile.warp_specialize";
   }];
 }
 

@@ -360,3 +360,86 @@ LogicalResult WarpGroupDotWaitOp::verify() {
   }
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// WarpSpecializeOp
+//===----------------------------------------------------------------------===//
+
+std::optional<WarpSpecializeOp::Partition>
+WarpSpecializeOp::partitionOf(Block *block) {
+  for (Region *region = block ? block->getParent() : nullptr; region;
+       region = region->getParentRegion()) {
+    auto op = dyn_cast_or_null<WarpSpecializeOp>(region->getParentOp());
+    if (!op)
+      continue;
+    Partition partition;
+    partition.producer = region == &op.getProducer();
+    unsigned consumers = getNumWarps(op);
+    partition.firstWarp = partition.producer ? consumers : 0;
+    partition.numWarps = partition.producer ? op.getProducerWarps() : consumers;
+    return partition;
+  }
+  return std::nullopt;
+}
+
+unsigned WarpSpecializeOp::launchRegisters(unsigned totalWarps) {
+  unsigned perThread = 65536 / (std::max(totalWarps, 1u) * 32);
+  return std::min(248u, perThread / 8 * 8);
+}
+
+LogicalResult WarpSpecializeOp::verify() {
+  // setmaxnreg's operand: a multiple of 8 from 24 to 256.
+  for (int32_t registers : {getProducerRegisters(), getConsumerRegisters()})
+    if (registers < 24 || registers > 256 || registers % 8 != 0)
+      return emitOpError("register budgets must be multiples of 8 from 24 "
+                         "to 256, got ")
+             << registers;
+  unsigned consumers = getNumWarps(*this);
+  if (consumers % 4 != 0)
+    return emitOpError("needs whole warp groups of consumers; the module's "
+                       "tilegpu.num-warps is ")
+           << consumers;
+  unsigned total = getTotalNumWarps(*this);
+  if (total != consumers + getProducerWarps())
+    return emitOpError("adds ")
+           << getProducerWarps()
+           << " producer warps to the module's tilegpu.num-warps, so the "
+              "module's tilegpu.total-num-warps must be "
+           << consumers + getProducerWarps() << ", got " << total;
+  // setmaxnreg.inc takes registers that setmaxnreg.dec gave back: the
+  // consumers' gain must not exceed what the producer gives up.
+  int64_t launch = launchRegisters(total);
+  int64_t gain = int64_t(consumers) * (getConsumerRegisters() - launch);
+  int64_t given = int64_t(getProducerWarps()) * (launch - getProducerRegisters());
+  if (getProducerRegisters() > launch || gain > given)
+    return emitOpError("register budgets ")
+           << getProducerRegisters() << " and " << getConsumerRegisters()
+           << " do not balance: " << total << " warps start with " << launch
+           << " registers per thread, and the consumers may take only what "
+              "the producer gives up";
+  if ((*this)->getParentOfType<WarpSpecializeOp>())
+    return emitOpError("cannot be nested in another warp_specialize");
+  return success();
+}
+
+LogicalResult WarpSpecializeOp::verifyRegions() {
+  // The producer's warps are outside every layout, which describe the
+  // consumers' warps only.
+  WalkResult result = getProducer().walk([&](Operation *op) {
+    for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
+                                              op->getResultTypes()))
+      if (isa<RankedTensorType>(type)) {
+        op->emitOpError("holds a tensor in a warp_specialize's producer, "
+                        "whose warps no layout describes");
+        return WalkResult::interrupt();
+      }
+    if (isa<BarrierOp>(op)) {
+      op->emitOpError("is a barrier of the program in a warp_specialize's "
+                      "producer, which meets the consumers through mbarriers "
+                      "only");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}

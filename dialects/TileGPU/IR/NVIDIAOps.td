@@ -113,6 +113,80 @@ def TileGPU_WarpGroupTurnPassOp : TileGPU_WarpGroupTurnOp<"warp_group_turn_pass"
 }
 
 //===----------------------------------------------------------------------===//
+// Warp specialization (sm_90)
+//===----------------------------------------------------------------------===//
+
+def TileGPU_WarpSpecializeOp : TileGPU_Op<"warp_specialize",
+    [RecursiveMemoryEffects, NoRegionArguments]> {
+  let summary = "Split the program's warps into consumers and a producer";
+  let description = [{
+    Every warp of the program reaches the op (it opens with a barrier of all
+    of them, which publishes what they did before, such as mbarrier
+    initialisations). Then the module's `tilegpu.num-warps` warps (the
+    consumers, warps 0 to num-warps - 1) run `consumers` and go on after
+    the op, while `producerWarps` more warps (the module's
+    `tilegpu.total-num-warps` counts them) run `producer` and end there:
+    the program's launch has total-num-warps warps. Each warp group first
+    moves its register budget with `setmaxnreg`: the producer's down to
+    `producerRegisters` per thread, the consumers' up to
+    `consumerRegisters`: what the producer gives up is what the consumers
+    take (the program is launched with `launchRegisters` per thread).
+
+    The producer holds scalar code only (no tensors: the layouts describe
+    the consumers' warps), typically a loop issuing TMA copies into a ring
+    of buffers whose full and empty mbarriers are the only synchronisation
+    between the two (a producer has no barrier with the consumers). Inside
+    `consumers`, and after the op, a barrier of the program synchronises the
+    consumers only; one thread of a partition is its first thread.
+
+        tilegpu.warp_specialize producer_warps = 4 registers = 40, 232 {
+          ... consumer code ...
+          tilegpu.partition_end
+        } producer {
+          ... scalar code, TMA copies ...
+          tilegpu.partition_end
+        }
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntPositive]>:$producerWarps,
+                       I32Attr:$producerRegisters,
+                       I32Attr:$consumerRegisters);
+  // One block each until terrazzo's lowering turns structured control flow
+  // into branches (then any number, each path ending in partition_end).
+  let regions = (region AnyRegion:$consumers, AnyRegion:$producer);
+  let assemblyFormat = [{
+    `producer_warps` `=` $producerWarps `registers` `=` $producerRegisters `,`
+    $consumerRegisters $consumers `producer` $producer attr-dict
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The partition of the warps that run `block` (nested in a
+    /// warp_specialize), if any: its first warp and how many warps it has.
+    struct Partition {
+      unsigned firstWarp = 0;
+      unsigned numWarps = 0;
+      bool producer = false;
+    };
+    static std::optional<Partition> partitionOf(Block *block);
+    /// Registers per thread a program of `totalWarps` warps is compiled
+    /// and launched with (ptxas's .maxnreg), which setmaxnreg moves
+    /// between the warp groups: the register file's 64K split evenly, in
+    /// multiples of 8, at most 248.
+    static unsigned launchRegisters(unsigned totalWarps);
+  }];
+}
+
+def TileGPU_PartitionEndOp : TileGPU_Op<"partition_end",
+    [Pure, Terminator, HasParent<"WarpSpecializeOp">]> {
+  let summary = "The end of a warp_specialize partition";
+  let description = [{
+    Ends `consumers` (the consumers go on after the `tilegpu.warp_specialize`)
+    or `producer` (the producer's warps are done).
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
 // Tensor memory accelerator (TMA, sm_90) and mbarriers
 //===----------------------------------------------------------------------===//
 

@@ -36,6 +36,9 @@ inline constexpr const char *kReadsRetiredAttrName = "tilegpu.reads_retired";
 std::optional<::terrazzo::Target> getTarget(Operation *op);
 /// Warps per program instance; ::terrazzo::kDefaultNumWarps when unset.
 unsigned getNumWarps(Operation *op);
+/// Warps the program is launched with: getNumWarps plus the producer
+/// warps of a warp_specialize (TileGPUDialect::kTotalNumWarpsAttrName).
+unsigned getTotalNumWarps(Operation *op);
 /// Threads per warp; when unset, the target's warp size (32 without one).
 unsigned getThreadsPerWarp(Operation *op);
 

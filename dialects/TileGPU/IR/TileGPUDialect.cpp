@@ -95,6 +95,12 @@ unsigned mlir::tilegpu::getNumWarps(Operation *op) {
   return warps ? unsigned(warps.getInt()) : ::terrazzo::kDefaultNumWarps;
 }
 
+unsigned mlir::tilegpu::getTotalNumWarps(Operation *op) {
+  auto warps =
+      getModuleAttr<IntegerAttr>(op, TileGPUDialect::kTotalNumWarpsAttrName);
+  return warps ? unsigned(warps.getInt()) : getNumWarps(op);
+}
+
 unsigned mlir::tilegpu::getThreadsPerWarp(Operation *op) {
   if (auto threads = getModuleAttr<IntegerAttr>(
           op, TileGPUDialect::kThreadsPerWarpAttrName))
@@ -165,6 +171,7 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
   }
   bool known = name == kNumWarpsAttrName || name == kThreadsPerWarpAttrName ||
                name == kTargetAttrName || name == kSharedMemoryAttrName ||
+               name == kTotalNumWarpsAttrName ||
                name == "tilegpu.num-stages" || // terrazzo-pipeline's depth
                // Per-program global scratch of TMA descriptors' tensor maps.
                name == "tilegpu.global_scratch_bytes";
@@ -203,6 +210,18 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
     if (number < 0)
       return op->emitError("'") << name << "' must not be negative, got "
                                 << number;
+    return success();
+  }
+  if (name == kTotalNumWarpsAttrName) {
+    // The consumers' num-warps plus whole warp groups of producers.
+    auto warps = op->getAttrOfType<IntegerAttr>(kNumWarpsAttrName);
+    int64_t consumers = warps ? warps.getInt() : ::terrazzo::kDefaultNumWarps;
+    if (number <= consumers || number > ::terrazzo::kMaxNumWarps ||
+        (number - consumers) % 4 != 0)
+      return op->emitError("'")
+             << name << "' must exceed '" << kNumWarpsAttrName << "' ("
+             << consumers << ") by whole warp groups of four, up to "
+             << ::terrazzo::kMaxNumWarps << ", got " << number;
     return success();
   }
   if (name == kNumWarpsAttrName) {

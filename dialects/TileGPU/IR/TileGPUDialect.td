@@ -28,6 +28,10 @@ def TileGPU_Dialect : Dialect {
 
     static constexpr ::llvm::StringLiteral kNumWarpsAttrName = "tilegpu.num-warps";
     static constexpr ::llvm::StringLiteral kThreadsPerWarpAttrName = "tilegpu.threads-per-warp";
+    /// Warps a program is launched with when a tilegpu.warp_specialize adds
+    /// producer warps to the num-warps consumers (set by the pass that
+    /// creates it); num-warps when unset.
+    static constexpr ::llvm::StringLiteral kTotalNumWarpsAttrName = "tilegpu.total-num-warps";
     static constexpr ::llvm::StringLiteral kTargetAttrName = "tilegpu.target";
     /// Dynamic shared memory (bytes) the kernel needs; set by
     /// terrazzo-allocate-shared-memory.

@@ -64,7 +64,9 @@ def TileGPU_BarrierOp : TileGPU_Op<"barrier"> {
     Every thread of the program instance reaches this point before any goes
     on, and shared-memory accesses before it are visible to all threads
     after it. Inserted by terrazzo-insert-barriers where shared-memory
-    accesses of different threads could otherwise conflict.
+    accesses of different threads could otherwise conflict. In the consumers
+    of a `tilegpu.warp_specialize`, and after it, the program's threads are
+    the consumers' (the producer's warps are elsewhere).
   }];
   let assemblyFormat = "attr-dict";
 }

@@ -32,10 +32,10 @@ import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import CompilationError, KernelError, SemanticError, UnsupportedError
-from ..language import core as tl
-from ..language.core import _unwrap, constexpr, is_constexpr_annotation, tensor
-from ..language.structures import flatten, is_aggregate_instance, is_tuple, unflatten
-from ..language.structures import structure as structure_of
+from ..core import lang as tl
+from ..core.lang import _unwrap, constexpr, is_constexpr_annotation, tensor
+from ..core.structures import flatten, is_aggregate_instance, is_tuple, unflatten
+from ..core.structures import structure as structure_of
 from .elementwise_flow import ElementwiseFlow
 from .parsed_function import ParsedFunction
 from .semantic import Semantic
@@ -71,7 +71,7 @@ def _is_aggregate(v) -> bool:
     """Whether `v` is a frontend value made of tensors: a block pointer or
     tensor descriptor (it has `_flatten()`, `_unflatten(tensors)` and
     `_structure()`), an aggregate instance or a tuple holding tensors
-    (language/structures.py). Loops, runtime ifs and calls carry it as its
+    (core/structures.py). Loops, runtime ifs and calls carry it as its
     component tensors (structures.flatten), two values being one value of a
     loop or branch when their structures agree."""
     if isinstance(v, tensor):
@@ -786,8 +786,9 @@ class CodeGenerator:
         return None
 
     def _range_options(self, node, rng) -> Dict[str, int]:
-        """tl.range's num_stages and loop_unroll_factor as the loop's
-        attributes (tile.num_stages, tile.loop_unroll_factor), checked."""
+        """tl.range's num_stages, loop_unroll_factor and warp_specialize as
+        the loop's attributes (tile.num_stages, tile.loop_unroll_factor,
+        tile.warp_specialize), checked."""
         options = {}
         for name, least, value in (("num_stages", 0, rng.num_stages),
                                    ("loop_unroll_factor", 1, rng.loop_unroll_factor)):
@@ -806,6 +807,9 @@ class CodeGenerator:
             if not isinstance(value, bool):
                 raise self.error(node, f"tl.range's {name} must be True or False, "
                                  f"got {value!r}")
+        # A loop whose copies a producer warp group may issue (sm_90).
+        if _unwrap(rng.hints["warp_specialize"]):
+            options["warp_specialize"] = True
         return options
 
     def visit_For(self, node):

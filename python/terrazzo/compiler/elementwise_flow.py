@@ -33,8 +33,8 @@ import math
 from typing import Callable, Iterable, Sequence, Tuple
 
 from ..errors import SemanticError, UnsupportedError
-from ..language import core as tl
-from ..language.core import _unwrap, tensor
+from ..core import lang as tl
+from ..core.lang import _unwrap, tensor
 from .type_rules import _is_py_number
 
 

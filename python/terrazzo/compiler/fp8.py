@@ -38,6 +38,8 @@ from typing import Dict, NamedTuple
 
 import numpy as np
 
+from ..core import lang as tl
+
 
 class Format(NamedTuple):
     name: str
@@ -213,7 +215,6 @@ def emit_decode(sem, x, name: str):
     exactly: the sign bit, then for a normal code its exponent rebiased
     and mantissa moved into place, for a subnormal its mantissa times the
     smallest subnormal; 0x80 is NaN where the format says so."""
-    from ..language import core as tl
     fmt = _format(name)
     mb = fmt.mantissa_bits
     code = sem.cast(sem.bitcast(x, tl.uint8), tl.uint32)
@@ -237,7 +238,6 @@ def emit_encode(sem, x, name: str, dst):
     `dst`): rounded once from its bits (to nearest; ties to even, or away
     from zero for float8e4b15), subnormal results through an exact float32
     scaling and integer rounding, then saturated; NaN as `encode` says."""
-    from ..language import core as tl
     fmt = _format(name)
     mb = fmt.mantissa_bits
     shift = 23 - mb

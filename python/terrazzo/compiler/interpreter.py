@@ -25,8 +25,8 @@ import numpy as np
 
 from ..errors import (CompilationError, InterpretedCompilationError, InterpreterError,
                       SemanticError)
-from ..language import core as tl
-from ..language.core import constexpr, dtype, pointer_type, tensor
+from ..core import lang as tl
+from ..core.lang import constexpr, dtype, pointer_type, tensor
 from . import fp8, interpreter_atomics
 from .builder import Builder
 from .numerics import (MEMORY_DTYPES, bf16_from_bits, bf16_to_bits, round_to_bf16,

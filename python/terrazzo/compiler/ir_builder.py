@@ -16,7 +16,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..language.core import block_type, dtype, pointer_type
+from ..core.lang import block_type, dtype, pointer_type
 from .builder import Builder
 from .numerics import round_to_bf16
 
@@ -327,7 +327,9 @@ class IRBuilder(Builder):
 
         attrs = ""
         if op.options:
-            attrs = " {" + ", ".join(f"tile.{name} = {value} : i32"
+            # Integers as i32 attributes, True as a unit attribute.
+            attrs = " {" + ", ".join(f"tile.{name}" if value is True
+                                     else f"tile.{name} = {value} : i32"
                                      for name, value in sorted(op.options.items())) + "}"
 
         def render(indent):

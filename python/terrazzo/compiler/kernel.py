@@ -21,7 +21,7 @@ num_stages):
   with an integer entry per shape and stride value; the kernel takes it as
   1 + 2 * rank parameters (base, shape, strides);
 * tuple (a tuple, list or NamedTuple) or aggregate instance
-  (language/structures.py): ("tuple", class, member entries), an entry per
+  (core/structures.py): ("tuple", class, member entries), an entry per
   item or field: the entry of a runtime value as above (pointers, integers,
   floats, bools, nested tuples and aggregates, specialised as a parameter
   of their own), or ("c", value) for a compile-time value (None, a
@@ -48,10 +48,10 @@ import numpy as np
 
 from ..errors import (CompilationError, InterpretedCompilationError, InterpreterError,
                       SemanticError)
-from ..language import core as tl
-from ..language.core import constexpr, pointer_type, tensor
-from ..language.structures import build, is_structure, struct_class
-from ..language.structures import parts as struct_parts
+from ..core import lang as tl
+from ..core.lang import constexpr, pointer_type, tensor
+from ..core.structures import build, is_structure, struct_class
+from ..core.structures import parts as struct_parts
 from .codegen import CompileContext, run_function_body
 from .parsed_function import ParsedFunction
 from .interpreter import InterpreterBuilder, Memory, argument_value, host_descriptor_value

@@ -13,7 +13,7 @@ import textwrap
 from typing import Dict
 
 from ..errors import CompilationError, SourceLocation
-from ..language.core import is_constexpr_annotation
+from ..core.lang import is_constexpr_annotation
 
 
 def _is_const_annotation(ann) -> bool:

@@ -13,10 +13,9 @@ from __future__ import annotations
 from typing import List, Optional, Sequence, Tuple
 
 from ..errors import SemanticError, SemanticUnsupported
-from ..language import core as tl
-from ..language.core import _unwrap, block_type, dtype, pointer_type, tensor
-from ..language.shape_rules import (MAX_BLOCK_NUMEL, broadcast_shapes,
-                                    validate_block_shape)
+from ..core import lang as tl
+from ..core.lang import _unwrap, block_type, dtype, pointer_type, tensor
+from ..core.shape_rules import MAX_BLOCK_NUMEL, broadcast_shapes, validate_block_shape
 from . import fp8
 from .semantic_atomics import AtomicSemantic
 from .semantic_descriptors import DescriptorSemantic
@@ -74,8 +73,7 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
             if ty.is_fp8():
                 # A float32 constant holding the fp8 value (rounded here, once,
                 # as the GPU would), converted exactly: no fp8 literals in the IR.
-                from .fp8 import quantize
-                exact = float(quantize(value, ty.name))
+                exact = float(fp8.quantize(value, ty.name))
                 return self.cast(self.constant(exact, tl.float32, shape), ty)
         else:
             raise SemanticError(f"cannot make a constant of type {ty}")

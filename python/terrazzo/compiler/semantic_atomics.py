@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import List
 
 from ..errors import SemanticError
-from ..language import core as tl
-from ..language.core import _unwrap, tensor
-from ..language.shape_rules import broadcast_shapes
+from ..core import lang as tl
+from ..core.lang import _unwrap, tensor
+from ..core.shape_rules import broadcast_shapes
 
 # Triton's spellings; None is Triton's default.
 _SEMANTICS = {None: "acq_rel", "relaxed": "relaxed", "acquire": "acquire",

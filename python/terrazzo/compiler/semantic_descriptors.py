@@ -8,10 +8,10 @@
 from __future__ import annotations
 
 from ..errors import SemanticError, SemanticUnsupported
-from ..language import core as tl
-from ..language.core import _unwrap, _unwrap_shape, tensor
-from ..language.shape_rules import validate_block_shape
-from ..language.descriptors import tensor_descriptor
+from ..core import lang as tl
+from ..core.lang import _unwrap, _unwrap_shape, tensor
+from ..core.shape_rules import validate_block_shape
+from ..core.descriptors import tensor_descriptor
 
 MAX_RANK = 5
 

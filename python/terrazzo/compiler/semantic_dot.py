@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from ..errors import SemanticError
 from . import fp8
-from ..language import core as tl
-from ..language.core import _unwrap, tensor
+from ..core import lang as tl
+from ..core.lang import _unwrap, tensor
 
 _PRECISIONS = ("tf32", "tf32x3", "ieee")
 

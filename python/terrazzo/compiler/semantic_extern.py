@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import SemanticError
-from ..language.core import _unwrap, block_type, dtype, tensor
-from ..language.shape_rules import broadcast_shapes
+from ..core.lang import _unwrap, block_type, dtype, tensor
+from ..core.shape_rules import broadcast_shapes
 from .type_rules import computation_type
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import List, Sequence, Tuple
 
 from ..errors import SemanticError
-from ..language.core import _unwrap, block_type, tensor
-from ..language.shape_rules import validate_block_shape
+from ..core.lang import _unwrap, block_type, tensor
+from ..core.shape_rules import validate_block_shape
 
 
 def _dims_list(what: str, dims) -> List[int]:

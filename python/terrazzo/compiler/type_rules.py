@@ -10,8 +10,8 @@ from __future__ import annotations
 import numbers
 
 from ..errors import SemanticError
-from ..language import core as tl
-from ..language.core import block_type, dtype, pointer_type, tensor
+from ..core import lang as tl
+from ..core.lang import block_type, dtype, pointer_type, tensor
 
 
 def _is_py_number(x) -> bool:

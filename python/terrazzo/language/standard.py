@@ -22,7 +22,7 @@ the reduction's, and no value changes a bit (but a NaN's sign).
 
 from __future__ import annotations
 
-from .shape_rules import MAX_BLOCK_NUMEL, broadcast_shapes
+from ..core.shape_rules import MAX_BLOCK_NUMEL, broadcast_shapes
 from ..errors import SemanticError
 from ..runtime.jit import jit
 from . import core, shapes

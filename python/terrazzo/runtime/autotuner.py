@@ -35,7 +35,8 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-from ..compiler.kernel import DEFAULT_NUM_STAGES, DEFAULT_NUM_WARPS
+from .. import testing
+from ..compiler.kernel import DEFAULT_NUM_STAGES, DEFAULT_NUM_WARPS, key_digest
 from ..errors import CompilationError, OutOfResources
 from . import driver
 from .cache import TuningCache
@@ -271,7 +272,6 @@ class Autotuner(KernelInterface):
         """do_bench(fn, quantiles=...) as Triton's autotuner calls it."""
         if self._do_bench is not None:
             return self._do_bench
-        from .. import testing
         if self.use_cuda_graph and testing._torch_cuda() is not None:
             return lambda fn, quantiles: testing.do_bench_cudagraph(
                 fn, rep=self.num_reps, quantiles=quantiles)
@@ -347,7 +347,6 @@ class Autotuner(KernelInterface):
         if not self.cache_results and os.environ.get("TERRAZZO_AUTOTUNE_CACHE", "") \
                 .strip().lower() in ("0", "false", "no", "off"):
             return None
-        from ..compiler.kernel import key_digest
         C = driver.get_C(required=False)
         return key_digest("terrazzo-autotune", inner.cache_key,
                           C.version() if C is not None else "no extension",

@@ -34,10 +34,11 @@ from ..compiler.codegen import _is_jit_function
 from ..compiler.parsed_function import ParsedFunction
 from ..compiler.kernel import (DEFAULT_NUM_STAGES, DEFAULT_NUM_WARPS, KernelIR,
                                check_num_stages, check_num_warps, compute_key,
-                               generate_kernel_ir, key_digest, launch_option, member_mode,
-                               specialisation_modes, specs_from_key, split_key, type_name)
+                               generate_kernel_ir, interpret, key_digest, launch_option,
+                               member_mode, specialisation_modes, specs_from_key, split_key,
+                               type_name)
 from ..errors import CompilationError, OutOfResourcesCompilationError, SourceLocation
-from ..language.core import constexpr, dtype
+from ..core.lang import constexpr, dtype
 from . import driver
 from .cache import DiskCache
 from .tensor_wrapper import MockTensor, TensorWrapper, reinterpret  # noqa: F401 (Triton's names here)
@@ -286,7 +287,6 @@ class JITFunction(KernelInterface):
     # ------------------------------------------------------------------
     def run(self, *args, grid, warmup=False, **kwargs):
         if self.interpret if self.interpret is not None else driver.interpret_requested():
-            from ..compiler.kernel import interpret
             meta = self._bind(args, kwargs)
             check_launch_options({k: v for k, v in kwargs.items()
                                   if k not in self._option_params})

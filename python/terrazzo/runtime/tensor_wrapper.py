@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..language.core import dtype as tl_dtype
-from ..language.core import dtype_from_name
+from ..core.lang import dtype as tl_dtype
+from ..core.lang import dtype_from_name
 
 
 def _data_ptr(base) -> int:

@@ -22,7 +22,7 @@ from typing import Any, Dict, List, Sequence
 
 from ..compiler.kernel import (member_mode, runtime_members, split_key, tuple_entry,
                                tuple_template)
-from ..language.structures import is_structure
+from ..core.structures import is_structure
 from . import driver
 
 

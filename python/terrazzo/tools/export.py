@@ -30,7 +30,7 @@ from typing import Dict, List
 
 from ..compiler.kernel import DEFAULT_NUM_STAGES, DEFAULT_NUM_WARPS
 from ..errors import CompilationError
-from ..language.core import dtype_from_name
+from ..core.lang import dtype_from_name
 
 
 def key_entry(spec: str) -> tuple:

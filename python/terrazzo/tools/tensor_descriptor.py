@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, List
 
+from ..runtime import driver
+
 MAX_RANK = 5
 
 
@@ -87,7 +89,6 @@ class TensorDescriptor:
 
 def _register_with_the_launcher():
     # The C++ launcher recognises descriptors by this type.
-    from ..runtime import driver
     C = driver.get_C(required=False)
     if C is not None and hasattr(C, "register_tensor_descriptor_type"):
         C.register_tensor_descriptor_type(TensorDescriptor)

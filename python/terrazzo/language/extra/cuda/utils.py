@@ -8,6 +8,7 @@ import time
 import numpy as np
 
 from ....errors import SemanticError
+from ....runtime import driver
 from ... import core
 from ...core import _current_semantic, builtin
 
@@ -46,7 +47,6 @@ def num_warps():
 def num_threads():
     """The threads per program (num_warps times the target's warp size), a
     compile-time constant."""
-    from ....runtime import driver
     return core.constexpr(num_warps().value * driver.active.get_current_target().warp_size)
 
 

@@ -1,0 +1,40 @@
+// terrazzo-pipeline's warp-specialized form (tl.range(...,
+// warp_specialize=True)): the TMA copies of a pipelined loop move to a
+// producer warp group, which fills the loop's ring ahead of the consumers
+// (the kernel's own warps) as far as the consumers' releases allow.
+#ifndef TERRAZZO_PASSES_PIPELINEWARPSPECIALIZE_H
+#define TERRAZZO_PASSES_PIPELINEWARPSPECIALIZE_H
+
+#include "passes/PipelineTma.h"
+
+namespace mlir::terrazzo {
+
+/// The ops outside `loop` that a producer needs in order to issue the
+/// copies of `candidates` itself: those computing the loop's bounds and
+/// step, the tensor maps (tilegpu.tensormap_create included), and the
+/// coordinates' loop-invariant inputs, in program order. Failure when one
+/// is not scalar code that can be cloned (a tensor, a region, another
+/// memory effect), or the loop is nested in other control flow.
+FailureOr<SmallVector<Operation *>>
+producerSlice(scf::ForOp loop, ArrayRef<TmaCandidate> candidates);
+
+/// The warp_specialize of `loop`'s function: created the first time, with
+/// the function's body (but `loop`'s ring, allocated after this call in
+/// front of it) moved into its consumers, `producerWarps` warps of
+/// producers, and register budgets that balance.
+tilegpu::WarpSpecializeOp getOrCreateWarpSpecialize(scf::ForOp loop,
+                                                    unsigned producerWarps);
+
+/// Builds, at the end of `ws`'s producer, a loop over `loop`'s iterations
+/// that issues each one's copies into `ring`'s stages in turn, waiting
+/// for the consumers' release of a stage before it refills it; `slice`
+/// (producerSlice) is cloned first, but for what `cloned` already maps
+/// (an earlier loop's producer cloned it: tensor maps are built once);
+/// `cloned` then maps the slice's values to the producer's.
+void buildProducer(tilegpu::WarpSpecializeOp ws, scf::ForOp loop,
+                   TmaRing &ring, int64_t buffers,
+                   ArrayRef<Operation *> slice, IRMapping &cloned);
+
+} // namespace mlir::terrazzo
+
+#endif // TERRAZZO_PASSES_PIPELINEWARPSPECIALIZE_H

@@ -1,0 +1,35 @@
+// Tutorial 06's forward kernel (Inputs/attention_fwd_tutorial.mlir, 8 warps)
+// with its loop marked tile.warp_specialize (tl.range(...,
+// warp_specialize=True)), on sm_90a: a producer warp group (12 warps in
+// all) builds the two tensor maps and issues every K and V copy; the 8
+// consumer warps keep no copy and synchronise among themselves (barrier 0
+// of 256 threads; they take no turns by default). The
+// register budgets move with setmaxnreg from the 168 per thread the kernel
+// starts with; the PTX assembles, with no local memory.
+// REQUIRES: ptxas
+// RUN: sed 's/^    }$/    } {tile.warp_specialize}/' %S/Inputs/attention_fwd_tutorial.mlir > %t.mlir
+// RUN: terrazzo-compile %t.mlir --target=cuda:90 --num-warps=8 --emit=ptx -o %t.ptx
+// RUN: FileCheck %s < %t.ptx
+// RUN: %ptxas -arch=sm_90a %t.ptx -o %t.cubin
+
+// CHECK: .maxntid 384, 1, 1
+// CHECK-NEXT: .maxnreg 168
+// CHECK: mbarrier.init
+// CHECK: bar.sync 0;
+// CHECK: setp.gt.u32 %[[P:p[0-9]+]], %r{{[0-9]+}}, 255;
+// CHECK: @%[[P]] bra [[PRODUCER:\$L__BB0_[0-9]+]];
+// CHECK: [[PRODUCER]]:
+// CHECK-NEXT: ld.param
+// CHECK-NEXT: setmaxnreg.dec.sync.aligned.u32 40;
+// CHECK: tensormap.cp_fenceproxy
+// CHECK: bar.sync 15, 128;
+// CHECK: mbarrier.try_wait.parity
+// CHECK: mbarrier.arrive.expect_tx
+// CHECK: cp.async.bulk.tensor.2d
+// CHECK: setmaxnreg.inc.sync.aligned.u32 232;
+// CHECK-NOT: cp.async.bulk.tensor
+// CHECK: bar.sync 0, 256;
+// CHECK: wgmma.mma_async
+// CHECK-NOT: cp.async.bulk.tensor
+// CHECK-NOT: bar.sync 1,
+// CHECK-NOT: .local
