@@ -4,6 +4,7 @@
 
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
+#include "passes/LayoutUtils.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -41,7 +42,7 @@ tilegpu::MemDescType operandBufferType(RankedTensorType type,
 bool isMfmaOperandConversion(tilegpu::ConvertLayoutOp convert) {
   RankedTensorType type = convert.getType();
   auto operand =
-      dyn_cast<tilegpu::DotOperandLayoutAttr>(type.getEncoding());
+      dyn_cast_or_null<tilegpu::DotOperandLayoutAttr>(type.getEncoding());
   if (!operand || !isa<tilegpu::AmdMfmaLayoutAttr>(operand.getParent()) ||
       type.getRank() != 2)
     return false;
@@ -61,6 +62,8 @@ struct DotOperandsToLdsPass
     : public mlir::terrazzo::impl::TerrazzoAmdDotOperandsToLdsBase<
           DotOperandsToLdsPass> {
   void runOnOperation() override {
+    if (failed(verifyTensorsHaveLayouts(getOperation(), getArgument())))
+      return signalPassFailure();
     SmallVector<tilegpu::ConvertLayoutOp> converts;
     getOperation().walk([&](tilegpu::ConvertLayoutOp convert) {
       if (isMfmaOperandConversion(convert))
