@@ -63,9 +63,9 @@ void terrazzo::buildTilePipeline(mlir::OpPassManager &pm,
   pm.addPass(mlir::createCSEPass());
   // Offsets past 2^31 elements (TERRAZZO_PROMOTE_OFFSETS=1): after the
   // combine merged the addptr chains into one offset expression each. Off
-  // by default: the i64 values kept live across attention's loops cost 36
-  // registers (128 -> 164 in tutorial 06's D=64 causal forward, one program
-  // per SM instead of two: 22% slower on the H100, bench/RESULTS.md).
+  // by default: tutorial 06's attention keeps its registers with it, but
+  // the matmul kernels of tutorials 03 and 09 do not (up to 52 more;
+  // bench/offsets_registers.py, bench/RESULTS.md).
   if (offsetPromotionRequested())
     pm.addPass(mlir::terrazzo::createTerrazzoPromoteOffsets());
   // Loop-invariant arithmetic leaves the loops: less work per iteration,

@@ -35,16 +35,37 @@ def TerrazzoPromoteOffsets : Pass<"terrazzo-promote-offsets"> {
     else any i32). Where an expression may wrap and is used as an address
     (`tile.addptr`'s offset) or compared (`arith.cmpi`, signed or equality
     predicates, on it or on its `arith.extsi` to i64) into the mask of a
-    load, store or atomic, that use takes the same expression rebuilt on
-    i64 (the ops that may wrap and the splats, broadcasts and constants
-    above them; what cannot wrap is sign-extended), so it sees the exact
-    value. Other uses keep Triton's wrapping i32 arithmetic (a causal mask's
-    comparison in an attention loop stays i32).
+    load, store or atomic, that use gets the exact value, at the cost of as
+    few 64-bit values as it can:
+    * A tensor of offsets is split into a uniform part (splats of scalars:
+      the block's start, loop counters times strides) and a part per
+      element, through add, sub, mul by a uniform factor, broadcast and
+      expand_dims. The uniform part is computed in i64 and advances the
+      scalar base pointer once (through the splat, broadcast, expand_dims
+      and addptr chain of the pointers; else one i64 step splat over the
+      block); the part per element stays i32 where it cannot wrap, and is
+      computed in i64 where it can.
+    * A mask `x <pred> y` with x = splat(ux) + vx, y = splat(uy) + vy
+      becomes `vx - vy <pred> uy - ux`: i32 per element where vx - vy
+      cannot wrap, against the scalar uy - ux computed in i64 and clamped
+      to just outside the range of vx - vy (to multiples of 2^16, which
+      keeps AxisInfo's divisibility), which changes no outcome.
+    * Otherwise the expression is rebuilt on i64 (the ops that may wrap
+      and the splats, broadcasts and constants above them; what cannot
+      wrap is sign-extended). A tensor's i64 twin is built just before the
+      use that needs it, never shared from before a loop to after it. In a
+      loop whose iterations change the offsets, offsets whose part per
+      element may wrap are rebuilt whole there (split, that part would
+      not change per iteration and LICM would keep it, i64 per element,
+      live across the loop).
+    An op carrying hints (tl.multiple_of, tl.max_contiguous) is not split
+    (the rebuilt op keeps them). Other uses keep Triton's wrapping i32
+    arithmetic (a causal mask's comparison in an attention loop stays i32).
     Expressions proven to stay in i32 (block offsets such as
     `rows[:, None] * 64 + cols[None, :]`) are left alone. The tile
-    pipeline runs it only with TERRAZZO_PROMOTE_OFFSETS=1: the i64 values
-    it keeps live across loops cost register-bound kernels an occupancy
-    step (bench/RESULTS.md).
+    pipeline runs it only with TERRAZZO_PROMOTE_OFFSETS=1: the matmul
+    kernels of tutorials 03 and 09 still need more registers with it
+    (`bench/offsets_registers.py`, bench/RESULTS.md).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::tile::TileDialect"];
 }

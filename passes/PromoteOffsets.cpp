@@ -8,8 +8,10 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::terrazzo {
 #define GEN_PASS_DEF_TERRAZZOPROMOTEOFFSETS
@@ -95,17 +97,29 @@ public:
   /// the splat, broadcast, expand_dims and constants it is made of, rebuilt
   /// on i64; anything else sign-extended. Built next to the op it rebuilds.
   Value promote(Value value) {
-    if (auto it = promoted.find(value); it != promoted.end())
+    bool isTensor = isa<RankedTensorType>(value.getType());
+    DenseMap<Value, Value> &memo = isTensor ? tensorTwins : promoted;
+    if (auto it = memo.find(value); it != memo.end())
       return it->second;
     Type i64 = IntegerType::get(value.getContext(), 64);
     Type type = i64;
     if (auto tensor = dyn_cast<RankedTensorType>(value.getType()))
       type = tensor.clone(i64);
     OpBuilder b(value.getContext());
-    if (Operation *def = value.getDefiningOp())
-      b.setInsertionPointAfter(def);
-    else
-      b.setInsertionPointToStart(cast<BlockArgument>(value).getOwner());
+    // A scalar's twin goes next to it, shared by every use. A tensor's goes
+    // before the use that needs it (`root`), so that an i64 value per
+    // element lives only there: an attention's query rows are used before
+    // the loops over keys and after them, and their twin defined before
+    // the loops would live across them.
+    auto place = [&] {
+      if (isTensor)
+        b.setInsertionPoint(root);
+      else if (Operation *def = value.getDefiningOp())
+        b.setInsertionPointAfter(def);
+      else
+        b.setInsertionPointToStart(cast<BlockArgument>(value).getOwner());
+    };
+    place();
     Location loc = value.getLoc();
     Operation *def = value.getDefiningOp();
     Value result;
@@ -120,7 +134,7 @@ public:
                rangeOf(value).mayWrap) {
       Value lhs = promote(def->getOperand(0));
       Value rhs = promote(def->getOperand(1));
-      b.setInsertionPointAfter(def);
+      place();
       if (isa<arith::AddIOp>(def))
         result = arith::AddIOp::create(b, loc, lhs, rhs);
       else if (isa<arith::SubIOp>(def))
@@ -132,7 +146,7 @@ public:
       // Rebuilt even where nothing wraps: the scalar or the smaller
       // tensor is what gets sign-extended.
       Value source = promote(def->getOperand(0));
-      b.setInsertionPointAfter(def);
+      place();
       if (isa<tile::SplatOp>(def))
         result = tile::SplatOp::create(b, loc, type, source);
       else if (isa<tile::BroadcastOp>(def))
@@ -150,15 +164,116 @@ public:
         !isa<arith::ExtSIOp>(result.getDefiningOp()))
       result.getDefiningOp()->setDiscardableAttrs(
           def->getDiscardableAttrDictionary());
-    promoted[value] = result;
+    memo[value] = result;
+    if (isTensor)
+      allTensorTwins.push_back({value, result});
     return result;
+  }
+
+  /// The use the next promotions are for: tensor twins are built before
+  /// it.
+  void setRoot(Operation *op) {
+    root = op;
+    tensorTwins.clear();
+  }
+
+  /// An i32 tensor expression as `splat(uniform) + varying`, both i32, in
+  /// exact (unwrapped) arithmetic: `uniform` a scalar, the same for every
+  /// element (program ids, loop counters, strides: what a program's block
+  /// starts at), `varying` of the expression's type (what make_range and
+  /// the block's own arithmetic add). Null stands for zero.
+  struct Split {
+    Value uniform;
+    Value varying;
+  };
+
+  /// `value` split through splat, broadcast, expand_dims, add, sub and mul
+  /// by a uniform factor; anything else (and an op carrying hints, which a
+  /// rebuilt expression would lose) is varying as a whole. The ops the
+  /// split needs are built at `b`'s insertion point and recorded in
+  /// `built` (the unused ones are erased with the dead i32 expressions).
+  Split split(Value value, OpBuilder &b) {
+    auto tensor = dyn_cast<RankedTensorType>(value.getType());
+    if (!tensor)
+      return {value, Value()};
+    Split whole{Value(), value};
+    Operation *def = value.getDefiningOp();
+    if (!def || !def->getDiscardableAttrDictionary().empty())
+      return whole;
+    Location loc = value.getLoc();
+    APInt constant;
+    if (matchPattern(value, m_ConstantInt(&constant))) {
+      if (constant.isZero())
+        return {};
+      return {record(arith::ConstantOp::create(
+                  b, loc, b.getIntegerAttr(tensor.getElementType(), constant))),
+              Value()};
+    }
+    if (auto splat = dyn_cast<tile::SplatOp>(def))
+      return {splat.getSrc(), Value()};
+    if (isa<tile::BroadcastOp, tile::ExpandDimsOp>(def)) {
+      Split source = split(def->getOperand(0), b);
+      if (!source.uniform)
+        return whole;
+      Value varying;
+      if (source.varying) {
+        Operation *copy = b.clone(*def);
+        copy->setOperand(0, source.varying);
+        varying = record(copy);
+      }
+      return {source.uniform, varying};
+    }
+    if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def))
+      return whole;
+    Split x = split(def->getOperand(0), b);
+    Split y = split(def->getOperand(1), b);
+    if (!x.uniform && !y.uniform)
+      return whole;
+    if (isa<arith::MulIOp>(def)) {
+      // (ux + vx) * uy = ux * uy + vx * uy; a product of two varying parts
+      // is varying as a whole.
+      if (x.varying && y.varying)
+        return whole;
+      if (x.varying)
+        std::swap(x, y);
+      // Now x is uniform (x.varying is null).
+      Value uniform, varying;
+      if (x.uniform && y.uniform)
+        uniform = record(arith::MulIOp::create(b, loc, x.uniform, y.uniform));
+      if (x.uniform && y.varying)
+        varying = record(arith::MulIOp::create(
+            b, loc, y.varying,
+            record(tile::SplatOp::create(b, loc, tensor, x.uniform))));
+      return {uniform, varying};
+    }
+    bool subtract = isa<arith::SubIOp>(def);
+    auto combine = [&](Value lhs, Value rhs, Type type) -> Value {
+      if (!rhs)
+        return lhs;
+      if (!lhs && !subtract)
+        return rhs;
+      if (!lhs)
+        lhs = record(arith::ConstantOp::create(b, loc, b.getZeroAttr(type)));
+      if (subtract)
+        return record(arith::SubIOp::create(b, loc, lhs, rhs));
+      return record(arith::AddIOp::create(b, loc, lhs, rhs));
+    };
+    return {combine(x.uniform, y.uniform, tensor.getElementType()),
+            combine(x.varying, y.varying, tensor)};
   }
 
   /// Erases the i32 expressions (and the given ops) left without users.
   void eraseDead(SmallVector<Operation *> candidates) {
     for (auto &[value, twin] : promoted)
-      if (Operation *def = value.getDefiningOp())
-        candidates.push_back(def);
+      for (Value v : {value, twin})
+        if (Operation *def = v.getDefiningOp())
+          candidates.push_back(def);
+    for (auto &[value, twin] : allTensorTwins)
+      for (Value v : {value, twin})
+        if (Operation *def = v.getDefiningOp())
+          candidates.push_back(def);
+    candidates.append(built.begin(), built.end());
+    built.clear();
     llvm::SetVector<Operation *> worklist(candidates.begin(), candidates.end());
     while (!worklist.empty()) {
       Operation *op = worklist.pop_back_val();
@@ -169,13 +284,28 @@ public:
           worklist.insert(def);
       ranges.erase(op->getResult(0));
       promoted.erase(op->getResult(0));
+      tensorTwins.erase(op->getResult(0));
       op->erase();
     }
+  }
+
+  /// `op` (built by the pass), to be erased at the end if left unused.
+  Value record(Operation *op) {
+    built.push_back(op);
+    return op->getResult(0);
+  }
+  template <typename OpT> Value record(OpT op) {
+    return record(op.getOperation());
   }
 
 private:
   DenseMap<Value, Range> ranges;
   DenseMap<Value, Value> promoted;
+  /// Tensor twins for the current root, and all of them.
+  DenseMap<Value, Value> tensorTwins;
+  SmallVector<std::pair<Value, Value>> allTensorTwins;
+  Operation *root = nullptr;
+  SmallVector<Operation *> built;
 };
 
 /// Whether `value` (i1) becomes the mask of a memory access, through the
@@ -217,15 +347,171 @@ Value comparedI32(Value operand) {
   return Value();
 }
 
+/// The i64 scalar an operand splats (through broadcast and expand_dims);
+/// null for anything else.
+Value uniformI64(Value operand) {
+  Operation *def = operand.getDefiningOp();
+  while (isa_and_nonnull<tile::BroadcastOp, tile::ExpandDimsOp>(def)) {
+    operand = def->getOperand(0);
+    def = operand.getDefiningOp();
+  }
+  if (auto splat = dyn_cast_or_null<tile::SplatOp>(def))
+    if (splat.getSrc().getType().isInteger(64))
+      return splat.getSrc();
+  return Value();
+}
+
+/// Whether `value` may change from one iteration of `loop` to the next: it
+/// is, or is computed from, an argument of a block in the loop or the
+/// result of an op in it that is not pure.
+bool variesIn(Value value, LoopLikeOpInterface loop) {
+  Region *body = &loop->getRegion(0);
+  SmallVector<Value> worklist{value};
+  DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!seen.insert(v).second || !body->isAncestor(v.getParentRegion()))
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def || !isPure(def))
+      return true;
+    worklist.append(def->operand_begin(), def->operand_end());
+  }
+  return false;
+}
+
+/// The pointers `ptr` advanced by the scalar `uniform` (i64): where `ptr`
+/// is a splat of one pointer (through broadcast, expand_dims and addptr),
+/// that pointer advanced and the chain rebuilt on it, else a 64-bit step
+/// per element.
+Value rebase(OpBuilder &b, Location loc, Value ptr, Value uniform) {
+  Operation *def = ptr.getDefiningOp();
+  if (auto splat = dyn_cast_or_null<tile::SplatOp>(def)) {
+    Value base = tile::AddPtrOp::create(b, loc, splat.getSrc().getType(),
+                                        splat.getSrc(), uniform);
+    return tile::SplatOp::create(b, loc, ptr.getType(), base);
+  }
+  if (isa_and_nonnull<tile::BroadcastOp, tile::ExpandDimsOp, tile::AddPtrOp>(
+          def) &&
+      def->getDiscardableAttrDictionary().empty()) {
+    Value source = rebase(b, loc, def->getOperand(0), uniform);
+    Operation *copy = b.clone(*def);
+    copy->setOperand(0, source);
+    return copy->getResult(0);
+  }
+  auto type = cast<RankedTensorType>(ptr.getType());
+  Value steps =
+      tile::SplatOp::create(b, loc, type.clone(b.getI64Type()), uniform);
+  return tile::AddPtrOp::create(b, loc, ptr.getType(), ptr, steps);
+}
+
+/// Rewrites `addptr(p, offsets)` (a tensor whose offsets may wrap) as
+/// `addptr(addptr(p, splat(u)), v)` for offsets = splat(u) + v, with `u` in
+/// i64 (one scalar per program: with p a splat, one 64-bit base pointer)
+/// and `v` in i32 where it cannot wrap. Nothing i64 per element is left
+/// to live across loops (the block's row offsets of an attention's query
+/// block are used before and after the loops over keys). Fails where the
+/// offsets have no uniform part.
+bool splitAddPtr(tile::AddPtrOp addptr, OffsetPromoter &promoter) {
+  auto type = dyn_cast<RankedTensorType>(addptr.getOffset().getType());
+  if (!type)
+    return false;
+  OpBuilder b(addptr);
+  OffsetPromoter::Split parts = promoter.split(addptr.getOffset(), b);
+  if (!parts.uniform)
+    return false;
+  Value varying = parts.varying;
+  if (varying && promoter.rangeOf(varying).mayWrap) {
+    // i64 per element: in a loop where the offsets change per iteration,
+    // computed whole in the loop (what does not change would leave it, i64
+    // per element, live across the loop); elsewhere computed where used.
+    auto loop = addptr->getParentOfType<LoopLikeOpInterface>();
+    if (loop && variesIn(addptr.getOffset(), loop))
+      return false;
+    varying = promoter.promote(varying);
+  }
+  Value uniform = promoter.promote(parts.uniform);
+  Location loc = addptr.getLoc();
+  Value ptr = addptr.getPtr();
+  Value based = rebase(b, loc, ptr, uniform);
+  Value result = based;
+  if (varying)
+    result = tile::AddPtrOp::create(b, loc, ptr.getType(), based, varying);
+  result.getDefiningOp()->setDiscardableAttrs(
+      addptr->getDiscardableAttrDictionary());
+  addptr.getResult().replaceAllUsesWith(result);
+  return true;
+}
+
+/// Rewrites `x <pred> y` (tensors, a signed or equality predicate), for
+/// x = splat(ux) + vx and y = splat(uy) + vy, as `vx - vy <pred> uy - ux`
+/// in i32: the left side per element, which must not wrap, the right side
+/// a scalar computed in i64 and clamped just outside the left side's range
+/// (to multiples of 2^16, so that AxisInfo keeps its divisibility), which
+/// leaves every comparison's outcome as it was. A mask in a loop (a K tail
+/// `offs_k < K - k * BLOCK_K`) stays an i32 comparison per element. An i64
+/// side may also be a splat of an i64 scalar (an i64 bound). Fails where
+/// a side is neither, or the per-element difference may wrap.
+bool splitCompare(arith::CmpIOp cmp, OffsetPromoter &promoter) {
+  auto type = dyn_cast<RankedTensorType>(cmp.getLhs().getType());
+  if (!type)
+    return false;
+  OpBuilder b(cmp);
+  Location loc = cmp.getLoc();
+  auto side = [&](Value operand, Value &uniform, Value &varying) {
+    if (Value narrow = comparedI32(operand)) {
+      OffsetPromoter::Split parts = promoter.split(narrow, b);
+      uniform = parts.uniform ? promoter.promote(parts.uniform) : Value();
+      varying = parts.varying;
+      return true;
+    }
+    uniform = uniformI64(operand);
+    return bool(uniform);
+  };
+  Value ux, vx, uy, vy;
+  if (!side(cmp.getLhs(), ux, vx) || !side(cmp.getRhs(), uy, vy) ||
+      (!vx && !vy))
+    return false;
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  RankedTensorType narrowType = type.clone(i32);
+  auto zero = [&](Type t) {
+    return promoter.record(arith::ConstantOp::create(b, loc, b.getZeroAttr(t)));
+  };
+  Value difference = vx;
+  if (vy)
+    difference = promoter.record(
+        arith::SubIOp::create(b, loc, vx ? vx : zero(narrowType), vy));
+  Range range = promoter.rangeOf(difference);
+  constexpr int64_t kAlign = int64_t(1) << 16;
+  int64_t lo = llvm::divideFloorSigned(range.lo - 1, kAlign) * kAlign;
+  int64_t hi = llvm::divideCeilSigned(range.hi + 1, kAlign) * kAlign;
+  if (range.mayWrap || lo < kI32Min || hi > kI32Max)
+    return false; // what was built is erased with the dead expressions
+  Value bound = uy ? uy : zero(i64);
+  if (ux)
+    bound = arith::SubIOp::create(b, loc, bound, ux);
+  auto constant = [&](int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+  };
+  bound = arith::MaxSIOp::create(b, loc, bound, constant(lo));
+  bound = arith::MinSIOp::create(b, loc, bound, constant(hi));
+  bound = arith::TruncIOp::create(b, loc, i32, bound);
+  bound = tile::SplatOp::create(b, loc, narrowType, bound);
+  Value narrow =
+      arith::CmpIOp::create(b, loc, cmp.getPredicate(), difference, bound);
+  cmp.getResult().replaceAllUsesWith(narrow);
+  return true;
+}
+
 struct PromoteOffsetsPass
     : public mlir::terrazzo::impl::TerrazzoPromoteOffsetsBase<
           PromoteOffsetsPass> {
   void runOnOperation() override {
     OffsetPromoter promoter;
     // Where an i32 offset expression becomes an address, or is compared to
-    // make the mask of an access, it means the exact value: those uses take
-    // the i64 twin of an expression that may wrap. Other uses keep Triton's
-    // i32 arithmetic (a causal mask in a hot loop stays i32).
+    // make the mask of an access, it means the exact value: those uses get
+    // the exact value where the expression may wrap. Other uses keep
+    // Triton's i32 arithmetic (a causal mask in a hot loop stays i32).
     SmallVector<Operation *> roots, dead;
     getOperation()->walk([&](Operation *op) {
       if (auto addptr = dyn_cast<tile::AddPtrOp>(op)) {
@@ -238,9 +524,22 @@ struct PromoteOffsetsPass
           roots.push_back(op);
       }
     });
+    auto erase = [&](Operation *root) {
+      for (Value operand : root->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          dead.push_back(def);
+      root->erase();
+    };
     for (Operation *op : roots) {
+      promoter.setRoot(op);
       if (auto addptr = dyn_cast<tile::AddPtrOp>(op)) {
-        if (promoter.rangeOf(addptr.getOffset()).mayWrap)
+        if (!promoter.rangeOf(addptr.getOffset()).mayWrap)
+          continue;
+        // A block of offsets: one i64 base and i32 offsets in the block;
+        // else (a scalar, or no uniform part) the offsets in i64.
+        if (splitAddPtr(addptr, promoter))
+          erase(addptr);
+        else
           addptr.getOffsetMutable().assign(
               promoter.promote(addptr.getOffset()));
         continue;
@@ -258,16 +557,18 @@ struct PromoteOffsetsPass
       if (!(lhs && promoter.rangeOf(lhs).mayWrap) &&
           !(rhs && promoter.rangeOf(rhs).mayWrap))
         continue;
-      for (Value operand : {cmp.getLhs(), cmp.getRhs()})
-        if (Operation *def = operand.getDefiningOp())
-          dead.push_back(def);
+      if (splitCompare(cmp, promoter)) {
+        erase(cmp);
+        continue;
+      }
+      // Compared in i64.
       Value wideLhs = lhs ? promoter.promote(lhs) : cmp.getLhs();
       Value wideRhs = rhs ? promoter.promote(rhs) : cmp.getRhs();
       OpBuilder b(cmp);
       Value wide =
           arith::CmpIOp::create(b, cmp.getLoc(), predicate, wideLhs, wideRhs);
       cmp.getResult().replaceAllUsesWith(wide);
-      cmp.erase();
+      erase(cmp);
     }
     promoter.eraseDead(std::move(dead));
   }

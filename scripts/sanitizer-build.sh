@@ -47,7 +47,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:log_path=$logs/ubsan"
 status=0
 /usr/lib/llvm-22/bin/lit -sv "$BUILD_DIR/test" || status=1
 if [ "${FUZZ_MUTANTS:-2000}" != 0 ]; then
-  "$TERRAZZO_PYTHON" scripts/fuzz/fuzz.py ir --build "$BUILD_DIR" --seed 0 \
+  "$TERRAZZO_PYTHON" scripts/fuzz/fuzz.py ir --build "$BUILD_DIR" --asan --seed 0 \
     --mutants "${FUZZ_MUTANTS:-2000}" --minimise-time 20 \
     --out "$BUILD_DIR/fuzz-ir" || status=1
 fi

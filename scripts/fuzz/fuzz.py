@@ -199,6 +199,9 @@ def main(argv=None) -> int:
         s.add_argument("--time", type=float, default=float("inf"),
                        help="stop after this many seconds")
         s.add_argument("--out", default=str(ROOT / "build" / f"fuzz-{name}"))
+        s.add_argument("--asan", action="store_true",
+                       help="the build is instrumented with AddressSanitizer: limit each "
+                            "run's memory through ASan (hard_rss_limit_mb), not RLIMIT_AS")
     ir = sub.choices["ir"]
     ir.add_argument("--mutants", type=int, default=1 << 62)
     ir.add_argument("--seeds", nargs="*", default=[str(ROOT / "test")],
@@ -210,6 +213,7 @@ def main(argv=None) -> int:
     fe = sub.choices["frontend"]
     fe.add_argument("--kernels", type=int, default=1 << 62)
     args = p.parse_args(argv)
+    tools.ASAN = args.asan
 
     if args.mode == "ir":
         fuzzer = IRFuzzer(args)

@@ -21,8 +21,13 @@ RUN_TIMEOUT = 120.0
 #: CPU seconds after which a run that finishes is reported as slow (a
 #: finding that does not fail the run: compile time is issue 21's).
 SLOW_SECONDS = 20.0
-#: Address space a run may use (an input exhausting memory is a finding).
+#: Memory a run may use (an input exhausting memory is a finding).
 MEMORY_LIMIT = 6 << 30
+#: Whether the tools are built with AddressSanitizer (fuzz.py --asan). ASan
+#: reserves terabytes of address space for its shadow memory at start and
+#: aborts under an address-space limit, so the limit is then ASan's own
+#: (hard_rss_limit_mb, on resident memory) instead of RLIMIT_AS.
+ASAN = False
 
 #: What a crash leaves in the output when it is not a signal.
 CRASH_MARKERS = ("LLVM ERROR", "PLEASE submit", "Stack dump", "UNREACHABLE executed",
@@ -107,8 +112,21 @@ class Outcome:
 
 
 def _limits():
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    if not ASAN:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def _environment():
+    """The environment of a run: this one, with ASan's memory limit under
+    ASAN; None (inherit) otherwise."""
+    if not ASAN:
+        return None
+    env = dict(os.environ)
+    options = [o for o in env.get("ASAN_OPTIONS", "").split(":") if o]
+    options.append(f"hard_rss_limit_mb={MEMORY_LIMIT >> 20}")
+    env["ASAN_OPTIONS"] = ":".join(options)
+    return env
 
 
 def _normalise(message: str) -> str:
@@ -175,7 +193,7 @@ def run(bindir: Path, target: Target, path: Path, split: bool = False,
     try:
         p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, timeout=timeout, preexec_fn=_limits,
-                           start_new_session=True)
+                           env=_environment(), start_new_session=True)
         out = p.stdout.decode(errors="replace")
         outcome = classify(p.returncode, out, False, target.tool)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -1,9 +1,12 @@
 // RUN: terrazzo-opt %s -split-input-file -terrazzo-promote-offsets | FileCheck %s
 
-// pid * 1024 + arange wraps past 2^31 elements (pid may be up to 2^31 - 1):
-// the address takes the expression rebuilt on i64 (the product, the splat,
-// the sum), its parts that cannot wrap sign-extended; the mask's widening
-// for the i64 bound takes the same i64 value, not the wrapped one.
+// pid * 1024 + arange wraps past 2^31 elements (pid may be up to 2^31 - 1).
+// Split into the block's start (the same for every element) and the offsets
+// in the block: the start is computed in i64 and advances the base pointer
+// once; the offsets in the block stay i32. The mask `offs < n` becomes
+// `arange < n - start`, the right side computed in i64 and clamped to just
+// outside arange's range (to multiples of 2^16), so the comparison per
+// element stays i32 and its outcome is that of the exact one.
 
 // CHECK-LABEL: func.func @vector_add
 // CHECK: %[[PID:.*]] = tile.program_id x : i32
@@ -11,13 +14,19 @@
 // CHECK: %[[C64:.*]] = arith.constant 1024 : i64
 // CHECK: %[[START:.*]] = arith.muli %[[PID64]], %[[C64]] : i64
 // CHECK: %[[R:.*]] = tile.make_range 0 to 1024 : tensor<1024xi32>
-// CHECK: %[[R64:.*]] = arith.extsi %[[R]] : tensor<1024xi32> to tensor<1024xi64>
-// CHECK: %[[SPLAT:.*]] = tile.splat %[[START]] : i64 -> tensor<1024xi64>
-// CHECK: %[[OFFS:.*]] = arith.addi %[[SPLAT]], %[[R64]] : tensor<1024xi64>
-// CHECK: %[[NS:.*]] = tile.splat %{{.*}} : i64 -> tensor<1024xi64>
-// CHECK: arith.cmpi slt, %[[OFFS]], %[[NS]] : tensor<1024xi64>
-// CHECK: tile.addptr %{{.*}}, %[[OFFS]] : tensor<1024x!tile.ptr<i8>>, tensor<1024xi64>
-// CHECK-NOT: arith.extsi %{{.*}} : tensor<1024xi32> to tensor<1024xi64>
+// CHECK: %[[LEFT:.*]] = arith.subi %arg1, %[[START]] : i64
+// CHECK: %[[LO:.*]] = arith.constant -65536 : i64
+// CHECK: %[[A:.*]] = arith.maxsi %[[LEFT]], %[[LO]] : i64
+// CHECK: %[[HI:.*]] = arith.constant 65536 : i64
+// CHECK: %[[B:.*]] = arith.minsi %[[A]], %[[HI]] : i64
+// CHECK: %[[T:.*]] = arith.trunci %[[B]] : i64 to i32
+// CHECK: %[[TS:.*]] = tile.splat %[[T]] : i32 -> tensor<1024xi32>
+// CHECK: %[[M:.*]] = arith.cmpi slt, %[[R]], %[[TS]] : tensor<1024xi32>
+// CHECK: %[[BASE:.*]] = tile.addptr %arg0, %[[START]] : !tile.ptr<i8>, i64
+// CHECK: %[[BASES:.*]] = tile.splat %[[BASE]] : !tile.ptr<i8> -> tensor<1024x!tile.ptr<i8>>
+// CHECK: %[[P:.*]] = tile.addptr %[[BASES]], %[[R]] : tensor<1024x!tile.ptr<i8>>, tensor<1024xi32>
+// CHECK: tile.load %[[P]], %[[M]]
+// CHECK-NOT: tensor<1024xi64>
 // CHECK: return
 func.func @vector_add(%x: !tile.ptr<i8>, %n: i64) {
   %pid = tile.program_id x : i32
@@ -36,18 +45,20 @@ func.func @vector_add(%x: !tile.ptr<i8>, %n: i64) {
   return
 }
 
+
 // -----
 
-// An i32 bound: the signed comparison of a wrapping offset is made on the
-// exact values (an offset past 2^31 - 1 is not below n).
+// An i32 bound: sign-extended, then as above.
 
 // CHECK-LABEL: func.func @i32_bound
 // CHECK: %[[N64:.*]] = arith.extsi %arg1 : i32 to i64
-// CHECK: %[[OFFS:.*]] = arith.addi %{{.*}}, %{{.*}} : tensor<256xi64>
-// CHECK: %[[NS:.*]] = tile.splat %[[N64]] : i64 -> tensor<256xi64>
-// CHECK: %[[M:.*]] = arith.cmpi slt, %[[OFFS]], %[[NS]] : tensor<256xi64>
-// CHECK: tile.addptr %{{.*}}, %[[OFFS]] : tensor<256x!tile.ptr<f32>>, tensor<256xi64>
+// CHECK: %[[START:.*]] = arith.muli %{{.*}}, %{{.*}} : i64
+// CHECK: %[[LEFT:.*]] = arith.subi %[[N64]], %[[START]] : i64
+// CHECK: %[[M:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<256xi32>
+// CHECK: %[[BASE:.*]] = tile.addptr %arg0, %[[START]] : !tile.ptr<f32>, i64
+// CHECK: tile.addptr %{{.*}}, %{{.*}} : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
 // CHECK: tile.load %{{.*}}, %[[M]]
+// CHECK-NOT: tensor<256xi64>
 func.func @i32_bound(%x: !tile.ptr<f32>, %n: i32) {
   %pid = tile.program_id x : i32
   %c256 = arith.constant 256 : i32
@@ -64,16 +75,22 @@ func.func @i32_bound(%x: !tile.ptr<f32>, %n: i32) {
   return
 }
 
+
 // -----
 
 // A row times a stride argument may wrap (the classic row * stride past 2^31
-// elements); the 2-D block's offsets are promoted through expand_dims and
-// broadcast.
+// elements): the block's first row times the stride is the base's i64
+// advance; the rows in the block times the stride may still pass 2^31, so
+// those offsets are i64 per element, rebuilt through expand_dims and
+// broadcast (what cannot wrap, sign-extended).
 
 // CHECK-LABEL: func.func @row_stride
-// CHECK: arith.muli %{{.*}}, %{{.*}} : i64
+// CHECK: %[[S64:.*]] = arith.extsi %arg1 : i32 to i64
+// CHECK: %[[ROW0:.*]] = arith.muli %{{.*}}, %{{.*}} : i64
+// CHECK: %[[ADVANCE:.*]] = arith.muli %[[S64]], %[[ROW0]] : i64
 // CHECK: tile.expand_dims %{{.*}} axis = 1 : tensor<16xi64> -> tensor<16x1xi64>
 // CHECK: tile.broadcast %{{.*}} : tensor<16x1xi64> -> tensor<16x64xi64>
+// CHECK: %[[BASE:.*]] = tile.addptr %arg0, %[[ADVANCE]] : !tile.ptr<f32>, i64
 // CHECK: tile.addptr %{{.*}}, %{{.*}} : tensor<16x64x!tile.ptr<f32>>, tensor<16x64xi64>
 func.func @row_stride(%x: !tile.ptr<f32>, %stride: i32) {
   %pid = tile.program_id x : i32
@@ -96,6 +113,7 @@ func.func @row_stride(%x: !tile.ptr<f32>, %stride: i32) {
   tile.store %p, %v : tensor<16x64x!tile.ptr<f32>>
   return
 }
+
 
 // -----
 
@@ -134,7 +152,8 @@ func.func @provable(%x: !tile.ptr<f32>, %n: i32) {
 
 // CHECK-LABEL: func.func @unsigned_compare
 // CHECK: arith.cmpi ult, %{{.*}}, %{{.*}} : tensor<128xi32>
-// CHECK: tile.addptr %{{.*}}, %{{.*}} : tensor<128x!tile.ptr<f32>>, tensor<128xi64>
+// CHECK: tile.addptr %arg0, %{{.*}} : !tile.ptr<f32>, i64
+// CHECK: tile.addptr %{{.*}}, %{{.*}} : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
 func.func @unsigned_compare(%x: !tile.ptr<f32>, %n: i32) {
   %pid = tile.program_id x : i32
   %c128 = arith.constant 128 : i32
@@ -150,6 +169,7 @@ func.func @unsigned_compare(%x: !tile.ptr<f32>, %n: i32) {
   tile.store %p, %v, %m : tensor<128x!tile.ptr<f32>>
   return
 }
+
 
 // -----
 
@@ -174,5 +194,155 @@ func.func @compare_not_a_mask(%x: !tile.ptr<f32>, %k: i32) {
   %v = tile.load %p : tensor<64x!tile.ptr<f32>>
   %w = arith.select %causal, %v, %zero : tensor<64xi1>, tensor<64xf32>
   tile.store %p, %w : tensor<64x!tile.ptr<f32>>
+  return
+}
+// -----
+
+// A K loop (tutorial 03): the pointers step by 32 * stride, which may wrap:
+// one i64 step splat over the block; the K-tail mask `arange < K - k * 32`
+// stays an i32 comparison per element, against a clamped i64 scalar.
+
+// CHECK-LABEL: func.func @k_tail_loop
+// CHECK: %[[K64:.*]] = arith.extsi %arg1 : i32 to i64
+// CHECK: %[[R:.*]] = tile.make_range 0 to 32 : tensor<32xi32>
+// CHECK: scf.for %[[I:[^ ]*]] =
+// CHECK: %[[I64:.*]] = arith.extsi %[[I]] : i32 to i64
+// CHECK: %[[DONE:.*]] = arith.muli %[[I64]], %{{.*}} : i64
+// CHECK: %[[LEFT:.*]] = arith.subi %[[K64]], %[[DONE]] : i64
+// CHECK: arith.cmpi slt, %[[R]], %{{.*}} : tensor<32xi32>
+// CHECK: %[[STEP:.*]] = tile.splat %{{.*}} : i64 -> tensor<32xi64>
+// CHECK: tile.addptr %{{.*}}, %[[STEP]] : tensor<32x!tile.ptr<f16>>, tensor<32xi64>
+func.func @k_tail_loop(%a: !tile.ptr<f16>, %k: i32, %stride: i32, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 32 : i32
+  %r = tile.make_range 0 to 32 : tensor<32xi32>
+  %as = tile.splat %a : !tile.ptr<f16> -> tensor<32x!tile.ptr<f16>>
+  %p0 = tile.addptr %as, %r : tensor<32x!tile.ptr<f16>>, tensor<32xi32>
+  %step = arith.muli %stride, %c32 : i32
+  %steps = tile.splat %step : i32 -> tensor<32xi32>
+  %zero = arith.constant dense<0.0> : tensor<32xf16>
+  %res:2 = scf.for %i = %c0 to %n step %c1 iter_args(%p = %p0, %acc = %zero) -> (tensor<32x!tile.ptr<f16>>, tensor<32xf16>) : i32 {
+    %done = arith.muli %i, %c32 : i32
+    %left = arith.subi %k, %done : i32
+    %lefts = tile.splat %left : i32 -> tensor<32xi32>
+    %m = arith.cmpi slt, %r, %lefts : tensor<32xi32>
+    %v = tile.load %p, %m, %zero : tensor<32x!tile.ptr<f16>>
+    %sum = arith.addf %acc, %v : tensor<32xf16>
+    %next = tile.addptr %p, %steps : tensor<32x!tile.ptr<f16>>, tensor<32xi32>
+    scf.yield %next, %sum : tensor<32x!tile.ptr<f16>>, tensor<32xf16>
+  }
+  tile.store %p0, %res#1 : tensor<32x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+// An attention's query rows (pid * 64 + arange) are used before a loop
+// over keys and after it. Before and after, each use gets an i64 base and
+// its own i64 offsets per element, built where it is used: no i64 tensor
+// lives across the loop. In the loop the key offsets change per iteration
+// and may wrap: computed whole in i64 there (split, their i64 part per
+// element would not change and would be live across the loop).
+
+// CHECK-LABEL: func.func @rows_across_loop
+// CHECK: %[[S64:.*]] = arith.extsi %arg3 : i32 to i64
+// CHECK: %[[START:.*]] = arith.muli %{{.*}}, %{{.*}} : i64
+// CHECK: %[[R:.*]] = tile.make_range 0 to 64 : tensor<64xi32>
+// CHECK: %[[QADV:.*]] = arith.muli %[[S64]], %[[START]] : i64
+// CHECK: %[[QBASE:.*]] = tile.addptr %arg0, %[[QADV]] : !tile.ptr<f16>, i64
+// CHECK: tile.load
+// CHECK-NOT: xi64>
+// CHECK: scf.for %[[J:[^ ]*]] =
+// CHECK: %[[J64:.*]] = arith.extsi %[[J]] : i32 to i64
+// CHECK: %[[JS:.*]] = tile.splat %[[J64]] : i64 -> tensor<64xi64>
+// CHECK: %[[R64:.*]] = arith.extsi %[[R]] : tensor<64xi32> to tensor<64xi64>
+// CHECK: %[[COLS:.*]] = arith.addi %[[JS]], %[[R64]] : tensor<64xi64>
+// CHECK: %[[KOFF:.*]] = arith.muli %[[COLS]], %{{.*}} : tensor<64xi64>
+// CHECK: tile.addptr %{{.*}}, %[[KOFF]] : tensor<64x!tile.ptr<f16>>, tensor<64xi64>
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK: %[[OADV:.*]] = arith.muli %[[S64]], %[[START]] : i64
+// CHECK: %[[OR64:.*]] = arith.extsi %[[R]] : tensor<64xi32> to tensor<64xi64>
+// CHECK: %[[OOFF:.*]] = arith.muli %[[OR64]], %{{.*}} : tensor<64xi64>
+// CHECK: %[[OBASE:.*]] = tile.addptr %arg2, %[[OADV]] : !tile.ptr<f16>, i64
+// CHECK: %[[OBASES:.*]] = tile.splat %[[OBASE]]
+// CHECK: tile.addptr %[[OBASES]], %[[OOFF]] : tensor<64x!tile.ptr<f16>>, tensor<64xi64>
+func.func @rows_across_loop(%q: !tile.ptr<f16>, %kp: !tile.ptr<f16>, %o: !tile.ptr<f16>, %stride: i32, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %pid = tile.program_id x : i32
+  %start = arith.muli %pid, %c64 : i32
+  %r = tile.make_range 0 to 64 : tensor<64xi32>
+  %starts = tile.splat %start : i32 -> tensor<64xi32>
+  %rows = arith.addi %starts, %r : tensor<64xi32>
+  %strides = tile.splat %stride : i32 -> tensor<64xi32>
+  %qoff = arith.muli %rows, %strides : tensor<64xi32>
+  %qs = tile.splat %q : !tile.ptr<f16> -> tensor<64x!tile.ptr<f16>>
+  %qp = tile.addptr %qs, %qoff : tensor<64x!tile.ptr<f16>>, tensor<64xi32>
+  %qv = tile.load %qp : tensor<64x!tile.ptr<f16>>
+  %ks = tile.splat %kp : !tile.ptr<f16> -> tensor<64x!tile.ptr<f16>>
+  %acc = scf.for %j = %c0 to %n step %c64 iter_args(%a = %qv) -> (tensor<64xf16>) : i32 {
+    %js = tile.splat %j : i32 -> tensor<64xi32>
+    %cols = arith.addi %js, %r : tensor<64xi32>
+    %koff = arith.muli %cols, %strides : tensor<64xi32>
+    %kptr = tile.addptr %ks, %koff : tensor<64x!tile.ptr<f16>>, tensor<64xi32>
+    %kv = tile.load %kptr : tensor<64x!tile.ptr<f16>>
+    %s = arith.addf %a, %kv : tensor<64xf16>
+    scf.yield %s : tensor<64xf16>
+  }
+  %ooff = arith.muli %rows, %strides : tensor<64xi32>
+  %os = tile.splat %o : !tile.ptr<f16> -> tensor<64x!tile.ptr<f16>>
+  %op = tile.addptr %os, %ooff : tensor<64x!tile.ptr<f16>>, tensor<64xi32>
+  tile.store %op, %acc : tensor<64x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+// A mask whose part per element may itself wrap (arange * stride) cannot be
+// compared in i32: the comparison is made in i64 on the exact values.
+
+// CHECK-LABEL: func.func @wrapping_difference
+// CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<64xi64>
+// CHECK: tile.addptr %arg0, %{{.*}} : !tile.ptr<f32>, i64
+// CHECK: tile.addptr %{{.*}}, %{{.*}} : tensor<64x!tile.ptr<f32>>, tensor<64xi64>
+func.func @wrapping_difference(%x: !tile.ptr<f32>, %stride: i32, %n: i32) {
+  %pid = tile.program_id x : i32
+  %c64 = arith.constant 64 : i32
+  %start = arith.muli %pid, %c64 : i32
+  %r = tile.make_range 0 to 64 : tensor<64xi32>
+  %strides = tile.splat %stride : i32 -> tensor<64xi32>
+  %scaled = arith.muli %r, %strides : tensor<64xi32>
+  %starts = tile.splat %start : i32 -> tensor<64xi32>
+  %offs = arith.addi %starts, %scaled : tensor<64xi32>
+  %ns = tile.splat %n : i32 -> tensor<64xi32>
+  %m = arith.cmpi slt, %offs, %ns : tensor<64xi32>
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<64x!tile.ptr<f32>>
+  %p = tile.addptr %xs, %offs : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
+  %v = tile.load %p, %m : tensor<64x!tile.ptr<f32>>
+  tile.store %p, %v, %m : tensor<64x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// An offset that carries a hint (tl.multiple_of) is not split, which would
+// lose it: it is promoted whole, the rebuilt sum keeping the hint.
+
+// CHECK-LABEL: func.func @hinted
+// CHECK: arith.addi %{{.*}}, %{{.*}} {tile.divisibility = dense<256> : tensor<1xi32>} : tensor<256xi64>
+// CHECK: tile.addptr %{{.*}}, %{{.*}} : tensor<256x!tile.ptr<f32>>, tensor<256xi64>
+func.func @hinted(%x: !tile.ptr<f32>) {
+  %pid = tile.program_id x : i32
+  %c256 = arith.constant 256 : i32
+  %start = arith.muli %pid, %c256 : i32
+  %r = tile.make_range 0 to 256 : tensor<256xi32>
+  %starts = tile.splat %start : i32 -> tensor<256xi32>
+  %offs = arith.addi %starts, %r {tile.divisibility = dense<256> : tensor<1xi32>} : tensor<256xi32>
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<256x!tile.ptr<f32>>
+  %p = tile.addptr %xs, %offs : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
+  %v = tile.load %p : tensor<256x!tile.ptr<f32>>
+  tile.store %p, %v : tensor<256x!tile.ptr<f32>>
   return
 }
