@@ -149,7 +149,16 @@ private:
       return;
     }
     if (auto store = dyn_cast<tilegpu::LocalStoreOp>(op)) {
-      write(op, *bufferRange(store.getBuffer()), state, insert);
+      SharedRange range = *bufferRange(store.getBuffer());
+      // A pipeliner's refill (kReadsRetiredAttrName) follows its buffer's
+      // readers across a barrier: only pending writes conflict.
+      if (store->hasAttr(tilegpu::kReadsRetiredAttrName)) {
+        if (state.readConflicts(range))
+          barrierBefore(op, state, insert);
+        Pending::add(state.writes, range);
+        return;
+      }
+      write(op, range, state, insert);
       return;
     }
     if (auto load = dyn_cast<tilegpu::LocalLoadOp>(op)) {

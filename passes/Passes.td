@@ -171,7 +171,7 @@ def TerrazzoRemoveLayoutConversions
 }
 
 def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
-  let summary = "Software-pipeline the dot operands of loops through cp.async";
+  let summary = "Software-pipeline the dot operands of loops through shared memory";
   let description = [{
     In an `scf.for` (signed integer bounds), a `tile.load` of loop-carried
     pointers that advance by a loop-invariant step every iteration, whose
@@ -252,9 +252,11 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     sits at the top of its function (or of the consumers of an earlier
     loop's split), its warps form whole warp groups, everything its copies
     need from outside the loop (bounds, tensor maps, the coordinates'
-    inputs) is scalar code in the function's top block, and the TMA rings
-    of all the function's loops fit in three quarters of shared memory
-    together. The function's body then becomes the consumers of a
+    inputs) is scalar code in the function's top block, and the rings and
+    stacks of all the function's pipelined loops fit in shared memory
+    together with the buffers staged outside loops (or the largest
+    conversion there) and 1 KiB (a specialized loop's ring lives as long as
+    the kernel). The function's body then becomes the consumers of a
     `tilegpu.warp_specialize` with one producer warp group (the module's
     `tilegpu.total-num-warps` counts it); the ring is allocated and
     initialised in front of it (no barrier of its own: the op opens with
@@ -272,7 +274,25 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     terrazzo-insert-barriers adds none between this iteration's reads and
     the copies. Loads whose copies would be narrower than 4 bytes (AxisInfo:
     contiguity, alignment, mask constancy) are left alone, as is everything
-    when the stage count is below 2. The module attribute
+    when the stage count is below 2.
+
+    The register-prefetch form (`registers`, for targets without
+    asynchronous copies into shared memory: AMD's hooks ask for it): a load
+    whose only use is a `tilegpu.local_alloc` in a
+    `#tilegpu.swizzled_shared` layout that only `tilegpu.local_load`s of the
+    loop read (terrazzo-amd-dot-operands-to-lds makes those of MFMA
+    operands) becomes a stack of two buffers in that layout: before the
+    loop, iteration 0's load stored into buffer 0; first in each iteration,
+    the load of iteration i + 1 into registers (masked off past the loop's
+    end; the load's mask and `other` recomputed for that iteration), then
+    the reads of this iteration's buffer and the dots, and last the loaded
+    values stored into the other buffer (`local_store`, marked
+    `tilegpu.reads_retired`: that buffer's readers finished before the
+    barrier in front of this iteration's reads, so that the iteration has
+    one barrier). Any stage count of 2 or more gives two buffers. Loads
+    whose two buffers would not fit the target's shared memory
+    (`Target::maxSharedMemoryBytes`, with one buffer for each of the loop's
+    other allocations) stay as they are, the largest first. The module attribute
     `tilegpu.num-stages` (i32), when present, overrides the option, and a
     loop's own `tile.num_stages` (tl.range's num_stages) overrides both for
     that loop.
@@ -280,6 +300,9 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
   let options = [
     Option<"numStages", "num-stages", "int", /*default=*/"3",
            "Buffers per pipelined load (copies in flight + 1)">,
+    Option<"registers", "registers", "bool", /*default=*/"false",
+           "The register-prefetch form, for targets without asynchronous "
+           "copies (AMD)">,
     Option<"pingPong", "ping-pong", "bool", /*default=*/"false",
            "Warp groups of a rotated TMA dot chain take turns issuing their "
            "dots (off: measured slower on the H100, warp-specialized or not)">

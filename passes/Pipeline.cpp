@@ -2,6 +2,7 @@
 #include "passes/Passes.h"
 #include "passes/LayoutUtils.h"
 #include "passes/PipelineDots.h"
+#include "passes/PipelineRegisters.h"
 #include "passes/PipelineSupport.h"
 #include "passes/PipelineTma.h"
 #include "passes/PipelineWarpSpecialize.h"
@@ -23,6 +24,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace mlir::terrazzo {
 #define GEN_PASS_DEF_TERRAZZOPIPELINE
@@ -104,32 +106,16 @@ int64_t copyElements(tile::LoadOp load, const ModuleAxisInfoAnalysis &axisInfo) 
 
 std::optional<Candidate> matchCandidate(tile::LoadOp load, scf::ForOp loop,
                                         const ModuleAxisInfoAnalysis &axisInfo) {
-  if (load->getBlock() != loop.getBody() || load.getIsVolatile() ||
-      !isa<RankedTensorType>(load.getType()))
-    return std::nullopt;
   // The pointers advance by a loop-invariant step every iteration, or are
-  // computed from the induction variable (the slice below).
-  auto arg = dyn_cast<BlockArgument>(load.getPtr());
-  if (arg && (arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0))
+  // computed from the induction variable (the slice below). Used once, by
+  // a conversion whose results only feed dots as operands, or by an
+  // nvmma_shared buffer only warp_group_dots read.
+  FailureOr<AheadLoad> ahead = matchAheadLoad(load, loop);
+  if (failed(ahead))
     return std::nullopt;
-  Value step;
-  if (arg) {
-    unsigned iterIndex = arg.getArgNumber() - 1;
-    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-    auto advance =
-        yield.getOperand(iterIndex).getDefiningOp<tile::AddPtrOp>();
-    if (!advance || advance.getPtr() != arg ||
-        !isLoopInvariant(advance.getOffset(), loop))
-      return std::nullopt;
-    step = advance.getOffset();
-  } else if (isLoopInvariant(load.getPtr(), loop)) {
-    return std::nullopt;
-  }
-  // Used once, by a conversion whose results only feed dots as operands,
-  // or by an nvmma_shared buffer only warp_group_dots read.
-  if (!load->hasOneUse())
-    return std::nullopt;
-  Operation *user = *load->user_begin();
+  BlockArgument arg = ahead->arg;
+  Value step = ahead->step;
+  Operation *user = ahead->user;
   auto convert = dyn_cast<tilegpu::ConvertLayoutOp>(user);
   auto alloc = dyn_cast<tilegpu::LocalAllocOp>(user);
   // Conversions (and a transposition) whose only use is the nvmma_shared
@@ -325,20 +311,10 @@ private:
   void issueCopy(OpBuilder &b, Candidate &c, Value iv, Value ptr,
                  Value index, bool readsRetired) {
     Location loc = c.load.getLoc();
-    auto ptrType = cast<RankedTensorType>(c.load.getPtr().getType());
-    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                          iv, loop.getUpperBound());
-    Value mask = tile::SplatOp::create(
-        b, loc, RankedTensorType::get(ptrType.getShape(), b.getI1Type(),
-                                      ptrType.getEncoding()),
-        inRange);
     IRMapping mapping;
-    cloneSliceFor(b, c.slice, loop, iv, mapping);
-    if (!ptr)
-      ptr = mapping.lookupOrDefault(c.load.getPtr());
-    if (Value original = c.load.getMask())
-      mask = arith::AndIOp::create(b, loc, mask,
-                                   mapping.lookupOrDefault(original));
+    Value mask;
+    std::tie(ptr, mask) =
+        pointersAndMaskFor(b, c.load, c.slice, loop, iv, ptr, mapping);
     Value buffer = tilegpu::MemDescIndexOp::create(b, loc, oneBuffer(c),
                                                    c.stack, index);
     auto copy = tilegpu::AsyncCopyGlobalToLocalOp::create(
@@ -840,11 +816,15 @@ private:
   SmallVector<TmaCandidate> tmaCandidates;
 };
 
+/// Shared memory left, beside the rings, the buffers allocated outside
+/// loops and the largest conversion outside them, for the scratch of the
+/// other ops there (an epilogue's reductions).
+constexpr int64_t kScratchRoom = 1024;
+
 /// Whether the TMA rings and cp.async stacks that `loops` (a function's,
-/// with their depths) would get fit together in three quarters of the target's shared memory
-/// (a quarter left for the rest of the kernel): the ring of a
-/// warp-specialized loop lives as long as the kernel, so no later loop's
-/// buffers can take its place.
+/// with their depths) would get fit in the target's shared memory together
+/// with the rest of the kernel: the ring of a warp-specialized loop lives
+/// as long as the kernel, so no later buffer can take its place.
 bool ringsFitTogether(ArrayRef<std::pair<scf::ForOp, int64_t>> loops) {
   if (loops.empty())
     return false;
@@ -870,7 +850,28 @@ bool ringsFitTogether(ArrayRef<std::pair<scf::ForOp, int64_t>> loops) {
                  tile::getElementBitWidth(shaped.getElementType()) / 8;
     }
   }
-  return bytes <= int64_t(target->maxSharedMemoryBytes) * 3 / 4;
+  // Beside them, the buffers the function allocates outside loops (a
+  // dot's operand staged once, such as attention's Q) or the largest layout
+  // conversion outside loops (through shared memory at most its tensor's
+  // bytes), whichever is more: the epilogue's conversions come after the
+  // loops, when the staged operands are dead; and room for the other ops'
+  // scratch (reductions).
+  auto bytesOf = [](ShapedType type) {
+    return type.getNumElements() *
+           tile::getElementBitWidth(type.getElementType()) / 8;
+  };
+  auto func = loops.front().first->getParentOfType<func::FuncOp>();
+  int64_t staged = 0, conversion = 0;
+  func.walk([&](Operation *op) {
+    if (op->getParentOfType<LoopLikeOpInterface>())
+      return;
+    if (auto alloc = dyn_cast<tilegpu::LocalAllocOp>(op))
+      staged += bytesOf(alloc.getType());
+    else if (auto convert = dyn_cast<tilegpu::ConvertLayoutOp>(op))
+      conversion = std::max(conversion, bytesOf(convert.getType()));
+  });
+  return bytes + std::max(staged, conversion) + kScratchRoom <=
+         int64_t(target->maxSharedMemoryBytes);
 }
 
 struct PipelinePass
@@ -913,6 +914,10 @@ struct PipelinePass
         continue;
       if (loopStages < 2)
         continue;
+      if (registers) {
+        (void)prefetchThroughRegisters(loop);
+        continue;
+      }
       LoopPipeliner pipeliner(
           loop, loopStages, pingPong, axisInfo, producerValues,
           ringsFit.lookup(loop->getParentOfType<func::FuncOp>()));

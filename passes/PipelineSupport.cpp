@@ -4,6 +4,8 @@
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
@@ -13,6 +15,32 @@ using namespace mlir::terrazzo;
 
 bool mlir::terrazzo::isLoopInvariant(Value value, scf::ForOp loop) {
   return !loop.getRegion().isAncestor(value.getParentRegion());
+}
+
+FailureOr<AheadLoad> mlir::terrazzo::matchAheadLoad(tile::LoadOp load,
+                                                    scf::ForOp loop) {
+  if (load->getBlock() != loop.getBody() || load.getIsVolatile() ||
+      !isa<RankedTensorType>(load.getType()) || !load->hasOneUse())
+    return failure();
+  AheadLoad ahead;
+  ahead.user = *load->user_begin();
+  auto arg = dyn_cast<BlockArgument>(load.getPtr());
+  if (!arg) {
+    if (isLoopInvariant(load.getPtr(), loop))
+      return failure();
+    return ahead;
+  }
+  if (arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0)
+    return failure();
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  auto advance =
+      yield.getOperand(arg.getArgNumber() - 1).getDefiningOp<tile::AddPtrOp>();
+  if (!advance || advance.getPtr() != arg ||
+      !isLoopInvariant(advance.getOffset(), loop))
+    return failure();
+  ahead.arg = arg;
+  ahead.step = advance.getOffset();
+  return ahead;
 }
 
 FailureOr<SmallVector<Operation *>>
@@ -42,6 +70,27 @@ void mlir::terrazzo::cloneSliceFor(OpBuilder &b, ArrayRef<Operation *> slice,
   mapping.map(loop.getInductionVar(), iv);
   for (Operation *op : slice)
     b.clone(*op, mapping);
+}
+
+std::pair<Value, Value> mlir::terrazzo::pointersAndMaskFor(
+    OpBuilder &b, tile::LoadOp load, ArrayRef<Operation *> slice,
+    scf::ForOp loop, Value iv, Value ptr, IRMapping &mapping) {
+  Location loc = load.getLoc();
+  auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv,
+                                        loop.getUpperBound());
+  Value mask = tile::SplatOp::create(
+      b, loc,
+      RankedTensorType::get(ptrType.getShape(), b.getI1Type(),
+                            ptrType.getEncoding()),
+      inRange);
+  cloneSliceFor(b, slice, loop, iv, mapping);
+  if (!ptr)
+    ptr = mapping.lookupOrDefault(load.getPtr());
+  if (Value original = load.getMask())
+    mask = arith::AndIOp::create(b, loc, mask,
+                                 mapping.lookupOrDefault(original));
+  return {ptr, mask};
 }
 
 Operation *mlir::terrazzo::lastReadOfBuffer(Operation *read) {

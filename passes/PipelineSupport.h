@@ -7,9 +7,29 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Support/LLVM.h"
 
+#include <utility>
+
+namespace mlir::tile {
+class LoadOp;
+} // namespace mlir::tile
+
 namespace mlir::terrazzo {
 
 bool isLoopInvariant(Value value, scf::ForOp loop);
+
+/// A load of `loop`'s body that a pipeliner may issue for another
+/// iteration: its pointers a loop-carried argument advanced by the
+/// loop-invariant `step` every iteration, or (both null) computed in the
+/// loop; `user`, the one op that uses its value.
+struct AheadLoad {
+  BlockArgument arg;
+  Value step;
+  Operation *user = nullptr;
+};
+/// Fails for a volatile load, a load of a scalar, one not in the loop's
+/// body, through loop-invariant pointers or carried pointers advanced
+/// otherwise, or whose value has several uses.
+FailureOr<AheadLoad> matchAheadLoad(tile::LoadOp load, scf::ForOp loop);
 
 /// The ops of the loop body that `values` depend on, in program order,
 /// when they only read the induction variable, loop invariants and each
@@ -22,6 +42,16 @@ FailureOr<SmallVector<Operation *>> cloneableSlice(ValueRange values,
 /// `mapping` then maps the slice's values to their clones.
 void cloneSliceFor(OpBuilder &b, ArrayRef<Operation *> slice, scf::ForOp loop,
                    Value iv, IRMapping &mapping);
+
+/// The pointers and mask of `load` (in `loop`) for the iteration whose
+/// induction variable is `iv`, maybe past the loop's end (then the mask is
+/// false everywhere): `slice` (the cloneableSlice of what the load computes
+/// in the loop) cloned for `iv` into `mapping`; `ptr`, the pointers when
+/// they are carried (null: the load's own, recomputed).
+std::pair<Value, Value> pointersAndMaskFor(OpBuilder &b, tile::LoadOp load,
+                                           ArrayRef<Operation *> slice,
+                                           scf::ForOp loop, Value iv,
+                                           Value ptr, IRMapping &mapping);
 
 /// The op after which the shared buffer `read` (a tilegpu.local_load) reads
 /// may be overwritten: `read` itself, or a later dot on FMAs in its block

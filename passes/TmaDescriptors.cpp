@@ -37,55 +37,6 @@ SmallVector<ValueRange> accessCoordinates(tile::MakeTensorDescOp desc) {
 
 } // namespace
 
-/// Whether `value` (an integer) is known not to be negative: a constant,
-/// a program id or count, an induction variable counting up from such a
-/// value by such a step, or sums, products, quotients, remainders, maxima, minima and
-/// extensions of such values (wrapping on overflow, as the language
-/// assumes it does not happen).
-bool mlir::terrazzo::isKnownNonNegative(Value value, int depth) {
-  if (depth > 16)
-    return false;
-  APInt constant;
-  if (matchPattern(value, m_ConstantInt(&constant)))
-    return !constant.isNegative();
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    // A kernel argument specialised as not negative (the launch key says).
-    if (auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
-      return arg.getOwner()->isEntryBlock() &&
-             func.getArgAttr(arg.getArgNumber(),
-                             tile::TileDialect::kNonNegativeAttrName);
-    // An induction variable counts up from its lower bound by a step that
-    // is not negative: a constant, or one such as tl.num_programs(0) (the
-    // persistent loop over tiles, `range(pid, tiles, num_programs)`).
-    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-    return loop && arg == loop.getInductionVar() &&
-           isKnownNonNegative(loop.getStep(), depth + 1) &&
-           isKnownNonNegative(loop.getLowerBound(), depth + 1);
-  }
-  Operation *def = value.getDefiningOp();
-  if (!def)
-    return false;
-  if (isa<tile::ProgramIdOp, tile::NumProgramsOp>(def))
-    return true;
-  auto operandsNonNegative = [&] {
-    return llvm::all_of(def->getOperands(), [&](Value operand) {
-      return isKnownNonNegative(operand, depth + 1);
-    });
-  };
-  // A signed remainder has the dividend's sign.
-  if (isa<arith::RemSIOp>(def))
-    return isKnownNonNegative(def->getOperand(0), depth + 1);
-  if (isa<arith::AddIOp, arith::MulIOp, arith::DivSIOp, arith::DivUIOp,
-          arith::RemUIOp, arith::MinSIOp, arith::ExtSIOp, arith::ExtUIOp,
-          arith::IndexCastOp>(def))
-    return operandsNonNegative();
-  if (isa<arith::MaxSIOp>(def))
-    return llvm::any_of(def->getOperands(), [&](Value operand) {
-      return isKnownNonNegative(operand, depth + 1);
-    });
-  return false;
-}
-
 bool mlir::terrazzo::canLowerToTma(tile::MakeTensorDescOp desc,
                                    const ModuleAxisInfoAnalysis &axisInfo) {
   auto func = dyn_cast<func::FuncOp>(desc->getParentOp());

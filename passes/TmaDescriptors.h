@@ -6,6 +6,7 @@
 #define TERRAZZO_PASSES_TMADESCRIPTORS_H
 
 #include "dialects/Tile/IR/Tile.h"
+#include "passes/Analysis/NonNegative.h"
 
 namespace mlir::terrazzo {
 
@@ -17,12 +18,6 @@ class ModuleAxisInfoAnalysis;
 inline constexpr const char *kGlobalScratchAttrName =
     "tilegpu.global_scratch_bytes";
 
-/// Whether `value` (an integer) is known not to be negative: a constant,
-/// a program id or count, a kernel argument specialised so
-/// (tile::TileDialect::kNonNegativeAttrName), an induction variable counting up from such a
-/// value by such a step, or sums, products, quotients, signed remainders (of such a
-/// dividend), maxima, minima and extensions of such values.
-bool isKnownNonNegative(Value value, int depth = 0);
 
 /// Whether `desc` can be lowered to TMA: created at the top level of a
 /// kernel (a public function), used only by desc_load and desc_store, its

@@ -1,14 +1,17 @@
-// The AMD backend: its conversion, AMDGCN emission and the hsaco step. Its
-// pipeline adds nothing yet (no LDS pipelining or buffer loads); the
-// common terrazzo-accelerate-dot puts dots on MFMA from the target's list
-// of instructions.
+// The AMD backend: its pipeline hooks (MFMA operands through swizzled LDS
+// buffers, which loops fill an iteration ahead through registers), its
+// conversion, AMDGCN emission and the hsaco step; the common
+// terrazzo-accelerate-dot puts dots on MFMA from the target's list of
+// instructions.
 #include "backends/amd/AMDBackend.h"
 
 #include "backends/amd/AMDGCNEmitter.h"
+#include "backends/amd/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
 
 using namespace terrazzo;
 
@@ -19,6 +22,22 @@ public:
   void registerDialects(mlir::DialectRegistry &registry) const override {
     registry.insert<mlir::ROCDL::ROCDLDialect>();
     amd::registerTranslations(registry);
+  }
+
+  void registerPasses() const override {
+    mlir::terrazzo::registerTerrazzoAMDPasses();
+  }
+
+  void addAfterLayouts(mlir::OpPassManager &pm, const Target &target,
+                       int numStages) const override {
+    // The settled MFMA operand conversions read swizzled LDS buffers, which
+    // loops fill one iteration ahead through registers (CDNA has no
+    // asynchronous copies into LDS).
+    pm.addPass(mlir::terrazzo::createTerrazzoAmdDotOperandsToLds());
+    mlir::terrazzo::TerrazzoPipelineOptions options;
+    options.numStages = numStages;
+    options.registers = true;
+    pm.addPass(mlir::terrazzo::createTerrazzoPipeline(options));
   }
 
   mlir::LogicalResult convertToLLVM(mlir::ModuleOp module,

@@ -5,10 +5,13 @@
 
 #include "target/Target.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace mlir::terrazzo {
 
+class ModuleAxisInfoAnalysis;
 class TileGPUTypeConverter;
 
 /// tile.dot in #tilegpu.amd_mfma layouts on the target's MFMA instructions
@@ -16,6 +19,32 @@ class TileGPUTypeConverter;
 void populateMfmaDotOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      const ::terrazzo::Target &target);
+
+/// A load's pointers as one scalar base pointer (uniform over the program)
+/// plus i32 element offsets known not to be negative.
+struct BufferAddress {
+  Value base;
+  Value offsets;
+};
+using BufferLoads = llvm::DenseMap<Operation *, BufferAddress>;
+
+/// The tile.loads of `module` that buffer loads can serve: plain (not
+/// volatile, no cache hints) loads of a tensor of global memory through
+/// `addptr(splat(base), offsets)` (maybe broadcast), the offsets i32 and
+/// known not to be negative (isKnownNonNegative). Found before the
+/// conversion, which replaces what the offsets are computed from.
+BufferLoads findBufferLoads(ModuleOp module);
+
+/// Those loads as buffer loads (BufferLoadToLLVM.cpp), in the vectors the
+/// common lowering would use: a resource descriptor from the base (2^31 - 1
+/// bytes), the offsets in bytes, masked-off lanes at an out-of-range offset
+/// (the load returns 0; a nonzero `other` is selected after it) instead of
+/// a branch. Byte offsets are 32-bit: a tensor read so must be smaller
+/// than 2 GiB, as for Triton's buffer loads.
+void populateBufferLoadToLLVMPatterns(TileGPUTypeConverter &converter,
+                                      RewritePatternSet &patterns,
+                                      const ModuleAxisInfoAnalysis &axisInfo,
+                                      const BufferLoads &loads);
 
 } // namespace mlir::terrazzo
 

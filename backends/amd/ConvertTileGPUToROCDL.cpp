@@ -53,8 +53,9 @@ bool isFP8(Type type) {
 
 class AMDLowering : public VendorLowering {
 public:
-  explicit AMDLowering(const ::terrazzo::Target &target)
-      : target(target), targetInfo(target.warpSize) {}
+  AMDLowering(const ::terrazzo::Target &target, BufferLoads bufferLoads)
+      : target(target), targetInfo(target.warpSize),
+        bufferLoads(std::move(bufferLoads)) {}
 
   const TargetInfo &getTargetInfo() const override { return targetInfo; }
 
@@ -118,6 +119,8 @@ public:
         succeeded(chipset) ? std::optional<amdgpu::Chipset>(*chipset)
                            : std::nullopt);
     populateMfmaDotOpToLLVMPatterns(converter, patterns, target);
+    populateBufferLoadToLLVMPatterns(converter, patterns, axisInfo,
+                                     bufferLoads);
   }
 
   void addLegalDialects(ConversionTarget &conversionTarget) const override {
@@ -127,6 +130,8 @@ public:
 private:
   const ::terrazzo::Target &target;
   AMDTargetInfo targetInfo;
+  /// The loads that become buffer loads, found before the conversion.
+  BufferLoads bufferLoads;
 };
 
 /// libdevice's functions (tl.extra.libdevice) called by their ocml names;
@@ -145,8 +150,8 @@ namespace terrazzo::amd {
 
 LogicalResult convertTileGPUToROCDL(ModuleOp module, const Target &target) {
   renameLibdeviceCalls(module);
-  return mlir::terrazzo::convertTileGPUToLLVM(module, target,
-                                              AMDLowering(target));
+  return mlir::terrazzo::convertTileGPUToLLVM(
+      module, target, AMDLowering(target, findBufferLoads(module)));
 }
 
 } // namespace terrazzo::amd

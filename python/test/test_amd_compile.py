@@ -143,8 +143,10 @@ def test_amdgcn_is_the_default_stage_of_a_hip_target():
     _, path, attribute, args, kwargs = _cases()[0]
     text = _kernel(path, attribute).compile(*args, target="hip:gfx942", **kwargs)
     assert '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"' in text
-    # Four consecutive floats per work-item: 128-bit accesses.
-    assert "global_load_dwordx4" in text and "global_store_dwordx4" in text
+    # Four consecutive floats per work-item: 128-bit accesses, the loads
+    # buffer loads (offsets pid * BLOCK + arange: i32, not negative).
+    assert "buffer_load_dwordx4" in text and "global_store_dwordx4" in text
+    assert "global_load" not in text
     # Triton's `arch` spelling of an AMD processor names the same target.
     assert _kernel(path, attribute).compile(*args, target="gfx942", **kwargs) == text
 

@@ -7,6 +7,7 @@
 // RUN: terrazzo-opt %s -split-input-file -verify-diagnostics --terrazzo-coalesce
 // RUN: terrazzo-opt %s -split-input-file -verify-diagnostics --terrazzo-pipeline
 // RUN: terrazzo-opt %s -split-input-file -verify-diagnostics --terrazzo-lower-descriptors-to-tma
+// RUN: terrazzo-opt %s -split-input-file -verify-diagnostics --terrazzo-amd-dot-operands-to-lds
 // RUN: not terrazzo-opt %S/../GPU/kernels/scan_linear.mlir --terrazzo-remove-layout-conversions 2>&1 | FileCheck %s --check-prefix=SCAN
 // RUN: not terrazzo-opt %S/../GPU/kernels/scan_layouts.mlir --terrazzo-remove-layout-conversions 2>&1 | FileCheck %s --check-prefix=SCAN
 

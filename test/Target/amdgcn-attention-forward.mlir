@@ -5,8 +5,10 @@
 // (reductions of the MFMA layout, their results in its slice), exp2, the
 // rescaled output and the loop-carried max and sum in the MFMA layout, as
 // it does for NVIDIA's: in each loop the only conversions left are the dot
-// operands' (K and V from their loads, P from the accumulator to the A
-// operand). Per loop and warp: Q K^T is 2 tiles x 8 k steps, P V likewise,
+// operands', through swizzled LDS buffers (P from the accumulator to the A
+// operand; K and V from their loads, which the pipeliner's register-prefetch
+// form issues an iteration ahead, first in the loop, and stores into the
+// other buffer of two last). Per loop and warp: Q K^T is 2 tiles x 8 k steps, P V likewise,
 // 64 instructions for the two loops. The assembly assembles again and links.
 
 // RUN: terrazzo-compile %S/Inputs/attention_fwd_causal.mlir --target=hip:gfx942 --num-warps=4 --emit=tilegpu -o %t.tilegpu.mlir
@@ -19,24 +21,35 @@
 
 // IR: #[[$SLICE:.+]] = #tilegpu.slice<{dim = 1, parent = #tilegpu.amd_mfma<{warpsPerCTA = [4, 1], instrShape = [32, 32]}>}>
 // IR-LABEL: func.func @attn_fwd
-// IR: scf.for {{.*}} -> (tensor<128x64xf32, #[[$MFMA:tilegpu.amd_mfma<\{warpsPerCTA = \[4, 1\], instrShape = \[32, 32\]\}>]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>)
+// IR: scf.for {{.*}} -> (tensor<128x64xf32, #[[$MFMA:tilegpu.amd_mfma<\{warpsPerCTA = \[4, 1\], instrShape = \[32, 32\]\}>]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>, i32)
 // IR-NOT: tilegpu.convert_layout
-// IR: tilegpu.convert_layout {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 1, parent = #[[$MFMA]], kWidth = 4}>>
+// IR: %[[KNEXT:.+]] = tile.load
+// IR: %[[VNEXT:.+]] = tile.load
+// IR-NEXT: %[[KBUF:.+]] = tilegpu.memdesc_index %[[KSTACK:.+]][%[[READ:.+]]] :
+// IR-NEXT: tilegpu.local_load %[[KBUF]] : {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 1, parent = #[[$MFMA]], kWidth = 4}>>
 // IR-NEXT: %[[S:.+]] = tile.dot {{.*}} -> tensor<128x64xf32, #[[$MFMA]]>
 // IR-NEXT: tile.reduce(%[[S]]) axis = 1 : (tensor<128x64xf32, #[[$MFMA]]>) -> tensor<128xf32, #[[$SLICE]]>
 // IR-NOT: tilegpu.convert_layout
 // IR: math.exp2 {{.*}} : tensor<128x64xf32, #[[$MFMA]]>
 // IR-NOT: tilegpu.convert_layout
-// IR: arith.truncf {{.*}} : tensor<128x64xf32, #[[$MFMA]]> to tensor<128x64xf16, #[[$MFMA]]>
-// IR-NEXT: tilegpu.convert_layout {{.*}} : tensor<128x64xf16, #[[$MFMA]]> -> tensor<128x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #[[$MFMA]], kWidth = 4}>>
-// IR-NEXT: tilegpu.convert_layout {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 1, parent = #[[$MFMA]], kWidth = 4}>>
+// IR: %[[P:.+]] = arith.truncf {{.*}} : tensor<128x64xf32, #[[$MFMA]]> to tensor<128x64xf16, #[[$MFMA]]>
+// IR-NEXT: %[[PBUF:.+]] = tilegpu.local_alloc %[[P]] : (tensor<128x64xf16, #[[$MFMA]]>) -> !tilegpu.memdesc<128x64xf16, #{{.+}}>
+// IR-NEXT: tilegpu.local_load %[[PBUF]] : {{.*}} -> tensor<128x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #[[$MFMA]], kWidth = 4}>>
+// IR-NEXT: %[[VBUF:.+]] = tilegpu.memdesc_index %[[VSTACK:.+]][%[[READ]]] :
+// IR-NEXT: tilegpu.local_load %[[VBUF]] : {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 1, parent = #[[$MFMA]], kWidth = 4}>>
 // IR-NEXT: tile.dot {{.*}} -> tensor<128x64xf32, #[[$MFMA]]>
+// IR-NEXT: %[[WRITE:.+]] = arith.xori %[[READ]]
+// IR-NEXT: %[[KW:.+]] = tilegpu.memdesc_index %[[KSTACK]][%[[WRITE]]]
+// IR-NEXT: tilegpu.local_store %[[KNEXT]], %[[KW]] {tilegpu.reads_retired}
+// IR-NEXT: %[[VW:.+]] = tilegpu.memdesc_index %[[VSTACK]][%[[WRITE]]]
+// IR-NEXT: tilegpu.local_store %[[VNEXT]], %[[VW]] {tilegpu.reads_retired}
 // IR-NEXT: scf.yield
-// IR: scf.for {{.*}} -> (tensor<128x64xf32, #[[$MFMA]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>)
+// IR: scf.for {{.*}} -> (tensor<128x64xf32, #[[$MFMA]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>, i32)
 // IR-NOT: tilegpu.convert_layout {{.*}}xf32
 // IR: tile.dot {{.*}} -> tensor<128x64xf32, #[[$MFMA]]>
 // IR-NOT: tilegpu.convert_layout {{.*}}xf32
 // IR: tile.dot {{.*}} -> tensor<128x64xf32, #[[$MFMA]]>
+// IR-COUNT-2: tilegpu.local_store {{.*}} {tilegpu.reads_retired}
 // IR-NEXT: scf.yield
 
 // CHECK-LABEL: attn_fwd:

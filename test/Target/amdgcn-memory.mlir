@@ -1,8 +1,10 @@
 // Global memory in AMDGCN (hip targets, compile-only: no AMD GPU here).
 // The vector add of the tutorials: 1024 elements over 4 wavefronts of 64,
 // four consecutive floats per work-item, so every access is one 128-bit
-// global_load_dwordx4 / global_store_dwordx4 (the mask is uniform over
-// each work-item's four elements: n is a multiple of 16). The assembly is
+// load or store (the mask is uniform over each work-item's four elements:
+// n is a multiple of 16): buffer_load_dwordx4 (the offsets, pid * 1024
+// plus a range, are i32 and not negative: amdgcn-buffer-loads.mlir) and
+// global_store_dwordx4. The assembly is
 // assembled again by llvm-mc and linked by ld.lld into a code object with
 // no undefined symbols.
 
@@ -15,7 +17,7 @@
 // CHECK: .amdgcn_target "amdgcn-amd-amdhsa--gfx942"
 // CHECK: .amdhsa_code_object_version 5
 // CHECK-LABEL: add_kernel:
-// CHECK-COUNT-2: global_load_dwordx4
+// CHECK-COUNT-2: buffer_load_dwordx4
 // CHECK-NOT: global_load
 // CHECK: global_store_dwordx4
 // CHECK-NOT: global_store

@@ -20,10 +20,10 @@
 
 namespace mlir::tilegpu {
 
-/// Unit attribute of an async_copy_global_to_local: no shared-memory read
-/// since the last barrier touches its buffer, and the buffer's earlier
-/// readers completed before that barrier (a software pipeliner's refill of
-/// a buffer read in an earlier iteration); of an
+/// Unit attribute of an async_copy_global_to_local or a local_store: no
+/// shared-memory read since the last barrier touches its buffer, and the
+/// buffer's earlier readers completed before that barrier (a software
+/// pipeliner's refill of a buffer read in an earlier iteration); of an
 /// async_tma_copy_global_to_local: the buffer's readers released it on an
 /// mbarrier that the copy's thread waited for. Barrier insertion then needs
 /// no barrier between pending reads and the copy.

@@ -160,11 +160,13 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kReadsRetiredAttrName) {
     if (!isa<UnitAttr>(attr.getValue()) ||
-        !isa<AsyncCopyGlobalToLocalOp, AsyncTMACopyGlobalToLocalOp>(op))
+        !isa<AsyncCopyGlobalToLocalOp, AsyncTMACopyGlobalToLocalOp,
+             LocalStoreOp>(op))
       return op->emitError("'")
              << name << "' must be a unit attribute of a "
-             << AsyncCopyGlobalToLocalOp::getOperationName() << " or a "
-             << AsyncTMACopyGlobalToLocalOp::getOperationName();
+             << AsyncCopyGlobalToLocalOp::getOperationName() << ", a "
+             << AsyncTMACopyGlobalToLocalOp::getOperationName() << " or a "
+             << LocalStoreOp::getOperationName();
     return success();
   }
   bool known = name == kNumWarpsAttrName || name == kThreadsPerWarpAttrName ||

@@ -113,7 +113,7 @@ func.func @wait_negative() {
 
 #s = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 func.func @reads_retired_elsewhere(%b: !tilegpu.memdesc<16xf16, #s, mutable>) {
-  // expected-error @+1 {{'tilegpu.reads_retired' must be a unit attribute of a tilegpu.async_copy_global_to_local or a tilegpu.async_tma_copy_global_to_local}}
+  // expected-error @+1 {{'tilegpu.reads_retired' must be a unit attribute of a tilegpu.async_copy_global_to_local, a tilegpu.async_tma_copy_global_to_local or a tilegpu.local_store}}
   tilegpu.local_dealloc %b {tilegpu.reads_retired} : !tilegpu.memdesc<16xf16, #s, mutable>
   return
 }

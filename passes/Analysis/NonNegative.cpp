@@ -1,0 +1,62 @@
+// Integers known not to be negative: see NonNegative.h.
+#include "passes/Analysis/NonNegative.h"
+
+#include "dialects/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+
+bool mlir::terrazzo::isKnownNonNegative(Value value, int depth) {
+  if (depth > 16)
+    return false;
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return !constant.isNegative();
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    // A kernel argument specialised as not negative (the launch key says).
+    if (auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
+      return arg.getOwner()->isEntryBlock() &&
+             func.getArgAttr(arg.getArgNumber(),
+                             tile::TileDialect::kNonNegativeAttrName);
+    // An induction variable counts up from its lower bound by a step that
+    // is not negative: a constant, or one such as tl.num_programs(0) (the
+    // persistent loop over tiles, `range(pid, tiles, num_programs)`).
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    return loop && arg == loop.getInductionVar() &&
+           isKnownNonNegative(loop.getStep(), depth + 1) &&
+           isKnownNonNegative(loop.getLowerBound(), depth + 1);
+  }
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<tile::ProgramIdOp, tile::NumProgramsOp>(def))
+    return true;
+  // Tensors: a range from a start that is not negative, and splats,
+  // broadcasts and reshapes of such values.
+  if (auto range = dyn_cast<tile::MakeRangeOp>(def))
+    return int32_t(range.getStart()) >= 0;
+  if (isa<tile::SplatOp, tile::BroadcastOp, tile::ExpandDimsOp>(def))
+    return isKnownNonNegative(def->getOperand(0), depth + 1);
+  auto operandsNonNegative = [&] {
+    return llvm::all_of(def->getOperands(), [&](Value operand) {
+      return isKnownNonNegative(operand, depth + 1);
+    });
+  };
+  // A signed remainder has the dividend's sign.
+  if (isa<arith::RemSIOp>(def))
+    return isKnownNonNegative(def->getOperand(0), depth + 1);
+  if (isa<arith::AddIOp, arith::MulIOp, arith::DivSIOp, arith::DivUIOp,
+          arith::RemUIOp, arith::MinSIOp, arith::ExtSIOp, arith::ExtUIOp,
+          arith::IndexCastOp>(def))
+    return operandsNonNegative();
+  if (isa<arith::MaxSIOp>(def))
+    return llvm::any_of(def->getOperands(), [&](Value operand) {
+      return isKnownNonNegative(operand, depth + 1);
+    });
+  return false;
+}
+

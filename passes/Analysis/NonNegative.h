@@ -1,0 +1,23 @@
+// Which integers (scalars and tensors) a pass may take as never negative,
+// from how they are computed: what TMA descriptors and AMD's buffer loads
+// need of their offsets.
+#ifndef TERRAZZO_PASSES_ANALYSIS_NONNEGATIVE_H
+#define TERRAZZO_PASSES_ANALYSIS_NONNEGATIVE_H
+
+#include "mlir/IR/Value.h"
+
+namespace mlir::terrazzo {
+
+/// Whether `value` (an integer, or a tensor of them) is known not to be
+/// negative: a constant, a program id or count, a kernel argument
+/// specialised so (tile::TileDialect::kNonNegativeAttrName), an induction
+/// variable counting up from such a value by such a step, a range from a
+/// start that is not negative, or sums, products, quotients, signed
+/// remainders (of such a dividend), maxima, minima, extensions, splats,
+/// broadcasts and expansions of such values (wrapping on overflow, as the
+/// language assumes it does not happen).
+bool isKnownNonNegative(Value value, int depth = 0);
+
+} // namespace mlir::terrazzo
+
+#endif // TERRAZZO_PASSES_ANALYSIS_NONNEGATIVE_H
