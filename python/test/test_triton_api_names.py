@@ -462,6 +462,12 @@ def test_gpu_methods_condition_and_slice(torch_cuda, n, rng):
         while expect[i] >= 1.0:
             expect[i] *= 0.5
     np.testing.assert_array_equal(halved.cpu().numpy(), expect.astype(np.float32))
+    b = x[:min(n, 13)].contiguous()
+    outer = torch.full((n, b.numel()), float("nan"), device="cuda")
+    triton.jit(outer_kernel.fn)[(triton.cdiv(n, 16),)](x, b, outer, n, b.numel(), BM=16,
+                                                        BN=16)
+    torch.cuda.synchronize()
+    np.testing.assert_allclose(outer.cpu().numpy(), np.outer(xs, b.cpu().numpy()), rtol=1e-6)
 
 
 # ---------------------------------------------------------------------------
