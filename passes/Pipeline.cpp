@@ -615,11 +615,8 @@ private:
     if (tma && !specialize)
       ring.issue(cb, loc, aheadIv, writeIndex,
                  ring.hasReleases() ? extraArg(emptyPhaseArg) : Value());
-    auto advance = [&](Value index) -> Value {
-      Value next = arith::AddIOp::create(cb, loc, index, constantI32(cb, 1));
-      Value wrap = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::eq,
-                                         next, constantI32(cb, buffers));
-      return arith::SelectOp::create(cb, loc, wrap, constantI32(cb, 0), next);
+    auto advance = [&](Value index) {
+      return nextStage(cb, loc, index, buffers);
     };
     Value nextRead = advance(readIndex);
     auto yield = cast<scf::YieldOp>(body->getTerminator());
@@ -633,20 +630,13 @@ private:
     setYield(writeArg, nextWrite);
     // The carried parity `arg` flips when the stage index `next` wraps to
     // 0: the next use of each stage's mbarrier waits for the other parity.
-    auto flipOnWrap = [&](unsigned arg, Value next) {
-      Value wrapped = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::eq,
-                                            next, constantI32(cb, 0));
-      Value phase = extraArg(arg);
-      setYield(arg, arith::SelectOp::create(
-                        cb, loc, wrapped,
-                        arith::XOrIOp::create(cb, loc, phase,
-                                              constantI32(cb, 1)),
-                        phase));
+    auto flipParity = [&](unsigned arg, Value next) {
+      setYield(arg, flipOnWrap(cb, loc, next, extraArg(arg)));
     };
     if (ring.hasReleases())
-      flipOnWrap(emptyPhaseArg, nextWrite);
+      flipParity(emptyPhaseArg, nextWrite);
     if (tma)
-      flipOnWrap(phaseArg, nextRead);
+      flipParity(phaseArg, nextRead);
     if (zeroAcc)
       setYield(ranArg,
                arith::ConstantIntOp::create(cb, loc, cb.getI1Type(), 1));

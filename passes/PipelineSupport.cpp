@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
@@ -91,6 +92,29 @@ std::pair<Value, Value> mlir::terrazzo::pointersAndMaskFor(
     mask = arith::AndIOp::create(b, loc, mask,
                                  mapping.lookupOrDefault(original));
   return {ptr, mask};
+}
+
+namespace {
+Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
+}
+} // namespace
+
+Value mlir::terrazzo::nextStage(OpBuilder &b, Location loc, Value index,
+                                int64_t stages) {
+  Value next = arith::AddIOp::create(b, loc, index, i32Constant(b, loc, 1));
+  Value wrap = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next,
+                                     i32Constant(b, loc, stages));
+  return arith::SelectOp::create(b, loc, wrap, i32Constant(b, loc, 0), next);
+}
+
+Value mlir::terrazzo::flipOnWrap(OpBuilder &b, Location loc, Value next,
+                                 Value parity) {
+  Value wrapped = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next,
+                                        i32Constant(b, loc, 0));
+  return arith::SelectOp::create(
+      b, loc, wrapped,
+      arith::XOrIOp::create(b, loc, parity, i32Constant(b, loc, 1)), parity);
 }
 
 Operation *mlir::terrazzo::lastReadOfBuffer(Operation *read) {

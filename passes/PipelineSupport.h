@@ -53,6 +53,15 @@ std::pair<Value, Value> pointersAndMaskFor(OpBuilder &b, tile::LoadOp load,
                                            scf::ForOp loop, Value iv,
                                            Value ptr, IRMapping &mapping);
 
+/// The stage after `index` (i32) in a ring of `stages` buffers: back to 0
+/// after the last.
+Value nextStage(OpBuilder &b, Location loc, Value index, int64_t stages);
+
+/// `parity` (i32, 0 or 1) flipped when `next` (nextStage's result) wrapped
+/// to stage 0: the parity of the mbarrier phase that the next use of each
+/// stage waits for.
+Value flipOnWrap(OpBuilder &b, Location loc, Value next, Value parity);
+
 /// The op after which the shared buffer `read` (a tilegpu.local_load) reads
 /// may be overwritten: `read` itself, or a later dot on FMAs in its block
 /// that reads the loaded operand (the FMA lowering re-reads the buffer k by

@@ -148,15 +148,8 @@ void mlir::terrazzo::buildProducer(tilegpu::WarpSpecializeOp ws,
       [&](OpBuilder &lb, Location, Value iv, ValueRange args) {
         Value index = args[0], emptyPhase = args[1];
         ring.issue(lb, loc, iv, index, emptyPhase, &outside);
-        Value next = arith::AddIOp::create(lb, loc, index, i32(lb, 1));
-        Value wrapped = arith::CmpIOp::create(
-            lb, loc, arith::CmpIPredicate::eq, next, i32(lb, buffers));
-        Value nextIndex =
-            arith::SelectOp::create(lb, loc, wrapped, i32(lb, 0), next);
-        Value nextPhase = arith::SelectOp::create(
-            lb, loc, wrapped,
-            arith::XOrIOp::create(lb, loc, emptyPhase, i32(lb, 1)),
-            emptyPhase);
-        scf::YieldOp::create(lb, loc, ValueRange{nextIndex, nextPhase});
+        Value next = nextStage(lb, loc, index, buffers);
+        scf::YieldOp::create(
+            lb, loc, ValueRange{next, flipOnWrap(lb, loc, next, emptyPhase)});
       });
 }
