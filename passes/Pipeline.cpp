@@ -476,8 +476,12 @@ private:
         extraInits.push_back(ptr);
     const unsigned readArg = extraInits.size();
     extraInits.push_back(constantI32(b, 0));
+    // The refilling side (the buffer the copies ahead go to, and the empty
+    // phase they wait for) is the loop's own unless a producer issues them.
+    const bool refills = !specialize;
     const unsigned writeArg = extraInits.size();
-    extraInits.push_back(constantI32(b, stages - 1));
+    if (refills)
+      extraInits.push_back(constantI32(b, stages - 1));
     const unsigned phaseArg = extraInits.size();
     if (tma)
       extraInits.push_back(constantI32(b, 0));
@@ -485,7 +489,7 @@ private:
     // phase before the first) while the stage was never filled, flipped
     // whenever the stage refilled wraps around.
     const unsigned emptyPhaseArg = extraInits.size();
-    if (ring.hasReleases())
+    if (refills && ring.hasReleases())
       extraInits.push_back(constantI32(b, 1));
     // An async dot whose accumulator starts as zeros starts instead from
     // no value, with use_c false in the first iteration: registers set
@@ -523,7 +527,6 @@ private:
       return loop.getRegionIterArgs()[firstExtra + i];
     };
     Value readIndex = extraArg(readArg);
-    Value writeIndex = extraArg(writeArg);
     unsigned carried = 0;
     for (Candidate &c : candidates)
       if (c.ptrArg)
@@ -591,30 +594,34 @@ private:
       lastRead = wait;
     }
     OpBuilder cb(body, std::next(Block::iterator(lastRead)));
-    Value aheadIv = arith::AddIOp::create(
-        cb, loc, loop.getInductionVar(),
-        arith::MulIOp::create(cb, loc, loop.getStep(),
-                              constantLike(cb, ivType, stages - 1)));
     SmallVector<Value> nextPtrs;
-    for (Candidate &c : candidates) {
-      // Without an async dot a copy in the loop goes to a buffer that no
-      // access since the iteration's barrier reads, and whose readers of
-      // earlier iterations (local_loads, a synchronous dot) completed before
-      // that barrier: terrazzo-insert-barriers, which cannot tell the
-      // buffers of a stack apart by their dynamic index, needs no barrier
-      // of its own in front of it. An async dot of another warp group may
-      // still read it. (TMA copies have no such barrier before them.)
-      issueCopy(cb, c, aheadIv, c.aheadPtrArg, writeIndex,
-                /*readsRetired=*/!asyncDot && !tma);
-      commitGroup(cb, loc);
-      if (c.aheadPtrArg)
-        nextPtrs.push_back(tile::AddPtrOp::create(
-            cb, loc, c.aheadPtrArg.getType(), c.aheadPtrArg, c.step));
+    // The copies for iteration i + stages - 1 (a producer issues them
+    // all when warp-specialized).
+    if (refills) {
+      Value writeIndex = extraArg(writeArg);
+      Value aheadIv = arith::AddIOp::create(
+          cb, loc, loop.getInductionVar(),
+          arith::MulIOp::create(cb, loc, loop.getStep(),
+                                constantLike(cb, ivType, stages - 1)));
+      for (Candidate &c : candidates) {
+        // Without an async dot a copy in the loop goes to a buffer that no
+        // access since the iteration's barrier reads, and whose readers of
+        // earlier iterations (local_loads, a synchronous dot) completed before
+        // that barrier: terrazzo-insert-barriers, which cannot tell the
+        // buffers of a stack apart by their dynamic index, needs no barrier
+        // of its own in front of it. An async dot of another warp group may
+        // still read it. (TMA copies have no such barrier before them.)
+        issueCopy(cb, c, aheadIv, c.aheadPtrArg, writeIndex,
+                  /*readsRetired=*/!asyncDot && !tma);
+        commitGroup(cb, loc);
+        if (c.aheadPtrArg)
+          nextPtrs.push_back(tile::AddPtrOp::create(
+              cb, loc, c.aheadPtrArg.getType(), c.aheadPtrArg, c.step));
+      }
+      if (tma)
+        ring.issue(cb, loc, aheadIv, writeIndex,
+                   ring.hasReleases() ? extraArg(emptyPhaseArg) : Value());
     }
-    // (A producer issues them all.)
-    if (tma && !specialize)
-      ring.issue(cb, loc, aheadIv, writeIndex,
-                 ring.hasReleases() ? extraArg(emptyPhaseArg) : Value());
     auto advance = [&](Value index) {
       return nextStage(cb, loc, index, buffers);
     };
@@ -626,15 +633,17 @@ private:
     for (auto [i, ptr] : llvm::enumerate(nextPtrs))
       setYield(unsigned(i), ptr);
     setYield(readArg, nextRead);
-    Value nextWrite = advance(writeIndex);
-    setYield(writeArg, nextWrite);
     // The carried parity `arg` flips when the stage index `next` wraps to
     // 0: the next use of each stage's mbarrier waits for the other parity.
     auto flipParity = [&](unsigned arg, Value next) {
       setYield(arg, flipOnWrap(cb, loc, next, extraArg(arg)));
     };
-    if (ring.hasReleases())
-      flipParity(emptyPhaseArg, nextWrite);
+    if (refills) {
+      Value nextWrite = advance(extraArg(writeArg));
+      setYield(writeArg, nextWrite);
+      if (ring.hasReleases())
+        flipParity(emptyPhaseArg, nextWrite);
+    }
     if (tma)
       flipParity(phaseArg, nextRead);
     if (zeroAcc)
@@ -836,8 +845,7 @@ bool ringsFitTogether(ArrayRef<std::pair<scf::ForOp, int64_t>> loops) {
         type = load.getType();
       }
       if (auto shaped = dyn_cast_or_null<ShapedType>(type))
-        bytes += (stages + 1) * shaped.getNumElements() *
-                 tile::getElementBitWidth(shaped.getElementType()) / 8;
+        bytes += (stages + 1) * bufferBytes(shaped);
     }
   }
   // Beside them, the buffers the function allocates outside loops (a
@@ -846,19 +854,15 @@ bool ringsFitTogether(ArrayRef<std::pair<scf::ForOp, int64_t>> loops) {
   // bytes), whichever is more: the epilogue's conversions come after the
   // loops, when the staged operands are dead; and room for the other ops'
   // scratch (reductions).
-  auto bytesOf = [](ShapedType type) {
-    return type.getNumElements() *
-           tile::getElementBitWidth(type.getElementType()) / 8;
-  };
   auto func = loops.front().first->getParentOfType<func::FuncOp>();
   int64_t staged = 0, conversion = 0;
   func.walk([&](Operation *op) {
     if (op->getParentOfType<LoopLikeOpInterface>())
       return;
     if (auto alloc = dyn_cast<tilegpu::LocalAllocOp>(op))
-      staged += bytesOf(alloc.getType());
+      staged += bufferBytes(alloc.getType());
     else if (auto convert = dyn_cast<tilegpu::ConvertLayoutOp>(op))
-      conversion = std::max(conversion, bytesOf(convert.getType()));
+      conversion = std::max(conversion, bufferBytes(convert.getType()));
   });
   return bytes + std::max(staged, conversion) + kScratchRoom <=
          int64_t(target->maxSharedMemoryBytes);

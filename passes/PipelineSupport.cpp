@@ -100,6 +100,11 @@ Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
 }
 } // namespace
 
+int64_t mlir::terrazzo::bufferBytes(ShapedType type) {
+  return type.getNumElements() *
+         tile::getElementBitWidth(type.getElementType()) / 8;
+}
+
 Value mlir::terrazzo::nextStage(OpBuilder &b, Location loc, Value index,
                                 int64_t stages) {
   Value next = arith::AddIOp::create(b, loc, index, i32Constant(b, loc, 1));

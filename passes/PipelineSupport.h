@@ -5,6 +5,7 @@
 #define TERRAZZO_PASSES_PIPELINESUPPORT_H
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "mlir/Support/LLVM.h"
 
 #include <utility>
@@ -52,6 +53,9 @@ std::pair<Value, Value> pointersAndMaskFor(OpBuilder &b, tile::LoadOp load,
                                            ArrayRef<Operation *> slice,
                                            scf::ForOp loop, Value iv,
                                            Value ptr, IRMapping &mapping);
+
+/// The bytes of a buffer or tensor of `type` (its elements' bits, packed).
+int64_t bufferBytes(ShapedType type);
 
 /// The stage after `index` (i32) in a ring of `stages` buffers: back to 0
 /// after the last.

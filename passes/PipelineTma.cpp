@@ -15,11 +15,6 @@ using namespace mlir::terrazzo;
 
 namespace {
 
-int64_t bufferBytes(tilegpu::MemDescType type) {
-  return type.getNumElements() *
-         tile::getElementBitWidth(type.getElementType()) / 8;
-}
-
 /// Whether `read` (a local_load of the buffer) only feeds dot operands in
 /// `body`.
 bool feedsOnlyDotOperands(tilegpu::LocalLoadOp read, Block *body) {
