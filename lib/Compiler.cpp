@@ -320,7 +320,6 @@ void compile(std::string_view source, std::string_view sourceName,
     metadata.target = target->name;
     metadata.numWarps = options.numWarps;
     metadata.warpSize = int(target->warpSize);
-    metadata.threadsPerBlock = options.numWarps * int(target->warpSize);
   }
 
   PassManager pm(&context, ModuleOp::getOperationName());
@@ -334,8 +333,9 @@ void compile(std::string_view source, std::string_view sourceName,
   recordCrashSteps(pm);
   if (failed(pm.run(*module)))
     return;
-  // A warp-specialized kernel launches its producer warps too.
-  if (target && stage >= Stage::TileGPU)
+  // The warps the kernel launches with: its num_warps, and the producer
+  // warps of a warp-specialized kernel (known once the pipeline has run).
+  if (target)
     metadata.threadsPerBlock =
         int(mlir::tilegpu::getTotalNumWarps(*module) * target->warpSize);
   // The lowering records the dynamic shared memory the kernel needs.
