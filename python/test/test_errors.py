@@ -339,9 +339,10 @@ def k_power_operator(x_ptr):
 
 
 @pytest.mark.parametrize("kernel,pattern", [
-    (k_power_operator, r"`\*\*` on tensors is not supported yet"),
+    (k_power_operator, r"`\*\*` on tensors: Triton's language has no power operator for "
+                       r"tensors; use tl\.math\.pow\(x, y\) or libdevice\.pow\(x, y\)"),
 ])
-def test_not_supported_yet(kernel, pattern):
+def test_unsupported_construct(kernel, pattern):
     ir_error(kernel, f32(256), pattern=pattern, cls=UnsupportedError)
 
 

@@ -1248,7 +1248,7 @@ class CodeGenerator:
         if not isinstance(l, tensor) and not isinstance(r, tensor):
             return pyop(l, r)
         if name is None:
-            raise self.error(node, "`**` on tensors is not supported yet", UnsupportedError)
+            raise self.error(node, tl.POW_ON_TENSORS, UnsupportedError)
         if self.lanes is not None and name in ("floordiv", "mod") and \
                 isinstance(r, tensor) and r.type.scalar.is_int():
             # Element-wise control flow runs this for the elements not taking

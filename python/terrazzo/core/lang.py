@@ -526,6 +526,12 @@ def is_constexpr(x) -> bool:
 # Runtime values
 # ---------------------------------------------------------------------------
 
+# Triton's language defines `**` on compile-time values only (constexpr):
+# on tensors it is an error there too, with the functions to use instead.
+POW_ON_TENSORS = ("`**` on tensors: Triton's language has no power operator for "
+                  "tensors; use tl.math.pow(x, y) or libdevice.pow(x, y)")
+
+
 class tensor:
     """A runtime value of a kernel: a scalar or a block. `handle` belongs to
     the builder in use (an SSA name when emitting IR, a NumPy array in the
@@ -581,7 +587,7 @@ class tensor:
     def __rlshift__(self, o): return _current_semantic().shl(o, self)
     def __rshift__(self, o): return _current_semantic().shr(self, o)
     def __rrshift__(self, o): return _current_semantic().shr(o, self)
-    def __pow__(self, o): raise SemanticUnsupported("`**` on tensors is not supported yet")
+    def __pow__(self, o): raise SemanticUnsupported(POW_ON_TENSORS)
     def __neg__(self): return _current_semantic().neg(self)
     def __pos__(self): return self
     def __invert__(self): return _current_semantic().invert(self)
