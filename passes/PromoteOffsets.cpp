@@ -5,6 +5,7 @@
 #include "dialects/Tile/IR/Tile.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -129,31 +130,21 @@ public:
       if (auto tensor = dyn_cast<RankedTensorType>(type))
         attr = DenseElementsAttr::get(tensor, cast<Attribute>(attr));
       result = arith::ConstantOp::create(b, loc, type, attr);
-    } else if (isa_and_nonnull<arith::AddIOp, arith::SubIOp, arith::MulIOp>(
-                   def) &&
-               rangeOf(value).mayWrap) {
-      Value lhs = promote(def->getOperand(0));
-      Value rhs = promote(def->getOperand(1));
-      place();
-      if (isa<arith::AddIOp>(def))
-        result = arith::AddIOp::create(b, loc, lhs, rhs);
-      else if (isa<arith::SubIOp>(def))
-        result = arith::SubIOp::create(b, loc, lhs, rhs);
-      else
-        result = arith::MulIOp::create(b, loc, lhs, rhs);
-    } else if (isa_and_nonnull<tile::SplatOp, tile::BroadcastOp,
+    } else if ((isa_and_nonnull<arith::AddIOp, arith::SubIOp, arith::MulIOp>(
+                    def) &&
+                rangeOf(value).mayWrap) ||
+               isa_and_nonnull<tile::SplatOp, tile::BroadcastOp,
                                tile::ExpandDimsOp>(def)) {
-      // Rebuilt even where nothing wraps: the scalar or the smaller
-      // tensor is what gets sign-extended.
-      Value source = promote(def->getOperand(0));
+      // The same op on i64 operands: an add, sub or mul that may wrap;
+      // a splat, broadcast or expand_dims even where nothing wraps (the
+      // scalar or the smaller tensor is what gets sign-extended).
+      IRMapping operands;
+      for (Value operand : def->getOperands())
+        operands.map(operand, promote(operand));
       place();
-      if (isa<tile::SplatOp>(def))
-        result = tile::SplatOp::create(b, loc, type, source);
-      else if (isa<tile::BroadcastOp>(def))
-        result = tile::BroadcastOp::create(b, loc, type, source);
-      else
-        result = tile::ExpandDimsOp::create(
-            b, loc, type, source, cast<tile::ExpandDimsOp>(def).getAxisAttr());
+      Operation *twin = b.clone(*def, operands);
+      twin->getResult(0).setType(type);
+      result = twin->getResult(0);
     } else {
       // Computed without wrapping: its i32 value is exact.
       result = arith::ExtSIOp::create(b, loc, type, value);
