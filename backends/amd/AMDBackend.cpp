@@ -38,6 +38,10 @@ public:
     options.numStages = numStages;
     options.registers = true;
     pm.addPass(mlir::terrazzo::createTerrazzoPipeline(options));
+    // Loop-carried pointers (the pipelined loops' included) and chains of
+    // pointer arithmetic as a base and i32 offsets, which buffer
+    // operations take.
+    pm.addPass(mlir::terrazzo::createTerrazzoAmdBufferAddresses());
   }
 
   mlir::LogicalResult convertToLLVM(mlir::ModuleOp module,

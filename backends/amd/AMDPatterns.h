@@ -3,11 +3,13 @@
 #ifndef TERRAZZO_BACKENDS_AMD_AMDPATTERNS_H
 #define TERRAZZO_BACKENDS_AMD_AMDPATTERNS_H
 
+#include "backends/amd/BufferAccess.h"
+#include "backends/common/TargetInfo.h"
 #include "target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
-#include "llvm/ADT/DenseMap.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::terrazzo {
 
@@ -20,31 +22,27 @@ void populateMfmaDotOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      const ::terrazzo::Target &target);
 
-/// A load's pointers as one scalar base pointer (uniform over the program)
-/// plus i32 element offsets known not to be negative.
-struct BufferAddress {
-  Value base;
-  Value offsets;
-};
-using BufferLoads = llvm::DenseMap<Operation *, BufferAddress>;
+/// The buffer pointers (address space 7) of the elements of `op` (a
+/// tile.store or atomic at `address`), out of range where inactive: what
+/// AMDTargetInfo::maskedAddresses gives the common lowering. The resource
+/// (the loads' too) covers 2^31 - 1 bytes from the base (byte offsets are
+/// 32-bit: a tensor accessed so must be smaller than 2 GiB, as for
+/// Triton's buffer operations), with CDNA's flags.
+TargetInfo::MaskedAddresses
+bufferAddresses(ConversionPatternRewriter &rewriter,
+                const TypeConverter &converter, Operation *op,
+                const BufferAddress &address);
 
-/// The tile.loads of `module` that buffer loads can serve: plain (not
-/// volatile, no cache hints) loads of a tensor of global memory through
-/// `addptr(splat(base), offsets)` (maybe broadcast), the offsets i32 and
-/// known not to be negative (isKnownNonNegative). Found before the
-/// conversion, which replaces what the offsets are computed from.
-BufferLoads findBufferLoads(ModuleOp module);
-
-/// Those loads as buffer loads (BufferLoadToLLVM.cpp), in the vectors the
-/// common lowering would use: a resource descriptor from the base (2^31 - 1
-/// bytes), the offsets in bytes, masked-off lanes at an out-of-range offset
-/// (the load returns 0; a nonzero `other` is selected after it) instead of
-/// a branch. Byte offsets are 32-bit: a tensor read so must be smaller
-/// than 2 GiB, as for Triton's buffer loads.
+/// The tile.loads of `accesses` as buffer loads (BufferOpsToLLVM.cpp), in
+/// the vectors the common lowering would use: the offsets in bytes,
+/// masked-off lanes at an out-of-range offset (the load returns 0; a
+/// nonzero `other` is selected after it) instead of a branch.
+/// Stores and atomics use the common lowering with buffer pointers
+/// (AMDTargetInfo::maskedAddresses).
 void populateBufferLoadToLLVMPatterns(TileGPUTypeConverter &converter,
                                       RewritePatternSet &patterns,
                                       const ModuleAxisInfoAnalysis &axisInfo,
-                                      const BufferLoads &loads);
+                                      const BufferAccesses &accesses);
 
 } // namespace mlir::terrazzo
 

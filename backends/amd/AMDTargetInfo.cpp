@@ -345,3 +345,16 @@ Value AMDTargetInfo::atomicCAS(RewriterBase &rewriter, Location loc,
   markDeviceMemoryAtomic(cas);
   return LLVM::ExtractValueOp::create(rewriter, loc, cas, 0);
 }
+
+TargetInfo::MaskedAddresses
+AMDTargetInfo::maskedAddresses(ConversionPatternRewriter &rewriter,
+                               const TypeConverter &converter,
+                               Operation *op) const {
+  if (!bufferAccesses || !isa<tile::StoreOp, tile::AtomicRMWOp,
+                                tile::AtomicCASOp>(op))
+    return {};
+  auto found = bufferAccesses->find(op);
+  if (found == bufferAccesses->end())
+    return {};
+  return bufferAddresses(rewriter, converter, op, found->second);
+}

@@ -5,14 +5,19 @@
 #ifndef TERRAZZO_BACKENDS_AMD_AMDTARGETINFO_H
 #define TERRAZZO_BACKENDS_AMD_AMDTARGETINFO_H
 
+#include "backends/amd/AMDPatterns.h"
 #include "backends/common/TargetInfo.h"
 
 namespace mlir::terrazzo {
 
 class AMDTargetInfo : public TargetInfo {
 public:
-  /// `warpSize`: the wavefront size (64 on CDNA, 32 on RDNA).
-  explicit AMDTargetInfo(unsigned warpSize) : warpSize(warpSize) {}
+  /// `warpSize`: the wavefront size (64 on CDNA, 32 on RDNA);
+  /// `bufferAccesses`: the module's accesses that use buffer resources
+  /// (findBufferAccesses), or null for none.
+  explicit AMDTargetInfo(unsigned warpSize,
+                         const BufferAccesses *bufferAccesses = nullptr)
+      : warpSize(warpSize), bufferAccesses(bufferAccesses) {}
 
   Value programId(RewriterBase &rewriter, Location loc,
                   unsigned dim) const override;
@@ -59,8 +64,15 @@ public:
                   Value val, tile::MemSemantic sem,
                   tile::MemScope scope) const override;
 
+  /// Buffer pointers for the stores and atomics of bufferAccesses
+  /// (bufferAddresses).
+  MaskedAddresses maskedAddresses(ConversionPatternRewriter &rewriter,
+                                  const TypeConverter &converter,
+                                  Operation *op) const override;
+
 private:
   unsigned warpSize;
+  const BufferAccesses *bufferAccesses;
 };
 
 } // namespace mlir::terrazzo

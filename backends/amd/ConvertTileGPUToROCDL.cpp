@@ -53,9 +53,9 @@ bool isFP8(Type type) {
 
 class AMDLowering : public VendorLowering {
 public:
-  AMDLowering(const ::terrazzo::Target &target, BufferLoads bufferLoads)
-      : target(target), targetInfo(target.warpSize),
-        bufferLoads(std::move(bufferLoads)) {}
+  AMDLowering(const ::terrazzo::Target &target, BufferAccesses accesses)
+      : target(target), bufferAccesses(std::move(accesses)),
+        targetInfo(target.warpSize, &bufferAccesses) {}
 
   const TargetInfo &getTargetInfo() const override { return targetInfo; }
 
@@ -120,7 +120,7 @@ public:
                            : std::nullopt);
     populateMfmaDotOpToLLVMPatterns(converter, patterns, target);
     populateBufferLoadToLLVMPatterns(converter, patterns, axisInfo,
-                                     bufferLoads);
+                                     bufferAccesses);
   }
 
   void addLegalDialects(ConversionTarget &conversionTarget) const override {
@@ -129,9 +129,10 @@ public:
 
 private:
   const ::terrazzo::Target &target;
+  /// The accesses that use buffer resources, found before the conversion
+  /// (the loads' patterns and targetInfo's addresses read them).
+  BufferAccesses bufferAccesses;
   AMDTargetInfo targetInfo;
-  /// The loads that become buffer loads, found before the conversion.
-  BufferLoads bufferLoads;
 };
 
 /// libdevice's functions (tl.extra.libdevice) called by their ocml names;
@@ -151,7 +152,7 @@ namespace terrazzo::amd {
 LogicalResult convertTileGPUToROCDL(ModuleOp module, const Target &target) {
   renameLibdeviceCalls(module);
   return mlir::terrazzo::convertTileGPUToLLVM(
-      module, target, AMDLowering(target, findBufferLoads(module)));
+      module, target, AMDLowering(target, findBufferAccesses(module)));
 }
 
 } // namespace terrazzo::amd

@@ -25,4 +25,41 @@ def TerrazzoAmdDotOperandsToLds
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }
 
+def TerrazzoAmdBufferAddresses
+    : Pass<"terrazzo-amd-buffer-addresses", "::mlir::ModuleOp"> {
+  let summary = "Address global accesses as a base pointer plus i32 "
+                "offsets, which buffer operations take";
+  let description = [{
+    Tilegpu IR, after terrazzo-pipeline (whose register-prefetch form
+    matches loads through carried pointers, and carries the pointers of
+    the iteration ahead). Buffer operations (BufferAccess.h) take an
+    access whose pointers are `addptr(splat(base), offsets)`; this pass
+    gives that form to two more:
+
+    * A loop-carried tensor of pointers (an `scf.for` iter_arg) whose
+      initial value is a scalar base pointer plus element offsets (splats,
+      broadcasts, expand_dims and addptrs of i32 offsets) and which each
+      iteration advances by `addptr(ptrs, step)` becomes an i32 offset
+      tensor (in the pointers' layout) that starts at those offsets and
+      advances by `arith.addi(offsets, step)`; its uses in the loop and
+      after it read `addptr(splat(base), offsets)`. Tutorial 03's matmul,
+      whose `a_ptrs += BLOCK_K * stride_ak` made loads with no base and
+      offsets to split them into, gets buffer loads. Only where the loop
+      loads, stores or updates through the pointers and the step is known
+      not to be negative (so that the carried offsets are too:
+      isKnownNonNegative's loop-carried rule).
+    * A load, store or atomic whose pointers are such a chain (`base +
+      rows * stride` broadcast, plus the columns) reads
+      `addptr(splat(base), summed offsets)`.
+
+    Either only where the base and offsets are a buffer address
+    (isBufferAddress: global memory, i32 offsets known not to be
+    negative): the offsets are i32, as a buffer operation's are, so what
+    gates buffer operations gates this rewrite. Everything else is left
+    as it is.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tile::TileDialect"];
+}
+
 #endif // TERRAZZO_BACKENDS_AMD_PASSES

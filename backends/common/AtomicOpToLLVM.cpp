@@ -128,6 +128,21 @@ FailureOr<Ownership> analyseOwnership(Operation *op, Type ptrType,
   return own;
 }
 
+/// The addresses of an atomic_rmw's or atomic_cas's elements: the
+/// target's (TargetInfo::maskedAddresses) where it has them, else the
+/// converted pointers `ptrs`. The accesses branch on their predicates
+/// either way.
+SmallVector<Value> atomicAddresses(ConversionPatternRewriter &rewriter,
+                                   const TypeConverter &converter,
+                                   const TargetInfo &target, Operation *op,
+                                   SmallVector<Value> ptrs) {
+  if (TargetInfo::MaskedAddresses addresses =
+          target.maskedAddresses(rewriter, converter, op))
+    for (unsigned r = 0; r < ptrs.size(); ++r)
+      ptrs[r] = addresses(r, Value());
+  return ptrs;
+}
+
 bool isAtomicOp(Operation *op) {
   return isa<tile::AtomicRMWOp, tile::AtomicCASOp, tile::AtomicLoadOp,
              tile::AtomicStoreOp, tile::AtomicPollOp>(op);
@@ -635,7 +650,9 @@ struct AtomicRMWOpConversion : public ConvertOpToLLVMPattern<tile::AtomicRMWOp> 
       return failure();
     bool needOld = !op.getResult().use_empty();
 
-    SmallVector<Value> ptrs = elementsOf(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> ptrs =
+        atomicAddresses(rewriter, *getTypeConverter(), target, op,
+                        elementsOf(rewriter, loc, adaptor.getPtr()));
     SmallVector<Value> vals = elementsOf(rewriter, loc, adaptor.getVal());
     SmallVector<Value> masks = elementsOf(rewriter, loc, adaptor.getMask());
     AtomicLowering lowering(op, *own, target, rewriter);
@@ -709,7 +726,9 @@ struct AtomicCASOpConversion : public ConvertOpToLLVMPattern<tile::AtomicCASOp> 
       return failure();
     bool needOld = !op.getResult().use_empty();
 
-    SmallVector<Value> ptrs = elementsOf(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> ptrs =
+        atomicAddresses(rewriter, *getTypeConverter(), target, op,
+                        elementsOf(rewriter, loc, adaptor.getPtr()));
     SmallVector<Value> cmps = elementsOf(rewriter, loc, adaptor.getCmp());
     SmallVector<Value> vals = elementsOf(rewriter, loc, adaptor.getVal());
     AtomicLowering lowering(op, *own, target, rewriter);

@@ -243,6 +243,8 @@ struct StoreOpConversion : public ConvertOpToLLVMPattern<tile::StoreOp> {
     });
 
     bool predicated = usePredicatedForm(op, element, ptrs.size() / width);
+    TargetInfo::MaskedAddresses addresses =
+        target.maskedAddresses(rewriter, *getTypeConverter(), op);
     for (size_t i = 0; i < ptrs.size(); i += width) {
       if (int32_t(i) & copies->registerMask)
         continue;
@@ -259,7 +261,10 @@ struct StoreOpConversion : public ConvertOpToLLVMPattern<tile::StoreOp> {
       Value mask = masks.empty() ? owner : masks[i];
       if (owner && !masks.empty())
         mask = LLVM::AndOp::create(rewriter, loc, mask, owner);
-      if (!mask)
+      if (addresses)
+        LLVM::StoreOp::create(rewriter, loc, vector, addresses(i, mask),
+                              alignment);
+      else if (!mask)
         store();
       else if (!predicated ||
                !target.storeGlobal(rewriter, loc, vector, ptrs[i], mask,

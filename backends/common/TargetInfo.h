@@ -10,6 +10,13 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <functional>
+
+namespace mlir {
+class ConversionPatternRewriter;
+class TypeConverter;
+} // namespace mlir
+
 namespace mlir::terrazzo {
 
 class TargetInfo {
@@ -105,6 +112,23 @@ public:
                            std::optional<tile::CacheModifier> cache,
                            std::optional<tile::EvictionPolicy> evict) const {
     return false;
+  }
+
+  /// Given the index of one of a thread's registers of an access and
+  /// whether it is accessed (i1, or null for always), an address of its
+  /// element at which the access does nothing where it is not.
+  using MaskedAddresses = std::function<Value(unsigned reg, Value active)>;
+  /// Addresses through which `op` (a tile.store, tile.atomic_rmw or
+  /// tile.atomic_cas of global memory) may access its elements instead of
+  /// its converted pointers, so that a masked store needs no branch (AMD:
+  /// buffer pointers, out of range where masked); null where the target
+  /// has none for `op`, and the caller uses the pointers, branching around
+  /// the accesses a mask leaves out. Atomics branch on their masks anyway
+  /// (their old values need it).
+  virtual MaskedAddresses maskedAddresses(ConversionPatternRewriter &rewriter,
+                                          const TypeConverter &converter,
+                                          Operation *op) const {
+    return {};
   }
 
   /// The LLVM syncscope of atomics at `scope` (the target's names; the

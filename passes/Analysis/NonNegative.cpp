@@ -7,28 +7,87 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 
-bool mlir::terrazzo::isKnownNonNegative(Value value, int depth) {
+namespace {
+
+/// Block arguments taken as not negative while the values they receive are
+/// checked: the induction hypothesis of a loop-carried value.
+using Assumed = llvm::SmallPtrSetImpl<Value>;
+
+bool nonNegative(Value value, int depth, Assumed &assumed);
+
+/// Whether loop-carried `arg` is not negative: every value it receives
+/// is, given that it is itself (by induction over the iterations: the
+/// first negative value it received would have been computed from values
+/// that were not negative).
+bool receivesNonNegative(BlockArgument arg, ValueRange incoming, int depth,
+                         Assumed &assumed) {
+  if (incoming.empty())
+    return false;
+  assumed.insert(arg);
+  bool all = llvm::all_of(incoming, [&](Value value) {
+    return nonNegative(value, depth + 1, assumed);
+  });
+  assumed.erase(arg);
+  return all;
+}
+
+/// The values that branches pass to `arg` of a block other than a
+/// region's entry (a loop header once scf is lowered to cf); empty when
+/// some predecessor's are unknown.
+SmallVector<Value> incomingValues(BlockArgument arg) {
+  SmallVector<Value> incoming;
+  Block *block = arg.getOwner();
+  for (auto it = block->pred_begin(), e = block->pred_end(); it != e; ++it) {
+    auto branch = dyn_cast<BranchOpInterface>((*it)->getTerminator());
+    if (!branch)
+      return {};
+    SuccessorOperands operands =
+        branch.getSuccessorOperands(it.getSuccessorIndex());
+    Value value = operands[arg.getArgNumber()];
+    if (!value)
+      return {};
+    incoming.push_back(value);
+  }
+  return incoming;
+}
+
+bool nonNegative(Value value, int depth, Assumed &assumed) {
   if (depth > 16)
     return false;
+  if (assumed.contains(value))
+    return true;
   APInt constant;
   if (matchPattern(value, m_ConstantInt(&constant)))
     return !constant.isNegative();
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     // A kernel argument specialised as not negative (the launch key says).
-    if (auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
-      return arg.getOwner()->isEntryBlock() &&
-             func.getArgAttr(arg.getArgNumber(),
-                             tile::TileDialect::kNonNegativeAttrName);
+    auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+    if (func && arg.getOwner()->isEntryBlock())
+      return bool(func.getArgAttr(arg.getArgNumber(),
+                                  tile::TileDialect::kNonNegativeAttrName));
     // An induction variable counts up from its lower bound by a step that
     // is not negative: a constant, or one such as tl.num_programs(0) (the
     // persistent loop over tiles, `range(pid, tiles, num_programs)`).
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-    return loop && arg == loop.getInductionVar() &&
-           isKnownNonNegative(loop.getStep(), depth + 1) &&
-           isKnownNonNegative(loop.getLowerBound(), depth + 1);
+    if (loop && arg == loop.getInductionVar())
+      return nonNegative(loop.getStep(), depth + 1, assumed) &&
+             nonNegative(loop.getLowerBound(), depth + 1, assumed);
+    // A loop-carried value: its initial value and what each iteration
+    // yields (offsets advanced by a stride: terrazzo-amd-buffer-addresses).
+    if (loop)
+      return receivesNonNegative(
+          arg,
+          {loop.getTiedLoopInit(arg)->get(),
+           loop.getTiedLoopYieldedValue(arg)->get()},
+          depth, assumed);
+    if (!arg.getOwner()->isEntryBlock())
+      return receivesNonNegative(arg, incomingValues(arg), depth, assumed);
+    return false;
   }
   Operation *def = value.getDefiningOp();
   if (!def)
@@ -40,23 +99,30 @@ bool mlir::terrazzo::isKnownNonNegative(Value value, int depth) {
   if (auto range = dyn_cast<tile::MakeRangeOp>(def))
     return int32_t(range.getStart()) >= 0;
   if (isa<tile::SplatOp, tile::BroadcastOp, tile::ExpandDimsOp>(def))
-    return isKnownNonNegative(def->getOperand(0), depth + 1);
+    return nonNegative(def->getOperand(0), depth + 1, assumed);
   auto operandsNonNegative = [&] {
     return llvm::all_of(def->getOperands(), [&](Value operand) {
-      return isKnownNonNegative(operand, depth + 1);
+      return nonNegative(operand, depth + 1, assumed);
     });
   };
   // A signed remainder has the dividend's sign.
   if (isa<arith::RemSIOp>(def))
-    return isKnownNonNegative(def->getOperand(0), depth + 1);
+    return nonNegative(def->getOperand(0), depth + 1, assumed);
   if (isa<arith::AddIOp, arith::MulIOp, arith::DivSIOp, arith::DivUIOp,
           arith::RemUIOp, arith::MinSIOp, arith::ExtSIOp, arith::ExtUIOp,
           arith::IndexCastOp>(def))
     return operandsNonNegative();
   if (isa<arith::MaxSIOp>(def))
     return llvm::any_of(def->getOperands(), [&](Value operand) {
-      return isKnownNonNegative(operand, depth + 1);
+      return nonNegative(operand, depth + 1, assumed);
     });
   return false;
 }
 
+
+} // namespace
+
+bool mlir::terrazzo::isKnownNonNegative(Value value) {
+  llvm::SmallPtrSet<Value, 4> assumed;
+  return nonNegative(value, 0, assumed);
+}

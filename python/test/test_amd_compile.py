@@ -139,14 +139,58 @@ def test_tl_dot_runs_on_mfma(target):
     assert "v_fma_f32" not in asm and "v_fmac_f32" not in asm
 
 
+def loop_body(asm: str) -> list:
+    """The instructions of the outermost loop of an AMDGCN function: from
+    the label that the farthest backward branch goes to, to the last branch
+    back to it."""
+    lines = [line.strip() for line in asm.splitlines()]
+    labels = {line[:-1]: i for i, line in enumerate(lines)
+              if line.startswith(".LBB") and line.endswith(":")}
+    best = None
+    for i, line in enumerate(lines):
+        words = line.split()
+        if words and words[0].startswith(("s_branch", "s_cbranch")) and len(words) > 1:
+            start = labels.get(words[1])
+            if start is not None and start < i and (best is None or start <= best[0]):
+                best = (start, i)
+    assert best is not None, "no loop"
+    return lines[best[0]:best[1] + 1]
+
+
+def _matmul_asm(stride_am):
+    _, path, attribute, args, kwargs = [c for c in _cases() if c[0] == "matmul-mfma-dot"][0]
+    a, b, c, m, n, k, _, *strides = args
+    kwargs = dict(kwargs, BLOCK_SIZE_M=64, BLOCK_SIZE_N=64, BLOCK_SIZE_K=32)
+    return _kernel(path, attribute).compile(a, b, c, m, n, k, stride_am, *strides,
+                                           target="hip:gfx942", stage="amdgcn", **kwargs)
+
+
+def test_matmul_loop_loads_a_through_buffer_loads():
+    # a_ptrs advance by BLOCK_SIZE_K each iteration: carried as a base and
+    # i32 offsets (terrazzo-amd-buffer-addresses), A's loads in the loop are
+    # buffer loads (stride_am = 128 is specialised as not negative). B's
+    # offsets are pid_n * BLOCK_SIZE_N + ..., and pid_n divides by
+    # min(num_pid_m - first_pid_m, GROUP_SIZE_M), a difference whose sign
+    # nothing proves: B's loads stay global loads.
+    body = loop_body(_matmul_asm(128))
+    assert any(line.startswith("v_mfma") for line in body)
+    assert sum(line.startswith("buffer_load_dwordx4") for line in body) == 1
+    assert sum(line.startswith("global_load_dwordx4") for line in body) == 1
+    # Must not: a stride that may be negative (not specialised: -128) keeps
+    # A's loads global too.
+    body = loop_body(_matmul_asm(-128))
+    assert not any(line.startswith("buffer_load") for line in body)
+    assert sum(line.startswith("global_load_dwordx4") for line in body) == 2
+
+
 def test_amdgcn_is_the_default_stage_of_a_hip_target():
     _, path, attribute, args, kwargs = _cases()[0]
     text = _kernel(path, attribute).compile(*args, target="hip:gfx942", **kwargs)
     assert '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"' in text
-    # Four consecutive floats per work-item: 128-bit accesses, the loads
-    # buffer loads (offsets pid * BLOCK + arange: i32, not negative).
-    assert "buffer_load_dwordx4" in text and "global_store_dwordx4" in text
-    assert "global_load" not in text
+    # Four consecutive floats per work-item: 128-bit accesses, buffer loads
+    # and stores (offsets pid * BLOCK + arange: i32, not negative).
+    assert "buffer_load_dwordx4" in text and "buffer_store_dwordx4" in text
+    assert "global_load" not in text and "global_store" not in text
     # Triton's `arch` spelling of an AMD processor names the same target.
     assert _kernel(path, attribute).compile(*args, target="gfx942", **kwargs) == text
 

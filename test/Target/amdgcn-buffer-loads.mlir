@@ -7,7 +7,8 @@
 // v_bfrev_b32 1, chosen by v_cndmask) so that it reads zeros, with no
 // branch around the load; a nonzero `other` is selected after it. Must
 // not: offsets that may be negative (a plain i32 argument) or are i64 stay
-// global_load_dwordx4. The assembly assembles again and links.
+// global_load_dwordx4. (The stores are buffer stores: amdgcn-buffer-stores.mlir.)
+// The assembly assembles again and links.
 
 // RUN: terrazzo-compile %s --target=hip:gfx942 --num-warps=4 --emit=amdgcn -o %t.s
 // RUN: FileCheck %s < %t.s
@@ -26,7 +27,7 @@
 // CHECK-NOT: s_cbranch
 // CHECK: buffer_load_dwordx4 v[{{[0-9]+}}:{{[0-9]+}}], [[OFFSET]], s[{{[0-9]+}}:{{[0-9]+}}], 0 offen
 // CHECK-NOT: global_load
-// CHECK: global_store_dwordx4
+// CHECK: buffer_store_dwordx4
 // CHECK: s_endpgm
 func.func @masked_add(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) {
   %pid = tile.program_id x : i32

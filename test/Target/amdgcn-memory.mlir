@@ -4,7 +4,7 @@
 // load or store (the mask is uniform over each work-item's four elements:
 // n is a multiple of 16): buffer_load_dwordx4 (the offsets, pid * 1024
 // plus a range, are i32 and not negative: amdgcn-buffer-loads.mlir) and
-// global_store_dwordx4. The assembly is
+// buffer_store_dwordx4 (amdgcn-buffer-stores.mlir). The assembly is
 // assembled again by llvm-mc and linked by ld.lld into a code object with
 // no undefined symbols.
 
@@ -19,7 +19,7 @@
 // CHECK-LABEL: add_kernel:
 // CHECK-COUNT-2: buffer_load_dwordx4
 // CHECK-NOT: global_load
-// CHECK: global_store_dwordx4
+// CHECK: buffer_store_dwordx4
 // CHECK-NOT: global_store
 // CHECK: s_endpgm
 // CHECK: .amdhsa_kernel add_kernel
