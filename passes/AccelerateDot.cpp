@@ -279,10 +279,19 @@ struct AccelerateDotPass
         continue;
       }
       unsigned size = instruction->m;
+      // A chain of dots whose warps take whole rows takes the transposed
+      // result where kWidth is 4: the head's registers are then the next
+      // dot's A operand (AMDAttrs.td), and the tail's the same layout, so
+      // that the row statistics the chain carries (attention's max and
+      // sum) need no conversion between them. Elsewhere P goes through LDS
+      // either way, and the plain layout is kept.
+      bool chain = feedsDotOperandA(dot) || computedFromDot(dot.getA());
       accelerate(dot, instruction->kWidth(), numWarps, instruction->m,
                  instruction->n, [&](unsigned wm, unsigned wn) {
+                   bool transposed =
+                       chain && wn == 1 && instruction->kWidth() == 4;
                    return tilegpu::AmdMfmaLayoutAttr::get(
-                       dot.getContext(), {wm, wn}, {size, size});
+                       dot.getContext(), {wm, wn}, {size, size}, transposed);
                  });
     }
     return failure(failed);

@@ -1,6 +1,7 @@
 // terrazzo-amd-dot-operands-to-lds: see Passes.td.
 #include "backends/amd/LdsSwizzle.h"
 #include "backends/amd/Passes.h"
+#include "backends/common/Patterns.h"
 
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
@@ -52,6 +53,10 @@ bool isMfmaOperandConversion(tilegpu::ConvertLayoutOp convert) {
     return false;
   Type element = type.getElementType();
   if (!element.isIntOrFloat() || element.isInteger(1))
+    return false;
+  // One the conversion does in registers or warp shuffles, with no shared
+  // memory (a transposed MFMA result to the next dot's A operand) stays.
+  if (getConvertLayoutScratchBytes(convert) == 0)
     return false;
   return llvm::all_of(type.getShape(), [](int64_t size) {
     return size > 0 && llvm::has_single_bit(uint64_t(size));

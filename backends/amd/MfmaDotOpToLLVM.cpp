@@ -6,7 +6,8 @@
 // found through the layouts' coordinates: for each s x s result tile and
 // each instruction's step of K, lane 0's coordinates of the fragment
 // (MmaLayouts.h) name the registers. float16 results accumulate in float32
-// and are rounded after the dot's last instruction.
+// and are rounded after the dot's last instruction. A transposed result
+// (isTransposed) is the instructions' B^T A^T: the operands swap places.
 #include "backends/amd/AMDPatterns.h"
 
 #include "backends/common/Patterns.h"
@@ -115,6 +116,11 @@ struct MfmaDotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
         matrixOperandOf(aType.getElementType(), op.getInputPrecision(), target);
     std::optional<MatrixOperand> bOperand =
         matrixOperandOf(bType.getElementType(), op.getInputPrecision(), target);
+    // A transposed result is computed as B^T A^T: the instruction takes B's
+    // fragments as its A and A's as its B.
+    bool transposed = mfma.getIsTransposed();
+    if (transposed)
+      std::swap(aOperand, bOperand);
     std::optional<MatrixInstruction> instruction;
     if (aOperand && bOperand && bLayoutAttr.getKWidth() == kWidth)
       for (const MatrixInstruction &candidate : target.matrixInstructions())
@@ -166,11 +172,14 @@ struct MfmaDotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
     for (int32_t m0 : mOrigins) {
       for (int32_t n0 : nOrigins) {
         // Accumulator register e of lane 0: row (e % 4) + 8 (e / 4) of the
-        // tile, its column 0.
+        // tile, its column 0 (transposed: row 0, that column).
         SmallVector<int32_t> cReg(accRegisters);
         Value acc = LLVM::UndefOp::create(rewriter, loc, accType);
         for (int32_t e = 0; e < accRegisters; ++e) {
-          if (!findRegister(dIndex, {m0 + e % 4 + 8 * (e / 4), n0}, cReg[e]))
+          int32_t along = e % 4 + 8 * (e / 4);
+          Coordinates at = transposed ? Coordinates{m0, n0 + along}
+                                      : Coordinates{m0 + along, n0};
+          if (!findRegister(dIndex, at, cReg[e]))
             return missing();
           Value value = results[cReg[e]];
           if (value.getType() != accElement)
@@ -190,9 +199,11 @@ struct MfmaDotOpConversion : public ConvertOpToLLVMPattern<tile::DotOp> {
           }
           // cbsz, abid, blgp: no broadcast between blocks, no lane swizzle.
           OperationState state(loc, opName);
-          state.addOperands({packRegister(rewriter, loc, aParts, aRegister),
-                             packRegister(rewriter, loc, bParts, bRegister),
-                             acc, zero, zero, zero});
+          Value aFragment = packRegister(rewriter, loc, aParts, aRegister);
+          Value bFragment = packRegister(rewriter, loc, bParts, bRegister);
+          if (transposed)
+            std::swap(aFragment, bFragment);
+          state.addOperands({aFragment, bFragment, acc, zero, zero, zero});
           state.addTypes(accType);
           acc = rewriter.create(state)->getResult(0);
         }

@@ -20,7 +20,9 @@ def TerrazzoAmdDotOperandsToLds
     at most 16 bytes; rows sharing a 128-byte line of banks share a phase;
     as many phases as the lanes one line of reads serves need) so that the
     consecutive rows that consecutive lanes read fall on distinct banks.
-    Other conversions are left to the generic lowering.
+    Other conversions are left to the generic lowering, and so are those
+    it does without shared memory (a relabelling of registers or warp
+    shuffles: a transposed MFMA result to the next dot's A operand).
   }];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }

@@ -183,6 +183,31 @@ def test_matmul_loop_loads_a_through_buffer_loads():
     assert sum(line.startswith("global_load_dwordx4") for line in body) == 2
 
 
+@pytest.mark.parametrize("causal", [False, True])
+def test_attention_forward_keeps_p_in_registers(causal):
+    # Tutorial 06's forward at 4 warps of 128 x 64 blocks on gfx942: both
+    # dots in the transposed MFMA layout, whose registers are P V's A
+    # operand, so P is not written to LDS. Per iteration (the loop's 32
+    # MFMAs) the only LDS writes are the prefetched K (4 ds_write_b64) and V
+    # (16 ds_write_b16, stored K-major), behind one s_barrier; P's buffer
+    # added 32 writes of 16 bits and a second barrier. K and V arrive by
+    # buffer loads.
+    path = "tutorials/06-fused-attention.py"
+    q = np.zeros((1, 2, 1024, 64), np.float16)
+    lse = np.zeros((1, 2, 1024), np.float32)
+    s = _kernel(path, "_strides")(q)
+    asm = _kernel(path, "_attn_fwd").compile(
+        q, q, q, 0.125, lse, q, *s, *s, *s, *s, 2, 1024, target="hip:gfx942",
+        stage="amdgcn", HEAD_DIM=64, CAUSAL=causal, EVEN_N=True, BLOCK_M=128,
+        BLOCK_N=64, num_warps=4, num_stages=3, WARP_SPECIALIZE=False)
+    body = loop_body(asm)
+    count = lambda prefix: sum(line.startswith(prefix) for line in body)
+    assert count("v_mfma_f32_32x32x8_f16") == 32
+    assert (count("ds_write"), count("ds_write_b64"), count("ds_write_b16")) == (20, 4, 16)
+    assert count("s_barrier") == 1
+    assert count("buffer_load_dwordx4") == 4 and count("global_load") == 0
+
+
 def test_amdgcn_is_the_default_stage_of_a_hip_target():
     _, path, attribute, args, kwargs = _cases()[0]
     text = _kernel(path, attribute).compile(*args, target="hip:gfx942", **kwargs)

@@ -132,3 +132,20 @@ func.func @ocp(%a: tensor<64x32xf8E4M3FN>, %b: tensor<32x64xf8E4M3FN>, %c: tenso
   %d = tile.dot %a, %b, %c : tensor<64x32xf8E4M3FN> * tensor<32x64xf8E4M3FN> -> tensor<64x64xf32>
   return %d : tensor<64x64xf32>
 }
+
+// -----
+
+// A chain of dots (attention's P V, P = exp2(Q K^T) in float16): both take
+// the transposed result (isTransposed), whose registers are the next dot's
+// A operand, the warps along M; a dot alone (@f16 above) does not.
+// GFX942-LABEL: func.func @chain
+// GFX942: %[[S:.+]] = tile.dot {{.*}} -> tensor<128x64xf32, #tilegpu.amd_mfma<{warpsPerCTA = [4, 1], instrShape = [32, 32], isTransposed = true}>>
+// GFX942: tile.dot {{.*}} -> tensor<128x64xf32, #tilegpu.amd_mfma<{warpsPerCTA = [4, 1], instrShape = [32, 32], isTransposed = true}>>
+func.func @chain(%q: tensor<128x64xf16>, %k: tensor<64x64xf16>, %v: tensor<64x64xf16>) -> tensor<128x64xf32> {
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %s = tile.dot %q, %k, %zero : tensor<128x64xf16> * tensor<64x64xf16> -> tensor<128x64xf32>
+  %e = math.exp2 %s : tensor<128x64xf32>
+  %p = arith.truncf %e : tensor<128x64xf32> to tensor<128x64xf16>
+  %o = tile.dot %p, %v, %zero : tensor<128x64xf16> * tensor<64x64xf16> -> tensor<128x64xf32>
+  return %o : tensor<128x64xf32>
+}

@@ -1,15 +1,20 @@
 // Attention's forward loop on gfx942 (Inputs/attention_fwd_causal.mlir,
 // as ptx-attention-forward.mlir for sm_90a): both dots of each loop on
 // MFMA (v_mfma_f32_32x32x8_f16, the warps along M so that each takes whole
-// rows), and layout propagation keeps the scores, the row max and sum
-// (reductions of the MFMA layout, their results in its slice), exp2, the
-// rescaled output and the loop-carried max and sum in the MFMA layout, as
-// it does for NVIDIA's: in each loop the only conversions left are the dot
-// operands', through swizzled LDS buffers (P from the accumulator to the A
-// operand; K and V from their loads, which the pipeliner's register-prefetch
-// form issues an iteration ahead, first in the loop, and stores into the
-// other buffer of two last). Per loop and warp: Q K^T is 2 tiles x 8 k steps, P V likewise,
-// 64 instructions for the two loops. The assembly assembles again and links.
+// rows), in the transposed MFMA layout (isTransposed: lane l holds row
+// l % 32, its registers columns), and layout propagation keeps the scores,
+// the row max and sum (reductions of the MFMA layout, their results in its
+// slice), exp2, the rescaled output and the loop-carried max and sum in
+// that layout, as it does for NVIDIA's. P feeds the second dot from
+// registers: the transposed accumulator's registers are the A operand's
+// (kWidth 4), so its conversion is a relabelling, with no LDS buffer. In
+// each loop the only LDS writes are K's and V's, which the pipeliner's
+// register-prefetch form issues an iteration ahead, first in the loop, and
+// stores into the other buffer of two last: 4 ds_write_b64 (K) and 16
+// ds_write_b16 (V, written K-major) per loop, where P's buffer added 32
+// more, with a second s_barrier. Per loop and warp: Q K^T is 2 tiles x 8 k
+// steps, P V likewise, 64 instructions for the two loops. The assembly
+// assembles again and links.
 
 // RUN: terrazzo-compile %S/Inputs/attention_fwd_causal.mlir --target=hip:gfx942 --num-warps=4 --emit=tilegpu -o %t.tilegpu.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.tilegpu.mlir
@@ -19,9 +24,9 @@
 // RUN: ld.lld -shared %t.o -o %t.hsaco
 // RUN: llvm-nm -D --undefined-only %t.hsaco | count 0
 
-// IR: #[[$SLICE:.+]] = #tilegpu.slice<{dim = 1, parent = #tilegpu.amd_mfma<{warpsPerCTA = [4, 1], instrShape = [32, 32]}>}>
+// IR: #[[$SLICE:.+]] = #tilegpu.slice<{dim = 1, parent = #tilegpu.amd_mfma<{warpsPerCTA = [4, 1], instrShape = [32, 32], isTransposed = true}>}>
 // IR-LABEL: func.func @attn_fwd
-// IR: scf.for {{.*}} -> (tensor<128x64xf32, #[[$MFMA:tilegpu.amd_mfma<\{warpsPerCTA = \[4, 1\], instrShape = \[32, 32\]\}>]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>, i32)
+// IR: scf.for {{.*}} -> (tensor<128x64xf32, #[[$MFMA:tilegpu.amd_mfma<\{warpsPerCTA = \[4, 1\], instrShape = \[32, 32\], isTransposed = true\}>]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>, i32)
 // IR-NOT: tilegpu.convert_layout
 // IR: %[[KNEXT:.+]] = tile.load
 // IR: %[[VNEXT:.+]] = tile.load
@@ -33,8 +38,7 @@
 // IR: math.exp2 {{.*}} : tensor<128x64xf32, #[[$MFMA]]>
 // IR-NOT: tilegpu.convert_layout
 // IR: %[[P:.+]] = arith.truncf {{.*}} : tensor<128x64xf32, #[[$MFMA]]> to tensor<128x64xf16, #[[$MFMA]]>
-// IR-NEXT: %[[PBUF:.+]] = tilegpu.local_alloc %[[P]] : (tensor<128x64xf16, #[[$MFMA]]>) -> !tilegpu.memdesc<128x64xf16, #{{.+}}>
-// IR-NEXT: tilegpu.local_load %[[PBUF]] : {{.*}} -> tensor<128x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #[[$MFMA]], kWidth = 4}>>
+// IR-NEXT: tilegpu.convert_layout %[[P]] : tensor<128x64xf16, #[[$MFMA]]> -> tensor<128x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #[[$MFMA]], kWidth = 4}>>
 // IR-NEXT: %[[VBUF:.+]] = tilegpu.memdesc_index %[[VSTACK:.+]][%[[READ]]] :
 // IR-NEXT: tilegpu.local_load %[[VBUF]] : {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 1, parent = #[[$MFMA]], kWidth = 4}>>
 // IR-NEXT: tile.dot {{.*}} -> tensor<128x64xf32, #[[$MFMA]]>
@@ -56,3 +60,35 @@
 // CHECK-COUNT-64: v_mfma_f32_32x32x8_f16
 // CHECK-NOT: v_mfma
 // CHECK: s_endpgm
+
+// Each loop (from its label to the branch back): one s_barrier, K's and
+// V's LDS writes and no others.
+// RUN: FileCheck %s --check-prefix=LOOP < %t.s
+// LOOP-LABEL: attn_fwd:
+// LOOP: [[L1:.LBB0_[0-9]+]]:
+// LOOP-NOT: ds_write
+// LOOP: s_barrier
+// LOOP-NOT: s_barrier
+// LOOP-NOT: ds_write
+// LOOP: v_mfma_f32_32x32x8_f16
+// LOOP-NOT: s_barrier
+// LOOP-COUNT-4: ds_write_b64
+// LOOP-COUNT-16: ds_write_b16
+// LOOP-NOT: ds_write
+// LOOP-NOT: s_barrier
+// LOOP: s_cbranch_vccnz [[L1]]
+// The second loop's prologue (its first K and V, into LDS) branches past
+// it when it has no iteration.
+// LOOP: s_cbranch_vccnz [[SKIP:.LBB0_[0-9]+]]
+// LOOP: [[L2:.LBB0_[0-9]+]]:
+// LOOP-NOT: ds_write
+// LOOP: s_barrier
+// LOOP-NOT: s_barrier
+// LOOP-NOT: ds_write
+// LOOP: v_mfma_f32_32x32x8_f16
+// LOOP-NOT: s_barrier
+// LOOP-COUNT-4: ds_write_b64
+// LOOP-COUNT-16: ds_write_b16
+// LOOP-NOT: ds_write
+// LOOP-NOT: s_barrier
+// LOOP: s_cbranch_vccnz [[L2]]

@@ -225,19 +225,75 @@ TEST(MfmaLayouts, OperandsFeedTheWarpsAccumulators) {
   for (Case c :
        {Case{64, 64, 32, 2, 2, 32, 4}, Case{128, 32, 64, 4, 1, 16, 8},
         Case{32, 128, 16, 1, 4, 32, 1}, Case{16, 16, 64, 2, 2, 16, 4}}) {
-    LinearLayout acc =
-        terrazzo::amdMfmaLayout({c.m, c.n}, {c.wm, c.wn}, c.size);
-    LinearLayout a = terrazzo::mfmaOperandLayout({c.m, c.k}, 0, {c.wm, c.wn},
-                                                 c.size, c.kWidth);
-    LinearLayout b = terrazzo::mfmaOperandLayout({c.k, c.n}, 1, {c.wm, c.wn},
-                                                 c.size, c.kWidth);
-    EXPECT_TRUE(acc.isSurjective());
-    EXPECT_TRUE(a.isSurjective());
-    EXPECT_TRUE(b.isSurjective());
-    if (c.m >= c.size * c.wm && c.n >= c.size * c.wn) {
-      EXPECT_TRUE(acc.isInjective()) << "no element held twice";
+    for (bool transposed : {false, true}) {
+      LinearLayout acc = terrazzo::amdMfmaLayout({c.m, c.n}, {c.wm, c.wn},
+                                                 c.size, transposed);
+      LinearLayout a = terrazzo::mfmaOperandLayout(
+          {c.m, c.k}, 0, {c.wm, c.wn}, c.size, c.kWidth);
+      LinearLayout b = terrazzo::mfmaOperandLayout(
+          {c.k, c.n}, 1, {c.wm, c.wn}, c.size, c.kWidth);
+      EXPECT_TRUE(acc.isSurjective());
+      EXPECT_TRUE(a.isSurjective());
+      EXPECT_TRUE(b.isSurjective());
+      if (c.m >= c.size * c.wm && c.n >= c.size * c.wn) {
+        EXPECT_TRUE(acc.isInjective()) << "no element held twice";
+      }
+      expectOperandsFeedAccumulators(acc, a, b, int32_t(c.wm * c.wn), 64,
+                                     c.k);
     }
-    expectOperandsFeedAccumulators(acc, a, b, int32_t(c.wm * c.wn), 64, c.k);
+  }
+}
+
+// The transposed accumulator (the instructions' B^T A^T): lane l holds row
+// l % s of D, its registers r the columns (r % 4) + 8 (r / 4) + 4 (l / s).
+TEST(MfmaLayouts, TransposedAccumulatorSwapsRowsAndColumns) {
+  for (int32_t size : {32, 16}) {
+    LinearLayout layout =
+        terrazzo::amdMfmaLayout({size, size}, {1, 1}, size, true);
+    for (int32_t lane = 0; lane < 64; ++lane)
+      for (int32_t r = 0; r < size * size / 64; ++r) {
+        Coord element = mfmaAccumulatorElement(size, lane, r);
+        EXPECT_EQ(at(layout, r, lane, 0), Coord(element.second, element.first))
+            << size << " lane " << lane << " register " << r;
+      }
+  }
+}
+
+// Attention's P: with kWidth 4, every lane (and warp) holds the same
+// elements in the transposed accumulator of an M x N result as in the A
+// operand (M x K, K = N) of the next dot, so the conversion between them
+// relabels registers. Not so for the accumulator as the instructions give
+// it, nor for kWidth 8 (a lane's 8 k are two lanes' 4 columns).
+TEST(MfmaLayouts, TransposedAccumulatorIsTheNextAOperand) {
+  struct Case {
+    int64_t m, n;
+    unsigned wm, size, kWidth;
+    bool registersOnly;
+  };
+  for (Case c : {Case{128, 64, 4, 32, 4, true}, Case{64, 128, 2, 32, 4, true},
+                 Case{128, 64, 4, 16, 4, true}, Case{128, 64, 4, 32, 8, false}}) {
+    LinearLayout acc =
+        terrazzo::amdMfmaLayout({c.m, c.n}, {c.wm, 1}, c.size, true);
+    LinearLayout plain =
+        terrazzo::amdMfmaLayout({c.m, c.n}, {c.wm, 1}, c.size, false);
+    LinearLayout a = terrazzo::mfmaOperandLayout({c.m, c.n}, 0, {c.wm, 1},
+                                                 c.size, c.kWidth);
+    auto sameThreads = [&](const LinearLayout &from) {
+      for (int32_t warp = 0; warp < int32_t(c.wm); ++warp)
+        for (int32_t lane = 0; lane < 64; ++lane) {
+          std::set<Coord> held, wanted;
+          for (int32_t r = 0; r < from.getInDimSize("register"); ++r)
+            held.insert(at(from, r, lane, warp));
+          for (int32_t r = 0; r < a.getInDimSize("register"); ++r)
+            wanted.insert(at(a, r, lane, warp));
+          if (held != wanted)
+            return false;
+        }
+      return true;
+    };
+    EXPECT_EQ(sameThreads(acc), c.registersOnly)
+        << c.m << " x " << c.n << " size " << c.size << " kWidth " << c.kWidth;
+    EXPECT_FALSE(sameThreads(plain));
   }
 }
 

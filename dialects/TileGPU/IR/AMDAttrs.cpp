@@ -15,7 +15,7 @@ using namespace mlir::tilegpu;
 LogicalResult
 AmdMfmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           ArrayRef<unsigned> warpsPerCTA,
-                          ArrayRef<unsigned> instrShape) {
+                          ArrayRef<unsigned> instrShape, bool isTransposed) {
   if (warpsPerCTA.size() != 2)
     return emitError() << "warpsPerCTA must have two entries (M, N)";
   if (failed(verifyPowersOfTwo(emitError, "warpsPerCTA", warpsPerCTA)))

@@ -18,10 +18,18 @@ def TileGPU_AmdMfmaLayout : TileGPU_Attr<"AmdMfmaLayout", "amd_mfma",
     fastest, to cover the tensor. Its operands are `#tilegpu.dot_operand`
     layouts with this parent, `kWidth` the consecutive k each lane holds.
 
+    `isTransposed = true` is the transposed result, which the instructions
+    give when A and B swap places (D^T = B^T A^T): lane l holds row l % s,
+    its registers r the columns (r % 4) + 8 (r / 4) + 4 (l / s). Those are
+    the k of the A operand (kWidth 4) that lane holds, so that a dot's
+    result feeds the next dot's A operand from registers (attention's P).
+
         #tilegpu.amd_mfma<{warpsPerCTA = [2, 2], instrShape = [32, 32]}>
+        #tilegpu.amd_mfma<{warpsPerCTA = [4, 1], instrShape = [32, 32], isTransposed = true}>
   }];
   let parameters = (ins TileGPU_UnsignedArrayParameter<>:$warpsPerCTA,
-                        TileGPU_UnsignedArrayParameter<>:$instrShape);
+                        TileGPU_UnsignedArrayParameter<>:$instrShape,
+                        DefaultValuedParameter<"bool", "false">:$isTransposed);
   let assemblyFormat = "`<` `{` struct(params) `}` `>`";
   let genVerifyDecl = 1;
 }

@@ -61,7 +61,8 @@ mlir::tilegpu::toLinearLayout(ArrayRef<int64_t> shape, Attribute layout,
         ::terrazzo::checkAmdMfmaLayout(shape, mfma.getWarpsPerCTA(), size);
     if (!reason.empty())
       return reject(std::move(reason));
-    return ::terrazzo::amdMfmaLayout(shape, mfma.getWarpsPerCTA(), size);
+    return ::terrazzo::amdMfmaLayout(shape, mfma.getWarpsPerCTA(), size,
+                                     mfma.getIsTransposed());
   }
   if (auto operand = dyn_cast<DotOperandLayoutAttr>(layout)) {
     if (auto mfma = dyn_cast<AmdMfmaLayoutAttr>(operand.getParent())) {

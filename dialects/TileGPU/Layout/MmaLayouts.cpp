@@ -244,18 +244,19 @@ std::string terrazzo::checkAmdMfmaLayout(llvm::ArrayRef<int64_t> shape,
 
 LinearLayout terrazzo::amdMfmaLayout(llvm::ArrayRef<int64_t> shape,
                                      llvm::ArrayRef<unsigned> warpsPerCTA,
-                                     unsigned instrSize) {
+                                     unsigned instrSize, bool transposed) {
   check(checkAmdMfmaLayout(shape, warpsPerCTA, instrSize));
   unsigned sizeBits = llvm::Log2_32(instrSize);
   int32_t size = static_cast<int32_t>(instrSize);
   // Rows r % 4 + 8 (r / 4) in registers, 4 (l / s) in the lanes above the
-  // s columns.
+  // s columns; transposed, the same with rows and columns swapped.
+  unsigned rows = transposed ? 1 : 0, columns = 1 - rows;
   std::vector<Basis> registers;
-  appendAlong(registers, 0, 1, 2);
-  appendAlong(registers, 0, 8, 2 * sizeBits - 8);
+  appendAlong(registers, rows, 1, 2);
+  appendAlong(registers, rows, 8, 2 * sizeBits - 8);
   std::vector<Basis> lanes;
-  appendAlong(lanes, 1, 1, sizeBits);
-  appendAlong(lanes, 0, 4, kMfmaLaneBits - sizeBits);
+  appendAlong(lanes, columns, 1, sizeBits);
+  appendAlong(lanes, rows, 4, kMfmaLaneBits - sizeBits);
   std::vector<Basis> warps;
   appendAlong(warps, 0, size, llvm::Log2_32(warpsPerCTA[0]));
   appendAlong(warps, 1, size, llvm::Log2_32(warpsPerCTA[1]));

@@ -72,11 +72,12 @@ std::string checkMmaV2OperandLayout(llvm::ArrayRef<int64_t> shape,
 /// The accumulator layout of a 2-D M x N tensor for MFMA instructions with
 /// an instrSize x instrSize result (32 or 16) on wavefronts of 64: warps
 /// tile the result warpsPerCTA[0] along M, then warpsPerCTA[1] along N,
-/// each one instruction tile; the pattern repeats, N fastest. Fatal error
-/// on whatever checkAmdMfmaLayout rejects.
+/// each one instruction tile; the pattern repeats, N fastest. `transposed`:
+/// the layout of the transposed result (the lanes along M, the registers
+/// along N). Fatal error on whatever checkAmdMfmaLayout rejects.
 LinearLayout amdMfmaLayout(llvm::ArrayRef<int64_t> shape,
                            llvm::ArrayRef<unsigned> warpsPerCTA,
-                           unsigned instrSize);
+                           unsigned instrSize, bool transposed = false);
 
 /// The layout of operand `opIdx` (0: A, M x K; 1: B, K x N) of the MFMA
 /// instructions whose accumulators have amdMfmaLayout(warpsPerCTA,

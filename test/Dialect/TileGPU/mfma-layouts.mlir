@@ -17,6 +17,16 @@ func.func @mfma_32(%a: tensor<64x16xf16, #a>, %b: tensor<16x64xf16, #b>, %c: ten
 
 // -----
 
+// The transposed result prints its flag (and only where it is set).
+// CHECK-LABEL: func.func @mfma_transposed
+// CHECK-SAME: tensor<128x64xf32, #tilegpu.amd_mfma<{warpsPerCTA = [4, 1], instrShape = [32, 32], isTransposed = true}>>
+// CHECK-SAME: tensor<128x64xf32, #tilegpu.amd_mfma<{warpsPerCTA = [4, 1], instrShape = [32, 32]}>>
+func.func @mfma_transposed(%t: tensor<128x64xf32, #tilegpu.amd_mfma<{warpsPerCTA = [4, 1], instrShape = [32, 32], isTransposed = true}>>, %f: tensor<128x64xf32, #tilegpu.amd_mfma<{warpsPerCTA = [4, 1], instrShape = [32, 32], isTransposed = false}>>) {
+  return
+}
+
+// -----
+
 #mfma = #tilegpu.amd_mfma<{warpsPerCTA = [4, 1], instrShape = [16, 16]}>
 #a = #tilegpu.dot_operand<{opIdx = 0, parent = #mfma, kWidth = 8}>
 // A slice of it: the row maxima of attention's softmax.
