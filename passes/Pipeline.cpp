@@ -963,6 +963,65 @@ bool ringsFitTogether(ArrayRef<std::pair<scf::ForOp, int64_t>> loops) {
          int64_t(target->maxSharedMemoryBytes);
 }
 
+/// Moves each `tilegpu.local_alloc` of a value (an operand staged in shared
+/// memory once, such as attention's Q) that sits outside loops down to its
+/// first reader in its block, when a pipelined loop's setup (tensor maps,
+/// mbarriers, the copies ahead) lies between: the load of the value is
+/// issued first and lands while that setup runs, instead of being waited
+/// for before it. A new buffer cannot alias anything before it exists, so
+/// the move changes no result; the load's registers live a little longer.
+void sinkStagedOperands(func::FuncOp func) {
+  SmallVector<tilegpu::LocalAllocOp> allocs;
+  func.walk([&](tilegpu::LocalAllocOp alloc) {
+    if (alloc.getSrc() && !alloc->getParentOfType<LoopLikeOpInterface>())
+      allocs.push_back(alloc);
+  });
+  auto hasLoop = [](Operation *op) {
+    return op->walk([](LoopLikeOpInterface) { return WalkResult::interrupt(); })
+        .wasInterrupted();
+  };
+  for (tilegpu::LocalAllocOp alloc : allocs) {
+    Block *block = alloc->getBlock();
+    // Its proxy fence goes with it.
+    SmallVector<Operation *> fences;
+    Operation *first = nullptr;
+    for (Operation *user : alloc->getUsers()) {
+      if (isa<tilegpu::FenceAsyncSharedOp>(user) &&
+          user->getBlock() == block) {
+        fences.push_back(user);
+        continue;
+      }
+      Operation *inBlock = block->findAncestorOpInBlock(*user);
+      if (inBlock && (!first || inBlock->isBeforeInBlock(first)))
+        first = inBlock;
+    }
+    if (!first)
+      continue;
+    // Past a pipelined loop's setup (tensor maps, mbarriers, the copies
+    // ahead, in guards), never past a loop: the value's registers would be
+    // held through it.
+    Operation *to = first;
+    bool setup = false;
+    for (Operation *op = alloc->getNextNode(); op != first;
+         op = op->getNextNode()) {
+      if (llvm::is_contained(fences, op))
+        continue;
+      if (hasLoop(op)) {
+        to = op;
+        break;
+      }
+      setup |= isa<tilegpu::TensormapCreateOp, tilegpu::MBarrierInitOp,
+                   tilegpu::AsyncTMACopyGlobalToLocalOp>(op) ||
+               op->getNumRegions() != 0;
+    }
+    if (!setup)
+      continue;
+    alloc->moveBefore(to);
+    for (Operation *fence : fences)
+      fence->moveBefore(to);
+  }
+}
+
 struct PipelinePass
     : public mlir::terrazzo::impl::TerrazzoPipelineBase<PipelinePass> {
   using TerrazzoPipelineBase::TerrazzoPipelineBase;
@@ -1016,6 +1075,8 @@ struct PipelinePass
       if (pipeliner.broken)
         return signalPassFailure();
     }
+    for (auto &entry : byFunction)
+      sinkStagedOperands(cast<func::FuncOp>(entry.first));
   }
 };
 
