@@ -97,7 +97,8 @@ mlir::terrazzo::getOrCreateWarpSpecialize(scf::ForOp loop,
   MLIRContext *context = loop.getContext();
   unsigned consumers = tilegpu::getNumWarps(loop);
   unsigned total = consumers + producerWarps;
-  unsigned launch = tilegpu::WarpSpecializeOp::launchRegisters(total);
+  unsigned launch = tilegpu::WarpSpecializeOp::launchRegisters(
+      total, tilegpu::getMaxRegisters(loop));
   unsigned producer = std::min(kProducerRegisters, launch);
   // The consumers take what the producer gives up.
   unsigned consumer = std::min<unsigned>(
