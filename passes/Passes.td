@@ -277,8 +277,8 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     Last, a `tilegpu.local_alloc` of a value outside loops (an operand
     staged once, attention's Q), with its `tilegpu.fence_async_shared`,
     moves down to its first reader in its block when a pipelined loop's
-    setup (tensor maps, mbarrier initialisation, the copies ahead, in
-    guards) lies between, never past a loop: the value's load is issued
+    setup (tensor maps, mbarrier initialisation, the TMA or cp.async
+    copies ahead, in guards) lies between, never past a loop: the value's load is issued
     first and lands while the setup runs.
 
     In the other forms every copy in the loop is marked

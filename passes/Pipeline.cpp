@@ -998,7 +998,7 @@ void sinkStagedOperands(func::FuncOp func) {
     if (!first)
       continue;
     // Past a pipelined loop's setup (tensor maps, mbarriers, the copies
-    // ahead, in guards), never past a loop: the value's registers would be
+    // ahead, TMA or cp.async, in guards), never past a loop: the value's registers would be
     // held through it.
     Operation *to = first;
     bool setup = false;
@@ -1011,7 +1011,8 @@ void sinkStagedOperands(func::FuncOp func) {
         break;
       }
       setup |= isa<tilegpu::TensormapCreateOp, tilegpu::MBarrierInitOp,
-                   tilegpu::AsyncTMACopyGlobalToLocalOp>(op) ||
+                   tilegpu::AsyncTMACopyGlobalToLocalOp,
+                   tilegpu::AsyncCopyGlobalToLocalOp>(op) ||
                op->getNumRegions() != 0;
     }
     if (!setup)
