@@ -31,7 +31,10 @@ using BufferLoads = llvm::DenseMap<Operation *, BufferAddress>;
 /// The tile.loads of `module` that buffer loads can serve: plain (not
 /// volatile, no cache hints) loads of a tensor of global memory through
 /// `addptr(splat(base), offsets)` (maybe broadcast), the offsets i32 and
-/// known not to be negative (isKnownNonNegative). Found before the
+/// known not to be negative (isKnownNonNegative), the base a kernel
+/// argument with `tile.pointer_range` of at most 32 bits
+/// (hasSmallPointerRange: the tensor is smaller than 2 GiB) or such an
+/// argument advanced by offsets that are not negative. Found before the
 /// conversion, which replaces what the offsets are computed from.
 BufferLoads findBufferLoads(ModuleOp module);
 
@@ -40,7 +43,8 @@ BufferLoads findBufferLoads(ModuleOp module);
 /// bytes), the offsets in bytes, masked-off lanes at an out-of-range offset
 /// (the load returns 0; a nonzero `other` is selected after it) instead of
 /// a branch. Byte offsets are 32-bit: a tensor read so must be smaller
-/// than 2 GiB, as for Triton's buffer loads.
+/// than 2 GiB, which the base's tile.pointer_range says, as for Triton's
+/// buffer loads.
 void populateBufferLoadToLLVMPatterns(TileGPUTypeConverter &converter,
                                       RewritePatternSet &patterns,
                                       const ModuleAxisInfoAnalysis &axisInfo,

@@ -7,6 +7,7 @@
 #include "dialects/Tile/IR/Tile.h"
 #include "passes/Analysis/AxisInfo.h"
 #include "passes/Analysis/NonNegative.h"
+#include "passes/Analysis/PointerRange.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -49,6 +50,18 @@ std::optional<BufferAddress> matchBufferAddress(tile::LoadOp load) {
   auto base = dyn_cast<tile::PointerType>(splat.getSrc().getType());
   // Global memory only (address space 1).
   if (!base || base.getAddressSpace() != 1)
+    return std::nullopt;
+  // The resource reaches 2^31 - 1 bytes past the base: the base must be a
+  // kernel argument whose addresses stay that close
+  // (tile.pointer_range, the launch key's "fits in 2^31 bytes"), advanced
+  // by offsets that are not negative.
+  Value root = splat.getSrc();
+  while (auto step = root.getDefiningOp<tile::AddPtrOp>()) {
+    if (!isKnownNonNegative(step.getOffset()))
+      return std::nullopt;
+    root = step.getPtr();
+  }
+  if (!hasSmallPointerRange(root))
     return std::nullopt;
   return BufferAddress{splat.getSrc(), offsets};
 }
