@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
@@ -37,8 +38,17 @@ bool inRange(Value ptr, DenseSet<Value> &seen) {
   }
   Operation *def = ptr.getDefiningOp();
   if (isa_and_nonnull<tile::SplatOp, tile::BroadcastOp, tile::ExpandDimsOp,
-                      tile::ReshapeOp, tile::TransOp, tile::AddPtrOp>(def))
+                      tile::ReshapeOp, tile::TransOp, tile::SplitOp,
+                      tile::AddPtrOp>(def))
     return inRange(def->getOperand(0), seen);
+  // A pointer seen as pointing to another element type (a kernel taking
+  // fp8 data as int8).
+  if (auto cast = dyn_cast_or_null<tile::BitcastOp>(def))
+    return isa<tile::PointerType>(getElementTypeOrSelf(cast->getOperand(0))) &&
+           inRange(cast->getOperand(0), seen);
+  if (auto join = dyn_cast_or_null<tile::JoinOp>(def))
+    return inRange(join->getOperand(0), seen) &&
+           inRange(join->getOperand(1), seen);
   if (auto select = dyn_cast_or_null<arith::SelectOp>(def))
     return inRange(select.getTrueValue(), seen) &&
            inRange(select.getFalseValue(), seen);

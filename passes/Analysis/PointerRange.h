@@ -17,9 +17,10 @@ bool hasSmallPointerRange(Value arg);
 
 /// Whether every pointer `ptr` (a pointer, or a tensor of them) may hold is
 /// formed from arguments that hasSmallPointerRange accepts: through splat,
-/// broadcast, expand_dims, reshape, trans, addptr (whatever its offsets: the
-/// attribute bounds the addresses formed), select, and values an scf.for
-/// or scf.if carries (each value that may flow in). Anything else (an
+/// broadcast, expand_dims, reshape, trans, join, split, bitcasts between
+/// pointer types, addptr (whatever its offsets: the attribute bounds the
+/// addresses formed), select, and values an scf.for or scf.if carries
+/// (each value that may flow in). Anything else (an
 /// int_to_ptr, a call's argument, an argument without the attribute) may
 /// address anything.
 bool isInSmallPointerRange(Value ptr);

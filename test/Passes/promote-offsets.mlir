@@ -454,3 +454,28 @@ func.func @carried_in_range(%a: !tile.ptr<f16> {tile.pointer_range = 32 : i32}, 
   }
   return
 }
+
+// -----
+
+// Must not: a pointer in range seen as another element type (a kernel
+// taking fp8 data as int8) stays in range.
+
+// CHECK-LABEL: func.func @bitcast_in_range
+// CHECK-NOT: i64
+// CHECK: tile.addptr %{{.*}}, %{{.*}} : tensor<256x!tile.ptr<f8E4M3FN>>, tensor<256xi32>
+// CHECK-NOT: i64
+// CHECK: return
+func.func @bitcast_in_range(%a: !tile.ptr<i8> {tile.pointer_range = 32 : i32}) {
+  %pid = tile.program_id x : i32
+  %c256 = arith.constant 256 : i32
+  %start = arith.muli %pid, %c256 : i32
+  %r = tile.make_range 0 to 256 : tensor<256xi32>
+  %s = tile.splat %start : i32 -> tensor<256xi32>
+  %offs = arith.addi %s, %r : tensor<256xi32>
+  %f8 = tile.bitcast %a : !tile.ptr<i8> -> !tile.ptr<f8E4M3FN>
+  %as = tile.splat %f8 : !tile.ptr<f8E4M3FN> -> tensor<256x!tile.ptr<f8E4M3FN>>
+  %p = tile.addptr %as, %offs : tensor<256x!tile.ptr<f8E4M3FN>>, tensor<256xi32>
+  %v = tile.load %p : tensor<256x!tile.ptr<f8E4M3FN>>
+  tile.store %p, %v : tensor<256x!tile.ptr<f8E4M3FN>>
+  return
+}
