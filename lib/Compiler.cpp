@@ -320,6 +320,18 @@ void compile(std::string_view source, std::string_view sourceName,
     metadata.target = target->name;
     metadata.numWarps = options.numWarps;
     metadata.warpSize = int(target->warpSize);
+    if (options.maxnreg != 0) {
+      if (options.maxnreg < minMaxnreg() || options.maxnreg > maxMaxnreg()) {
+        emitError(module->getLoc())
+            << "maxnreg must be from " << minMaxnreg() << " to "
+            << maxMaxnreg() << " registers per thread, got "
+            << options.maxnreg;
+        return;
+      }
+      (*module)->setAttr(
+          tilegpu::TileGPUDialect::kMaxRegistersAttrName,
+          IntegerAttr::get(IntegerType::get(&context, 32), options.maxnreg));
+    }
   }
 
   PassManager pm(&context, ModuleOp::getOperationName());
@@ -407,6 +419,10 @@ CompileResult compileTileIR(std::string_view source, std::string_view sourceName
 int defaultNumWarps() { return int(kDefaultNumWarps); }
 
 int maxNumWarps() { return int(kMaxNumWarps); }
+
+int minMaxnreg() { return int(kMinMaxRegisters); }
+
+int maxMaxnreg() { return int(kMaxMaxRegisters); }
 
 bool describeTarget(std::string_view name, TargetDescription &description,
                     std::string &error) {

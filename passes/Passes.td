@@ -279,8 +279,21 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     loop over the iterations that waits for each stage's empty phase and
     issues its copies, and the consumers keep the rotated chain without any
     copy and release the stages (they take turns only with `ping-pong`:
-    measured 3-7% slower with a producer too). Otherwise the hint is
-    ignored.
+    measured 3-7% slower with a producer too). A later specialized loop of
+    the function whose copies fill buffers of the same types and number
+    shares the first one's ring (counted once in the fit): its producer
+    loop starts from the stage and empty parity the earlier producer loop
+    ended with, its consumers from the read stage and full parity of the
+    earlier chain's guard, in which the stage that the earlier loop's last
+    iteration read is released after its second dot (that loop had no
+    refill to release it for). Otherwise the hint is ignored.
+
+    Last, a `tilegpu.local_alloc` of a value outside loops (an operand
+    staged once, attention's Q), with its `tilegpu.fence_async_shared`,
+    moves down to its first reader in its block when a pipelined loop's
+    setup (tensor maps, mbarrier initialisation, the TMA or cp.async
+    copies ahead, in guards) lies between, never past a loop: the value's load is issued
+    first and lands while the setup runs.
 
     In the other forms every copy in the loop is marked
     `tilegpu.reads_retired`: its buffer's readers (local_loads, or a

@@ -239,6 +239,25 @@ tilegpu::MemDescType stackType(RankedTensorType type, int64_t stages,
                                    /*mutableMemory=*/true);
 }
 
+/// The ring of a function's warp-specialized loops: the first one's,
+/// which the later ones share when their copies fill the same buffers
+/// (causal attention's two loops over the keys), going on from the stage
+/// and parities where the loop before left it. Two rings would both live
+/// as long as the kernel; one leaves room for deeper or larger stages.
+struct SpecializedRing {
+  TmaRingStorage storage;
+  /// The last loop's producer: its results are the next stage to fill and
+  /// the parity of that stage's empty mbarrier to wait for.
+  scf::ForOp producer;
+  /// The check that the last loop's consumers ran (the rotated chain's
+  /// guard): its results `readResult` and `phaseResult` are the next stage
+  /// to read and its full parity; its then block ends with the last
+  /// iteration's second dot, after which that stage is released when a
+  /// later loop refills the ring.
+  scf::IfOp consumers;
+  unsigned readResult = 0, phaseResult = 0;
+};
+
 class LoopPipeliner {
 public:
   /// `ringsFit`: whether the TMA rings of the loop's function fit in
@@ -246,9 +265,12 @@ public:
   /// for the whole kernel; see ringsFitTogether).
   LoopPipeliner(scf::ForOp loop, int64_t stages, bool pingPong,
                 const ModuleAxisInfoAnalysis &axisInfo,
-                IRMapping &producerValues, bool ringsFit)
+                IRMapping &producerValues,
+                DenseMap<Operation *, SpecializedRing> &specializedRings,
+                bool ringsFit)
       : loop(loop), stages(stages), pingPong(pingPong), ringsFit(ringsFit),
-        axisInfo(axisInfo), producerValues(producerValues) {}
+        axisInfo(axisInfo), producerValues(producerValues),
+        specializedRings(specializedRings) {}
 
   /// Whether the rewrite left the loop unable to run (reported).
   bool broken = false;
@@ -435,10 +457,29 @@ private:
     // (every warp would wait for the slowest warp group each iteration).
     if (tma && rotate)
       ring.enableReleases(tilegpu::getNumWarps(loop));
+    // A later specialized loop of the function shares the first one's ring.
+    SpecializedRing *shared = nullptr;
+    scf::ForOp producer;
+    TmaRingStorage ringStorage;
     if (specialize) {
-      OpBuilder wb(ws);
-      ring.allocate(wb, loc, /*publish=*/false);
-      buildProducer(ws, loop, ring, buffers, producerOps, producerValues);
+      auto found = specializedRings.find(ws->getParentOp());
+      if (found != specializedRings.end() &&
+          ring.canAdopt(found->second.storage))
+        shared = &found->second;
+      if (shared) {
+        ring.adopt(shared->storage);
+        releaseLastStage(ring, shared->consumers);
+        producer = buildProducer(ws, loop, ring, buffers, producerOps,
+                                 producerValues, shared->producer.getResult(0),
+                                 shared->producer.getResult(1));
+      } else {
+        OpBuilder wb(ws);
+        ring.allocate(wb, loc, /*publish=*/false);
+        producer =
+            buildProducer(ws, loop, ring, buffers, producerOps, producerValues);
+      }
+      // (Before the rewrite erases the candidates' original buffers.)
+      ringStorage = ring.storage();
     } else if (tma) {
       ring.allocate(b, loc);
     }
@@ -475,7 +516,8 @@ private:
       if (ptr)
         extraInits.push_back(ptr);
     const unsigned readArg = extraInits.size();
-    extraInits.push_back(constantI32(b, 0));
+    extraInits.push_back(shared ? shared->consumers.getResult(shared->readResult)
+                                : constantI32(b, 0));
     // The refilling side (the buffer the copies ahead go to, and the empty
     // phase they wait for) is the loop's own unless a producer issues them.
     const bool refills = !specialize;
@@ -484,7 +526,9 @@ private:
       extraInits.push_back(constantI32(b, stages - 1));
     const unsigned phaseArg = extraInits.size();
     if (tma)
-      extraInits.push_back(constantI32(b, 0));
+      extraInits.push_back(
+          shared ? shared->consumers.getResult(shared->phaseResult)
+                 : constantI32(b, 0));
     // The parity of the empty-mbarrier phase the refill waits for: 1 (the
     // phase before the first) while the stage was never filled, flipped
     // whenever the stage refilled wraps around.
@@ -707,11 +751,11 @@ private:
           ValueRange(), 0);
     for (Candidate &c : candidates)
       tilegpu::LocalDeallocOp::create(ab, loc, c.stack);
-    if (specialize) {
-      // After the producer is done too.
+    if (specialize && !shared) {
+      // After the producer is done too (and any later loop sharing it).
       OpBuilder eb(ws->getBlock(), std::next(Block::iterator(ws)));
       ring.release(eb, loc);
-    } else if (tma) {
+    } else if (tma && !specialize) {
       ring.release(ab, loc);
     }
     // Several dots reading the stacks: overlapped within the iteration,
@@ -720,6 +764,19 @@ private:
       scf::ForOp rotated = rotate ? rotateDotChain(loop) : scf::ForOp();
       if (!rotated)
         overlapWarpGroupDots(loop);
+      // The next specialized loop of the function goes on in this ring
+      // where this one leaves it (the guard of the rotated chain carries
+      // the loop's results).
+      if (specialize) {
+        auto guard = rotated ? dyn_cast<scf::IfOp>(rotated->getParentOp())
+                             : scf::IfOp();
+        if (guard)
+          specializedRings[ws->getParentOp()] = SpecializedRing{
+              ringStorage, producer, guard, firstExtra + readArg,
+              firstExtra + phaseArg};
+        else
+          specializedRings.erase(ws->getParentOp());
+      }
       if (ring.hasReleases())
         releaseStages(ring, rotated ? rotated : loop);
       // Only when asked: measured slower on the H100 without a producer
@@ -727,6 +784,27 @@ private:
       if (pingPong && ring.hasReleases() && rotated && candidates.empty())
         takeTurns(rotated);
     }
+  }
+
+  /// Releases the stage that the last iteration of a rotated chain read
+  /// (in `guard`, after its second dot, synchronous there), which its own
+  /// loop left unreleased since no refill followed: a later loop's producer
+  /// now refills it.
+  void releaseLastStage(TmaRing &ring, scf::IfOp guard) {
+    Block *then = guard.thenBlock();
+    for (Operation &op : llvm::reverse(then->without_terminator())) {
+      auto dot = dyn_cast<tilegpu::WarpGroupDotOp>(&op);
+      Value index;
+      if (!dot || !ring.isStageOf(dot.getB(), index))
+        continue;
+      OpBuilder b(then, std::next(Block::iterator(dot)));
+      ring.releaseStage(b, dot.getLoc(), index);
+      return;
+    }
+    guard.emitError("terrazzo-pipeline: no dot of the rotated chain's last "
+                    "iteration reads the shared ring, whose stage must be "
+                    "released");
+    broken = true;
   }
 
   /// With TMA releases (a dot chain), each iteration releases the stage
@@ -811,6 +889,8 @@ private:
   /// The values warp-specialized producers cloned (shared by the loops of
   /// a function: its producer builds each tensor map once).
   IRMapping &producerValues;
+  /// Per function, the ring its warp-specialized loops share.
+  DenseMap<Operation *, SpecializedRing> &specializedRings;
   SmallVector<Candidate> candidates;
   SmallVector<TmaCandidate> tmaCandidates;
 };
@@ -831,22 +911,37 @@ bool ringsFitTogether(ArrayRef<std::pair<scf::ForOp, int64_t>> loops) {
   if (!target)
     return false;
   int64_t bytes = 0;
+  // The warp-specialized loops' rings, counted once per shape: a later
+  // loop whose copies fill the same buffers shares an earlier one's.
+  SmallVector<std::pair<int64_t, SmallVector<Type>>> specializedRings;
   for (auto [loop, stages] : loops) {
     if (stages < 2)
       continue;
     // A rotated chain's ring has one stage more; the stacks of loads that
     // stay pointer loads (cp.async) count as much, at most.
+    int64_t loopBytes = 0;
+    SmallVector<Type> ringTypes;
     for (Operation &op : *loop.getBody()) {
       Type type;
       if (auto copy = dyn_cast<tilegpu::AsyncTMACopyGlobalToLocalOp>(&op)) {
-        if (std::optional<TmaCandidate> c = matchTmaCandidate(copy, loop))
+        if (std::optional<TmaCandidate> c = matchTmaCandidate(copy, loop)) {
           type = c->buffer.getType();
+          ringTypes.push_back(type);
+        }
       } else if (auto load = dyn_cast<tile::LoadOp>(&op)) {
         type = load.getType();
       }
       if (auto shaped = dyn_cast_or_null<ShapedType>(type))
-        bytes += (stages + 1) * bufferBytes(shaped);
+        loopBytes += (stages + 1) * bufferBytes(shaped);
     }
+    if (loop->hasAttr(tile::TileDialect::kWarpSpecializeAttrName) &&
+        !ringTypes.empty()) {
+      std::pair<int64_t, SmallVector<Type>> ring{stages, ringTypes};
+      if (llvm::is_contained(specializedRings, ring))
+        continue;
+      specializedRings.push_back(std::move(ring));
+    }
+    bytes += loopBytes;
   }
   // Beside them, the buffers the function allocates outside loops (a
   // dot's operand staged once, such as attention's Q) or the largest layout
@@ -866,6 +961,66 @@ bool ringsFitTogether(ArrayRef<std::pair<scf::ForOp, int64_t>> loops) {
   });
   return bytes + std::max(staged, conversion) + kScratchRoom <=
          int64_t(target->maxSharedMemoryBytes);
+}
+
+/// Moves each `tilegpu.local_alloc` of a value (an operand staged in shared
+/// memory once, such as attention's Q) that sits outside loops down to its
+/// first reader in its block, when a pipelined loop's setup (tensor maps,
+/// mbarriers, the copies ahead) lies between: the load of the value is
+/// issued first and lands while that setup runs, instead of being waited
+/// for before it. A new buffer cannot alias anything before it exists, so
+/// the move changes no result; the load's registers live a little longer.
+void sinkStagedOperands(func::FuncOp func) {
+  SmallVector<tilegpu::LocalAllocOp> allocs;
+  func.walk([&](tilegpu::LocalAllocOp alloc) {
+    if (alloc.getSrc() && !alloc->getParentOfType<LoopLikeOpInterface>())
+      allocs.push_back(alloc);
+  });
+  auto hasLoop = [](Operation *op) {
+    return op->walk([](LoopLikeOpInterface) { return WalkResult::interrupt(); })
+        .wasInterrupted();
+  };
+  for (tilegpu::LocalAllocOp alloc : allocs) {
+    Block *block = alloc->getBlock();
+    // Its proxy fence goes with it.
+    SmallVector<Operation *> fences;
+    Operation *first = nullptr;
+    for (Operation *user : alloc->getUsers()) {
+      if (isa<tilegpu::FenceAsyncSharedOp>(user) &&
+          user->getBlock() == block) {
+        fences.push_back(user);
+        continue;
+      }
+      Operation *inBlock = block->findAncestorOpInBlock(*user);
+      if (inBlock && (!first || inBlock->isBeforeInBlock(first)))
+        first = inBlock;
+    }
+    if (!first)
+      continue;
+    // Past a pipelined loop's setup (tensor maps, mbarriers, the copies
+    // ahead, TMA or cp.async, in guards), never past a loop: the value's registers would be
+    // held through it.
+    Operation *to = first;
+    bool setup = false;
+    for (Operation *op = alloc->getNextNode(); op != first;
+         op = op->getNextNode()) {
+      if (llvm::is_contained(fences, op))
+        continue;
+      if (hasLoop(op)) {
+        to = op;
+        break;
+      }
+      setup |= isa<tilegpu::TensormapCreateOp, tilegpu::MBarrierInitOp,
+                   tilegpu::AsyncTMACopyGlobalToLocalOp,
+                   tilegpu::AsyncCopyGlobalToLocalOp>(op) ||
+               op->getNumRegions() != 0;
+    }
+    if (!setup)
+      continue;
+    alloc->moveBefore(to);
+    for (Operation *fence : fences)
+      fence->moveBefore(to);
+  }
 }
 
 struct PipelinePass
@@ -895,6 +1050,7 @@ struct PipelinePass
       return;
     ModuleAxisInfoAnalysis axisInfo(module);
     IRMapping producerValues;
+    DenseMap<Operation *, SpecializedRing> specializedRings;
     DenseMap<Operation *, SmallVector<std::pair<scf::ForOp, int64_t>>> byFunction;
     for (auto [loop, depth] : loops)
       byFunction[loop->getParentOfType<func::FuncOp>()].push_back({loop, depth});
@@ -914,11 +1070,14 @@ struct PipelinePass
       }
       LoopPipeliner pipeliner(
           loop, loopStages, pingPong, axisInfo, producerValues,
+          specializedRings,
           ringsFit.lookup(loop->getParentOfType<func::FuncOp>()));
       (void)pipeliner.run();
       if (pipeliner.broken)
         return signalPassFailure();
     }
+    for (auto &entry : byFunction)
+      sinkStagedOperands(cast<func::FuncOp>(entry.first));
   }
 };
 

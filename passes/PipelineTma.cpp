@@ -156,6 +156,37 @@ void TmaRing::allocate(OpBuilder &b, Location loc, bool publish) {
     tilegpu::BarrierOp::create(b, loc);
 }
 
+TmaRingStorage TmaRing::storage() const {
+  TmaRingStorage result;
+  for (TmaCandidate &c : candidates) {
+    result.stacks.push_back(c.stack);
+    result.bufferTypes.push_back(c.buffer.getType());
+  }
+  result.barriers = barriers;
+  result.emptyBarriers = emptyBarriers;
+  result.stages = stages;
+  result.releaseArrivals = releaseArrivals;
+  return result;
+}
+
+bool TmaRing::canAdopt(const TmaRingStorage &other) const {
+  return other.barriers && stages == other.stages &&
+         releaseArrivals == other.releaseArrivals &&
+         candidates.size() == other.bufferTypes.size() &&
+         llvm::all_of(llvm::zip_equal(candidates, other.bufferTypes),
+                      [](auto pair) {
+                        return std::get<0>(pair).buffer.getType() ==
+                               std::get<1>(pair);
+                      });
+}
+
+void TmaRing::adopt(const TmaRingStorage &other) {
+  for (auto [c, stack] : llvm::zip_equal(candidates, other.stacks))
+    c.stack = stack;
+  barriers = other.barriers;
+  emptyBarriers = other.emptyBarriers;
+}
+
 void TmaRing::issue(OpBuilder &b, Location loc, Value iv, Value index,
                     Value emptyPhase, const IRMapping *outside) {
   OpBuilder tb = b;

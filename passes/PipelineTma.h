@@ -39,6 +39,17 @@ struct TmaCandidate {
 std::optional<TmaCandidate> matchTmaCandidate(
     tilegpu::AsyncTMACopyGlobalToLocalOp copy, scf::ForOp loop);
 
+/// A ring's memory and its shape, which outlive the loop that allocated
+/// it: a stack of buffers per candidate (in the candidates' order), the
+/// stacks of full and (with releases) empty mbarriers.
+struct TmaRingStorage {
+  SmallVector<Value> stacks;
+  Value barriers, emptyBarriers;
+  int64_t stages = 0;
+  int64_t releaseArrivals = 0;
+  SmallVector<Type> bufferTypes; // one stage's buffer, per candidate
+};
+
 /// The buffers and mbarriers of the TMA candidates of one loop: a stack of
 /// `stages` buffers per candidate and one mbarrier per stage, which all
 /// copies of that stage signal (full). With releases, a second mbarrier per
@@ -60,6 +71,17 @@ public:
   /// then passes a barrier of the program unless `publish` is false (a
   /// tilegpu.warp_specialize right after them opens with one).
   void allocate(OpBuilder &b, Location loc, bool publish = true);
+  /// The memory allocate (or adopt) gave the ring.
+  TmaRingStorage storage() const;
+  /// Whether this ring could use `other`'s memory instead of its own: as
+  /// many stages and arrivals, and the same buffer types in the same order.
+  bool canAdopt(const TmaRingStorage &other) const;
+  /// Uses `other`'s memory (canAdopt; initialised already) instead of
+  /// allocating: another loop's, done with it when this one's copies first
+  /// wait for a release (a warp-specialized producer runs the loops of its
+  /// function one after the other, continuing the ring's stage and
+  /// parities where the previous loop left them).
+  void adopt(const TmaRingStorage &other);
   /// Copies of iteration `iv` (if below the loop's upper bound) into the
   /// buffers of stage `index`, signalling that stage's mbarrier. With
   /// releases and an `emptyPhase` (the parity of the empty mbarrier's

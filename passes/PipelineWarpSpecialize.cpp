@@ -97,7 +97,8 @@ mlir::terrazzo::getOrCreateWarpSpecialize(scf::ForOp loop,
   MLIRContext *context = loop.getContext();
   unsigned consumers = tilegpu::getNumWarps(loop);
   unsigned total = consumers + producerWarps;
-  unsigned launch = tilegpu::WarpSpecializeOp::launchRegisters(total);
+  unsigned launch = tilegpu::WarpSpecializeOp::launchRegisters(
+      total, tilegpu::getMaxRegisters(loop));
   unsigned producer = std::min(kProducerRegisters, launch);
   // The consumers take what the producer gives up.
   unsigned consumer = std::min<unsigned>(
@@ -124,11 +125,12 @@ mlir::terrazzo::getOrCreateWarpSpecialize(scf::ForOp loop,
   return ws;
 }
 
-void mlir::terrazzo::buildProducer(tilegpu::WarpSpecializeOp ws,
-                                   scf::ForOp loop, TmaRing &ring,
-                                   int64_t buffers,
-                                   ArrayRef<Operation *> slice,
-                                   IRMapping &outside) {
+scf::ForOp mlir::terrazzo::buildProducer(tilegpu::WarpSpecializeOp ws,
+                                         scf::ForOp loop, TmaRing &ring,
+                                         int64_t buffers,
+                                         ArrayRef<Operation *> slice,
+                                         IRMapping &outside, Value index,
+                                         Value emptyPhase) {
   Block &producer = ws.getProducer().front();
   OpBuilder b = OpBuilder::atBlockTerminator(&producer);
   Location loc = loop.getLoc();
@@ -140,16 +142,19 @@ void mlir::terrazzo::buildProducer(tilegpu::WarpSpecializeOp ws,
   };
   // The stage to fill and the parity of its empty mbarrier's phase to wait
   // for: 1 (the phase before the first) until the stage wraps around.
-  scf::ForOp::create(
+  if (!index) {
+    index = i32(b, 0);
+    emptyPhase = i32(b, 1);
+  }
+  return scf::ForOp::create(
       b, loc, outside.lookupOrDefault(loop.getLowerBound()),
       outside.lookupOrDefault(loop.getUpperBound()),
-      outside.lookupOrDefault(loop.getStep()),
-      ValueRange{i32(b, 0), i32(b, 1)},
+      outside.lookupOrDefault(loop.getStep()), ValueRange{index, emptyPhase},
       [&](OpBuilder &lb, Location, Value iv, ValueRange args) {
-        Value index = args[0], emptyPhase = args[1];
-        ring.issue(lb, loc, iv, index, emptyPhase, &outside);
-        Value next = nextStage(lb, loc, index, buffers);
+        Value stage = args[0], parity = args[1];
+        ring.issue(lb, loc, iv, stage, parity, &outside);
+        Value next = nextStage(lb, loc, stage, buffers);
         scf::YieldOp::create(
-            lb, loc, ValueRange{next, flipOnWrap(lb, loc, next, emptyPhase)});
+            lb, loc, ValueRange{next, flipOnWrap(lb, loc, next, parity)});
       });
 }

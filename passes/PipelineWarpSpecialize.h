@@ -30,10 +30,14 @@ tilegpu::WarpSpecializeOp getOrCreateWarpSpecialize(scf::ForOp loop,
 /// for the consumers' release of a stage before it refills it; `slice`
 /// (producerSlice) is cloned first, but for what `cloned` already maps
 /// (an earlier loop's producer cloned it: tensor maps are built once);
-/// `cloned` then maps the slice's values to the producer's.
-void buildProducer(tilegpu::WarpSpecializeOp ws, scf::ForOp loop,
-                   TmaRing &ring, int64_t buffers,
-                   ArrayRef<Operation *> slice, IRMapping &cloned);
+/// `cloned` then maps the slice's values to the producer's. The loop
+/// starts at stage `index` waiting for empty parity `emptyPhase` (null: a
+/// fresh ring, stage 0 and parity 1) and returns both after its last
+/// iteration (results 0 and 1), where a later loop sharing the ring goes on.
+scf::ForOp buildProducer(tilegpu::WarpSpecializeOp ws, scf::ForOp loop,
+                         TmaRing &ring, int64_t buffers,
+                         ArrayRef<Operation *> slice, IRMapping &cloned,
+                         Value index = Value(), Value emptyPhase = Value());
 
 } // namespace mlir::terrazzo
 

@@ -18,6 +18,11 @@ inline constexpr unsigned kMaxThreadsPerBlock = 1024;
 /// The most warps a launch may ask for (a power of two): 1024 threads of 32
 /// lanes. Targets with wavefronts of 64 reject more than 16 when compiling.
 inline constexpr unsigned kMaxNumWarps = kMaxThreadsPerBlock / 32;
+/// The range of a register cap per thread (Triton's maxnreg): from
+/// setmaxnreg's floor, which a kernel's code always fits, to the
+/// architectural 255.
+inline constexpr unsigned kMinMaxRegisters = 24;
+inline constexpr unsigned kMaxMaxRegisters = 255;
 
 /// The operand types of a matrix-core instruction. F8E4M3 and F8E5M2 are
 /// the chip's 8-bit formats (Target::fp8 says which: FNUZ or OCP); XF32 is

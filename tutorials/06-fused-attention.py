@@ -299,11 +299,13 @@ def _attn_bwd_dq(Q, K, V, sm_scale, DO, DQ, M, D, N_CTX,
 
 def fwd_config(head_dim, causal, fp8, warp_specialize=None):
     # Warp-specialized (a producer warp group issuing the K and V copies)
-    # unless causal: on the H100 that gained 4-13% without the causal mask
-    # and lost 10-15% with it, whose short loops leave each program's
-    # prologue and epilogue exposed at one program per SM (bench/RESULTS.md).
+    # but for D=64 with the causal mask: on the H100 that form runs one
+    # program per SM where the unspecialized one fits two, and its short
+    # loops leave each program's prologue and epilogue exposed (10-15%
+    # slower); at D=128 both run one per SM, and the producer gains 4-18%
+    # (bench/RESULTS.md).
     if warp_specialize is None:
-        warp_specialize = not causal
+        warp_specialize = not causal or head_dim > 64
     if head_dim <= 64:
         return dict(BLOCK_M=128, BLOCK_N=64 if causal else 128, num_warps=8, num_stages=3,
                     WARP_SPECIALIZE=warp_specialize)

@@ -110,6 +110,11 @@ void NVIDIATargetInfo::markKernel(LLVM::LLVMFuncOp func,
                 builder.getUnitAttr());
   func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
                 builder.getDenseI32ArrayAttr({int32_t(numThreads), 1, 1}));
+  // Triton's maxnreg (a warp-specialized kernel's launch budget replaces it
+  // after the conversion, below the same cap).
+  if (std::optional<unsigned> registers = tilegpu::getMaxRegisters(func))
+    func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                  builder.getI32IntegerAttr(int32_t(*registers)));
 }
 
 LogicalResult NVIDIATargetInfo::printf(RewriterBase &rewriter, Location loc,

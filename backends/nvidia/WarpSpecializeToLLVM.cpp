@@ -115,7 +115,8 @@ LogicalResult mlir::terrazzo::lowerWarpSpecialize(ModuleOp module) {
     rewriter.eraseOp(op);
     func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                   rewriter.getI32IntegerAttr(int32_t(
-                      tilegpu::WarpSpecializeOp::launchRegisters(total))));
+                      tilegpu::WarpSpecializeOp::launchRegisters(
+                          total, tilegpu::getMaxRegisters(func)))));
   }
   return success();
 }

@@ -60,6 +60,10 @@ TERRAZZO_API int defaultNumWarps();
 /// to this).
 TERRAZZO_API int maxNumWarps();
 
+/// The range of CompileOptions::maxnreg (registers per thread).
+TERRAZZO_API int minMaxnreg();
+TERRAZZO_API int maxMaxnreg();
+
 /// What the compiler knows of a target.
 struct TargetDescription {
   /// The canonical spelling: "cuda:90", "hip:gfx942".
@@ -99,6 +103,12 @@ struct CompileOptions {
   /// Let the code generator contract a float multiply and a dependent add
   /// into one fma (Triton's enable_fp_fusion); off, each rounds apart.
   bool fpFusion = true;
+  /// Registers per thread the kernel may use (Triton's maxnreg: fewer
+  /// registers, more programs per multiprocessor), from minMaxnreg() to
+  /// maxMaxnreg(); 0 leaves it to the code generator. NVIDIA targets only
+  /// (the kernel's .maxnreg; a warp-specialized kernel's launch budget);
+  /// ignored for AMD, as Triton does.
+  int maxnreg = 0;
   Stage stage = Stage::Tile;
   /// For stage Cubin: "auto" (ptxas, else nvJitLink, else leave PTX for the
   /// driver), "ptxas", "nvJitLink" or "driver"; for stage HSACO: "auto" or

@@ -46,7 +46,7 @@ PyCompileResult compile(const std::string &source, const std::string &name,
                         const std::string &target, int numWarps,
                         const std::string &stageName,
                         const std::string &assembler, bool optimize,
-                        int numStages, bool enableFpFusion) {
+                        int numStages, bool enableFpFusion, int maxnreg) {
   CompileOptions options;
   if (!parseStage(stageName, options.stage))
     raise(PyExc_ValueError, "unknown stage '" + stageName +
@@ -57,6 +57,7 @@ PyCompileResult compile(const std::string &source, const std::string &name,
   options.optimize = optimize;
   options.numStages = numStages;
   options.fpFusion = enableFpFusion;
+  options.maxnreg = maxnreg;
 
   CompileResult result;
   {
@@ -112,6 +113,10 @@ void registerCompileBindings(py::module_ &m) {
         "Warps per program instance when a launch names none.");
   m.def("max_num_warps", &terrazzo::maxNumWarps,
         "The most warps per program instance.");
+  m.def("maxnreg_range",
+        [] { return py::make_tuple(terrazzo::minMaxnreg(), terrazzo::maxMaxnreg()); },
+        "The range of the maxnreg compile option: (fewest, most) registers "
+        "per thread.");
   m.def(
       "describe_target",
       [](const std::string &name) {
@@ -139,14 +144,15 @@ void registerCompileBindings(py::module_ &m) {
         py::arg("target"), py::arg("num_warps"), py::arg("stage"),
         py::arg("assembler") = "auto", py::kw_only(),
         py::arg("optimize") = true, py::arg("num_stages") = 3,
-        py::arg("enable_fp_fusion") = true,
+        py::arg("enable_fp_fusion") = true, py::arg("maxnreg") = 0,
         R"doc(
 Compiles tile IR text `source` (named `name` in diagnostics) for `target`
 ("cuda:90", "hip:gfx942", ...) with `num_warps` up to `stage` (tile, tilegpu,
 llvm, llvmir; ptx or cubin for cuda targets, amdgcn or hsaco for hip
 targets), software-pipelining loads of dot operands over `num_stages`
 shared buffers on cuda:80 and newer; `enable_fp_fusion` lets the code
-generator contract float multiplies and adds into fma. The GIL is released while compiling. Failures come back as
+generator contract float multiplies and adds into fma; `maxnreg` (0: none)
+caps the registers per thread (NVIDIA targets). The GIL is released while compiling. Failures come back as
 `success == False` with diagnostics, never as exceptions; an unknown stage
 raises ValueError.)doc");
 }

@@ -99,6 +99,30 @@ def test_compile_cubin_and_vectorized_ptx():
     assert "ld.global.v4" in ptx  # divisibility hints reach the backend
 
 
+def test_maxnreg_caps_the_registers():
+    # Triton's maxnreg: the kernel's .maxnreg, a compile of its own (the
+    # uncapped kernel keeps no cap), and the range the compiler checks.
+    from terrazzo.compiler.kernel import MAXNREG_RANGE
+    assert MAXNREG_RANGE == _C.maxnreg_range()
+    x = np.zeros(16, np.float32)
+    capped = add_kernel.compile(x, x, x, 1024, BLOCK_SIZE=1024, maxnreg=32, stage="ptx")
+    assert ".maxnreg 32" in capped
+    plain = add_kernel.compile(x, x, x, 1024, BLOCK_SIZE=1024, stage="ptx")
+    assert ".maxnreg" not in plain
+    with pytest.raises(ValueError, match="maxnreg must be from 24 to 255 registers per thread, got 300"):
+        add_kernel.compile(x, x, x, 1024, BLOCK_SIZE=1024, maxnreg=300, stage="ptx")
+
+
+def test_maxnreg_out_of_range_in_the_compiler():
+    # The C++ entry point checks it too (terrazzo-compile --maxnreg, C++
+    # users), naming the option.
+    x = np.zeros(16, np.float32)
+    kir = add_kernel.ir_for_key(add_kernel.key_for(x, x, x, 1024, BLOCK_SIZE=1024))
+    res = _C.compile(kir.text, "k.mlir", "cuda:90", 4, "ptx", maxnreg=8)
+    assert not res.success
+    assert "maxnreg must be from 24 to 255 registers per thread, got 8" in str(res.diagnostics[0])
+
+
 def test_cross_thread_conversion_goes_through_shared_memory():
     x = np.zeros(64, np.float32)
     ptx = cross_thread_kernel.compile(x, np.zeros(512, np.float32), BM=16, BN=32,

@@ -95,6 +95,44 @@ def test_forward_warp_specialized(tutorial, monkeypatch, causal):
     assert tile.count("tilegpu.async_tma_copy_global_to_local") == (4 if causal else 2)
 
 
+def test_forward_causal_d128_shares_one_ring(tutorial, monkeypatch):
+    # D=128, causal: the two specialized loops fill the same 64x128 buffers
+    # and share one ring (4 stages of K and V, 128 KiB), which fits beside Q;
+    # two rings would not, and the kernel would lose its producer.
+    pytest.importorskip("terrazzo._C")
+    monkeypatch.setenv("TERRAZZO_TARGET", "cuda:90")
+    q = np.zeros((1, 2, 1024, 128), np.float16)
+    lse = np.zeros((1, 2, 1024), np.float32)
+    s = tutorial._strides(q)
+    tile = tutorial._attn_fwd.compile(q, q, q, 0.125, lse, q, *s, *s, *s, *s, 2, 1024,
+                                      HEAD_DIM=128, BLOCK_M=128, BLOCK_N=64, CAUSAL=True,
+                                      EVEN_N=True, WARP_SPECIALIZE=True, num_warps=8,
+                                      num_stages=3, stage="tilegpu")
+    assert tile.count("tilegpu.warp_specialize") == 1
+    assert tile.count("tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x128xf16") == 2
+    assert tile.count("tilegpu.mbarrier_init") == 8
+
+
+def test_forward_warp_specialized_under_maxnreg(tutorial, monkeypatch):
+    # maxnreg=128 with one consumer warp group: 8 warps launch with 128
+    # registers per thread (two programs per SM), the producer gives 88 of
+    # them to the consumers (216).
+    pytest.importorskip("terrazzo._C")
+    monkeypatch.setenv("TERRAZZO_TARGET", "cuda:90")
+    q = np.zeros((1, 2, 1024, 64), np.float16)
+    lse = np.zeros((1, 2, 1024), np.float32)
+    s = tutorial._strides(q)
+    ptx = tutorial._attn_fwd.compile(q, q, q, 0.125, lse, q, *s, *s, *s, *s, 2, 1024,
+                                     HEAD_DIM=64, BLOCK_M=128, BLOCK_N=64, CAUSAL=True,
+                                     EVEN_N=True, WARP_SPECIALIZE=True, num_warps=4,
+                                     num_stages=3, maxnreg=128, stage="ptx")
+    assert ".maxntid 256, 1, 1" in ptx
+    assert ".maxnreg 128" in ptx
+    assert re.search(r"setmaxnreg\.dec\.sync\.aligned\.u32\s+40;", ptx)
+    assert re.search(r"setmaxnreg\.inc\.sync\.aligned\.u32\s+216;", ptx)
+    assert ".local" not in ptx
+
+
 @pytest.mark.gpu
 def test_check_on_the_gpu(tutorial, capsys):
     tutorial.check_gpu()

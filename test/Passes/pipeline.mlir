@@ -1520,6 +1520,154 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
+// An operand staged in shared memory outside loops (attention's Q) is
+// written there after the pipelined loop's setup (the ring's mbarriers, the
+// copies ahead), just before the guard of the rotated chain that reads it,
+// with its proxy fence: its load lands while the setup runs.
+// CHECK-LABEL: func.func @staged_operand_sinks
+// CHECK: %[[Q:.*]] = tile.load
+// CHECK-NOT: tilegpu.local_alloc %[[Q]]
+// CHECK: tilegpu.mbarrier_init
+// CHECK: tilegpu.async_tma_copy_global_to_local
+// CHECK: %[[QS:.*]] = tilegpu.local_alloc %[[Q]]
+// CHECK-NEXT: tilegpu.fence_async_shared %[[QS]]
+// CHECK-NEXT: scf.if
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#row = #tilegpu.slice<{dim = 1, parent = #mma}>
+#dop = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#blk = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @staged_operand_sinks(%qp: tensor<64x64x!tile.ptr<f16>, #blk>, %mk: !tile.ptr<i8>, %mv: !tile.ptr<i8>, %n: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %qt = tile.load %qp : tensor<64x64x!tile.ptr<f16>, #blk>
+    %qs = tilegpu.local_alloc %qt : (tensor<64x64xf16, #blk>) -> !tilegpu.memdesc<64x64xf16, #nv>
+    tilegpu.fence_async_shared %qs : !tilegpu.memdesc<64x64xf16, #nv>
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %m0 = arith.constant dense<0xFF800000> : tensor<64xf32, #row>
+    %res:2 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero, %m = %m0) -> (tensor<64x64xf32, #mma>, tensor<64xf32, #row>) : i32 {
+      %k = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %kbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %kbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %kbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mk[%i, %c0] %k, %kbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %kbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %kbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %kt = tilegpu.memdesc_trans %k : !tilegpu.memdesc<64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nvt, mutable>
+      %s = tilegpu.warp_group_dot %qs, %kt, %zero : !tilegpu.memdesc<64x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nvt, mutable> -> tensor<64x64xf32, #mma>
+      %rm = tile.reduce(%s) axis = 1 : (tensor<64x64xf32, #mma>) -> tensor<64xf32, #row> {
+      ^bb0(%x: f32, %y: f32):
+        %mx = arith.maxnumf %x, %y : f32
+        tile.reduce.return %mx : f32
+      }
+      %mn = arith.maxnumf %m, %rm : tensor<64xf32, #row>
+      %md = arith.subf %m, %mn : tensor<64xf32, #row>
+      %alpha = math.exp2 %md : tensor<64xf32, #row>
+      %me = tile.expand_dims %mn axis = 1 : tensor<64xf32, #row> -> tensor<64x1xf32, #mma>
+      %mb = tile.broadcast %me : tensor<64x1xf32, #mma> -> tensor<64x64xf32, #mma>
+      %sd = arith.subf %s, %mb : tensor<64x64xf32, #mma>
+      %p = math.exp2 %sd : tensor<64x64xf32, #mma>
+      %ph = arith.truncf %p : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+      %pa = tilegpu.convert_layout %ph : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #dop>
+      %ae = tile.expand_dims %alpha axis = 1 : tensor<64xf32, #row> -> tensor<64x1xf32, #mma>
+      %ab = tile.broadcast %ae : tensor<64x1xf32, #mma> -> tensor<64x64xf32, #mma>
+      %accs = arith.mulf %acc, %ab : tensor<64x64xf32, #mma>
+      %v = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %vbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %vbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %vbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mv[%i, %c0] %v, %vbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %vbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %vbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %o = tilegpu.warp_group_dot %pa, %v, %accs : tensor<64x64xf16, #dop>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<64x64xf32, #mma>
+      scf.yield %o, %mn : tensor<64x64xf32, #mma>, tensor<64xf32, #row>
+    }
+    tile.store %out, %res#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+
+// -----
+
+// Must not: past a loop (the loaded registers would be held through it),
+// the staged operand stays in front of that loop.
+// CHECK-LABEL: func.func @staged_operand_not_past_a_loop
+// CHECK: %[[Q:.*]] = tile.load
+// CHECK-NEXT: %[[QS:.*]] = tilegpu.local_alloc %[[Q]]
+// CHECK-NEXT: tilegpu.fence_async_shared %[[QS]]
+// CHECK: scf.for
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#row = #tilegpu.slice<{dim = 1, parent = #mma}>
+#dop = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#blk = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @staged_operand_not_past_a_loop(%qp: tensor<64x64x!tile.ptr<f16>, #blk>, %mk: !tile.ptr<i8>, %mv: !tile.ptr<i8>, %n: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>, %junk: !tile.ptr<i32>) {
+    %qt = tile.load %qp : tensor<64x64x!tile.ptr<f16>, #blk>
+    %qs = tilegpu.local_alloc %qt : (tensor<64x64xf16, #blk>) -> !tilegpu.memdesc<64x64xf16, #nv>
+    tilegpu.fence_async_shared %qs : !tilegpu.memdesc<64x64xf16, #nv>
+    %cz = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %spin = scf.for %j = %cz to %n step %c1 iter_args(%x = %cz) -> (i32) : i32 {
+      %y = arith.addi %x, %j : i32
+      scf.yield %y : i32
+    }
+    tile.store %junk, %spin : !tile.ptr<i32>
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %m0 = arith.constant dense<0xFF800000> : tensor<64xf32, #row>
+    %res:2 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero, %m = %m0) -> (tensor<64x64xf32, #mma>, tensor<64xf32, #row>) : i32 {
+      %k = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %kbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %kbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %kbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mk[%i, %c0] %k, %kbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %kbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %kbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %kt = tilegpu.memdesc_trans %k : !tilegpu.memdesc<64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nvt, mutable>
+      %s = tilegpu.warp_group_dot %qs, %kt, %zero : !tilegpu.memdesc<64x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nvt, mutable> -> tensor<64x64xf32, #mma>
+      %rm = tile.reduce(%s) axis = 1 : (tensor<64x64xf32, #mma>) -> tensor<64xf32, #row> {
+      ^bb0(%x: f32, %y: f32):
+        %mx = arith.maxnumf %x, %y : f32
+        tile.reduce.return %mx : f32
+      }
+      %mn = arith.maxnumf %m, %rm : tensor<64xf32, #row>
+      %md = arith.subf %m, %mn : tensor<64xf32, #row>
+      %alpha = math.exp2 %md : tensor<64xf32, #row>
+      %me = tile.expand_dims %mn axis = 1 : tensor<64xf32, #row> -> tensor<64x1xf32, #mma>
+      %mb = tile.broadcast %me : tensor<64x1xf32, #mma> -> tensor<64x64xf32, #mma>
+      %sd = arith.subf %s, %mb : tensor<64x64xf32, #mma>
+      %p = math.exp2 %sd : tensor<64x64xf32, #mma>
+      %ph = arith.truncf %p : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+      %pa = tilegpu.convert_layout %ph : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #dop>
+      %ae = tile.expand_dims %alpha axis = 1 : tensor<64xf32, #row> -> tensor<64x1xf32, #mma>
+      %ab = tile.broadcast %ae : tensor<64x1xf32, #mma> -> tensor<64x64xf32, #mma>
+      %accs = arith.mulf %acc, %ab : tensor<64x64xf32, #mma>
+      %v = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %vbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %vbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %vbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mv[%i, %c0] %v, %vbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %vbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %vbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %o = tilegpu.warp_group_dot %pa, %v, %accs : tensor<64x64xf16, #dop>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<64x64xf32, #mma>
+      scf.yield %o, %mn : tensor<64x64xf32, #mma>, tensor<64xf32, #row>
+    }
+    tile.store %out, %res#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+
+// -----
+
 // The same chain in two warp groups, each with rows of its own (warps
 // along M): with ping-pong, besides the releases, the groups take turns
 // issuing their dots (FlashAttention-3's ping-pong): in the loop the turn
@@ -1692,6 +1840,133 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "t
       scf.yield %o, %mn : tensor<128x64xf32, #mma>, tensor<128xf32, #row>
     } {tile.warp_specialize}
     tile.store %out, %res#0 : tensor<128x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// Two warp-specialized loops whose copies fill the same buffers (causal
+// attention's keys below the diagonal, then on it) share one ring: one
+// stack per copy and one set of mbarriers, initialised once in front of the
+// split and invalidated once after it. The producer's second loop goes on
+// from the stage and empty parity its first loop ended with; the
+// consumers' second loop from the stage and full parity of the first's
+// guard, in which the stage the first loop's last iteration read is
+// released after its second dot (no refill followed it in that loop, the
+// second loop's producer refills it).
+// CHECK-LABEL: func.func @tma_dot_chain_warp_specialized_two_loops
+// CHECK-COUNT-2: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
+// CHECK-COUNT-8: tilegpu.mbarrier_init
+// CHECK-NOT: tilegpu.mbarrier_init
+// CHECK: tilegpu.warp_specialize
+// CHECK: %[[G:.*]]:4 = scf.if
+// CHECK: scf.for
+// CHECK: tilegpu.warp_group_dot_wait %{{.*}} {pendings = 0
+// CHECK-NEXT: tilegpu.memdesc_index
+// CHECK-NEXT: tilegpu.mbarrier_arrive
+// CHECK: tilegpu.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} :
+// CHECK-NEXT: %[[STAGE:.*]] = tilegpu.memdesc_index
+// CHECK-NEXT: tilegpu.mbarrier_arrive %[[STAGE]]
+// CHECK-NEXT: scf.yield
+// CHECK: } else {
+// CHECK: scf.if
+// CHECK: tilegpu.mbarrier_wait %{{.*}}, %[[G]]#3
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %[[G]]#0,
+// CHECK: } producer {
+// CHECK: %[[P1:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %arg3 step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (i32, i32)
+// CHECK: scf.for %{{.*}} = %arg3 to %arg5 step %{{.*}} iter_args(%{{.*}} = %[[P1]]#0, %{{.*}} = %[[P1]]#1) -> (i32, i32)
+// CHECK: tilegpu.partition_end
+// CHECK-COUNT-8: tilegpu.mbarrier_inval
+// CHECK-NOT: tilegpu.mbarrier_inval
+// CHECK: return
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>
+#row = #tilegpu.slice<{dim = 1, parent = #mma}>
+#dop = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_dot_chain_warp_specialized_two_loops(%qs: !tilegpu.memdesc<128x64xf16, #nv>, %mk: !tile.ptr<i8>, %mv: !tile.ptr<i8>, %n: i32, %out: tensor<128x64x!tile.ptr<f32>, #mma>, %n2: i32) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %m0 = arith.constant dense<0xFF800000> : tensor<128xf32, #row>
+    %res:2 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero, %m = %m0) -> (tensor<128x64xf32, #mma>, tensor<128xf32, #row>) : i32 {
+      %k = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %kbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %kbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %kbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mk[%i, %c0] %k, %kbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %kbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %kbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %kt = tilegpu.memdesc_trans %k : !tilegpu.memdesc<64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nvt, mutable>
+      %s = tilegpu.warp_group_dot %qs, %kt, %zero : !tilegpu.memdesc<128x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nvt, mutable> -> tensor<128x64xf32, #mma>
+      %rm = tile.reduce(%s) axis = 1 : (tensor<128x64xf32, #mma>) -> tensor<128xf32, #row> {
+      ^bb0(%x: f32, %y: f32):
+        %mx = arith.maxnumf %x, %y : f32
+        tile.reduce.return %mx : f32
+      }
+      %mn = arith.maxnumf %m, %rm : tensor<128xf32, #row>
+      %md = arith.subf %m, %mn : tensor<128xf32, #row>
+      %alpha = math.exp2 %md : tensor<128xf32, #row>
+      %me = tile.expand_dims %mn axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+      %mb = tile.broadcast %me : tensor<128x1xf32, #mma> -> tensor<128x64xf32, #mma>
+      %sd = arith.subf %s, %mb : tensor<128x64xf32, #mma>
+      %p = math.exp2 %sd : tensor<128x64xf32, #mma>
+      %ph = arith.truncf %p : tensor<128x64xf32, #mma> to tensor<128x64xf16, #mma>
+      %pa = tilegpu.convert_layout %ph : tensor<128x64xf16, #mma> -> tensor<128x64xf16, #dop>
+      %ae = tile.expand_dims %alpha axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+      %ab = tile.broadcast %ae : tensor<128x1xf32, #mma> -> tensor<128x64xf32, #mma>
+      %accs = arith.mulf %acc, %ab : tensor<128x64xf32, #mma>
+      %v = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %vbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %vbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %vbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mv[%i, %c0] %v, %vbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %vbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %vbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %o = tilegpu.warp_group_dot %pa, %v, %accs : tensor<128x64xf16, #dop>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<128x64xf32, #mma>
+      scf.yield %o, %mn : tensor<128x64xf32, #mma>, tensor<128xf32, #row>
+    } {tile.warp_specialize}
+    %res2:2 = scf.for %i = %n to %n2 step %c64 iter_args(%acc = %res#0, %m = %res#1) -> (tensor<128x64xf32, #mma>, tensor<128xf32, #row>) : i32 {
+      %k = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %kbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %kbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %kbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mk[%i, %c0] %k, %kbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %kbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %kbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %kt = tilegpu.memdesc_trans %k : !tilegpu.memdesc<64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nvt, mutable>
+      %s = tilegpu.warp_group_dot %qs, %kt, %zero : !tilegpu.memdesc<128x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nvt, mutable> -> tensor<128x64xf32, #mma>
+      %rm = tile.reduce(%s) axis = 1 : (tensor<128x64xf32, #mma>) -> tensor<128xf32, #row> {
+      ^bb0(%x: f32, %y: f32):
+        %mx = arith.maxnumf %x, %y : f32
+        tile.reduce.return %mx : f32
+      }
+      %mn = arith.maxnumf %m, %rm : tensor<128xf32, #row>
+      %md = arith.subf %m, %mn : tensor<128xf32, #row>
+      %alpha = math.exp2 %md : tensor<128xf32, #row>
+      %me = tile.expand_dims %mn axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+      %mb = tile.broadcast %me : tensor<128x1xf32, #mma> -> tensor<128x64xf32, #mma>
+      %sd = arith.subf %s, %mb : tensor<128x64xf32, #mma>
+      %p = math.exp2 %sd : tensor<128x64xf32, #mma>
+      %ph = arith.truncf %p : tensor<128x64xf32, #mma> to tensor<128x64xf16, #mma>
+      %pa = tilegpu.convert_layout %ph : tensor<128x64xf16, #mma> -> tensor<128x64xf16, #dop>
+      %ae = tile.expand_dims %alpha axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+      %ab = tile.broadcast %ae : tensor<128x1xf32, #mma> -> tensor<128x64xf32, #mma>
+      %accs = arith.mulf %acc, %ab : tensor<128x64xf32, #mma>
+      %v = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %vbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %vbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %vbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mv[%i, %c0] %v, %vbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %vbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %vbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %o = tilegpu.warp_group_dot %pa, %v, %accs : tensor<128x64xf16, #dop>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<128x64xf32, #mma>
+      scf.yield %o, %mn : tensor<128x64xf32, #mma>, tensor<128xf32, #row>
+    } {tile.warp_specialize}
+    tile.store %out, %res2#0 : tensor<128x64x!tile.ptr<f32>, #mma>
     return
   }
 }

@@ -34,13 +34,16 @@
 
 // IR-DAG: #[[$SLICE:.+]] = #tilegpu.slice<{dim = 1, parent = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>}>
 // IR-LABEL: func.func @attn_fwd
-// IR: %[[Q:.+]] = tilegpu.local_alloc {{.*}} -> !tilegpu.memdesc<128x64xf16
-// IR-NEXT: tilegpu.fence_async_shared %[[Q]]
 // IR-NOT: tilegpu.local_alloc {{.*}}xf16, #tilegpu.nvidia_mma
 // IR: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
 // IR: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
+// Q is written to shared memory after the copies of the first stages are
+// issued, its load in flight meanwhile.
+// IR: tilegpu.async_commit_group
+// IR: %[[Q:.+]] = tilegpu.local_alloc {{.*}} -> !tilegpu.memdesc<128x64xf16
+// IR-NEXT: tilegpu.fence_async_shared %[[Q]]
 // The first iteration's Q K^T and softmax.
-// IR: scf.if
+// IR-NEXT: scf.if
 // IR-NEXT: tilegpu.async_wait {num = 2 : i32}
 // IR-NEXT: tilegpu.warp_group_dot %[[Q]], {{.*}} use_c = %false
 // IR: tilegpu.convert_layout {{.*}} -> tensor<128x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>, kWidth = 2}>>

@@ -24,7 +24,7 @@ namespace {
 const std::string kUsage =
     "usage: terrazzo-compile <input.mlir> [--target=cuda:90] [--num-warps=" +
     std::to_string(terrazzo::defaultNumWarps()) + "]\n"
-    "                        [--num-stages=3]\n"
+    "                        [--num-stages=3] [--maxnreg=N]\n"
     "                        [--emit=tile|tilegpu|llvm|llvmir|ptx|cubin|"
     "amdgcn|hsaco]\n"
     "                        [--assembler=auto|ptxas|nvJitLink|driver|"
@@ -76,6 +76,9 @@ int main(int argc, char **argv) {
     } else if (startsWith(arg, "--num-stages=")) {
       if (!parseNumber(arg, "--num-stages=", options.numStages))
         return fail("--num-stages needs a number, got '" + arg.substr(13) + "'");
+    } else if (startsWith(arg, "--maxnreg=")) {
+      if (!parseNumber(arg, "--maxnreg=", options.maxnreg))
+        return fail("--maxnreg needs a number, got '" + arg.substr(10) + "'");
     } else if (startsWith(arg, "--assembler=")) {
       options.assembler = arg.substr(12);
     } else if (startsWith(arg, "--emit=")) {

@@ -382,8 +382,11 @@ WarpSpecializeOp::partitionOf(Block *block) {
   return std::nullopt;
 }
 
-unsigned WarpSpecializeOp::launchRegisters(unsigned totalWarps) {
+unsigned WarpSpecializeOp::launchRegisters(
+    unsigned totalWarps, std::optional<unsigned> maxRegisters) {
   unsigned perThread = 65536 / (std::max(totalWarps, 1u) * 32);
+  if (maxRegisters)
+    perThread = std::min(perThread, *maxRegisters);
   return std::min(248u, perThread / 8 * 8);
 }
 
@@ -408,7 +411,7 @@ LogicalResult WarpSpecializeOp::verify() {
            << consumers + getProducerWarps() << ", got " << total;
   // setmaxnreg.inc takes registers that setmaxnreg.dec gave back: the
   // consumers' gain must not exceed what the producer gives up.
-  int64_t launch = launchRegisters(total);
+  int64_t launch = launchRegisters(total, getMaxRegisters(*this));
   int64_t gain = int64_t(consumers) * (getConsumerRegisters() - launch);
   int64_t given = int64_t(getProducerWarps()) * (launch - getProducerRegisters());
   if (getProducerRegisters() > launch || gain > given)

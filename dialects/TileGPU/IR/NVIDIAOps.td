@@ -171,8 +171,10 @@ def TileGPU_WarpSpecializeOp : TileGPU_Op<"warp_specialize",
     /// Registers per thread a program of `totalWarps` warps is compiled
     /// and launched with (ptxas's .maxnreg), which setmaxnreg moves
     /// between the warp groups: the register file's 64K split evenly, in
-    /// multiples of 8, at most 248.
-    static unsigned launchRegisters(unsigned totalWarps);
+    /// multiples of 8, at most 248, and at most `maxRegisters` (the
+    /// module's tilegpu.max-registers: more programs per multiprocessor).
+    static unsigned launchRegisters(unsigned totalWarps,
+                                    std::optional<unsigned> maxRegisters);
   }];
 }
 

@@ -39,6 +39,9 @@ unsigned getNumWarps(Operation *op);
 /// Warps the program is launched with: getNumWarps plus the producer
 /// warps of a warp_specialize (TileGPUDialect::kTotalNumWarpsAttrName).
 unsigned getTotalNumWarps(Operation *op);
+/// Registers per thread the program may use
+/// (TileGPUDialect::kMaxRegistersAttrName); nullopt when unset.
+std::optional<unsigned> getMaxRegisters(Operation *op);
 /// Threads per warp; when unset, the target's warp size (32 without one).
 unsigned getThreadsPerWarp(Operation *op);
 

@@ -101,6 +101,13 @@ unsigned mlir::tilegpu::getTotalNumWarps(Operation *op) {
   return warps ? unsigned(warps.getInt()) : getNumWarps(op);
 }
 
+std::optional<unsigned> mlir::tilegpu::getMaxRegisters(Operation *op) {
+  if (auto registers =
+          getModuleAttr<IntegerAttr>(op, TileGPUDialect::kMaxRegistersAttrName))
+    return unsigned(registers.getInt());
+  return std::nullopt;
+}
+
 unsigned mlir::tilegpu::getThreadsPerWarp(Operation *op) {
   if (auto threads = getModuleAttr<IntegerAttr>(
           op, TileGPUDialect::kThreadsPerWarpAttrName))
@@ -171,7 +178,7 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
   }
   bool known = name == kNumWarpsAttrName || name == kThreadsPerWarpAttrName ||
                name == kTargetAttrName || name == kSharedMemoryAttrName ||
-               name == kTotalNumWarpsAttrName ||
+               name == kTotalNumWarpsAttrName || name == kMaxRegistersAttrName ||
                name == "tilegpu.num-stages" || // terrazzo-pipeline's depth
                // Per-program global scratch of TMA descriptors' tensor maps.
                name == "tilegpu.global_scratch_bytes";
@@ -210,6 +217,15 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
     if (number < 0)
       return op->emitError("'") << name << "' must not be negative, got "
                                 << number;
+    return success();
+  }
+  if (name == kMaxRegistersAttrName) {
+    if (number < ::terrazzo::kMinMaxRegisters ||
+        number > ::terrazzo::kMaxMaxRegisters)
+      return op->emitError("'")
+             << name << "' must be from " << ::terrazzo::kMinMaxRegisters
+             << " to " << ::terrazzo::kMaxMaxRegisters
+             << " registers per thread, got " << number;
     return success();
   }
   if (name == kTotalNumWarpsAttrName) {

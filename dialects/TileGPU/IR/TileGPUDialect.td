@@ -32,6 +32,12 @@ def TileGPU_Dialect : Dialect {
     /// producer warps to the num-warps consumers (set by the pass that
     /// creates it); num-warps when unset.
     static constexpr ::llvm::StringLiteral kTotalNumWarpsAttrName = "tilegpu.total-num-warps";
+    /// Registers per thread the program may use (Triton's maxnreg), which
+    /// sets how many programs share a multiprocessor: on NVIDIA targets the
+    /// kernel's .maxnreg, and for a warp_specialize the launch budget that
+    /// setmaxnreg moves when it is below the even split. Unset: the code
+    /// generator's choice.
+    static constexpr ::llvm::StringLiteral kMaxRegistersAttrName = "tilegpu.max-registers";
     static constexpr ::llvm::StringLiteral kTargetAttrName = "tilegpu.target";
     /// Dynamic shared memory (bytes) the kernel needs; set by
     /// terrazzo-allocate-shared-memory.

@@ -86,6 +86,9 @@ DEFAULT_NUM_WARPS = 4
 DEFAULT_NUM_STAGES = 3
 #: The most warps per program instance: the compiler's (`_C.max_num_warps()`).
 MAX_NUM_WARPS = 32
+#: The range of the `maxnreg` launch option (registers per thread): the
+#: compiler's (`_C.maxnreg_range()`).
+MAXNREG_RANGE = (24, 255)
 _NONE_NAMES = (None, "", "none", "None", "NoneType", "null")
 
 
@@ -435,6 +438,15 @@ def check_num_warps(value) -> int:
         # negative numbers too).
         raise AssertionError(f"num_warps must be a power of 2 from 1 to {MAX_NUM_WARPS}, "
                              f"got {n}")
+    return n
+
+
+def check_maxnreg(value) -> int:
+    """`maxnreg` (Triton's): registers per thread the kernel may use."""
+    n = launch_option(value, "maxnreg", 1, 0)
+    low, high = MAXNREG_RANGE
+    if not low <= n <= high:
+        raise ValueError(f"maxnreg must be from {low} to {high} registers per thread, got {n}")
     return n
 
 

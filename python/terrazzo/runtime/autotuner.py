@@ -70,6 +70,8 @@ class Config:
         out = dict(self.kwargs)
         out["num_warps"] = self.num_warps
         out["num_stages"] = self.num_stages
+        if self.maxnreg is not None:
+            out["maxnreg"] = self.maxnreg
         return out
 
     def cache_id(self) -> str:

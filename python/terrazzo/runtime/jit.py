@@ -33,7 +33,7 @@ from typing import Any, Callable, Dict, Optional
 from ..compiler.codegen import _is_jit_function
 from ..compiler.parsed_function import ParsedFunction
 from ..compiler.kernel import (DEFAULT_NUM_STAGES, DEFAULT_NUM_WARPS, KernelIR,
-                               check_num_stages, check_num_warps, compute_key,
+                               check_maxnreg, check_num_stages, check_num_warps, compute_key,
                                generate_kernel_ir, interpret, key_digest, launch_option,
                                member_mode, specialisation_modes, specs_from_key, split_key,
                                type_name)
@@ -47,7 +47,7 @@ from .tuple_args import TupleLaunches, has_structures
 #: Launch options that Triton accepts and Terrazzo ignores. `extern_libs`
 #: (Triton's tutorial 07 passes libdevice's path): Terrazzo links the
 #: libdevice of the CUDA installation, or TERRAZZO_LIBDEVICE.
-IGNORED_LAUNCH_OPTIONS = ("num_ctas", "maxnreg", "launch_cooperative_grid",
+IGNORED_LAUNCH_OPTIONS = ("num_ctas", "launch_cooperative_grid",
                           "enable_warp_specialization", "num_buffers_warp_spec",
                           "num_consumer_groups", "reg_dec_producer", "reg_inc_consumer",
                           "extern_libs")
@@ -55,8 +55,10 @@ IGNORED_LAUNCH_OPTIONS = ("num_ctas", "maxnreg", "launch_cooperative_grid",
 #: runs a variant of the function compiled with it (its own dispatcher and
 #: keys). `enable_fp_fusion` (default TRITON_DEFAULT_FP_FUSION, else on):
 #: whether a*b+c may become one fma; `arch` ("sm80", "sm_90a", 90): the
-#: architecture compiled for instead of the device's.
-COMPILE_OPTIONS = ("enable_fp_fusion", "arch")
+#: architecture compiled for instead of the device's; `maxnreg`: registers
+#: per thread the kernel may use (NVIDIA; fewer registers, more programs
+#: per multiprocessor).
+COMPILE_OPTIONS = ("enable_fp_fusion", "arch", "maxnreg")
 LAUNCH_OPTIONS = ("num_warps", "num_stages") + IGNORED_LAUNCH_OPTIONS + COMPILE_OPTIONS
 _IGNORED = frozenset(IGNORED_LAUNCH_OPTIONS)
 _COMPILE_OPTION_SET = frozenset(COMPILE_OPTIONS)
@@ -360,6 +362,8 @@ class JITFunction(KernelInterface):
                 options.pop(name, None)
             elif name == "arch":
                 options[name] = driver.target_for_arch(value)
+            elif name == "maxnreg":
+                options[name] = int(value)
             else:
                 options[name] = bool(value)
         if options == self._compile_options:
@@ -388,6 +392,11 @@ class JITFunction(KernelInterface):
     def _fp_fusion(self) -> bool:
         fusion = self._compile_options.get("enable_fp_fusion")
         return driver.default_fp_fusion() if fusion is None else fusion
+
+    def _codegen_options(self) -> Dict[str, Any]:
+        """The keywords of `_C.compile` that COMPILE_OPTIONS set."""
+        return {"enable_fp_fusion": self._fp_fusion(),
+                "maxnreg": self._compile_options.get("maxnreg", 0)}
 
     def _run_with_options(self, grid, args, kwargs, num_warps: int, num_stages: int):
         """Launches with these launch options whatever the keywords say
@@ -486,7 +495,12 @@ class JITFunction(KernelInterface):
         for hip targets; by default the target's assembly) for `target` (by
         default the one launches compile for, e.g. "hip:gfx942"): text, or
         bytes for the binaries. Compiling for a target needs no GPU of it.
-        `num_warps` and `num_stages` are keywords, as at a launch."""
+        `num_warps`, `num_stages` and the COMPILE_OPTIONS (`maxnreg`, ...)
+        are keywords, as at a launch."""
+        if kwargs and not _COMPILE_OPTION_SET.isdisjoint(kwargs):
+            variant, kwargs = self._variant(kwargs)
+            if variant is not self:
+                return variant.compile(*args, stage=stage, target=target, **kwargs)
         return self._stage_for_key(self.key_for(*args, **kwargs), stage, target)
 
     def _compile_for_key(self, key, bound_args=None):
@@ -508,7 +522,7 @@ class JITFunction(KernelInterface):
         stages = driver.target_stages(target, C)
         stage = stage or stages.assembly
         res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, stage,
-                        num_stages=num_stages, enable_fp_fusion=self._fp_fusion())
+                        num_stages=num_stages, **self._codegen_options())
         if not res.success:
             raise compile_error(res.diagnostics, kir, self, target)
         out = res.output
@@ -538,7 +552,7 @@ class JITFunction(KernelInterface):
         key does not say fit in 2^31 bytes)."""
         return {"debug": self._debug(), "tma": os.environ.get("TERRAZZO_TMA", ""),
                 "promote_offsets": os.environ.get("TERRAZZO_PROMOTE_OFFSETS", ""),
-                "fp_fusion": self._fp_fusion()}
+                **self._codegen_options()}
 
     def _binary_for_key(self, key, use_cache: bool = True):
         """(cubin, metadata, whether it came from the disk cache) for `key`."""
@@ -578,13 +592,13 @@ class JITFunction(KernelInterface):
         kir = generate_kernel_ir(self.parsed, specs, debug=debug, num_warps=num_warps)
         if dump_dir:
             dump_stages(C, kir, target, num_warps, Path(dump_dir), digest[:8],
-                        num_stages, self._fp_fusion())
+                        num_stages, self._codegen_options())
         # Code for another architecture than the device's (arch=) goes to the
         # driver as PTX, which it compiles for the device.
         assembler = driver.assembler_for(target, C)
         res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps,
                         driver.target_stages(target, C).binary, assembler,
-                        num_stages=num_stages, enable_fp_fusion=environment["fp_fusion"])
+                        num_stages=num_stages, **self._codegen_options())
         if not res.success:
             raise compile_error(res.diagnostics, kir, self, target)
         md = dict(res.metadata)
@@ -686,9 +700,11 @@ def check_launch_options(options: Dict[str, Any]) -> None:
             check_num_warps(value)
         elif name == "num_stages":
             check_num_stages(value)
-        elif name in ("num_ctas", "maxnreg", "num_buffers_warp_spec", "num_consumer_groups",
+        elif name == "maxnreg":
+            check_maxnreg(value)
+        elif name in ("num_ctas", "num_buffers_warp_spec", "num_consumer_groups",
                       "reg_dec_producer", "reg_inc_consumer"):
-            launch_option(value, name, 1 if name in ("num_ctas", "maxnreg") else 0, 0)
+            launch_option(value, name, 1 if name == "num_ctas" else 0, 0)
         elif name in ("enable_fp_fusion", "launch_cooperative_grid",
                       "enable_warp_specialization"):
             if not isinstance(value, bool):
@@ -795,15 +811,16 @@ def _default_target(C) -> str:
 
 
 def dump_stages(C, kir: KernelIR, target: str, num_warps: int, folder: Path, tag: str,
-                num_stages: int = 3, fp_fusion: bool = True):
-    """Writes the frontend's IR and every stage's output to `folder`."""
+                num_stages: int = 3, codegen: Optional[Dict[str, Any]] = None):
+    """Writes the frontend's IR and every stage's output to `folder`
+    (`codegen`: JITFunction._codegen_options)."""
     folder.mkdir(parents=True, exist_ok=True)
     base = f"{kir.name}-{tag}"
     (folder / f"{base}.source.mlir").write_text(kir.text)
     assembly = driver.target_stages(target, C).assembly
     for stage, ext in STAGES_TO_DUMP + ((assembly, assembly),):
         res = C.compile(kir.text, f"{kir.name}.mlir", target, num_warps, stage,
-                        num_stages=num_stages, enable_fp_fusion=fp_fusion)
+                        num_stages=num_stages, **(codegen or {}))
         out = res.output
         if isinstance(out, (bytes, bytearray)):
             out = bytes(out).decode(errors="replace")

@@ -106,3 +106,31 @@ module attributes {"tilegpu.num-warps" = 8 : i32, "tilegpu.total-num-warps" = 12
     return
   }
 }
+
+// -----
+
+// A register cap (maxnreg) lowers the launch budget that the setmaxnregs
+// move: 8 warps at 128 (two programs per SM) leave the consumers 216.
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.total-num-warps" = 8 : i32, "tilegpu.max-registers" = 128 : i32, tilegpu.target = "cuda:90"} {
+  func.func @capped() {
+    // expected-error @+1 {{register budgets 40 and 232 do not balance: 8 warps start with 128 registers per thread, and the consumers may take only what the producer gives up}}
+    tilegpu.warp_specialize producer_warps = 4 registers = 40, 232 {
+      tilegpu.partition_end
+    } producer {
+      tilegpu.partition_end
+    }
+    return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{'tilegpu.max-registers' must be from 24 to 255 registers per thread, got 16}}
+module attributes {"tilegpu.max-registers" = 16 : i32} {
+}
+
+// -----
+
+// expected-error @+1 {{'tilegpu.max-registers' must be an i32, got 128 : i64}}
+module attributes {"tilegpu.max-registers" = 128} {
+}
