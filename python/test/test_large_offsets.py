@@ -195,6 +195,19 @@ def test_wrapping_offsets_are_computed_in_i64_when_forced(monkeypatch):
     _assert_promoted(add_one.compile(x, x, (1 << 31) + 5, BLOCK=1024, stage="tile"), {"0", "1"})
 
 
+def test_amd_buffer_loads_only_for_tensors_that_fit(large_int8):
+    """On CDNA a load through a pointer that fits is a buffer load (32-bit
+    byte offsets from a resource of 2^31 - 1 bytes); one through a larger
+    tensor stays a global load (its offsets promoted)."""
+    small = np.zeros(4096, np.int8)
+    out = np.zeros(4096, np.int8)
+    fits = add_one.compile(small, out, 4096, BLOCK=1024, stage="amdgcn", target="hip:gfx942")
+    assert "buffer_load" in fits and "global_load" not in fits, fits
+    large = add_one.compile(large_int8, out, LARGE, BLOCK=1024, stage="amdgcn",
+                            target="hip:gfx942")
+    assert "buffer_load" not in large and "global_load" in large, large
+
+
 def test_promotion_forced_off(monkeypatch, large_int8):
     monkeypatch.setenv("TERRAZZO_PROMOTE_OFFSETS", "0")
     ir = add_one.compile(large_int8, large_int8, (1 << 31) + 5, BLOCK=1024, stage="tile")
