@@ -6,7 +6,8 @@
 //     of an int, the dtype of a pointer (as a small index into a table of
 //     dtype names). Per-type facts (does torch.Tensor have data_ptr?) are
 //     cached, so a hot call does no attribute lookups beyond data_ptr() and
-//     dtype.
+//     dtype (and, for the key's "fits in 2^31 bytes" bit, untyped_storage()
+//     with its data_ptr() and nbytes(): fitsPointerRange).
 //  2. packArgument() converts that value to the C type a signature character
 //     asks for ('p', 'i', 'l', 'f', 'd', 'b'), range-checked, into a Slot
 //     whose address goes into the cuLaunchKernel parameter array.

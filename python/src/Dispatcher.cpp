@@ -4,7 +4,8 @@
 // specialization key, finds the compiled Kernel in a hash map (or asks the
 // Python compile callback for it), packs the arguments and launches; all of
 // it in C++, calling into Python only for data_ptr() and dtype of tensors
-// (and a grid callable, and the compile callback on a miss).
+// and their untyped_storage()'s data_ptr() and nbytes() (and a grid
+// callable, and the compile callback on a miss).
 //
 // The key, per parameter:
 //   constexpr                 the value itself
