@@ -32,11 +32,18 @@ findBackend(const std::string &target) {
 
 namespace {
 
-/// Whether offsets that may pass 2^31 are computed in i64
-/// (TERRAZZO_PROMOTE_OFFSETS=1; Python puts it in the kernel cache key).
-bool offsetPromotionRequested() {
+/// TERRAZZO_PROMOTE_OFFSETS (Python puts it in the kernel cache key):
+/// "1" promotes the offsets of every pointer, "0" none; otherwise those of
+/// pointers that may address more than 2^31 bytes (no tile.pointer_range).
+enum class OffsetPromotion { Ranged, All, None };
+OffsetPromotion offsetPromotion() {
   const char *requested = std::getenv("TERRAZZO_PROMOTE_OFFSETS");
-  return requested && std::string(requested) == "1";
+  std::string value = requested ? requested : "";
+  if (value == "1")
+    return OffsetPromotion::All;
+  if (value == "0")
+    return OffsetPromotion::None;
+  return OffsetPromotion::Ranged;
 }
 
 } // namespace
@@ -61,13 +68,17 @@ void terrazzo::buildTilePipeline(mlir::OpPassManager &pm,
   pm.addPass(mlir::terrazzo::createTerrazzoCombine());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
-  // Offsets past 2^31 elements (TERRAZZO_PROMOTE_OFFSETS=1): after the
-  // combine merged the addptr chains into one offset expression each. Off
-  // by default: tutorial 06's attention keeps its registers with it, but
-  // the matmul kernels of tutorials 03 and 09 do not (up to 52 more;
-  // bench/offsets_registers.py, bench/RESULTS.md).
-  if (offsetPromotionRequested())
-    pm.addPass(mlir::terrazzo::createTerrazzoPromoteOffsets());
+  // Offsets past 2^31 elements: after the combine merged the addptr chains
+  // into one offset expression each. By default only for pointers without
+  // tile.pointer_range (tensors of 2 GiB or more, or of unknown size): the
+  // matmul kernels of tutorials 03 and 09 take up to 52 more registers
+  // when promoted (bench/offsets_registers.py, bench/RESULTS.md).
+  OffsetPromotion promotion = offsetPromotion();
+  if (promotion != OffsetPromotion::None) {
+    mlir::terrazzo::TerrazzoPromoteOffsetsOptions options;
+    options.allPointers = promotion == OffsetPromotion::All;
+    pm.addPass(mlir::terrazzo::createTerrazzoPromoteOffsets(options));
+  }
   // Loop-invariant arithmetic leaves the loops: less work per iteration,
   // and the pipeliner needs pointer steps defined outside the loop.
   pm.addPass(mlir::createLoopInvariantCodeMotionPass());

@@ -62,11 +62,25 @@ def TerrazzoPromoteOffsets : Pass<"terrazzo-promote-offsets"> {
     (the rebuilt op keeps them). Other uses keep Triton's wrapping i32
     arithmetic (a causal mask's comparison in an attention loop stays i32).
     Expressions proven to stay in i32 (block offsets such as
-    `rows[:, None] * 64 + cols[None, :]`) are left alone. The tile
-    pipeline runs it only with TERRAZZO_PROMOTE_OFFSETS=1: the matmul
-    kernels of tutorials 03 and 09 still need more registers with it
-    (`bench/offsets_registers.py`, bench/RESULTS.md).
+    `rows[:, None] * 64 + cols[None, :]`) are left alone.
+    Only offsets that address, or mask accesses through, pointers that may
+    reach more than 2^31 bytes past their kernel argument are promoted: an
+    argument carrying `tile.pointer_range` of at most 32 bits (the launch
+    key's "fits in 2^31 bytes" bit: a tensor whose storage from its data
+    pointer is smaller) bounds every address formed from it, and offsets
+    from it stay as Triton computes them (a mask is promoted when any
+    access it masks may reach further). So kernels on tensors below 2 GiB
+    keep their code; the matmul kernels of tutorials 03 and 09 need more
+    registers where promoted (`bench/offsets_registers.py`,
+    bench/RESULTS.md). `all-pointers` promotes the offsets of every
+    pointer (TERRAZZO_PROMOTE_OFFSETS=1; =0 leaves the pass out of the
+    pipeline).
   }];
+  let options = [
+    Option<"allPointers", "all-pointers", "bool", /*default=*/"false",
+           "Promote the offsets of pointers with a tile.pointer_range of "
+           "at most 32 bits too">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::tile::TileDialect"];
 }
 

@@ -3,6 +3,7 @@
 #include "passes/Passes.h"
 
 #include "dialects/Tile/IR/Tile.h"
+#include "passes/Analysis/PointerRange.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -299,32 +300,31 @@ private:
   SmallVector<Operation *> built;
 };
 
-/// Whether `value` (i1) becomes the mask of a memory access, through the
-/// ops that combine or reshape masks.
-bool feedsMask(Value value, DenseSet<Value> &seen) {
+/// The pointers of the memory accesses whose mask `value` (i1) becomes,
+/// through the ops that combine or reshape masks.
+void maskedPointers(Value value, DenseSet<Value> &seen,
+                    SmallVectorImpl<Value> &pointers) {
   if (!seen.insert(value).second)
-    return false;
+    return;
   for (OpOperand &use : value.getUses()) {
     Operation *user = use.getOwner();
-    Value mask;
+    Value mask, ptr;
     if (auto op = dyn_cast<tile::LoadOp>(user))
-      mask = op.getMask();
+      mask = op.getMask(), ptr = op.getPtr();
     else if (auto op = dyn_cast<tile::StoreOp>(user))
-      mask = op.getMask();
+      mask = op.getMask(), ptr = op.getPtr();
     else if (auto op = dyn_cast<tile::AtomicRMWOp>(user))
-      mask = op.getMask();
+      mask = op.getMask(), ptr = op.getPtr();
     else if (auto op = dyn_cast<tile::AtomicLoadOp>(user))
-      mask = op.getMask();
+      mask = op.getMask(), ptr = op.getPtr();
     else if (auto op = dyn_cast<tile::AtomicStoreOp>(user))
-      mask = op.getMask();
+      mask = op.getMask(), ptr = op.getPtr();
     if (mask && mask == value)
-      return true;
-    if (isa<arith::AndIOp, arith::OrIOp, tile::SplatOp, tile::BroadcastOp,
-            tile::ExpandDimsOp>(user) &&
-        feedsMask(user->getResult(0), seen))
-      return true;
+      pointers.push_back(ptr);
+    else if (isa<arith::AndIOp, arith::OrIOp, tile::SplatOp, tile::BroadcastOp,
+                 tile::ExpandDimsOp>(user))
+      maskedPointers(user->getResult(0), seen, pointers);
   }
-  return false;
 }
 
 /// The i32 expression behind an operand of a comparison: the operand, or
@@ -497,21 +497,36 @@ bool splitCompare(arith::CmpIOp cmp, OffsetPromoter &promoter) {
 struct PromoteOffsetsPass
     : public mlir::terrazzo::impl::TerrazzoPromoteOffsetsBase<
           PromoteOffsetsPass> {
+  using TerrazzoPromoteOffsetsBase::TerrazzoPromoteOffsetsBase;
+
   void runOnOperation() override {
     OffsetPromoter promoter;
     // Where an i32 offset expression becomes an address, or is compared to
     // make the mask of an access, it means the exact value: those uses get
     // the exact value where the expression may wrap. Other uses keep
     // Triton's i32 arithmetic (a causal mask in a hot loop stays i32).
+    // Unless `all-pointers` says otherwise, only where some pointer may
+    // address more than 2^31 bytes from its kernel argument
+    // (tile.pointer_range): within that, the offsets of a correct program
+    // do not wrap, as Triton assumes.
+    auto needed = [&](ArrayRef<Value> pointers) {
+      return allPointers ||
+             !llvm::all_of(pointers, [](Value ptr) {
+               return mlir::terrazzo::isInSmallPointerRange(ptr);
+             });
+    };
     SmallVector<Operation *> roots, dead;
     getOperation()->walk([&](Operation *op) {
       if (auto addptr = dyn_cast<tile::AddPtrOp>(op)) {
-        if (isI32(addptr.getOffset()))
+        if (isI32(addptr.getOffset()) && needed(addptr.getPtr()))
           roots.push_back(op);
       } else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+        if (!comparedI32(cmp.getLhs()) && !comparedI32(cmp.getRhs()))
+          return;
         DenseSet<Value> seen;
-        if ((comparedI32(cmp.getLhs()) || comparedI32(cmp.getRhs())) &&
-            feedsMask(cmp.getResult(), seen))
+        SmallVector<Value> pointers;
+        maskedPointers(cmp.getResult(), seen, pointers);
+        if (!pointers.empty() && needed(pointers))
           roots.push_back(op);
       }
     });

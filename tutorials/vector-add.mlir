@@ -2,7 +2,9 @@
 // program instance adds BLOCK = 1024 consecutive elements, masked at the
 // end of the arrays. The offset computation lives in a helper function and
 // the pointers are advanced in two steps; `--terrazzo-tile-pipeline` inlines
-// the helper, folds the constants and merges the pointer arithmetic.
+// the helper, folds the constants and merges the pointer arithmetic. The
+// arrays are smaller than 2 GiB (tile.pointer_range = 32, what a launch on
+// such tensors says), so the offsets stay i32.
 func.func private @block_offsets(%pid: i32) -> tensor<1024xi32> {
   %block = arith.constant 1024 : i32
   %start = arith.muli %pid, %block : i32
@@ -12,9 +14,9 @@ func.func private @block_offsets(%pid: i32) -> tensor<1024xi32> {
   return %offsets : tensor<1024xi32>
 }
 
-func.func @add_kernel(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32},
-                      %y: !tile.ptr<f32> {tile.divisibility = 16 : i32},
-                      %out: !tile.ptr<f32> {tile.divisibility = 16 : i32},
+func.func @add_kernel(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32},
+                      %y: !tile.ptr<f32> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32},
+                      %out: !tile.ptr<f32> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32},
                       %n: i32 {tile.divisibility = 16 : i32}) {
   %pid = tile.program_id x : i32
   %offsets = func.call @block_offsets(%pid) : (i32) -> tensor<1024xi32>

@@ -26,8 +26,9 @@ void populateMfmaDotOpToLLVMPatterns(TileGPUTypeConverter &converter,
 /// tile.store or atomic at `address`), out of range where inactive: what
 /// AMDTargetInfo::maskedAddresses gives the common lowering. The resource
 /// (the loads' too) covers 2^31 - 1 bytes from the base (byte offsets are
-/// 32-bit: a tensor accessed so must be smaller than 2 GiB, as for
-/// Triton's buffer operations), with CDNA's flags.
+/// 32-bit: a tensor accessed so must be smaller than 2 GiB, which the
+/// base's tile.pointer_range says, as for Triton's buffer operations),
+/// with CDNA's flags.
 TargetInfo::MaskedAddresses
 bufferAddresses(ConversionPatternRewriter &rewriter,
                 const TypeConverter &converter, Operation *op,

@@ -3,6 +3,7 @@
 
 #include "dialects/Tile/IR/Tile.h"
 #include "passes/Analysis/NonNegative.h"
+#include "passes/Analysis/PointerRange.h"
 
 #include "mlir/IR/TypeUtilities.h"
 
@@ -12,9 +13,21 @@ using namespace mlir::terrazzo;
 bool mlir::terrazzo::isBufferAddress(Value base, Value offsets) {
   auto pointer = dyn_cast<tile::PointerType>(base.getType());
   // Global memory only (address space 1).
-  return pointer && pointer.getAddressSpace() == 1 &&
-         getElementTypeOrSelf(offsets.getType()).isInteger(32) &&
-         isKnownNonNegative(offsets);
+  if (!pointer || pointer.getAddressSpace() != 1 ||
+      !getElementTypeOrSelf(offsets.getType()).isInteger(32) ||
+      !isKnownNonNegative(offsets))
+    return false;
+  // The resource reaches 2^31 - 1 bytes past the base: the base must be a
+  // kernel argument whose addresses stay that close (tile.pointer_range,
+  // the launch key's "fits in 2^31 bytes"), advanced by offsets that are
+  // not negative.
+  Value root = base;
+  while (auto step = root.getDefiningOp<tile::AddPtrOp>()) {
+    if (!isKnownNonNegative(step.getOffset()))
+      return false;
+    root = step.getPtr();
+  }
+  return hasSmallPointerRange(root);
 }
 
 std::optional<BufferAddress> mlir::terrazzo::matchBufferAccess(Operation *op) {

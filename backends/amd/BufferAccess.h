@@ -22,9 +22,11 @@ using BufferAccesses = llvm::DenseMap<Operation *, BufferAddress>;
 
 /// Whether accesses at `base` (a scalar pointer) plus `offsets` (element
 /// offsets) may go through a buffer resource: `base` points to global
-/// memory and `offsets` are i32 and known not to be negative
-/// (isKnownNonNegative). The one decision of which addresses buffer
-/// operations may serve; matchBufferAccess and
+/// memory, is a kernel argument with `tile.pointer_range` of at most 32
+/// bits (hasSmallPointerRange: the tensor is smaller than 2 GiB) or such an
+/// argument advanced by offsets that are not negative, and `offsets` are
+/// i32 and known not to be negative (isKnownNonNegative). The one decision
+/// of which addresses buffer operations may serve; matchBufferAccess and
 /// terrazzo-amd-buffer-addresses ask it.
 bool isBufferAddress(Value base, Value offsets);
 

@@ -29,11 +29,14 @@ VendorLowering::~VendorLowering() = default;
 
 namespace {
 /// Pointer arguments known to be aligned tell LLVM so; the frontend's
-/// divisibility hints are otherwise consumed by AxisInfo.
+/// divisibility hints are otherwise consumed by AxisInfo, and pointer
+/// ranges by the passes and the vendor's choices made before (buffer
+/// loads), so they go.
 void lowerArgumentHints(ModuleOp module) {
   Builder builder(module.getContext());
   module.walk([&](func::FuncOp func) {
     for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+      func.removeArgAttr(i, tile::TileDialect::kPointerRangeAttrName);
       auto hint = func.getArgAttrOfType<IntegerAttr>(i, tile::TileDialect::kDivisibilityAttrName);
       if (!hint)
         continue;

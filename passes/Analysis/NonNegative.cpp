@@ -14,6 +14,49 @@ using namespace mlir;
 
 namespace {
 
+/// Whether `value` is tl.num_programs(dim) plus a constant, which goes to
+/// `offset` (`dim` set from the op): `num_programs(0) - 1` and the like.
+bool programCountPlus(Value value, tile::ProgramDim &dim, int64_t &offset,
+                      int depth = 0) {
+  if (depth > 8)
+    return false;
+  Operation *def = value.getDefiningOp();
+  if (auto count = dyn_cast_or_null<tile::NumProgramsOp>(def)) {
+    dim = count.getDim();
+    offset = 0;
+    return true;
+  }
+  if (!isa_and_nonnull<arith::AddIOp, arith::SubIOp>(def))
+    return false;
+  APInt constant;
+  bool sub = isa<arith::SubIOp>(def);
+  for (unsigned side = 0; side < 2; ++side) {
+    if (sub && side == 0)
+      continue; // a constant minus the count is not of this form
+    if (!matchPattern(def->getOperand(side), m_ConstantInt(&constant)) ||
+        constant.getSignificantBits() > 32 ||
+        !programCountPlus(def->getOperand(1 - side), dim, offset, depth + 1))
+      continue;
+    offset += sub ? -constant.getSExtValue() : constant.getSExtValue();
+    return true;
+  }
+  return false;
+}
+
+/// Whether `def` is `num_programs(d) + k - program_id(d)` with k >= -1
+/// (a program's index counted from the last one, which is at least 0 as a
+/// program id is below the count): heavy-first orders, reversed tiles.
+bool programsFromTheLast(Operation *def) {
+  auto sub = dyn_cast<arith::SubIOp>(def);
+  if (!sub)
+    return false;
+  auto id = sub.getRhs().getDefiningOp<tile::ProgramIdOp>();
+  tile::ProgramDim dim;
+  int64_t offset = 0;
+  return id && programCountPlus(sub.getLhs(), dim, offset) &&
+         dim == id.getDim() && offset >= -1;
+}
+
 /// Block arguments taken as not negative while the values they receive are
 /// checked: the induction hypothesis of a loop-carried value.
 using Assumed = llvm::SmallPtrSetImpl<Value>;
@@ -92,7 +135,8 @@ bool nonNegative(Value value, int depth, Assumed &assumed) {
   Operation *def = value.getDefiningOp();
   if (!def)
     return false;
-  if (isa<tile::ProgramIdOp, tile::NumProgramsOp>(def))
+  if (isa<tile::ProgramIdOp, tile::NumProgramsOp>(def) ||
+      programsFromTheLast(def))
     return true;
   // Tensors: a range from a start that is not negative, and splats,
   // broadcasts and reshapes of such values.

@@ -9,7 +9,8 @@
 namespace mlir::terrazzo {
 
 /// Whether `value` (an integer, or a tensor of them) is known not to be
-/// negative: a constant, a program id or count, a kernel argument
+/// negative: a constant, a program id or count, a program's index counted
+/// from the last (`num_programs(d) - 1 - program_id(d)`), a kernel argument
 /// specialised so (tile::TileDialect::kNonNegativeAttrName), an induction
 /// variable counting up from such a value by such a step, a loop-carried
 /// value (an scf.for iter_arg, or a block argument once scf is lowered to

@@ -28,7 +28,25 @@ struct TypeInfo {
   /// called with the object as its only argument (saves the bound-method
   /// lookup); null to call obj.data_ptr() by name. A strong reference.
   PyObject *dataPtr = nullptr;
+  /// For DataPtr: whether the type has untyped_storage (its memory's
+  /// extent, fitsPointerRange), and the descriptors of untyped_storage and
+  /// nbytes as for data_ptr (strong references, or null to call by name).
+  bool hasStorage = false;
+  PyObject *untypedStorage = nullptr;
+  PyObject *nbytes = nullptr;
 };
+
+/// A method of `type` as a function or method descriptor that can be called
+/// with the object as its only argument (a new reference), or null.
+PyObject *methodDescriptor(PyObject *type, PyObject *name) {
+  PyObject *method = PyObject_GetAttr(type, name);
+  if (method &&
+      (PyFunction_Check(method) || Py_IS_TYPE(method, &PyMethodDescr_Type)))
+    return method;
+  Py_XDECREF(method);
+  PyErr_Clear();
+  return nullptr;
+}
 
 bool hasAttr(PyObject *object, PyObject *name) {
   int has = PyObject_HasAttr(object, name);
@@ -40,14 +58,11 @@ TypeInfo classify(PyTypeObject *type) {
   TypeInfo info;
   if (hasAttr(typeObject, interned.data_ptr)) {
     info.kind = TypeKind::DataPtr;
-    PyObject *method = PyObject_GetAttr(typeObject, interned.data_ptr);
-    if (method && (PyFunction_Check(method) ||
-                   Py_IS_TYPE(method, &PyMethodDescr_Type))) {
-      info.dataPtr = method; // keeps the reference
-    } else {
-      Py_XDECREF(method);
-      PyErr_Clear();
-    }
+    info.dataPtr = methodDescriptor(typeObject, interned.data_ptr);
+    info.hasStorage = hasAttr(typeObject, interned.untyped_storage);
+    info.untypedStorage =
+        methodDescriptor(typeObject, interned.untyped_storage);
+    info.nbytes = methodDescriptor(typeObject, interned.nbytes);
     return info;
   }
   if (hasAttr(typeObject, interned.cuda_array_interface)) {
@@ -444,6 +459,7 @@ void extractArgument(PyObject *object, ArgValue &out, bool wantDtype,
   out.type = type;
   out.isNone = false;
   out.isUnsigned = false;
+  out.fitsRange = false;
   out.dtype = 0;
   out.u = 0;
   // The builtin scalars first: no lookup at all.
@@ -504,6 +520,67 @@ void extractArgument(PyObject *object, ArgValue &out, bool wantDtype,
     unsupported(object, who);
   }
   unsupported(object, who);
+}
+
+namespace {
+
+/// `object.name()` through the type's descriptor when there is one; a new
+/// reference, or null with a Python error set.
+PyObject *callMethod(PyObject *object, PyObject *descriptor, PyObject *name) {
+  return descriptor ? PyObject_CallOneArg(descriptor, object)
+                    : PyObject_CallMethodNoArgs(object, name);
+}
+
+/// An int result as an unsigned 64-bit value; false when it is none.
+bool unsignedValue(PyObject *result, std::uint64_t &out) {
+  if (!result || !PyLong_Check(result))
+    return false;
+  unsigned long long value = PyLong_AsUnsignedLongLong(result);
+  if (value == static_cast<unsigned long long>(-1) && PyErr_Occurred())
+    return false;
+  out = value;
+  return true;
+}
+
+bool storageFits(PyObject *object, const TypeInfo &info,
+                 std::uint64_t address) {
+  PyObject *storage =
+      callMethod(object, info.untypedStorage, interned.untyped_storage);
+  if (!storage || storage == Py_None) {
+    Py_XDECREF(storage);
+    return false;
+  }
+  py::object owner = py::reinterpret_steal<py::object>(storage);
+  const TypeInfo &storageInfo = typeInfo(Py_TYPE(storage));
+  PyObject *start = callMethod(storage, storageInfo.dataPtr, interned.data_ptr);
+  py::object startOwner = py::reinterpret_steal<py::object>(start);
+  std::uint64_t first = 0, size = 0;
+  if (!unsignedValue(start, first))
+    return false;
+  PyObject *bytes = callMethod(storage, storageInfo.nbytes, interned.nbytes);
+  py::object bytesOwner = py::reinterpret_steal<py::object>(bytes);
+  if (!unsignedValue(bytes, size))
+    return false;
+  return first <= address && address - first <= kPointerRangeBytes &&
+         size >= address - first &&
+         size - (address - first) <= kPointerRangeBytes;
+}
+
+} // namespace
+
+bool fitsPointerRange(PyObject *object, const ArgValue &value) {
+  if (value.kind != ArgKind::Pointer)
+    return false;
+  if (value.isNone)
+    return true; // nothing is addressed
+  const TypeInfo &info = typeInfo(Py_TYPE(object));
+  if (info.kind != TypeKind::DataPtr || !info.hasStorage)
+    return false;
+  // An object whose storage cannot be asked for is of unknown size.
+  bool fits = storageFits(object, info, value.address);
+  if (PyErr_Occurred())
+    PyErr_Clear();
+  return fits;
 }
 
 py::object dtypeName(std::uint16_t index) {

@@ -6,7 +6,8 @@
 //     of an int, the dtype of a pointer (as a small index into a table of
 //     dtype names). Per-type facts (does torch.Tensor have data_ptr?) are
 //     cached, so a hot call does no attribute lookups beyond data_ptr() and
-//     dtype.
+//     dtype (and, for the key's "fits in 2^31 bytes" bit, untyped_storage()
+//     with its data_ptr() and nbytes(): fitsPointerRange).
 //  2. packArgument() converts that value to the C type a signature character
 //     asks for ('p', 'i', 'l', 'f', 'd', 'b'), range-checked, into a Slot
 //     whose address goes into the cuLaunchKernel parameter array.
@@ -29,6 +30,9 @@ struct ArgValue {
   bool isNone;
   /// Int: the value is above INT64_MAX and held in `u` (up to UINT64_MAX).
   bool isUnsigned;
+  /// Pointer: the key's "fits in 2^31 bytes" bit (fitsPointerRange), set
+  /// by the dispatcher's key; false otherwise.
+  bool fitsRange;
   /// Pointer: index into the dtype table (dtypeName); 0 when not asked for
   /// or unknown.
   std::uint16_t dtype;
@@ -56,6 +60,22 @@ std::string describe(const ParamRef &who);
 /// Throws TypeError naming `who` for anything else.
 void extractArgument(PyObject *object, ArgValue &out, bool wantDtype,
                      const ParamRef &who);
+
+/// How far, in bytes, the memory of a pointer argument may reach on
+/// either side of its address for the key's "fits in 2^31 bytes" bit
+/// (tile.pointer_range = 32): 2^31 less 2^20, so that offsets of a block
+/// (at most 2^20 elements) past the end, a masked tail's, stay below 2^31
+/// for 1-byte elements too. Python's POINTER_RANGE_BYTES (checked equal).
+constexpr std::uint64_t kPointerRangeBytes = (1ull << 31) - (1ull << 20);
+
+/// Whether the memory that the pointer argument `object` (its address in
+/// `value`) belongs to lies within kPointerRangeBytes of that address on
+/// both sides, so that every address a kernel forms from it is within
+/// 2^31 bytes: the memory is its `untyped_storage()` (torch tensors,
+/// TensorWrapper, MockTensor: an object with data_ptr() and nbytes()).
+/// False when unknown: no untyped_storage (__cuda_array_interface__,
+/// DLPack, a raw address), or one that returns None or raises.
+bool fitsPointerRange(PyObject *object, const ArgValue &value);
 
 /// The dtype name registered under `index` ("float32", "bfloat16", ...), or
 /// None for index 0.

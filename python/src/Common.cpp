@@ -62,6 +62,8 @@ void initInterned() {
   interned.cuda_array_interface = intern("__cuda_array_interface__");
   interned.dlpack = intern("__dlpack__");
   interned.dlpack_device = intern("__dlpack_device__");
+  interned.untyped_storage = intern("untyped_storage");
+  interned.nbytes = intern("nbytes");
   interned.data = intern("data");
   interned.typestr = intern("typestr");
   interned.num_warps = intern("num_warps");

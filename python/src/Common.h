@@ -41,6 +41,8 @@ struct Interned {
   PyObject *cuda_array_interface;
   PyObject *dlpack;        ///< "__dlpack__"
   PyObject *dlpack_device; ///< "__dlpack_device__"
+  PyObject *untyped_storage;
+  PyObject *nbytes;
   PyObject *data;
   PyObject *typestr;
   PyObject *num_warps;

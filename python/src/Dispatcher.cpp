@@ -4,13 +4,16 @@
 // specialization key, finds the compiled Kernel in a hash map (or asks the
 // Python compile callback for it), packs the arguments and launches; all of
 // it in C++, calling into Python only for data_ptr() and dtype of tensors
-// (and a grid callable, and the compile callback on a miss).
+// and their untyped_storage()'s data_ptr() and nbytes() (and a grid
+// callable, and the compile callback on a miss).
 //
 // The key, per parameter:
 //   constexpr                 the value itself
-//   pointer (tensor, None)    ("p", dtype name or None, address % 16 == 0)
+//   pointer (tensor, None)    ("p", dtype name or None, address % 16 == 0,
+//                             fits in 2^31 bytes: fitsPointerRange)
 //                             (never aligned when not specialised, or not
-//                             on alignment)
+//                             on alignment; never fitting when not
+//                             specialised)
 //   bool                      ("b",)
 //   int                       ("i" if it fits int32 else "l", == 1, % 16 == 0,
 //                             >= 0)
@@ -280,6 +283,13 @@ private:
   bool alignedPointer(std::size_t p, const ArgValue &value) const {
     return doNotSpecialize_[p] == kSpecialize && value.address % 16 == 0;
   }
+  /// Whether pointer parameter `p`'s memory counts as fitting in 2^31
+  /// bytes in the key (asked only when it is specialised).
+  bool fitsRange(std::size_t p, PyObject *object,
+                 const ArgValue &value) const {
+    return doNotSpecialize_[p] != kNoSpecialize &&
+           fitsPointerRange(object, value);
+  }
   std::vector<py::object> defaults_;
   py::object compile_;
   std::string name_;
@@ -465,6 +475,8 @@ std::uint64_t Dispatcher::computeKey(BoundArgs &bound, ArgValue *values,
       bytes.push(std::uint8_t(value.dtype));
       bytes.push(std::uint8_t(value.dtype >> 8));
       bytes.push(alignedPointer(p, value));
+      value.fitsRange = fitsRange(p, bound[p], value);
+      bytes.push(value.fitsRange);
       break;
     case ArgKind::Bool:
       bytes.push('b');
@@ -595,6 +607,7 @@ void Dispatcher::keyDescriptor(PyObject *object, const ParamRef &who,
                                typeName(base.ptr()));
   if (device)
     device->add(base.ptr(), value, who);
+  value.fitsRange = fitsPointerRange(base.ptr(), value);
   parts.values.push_back(value);
   bytes.push('T');
   bytes.push(std::uint8_t(rank));
@@ -604,6 +617,7 @@ void Dispatcher::keyDescriptor(PyObject *object, const ParamRef &who,
   bytes.push(std::uint8_t(value.dtype));
   bytes.push(std::uint8_t(value.dtype >> 8));
   bytes.push(value.address % 16 == 0);
+  bytes.push(value.fitsRange);
   for (const py::object *list : {&shape, &strides})
     for (Py_ssize_t d = 0; d < rank; ++d) {
       extractArgument(PySequence_Fast_ITEMS(list->ptr())[d], value,
@@ -648,7 +662,8 @@ py::tuple Dispatcher::keyTuple(BoundArgs &bound, const ArgValue *values,
       key[p] = py::make_tuple(
           "tensordesc",
           py::make_tuple(name(interned.p), dtypeName(v[0].dtype),
-                         py::bool_(v[0].address % 16 == 0)),
+                         py::bool_(v[0].address % 16 == 0),
+                         py::bool_(v[0].fitsRange)),
           shape, strides, block, d.nanPadding ? "nan" : "zero");
       continue;
     }
@@ -656,7 +671,8 @@ py::tuple Dispatcher::keyTuple(BoundArgs &bound, const ArgValue *values,
     switch (value.kind) {
     case ArgKind::Pointer:
       key[p] = py::make_tuple(name(interned.p), dtypeName(value.dtype),
-                              py::bool_(alignedPointer(p, value)));
+                              py::bool_(alignedPointer(p, value)),
+                              py::bool_(value.fitsRange));
       break;
     case ArgKind::Bool:
       key[p] = py::make_tuple(name(interned.b));
@@ -960,6 +976,8 @@ void registerDispatcher(py::module_ &m) {
       "Makes launches pass instances of `type` (terrazzo.tools."
       "tensor_descriptor.TensorDescriptor) as host tensor descriptors: "
       "base pointer, shape and strides.");
+
+  m.attr("POINTER_RANGE_BYTES") = py::int_(kPointerRangeBytes);
 
   py::class_<Dispatcher>(m, "Dispatcher", R"doc(
 The launch path of a jit function: binds arguments, computes the

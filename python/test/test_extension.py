@@ -540,7 +540,8 @@ def test_dlpack_pointer_argument():
     np = pytest.importorskip("numpy")
     array = np.arange(16, dtype=np.float16)[1:]  # 2 bytes off the buffer start
     key = make_dispatcher(["x", "n"]).key_for((DLPackOnGpu(array), 3), {})
-    assert key[0] == ("p", "float16", array.ctypes.data % 16 == 0)
+    # DLPack says nothing of the memory around the tensor: not known to fit.
+    assert key[0] == ("p", "float16", array.ctypes.data % 16 == 0, False)
     kernel = _C.Kernel(b"x", "k", 32, 0, "pi", dry_run=True)
     kernel.launch((1, 1, 1), 0, (DLPackOnGpu(array), 3))
     assert kernel.last_launch()["args"][0] == array.ctypes.data
@@ -581,8 +582,8 @@ def test_key_layout():
     )
     key = dispatcher.key_for((FakeTensor(0x1000), FakeTensor(0x1004, "float16"), 1024, 0.5, True, 256), {})
     assert key == (
-        ("p", "float32", True),
-        ("p", "float16", False),
+        ("p", "float32", True, False),  # no untyped_storage(): size unknown
+        ("p", "float16", False, False),
         ("i", False, True, True),
         ("f",),
         ("b",),
@@ -592,7 +593,8 @@ def test_key_layout():
     key = dispatcher.key_for(
         (None, FakeCudaArray(0x2000, "<f2"), 1, 1.0, False), {"BLOCK": 64, "num_warps": 8, "num_stages": 2}
     )
-    assert key == (("p", None, True), ("p", "float16", True), ("i", True, False, True), ("f",), ("b",), 64,
+    assert key == (("p", None, True, True), ("p", "float16", True, False), ("i", True, False, True),
+                   ("f",), ("b",), 64,
                    (8, 2))
 
 
@@ -637,9 +639,9 @@ def test_dtype_names():
         ("int8", "int8"),
     ]
     for dtype, name in cases:
-        assert dispatcher.key_for((FakeTensor(0x100, dtype),), {})[0] == ("p", name, True)
+        assert dispatcher.key_for((FakeTensor(0x100, dtype),), {})[0] == ("p", name, True, False)
     for typestr, name in (("<f4", "float32"), ("|u1", "uint8"), ("<i8", "int64"), ("|b1", "bool")):
-        assert dispatcher.key_for((FakeCudaArray(0x100, typestr),), {})[0] == ("p", name, True)
+        assert dispatcher.key_for((FakeCudaArray(0x100, typestr),), {})[0] == ("p", name, True, False)
 
 
 def test_numpy_scalars_are_numbers():
@@ -671,7 +673,7 @@ def test_instance_attributes_count_as_pointers():
     thing = Namespace()
     thing.data_ptr = lambda: 0x40
     thing.dtype = "float32"
-    assert make_dispatcher(["x"]).key_for((thing,), {})[0] == ("p", "float32", True)
+    assert make_dispatcher(["x"]).key_for((thing,), {})[0] == ("p", "float32", True, False)
 
 
 def test_constexpr_values_by_type_and_value():
@@ -937,7 +939,7 @@ def test_gpu_dispatcher_end_to_end():
     compiled = []
 
     def compile(key, bound):
-        assert key[:3] == (("p", "float32", True),) * 3
+        assert key[:3] == (("p", "float32", True, True),) * 3  # small: they fit
         compiled.append(key)
         result = compile_vector_add()
         return _C.Kernel(result.output, "add_kernel", result.metadata["threads_per_block"], 0, "pppi")

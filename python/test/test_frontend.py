@@ -52,7 +52,8 @@ def test_interpreter_kernels_lower_to_ptx(case, check_ir):
 
 def test_vector_add_ir(check_ir):
     text = ir_of(add_kernel, f32(), f32(), f32(), 4096, BLOCK_SIZE=1024)
-    assert "func.func @add_kernel(%arg0: !tile.ptr<f32> {tile.divisibility = 16 : i32}" in text
+    assert ("func.func @add_kernel(%arg0: !tile.ptr<f32> {tile.divisibility = 16 : i32, "
+            "tile.pointer_range = 32 : i32}") in text
     assert "%arg3: i32 {tile.divisibility = 16 : i32, tile.nonnegative}" in text
     assert "tile.program_id x : i32" in text
     assert "tile.make_range 0 to 1024 : tensor<1024xi32>" in text
@@ -89,10 +90,10 @@ def test_specialisation_divisibility_and_equal_to_one(check_ir):
     # n == 1 is replaced by the constant 1 in the body; the argument stays.
     assert "%arg3: i32 loc" in t1 and "arith.constant 1 : i32" in t1
     assert "tile.splat %arg3" not in t1 and "tile.splat %arg3" in t7
-    # A pointer that is not 16-byte aligned gets no hint.
+    # A pointer that is not 16-byte aligned gets no divisibility hint.
     unaligned = np.zeros(65, np.float32)[1:]
     tu = add_kernel.ir(unaligned, f32(), f32(), n7, BLOCK_SIZE=128)
-    assert "%arg0: !tile.ptr<f32> loc" in tu
+    assert "%arg0: !tile.ptr<f32> {tile.pointer_range = 32 : i32} loc" in tu
     for t in (t16, t1, t7, tu):
         check_ir(t)
 
@@ -100,9 +101,9 @@ def test_specialisation_divisibility_and_equal_to_one(check_ir):
 def test_key_computation():
     key = add_kernel.key_for(f32(), np.zeros(3, np.float16), np.zeros(3, np.int8), 2**40,
                              BLOCK_SIZE=64, num_warps=8)
-    assert key[0] == ("p", "float32", True)
-    assert key[1] == ("p", "float16", True)
-    assert key[2] == ("p", "int8", True)
+    assert key[0] == ("p", "float32", True, True)
+    assert key[1] == ("p", "float16", True, True)
+    assert key[2] == ("p", "int8", True, True)
     assert key[3] == ("l", False, True, True)
     assert key[4] == 64 and key[5] == (8, 3)
 
@@ -250,7 +251,8 @@ def k(a_ptr, b_ptr, out_ptr):
     tl.store(out_ptr + offs, r)
 """
     k = _kernel_from_source(src, "k", tmp_path)
-    key = [("p", dtypes[0], True), ("p", dtypes[1], True), ("p", "float32", True), (4, 3)]
+    key = [("p", dtypes[0], True, True), ("p", dtypes[1], True, True),
+           ("p", "float32", True, True), (4, 3)]
     text = k.ir_for_key(tuple(key)).text
     assert re.search(expected, text), text
     check_ir(text)

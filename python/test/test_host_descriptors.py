@@ -306,7 +306,7 @@ def test_key_entry():
     x = np.zeros((64, 48), np.float32)
     xd = TensorDescriptor(x, [64, 40], [48, 1], [16, 32])
     key = scale_kernel.key_for(xd, xd, BM=16, BN=32)
-    assert key[0] == ("tensordesc", ("p", "float32", x.ctypes.data % 16 == 0),
+    assert key[0] == ("tensordesc", ("p", "float32", x.ctypes.data % 16 == 0, True),
                       (("i", False, True, True), ("i", False, False, True)),
                       (("i", False, True, True), ("i", True, False, True)),
                       (16, 32), "zero")
@@ -324,9 +324,11 @@ def test_ir_takes_base_shape_and_strides(rng):
     assert text.count("tile.make_tensor_desc") == 2
     assert "-> !tile.tensordesc<tensor<16x32xf32>>" in text
     header = next(line for line in text.splitlines() if line.startswith("func.func"))
-    # Per descriptor: a 16-byte aligned base, two extents and two strides,
-    # the first of each divisible by 16.
-    assert header.count("!tile.ptr<f32> {tile.divisibility = 16 : i32}") == 2
+    # Per descriptor: a 16-byte aligned base (of a small array: its
+    # offsets stay i32), two extents and two strides, the first of each
+    # divisible by 16.
+    assert header.count("!tile.ptr<f32> {tile.divisibility = 16 : i32, "
+                        "tile.pointer_range = 32 : i32}") == 2
     assert header.count("i32 {tile.divisibility = 16 : i32, tile.nonnegative}") == 4
     assert header.count("i32 {tile.nonnegative}") == 2  # the extents 45
     kir = scale_kernel.ir_for_key(scale_kernel.key_for(xd, xd, BM=16, BN=32))

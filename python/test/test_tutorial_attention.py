@@ -113,6 +113,36 @@ def test_forward_causal_d128_shares_one_ring(tutorial, monkeypatch):
     assert tile.count("tilegpu.mbarrier_init") == 8
 
 
+@pytest.mark.parametrize("first, tma", [("tl.num_programs(0) - 1 - tl.program_id(0)", True),
+                                         ("tl.num_programs(0) - 2 - tl.program_id(0)", False)])
+def test_forward_programs_from_the_last(tutorial, tmp_path, monkeypatch, first, tma):
+    # Heavy-first order (the last row block first): num_programs - 1 -
+    # program_id is never negative, so the diagonal loop's K and V loads
+    # (at start_m * BLOCK_M) keep their TMA copies, whose coordinates must
+    # not be negative; with - 2 the last program's would be -1 and they stay
+    # pointer loads (cp.async). The loop below the diagonal starts at 0
+    # either way.
+    pytest.importorskip("terrazzo._C")
+    monkeypatch.setenv("TERRAZZO_TARGET", "cuda:90")
+    source = (REPO / "tutorials/06-fused-attention.py").read_text()
+    changed = source.replace("    start_m = tl.program_id(0)\n", f"    start_m = {first}\n", 1)
+    assert changed != source
+    path = tmp_path / "attention_from_the_last.py"
+    path.write_text(changed)
+    spec = importlib.util.spec_from_file_location("attention_from_the_last", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    q = np.zeros((1, 2, 1024, 64), np.float16)
+    lse = np.zeros((1, 2, 1024), np.float32)
+    s = module._strides(q)
+    ptx = module._attn_fwd.compile(q, q, q, 0.125, lse, q, *s, *s, *s, *s, 2, 1024,
+                                   HEAD_DIM=64, BLOCK_M=128, BLOCK_N=64, CAUSAL=True,
+                                   EVEN_N=True, WARP_SPECIALIZE=False, num_warps=8,
+                                   num_stages=3, stage="ptx")
+    assert "cp.async.bulk.tensor" in ptx
+    assert ("cp.async.cg" not in ptx) == tma
+
+
 def test_forward_warp_specialized_under_maxnreg(tutorial, monkeypatch):
     # maxnreg=128 with one consumer warp group: 8 warps launch with 128
     # registers per thread (two programs per SM), the producer gives 88 of

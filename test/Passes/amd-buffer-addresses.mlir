@@ -9,7 +9,7 @@
 // advanced by arith.addi; the load reads addptr(splat(a), offsets), and so
 // does the use after the loop.
 // CHECK-LABEL: func.func @carried
-// CHECK-SAME: (%[[A:.+]]: !tile.ptr<f16>, %[[STRIDE:.+]]: i32
+// CHECK-SAME: (%[[A:.+]]: !tile.ptr<f16> {tile.pointer_range = 32 : i32}, %[[STRIDE:.+]]: i32
 // CHECK: %[[ROWS:.+]] = arith.muli
 // CHECK: %[[WIDE:.+]] = tile.broadcast %[[ROWS]] : tensor<16x1xi32> -> tensor<16x8xi32>
 // CHECK: %[[START:.+]] = arith.addi %[[WIDE]], %{{.+}} : tensor<16x8xi32>
@@ -22,7 +22,7 @@
 // CHECK: %[[SPLAT2:.+]] = tile.splat %[[A]] : !tile.ptr<f16> -> tensor<16x8x!tile.ptr<f16>>
 // CHECK: %[[LAST:.+]] = tile.addptr %[[SPLAT2]], %[[LOOP]]#1
 // CHECK: tile.store %[[LAST]]
-func.func @carried(%a: !tile.ptr<f16>, %stride: i32 {tile.nonnegative}, %k: i32) {
+func.func @carried(%a: !tile.ptr<f16> {tile.pointer_range = 32 : i32}, %stride: i32 {tile.nonnegative}, %k: i32) {
   %c0 = arith.constant 0 : i32
   %c8 = arith.constant 8 : i32
   %rows = tile.make_range 0 to 16 : tensor<16xi32>
@@ -62,7 +62,7 @@ func.func @carried(%a: !tile.ptr<f16>, %stride: i32 {tile.nonnegative}, %k: i32)
 // CHECK: %[[PTRS:.+]] = tile.addptr %[[SPLAT]], %[[SUM]]
 // CHECK: tile.store %[[PTRS]], %{{.+}} : tensor<16x16x!tile.ptr<f32>>
 // CHECK: tile.ptr_to_int %[[CHAIN]]
-func.func @chain(%out: !tile.ptr<f32>, %stride: i32 {tile.nonnegative}) -> tensor<16x16xi64> {
+func.func @chain(%out: !tile.ptr<f32> {tile.pointer_range = 32 : i32}, %stride: i32 {tile.nonnegative}) -> tensor<16x16xi64> {
   %rows = tile.make_range 0 to 16 : tensor<16xi32>
   %r2 = tile.expand_dims %rows axis = 1 : tensor<16xi32> -> tensor<16x1xi32>
   %ss = tile.splat %stride : i32 -> tensor<16x1xi32>
@@ -94,7 +94,7 @@ func.func @chain(%out: !tile.ptr<f32>, %stride: i32 {tile.nonnegative}) -> tenso
 // CHECK: scf.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: return
-func.func @must_not(%x: !tile.ptr<f32>, %s: i32, %k: i32) -> tensor<16xf32> {
+func.func @must_not(%x: !tile.ptr<f32> {tile.pointer_range = 32 : i32}, %s: i32, %k: i32) -> tensor<16xf32> {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %r = tile.make_range 0 to 16 : tensor<16xi32>
@@ -121,6 +121,32 @@ func.func @must_not(%x: !tile.ptr<f32>, %s: i32, %k: i32) -> tensor<16xf32> {
     %w2 = tile.addptr %w, %step64 : tensor<16x!tile.ptr<f32>>, tensor<16xi64>
     %t2 = tile.addptr %t, %step : tensor<16x!tile.ptr<f32>>, tensor<16xi32>
     scf.yield %sum, %p2, %q2, %w2, %t2 : tensor<16xf32>, tensor<16x!tile.ptr<f32>>, tensor<16x!tile.ptr<f32>>, tensor<16x!tile.ptr<f32>>, tensor<16x!tile.ptr<f32>>
+  }
+  return %res#0 : tensor<16xf32>
+}
+
+// -----
+
+// Must not: the carried pointers of @carried from an argument without
+// tile.pointer_range (its tensor may be 2 GiB or more: i32 offsets would
+// not reach all of it) stay pointers.
+// CHECK-LABEL: func.func @unknown_range
+// CHECK-NOT: tensor<16xi32>)
+// CHECK: scf.for {{.*}} -> (tensor<16xf32>, tensor<16x!tile.ptr<f32>>)
+// CHECK: tile.load %arg{{[0-9]+}} : tensor<16x!tile.ptr<f32>>
+func.func @unknown_range(%x: !tile.ptr<f32>, %k: i32) -> tensor<16xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = tile.make_range 0 to 16 : tensor<16xi32>
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<16x!tile.ptr<f32>>
+  %p0 = tile.addptr %xs, %r : tensor<16x!tile.ptr<f32>>, tensor<16xi32>
+  %step = arith.constant dense<16> : tensor<16xi32>
+  %zero = arith.constant dense<0.0> : tensor<16xf32>
+  %res:2 = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %zero, %p = %p0) -> (tensor<16xf32>, tensor<16x!tile.ptr<f32>>) : i32 {
+    %a = tile.load %p : tensor<16x!tile.ptr<f32>>
+    %sum = arith.addf %acc, %a : tensor<16xf32>
+    %p2 = tile.addptr %p, %step : tensor<16x!tile.ptr<f32>>, tensor<16xi32>
+    scf.yield %sum, %p2 : tensor<16xf32>, tensor<16x!tile.ptr<f32>>
   }
   return %res#0 : tensor<16xf32>
 }

@@ -1,4 +1,5 @@
 // RUN: terrazzo-opt %s -split-input-file -terrazzo-promote-offsets | FileCheck %s
+// RUN: terrazzo-opt %s -split-input-file -terrazzo-promote-offsets=all-pointers=true | FileCheck %s --check-prefix=ALL
 
 // pid * 1024 + arange wraps past 2^31 elements (pid may be up to 2^31 - 1).
 // Split into the block's start (the same for every element) and the offsets
@@ -344,5 +345,137 @@ func.func @hinted(%x: !tile.ptr<f32>) {
   %p = tile.addptr %xs, %offs : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
   %v = tile.load %p : tensor<256x!tile.ptr<f32>>
   tile.store %p, %v : tensor<256x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// Must not: the pointer's argument carries tile.pointer_range = 32 (its
+// tensor is smaller than 2 GiB: the launch key's "fits in 2^31 bytes"),
+// so the offsets formed from it do not wrap in a correct program and stay
+// as they are, and so does the mask of its accesses. With all-pointers
+// (TERRAZZO_PROMOTE_OFFSETS=1) they are promoted as in @vector_add.
+
+// CHECK-LABEL: func.func @in_range
+// CHECK: %[[OFFS:.*]] = arith.addi %{{.*}}, %{{.*}} : tensor<1024xi32>
+// CHECK: %[[WIDE:.*]] = arith.extsi %[[OFFS]] : tensor<1024xi32> to tensor<1024xi64>
+// CHECK: %[[M:.*]] = arith.cmpi slt, %[[WIDE]], %{{.*}} : tensor<1024xi64>
+// CHECK: %[[P:.*]] = tile.addptr %{{.*}}, %[[OFFS]] : tensor<1024x!tile.ptr<i8>>, tensor<1024xi32>
+// CHECK: tile.load %[[P]], %[[M]]
+// CHECK-NOT: tile.addptr %arg0
+// CHECK: return
+// ALL-LABEL: func.func @in_range
+// ALL: %[[START:.*]] = arith.muli %{{.*}}, %{{.*}} : i64
+// ALL: %[[M:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<1024xi32>
+// ALL: %[[BASE:.*]] = tile.addptr %arg0, %[[START]] : !tile.ptr<i8>, i64
+// ALL: tile.load %{{.*}}, %[[M]]
+func.func @in_range(%x: !tile.ptr<i8> {tile.pointer_range = 32 : i32}, %n: i64) {
+  %pid = tile.program_id x : i32
+  %c1024 = arith.constant 1024 : i32
+  %start = arith.muli %pid, %c1024 : i32
+  %r = tile.make_range 0 to 1024 : tensor<1024xi32>
+  %s = tile.splat %start : i32 -> tensor<1024xi32>
+  %offs = arith.addi %s, %r : tensor<1024xi32>
+  %wide = arith.extsi %offs : tensor<1024xi32> to tensor<1024xi64>
+  %ns = tile.splat %n : i64 -> tensor<1024xi64>
+  %m = arith.cmpi slt, %wide, %ns : tensor<1024xi64>
+  %xs = tile.splat %x : !tile.ptr<i8> -> tensor<1024x!tile.ptr<i8>>
+  %p = tile.addptr %xs, %offs : tensor<1024x!tile.ptr<i8>>, tensor<1024xi32>
+  %v = tile.load %p, %m : tensor<1024x!tile.ptr<i8>>
+  tile.store %p, %v, %m : tensor<1024x!tile.ptr<i8>>
+  return
+}
+
+// -----
+
+// A mask shared by an access through a pointer in range (x) and one
+// through a pointer that may address more (out: tile.pointer_range = 64,
+// wider than 32 bits): x's offsets stay i32 from x itself, out's block
+// start advances out in i64, and the mask is promoted (split), since it
+// guards out's store too.
+
+// CHECK-LABEL: func.func @mixed
+// CHECK: %[[START:.*]] = arith.muli %{{.*}}, %{{.*}} : i64
+// CHECK: %[[M:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<256xi32>
+// CHECK: %[[XS:.*]] = tile.splat %arg0 : !tile.ptr<f32> -> tensor<256x!tile.ptr<f32>>
+// CHECK: %[[XP:.*]] = tile.addptr %[[XS]], %{{.*}} : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
+// CHECK: tile.load %[[XP]], %[[M]]
+// CHECK: %[[BASE:.*]] = tile.addptr %arg1, %[[START]] : !tile.ptr<f32>, i64
+// CHECK: %[[BASES:.*]] = tile.splat %[[BASE]]
+// CHECK: %[[OP:.*]] = tile.addptr %[[BASES]], %{{.*}} : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
+// CHECK: tile.store %[[OP]], %{{.*}}, %[[M]]
+// CHECK-NOT: tile.addptr %arg0
+func.func @mixed(%x: !tile.ptr<f32> {tile.pointer_range = 32 : i32}, %out: !tile.ptr<f32> {tile.pointer_range = 64 : i32}, %n: i32) {
+  %pid = tile.program_id x : i32
+  %c256 = arith.constant 256 : i32
+  %start = arith.muli %pid, %c256 : i32
+  %r = tile.make_range 0 to 256 : tensor<256xi32>
+  %s = tile.splat %start : i32 -> tensor<256xi32>
+  %offs = arith.addi %s, %r : tensor<256xi32>
+  %ns = tile.splat %n : i32 -> tensor<256xi32>
+  %m = arith.cmpi slt, %offs, %ns : tensor<256xi32>
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<256x!tile.ptr<f32>>
+  %xp = tile.addptr %xs, %offs : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
+  %v = tile.load %xp, %m : tensor<256x!tile.ptr<f32>>
+  %os = tile.splat %out : !tile.ptr<f32> -> tensor<256x!tile.ptr<f32>>
+  %op = tile.addptr %os, %offs : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
+  tile.store %op, %v, %m : tensor<256x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// Must not: pointers carried by a loop from an argument in range, advanced
+// by a step each iteration (a K loop's), stay as they are.
+
+// CHECK-LABEL: func.func @carried_in_range
+// CHECK-NOT: i64
+// CHECK: scf.for
+// CHECK: tile.addptr %{{.*}}, %{{.*}} : tensor<128x!tile.ptr<f16>>, tensor<128xi32>
+// CHECK-NOT: i64
+// CHECK: return
+func.func @carried_in_range(%a: !tile.ptr<f16> {tile.pointer_range = 32 : i32}, %k: i32) {
+  %pid = tile.program_id x : i32
+  %c4096 = arith.constant 4096 : i32
+  %start = arith.muli %pid, %c4096 : i32
+  %r = tile.make_range 0 to 128 : tensor<128xi32>
+  %s = tile.splat %start : i32 -> tensor<128xi32>
+  %offs = arith.addi %s, %r : tensor<128xi32>
+  %as = tile.splat %a : !tile.ptr<f16> -> tensor<128x!tile.ptr<f16>>
+  %p0 = tile.addptr %as, %offs : tensor<128x!tile.ptr<f16>>, tensor<128xi32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %step = arith.constant dense<128> : tensor<128xi32>
+  %end = scf.for %i = %c0 to %k step %c1 iter_args(%p = %p0) -> (tensor<128x!tile.ptr<f16>>) : i32 {
+    %v = tile.load %p : tensor<128x!tile.ptr<f16>>
+    tile.store %p, %v : tensor<128x!tile.ptr<f16>>
+    %next = tile.addptr %p, %step : tensor<128x!tile.ptr<f16>>, tensor<128xi32>
+    scf.yield %next : tensor<128x!tile.ptr<f16>>
+  }
+  return
+}
+
+// -----
+
+// Must not: a pointer in range seen as another element type (a kernel
+// taking fp8 data as int8) stays in range.
+
+// CHECK-LABEL: func.func @bitcast_in_range
+// CHECK-NOT: i64
+// CHECK: tile.addptr %{{.*}}, %{{.*}} : tensor<256x!tile.ptr<f8E4M3FN>>, tensor<256xi32>
+// CHECK-NOT: i64
+// CHECK: return
+func.func @bitcast_in_range(%a: !tile.ptr<i8> {tile.pointer_range = 32 : i32}) {
+  %pid = tile.program_id x : i32
+  %c256 = arith.constant 256 : i32
+  %start = arith.muli %pid, %c256 : i32
+  %r = tile.make_range 0 to 256 : tensor<256xi32>
+  %s = tile.splat %start : i32 -> tensor<256xi32>
+  %offs = arith.addi %s, %r : tensor<256xi32>
+  %f8 = tile.bitcast %a : !tile.ptr<i8> -> !tile.ptr<f8E4M3FN>
+  %as = tile.splat %f8 : !tile.ptr<f8E4M3FN> -> tensor<256x!tile.ptr<f8E4M3FN>>
+  %p = tile.addptr %as, %offs : tensor<256x!tile.ptr<f8E4M3FN>>, tensor<256xi32>
+  %v = tile.load %p : tensor<256x!tile.ptr<f8E4M3FN>>
+  tile.store %p, %v : tensor<256x!tile.ptr<f8E4M3FN>>
   return
 }

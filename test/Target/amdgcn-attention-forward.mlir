@@ -61,11 +61,13 @@
 // CHECK-NOT: v_mfma
 // CHECK: s_endpgm
 
-// Each loop (from its label to the branch back): one s_barrier, K's and
-// V's LDS writes and no others.
+// Each loop: a header issuing the next iteration's K and V loads (global
+// loads here: the input's pointers have no tile.pointer_range) and a body
+// with one s_barrier, K's and V's LDS writes and no others.
 // RUN: FileCheck %s --check-prefix=LOOP < %t.s
 // LOOP-LABEL: attn_fwd:
-// LOOP: [[L1:.LBB0_[0-9]+]]:
+// LOOP: s_branch [[HEADER1:.LBB0_[0-9]+]]
+// LOOP-NEXT: [[BODY1:.LBB0_[0-9]+]]:
 // LOOP-NOT: ds_write
 // LOOP: s_barrier
 // LOOP-NOT: s_barrier
@@ -76,11 +78,12 @@
 // LOOP-COUNT-16: ds_write_b16
 // LOOP-NOT: ds_write
 // LOOP-NOT: s_barrier
-// LOOP: s_cbranch_vccnz [[L1]]
-// The second loop's prologue (its first K and V, into LDS) branches past
-// it when it has no iteration.
-// LOOP: s_cbranch_vccnz [[SKIP:.LBB0_[0-9]+]]
-// LOOP: [[L2:.LBB0_[0-9]+]]:
+// LOOP: [[HEADER1]]:
+// LOOP-NOT: ds_write
+// LOOP-NOT: s_barrier
+// LOOP: s_branch [[BODY1]]
+// LOOP: s_branch [[HEADER2:.LBB0_[0-9]+]]
+// LOOP-NEXT: [[BODY2:.LBB0_[0-9]+]]:
 // LOOP-NOT: ds_write
 // LOOP: s_barrier
 // LOOP-NOT: s_barrier
@@ -91,4 +94,7 @@
 // LOOP-COUNT-16: ds_write_b16
 // LOOP-NOT: ds_write
 // LOOP-NOT: s_barrier
-// LOOP: s_cbranch_vccnz [[L2]]
+// LOOP: [[HEADER2]]:
+// LOOP-NOT: ds_write
+// LOOP-NOT: s_barrier
+// LOOP: s_branch [[BODY2]]

@@ -1,6 +1,8 @@
 // Buffer loads on CDNA (gfx942, compile-only): a tile.load through a scalar
 // base pointer plus i32 offsets known not to be negative (program id times
-// the block plus a range; a kernel argument marked tile.nonnegative) reads
+// the block plus a range; a kernel argument marked tile.nonnegative), the
+// base an argument whose tensor is smaller than 2 GiB
+// (tile.pointer_range = 32: the launch key's "fits in 2^31 bytes"), reads
 // through a buffer resource built from the base (buffer_load_dwordx4 ...
 // offen: the resource's 2^31 - 1 bytes in s_brev_b32 -2, its gfx9 flags
 // 0x27000), a masked-off vector at an out-of-range offset (0x80000000,
@@ -29,7 +31,7 @@
 // CHECK-NOT: global_load
 // CHECK: buffer_store_dwordx4
 // CHECK: s_endpgm
-func.func @masked_add(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) {
+func.func @masked_add(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %n: i32 {tile.divisibility = 16 : i32}) {
   %pid = tile.program_id x : i32
   %c1024 = arith.constant 1024 : i32
   %start = arith.muli %pid, %c1024 : i32
@@ -61,7 +63,7 @@ func.func @masked_add(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !ti
 // CHECK: v_cndmask_b32
 // CHECK-NOT: global_load
 // CHECK: s_endpgm
-func.func @other_ones(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %first: i32 {tile.divisibility = 16 : i32, tile.nonnegative}, %n: i32 {tile.divisibility = 16 : i32}) {
+func.func @other_ones(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %first: i32 {tile.divisibility = 16 : i32, tile.nonnegative}, %n: i32 {tile.divisibility = 16 : i32}) {
   %r = tile.make_range 0 to 1024 : tensor<1024xi32>
   %s = tile.splat %first : i32 -> tensor<1024xi32>
   %offs = arith.addi %s, %r : tensor<1024xi32>
@@ -84,7 +86,7 @@ func.func @other_ones(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !
 // CHECK: global_load_dwordx4
 // CHECK-NOT: buffer_load
 // CHECK: s_endpgm
-func.func @maybe_negative(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %first: i32 {tile.divisibility = 16 : i32}) {
+func.func @maybe_negative(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %first: i32 {tile.divisibility = 16 : i32}) {
   %r = tile.make_range 0 to 1024 : tensor<1024xi32>
   %s = tile.splat %first : i32 -> tensor<1024xi32>
   %offs = arith.addi %s, %r : tensor<1024xi32>
@@ -102,7 +104,7 @@ func.func @maybe_negative(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %ou
 // CHECK: global_load_dwordx4
 // CHECK-NOT: buffer_load
 // CHECK: s_endpgm
-func.func @wide_offsets(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+func.func @wide_offsets(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
   %pid = tile.program_id x : i32
   %pid64 = arith.extsi %pid : i32 to i64
   %c1024 = arith.constant 1024 : i64
@@ -113,6 +115,27 @@ func.func @wide_offsets(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out:
   %offs = arith.addi %s, %r64 : tensor<1024xi64>
   %xs = tile.splat %x : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>>
   %xp = tile.addptr %xs, %offs : tensor<1024x!tile.ptr<f32>>, tensor<1024xi64>
+  %a = tile.load %xp : tensor<1024x!tile.ptr<f32>>
+  %os = tile.splat %out : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>>
+  %op = tile.addptr %os, %r : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
+  tile.store %op, %a : tensor<1024x!tile.ptr<f32>>
+  return
+}
+
+// Must not: the same load as in @other_ones from an argument without
+// tile.pointer_range (its tensor may be 2 GiB or more: 32-bit byte offsets
+// would not reach all of it).
+// CHECK-LABEL: unknown_range:
+// CHECK-NOT: buffer_load
+// CHECK: global_load_dwordx4
+// CHECK-NOT: buffer_load
+// CHECK: s_endpgm
+func.func @unknown_range(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %first: i32 {tile.divisibility = 16 : i32, tile.nonnegative}) {
+  %r = tile.make_range 0 to 1024 : tensor<1024xi32>
+  %s = tile.splat %first : i32 -> tensor<1024xi32>
+  %offs = arith.addi %s, %r : tensor<1024xi32>
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>>
+  %xp = tile.addptr %xs, %offs : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
   %a = tile.load %xp : tensor<1024x!tile.ptr<f32>>
   %os = tile.splat %out : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>>
   %op = tile.addptr %os, %r : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>

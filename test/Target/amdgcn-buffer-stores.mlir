@@ -35,7 +35,7 @@
 // CDNA: buffer_store_dwordx4
 // CDNA-NOT: global_store
 // CDNA: s_endpgm
-func.func @masked_store(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) {
+func.func @masked_store(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %n: i32 {tile.divisibility = 16 : i32}) {
   %pid = tile.program_id x : i32
   %c1024 = arith.constant 1024 : i32
   %start = arith.muli %pid, %c1024 : i32
@@ -63,7 +63,7 @@ func.func @masked_store(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out:
 // CHECK: buffer_store_dwordx2
 // CHECK-NOT: global_store
 // CHECK: s_endpgm
-func.func @strided_tile(%out: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %stride: i32 {tile.divisibility = 16 : i32, tile.nonnegative}) {
+func.func @strided_tile(%out: !tile.ptr<f16> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %stride: i32 {tile.divisibility = 16 : i32, tile.nonnegative}) {
   %rows = tile.make_range 0 to 32 : tensor<32xi32>
   %r2 = tile.expand_dims %rows axis = 1 : tensor<32xi32> -> tensor<32x1xi32>
   %ss = tile.splat %stride : i32 -> tensor<32x1xi32>
@@ -90,7 +90,7 @@ func.func @strided_tile(%out: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %st
 // CHECK-NOT: s_cbranch
 // CHECK: buffer_store_dword v{{[0-9]+}}, [[OFFSET]], s[{{[0-9]+}}:{{[0-9]+}}], 0 offen
 // CHECK: s_endpgm
-func.func @copies(%out: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+func.func @copies(%out: !tile.ptr<f32> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}) {
   %pid = tile.program_id x : i32
   %c64 = arith.constant 64 : i32
   %start = arith.muli %pid, %c64 : i32
@@ -124,7 +124,7 @@ func.func @copies(%out: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
 // CDNA: buffer_atomic
 // CDNA-NOT: global_atomic
 // CDNA: s_endpgm
-func.func @atomics(%f: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %d: !tile.ptr<f64> {tile.divisibility = 16 : i32}, %i: !tile.ptr<i32> {tile.divisibility = 16 : i32}, %out: !tile.ptr<i32> {tile.divisibility = 16 : i32}, %n: i32) {
+func.func @atomics(%f: !tile.ptr<f32> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %d: !tile.ptr<f64> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %i: !tile.ptr<i32> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %out: !tile.ptr<i32> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %n: i32) {
   %pid = tile.program_id x : i32
   %c256 = arith.constant 256 : i32
   %start = arith.muli %pid, %c256 : i32
@@ -167,7 +167,7 @@ func.func @atomics(%f: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %d: !tile.
 // CHECK-NOT: buffer_store
 // CHECK-NOT: buffer_atomic
 // CHECK: s_endpgm
-func.func @must_not(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %z: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %h: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %first: i32 {tile.divisibility = 16 : i32}) {
+func.func @must_not(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %z: !tile.ptr<f32> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %h: !tile.ptr<f16> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %first: i32 {tile.divisibility = 16 : i32}) {
   %r = tile.make_range 0 to 1024 : tensor<1024xi32>
   %s = tile.splat %first : i32 -> tensor<1024xi32>
   %offs = arith.addi %s, %r : tensor<1024xi32>
@@ -188,5 +188,33 @@ func.func @must_not(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile
   %hp = tile.addptr %hs, %r : tensor<1024x!tile.ptr<f16>>, tensor<1024xi32>
   %hv = arith.sitofp %r : tensor<1024xi32> to tensor<1024xf16>
   %old = tile.atomic_rmw fadd, relaxed, gpu, %hp, %hv : tensor<1024x!tile.ptr<f16>>
+  return
+}
+
+// Must not: the same store and atomic as above through an argument without
+// tile.pointer_range (its tensor may be 2 GiB or more, beyond 32-bit byte
+// offsets) stay global.
+// CHECK-LABEL: unknown_range:
+// CHECK-NOT: buffer_
+// CHECK: global_atomic_add_f32
+// CHECK-NOT: buffer_
+// CHECK: global_store_dword
+// CHECK-NOT: buffer_
+// CHECK: s_endpgm
+func.func @unknown_range(%out: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+  %pid = tile.program_id x : i32
+  %c64 = arith.constant 64 : i32
+  %start = arith.muli %pid, %c64 : i32
+  %r = tile.make_range 0 to 64 : tensor<64xi32>
+  %s = tile.splat %start : i32 -> tensor<64xi32>
+  %offs = arith.addi %s, %r : tensor<64xi32>
+  %v = arith.sitofp %offs : tensor<64xi32> to tensor<64xf32>
+  %os = tile.splat %out : !tile.ptr<f32> -> tensor<64x!tile.ptr<f32>>
+  %op = tile.addptr %os, %offs : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
+  %old = tile.atomic_rmw fadd, relaxed, gpu, %op, %v : tensor<64x!tile.ptr<f32>>
+  %c64s = arith.constant dense<64> : tensor<64xi32>
+  %next = arith.addi %offs, %c64s : tensor<64xi32>
+  %np = tile.addptr %os, %next : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
+  tile.store %np, %v : tensor<64x!tile.ptr<f32>>
   return
 }

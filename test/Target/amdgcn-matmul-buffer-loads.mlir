@@ -38,7 +38,7 @@
 // CHECK-COUNT-4: buffer_store_dwordx4
 // CHECK-NOT: global_store
 // CHECK: s_endpgm
-func.func @matmul(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i32, %n: i32 {tile.divisibility = 16 : i32, tile.nonnegative}, %k: i32 {tile.divisibility = 16 : i32, tile.nonnegative}) {
+func.func @matmul(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %m: i32, %n: i32 {tile.divisibility = 16 : i32, tile.nonnegative}, %k: i32 {tile.divisibility = 16 : i32, tile.nonnegative}) {
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
   %rm = tile.make_range 0 to 64 : tensor<64xi32>
@@ -118,7 +118,7 @@ func.func @matmul(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.p
 // CHECK: s_cbranch_execz
 // CHECK-NEXT: global_load_dwordx4
 // CHECK: s_endpgm
-func.func @matmul_signed(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i32, %n: i32 {tile.divisibility = 16 : i32}, %k: i32 {tile.divisibility = 16 : i32, tile.nonnegative}) {
+func.func @matmul_signed(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}, %m: i32, %n: i32 {tile.divisibility = 16 : i32}, %k: i32 {tile.divisibility = 16 : i32, tile.nonnegative}) {
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
   %rm = tile.make_range 0 to 64 : tensor<64xi32>

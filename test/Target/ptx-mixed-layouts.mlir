@@ -12,7 +12,7 @@
 // WIDEN: cvt.f32.f16
 // WIDEN-COUNT-2: st.global.v4.b32
 
-// RUN: sed -e 's/%%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}/%%x: !tile.ptr<f32>/' %S/../../tutorials/vector-add.mlir > %t.misaligned.mlir
+// RUN: sed -e 's/%%x: !tile.ptr<f32> {tile.divisibility = 16 : i32, /%%x: !tile.ptr<f32> {/' %S/../../tutorials/vector-add.mlir > %t.misaligned.mlir
 // RUN: terrazzo-compile %t.misaligned.mlir --target=cuda:90 --emit=ptx -o %t.misaligned.ptx
 // RUN: FileCheck %s --check-prefix=MISALIGNED < %t.misaligned.ptx
 // RUN: %ptxas -arch=sm_90a %t.misaligned.ptx -o %t.misaligned.cubin

@@ -70,6 +70,19 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
                                 << argIndex << " of type " << type;
     return success();
   }
+  if (name == kPointerRangeAttrName) {
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value || !value.getType().isSignlessInteger(32) || value.getInt() < 1 ||
+        value.getInt() > 64)
+      return op->emitError("'") << name << "' of argument #" << argIndex
+                                << " must be an i32 from 1 to 64, got "
+                                << attr.getValue();
+    if (type && !isa<PointerType>(type))
+      return op->emitError("'") << name << "' is for pointer arguments, not "
+                                   "argument #"
+                                << argIndex << " of type " << type;
+    return success();
+  }
   if (name == kNonNegativeAttrName) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError("'") << name << "' of argument #" << argIndex

@@ -31,6 +31,13 @@ def Tile_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kDivisibilityAttrName = "tile.divisibility";
     /// `tile.nonnegative` (unit), the integer argument is never negative.
     static constexpr ::llvm::StringLiteral kNonNegativeAttrName = "tile.nonnegative";
+    /// `tile.pointer_range = N : i32` (1 <= N <= 64), on a pointer: every
+    /// address the kernel forms from the argument is less than 2^(N - 1)
+    /// bytes above it, so that byte offsets from it fit a signed N-bit
+    /// integer; the launch key's "fits in 2^31 bytes" bit gives N = 32.
+    /// Offsets derived from such a pointer are not promoted to i64
+    /// (terrazzo-promote-offsets), and AMD's buffer loads need N <= 32.
+    static constexpr ::llvm::StringLiteral kPointerRangeAttrName = "tile.pointer_range";
     /// Hints on the op that defines a value (tl.multiple_of,
     /// tl.max_contiguous, tl.max_constancy), read by AxisInfo: per
     /// dimension, `tile.divisibility` (above), `tile.contiguity` and

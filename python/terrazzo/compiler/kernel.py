@@ -5,13 +5,17 @@ A key is a tuple of one entry per parameter, then the tuple (num_warps,
 num_stages):
 
 * constexpr parameter: its value;
-* pointer: ("p", dtype name, aligned to 16 bytes), the name None for None;
+* pointer: ("p", dtype name, aligned to 16 bytes, fits in 2^31 bytes), the
+  name None for None; "fits" (pointer_fits: the memory it belongs to lies
+  within POINTER_RANGE_BYTES of its address) gives the kernel argument
+  `tile.pointer_range = 32`, without which offsets from it are computed in
+  i64 where they may pass 2^31;
 * bool: ("b",);
 * integer: ("i" or "l", value == 1, value % 16 == 0, value >= 0), or
   ("i"/"l",) when the parameter is not specialised (do_not_specialize),
   with value % 16 == 0 false when not specialised on alignment
   (do_not_specialize_on_alignment); a pointer of either kind counts as
-  not aligned. Both name parameters by index or name, or members of tuple
+  not aligned, and one not specialised as not fitting. Both name parameters by index or name, or members of tuple
   and aggregate parameters by an index path (parameter, then the member's
   position at each level: `(1, 0)`, `("pair", 1, 2)`); see
   specialisation_modes;
@@ -59,6 +63,17 @@ from .ir_builder import IRBuilder
 from .semantic import Semantic
 
 DIVISIBILITY = "tile.divisibility = 16 : i32"
+# A pointer whose memory fits in 2^31 bytes (the key's bit): every address
+# formed from it is within 2^31 bytes of it (tile::TileDialect::
+# kPointerRangeAttrName), so its i32 offsets need no promotion to i64 and
+# AMD's buffer loads may read through it.
+POINTER_RANGE = "tile.pointer_range = 32 : i32"
+#: How far, in bytes, the memory of a pointer argument may reach on either
+#: side of its address for the key's "fits" bit: 2^31 less 2^20, so that a
+#: block's offsets past the end (a masked tail's; a block holds at most 2^20
+#: elements) stay below 2^31 for 1-byte elements too. The C++ dispatcher's
+#: (`_C.POINTER_RANGE_BYTES`, checked equal by a test).
+POINTER_RANGE_BYTES = (1 << 31) - (1 << 20)
 # An integer known not to be negative (a key entry of its own, so that a
 # negative value compiles another kernel): what lets the compiler prove
 # that a pointer load reads a box of a strided tensor (terrazzo-loads-to-
@@ -82,6 +97,7 @@ class ParamSpec(NamedTuple):
     value: Any = None  # constexpr value; desc: DescriptorSpec; tuple: (class, member specs)
     dtype: Any = None  # tl dtype of a pointer's elements / of a scalar
     divisible: bool = False  # pointer aligned to 16 bytes / int % 16 == 0
+    fits: bool = False  # pointer whose memory fits in 2^31 bytes (POINTER_RANGE)
     equal_to_1: bool = False
     nonnegative: bool = False  # int >= 0
     sig: str = ""  # launch signature character (one per kernel parameter)
@@ -141,7 +157,7 @@ def _int_entry(v: int) -> tuple:
 def _descriptor_entry(desc) -> tuple:
     """The key entry of a host tensor descriptor (the module's docstring)."""
     name, aligned = _pointer_dtype_name(desc.base)
-    return ("tensordesc", ("p", name, aligned),
+    return ("tensordesc", ("p", name, aligned, pointer_fits(desc.base)),
             tuple(_int_entry(int(v)) for v in desc.shape),
             tuple(_int_entry(int(v)) for v in desc.strides),
             tuple(int(b) for b in desc.block_shape), desc.padding)
@@ -159,6 +175,59 @@ def _pointer_dtype_name(value) -> Tuple[Optional[str], bool]:
         import numpy as np
         return np.dtype(iface["typestr"]).name, iface["data"][0] % 16 == 0
     raise CompilationError(f"cannot pass {type(value).__name__} as a pointer")
+
+
+class StorageExtent(NamedTuple):
+    """The memory a pointer argument belongs to, as torch's UntypedStorage
+    tells it (`data_ptr()`, `nbytes()`): what `untyped_storage()` of a
+    TensorWrapper over a NumPy array or of a MockTensor returns."""
+    address: int
+    size: int
+
+    def data_ptr(self) -> int:
+        return self.address
+
+    def nbytes(self) -> int:
+        return self.size
+
+
+def array_storage(array) -> Optional[StorageExtent]:
+    """The memory a NumPy array's elements belong to: the array that owns
+    it (through views); None when another object owns it (bytes, a memory
+    map, a stride trick's interface object) or `array` is no NumPy array."""
+    if not isinstance(array, np.ndarray):
+        return None
+    owner = array
+    while isinstance(owner.base, np.ndarray):
+        owner = owner.base
+    if owner.base is not None:
+        return None
+    return StorageExtent(owner.__array_interface__["data"][0], owner.nbytes)
+
+
+def pointer_fits(value) -> bool:
+    """The key's "fits in 2^31 bytes" bit of a pointer argument: whether
+    the memory it belongs to (its `untyped_storage()`: torch tensors,
+    TensorWrapper, MockTensor; a NumPy array's owner) lies within
+    POINTER_RANGE_BYTES of its address on both sides. False when unknown
+    (a raw address, __cuda_array_interface__, DLPack, a storage that is
+    None or cannot be asked). The C++ dispatcher's fitsPointerRange."""
+    if value is None:
+        return True  # nothing is addressed
+    try:
+        if hasattr(type(value), "data_ptr") and hasattr(type(value), "untyped_storage"):
+            storage, address = value.untyped_storage(), value.data_ptr()
+        elif isinstance(value, np.ndarray):
+            storage, address = array_storage(value), value.__array_interface__["data"][0]
+        else:
+            return False
+        if storage is None:
+            return False
+        start, size = int(storage.data_ptr()), int(storage.nbytes())
+    except Exception:  # an object whose storage cannot be asked for
+        return False
+    return start <= address and address - start <= POINTER_RANGE_BYTES and \
+        size >= address - start and size - (address - start) <= POINTER_RANGE_BYTES
 
 
 def _is_pointer_like(value) -> bool:
@@ -262,7 +331,8 @@ def _argument_entry(value, mode=SPECIALISE):
                                  for path, m in runtime_member_paths(value)]))
     if _is_pointer_like(value):
         name, aligned = _pointer_dtype_name(value)
-        return ("p", name, aligned and own == SPECIALISE)
+        return ("p", name, aligned and own == SPECIALISE,
+                own != NO_SPECIALISE and pointer_fits(value))
     raise CompilationError(f"cannot pass a {type(value).__name__} to a kernel; mark "
                            "the parameter tl.constexpr for compile-time values")
 
@@ -439,13 +509,14 @@ def _entry_spec(name: str, e) -> ParamSpec:
     if tag == "p":
         dname = e[1] if len(e) > 1 else None
         aligned = bool(e[2]) if len(e) > 2 else False
+        fits = bool(e[3]) if len(e) > 3 else False
         if dname in _NONE_NAMES:
             return ParamSpec("none", sig="p")
         dt = tl.dtype_from_name(dname)
         if dt is None or dt.is_void():
             raise CompilationError(f"argument {name!r}: tensors of {dname} are not "
                                    "supported")
-        return ParamSpec("ptr", dtype=dt, divisible=aligned, sig="p")
+        return ParamSpec("ptr", dtype=dt, divisible=aligned, fits=fits, sig="p")
     if tag in ("i", "l"):
         dt = tl.int32 if tag == "i" else tl.int64
         eq1 = bool(e[1]) if len(e) > 1 else False
@@ -553,7 +624,10 @@ def generate_kernel_ir(parsed: ParsedFunction, specs: Sequence[ParamSpec],
         aloc = parsed.loc(node_by_name[name]) if name in node_by_name else None
         if spec.kind in ("ptr", "none"):
             ty = pointer_type(spec.dtype if spec.kind == "ptr" else tl.int8, const=const)
-            attrs = "{" + DIVISIBILITY + "}" if spec.divisible and spec.kind == "ptr" else ""
+            hints = [DIVISIBILITY] if spec.divisible and spec.kind == "ptr" else []
+            if spec.fits and spec.kind == "ptr":
+                hints.append(POINTER_RANGE)
+            attrs = "{" + ", ".join(hints) + "}" if hints else ""
         elif spec.kind == "int":
             ty = spec.dtype
             hints = [DIVISIBILITY] if spec.divisible and not spec.equal_to_1 else []

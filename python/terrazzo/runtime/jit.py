@@ -548,7 +548,8 @@ class JITFunction(KernelInterface):
         compiled code: debug mode, TERRAZZO_TMA (=0 turns TMA for
         descriptors on sm_90 off: another compilation) and
         TERRAZZO_PROMOTE_OFFSETS (=1 computes offsets that may pass 2^31 in
-        i64)."""
+        i64 for every pointer, =0 for none; unset, for the pointers that the
+        key does not say fit in 2^31 bytes)."""
         return {"debug": self._debug(), "tma": os.environ.get("TERRAZZO_TMA", ""),
                 "promote_offsets": os.environ.get("TERRAZZO_PROMOTE_OFFSETS", ""),
                 **self._codegen_options()}

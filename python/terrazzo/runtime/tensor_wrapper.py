@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..compiler.kernel import StorageExtent, array_storage
 from ..core.lang import dtype as tl_dtype
 from ..core.lang import dtype_from_name
 
@@ -60,6 +61,17 @@ class TensorWrapper:
 
     def data_ptr(self) -> int:
         return _data_ptr(self.base)
+
+    def untyped_storage(self):
+        """The memory the base belongs to (the launch key's "fits in 2^31
+        bytes" bit): a torch tensor's storage, a NumPy array's owner
+        (StorageExtent), or None when unknown."""
+        if hasattr(self.base, "untyped_storage"):
+            return self.base.untyped_storage()
+        # A NumPy array's owner stays the same: found once.
+        if not hasattr(self, "_array_storage"):
+            self._array_storage = array_storage(self.base)
+        return self._array_storage
 
     def numel(self) -> int:
         if hasattr(self.base, "numel"):
@@ -149,3 +161,8 @@ class MockTensor:
 
     def data_ptr(self) -> int:
         return 0
+
+    def untyped_storage(self) -> StorageExtent:
+        """No memory: counts as fitting in 2^31 bytes, the common case
+        (a launch on tensors smaller than 2 GiB)."""
+        return StorageExtent(0, 0)

@@ -18,7 +18,10 @@ order, with comma between them:
     fp32, fp64, i1                   a float32/float64 scalar, a bool
 
 Every `tl.constexpr` parameter needs `--constexpr NAME=VALUE` (a Python
-literal). Needs no GPU and no compiled extension.
+literal). Needs no GPU and no compiled extension. The sizes of the tensors
+are not known ahead of time, so no pointer carries tile.pointer_range:
+offsets that may pass 2^31 are computed in 64 bits where they address
+memory (TERRAZZO_PROMOTE_OFFSETS=0 at compile time keeps Triton's i32).
 """
 
 import argparse

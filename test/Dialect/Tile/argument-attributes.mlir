@@ -8,9 +8,11 @@
 // CHECK-SAME: !tile.ptr<f32> {tile.divisibility = 16 : i32}
 // CHECK-SAME: i32 {tile.divisibility = 8 : i32, tile.nonnegative}
 // CHECK-SAME: i64 {tile.nonnegative}
+// CHECK-SAME: !tile.ptr<i8> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}
 func.func @hints(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32},
                  %n: i32 {tile.divisibility = 8 : i32, tile.nonnegative},
-                 %m: i64 {tile.nonnegative}) {
+                 %m: i64 {tile.nonnegative},
+                 %q: !tile.ptr<i8> {tile.divisibility = 16 : i32, tile.pointer_range = 32 : i32}) {
   return
 }
 
@@ -42,6 +44,26 @@ func.func @not_unit(%n: i32 {tile.nonnegative = true}) { return }
 
 // expected-error @+1 {{'tile.nonnegative' is for integer arguments, not argument #0 of type '!tile.ptr<f32>'}}
 func.func @pointer(%p: !tile.ptr<f32> {tile.nonnegative}) { return }
+
+// -----
+
+// expected-error @+1 {{'tile.pointer_range' of argument #0 must be an i32 from 1 to 64, got 0 : i32}}
+func.func @no_range(%p: !tile.ptr<f32> {tile.pointer_range = 0 : i32}) { return }
+
+// -----
+
+// expected-error @+1 {{'tile.pointer_range' of argument #0 must be an i32 from 1 to 64, got 32 : i64}}
+func.func @range_i64(%p: !tile.ptr<f32> {tile.pointer_range = 32 : i64}) { return }
+
+// -----
+
+// expected-error @+1 {{'tile.pointer_range' of argument #0 must be an i32 from 1 to 64, got 65 : i32}}
+func.func @range_too_wide(%p: !tile.ptr<f32> {tile.pointer_range = 65 : i32}) { return }
+
+// -----
+
+// expected-error @+1 {{'tile.pointer_range' is for pointer arguments, not argument #0 of type 'i64'}}
+func.func @range_of_int(%n: i64 {tile.pointer_range = 32 : i32}) { return }
 
 // -----
 
