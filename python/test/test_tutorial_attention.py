@@ -50,36 +50,41 @@ def test_interpreter_against_reference(tutorial, monkeypatch, causal):
         assert tutorial._rel(got, ref) < 2e-3  # tl.dot on float32: tf32
 
 
-def test_forward_compiles_to_wgmma(tutorial, monkeypatch):
+def compile_forward(module, stage="ptx", head_dim=64, **options):
+    """The tutorial's forward kernel (of `module`) for sm_90 at `stage`, on a
+    1 x 2 x 1024 x head_dim problem; `options` are its meta-parameters and
+    launch options (causal, 128 x 64 blocks, 8 warps, 3 stages unless
+    given)."""
+    q = np.zeros((1, 2, 1024, head_dim), np.float16)
+    lse = np.zeros((1, 2, 1024), np.float32)
+    s = module._strides(q)
+    options = {**dict(BLOCK_M=128, BLOCK_N=64, CAUSAL=True, EVEN_N=True, WARP_SPECIALIZE=False,
+                      num_warps=8, num_stages=3), **options}
+    return module._attn_fwd.compile(q, q, q, 0.125, lse, q, *s, *s, *s, *s, 2, 1024,
+                                    HEAD_DIM=head_dim, **options, stage=stage)
+
+
+@pytest.fixture
+def sm90(monkeypatch):
     pytest.importorskip("terrazzo._C")
     monkeypatch.setenv("TERRAZZO_TARGET", "cuda:90")
-    q = np.zeros((1, 2, 1024, 64), np.float16)
-    lse = np.zeros((1, 2, 1024), np.float32)
-    s = tutorial._strides(q)
-    ptx = tutorial._attn_fwd.compile(q, q, q, 0.125, lse, q, *s, *s, *s, *s, 2, 1024,
-                                     HEAD_DIM=64, BLOCK_M=128, BLOCK_N=128, CAUSAL=True,
-                                     EVEN_N=True, WARP_SPECIALIZE=False, num_warps=8,
-                                     num_stages=3, stage="ptx")
+
+
+def test_forward_compiles_to_wgmma(tutorial, sm90):
+    ptx = compile_forward(tutorial, BLOCK_N=128)
     assert "wgmma.mma_async" in ptx
     assert ".local" not in ptx
     assert "setmaxnreg" not in ptx
 
 
 @pytest.mark.parametrize("causal", [False, True])
-def test_forward_warp_specialized(tutorial, monkeypatch, causal):
+def test_forward_warp_specialized(tutorial, sm90, causal):
     # tl.range(..., warp_specialize=True): a producer warp group of its own
     # (setmaxnreg down) issues the TMA copies, the 8 warps of the kernel
     # compute (setmaxnreg up) and synchronise among themselves only; the
     # kernel launches 12 warps. Causal has two loops, both specialized.
-    pytest.importorskip("terrazzo._C")
-    monkeypatch.setenv("TERRAZZO_TARGET", "cuda:90")
-    q = np.zeros((1, 2, 1024, 64), np.float16)
-    lse = np.zeros((1, 2, 1024), np.float32)
-    s = tutorial._strides(q)
-    args = (q, q, q, 0.125, lse, q, *s, *s, *s, *s, 2, 1024)
-    options = dict(HEAD_DIM=64, BLOCK_M=128, BLOCK_N=64, CAUSAL=causal, EVEN_N=True,
-                   WARP_SPECIALIZE=True, num_warps=8, num_stages=3)
-    ptx = tutorial._attn_fwd.compile(*args, **options, stage="ptx")
+    options = dict(CAUSAL=causal, WARP_SPECIALIZE=True)
+    ptx = compile_forward(tutorial, **options)
     assert ".maxntid 384, 1, 1" in ptx
     assert ".maxnreg 168" in ptx
     assert re.search(r"setmaxnreg\.dec\.sync\.aligned\.u32\s+40;", ptx)
@@ -90,24 +95,16 @@ def test_forward_warp_specialized(tutorial, monkeypatch, causal):
     assert len(re.findall(r"bar\.sync\s+0;", ptx)) == 1
     assert "bar.sync 0, 256;" in ptx
     assert ".local" not in ptx
-    tile = tutorial._attn_fwd.compile(*args, **options, stage="tilegpu")
+    tile = compile_forward(tutorial, "tilegpu", **options)
     assert tile.count("tilegpu.warp_specialize") == 1
     assert tile.count("tilegpu.async_tma_copy_global_to_local") == (4 if causal else 2)
 
 
-def test_forward_causal_d128_shares_one_ring(tutorial, monkeypatch):
+def test_forward_causal_d128_shares_one_ring(tutorial, sm90):
     # D=128, causal: the two specialized loops fill the same 64x128 buffers
     # and share one ring (4 stages of K and V, 128 KiB), which fits beside Q;
     # two rings would not, and the kernel would lose its producer.
-    pytest.importorskip("terrazzo._C")
-    monkeypatch.setenv("TERRAZZO_TARGET", "cuda:90")
-    q = np.zeros((1, 2, 1024, 128), np.float16)
-    lse = np.zeros((1, 2, 1024), np.float32)
-    s = tutorial._strides(q)
-    tile = tutorial._attn_fwd.compile(q, q, q, 0.125, lse, q, *s, *s, *s, *s, 2, 1024,
-                                      HEAD_DIM=128, BLOCK_M=128, BLOCK_N=64, CAUSAL=True,
-                                      EVEN_N=True, WARP_SPECIALIZE=True, num_warps=8,
-                                      num_stages=3, stage="tilegpu")
+    tile = compile_forward(tutorial, "tilegpu", head_dim=128, WARP_SPECIALIZE=True)
     assert tile.count("tilegpu.warp_specialize") == 1
     assert tile.count("tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x128xf16") == 2
     assert tile.count("tilegpu.mbarrier_init") == 8
@@ -115,15 +112,13 @@ def test_forward_causal_d128_shares_one_ring(tutorial, monkeypatch):
 
 @pytest.mark.parametrize("first, tma", [("tl.num_programs(0) - 1 - tl.program_id(0)", True),
                                          ("tl.num_programs(0) - 2 - tl.program_id(0)", False)])
-def test_forward_programs_from_the_last(tutorial, tmp_path, monkeypatch, first, tma):
+def test_forward_programs_from_the_last(sm90, tmp_path, first, tma):
     # Heavy-first order (the last row block first): num_programs - 1 -
     # program_id is never negative, so the diagonal loop's K and V loads
     # (at start_m * BLOCK_M) keep their TMA copies, whose coordinates must
     # not be negative; with - 2 the last program's would be -1 and they stay
     # pointer loads (cp.async). The loop below the diagonal starts at 0
     # either way.
-    pytest.importorskip("terrazzo._C")
-    monkeypatch.setenv("TERRAZZO_TARGET", "cuda:90")
     source = (REPO / "tutorials/06-fused-attention.py").read_text()
     changed = source.replace("    start_m = tl.program_id(0)\n", f"    start_m = {first}\n", 1)
     assert changed != source
@@ -132,30 +127,16 @@ def test_forward_programs_from_the_last(tutorial, tmp_path, monkeypatch, first, 
     spec = importlib.util.spec_from_file_location("attention_from_the_last", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    q = np.zeros((1, 2, 1024, 64), np.float16)
-    lse = np.zeros((1, 2, 1024), np.float32)
-    s = module._strides(q)
-    ptx = module._attn_fwd.compile(q, q, q, 0.125, lse, q, *s, *s, *s, *s, 2, 1024,
-                                   HEAD_DIM=64, BLOCK_M=128, BLOCK_N=64, CAUSAL=True,
-                                   EVEN_N=True, WARP_SPECIALIZE=False, num_warps=8,
-                                   num_stages=3, stage="ptx")
+    ptx = compile_forward(module)
     assert "cp.async.bulk.tensor" in ptx
     assert ("cp.async.cg" not in ptx) == tma
 
 
-def test_forward_warp_specialized_under_maxnreg(tutorial, monkeypatch):
+def test_forward_warp_specialized_under_maxnreg(tutorial, sm90):
     # maxnreg=128 with one consumer warp group: 8 warps launch with 128
     # registers per thread (two programs per SM), the producer gives 88 of
     # them to the consumers (216).
-    pytest.importorskip("terrazzo._C")
-    monkeypatch.setenv("TERRAZZO_TARGET", "cuda:90")
-    q = np.zeros((1, 2, 1024, 64), np.float16)
-    lse = np.zeros((1, 2, 1024), np.float32)
-    s = tutorial._strides(q)
-    ptx = tutorial._attn_fwd.compile(q, q, q, 0.125, lse, q, *s, *s, *s, *s, 2, 1024,
-                                     HEAD_DIM=64, BLOCK_M=128, BLOCK_N=64, CAUSAL=True,
-                                     EVEN_N=True, WARP_SPECIALIZE=True, num_warps=4,
-                                     num_stages=3, maxnreg=128, stage="ptx")
+    ptx = compile_forward(tutorial, WARP_SPECIALIZE=True, num_warps=4, maxnreg=128)
     assert ".maxntid 256, 1, 1" in ptx
     assert ".maxnreg 128" in ptx
     assert re.search(r"setmaxnreg\.dec\.sync\.aligned\.u32\s+40;", ptx)
