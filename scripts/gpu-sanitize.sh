@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Issue 18's compute-sanitizer runs on a GPU machine (the requirements of
+# scripts/gpu-check.sh, plus the CUDA toolkit's compute-sanitizer on PATH,
+# in $CUDA_HOME/bin or in /usr/local/cuda/bin): each named tool over the GPU
+# test program (run-gpu-kernels, built against the packaged core as
+# scripts/gpu-check.sh builds it) and over GPU pytest files run under it.
+#
+#   scripts/gpu-sanitize.sh [tool ...]    (default: memcheck racecheck synccheck)
+#
+# Environment: PYTEST_FILES (the GPU pytest files to run under each tool;
+# default python/test/test_attention.py python/test/test_dot.py
+# python/test/test_atomics.py python/test/test_reductions.py; empty: the
+# test program only), STEP_TIMEOUT (seconds per run, default 600: the
+# sanitizer slows kernels down tens of times), OUT (logs, default
+# /tmp/terrazzo-sanitize-logs), PYTHON (python3), TERRAZZO_GPU_BUILD
+# (/tmp/terrazzo-gpu). One line per run: tool, what ran, its exit status,
+# seconds and the sanitizer's error summary; exit 0 when every run ended
+# with "0 errors" and its program's own success.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+tools=("$@")
+[ ${#tools[@]} -gt 0 ] || tools=(memcheck racecheck synccheck)
+for tool in "${tools[@]}"; do
+  case $tool in
+    memcheck|racecheck|synccheck|initcheck) ;;
+    *) echo "unknown tool '$tool' (memcheck, racecheck, synccheck, initcheck)" >&2; exit 2 ;;
+  esac
+done
+sanitizer=$(command -v compute-sanitizer || true)
+for dir in "${CUDA_HOME:-}" /usr/local/cuda; do
+  [ -n "$sanitizer" ] || { [ -n "$dir" ] && [ -x "$dir/bin/compute-sanitizer" ] &&
+                           sanitizer=$dir/bin/compute-sanitizer; }
+done
+if [ -z "$sanitizer" ]; then
+  echo "compute-sanitizer not found (PATH, \$CUDA_HOME/bin, /usr/local/cuda/bin)" >&2
+  exit 2
+fi
+out=${OUT:-/tmp/terrazzo-sanitize-logs}
+mkdir -p "$out"
+build=${TERRAZZO_GPU_BUILD:-/tmp/terrazzo-gpu}
+python=${PYTHON:-python3}
+limit=${STEP_TIMEOUT:-600}
+files=${PYTEST_FILES-python/test/test_attention.py python/test/test_dot.py python/test/test_atomics.py python/test/test_reductions.py}
+
+scripts/build-gpu-clients.sh "$build/clients" >"$out/build-clients.log" 2>&1 ||
+  { echo "building the test program failed: $out/build-clients.log"; exit 1; }
+if [ -n "$files" ]; then
+  env PYTHON="$python" scripts/build-python-ext.sh "$build/python" >"$out/build-python.log" 2>&1 ||
+    { echo "building the Python package failed: $out/build-python.log"; exit 1; }
+fi
+export PYTHONPATH="$build/python" TERRAZZO_CACHE_DIR="$build/sanitize-cache"
+
+status=0
+run() {
+  local tool=$1 name=$2; shift 2
+  local log="$out/$tool-$name.log" start=$SECONDS
+  timeout "$limit" "$sanitizer" --tool "$tool" --print-limit 20 "$@" >"$log" 2>&1
+  local rc=$?
+  local summary
+  summary=$(grep -h "ERROR SUMMARY" "$log" | tail -n 1 | sed 's/^=* *//')
+  printf '%-10s %-32s rc=%d %5ds  %s\n' "$tool" "$name" "$rc" $((SECONDS - start)) \
+    "${summary:-no summary (see $log)}"
+  [ $rc -eq 0 ] && [[ "$summary" == "ERROR SUMMARY: 0 errors"* ]] || status=1
+}
+for tool in "${tools[@]}"; do
+  run "$tool" run-gpu-kernels "$build/clients/run-gpu-kernels" .
+  for file in $files; do
+    run "$tool" "$(basename "$file" .py)" "$python" -m pytest -q -p no:cacheprovider -m gpu "$file"
+  done
+done
+exit $status
