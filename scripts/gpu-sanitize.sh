@@ -57,10 +57,12 @@ run() {
   timeout "$limit" "$sanitizer" --tool "$tool" --print-limit 20 "$@" >"$log" 2>&1
   local rc=$?
   local summary
-  summary=$(grep -h "ERROR SUMMARY" "$log" | tail -n 1 | sed 's/^=* *//')
+  # racecheck reports hazards in a summary of its own.
+  summary=$(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -n 1 | sed 's/^=* *//')
   printf '%-10s %-32s rc=%d %5ds  %s\n' "$tool" "$name" "$rc" $((SECONDS - start)) \
     "${summary:-no summary (see $log)}"
-  [ $rc -eq 0 ] && [[ "$summary" == "ERROR SUMMARY: 0 errors"* ]] || status=1
+  [ $rc -eq 0 ] && [[ "$summary" == "ERROR SUMMARY: 0 errors"* ||
+                     "$summary" == "RACECHECK SUMMARY: 0 hazards"* ]] || status=1
 }
 for tool in "${tools[@]}"; do
   run "$tool" run-gpu-kernels "$build/clients/run-gpu-kernels" .

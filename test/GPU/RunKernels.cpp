@@ -427,13 +427,17 @@ TERRAZZO_GPU_TEST_SUITE(codegen) {
       "conversions.mlir", 1);
   std::string misalignedSource =
       readFile(root + "/tutorials/vector-add.mlir");
-  const std::string xHint = "%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}";
+  // x without its alignment (its size stays below 2 GiB, as launches on
+  // such tensors say).
+  const std::string xHint = "%x: !tile.ptr<f32> {tile.divisibility = 16 : i32, "
+                            "tile.pointer_range = 32 : i32}";
   size_t hintAt = misalignedSource.find(xHint);
   if (hintAt == std::string::npos) {
     std::fprintf(stderr, "error: vector-add.mlir has no '%s'\n", xHint.c_str());
     std::exit(2);
   }
-  misalignedSource.replace(hintAt, xHint.size(), "%x: !tile.ptr<f32>");
+  misalignedSource.replace(hintAt, xHint.size(),
+                           "%x: !tile.ptr<f32> {tile.pointer_range = 32 : i32}");
   LoadedKernel misaligned =
       compileAndLoad(misalignedSource, "vector-add-misaligned.mlir");
   // The same vector add with a cache modifier or eviction hint on each
