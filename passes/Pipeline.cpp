@@ -966,10 +966,11 @@ bool ringsFitTogether(ArrayRef<std::pair<scf::ForOp, int64_t>> loops) {
 /// Moves each `tilegpu.local_alloc` of a value (an operand staged in shared
 /// memory once, such as attention's Q) that sits outside loops down to its
 /// first reader in its block, when a pipelined loop's setup (tensor maps,
-/// mbarriers, the copies ahead) lies between: the load of the value is
-/// issued first and lands while that setup runs, instead of being waited
-/// for before it. A new buffer cannot alias anything before it exists, so
-/// the move changes no result; the load's registers live a little longer.
+/// mbarriers, the TMA or cp.async copies ahead) lies between: the load of
+/// the value is issued first and lands while that setup runs, instead of
+/// being waited for before it. A new buffer cannot alias anything before
+/// it exists, so the move changes no result; the load's registers live a
+/// little longer.
 void sinkStagedOperands(func::FuncOp func) {
   SmallVector<tilegpu::LocalAllocOp> allocs;
   func.walk([&](tilegpu::LocalAllocOp alloc) {
@@ -998,8 +999,8 @@ void sinkStagedOperands(func::FuncOp func) {
     if (!first)
       continue;
     // Past a pipelined loop's setup (tensor maps, mbarriers, the copies
-    // ahead, TMA or cp.async, in guards), never past a loop: the value's registers would be
-    // held through it.
+    // ahead, TMA or cp.async, in guards), never past a loop: the value's
+    // registers would be held through it.
     Operation *to = first;
     bool setup = false;
     for (Operation *op = alloc->getNextNode(); op != first;
