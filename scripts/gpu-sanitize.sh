@@ -42,12 +42,10 @@ python=${PYTHON:-python3}
 limit=${STEP_TIMEOUT:-600}
 files=${PYTEST_FILES-python/test/test_attention.py python/test/test_dot.py python/test/test_atomics.py python/test/test_reductions.py}
 
-scripts/build-gpu-clients.sh "$build/clients" >"$out/build-clients.log" 2>&1 ||
-  { echo "building the test program failed: $out/build-clients.log"; exit 1; }
-if [ -n "$files" ]; then
-  env PYTHON="$python" scripts/build-python-ext.sh "$build/python" >"$out/build-python.log" 2>&1 ||
-    { echo "building the Python package failed: $out/build-python.log"; exit 1; }
-fi
+# The test program and the Python package, as scripts/gpu-check.sh builds
+# them (its own step timeout, not the sanitizer runs').
+env -u STEP_TIMEOUT OUT="$out" TERRAZZO_GPU_BUILD="$build" PYTHON="$python" \
+  scripts/gpu-check.sh build || { echo "building failed: logs in $out"; exit 1; }
 export PYTHONPATH="$build/python" TERRAZZO_CACHE_DIR="$build/sanitize-cache"
 
 status=0

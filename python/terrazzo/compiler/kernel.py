@@ -15,7 +15,8 @@ num_stages):
   ("i"/"l",) when the parameter is not specialised (do_not_specialize),
   with value % 16 == 0 false when not specialised on alignment
   (do_not_specialize_on_alignment); a pointer of either kind counts as
-  not aligned, and one not specialised as not fitting. Both name parameters by index or name, or members of tuple
+  not aligned, and one not specialised as not fitting. Both name
+  parameters by index or name, or members of tuple
   and aggregate parameters by an index path (parameter, then the member's
   position at each level: `(1, 0)`, `("pair", 1, 2)`); see
   specialisation_modes;
