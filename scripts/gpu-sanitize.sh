@@ -9,13 +9,16 @@
 #
 # Environment: PYTEST_FILES (the GPU pytest files to run under each tool;
 # default python/test/test_attention.py python/test/test_dot.py
-# python/test/test_atomics.py python/test/test_reductions.py; empty: the
-# test program only), STEP_TIMEOUT (seconds per run, default 600: the
-# sanitizer slows kernels down tens of times), OUT (logs, default
-# /tmp/terrazzo-sanitize-logs), PYTHON (python3), TERRAZZO_GPU_BUILD
-# (/tmp/terrazzo-gpu). One line per run: tool, what ran, its exit status,
-# seconds and the sanitizer's error summary; exit 0 when every run ended
-# with "0 errors" and its program's own success.
+# python/test/test_atomics.py python/test/test_reductions.py; "all": every
+# python/test/test_*.py; empty: the test program only), SANITIZE_JOBS (the
+# pytest files run under one tool at the same time, default 1),
+# STEP_TIMEOUT (seconds per run, default 600: the sanitizer slows kernels
+# down tens of times), OUT (logs, default /tmp/terrazzo-sanitize-logs),
+# PYTHON (python3), TERRAZZO_GPU_BUILD (/tmp/terrazzo-gpu). One line per
+# run: tool, what ran, its exit status, seconds and the sanitizer's error
+# summary; a file with no GPU test says so (pytest's status 5, no kernel
+# ran). Exit 0 when every run ended with "0 errors" (or "0 hazards") and
+# its program's own success.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 tools=("$@")
@@ -41,6 +44,8 @@ build=${TERRAZZO_GPU_BUILD:-/tmp/terrazzo-gpu}
 python=${PYTHON:-python3}
 limit=${STEP_TIMEOUT:-600}
 files=${PYTEST_FILES-python/test/test_attention.py python/test/test_dot.py python/test/test_atomics.py python/test/test_reductions.py}
+[ "$files" = all ] && files=$(ls python/test/test_*.py)
+jobs=${SANITIZE_JOBS:-1}
 
 # The test program and the Python package, as scripts/gpu-check.sh builds
 # them (its own step timeout, not the sanitizer runs').
@@ -48,7 +53,7 @@ env -u STEP_TIMEOUT OUT="$out" TERRAZZO_GPU_BUILD="$build" PYTHON="$python" \
   scripts/gpu-check.sh build || { echo "building failed: logs in $out"; exit 1; }
 export PYTHONPATH="$build/python" TERRAZZO_CACHE_DIR="$build/sanitize-cache"
 
-status=0
+# One run; its line goes to stdout and, failed, a mark to $out/failed.
 run() {
   local tool=$1 name=$2; shift 2
   local log="$out/$tool-$name.log" start=$SECONDS
@@ -57,15 +62,24 @@ run() {
   local summary
   # racecheck reports hazards in a summary of its own.
   summary=$(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -n 1 | sed 's/^=* *//')
+  if [ $rc -eq 5 ] && grep -q "no tests ran\|deselected" "$log" &&
+     ! grep -q " passed" "$log"; then
+    printf '%-10s %-32s no GPU tests\n' "$tool" "$name"
+    return
+  fi
   printf '%-10s %-32s rc=%d %5ds  %s\n' "$tool" "$name" "$rc" $((SECONDS - start)) \
     "${summary:-no summary (see $log)}"
   [ $rc -eq 0 ] && [[ "$summary" == "ERROR SUMMARY: 0 errors"* ||
-                     "$summary" == "RACECHECK SUMMARY: 0 hazards"* ]] || status=1
+                     "$summary" == "RACECHECK SUMMARY: 0 hazards"* ]] ||
+    echo "$tool $name" >>"$out/failed"
 }
+rm -f "$out/failed"
 for tool in "${tools[@]}"; do
   run "$tool" run-gpu-kernels "$build/clients/run-gpu-kernels" .
   for file in $files; do
-    run "$tool" "$(basename "$file" .py)" "$python" -m pytest -q -p no:cacheprovider -m gpu "$file"
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    run "$tool" "$(basename "$file" .py)" "$python" -m pytest -q -p no:cacheprovider -m gpu "$file" &
   done
+  wait
 done
-exit $status
+[ ! -s "$out/failed" ]
