@@ -18,7 +18,14 @@
 # run: tool, what ran, its exit status, seconds and the sanitizer's error
 # summary; a file with no GPU test says so (pytest's status 5, no kernel
 # ran). Exit 0 when every run ended with "0 errors" (or "0 hazards") and
-# its program's own success.
+# its program's own success. Failed driver calls are not counted
+# (--report-api-errors no): the runtime turns each one into an error that
+# fails its test, and the error-path tests make some on purpose (an invalid
+# device ordinal, a missing symbol, an invalid image, a host pointer given
+# to cuPointerGetAttribute); the tools look for bad accesses, races and
+# barrier misuse. Tests that run compute-sanitizer themselves
+# (terrazzo.testing.cuda_memcheck) run in the sanitized process instead:
+# compute-sanitizer does not nest.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 tools=("$@")
@@ -52,12 +59,17 @@ jobs=${SANITIZE_JOBS:-1}
 env -u STEP_TIMEOUT OUT="$out" TERRAZZO_GPU_BUILD="$build" PYTHON="$python" \
   scripts/gpu-check.sh build || { echo "building failed: logs in $out"; exit 1; }
 export PYTHONPATH="$build/python" TERRAZZO_CACHE_DIR="$build/sanitize-cache"
+# (terrazzo/testing.py's _UNDER_SANITIZER.) Without torch's caching
+# allocator, every tensor is an allocation of its own, whose bounds memcheck
+# knows: an access past a tensor into the cached block around it is caught.
+export TERRAZZO_UNDER_COMPUTE_SANITIZER=1 PYTORCH_NO_CUDA_MEMORY_CACHING=1
 
 # One run; its line goes to stdout and, failed, a mark to $out/failed.
 run() {
   local tool=$1 name=$2; shift 2
   local log="$out/$tool-$name.log" start=$SECONDS
-  timeout "$limit" "$sanitizer" --tool "$tool" --print-limit 20 "$@" >"$log" 2>&1
+  timeout "$limit" "$sanitizer" --tool "$tool" --report-api-errors no \
+    --print-limit 20 "$@" >"$log" 2>&1
   local rc=$?
   local summary
   # racecheck reports hazards in a summary of its own.
