@@ -127,7 +127,7 @@ bool mlir::terrazzo::wgmmaNeedsProxyFence(Operation *dot) {
 }
 
 std::optional<SharedRange> mlir::terrazzo::getScratchRange(Operation *op) {
-  auto offset = op->getAttrOfType<IntegerAttr>(kScratchOffsetAttrName);
+  auto offset = op->getAttrOfType<IntegerAttr>(tilegpu::TileGPUDialect::kScratchOffsetAttrName);
   int64_t bytes = offset ? getScratchBytes(op) : 0;
   if (!bytes)
     return std::nullopt;
@@ -278,10 +278,10 @@ struct AllocateSharedMemoryPass
       return signalPassFailure();
     Builder builder(module.getContext());
     if (total)
-      module->setAttr(kSharedMemoryAttrName,
+      module->setAttr(tilegpu::TileGPUDialect::kSharedMemoryAttrName,
                       builder.getI32IntegerAttr(int32_t(total)));
     else
-      module->removeAttr(kSharedMemoryAttrName);
+      module->removeAttr(tilegpu::TileGPUDialect::kSharedMemoryAttrName);
   }
 
   /// Places the buffers of `func`; returns the bytes it needs.
@@ -304,7 +304,7 @@ struct AllocateSharedMemoryPass
           buffers.back().alignment = 128;
         return;
       }
-      op->removeAttr(kScratchOffsetAttrName);
+      op->removeAttr(tilegpu::TileGPUDialect::kScratchOffsetAttrName);
       if (int64_t bytes = getScratchBytes(op)) {
         int64_t last = liveness.at(op);
         // The maps of a group are built at the same time: each one's
@@ -366,8 +366,8 @@ struct AllocateSharedMemoryPass
     }
     Builder builder(func.getContext());
     for (const Buffer &buffer : placed)
-      buffer.owner->setAttr(buffer.isScratch ? kScratchOffsetAttrName
-                                             : kBufferOffsetAttrName,
+      buffer.owner->setAttr(buffer.isScratch ? tilegpu::TileGPUDialect::kScratchOffsetAttrName
+                                             : tilegpu::TileGPUDialect::kBufferOffsetAttrName,
                             builder.getI64IntegerAttr(buffer.offset));
     return need;
   }

@@ -11,9 +11,6 @@
 
 namespace mlir::terrazzo {
 
-/// The byte offset (i64) of a tilegpu.local_alloc's buffer in the module's
-/// shared memory, set by terrazzo-allocate-shared-memory.
-inline constexpr const char *kBufferOffsetAttrName = "tilegpu.buffer_offset";
 
 /// Bytes of scratch `op` needs while it runs (a conversion between warps,
 /// a reduction or scan across warps); 0 when none.

@@ -351,11 +351,12 @@ void compile(std::string_view source, std::string_view sourceName,
     metadata.threadsPerBlock =
         int(mlir::tilegpu::getTotalNumWarps(*module) * target->warpSize);
   // The lowering records the dynamic shared memory the kernel needs.
-  if (auto shared = (*module)->getAttrOfType<IntegerAttr>("tilegpu.shared"))
+  if (auto shared = (*module)->getAttrOfType<IntegerAttr>(
+          tilegpu::TileGPUDialect::kSharedMemoryAttrName))
     metadata.sharedMemoryBytes = int(shared.getInt());
   // TMA descriptors need global scratch, a hidden trailing argument.
   if (auto scratch = (*module)->getAttrOfType<IntegerAttr>(
-          "tilegpu.global_scratch_bytes"))
+          tilegpu::TileGPUDialect::kGlobalScratchAttrName))
     metadata.globalScratchBytes = int(scratch.getInt());
 
   if (stage <= Stage::LLVM) {

@@ -12,12 +12,6 @@ namespace mlir::terrazzo {
 
 class ModuleAxisInfoAnalysis;
 
-/// The module attribute (i32) holding the bytes of global scratch each
-/// program instance needs (its tensor maps), passed to the kernel as a
-/// trailing `!tile.ptr<i8>` argument.
-inline constexpr const char *kGlobalScratchAttrName =
-    "tilegpu.global_scratch_bytes";
-
 
 /// Whether `desc` can be lowered to TMA: created at the top level of a
 /// kernel (a public function), used only by desc_load and desc_store, its

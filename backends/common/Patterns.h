@@ -18,11 +18,7 @@ class TileGPUTypeConverter;
 /// needs scratch there, and the module attribute (i32) that records how many
 /// bytes the kernel must be launched with.
 inline constexpr const char *kSharedMemoryGlobalName = "global_smem";
-inline constexpr const char *kSharedMemoryAttrName = "tilegpu.shared"; // = tilegpu::TileGPUDialect::kSharedMemoryAttrName
 
-/// The byte offset (i32) in the module's shared memory at which an op's
-/// scratch starts, set by the shared-memory allocation.
-inline constexpr const char *kScratchOffsetAttrName = "tilegpu.scratch_offset";
 
 /// Bytes one element of a tensor of `elementType` (a tile-level scalar or
 /// pointer type) takes in shared-memory scratch.

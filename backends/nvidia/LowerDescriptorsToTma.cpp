@@ -264,7 +264,7 @@ struct LowerDescriptorsToTmaPass
     if (failedAny)
       return signalPassFailure();
     if (scratchBytes)
-      module->setAttr(kGlobalScratchAttrName,
+      module->setAttr(tilegpu::TileGPUDialect::kGlobalScratchAttrName,
                       IntegerAttr::get(IntegerType::get(&getContext(), 32),
                                        scratchBytes));
   }

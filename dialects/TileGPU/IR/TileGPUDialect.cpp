@@ -190,7 +190,7 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
                name == kTotalNumWarpsAttrName || name == kMaxRegistersAttrName ||
                name == "tilegpu.num-stages" || // terrazzo-pipeline's depth
                // Per-program global scratch of TMA descriptors' tensor maps.
-               name == "tilegpu.global_scratch_bytes";
+               name == kGlobalScratchAttrName;
   if (!known)
     return op->emitError("unknown tilegpu attribute '") << name << "'";
   if (!isa<ModuleOp>(op))
@@ -222,7 +222,7 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
                               << attr.getValue();
   int64_t number = value.getInt();
   if (name == kSharedMemoryAttrName || name == "tilegpu.num-stages" ||
-      name == "tilegpu.global_scratch_bytes") {
+      name == kGlobalScratchAttrName) {
     if (number < 0)
       return op->emitError("'") << name << "' must not be negative, got "
                                 << number;

@@ -46,6 +46,10 @@ def TileGPU_Dialect : Dialect {
     /// scratch, and of a local_alloc's buffer.
     static constexpr ::llvm::StringLiteral kScratchOffsetAttrName = "tilegpu.scratch_offset";
     static constexpr ::llvm::StringLiteral kBufferOffsetAttrName = "tilegpu.buffer_offset";
+    /// The bytes (i32) of global scratch each program instance needs (its
+    /// tensor maps), passed to the kernel as a trailing `!tile.ptr<i8>`
+    /// argument; set by terrazzo-lower-descriptors-to-tma.
+    static constexpr ::llvm::StringLiteral kGlobalScratchAttrName = "tilegpu.global_scratch_bytes";
     /// Of a tensormap_create built at the same time as others (its
     /// group(), of n > 1 ops), set by the same pass (which keeps their
     /// scratch apart): array<i64: k, n>, its position k in the group (the
