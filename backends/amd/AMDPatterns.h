@@ -22,14 +22,11 @@ void populateMfmaDotOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      const ::terrazzo::Target &target);
 
-/// tile.fp_to_fp and arith.extf from an fp8 type (OCP's or FNUZ) to a
-/// wider float, exactly, in integer arithmetic (FP8ConversionToLLVM.cpp).
+/// tile.fp_to_fp, arith.extf and arith.truncf with an fp8 type (OCP's or
+/// FNUZ) on either side, in integer arithmetic (FP8ConversionToLLVM.cpp):
+/// from fp8 exactly, to fp8 rounded to nearest even and saturated.
 void populateFP8ConversionToLLVMPatterns(TileGPUTypeConverter &converter,
                                          RewritePatternSet &patterns);
-/// Emits an error on a conversion to an fp8 type, which has no lowering
-/// for AMD targets yet; success for every other op.
-LogicalResult checkFP8ConversionOnAMD(Operation *op,
-                                      const ::terrazzo::Target &target);
 
 /// The buffer pointers (address space 7) of the elements of `op` (a
 /// tile.store or atomic at `address`), out of range where inactive: what

@@ -1,7 +1,7 @@
 // The AMD conversion of tilegpu IR: the common lowering
 // (backends/common/ConvertToLLVM.h) with ROCDL's TargetInfo, math through
 // the ROCm device library (ocml), libdevice's functions called by their
-// ocml names, tile.dot on MFMA (MfmaDotOpToLLVM.cpp), fp8 to wider floats
+// ocml names, tile.dot on MFMA (MfmaDotOpToLLVM.cpp), fp8 conversions
 // (FP8ConversionToLLVM.cpp), and located errors for what only NVIDIA
 // hardware has.
 #include "backends/amd/AMDBackend.h"
@@ -10,6 +10,7 @@
 #include "backends/amd/AMDTargetInfo.h"
 #include "backends/amd/DeviceLibraries.h"
 #include "backends/common/ConvertToLLVM.h"
+#include "backends/common/Patterns.h"
 #include "backends/common/TypeConverter.h"
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
@@ -129,7 +130,7 @@ public:
           return op->emitOpError("has an operand in an NVIDIA tensor-core "
                                  "layout, which ")
                  << target.name << " does not have";
-    if (failed(checkFP8ConversionOnAMD(op, target)))
+    if (failed(checkFP8Rounding(op)))
       return failure();
     if (auto call = dyn_cast<tile::ExternElementwiseOp>(op);
         call && call.getSymbol().starts_with("__nv_"))

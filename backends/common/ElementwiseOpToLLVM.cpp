@@ -250,6 +250,30 @@ mlir::terrazzo::getFP8Conversion(Operation *op) {
   return std::make_pair(from, to);
 }
 
+LogicalResult mlir::terrazzo::checkFP8Rounding(Operation *op) {
+  auto types = getFP8Conversion(op);
+  if (!types || types->second.getWidth() != 8)
+    return success();
+  auto [from, to] = *types;
+  if (from.isF64())
+    return op->emitOpError("converts f64 to ")
+           << to << ", which has no single-rounding instruction; convert to "
+           << "f32 first";
+  bool roundsToNearestEven = true;
+  if (auto fpToFp = dyn_cast<tile::FpToFpOp>(op))
+    roundsToNearestEven = fpToFp.getRounding() != tile::RoundingMode::RTZ;
+  if (auto trunc = dyn_cast<arith::TruncFOp>(op))
+    roundsToNearestEven =
+        !trunc.getRoundingmode() ||
+        *trunc.getRoundingmode() == arith::RoundingMode::to_nearest_even;
+  if (!roundsToNearestEven)
+    return op->emitOpError("converts ")
+           << from << " to " << to
+           << " with a rounding mode other than to-nearest-even, which the "
+              "fp8 conversions do not have";
+  return success();
+}
+
 void mlir::terrazzo::populateFP8ConversionOpPatterns(
     TileGPUTypeConverter &converter, RewritePatternSet &patterns,
     const FP8Converter &convert) {

@@ -66,6 +66,10 @@ void populateElementwiseOpToLLVMPatterns(TileGPUTypeConverter &converter,
 /// The element types of `op` when it is a conversion (tile.fp_to_fp,
 /// arith.extf, arith.truncf) with an fp8 type on either side; else nullopt.
 std::optional<std::pair<FloatType, FloatType>> getFP8Conversion(Operation *op);
+/// Emits an error on a conversion to fp8 that no target rounds once: from
+/// f64, or in a rounding mode other than to-nearest-even; success for
+/// every other op.
+LogicalResult checkFP8Rounding(Operation *op);
 /// A vendor's fp8 conversion of a thread's `values` (fp8 as its bytes, i8)
 /// of type `from` to `to`; no values where it has none (its check has
 /// reported the op).

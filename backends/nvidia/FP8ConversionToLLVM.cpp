@@ -167,23 +167,7 @@ LogicalResult mlir::terrazzo::checkFP8Lowering(Operation *op,
            << from << " to " << to
            << ": fp8 conversions need sm_89 or newer, the target is sm_"
            << capability;
-  if (isFP8(to) && from.isF64())
-    return op->emitOpError("converts f64 to ")
-           << to << ", which has no single-rounding instruction; convert to "
-           << "f32 first";
-  bool roundsToNearestEven = true;
-  if (auto fpToFp = dyn_cast<tile::FpToFpOp>(op))
-    roundsToNearestEven = fpToFp.getRounding() != tile::RoundingMode::RTZ;
-  if (auto trunc = dyn_cast<arith::TruncFOp>(op))
-    roundsToNearestEven =
-        !trunc.getRoundingmode() ||
-        *trunc.getRoundingmode() == arith::RoundingMode::to_nearest_even;
-  if (isFP8(to) && !roundsToNearestEven)
-    return op->emitOpError("converts ")
-           << from << " to " << to
-           << " with a rounding mode other than to-nearest-even, which the "
-              "fp8 conversions do not have";
-  return success();
+  return checkFP8Rounding(op);
 }
 
 void mlir::terrazzo::populateFP8ConversionPatterns(

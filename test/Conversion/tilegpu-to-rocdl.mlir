@@ -199,9 +199,9 @@ module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 6
 
 // -----
 
-// fp8 -> wider conversions are integer arithmetic on AMD (exact; the
-// values are amdgcn-fp8-conversions.mlir's); conversions to fp8 are not
-// lowered yet.
+// fp8 conversions are integer arithmetic on AMD (the values are
+// amdgcn-fp8-conversions.mlir's): from fp8 exactly; to fp8 from float32
+// (float16 widened first), the subnormals through llvm.roundeven.
 #l = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
 module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 64 : i32, tilegpu.target = "hip:gfx950"} {
   // CHECK-LABEL: llvm.func @fp8
@@ -219,8 +219,12 @@ module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 6
 
 #l = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
 module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 64 : i32, tilegpu.target = "hip:gfx950"} {
+  // CHECK-LABEL: llvm.func @to_fp8
+  // CHECK: llvm.fpext %{{.*}} : f16 to f32
+  // CHECK: llvm.intr.roundeven
+  // CHECK: llvm.trunc %{{.*}} : i32 to i8
+  // CHECK-NOT: llvm.call
   func.func @to_fp8(%x: tensor<64xf16, #l>) {
-    // expected-error @below {{'tile.fp_to_fp' op converts 'f16' to 'f8E4M3FN': conversions to fp8 have no lowering for hip:gfx950 yet}}
     %h = tile.fp_to_fp %x {rounding = 0 : i32} : tensor<64xf16, #l> -> tensor<64xf8E4M3FN, #l>
     return
   }
