@@ -12,6 +12,8 @@ GPU is needed: nothing runs.
 --attention adds tutorial 06's kernels (the forward, causal and not, at the
 tutorial's configuration, and the backward's) and prints each one's
 compile time; --target restricts the check to the targets named. The
+exit status is 1 when a kernel did not compile (scripts/test.sh runs the
+check, attention included, as one test). The
 kernels compile into a kernel cache of their own (TERRAZZO_CACHE_DIR in the
 temporary folder), so that the times are compiles and not cache hits.
 """
@@ -94,6 +96,7 @@ def main():
     attention = "--attention" in options
     targets = [o.split("=", 1)[1] for o in options if o.startswith("--target=")] or TARGETS
     compiler = build / "bin" / "terrazzo-compile"
+    failed = False
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["TERRAZZO_CACHE_DIR"] = str(Path(tmp) / "kernel-cache")
         for target in targets:
@@ -106,10 +109,11 @@ def main():
                   "with no undefined symbol")
             for name, why in results:
                 if why is not None:
+                    failed = True
                     print(f"  {name}: {why}")
             for name, seconds in times:
                 print(f"  {name}: compiled in {seconds:.1f} s")
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
