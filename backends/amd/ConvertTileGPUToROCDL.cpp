@@ -101,6 +101,23 @@ void copySynchronously(ModuleOp module) {
   }
 }
 
+/// The first register constraint of inline assembly's `constraints` (outputs
+/// `=c`, inputs `c`, comma-separated; `~{...}` clobbers and tied operands
+/// aside) that only NVIDIA PTX has -- 16-bit `h`, 64-bit `l`, f32 `f`, f64
+/// `d` -- which the AMDGPU back end cannot allocate (it takes `v`, `s`,
+/// `a`): the assembly is PTX (tl.extra.cuda, libdevice's fast_tanhf, a
+/// user's), and a located error beats the back end's.
+std::optional<char> ptxRegisterConstraint(StringRef constraints) {
+  SmallVector<StringRef> codes;
+  constraints.split(codes, ',');
+  for (StringRef code : codes) {
+    code = code.trim().ltrim("=&+");
+    if (code.size() == 1 && StringRef("hlfd").contains(code[0]))
+      return code[0];
+  }
+  return std::nullopt;
+}
+
 class AMDLowering : public VendorLowering {
 public:
   AMDLowering(const ::terrazzo::Target &target, BufferAccesses accesses)
@@ -132,6 +149,13 @@ public:
                  << target.name << " does not have";
     if (failed(checkFP8Rounding(op)))
       return failure();
+    if (auto asmOp = dyn_cast<tile::InlineAsmOp>(op))
+      if (std::optional<char> ptx = ptxRegisterConstraint(asmOp.getConstraints()))
+        return op->emitOpError("has the register constraint '")
+               << *ptx
+               << "', one of NVIDIA PTX's (h, l, f, d): inline PTX has no "
+                  "lowering for "
+               << target.name;
     if (auto call = dyn_cast<tile::ExternElementwiseOp>(op);
         call && call.getSymbol().starts_with("__nv_"))
       return op->emitOpError("calls libdevice's '")

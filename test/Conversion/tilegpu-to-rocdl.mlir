@@ -186,6 +186,19 @@ module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 6
 
 // -----
 
+// Inline PTX (register constraints only PTX has: h, l, f, d) is a located
+// error, not the AMDGPU back end's failure to allocate the register.
+#l1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
+module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 64 : i32, tilegpu.target = "hip:gfx942"} {
+  func.func @ptx_asm(%x: tensor<64xf32, #l1>) {
+    // expected-error @below {{'tile.inline_asm' op has the register constraint 'f', one of NVIDIA PTX's (h, l, f, d): inline PTX has no lowering for hip:gfx942}}
+    %0 = tile.inline_asm "tanh.approx.f32 $0, $1;" constraints "=f,f" (%x) {pack = 1 : i32, pure = true} : (tensor<64xf32, #l1>) -> tensor<64xf32, #l1>
+    return
+  }
+}
+
+// -----
+
 // NVIDIA-only ops (wgmma, TMA, mbarrier) are located errors.
 #s1 = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 64 : i32, tilegpu.target = "hip:gfx90a"} {
