@@ -182,7 +182,8 @@ class LaunchRecorder:
                       for category in (None, "refused", "invalid", "failed")}
             write(f"{target}: {counts[None]} of {len(results)} launched kernels compiled to "
                   f"hsaco files with no undefined symbol; {counts['refused']} refused with a "
-                  f"located diagnostic (the chip lacks what they need), {counts['invalid']} "
+                  f"located diagnostic (inline PTX, more LDS than the chip has, libdevice "
+                  f"functions without a ROCm counterpart), {counts['invalid']} "
                   f"compile for no target (tests' deliberately invalid kernels), "
                   f"{counts['failed']} failed")
             for name, test, error in results:
