@@ -306,8 +306,21 @@ struct AllocateSharedMemoryPass
       }
       op->removeAttr(kScratchOffsetAttrName);
       if (int64_t bytes = getScratchBytes(op)) {
-        buffers.push_back({op, true, alignUp(bytes), liveness.at(op),
-                           liveness.at(op)});
+        int64_t last = liveness.at(op);
+        // The maps of a group are built at the same time: each one's
+        // scratch lives to the group's end.
+        if (auto create = dyn_cast<tilegpu::TensormapCreateOp>(op)) {
+          create->removeAttr(tilegpu::TileGPUDialect::kTensormapGroupAttrName);
+          SmallVector<Operation *, 4> group = create.group();
+          if (group.size() > 1) {
+            int64_t k = llvm::find(group, op) - group.begin();
+            create->setAttr(tilegpu::TileGPUDialect::kTensormapGroupAttrName,
+                            DenseI64ArrayAttr::get(
+                                op->getContext(), {k, int64_t(group.size())}));
+            last = liveness.at(group.back());
+          }
+        }
+        buffers.push_back({op, true, alignUp(bytes), liveness.at(op), last});
         liveness.widenForPartitions(op, buffers.back().first,
                                     buffers.back().last);
         // tensormap.replace needs the map aligned like a CUtensorMap.

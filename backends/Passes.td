@@ -54,7 +54,9 @@ def TerrazzoAllocateSharedMemory
   let description = [{
     Two kinds of shared memory: the scratch an op needs while it runs (a
     layout conversion between warps, a reduction or scan across warps), live
-    only at that op, and explicit buffers (`tilegpu.local_alloc`), live from
+    only at that op (a tensor map's, to the end of the group of maps built
+    at the same time, each of which records its place in the group as
+    `tilegpu.tensormap_group`), and explicit buffers (`tilegpu.local_alloc`), live from
     their allocation to their last use (to the end of a loop that uses a
     buffer allocated outside it). Offsets are chosen first-fit, 16-byte
     aligned, so that buffers live at the same time never overlap; a scratch

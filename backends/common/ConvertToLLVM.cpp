@@ -29,14 +29,16 @@ VendorLowering::~VendorLowering() = default;
 
 namespace {
 /// Pointer arguments known to be aligned tell LLVM so; the frontend's
-/// divisibility hints are otherwise consumed by AxisInfo, and pointer
-/// ranges by the passes and the vendor's choices made before (buffer
-/// loads), so they go.
+/// divisibility and non-negativity hints are otherwise consumed by
+/// AxisInfo and the range analyses, and pointer ranges by the passes and
+/// the vendor's choices made before (buffer loads), so they go (LLVM's
+/// translation would warn about each).
 void lowerArgumentHints(ModuleOp module) {
   Builder builder(module.getContext());
   module.walk([&](func::FuncOp func) {
     for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
       func.removeArgAttr(i, tile::TileDialect::kPointerRangeAttrName);
+      func.removeArgAttr(i, tile::TileDialect::kNonNegativeAttrName);
       auto hint = func.getArgAttrOfType<IntegerAttr>(i, tile::TileDialect::kDivisibilityAttrName);
       if (!hint)
         continue;

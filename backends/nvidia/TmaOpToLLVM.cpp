@@ -177,21 +177,48 @@ struct TensormapCreateOpConversion
     ArrayRef<int32_t> box = op.getBoxShape();
     int64_t rank = box.size();
 
-    // Warp 0 zeroes the map (fields tensormap.replace does not set must be
-    // zero), one word per lane.
-    Value inWarpZero =
-        isThread(rewriter, loc, target, LLVM::ICmpPredicate::ult, 32);
-    emitGuarded(rewriter, loc, inWarpZero, Value(), [&] {
-      Value word = LLVM::GEPOp::create(
-          rewriter, loc, map.getType(), rewriter.getI32Type(), map,
-          ArrayRef<LLVM::GEPArg>{target.threadId(rewriter, loc)});
+    // The k-th map of a group (terrazzo-allocate-shared-memory's
+    // attribute) is built by warp k, the others at the same time.
+    int64_t builder = 0, members = 1;
+    if (auto group = op->getAttrOfType<DenseI64ArrayAttr>(
+            tilegpu::TileGPUDialect::kTensormapGroupAttrName)) {
+      builder = group[0];
+      members = group[1];
+    }
+    if (builder != int64_t(pending.size()))
+      return op.emitOpError("is map ")
+             << builder << " of its group, after " << pending.size()
+             << " maps of that group (internal error)";
+    Value lane = LLVM::SubOp::create(rewriter, loc,
+                                     target.threadId(rewriter, loc),
+                                     i32Constant(rewriter, loc, 32 * builder));
+    auto inBuilderWarp = [&] {
+      return LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, lane,
+                                  i32Constant(rewriter, loc, 32));
+    };
+    auto onBuilderLane = [&](function_ref<void()> body) {
+      emitGuarded(rewriter, loc,
+                  LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                       lane, i32Constant(rewriter, loc, 0)),
+                  Value(), [&] {
+                    body();
+                    return Value();
+                  });
+    };
+
+    // The building warp zeroes the map (fields tensormap.replace does not
+    // set must be zero), one word per lane.
+    emitGuarded(rewriter, loc, inBuilderWarp(), Value(), [&] {
+      Value word = LLVM::GEPOp::create(rewriter, loc, map.getType(),
+                                       rewriter.getI32Type(), map,
+                                       ArrayRef<LLVM::GEPArg>{lane});
       LLVM::StoreOp::create(rewriter, loc, i32Constant(rewriter, loc, 0),
                             word);
       return Value();
     });
     NVVM::SyncWarpOp::create(rewriter, loc, i32Constant(rewriter, loc, -1));
 
-    onThreadZero(rewriter, loc, target, [&] {
+    onBuilderLane([&] {
       auto replace = [&](StringRef field, StringRef type, std::string args,
                          StringRef constraints, ValueRange operands) {
         std::string ptx = ("tensormap.replace.tile." + field +
@@ -233,15 +260,11 @@ struct TensormapCreateOpConversion
     });
     NVVM::SyncWarpOp::create(rewriter, loc, i32Constant(rewriter, loc, -1));
 
-    inWarpZero = isThread(rewriter, loc, target, LLVM::ICmpPredicate::ult, 32);
-    emitGuarded(rewriter, loc, inWarpZero, Value(), [&] {
+    emitGuarded(rewriter, loc, inBuilderWarp(), Value(), [&] {
       inlinePTX(rewriter, loc,
                 "tensormap.cp_fenceproxy.global.shared::cta.tensormap::"
                 "generic.release.gpu.sync.aligned [$0], [$1], 128;",
                 "l,l", ValueRange{slot, map});
-      NVVM::FenceProxyAcquireOp::create(
-          rewriter, loc, NVVM::MemScopeKind::GPU, toGeneric(rewriter, loc, slot),
-          i32Constant(rewriter, loc, tilegpu::kTensormapBytes));
       // The copy to global memory is a bulk asynchronous operation: commit
       // it and wait until it has read the shared map, so that it is
       // complete before any TMA reads the global one (without this the
@@ -251,14 +274,31 @@ struct TensormapCreateOpConversion
                                            rewriter.getUnitAttr());
       return Value();
     });
-    // Thread 0, in warp 0, issues every copy; the barrier also frees the
-    // scratch for the next op.
+    pending.push_back(slot);
+    if (builder + 1 < members) {
+      rewriter.replaceOp(op, adaptor.getSlot());
+      return success();
+    }
+    // The group's last map: after a barrier (which also frees the scratch
+    // for the next op), thread 0, which issues every copy, acquires each
+    // map of the group for the tensor-map proxy.
     target.barrier(rewriter, loc);
+    onThreadZero(rewriter, loc, target, [&] {
+      for (Value member : pending)
+        NVVM::FenceProxyAcquireOp::create(
+            rewriter, loc, NVVM::MemScopeKind::GPU,
+            toGeneric(rewriter, loc, member),
+            i32Constant(rewriter, loc, tilegpu::kTensormapBytes));
+    });
+    pending.clear();
     rewriter.replaceOp(op, adaptor.getSlot());
     return success();
   }
 
   const TargetInfo &target;
+  /// The slots of the maps of the group being lowered (the conversion
+  /// visits a group's ops in order, one group at a time).
+  mutable SmallVector<Value> pending;
 };
 
 struct MBarrierInitOpConversion

@@ -445,7 +445,8 @@ def set_gpu_clock(ref_sm_clock: int = 1350, ref_mem_clock: int = 1215):
 
 
 #: Set in the environment of a test that cuda_memcheck runs under the
-#: sanitizer, so that there it runs the test itself.
+#: sanitizer, so that there it runs the test itself (scripts/gpu-sanitize.sh
+#: sets it too, for the tests it runs under the sanitizer).
 _UNDER_SANITIZER = "TERRAZZO_UNDER_COMPUTE_SANITIZER"
 
 

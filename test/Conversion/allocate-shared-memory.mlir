@@ -183,3 +183,40 @@ module attributes {"tilegpu.num-warps" = 8 : i32, "tilegpu.total-num-warps" = 12
     return
   }
 }
+
+// -----
+
+// Consecutive tensor maps are built at the same time (a group, one warp
+// each, at most one per warp): each one's scratch lives to the group's end,
+// so the maps of a group have their scratch apart, and each records its
+// place in the group. A map whose inputs need a map of the group (the
+// tile.addptr of %a), a third map in a program of two warps, or a map after
+// an op with memory effects, starts a new group; a group of one records
+// none.
+// CHECK-LABEL: func.func @tensormap_groups
+// CHECK: %[[A:.*]] = tilegpu.tensormap_create {{.*}} {tilegpu.scratch_offset = 0 : i64, tilegpu.tensormap_group = array<i64: 0, 2>}
+// CHECK: arith.addi
+// CHECK: tilegpu.tensormap_create {{.*}} {tilegpu.scratch_offset = 128 : i64, tilegpu.tensormap_group = array<i64: 1, 2>}
+// CHECK: tile.addptr %[[A]]
+// CHECK: tilegpu.tensormap_create {{.*}} {tilegpu.scratch_offset = 0 : i64, tilegpu.tensormap_group = array<i64: 0, 2>}
+// CHECK: tilegpu.tensormap_create {{.*}} {tilegpu.scratch_offset = 128 : i64, tilegpu.tensormap_group = array<i64: 1, 2>}
+// CHECK: tilegpu.tensormap_create {{.*}} {tilegpu.scratch_offset = 0 : i64}
+// CHECK-NEXT: tilegpu.barrier
+// CHECK: tilegpu.tensormap_create {{.*}} {tilegpu.scratch_offset = {{[0-9]+}} : i64}
+// CHECK-NEXT: return
+module attributes {"tilegpu.num-warps" = 2 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tensormap_groups(%slot: !tile.ptr<i8>, %base: !tile.ptr<f16>, %m: i32, %s: i64) {
+    %c1 = arith.constant 1 : i64
+    %c128 = arith.constant 128 : i32
+    %a = tilegpu.tensormap_create %slot, %base, [%m, %m], [%s, %c1] box = [64, 64] swizzle = 128 : !tile.ptr<i8>, !tile.ptr<f16> -> !tile.ptr<i8>
+    %m2 = arith.addi %m, %m : i32
+    %b = tilegpu.tensormap_create %slot, %base, [%m2, %m], [%s, %c1] box = [64, 64] swizzle = 128 : !tile.ptr<i8>, !tile.ptr<f16> -> !tile.ptr<i8>
+    %slot2 = tile.addptr %a, %c128 : !tile.ptr<i8>, i32
+    %c = tilegpu.tensormap_create %slot2, %base, [%m, %m], [%s, %c1] box = [64, 64] swizzle = 128 : !tile.ptr<i8>, !tile.ptr<f16> -> !tile.ptr<i8>
+    %d = tilegpu.tensormap_create %slot, %base, [%m, %m], [%s, %c1] box = [64, 64] swizzle = 128 : !tile.ptr<i8>, !tile.ptr<f16> -> !tile.ptr<i8>
+    %e = tilegpu.tensormap_create %slot, %base, [%m, %m], [%s, %c1] box = [64, 64] swizzle = 128 : !tile.ptr<i8>, !tile.ptr<f16> -> !tile.ptr<i8>
+    tilegpu.barrier
+    %f = tilegpu.tensormap_create %slot, %base, [%m, %m], [%s, %c1] box = [64, 64] swizzle = 128 : !tile.ptr<i8>, !tile.ptr<f16> -> !tile.ptr<i8>
+    return
+  }
+}

@@ -6,7 +6,8 @@
 // Grid queries read the NVVM special registers. Public functions become
 // kernels launched with num-warps * threads-per-warp threads (8 * 32 here);
 // a private function does not. tile.divisibility on a pointer becomes its
-// LLVM alignment; on an integer it is dropped.
+// LLVM alignment; on an integer it is dropped, as is tile.nonnegative (the
+// passes consumed both; LLVM's translation would warn about them).
 
 // CHECK-LABEL: llvm.func @grid
 // CHECK-SAME: (%[[X:.*]]: !llvm.ptr<1> {llvm.align = 16 : i64}, %[[Y:.*]]: !llvm.ptr<1>, %[[N:.*]]: i32)
@@ -40,7 +41,7 @@
 // CHECK-SAME: {sym_visibility = "private"}
 module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
   func.func @grid(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f16>,
-                  %n: i32 {tile.divisibility = 16 : i32}) {
+                  %n: i32 {tile.divisibility = 16 : i32, tile.nonnegative}) {
     %a = tile.program_id x : i32
     %b = tile.program_id y : i32
     %c = tile.program_id z : i32

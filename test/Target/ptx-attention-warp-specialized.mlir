@@ -1,7 +1,8 @@
 // Tutorial 06's forward kernel (Inputs/attention_fwd_tutorial.mlir, 8 warps)
 // with its loop marked tile.warp_specialize (tl.range(...,
 // warp_specialize=True)), on sm_90a: a producer warp group (12 warps in
-// all) builds the two tensor maps and issues every K and V copy; the 8
+// all) builds the two tensor maps (two of its warps at the same time) and
+// issues every K and V copy; the 8
 // consumer warps keep no copy and synchronise among themselves (barrier 0
 // of 256 threads; they take no turns by default). The
 // register budgets move with setmaxnreg from the 168 per thread the kernel
@@ -19,10 +20,18 @@
 // CHECK: setp.gt.u32 %[[P:p[0-9]+]], %r{{[0-9]+}}, 255;
 // CHECK: @%[[P]] bra [[PRODUCER:\$L__BB0_[0-9]+]];
 // CHECK: [[PRODUCER]]:
-// CHECK-NEXT: ld.param
-// CHECK-NEXT: setmaxnreg.dec.sync.aligned.u32 40;
+// CHECK-NOT: tensormap
+// CHECK: setmaxnreg.dec.sync.aligned.u32 40;
+// The two maps are built at the same time, by the producer's warps 0
+// and 1, then acquired by its thread 0 after one barrier.
 // CHECK: tensormap.cp_fenceproxy
+// CHECK-NOT: bar.sync
+// CHECK: tensormap.cp_fenceproxy
+// CHECK-NOT: fence.proxy.tensormap
 // CHECK: bar.sync 15, 128;
+// CHECK: @%{{p[0-9]+}} bra
+// CHECK-NEXT: fence.proxy.tensormap::generic.acquire.gpu
+// CHECK-NEXT: fence.proxy.tensormap::generic.acquire.gpu
 // CHECK: mbarrier.try_wait.parity
 // CHECK: mbarrier.arrive.expect_tx
 // CHECK: cp.async.bulk.tensor.2d

@@ -1,11 +1,14 @@
 // Tensor descriptors on sm_90a lower to TMA (TERRAZZO_TMA=0 turns it
 // off): each program builds its tensor
 // maps in its slot of the global scratch (the trailing kernel parameter):
-// warp 0 zeroes 128 bytes of shared memory, lane 0 sets every field with
-// tensormap.replace (dimensions innermost first, strides in bytes), the
-// warp copies the map to global memory with tensormap.cp_fenceproxy,
-// acquires it for the tensor-map proxy and waits for the copy (a bulk
-// group), then a barrier. A load is one
+// the two maps built one after the other are a group, built at the same
+// time by warps 0 and 1: each warp zeroes 128 bytes of shared memory, its
+// lane 0 sets every field with tensormap.replace (dimensions innermost
+// first, strides in bytes), the warp copies the map to global memory with
+// tensormap.cp_fenceproxy and waits for the copy (a bulk group); then one
+// barrier, after which thread 0 (which issues every copy) acquires both
+// maps for the tensor-map proxy. The third map, built after the first
+// copies, is a group of its own (warp 0). A load is one
 // mbarrier (init by thread 0, arrive.expect_tx of the block's 8192 bytes),
 // a cp.async.bulk.tensor completing on it, a try_wait.parity loop of every
 // thread and an inval; a store is a fence for the async proxy, a barrier,
@@ -27,16 +30,28 @@
 // OFF-NOT: cp.async.bulk.tensor
 // OFF: ld.global
 // CHECK-LABEL: .entry tma_copy(
+// CHECK: %[[TID:r[0-9]+]], %tid.x;
+// CHECK: setp.gt.u32 %{{p[0-9]+}}, %[[TID]], 31;
+// CHECK: setp.ne.b32 %{{p[0-9]+}}, %[[TID]], 0;
 // CHECK: tensormap.replace.tile.global_address.shared::cta.b1024.b64
 // CHECK: tensormap.replace.tile.rank.shared::cta.b1024.b32 [{{.*}}], 1;
 // CHECK: tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [{{.*}}], 0,
 // CHECK: tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [{{.*}}], 0,
 // CHECK: tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [{{.*}}], 3;
 // CHECK: tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned
-// CHECK: fence.proxy.tensormap::generic.acquire.gpu
+// CHECK-NEXT: // end inline asm
 // CHECK-NEXT: cp.async.bulk.commit_group;
 // CHECK-NEXT: cp.async.bulk.wait_group.read 0;
+// CHECK-NOT: bar.sync
+// CHECK-NOT: fence.proxy.tensormap
+// CHECK: add.s32 %[[LANE1:r[0-9]+]], %[[TID]], -32;
+// CHECK: setp.gt.u32 %{{p[0-9]+}}, %[[LANE1]], 31;
+// CHECK: setp.ne.b32 %{{p[0-9]+}}, %[[LANE1]], 0;
+// CHECK: tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned
+// CHECK-NOT: fence.proxy.tensormap
 // CHECK: bar.sync 0;
+// CHECK: fence.proxy.tensormap::generic.acquire.gpu
+// CHECK-NEXT: fence.proxy.tensormap::generic.acquire.gpu
 // CHECK: mbarrier.init.shared.b64 [global_smem+{{[0-9]+}}], %r{{[0-9]+}};
 // CHECK: bar.sync 0;
 // CHECK: mov.b32 %[[TX:r[0-9]+]], 8192;

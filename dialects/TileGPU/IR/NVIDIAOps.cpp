@@ -4,7 +4,9 @@
 #include "dialects/TileGPU/IR/TmaLayout.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -157,6 +159,43 @@ LogicalResult verifyTmaBuffer(Operation *op, MemDescType type,
 }
 
 } // namespace
+
+SmallVector<Operation *, 4> TensormapCreateOp::group() {
+  Block *block = getOperation()->getBlock();
+  std::optional<WarpSpecializeOp::Partition> partition =
+      WarpSpecializeOp::partitionOf(block);
+  unsigned warps =
+      partition ? partition->numWarps : getNumWarps(getOperation());
+  // The run of tensormap_create ops and ops free of memory effects around
+  // this op, split into groups from its start: at an op using a map built
+  // in the group, and after `warps` maps.
+  Operation *first = getOperation();
+  for (Operation *op = first->getPrevNode();
+       op && (isa<TensormapCreateOp>(op) || isMemoryEffectFree(op));
+       op = op->getPrevNode())
+    first = op;
+  SmallVector<Operation *, 4> group;
+  SmallPtrSet<Operation *, 4> built;
+  for (Operation *op = first; op; op = op->getNextNode()) {
+    auto create = dyn_cast<TensormapCreateOp>(op);
+    if (!create && !isMemoryEffectFree(op))
+      break;
+    bool usesBuilt = llvm::any_of(op->getOperands(), [&](Value operand) {
+      return built.contains(operand.getDefiningOp());
+    });
+    if (usesBuilt || (create && group.size() == warps)) {
+      if (llvm::is_contained(group, getOperation()))
+        break;
+      group.clear();
+      built.clear();
+    }
+    if (create) {
+      group.push_back(op);
+      built.insert(op);
+    }
+  }
+  return group;
+}
 
 LogicalResult TensormapCreateOp::verify() {
   ArrayRef<int32_t> box = getBoxShape();

@@ -208,6 +208,13 @@ def TileGPU_TensormapCreateOp : TileGPU_Op<"tensormap_create",
     tensor maps from global memory only, which is why a program builds its
     own in a global scratch slot.
 
+    Consecutive tensormap_create ops (the ops between them free of memory
+    effects and of uses of the maps built so far; at most one per warp of
+    the program or of its warp_specialize partition: `group()`) are built
+    at the same time, the k-th by warp k, and every map of the group is
+    valid once the group's last op returns: the group passes one barrier
+    and one round trip to global memory instead of one per map.
+
         %map = tilegpu.tensormap_create %slot, %base, [%m, %n], [%s0, %c1]
             box = [64, 64] swizzle = 128
             : !tile.ptr<i8>, !tile.ptr<f16> -> !tile.ptr<i8>
@@ -224,6 +231,11 @@ def TileGPU_TensormapCreateOp : TileGPU_Op<"tensormap_create",
     qualified(type($tensormap))
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The tensormap_create ops built at the same time as this one, in
+    /// program order (this one included): see the description.
+    ::llvm::SmallVector<::mlir::Operation *, 4> group();
+  }];
 }
 
 def TileGPU_MBarrierInitOp : TileGPU_Op<"mbarrier_init"> {

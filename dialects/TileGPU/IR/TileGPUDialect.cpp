@@ -165,6 +165,15 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
                                 << LocalAllocOp::getOperationName();
     return success();
   }
+  if (name == kTensormapGroupAttrName) {
+    auto group = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!isa<TensormapCreateOp>(op) || !group || group.size() != 2 ||
+        group[1] < 2 || group[0] < 0 || group[0] >= group[1])
+      return op->emitError("'")
+             << name << "' must be array<i64: k, n> (0 <= k < n, n > 1) on a "
+             << TensormapCreateOp::getOperationName();
+    return success();
+  }
   if (name == kReadsRetiredAttrName) {
     if (!isa<UnitAttr>(attr.getValue()) ||
         !isa<AsyncCopyGlobalToLocalOp, AsyncTMACopyGlobalToLocalOp,

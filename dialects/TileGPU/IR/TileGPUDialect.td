@@ -46,6 +46,11 @@ def TileGPU_Dialect : Dialect {
     /// scratch, and of a local_alloc's buffer.
     static constexpr ::llvm::StringLiteral kScratchOffsetAttrName = "tilegpu.scratch_offset";
     static constexpr ::llvm::StringLiteral kBufferOffsetAttrName = "tilegpu.buffer_offset";
+    /// Of a tensormap_create built at the same time as others (its
+    /// group(), of n > 1 ops), set by the same pass (which keeps their
+    /// scratch apart): array<i64: k, n>, its position k in the group (the
+    /// warp that builds it).
+    static constexpr ::llvm::StringLiteral kTensormapGroupAttrName = "tilegpu.tensormap_group";
   }];
 }
 

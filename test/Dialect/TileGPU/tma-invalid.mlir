@@ -213,3 +213,19 @@ module attributes {"tilegpu.num-warps" = 8 : i32} {
     return
   }
 }
+
+// -----
+
+func.func @tensormap_group_position(%slot: !tile.ptr<i8>, %base: !tile.ptr<f16>, %m: i32, %s: i64) {
+  // expected-error @+1 {{'tilegpu.tensormap_group' must be array<i64: k, n> (0 <= k < n, n > 1) on a tilegpu.tensormap_create}}
+  %map = tilegpu.tensormap_create %slot, %base, [%m], [%s] box = [64] swizzle = 0 {tilegpu.tensormap_group = array<i64: 2, 2>} : !tile.ptr<i8>, !tile.ptr<f16> -> !tile.ptr<i8>
+  return
+}
+
+// -----
+
+func.func @tensormap_group_elsewhere(%x: i32) {
+  // expected-error @+1 {{'tilegpu.tensormap_group' must be array<i64: k, n> (0 <= k < n, n > 1) on a tilegpu.tensormap_create}}
+  %y = arith.addi %x, %x {tilegpu.tensormap_group = array<i64: 0, 2>} : i32
+  return
+}
