@@ -93,47 +93,38 @@ bool hasFnuzOperands(tile::DotOp dot) {
          isFnuz(getElementTypeOrSelf(dot.getB().getType()));
 }
 
-/// What the message of an fp8 dot that `target`'s matrix cores do not
-/// take goes on with, after the target's name.
-std::string fp8FormatsOf(const ::terrazzo::Target &target) {
-  bool hasFp8Instructions = llvm::any_of(
-      target.matrixInstructions(), [](const ::terrazzo::MatrixInstruction &i) {
-        return i.a == ::terrazzo::MatrixOperand::F8E4M3 ||
-               i.a == ::terrazzo::MatrixOperand::F8E5M2;
-      });
-  if (!hasFp8Instructions)
-    return " has no fp8 matrix instructions";
-  switch (target.fp8) {
-  case ::terrazzo::Target::Fp8::FNUZ:
-    return " multiplies the FNUZ fp8 formats (f8E4M3FNUZ, f8E5M2FNUZ), "
-           "K a multiple of 16 (32 for 16 x 16 tiles), M and N at least 16";
-  case ::terrazzo::Target::Fp8::OCP:
-    return " multiplies the OCP fp8 formats (f8E4M3FN, f8E5M2), K a "
-           "multiple of 16 (32 for 16 x 16 tiles), M and N at least 16";
-  case ::terrazzo::Target::Fp8::None:
-    break;
-  }
-  return " has no fp8 matrix instructions";
-}
-
-/// `dot` with its fp8 operands converted to float16 (exactly: every e4m3 and
-/// e5m2 value is a float16 value), as Triton does where no tensor-core
-/// instruction takes fp8: mma.sync (and the FMA lowering, which cannot widen
-/// fp8 bytes itself) then computes the same products. The conversion runs
-/// before the operand's layout conversion, in the layout it was loaded in,
-/// and carries the dot's location so that an error names the user's line.
+/// `dot` with its fp8 operands converted to float16 (exactly: every value
+/// of the OCP formats e4m3fn and e5m2 and of the FNUZ ones is a float16
+/// value), as Triton does where no matrix instruction takes the operands'
+/// fp8 format: mma.sync on NVIDIA, the f16 MFMA on AMD (and the FMA
+/// lowering, which cannot widen fp8 bytes itself) then computes the same
+/// products. The conversion runs before the operand's layout conversion, in
+/// the layout it was loaded in, and carries the dot's location so that an
+/// error names the user's line. Other operands stay as they are.
 tile::DotOp widenFp8Operands(tile::DotOp dot) {
   OpBuilder builder(dot);
   Location loc = dot.getLoc();
   auto widen = [&](Value operand) -> Value {
     auto type = cast<RankedTensorType>(operand.getType());
+    if (!isFp8(type.getElementType()) && !isFnuz(type.getElementType()))
+      return operand;
     Value source = operand;
     if (auto convert = operand.getDefiningOp<tilegpu::ConvertLayoutOp>())
       source = convert.getSrc();
     auto sourceType = cast<RankedTensorType>(source.getType());
+    // f8E5M2FNUZ's smallest exponent (-15) is below float16's normal ones,
+    // so LLVM's semantics do not call the conversion exact (tile.fp_to_fp
+    // then wants a rounding mode), but each of its subnormal-in-float16
+    // values is a multiple of 2^-17, which float16 represents: nothing
+    // rounds.
+    tile::RoundingModeAttr rounding;
+    if (!llvm::APFloat::isRepresentableBy(
+            cast<FloatType>(sourceType.getElementType()).getFloatSemantics(),
+            builder.getF16Type().getFloatSemantics()))
+      rounding = tile::RoundingModeAttr::get(builder.getContext(),
+                                             tile::RoundingMode::RTNE);
     Value wide = tile::FpToFpOp::create(
-        builder, loc, sourceType.clone(builder.getF16Type()), source,
-        /*rounding=*/tile::RoundingModeAttr());
+        builder, loc, sourceType.clone(builder.getF16Type()), source, rounding);
     return convertToLayout(builder, loc, wide, type.getEncoding());
   };
   Value a = widen(dot.getA()), b = widen(dot.getB());
@@ -209,8 +200,7 @@ struct AccelerateDotPass
         dots.push_back(dot);
     });
     if (target.isHIP()) {
-      if (failed(accelerateOnMatrixCores(dots, target, numWarps)))
-        signalPassFailure();
+      accelerateOnMatrixCores(dots, target, numWarps);
       return;
     }
     bool failed = false;
@@ -260,24 +250,24 @@ struct AccelerateDotPass
 
   /// HIP: the target's matrix-core instruction where one computes the dot
   /// (AccelerateDotMfma.h), the FMA lowering elsewhere; fp8 in a format
-  /// the chip does not multiply is an error at the dot.
-  LogicalResult accelerateOnMatrixCores(ArrayRef<tile::DotOp> dots,
-                                        const ::terrazzo::Target &target,
-                                        unsigned numWarps) {
-    bool failed = false;
+  /// the chip does not multiply is widened to float16 first.
+  void accelerateOnMatrixCores(ArrayRef<tile::DotOp> dots,
+                               const ::terrazzo::Target &target,
+                               unsigned numWarps) {
     for (tile::DotOp dot : dots) {
       std::optional<::terrazzo::MatrixInstruction> instruction =
           chooseMatrixInstruction(dot, dot.getInputPrecision(), target);
-      if (!instruction) {
-        if (hasFp8Operands(dot) || hasFnuzOperands(dot)) {
-          dot.emitOpError("multiplies ")
-              << getElementTypeOrSelf(dot.getA().getType()) << " by "
-              << getElementTypeOrSelf(dot.getB().getType()) << ": "
-              << target.name << fp8FormatsOf(target);
-          failed = true;
-        }
-        continue;
+      if (!instruction && (hasFp8Operands(dot) || hasFnuzOperands(dot))) {
+        // An fp8 format the chip's matrix cores do not multiply (OCP fp8
+        // on gfx942, whose MFMA takes FNUZ; FNUZ on gfx950, whose MFMA
+        // takes OCP; any fp8 on gfx90a) or a shape no fp8 instruction
+        // takes: the f16 MFMA on the operands widened exactly.
+        dot = widenFp8Operands(dot);
+        instruction =
+            chooseMatrixInstruction(dot, dot.getInputPrecision(), target);
       }
+      if (!instruction)
+        continue;
       unsigned size = instruction->m;
       // A chain of dots whose warps take whole rows takes the transposed
       // result where kWidth is 4: the head's registers are then the next
@@ -294,7 +284,6 @@ struct AccelerateDotPass
                        dot.getContext(), {wm, wn}, {size, size}, transposed);
                  });
     }
-    return failure(failed);
   }
 };
 

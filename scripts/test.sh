@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test after setting up and building: the lit suite (FileCheck
-# tests and the C++ unit tests), the Python tests (pytest) and the fuzzers'
-# smoke runs (scripts/fuzz/README.md; each counts as one test). Ends with one
+# tests and the C++ unit tests), the Python tests (pytest; every kernel they
+# launch is also compiled for the three AMD targets, TERRAZZO_AMD_LAUNCHES,
+# and the test/GPU and tutorial kernels are, scripts/amd-compile-check.py)
+# and the fuzzers' smoke runs (scripts/fuzz/README.md; each counts as one
+# test). Ends with one
 # line "N passed, N failed[, N skipped]".
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -17,10 +20,18 @@ pytest_status=0
 if [ -d python/test ]; then
   PYTHONPATH="$BUILD_DIR/python" TERRAZZO_BUILD_DIR="$BUILD_DIR" \
   TERRAZZO_REQUIRE_EXTENSION=1 TERRAZZO_CACHE_DIR="$BUILD_DIR/test-cache" \
+  TERRAZZO_AMD_LAUNCHES=1 \
     "$TERRAZZO_PYTHON" -m pytest -q -p no:cacheprovider python/test \
     --junitxml="$pytest_xml"
   pytest_status=$?
 fi
+# Every test/GPU kernel (wave64 counterparts for the 32-lane ones) and
+# tutorial kernel, attention's included, compiled for gfx90a, gfx942 and
+# gfx950: hsaco files with no undefined symbol, the count per target; one
+# test, failing if any kernel does not compile (under a minute).
+echo "== AMD compile check (scripts/amd-compile-check.py)"
+PYTHONPATH="$BUILD_DIR/python" "$TERRAZZO_PYTHON" scripts/amd-compile-check.py "$BUILD_DIR" --attention
+amd_status=$?
 # The fuzzers' smoke runs: deterministic (seed 0, fixed counts), about two
 # minutes on one core; a crash, a recovered crash or a hang fails.
 fuzz_status=""
@@ -34,11 +45,12 @@ for mode in "ir --mutants 6000 --minimise-time 20" "frontend --kernels 500"; do
 done
 set -e
 
-"$TERRAZZO_PYTHON" - "$lit_log" "$lit_status" "$pytest_xml" "$pytest_status" $fuzz_status <<'PY'
+"$TERRAZZO_PYTHON" - "$lit_log" "$lit_status" "$pytest_xml" "$pytest_status" $amd_status $fuzz_status <<'PY'
 import os, re, sys
 import xml.etree.ElementTree as ET
 
 lit_log, lit_status, pytest_xml, pytest_status = sys.argv[1:5]
+# One status each: the AMD compile check, then the fuzzers' runs.
 fuzz_statuses = [int(s) for s in sys.argv[5:]]
 passed = failed = skipped = 0
 # lit's own summary: "  Passed     : 73 (84.88%)", one line per result code.

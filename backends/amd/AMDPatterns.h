@@ -22,6 +22,12 @@ void populateMfmaDotOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      const ::terrazzo::Target &target);
 
+/// tile.fp_to_fp, arith.extf and arith.truncf with an fp8 type (OCP's or
+/// FNUZ) on either side, in integer arithmetic (FP8ConversionToLLVM.cpp):
+/// from fp8 exactly, to fp8 rounded to nearest even and saturated.
+void populateFP8ConversionToLLVMPatterns(TileGPUTypeConverter &converter,
+                                         RewritePatternSet &patterns);
+
 /// The buffer pointers (address space 7) of the elements of `op` (a
 /// tile.store or atomic at `address`), out of range where inactive: what
 /// AMDTargetInfo::maskedAddresses gives the common lowering. The resource

@@ -1,20 +1,24 @@
 // The AMD conversion of tilegpu IR: the common lowering
 // (backends/common/ConvertToLLVM.h) with ROCDL's TargetInfo, math through
 // the ROCm device library (ocml), libdevice's functions called by their
-// ocml names, tile.dot on MFMA (MfmaDotOpToLLVM.cpp), and located errors
-// for what only NVIDIA hardware has.
+// ocml names, tile.dot on MFMA (MfmaDotOpToLLVM.cpp), fp8 conversions
+// (FP8ConversionToLLVM.cpp), and located errors for what only NVIDIA
+// hardware has.
 #include "backends/amd/AMDBackend.h"
 
 #include "backends/amd/AMDPatterns.h"
 #include "backends/amd/AMDTargetInfo.h"
 #include "backends/amd/DeviceLibraries.h"
 #include "backends/common/ConvertToLLVM.h"
+#include "backends/common/Patterns.h"
 #include "backends/common/TypeConverter.h"
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/MathToROCDL/MathToROCDL.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -46,9 +50,72 @@ bool hasNvidiaLayout(Type type) {
   return false;
 }
 
-bool isFP8(Type type) {
-  auto floatType = dyn_cast<FloatType>(getElementTypeOrSelf(type));
-  return floatType && floatType.getWidth() == 8;
+/// An async_commit_group or async_wait once the copies are synchronous
+/// (copySynchronously): nothing to close or wait for; its token is a
+/// constant, as the type converter has it.
+template <typename Op>
+struct AsyncTokenOpConversion : public ConvertOpToLLVMPattern<Op> {
+  using ConvertOpToLLVMPattern<Op>::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, LLVM::ConstantOp::create(
+                               rewriter, op.getLoc(), rewriter.getI32Type(),
+                               rewriter.getI32IntegerAttr(0)));
+    return success();
+  }
+};
+
+/// Each tilegpu.async_copy_global_to_local (cp.async's form, which
+/// hand-written tilegpu IR may hold; the AMD pipeline prefetches through
+/// registers instead) as the copy done at once: a tile.load of its
+/// pointers in their layout (masked elements zero, as the copy's are) and
+/// a tilegpu.local_store into its buffer. The copy completes before any
+/// async_wait, which then has nothing to wait for; the barriers that
+/// terrazzo-insert-barriers placed for the copy (a write to shared memory)
+/// and after its wait order the store as they ordered the copy.
+void copySynchronously(ModuleOp module) {
+  SmallVector<tilegpu::AsyncCopyGlobalToLocalOp> copies;
+  module.walk(
+      [&](tilegpu::AsyncCopyGlobalToLocalOp copy) { copies.push_back(copy); });
+  for (tilegpu::AsyncCopyGlobalToLocalOp copy : copies) {
+    OpBuilder builder(copy);
+    Location loc = copy.getLoc();
+    auto pointers = cast<RankedTensorType>(copy.getSrc().getType());
+    auto valueType = pointers.clone(
+        cast<tile::PointerType>(pointers.getElementType()).getPointeeType());
+    Value other = copy.getOther();
+    if (copy.getMask() && !other)
+      other = arith::ConstantOp::create(
+          builder, loc, valueType,
+          DenseElementsAttr::get(
+              valueType, builder.getZeroAttr(valueType.getElementType())));
+    Value value = tile::LoadOp::create(
+        builder, loc, valueType, copy.getSrc(), copy.getMask(), other,
+        /*cache=*/nullptr, /*evict=*/nullptr, /*isVolatile=*/nullptr);
+    tilegpu::LocalStoreOp::create(builder, loc, value, copy.getResult());
+    Value token = tilegpu::AsyncCommitGroupOp::create(builder, loc, ValueRange());
+    copy.getToken().replaceAllUsesWith(token);
+    copy.erase();
+  }
+}
+
+/// The first register constraint of inline assembly's `constraints` (outputs
+/// `=c`, inputs `c`, comma-separated; `~{...}` clobbers and tied operands
+/// aside) that only NVIDIA PTX has -- 16-bit `h`, 64-bit `l`, f32 `f`, f64
+/// `d` -- which the AMDGPU back end cannot allocate (it takes `v`, `s`,
+/// `a`): the assembly is PTX (tl.extra.cuda, libdevice's fast_tanhf, a
+/// user's), and a located error beats the back end's.
+std::optional<char> ptxRegisterConstraint(StringRef constraints) {
+  SmallVector<StringRef> codes;
+  constraints.split(codes, ',');
+  for (StringRef code : codes) {
+    code = code.trim().ltrim("=&+");
+    if (code.size() == 1 && StringRef("hlfd").contains(code[0]))
+      return code[0];
+  }
+  return std::nullopt;
 }
 
 class AMDLowering : public VendorLowering {
@@ -69,11 +136,6 @@ public:
       return op->emitOpError("is NVIDIA-only (wgmma, TMA, mbarrier); it has "
                              "no lowering for ")
              << target.name;
-    if (isa<tilegpu::AsyncCopyGlobalToLocalOp, tilegpu::AsyncCommitGroupOp,
-            tilegpu::AsyncWaitOp>(op))
-      return op->emitOpError("is an asynchronous copy (cp.async), which has "
-                             "no lowering for ")
-             << target.name << " yet";
     for (Type type : op->getResultTypes())
       if (hasNvidiaLayout(type))
         return op->emitOpError("has a result in an NVIDIA tensor-core layout "
@@ -85,18 +147,15 @@ public:
           return op->emitOpError("has an operand in an NVIDIA tensor-core "
                                  "layout, which ")
                  << target.name << " does not have";
-    if (isa<tile::FpToFpOp, arith::ExtFOp, arith::TruncFOp>(op) &&
-        (isFP8(op->getOperand(0).getType()) ||
-         isFP8(op->getResult(0).getType())))
-      return op->emitOpError("converts ")
-             << getElementTypeOrSelf(op->getOperand(0).getType()) << " to "
-             << getElementTypeOrSelf(op->getResult(0).getType())
-             << ": fp8 conversions have no lowering for " << target.name
-             << " yet";
-    if (auto constant = dyn_cast<arith::ConstantOp>(op);
-        constant && isFP8(constant.getType()))
-      return op->emitOpError("is an fp8 constant, which has no lowering for ")
-             << target.name << " yet";
+    if (failed(checkFP8Rounding(op)))
+      return failure();
+    if (auto asmOp = dyn_cast<tile::InlineAsmOp>(op))
+      if (std::optional<char> ptx = ptxRegisterConstraint(asmOp.getConstraints()))
+        return op->emitOpError("has the register constraint '")
+               << *ptx
+               << "', one of NVIDIA PTX's (h, l, f, d): inline PTX has no "
+                  "lowering for "
+               << target.name;
     if (auto call = dyn_cast<tile::ExternElementwiseOp>(op);
         call && call.getSymbol().starts_with("__nv_"))
       return op->emitOpError("calls libdevice's '")
@@ -119,6 +178,9 @@ public:
         succeeded(chipset) ? std::optional<amdgpu::Chipset>(*chipset)
                            : std::nullopt);
     populateMfmaDotOpToLLVMPatterns(converter, patterns, target);
+    populateFP8ConversionToLLVMPatterns(converter, patterns);
+    patterns.add<AsyncTokenOpConversion<tilegpu::AsyncCommitGroupOp>,
+                 AsyncTokenOpConversion<tilegpu::AsyncWaitOp>>(converter);
     populateBufferLoadToLLVMPatterns(converter, patterns, axisInfo,
                                      bufferAccesses);
   }
@@ -151,6 +213,7 @@ namespace terrazzo::amd {
 
 LogicalResult convertTileGPUToROCDL(ModuleOp module, const Target &target) {
   renameLibdeviceCalls(module);
+  copySynchronously(module);
   return mlir::terrazzo::convertTileGPUToLLVM(
       module, target, AMDLowering(target, findBufferAccesses(module)));
 }

@@ -37,7 +37,8 @@ constexpr std::pair<const char *, const char *> kRenamed[] = {
     {"norm4d", "len4"},           {"rnorm4d", "rlen4"},
     {"powi", "pown"}};
 
-/// Single functions: predicates, correctly rounded forms, fast forms.
+/// Single functions: predicates, correctly rounded forms, fast forms, and
+/// integer functions of ockl.
 constexpr std::pair<const char *, const char *> kSymbols[] = {
     {"__nv_isnanf", "__ocml_isnan_f32"},
     {"__nv_isnand", "__ocml_isnan_f64"},
@@ -59,7 +60,18 @@ constexpr std::pair<const char *, const char *> kSymbols[] = {
     {"__nv_fast_log2f", "__ocml_native_log2_f32"},
     {"__nv_fast_log10f", "__ocml_native_log10_f32"},
     {"__nv_fast_tanf", "__ocml_tan_f32"},
-    {"__nv_fast_powf", "__ocml_pow_f32"}};
+    {"__nv_fast_powf", "__ocml_pow_f32"},
+    // Integer functions of ockl with libdevice's types (i32 or i64 in and
+    // out) and meaning: leading zeros (32 for 0), set bits, the high half
+    // of the full product, the product of the low 24 bits.
+    {"__nv_clz", "__ockl_clz_u32"},
+    {"__nv_popc", "__ockl_popcount_u32"},
+    {"__nv_mulhi", "__ockl_mul_hi_i32"},
+    {"__nv_umulhi", "__ockl_mul_hi_u32"},
+    {"__nv_mul64hi", "__ockl_mul_hi_i64"},
+    {"__nv_umul64hi", "__ockl_mul_hi_u64"},
+    {"__nv_mul24", "__ockl_mul24_i32"},
+    {"__nv_umul24", "__ockl_mul24_u32"}};
 
 const llvm::StringMap<std::string> &libdeviceTable() {
   static const llvm::StringMap<std::string> table = [] {

@@ -5,12 +5,14 @@
 #include "backends/common/Patterns.h"
 #include "backends/common/TypeConverter.h"
 #include "backends/common/Utility.h"
+#include "dialects/Tile/IR/Tile.h"
 #include "passes/Analysis/AxisInfo.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -147,6 +149,84 @@ struct ConstantOpConversion : public ConvertOpToLLVMPattern<arith::ConstantOp> {
   }
 };
 
+/// A conversion with fp8 on either side, each value (a byte for fp8) through
+/// the vendor's `convert`.
+struct FP8ConversionOpConversion : public ConversionPattern {
+  FP8ConversionOpConversion(TileGPUTypeConverter &converter,
+                            MLIRContext *context, StringRef opName,
+                            FP8Converter convert)
+      : ConversionPattern(converter, opName, /*benefit=*/3, context),
+        convert(std::move(convert)) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto types = getFP8Conversion(op);
+    if (!types)
+      return failure();
+    auto [from, to] = *types;
+    Type resultType =
+        getTypeConverter()->convertType(op->getResult(0).getType());
+    if (!resultType)
+      return rewriter.notifyMatchFailure(op, "result type does not convert");
+    Location loc = op->getLoc();
+    Value source = operands[0];
+    bool isStruct = isa<LLVM::LLVMStructType>(source.getType());
+    SmallVector<Value> values = isStruct ? unpackStruct(rewriter, loc, source)
+                                         : SmallVector<Value>{source};
+    SmallVector<Value> results = convert(rewriter, loc, from, to, values);
+    if (results.size() != values.size())
+      return rewriter.notifyMatchFailure(op, "no lowering of this conversion");
+    rewriter.replaceOp(op, isStruct
+                               ? packStruct(rewriter, loc, resultType, results)
+                               : results.front());
+    return success();
+  }
+
+private:
+  FP8Converter convert;
+};
+
+/// An fp8 constant (a scalar, or a tensor splat) is its byte: the type
+/// converter maps the fp8 types (OCP's and the FNUZ ones) to i8, since LLVM
+/// has no fp8 float types. Whether the target converts fp8 values is the
+/// vendor's check; a constant needs no instruction.
+struct FP8ConstantOpConversion
+    : public ConvertOpToLLVMPattern<arith::ConstantOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+    if (!element || element.getWidth() != 8)
+      return failure();
+    APFloat value(0.0);
+    if (auto splat = dyn_cast<SplatElementsAttr>(op.getValue()))
+      value = splat.getSplatValue<APFloat>();
+    else if (auto scalar = dyn_cast<FloatAttr>(op.getValue()))
+      value = scalar.getValue();
+    else
+      return rewriter.notifyMatchFailure(op, "non-uniform fp8 tensor constant");
+    Type resultType = getTypeConverter()->convertType(type);
+    if (!resultType)
+      return rewriter.notifyMatchFailure(op, "result type does not convert");
+    Location loc = op.getLoc();
+    Type i8 = rewriter.getI8Type();
+    Value byte = LLVM::ConstantOp::create(
+        rewriter, loc, i8, rewriter.getIntegerAttr(i8, value.bitcastToAPInt()));
+    if (auto structType = dyn_cast<LLVM::LLVMStructType>(resultType)) {
+      size_t count = structType.getBody().size();
+      rewriter.replaceOp(op, packStruct(rewriter, loc, structType,
+                                        SmallVector<Value>(count, byte)));
+      return success();
+    }
+    rewriter.replaceOp(op, byte);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::terrazzo::populateElementwiseOpToLLVMPatterns(
@@ -156,4 +236,51 @@ void mlir::terrazzo::populateElementwiseOpToLLVMPatterns(
                                         axisInfo);
   // Above the upstream arith constant lowering, which knows no layouts.
   patterns.add<ConstantOpConversion>(converter, /*benefit=*/2);
+  patterns.add<FP8ConstantOpConversion>(converter, /*benefit=*/3);
+}
+
+std::optional<std::pair<FloatType, FloatType>>
+mlir::terrazzo::getFP8Conversion(Operation *op) {
+  if (!isa<tile::FpToFpOp, arith::ExtFOp, arith::TruncFOp>(op))
+    return std::nullopt;
+  auto from = dyn_cast<FloatType>(getElementTypeOrSelf(op->getOperand(0)));
+  auto to = dyn_cast<FloatType>(getElementTypeOrSelf(op->getResult(0)));
+  if (!from || !to || (from.getWidth() != 8 && to.getWidth() != 8))
+    return std::nullopt;
+  return std::make_pair(from, to);
+}
+
+LogicalResult mlir::terrazzo::checkFP8Rounding(Operation *op) {
+  auto types = getFP8Conversion(op);
+  if (!types || types->second.getWidth() != 8)
+    return success();
+  auto [from, to] = *types;
+  if (from.isF64())
+    return op->emitOpError("converts f64 to ")
+           << to << ", which has no single-rounding instruction; convert to "
+           << "f32 first";
+  bool roundsToNearestEven = true;
+  if (auto fpToFp = dyn_cast<tile::FpToFpOp>(op))
+    roundsToNearestEven = fpToFp.getRounding() != tile::RoundingMode::RTZ;
+  if (auto trunc = dyn_cast<arith::TruncFOp>(op))
+    roundsToNearestEven =
+        !trunc.getRoundingmode() ||
+        *trunc.getRoundingmode() == arith::RoundingMode::to_nearest_even;
+  if (!roundsToNearestEven)
+    return op->emitOpError("converts ")
+           << from << " to " << to
+           << " with a rounding mode other than to-nearest-even, which the "
+              "fp8 conversions do not have";
+  return success();
+}
+
+void mlir::terrazzo::populateFP8ConversionOpPatterns(
+    TileGPUTypeConverter &converter, RewritePatternSet &patterns,
+    const FP8Converter &convert) {
+  // Above the elementwise pattern (2) and tile.fp_to_fp's own (1).
+  for (StringRef name : {tile::FpToFpOp::getOperationName(),
+                         arith::ExtFOp::getOperationName(),
+                         arith::TruncFOp::getOperationName()})
+    patterns.add<FP8ConversionOpConversion>(converter, patterns.getContext(),
+                                            name, convert);
 }

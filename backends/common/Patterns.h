@@ -7,6 +7,9 @@
 #include "mlir/IR/PatternMatch.h"
 
 #include <cstdint>
+#include <functional>
+#include <optional>
+#include <utility>
 
 namespace mlir::terrazzo {
 
@@ -51,10 +54,29 @@ int64_t getScanScratchBytes(Operation *op);
 /// success for every other op.
 LogicalResult checkScanLowering(Operation *op);
 
-/// `axisInfo` proves some registers equal, which then share one op.
+/// `axisInfo` proves some registers equal, which then share one op. fp8
+/// constants are their bytes.
 void populateElementwiseOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                          RewritePatternSet &patterns,
                                          const ModuleAxisInfoAnalysis &axisInfo);
+/// The element types of `op` when it is a conversion (tile.fp_to_fp,
+/// arith.extf, arith.truncf) with an fp8 type on either side; else nullopt.
+std::optional<std::pair<FloatType, FloatType>> getFP8Conversion(Operation *op);
+/// Emits an error on a conversion to fp8 that no target rounds once: from
+/// f64, or in a rounding mode other than to-nearest-even; success for
+/// every other op.
+LogicalResult checkFP8Rounding(Operation *op);
+/// A vendor's fp8 conversion of a thread's `values` (fp8 as its bytes, i8)
+/// of type `from` to `to`; no values where it has none (its check has
+/// reported the op).
+using FP8Converter = std::function<SmallVector<Value>(
+    RewriterBase &rewriter, Location loc, FloatType from, FloatType to,
+    ArrayRef<Value> values)>;
+/// The fp8 conversions (getFP8Conversion) through `convert`, element by
+/// element, above the generic elementwise and tile.fp_to_fp lowerings.
+void populateFP8ConversionOpPatterns(TileGPUTypeConverter &converter,
+                                     RewritePatternSet &patterns,
+                                     const FP8Converter &convert);
 /// Emits an error on each tile.extern_elementwise that calls a symbol with
 /// other argument or result types than an earlier call in `module` (one
 /// declaration serves them all), and on each tile.inline_asm whose tensors

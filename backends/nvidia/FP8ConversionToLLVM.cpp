@@ -15,10 +15,12 @@
 // * fp8 -> fp8 goes through f16 (exact), then f16 -> fp8.
 //
 // Patterns cover tile.fp_to_fp (what the frontend emits), arith.extf and
-// arith.truncf with fp8 on either side, and fp8 constants; all sit above
-// the generic elementwise and arith lowerings.
+// arith.truncf with fp8 on either side; they sit above the generic
+// elementwise and arith lowerings. fp8 constants are the common lowering's
+// (ElementwiseOpToLLVM.cpp).
 #include "backends/nvidia/NVIDIAPatterns.h"
 
+#include "backends/common/Patterns.h"
 #include "backends/common/TypeConverter.h"
 #include "backends/common/Utility.h"
 #include "dialects/Tile/IR/Tile.h"
@@ -36,18 +38,6 @@ using namespace mlir::terrazzo;
 namespace {
 
 bool isFP8(Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); }
-
-/// The element types an fp8 conversion goes between, or nullopt when `op`
-/// is no conversion with fp8 on either side.
-std::optional<std::pair<FloatType, FloatType>> getFP8Conversion(Operation *op) {
-  if (!isa<tile::FpToFpOp, arith::ExtFOp, arith::TruncFOp>(op))
-    return std::nullopt;
-  auto from = dyn_cast<FloatType>(getElementTypeOrSelf(op->getOperand(0)));
-  auto to = dyn_cast<FloatType>(getElementTypeOrSelf(op->getResult(0)));
-  if (!from || !to || (!isFP8(from) && !isFP8(to)))
-    return std::nullopt;
-  return std::make_pair(from, to);
-}
 
 Value i32Index(RewriterBase &rewriter, Location loc, int64_t index) {
   return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
@@ -156,68 +146,6 @@ SmallVector<Value> convertFP8(RewriterBase &rewriter, Location loc,
   return f32ToFP8(rewriter, loc, to, values); // f32 (f64 is rejected)
 }
 
-struct FP8ConversionPattern : public ConversionPattern {
-  FP8ConversionPattern(TileGPUTypeConverter &converter, MLIRContext *context,
-                       StringRef opName, PatternBenefit benefit)
-      : ConversionPattern(converter, opName, benefit, context) {}
-
-  LogicalResult
-  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto types = getFP8Conversion(op);
-    if (!types)
-      return failure();
-    auto [from, to] = *types;
-    Type resultType = getTypeConverter()->convertType(op->getResult(0).getType());
-    if (!resultType)
-      return rewriter.notifyMatchFailure(op, "result type does not convert");
-    Location loc = op->getLoc();
-    Value source = operands[0];
-    bool isStruct = isa<LLVM::LLVMStructType>(source.getType());
-    SmallVector<Value> values =
-        isStruct ? unpackStruct(rewriter, loc, source) : SmallVector<Value>{source};
-    SmallVector<Value> results = convertFP8(rewriter, loc, from, to, values);
-    rewriter.replaceOp(op, isStruct ? packStruct(rewriter, loc, resultType, results)
-                                    : results.front());
-    return success();
-  }
-};
-
-/// An fp8 constant (a scalar, or a tensor splat) is its byte.
-struct FP8ConstantPattern : public ConvertOpToLLVMPattern<arith::ConstantOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Type type = op.getType();
-    if (!isFP8(getElementTypeOrSelf(type)))
-      return failure();
-    APFloat value(0.0);
-    if (auto splat = dyn_cast<SplatElementsAttr>(op.getValue()))
-      value = splat.getSplatValue<APFloat>();
-    else if (auto scalar = dyn_cast<FloatAttr>(op.getValue()))
-      value = scalar.getValue();
-    else
-      return rewriter.notifyMatchFailure(op, "non-uniform fp8 tensor constant");
-    Type resultType = getTypeConverter()->convertType(type);
-    if (!resultType)
-      return rewriter.notifyMatchFailure(op, "result type does not convert");
-    Location loc = op.getLoc();
-    Type i8 = rewriter.getI8Type();
-    Value byte = LLVM::ConstantOp::create(
-        rewriter, loc, i8, rewriter.getIntegerAttr(i8, value.bitcastToAPInt()));
-    if (auto structType = dyn_cast<LLVM::LLVMStructType>(resultType)) {
-      size_t count = structType.getBody().size();
-      rewriter.replaceOp(op, packStruct(rewriter, loc, structType,
-                                        SmallVector<Value>(count, byte)));
-      return success();
-    }
-    rewriter.replaceOp(op, byte);
-    return success();
-  }
-};
-
 } // namespace
 
 LogicalResult mlir::terrazzo::checkFP8Lowering(Operation *op,
@@ -239,33 +167,10 @@ LogicalResult mlir::terrazzo::checkFP8Lowering(Operation *op,
            << from << " to " << to
            << ": fp8 conversions need sm_89 or newer, the target is sm_"
            << capability;
-  if (isFP8(to) && from.isF64())
-    return op->emitOpError("converts f64 to ")
-           << to << ", which has no single-rounding instruction; convert to "
-           << "f32 first";
-  bool roundsToNearestEven = true;
-  if (auto fpToFp = dyn_cast<tile::FpToFpOp>(op))
-    roundsToNearestEven = fpToFp.getRounding() != tile::RoundingMode::RTZ;
-  if (auto trunc = dyn_cast<arith::TruncFOp>(op))
-    roundsToNearestEven =
-        !trunc.getRoundingmode() ||
-        *trunc.getRoundingmode() == arith::RoundingMode::to_nearest_even;
-  if (isFP8(to) && !roundsToNearestEven)
-    return op->emitOpError("converts ")
-           << from << " to " << to
-           << " with a rounding mode other than to-nearest-even, which the "
-              "fp8 conversions do not have";
-  return success();
+  return checkFP8Rounding(op);
 }
 
 void mlir::terrazzo::populateFP8ConversionPatterns(
     TileGPUTypeConverter &converter, RewritePatternSet &patterns) {
-  MLIRContext *context = patterns.getContext();
-  // Above the elementwise pattern (2) and tile.fp_to_fp's own (1).
-  for (StringRef name : {tile::FpToFpOp::getOperationName(),
-                         arith::ExtFOp::getOperationName(),
-                         arith::TruncFOp::getOperationName()})
-    patterns.add<FP8ConversionPattern>(converter, context, name,
-                                       /*benefit=*/3);
-  patterns.add<FP8ConstantPattern>(converter, /*benefit=*/3);
+  populateFP8ConversionOpPatterns(converter, patterns, convertFP8);
 }

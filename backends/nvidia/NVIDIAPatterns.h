@@ -27,7 +27,7 @@ void populatePackedTruncationPatterns(TileGPUTypeConverter &converter,
 
 /// Conversions with fp8 (f8E4M3FN, f8E5M2) on either side: tile.fp_to_fp,
 /// arith.extf and arith.truncf, through the cvt instructions of sm_89+
-/// (see FP8ConversionToLLVM.cpp); and fp8 constants as their bytes.
+/// (see FP8ConversionToLLVM.cpp).
 void populateFP8ConversionPatterns(TileGPUTypeConverter &converter,
                                    RewritePatternSet &patterns);
 /// Emits an error on an fp8 conversion the lowering cannot emit for a

@@ -6,6 +6,8 @@
 * Every test gets its own disk cache (`TERRAZZO_CACHE_DIR`).
 * Tests marked `gpu` are skipped unless the extension loads and reports a
   usable GPU runtime.
+* With TERRAZZO_AMD_LAUNCHES=1, every kernel the session launches is also
+  compiled for the AMD targets at its end (amd_launches.py).
 """
 
 from __future__ import annotations
@@ -170,6 +172,10 @@ def _keep_shard(items):
 
 def pytest_collection_modifyitems(config, items):
     _keep_shard(items)
+    if _AMD_LAUNCHES is not None:
+        for item in items:
+            if "gpu" in item.keywords and hasattr(item, "function"):
+                _AMD_LAUNCHES.note_gpu_test(item)
     if _gpu_available():
         return
     skip = pytest.mark.skip(reason="no GPU runtime (terrazzo._C.runtime_available() is false "
@@ -197,3 +203,34 @@ def torch_cuda(monkeypatch):
     if not torch.cuda.is_available():
         pytest.skip("torch has no CUDA device")
     return torch
+
+
+if _HAVE_EXTENSION:
+    import amd_launches
+
+    _AMD_LAUNCHES = amd_launches.LaunchRecorder() if amd_launches.enabled() else None
+else:
+    _AMD_LAUNCHES = None
+
+
+def pytest_configure(config):
+    if _AMD_LAUNCHES is not None:
+        _AMD_LAUNCHES.install()
+
+
+def pytest_runtest_setup(item):
+    if _AMD_LAUNCHES is not None:
+        _AMD_LAUNCHES.current_test = item.nodeid
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session, exitstatus):
+    if _AMD_LAUNCHES is not None:
+        _AMD_LAUNCHES.compile_all()
+        if _AMD_LAUNCHES.failed():
+            session.exitstatus = 1
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _AMD_LAUNCHES is not None:
+        _AMD_LAUNCHES.summary(terminalreporter.write_line)

@@ -155,17 +155,44 @@ module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "hip:gfx942",
 
 // -----
 
-// cp.async has no AMD lowering: a located error, not a selection failure.
+// cp.async's ops (hand-written tilegpu IR; the AMD pipeline prefetches
+// through registers) as a synchronous copy: a global load of the pointers,
+// masked elements zero, stored into the LDS buffer; the commit and the
+// wait are left with nothing to do.
 #row = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
 #s1 = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 64 : i32, tilegpu.target = "hip:gfx942"} {
-  func.func @cp_async(%src: !tile.ptr<f32>) {
+  // CHECK-LABEL: llvm.func @cp_async
+  // CHECK: llvm.cond_br
+  // CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+  // CHECK: llvm.cond_br
+  // CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+  // CHECK: llvm.store %{{.*}}, %{{.*}} : vector<2xf32>, !llvm.ptr<3>
+  // CHECK-NOT: llvm.inline_asm
+  // CHECK: llvm.return
+  func.func @cp_async(%src: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) {
     %r = tile.make_range 0 to 128 : tensor<128xi32, #row>
     %sp = tile.splat %src : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>, #row>
     %p = tile.addptr %sp, %r : tensor<128x!tile.ptr<f32>, #row>, tensor<128xi32, #row>
+    %ns = tile.splat %n : i32 -> tensor<128xi32, #row>
+    %m = arith.cmpi slt, %r, %ns : tensor<128xi32, #row>
     %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<128xf32, #s1, mutable>
-    // expected-error @below {{'tilegpu.async_copy_global_to_local' op is an asynchronous copy (cp.async), which has no lowering for hip:gfx942 yet}}
-    %t = tilegpu.async_copy_global_to_local %p, %b : tensor<128x!tile.ptr<f32>, #row> -> !tilegpu.memdesc<128xf32, #s1, mutable>
+    %t = tilegpu.async_copy_global_to_local %p, %b mask %m : tensor<128x!tile.ptr<f32>, #row>, tensor<128xi1, #row> -> !tilegpu.memdesc<128xf32, #s1, mutable>
+    %g = tilegpu.async_commit_group tokens %t
+    %w = tilegpu.async_wait tokens %g {num = 0 : i32}
+    return
+  }
+}
+
+// -----
+
+// Inline PTX (register constraints only PTX has: h, l, f, d) is a located
+// error, not the AMDGPU back end's failure to allocate the register.
+#l1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
+module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 64 : i32, tilegpu.target = "hip:gfx942"} {
+  func.func @ptx_asm(%x: tensor<64xf32, #l1>) {
+    // expected-error @below {{'tile.inline_asm' op has the register constraint 'f', one of NVIDIA PTX's (h, l, f, d): inline PTX has no lowering for hip:gfx942}}
+    %0 = tile.inline_asm "tanh.approx.f32 $0, $1;" constraints "=f,f" (%x) {pack = 1 : i32, pure = true} : (tensor<64xf32, #l1>) -> tensor<64xf32, #l1>
     return
   }
 }
@@ -185,12 +212,33 @@ module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 6
 
 // -----
 
-// fp8 conversions have no AMD lowering yet.
+// fp8 conversions are integer arithmetic on AMD (the values are
+// amdgcn-fp8-conversions.mlir's): from fp8 exactly; to fp8 from float32
+// (float16 widened first), the subnormals through llvm.roundeven.
 #l = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
 module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 64 : i32, tilegpu.target = "hip:gfx950"} {
+  // CHECK-LABEL: llvm.func @fp8
+  // CHECK: llvm.zext %{{.*}} : i8 to i32
+  // CHECK: llvm.fmul
+  // CHECK: llvm.fptrunc %{{.*}} : f32 to f16
+  // CHECK-NOT: llvm.call
   func.func @fp8(%x: tensor<64xf8E4M3FN, #l>, %y: !tile.ptr<f16>) {
-    // expected-error @below {{'tile.fp_to_fp' op converts 'f8E4M3FN' to 'f16': fp8 conversions have no lowering for hip:gfx950 yet}}
     %h = tile.fp_to_fp %x : tensor<64xf8E4M3FN, #l> -> tensor<64xf16, #l>
+    return
+  }
+}
+
+// -----
+
+#l = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
+module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 64 : i32, tilegpu.target = "hip:gfx950"} {
+  // CHECK-LABEL: llvm.func @to_fp8
+  // CHECK: llvm.fpext %{{.*}} : f16 to f32
+  // CHECK: llvm.intr.roundeven
+  // CHECK: llvm.trunc %{{.*}} : i32 to i8
+  // CHECK-NOT: llvm.call
+  func.func @to_fp8(%x: tensor<64xf16, #l>) {
+    %h = tile.fp_to_fp %x {rounding = 0 : i32} : tensor<64xf16, #l> -> tensor<64xf8E4M3FN, #l>
     return
   }
 }

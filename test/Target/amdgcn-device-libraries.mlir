@@ -41,6 +41,24 @@
 // RUN: not terrazzo-compile %t/undefined.mlir --target=hip:gfx942 -o %t/bad.hsaco 2>&1 | FileCheck %s --check-prefix=UNDEFINED
 // UNDEFINED: undefined.mlir: error: the kernel calls functions that neither it nor the ROCm device libraries define: my_function
 
+// libdevice's integer functions through ockl (leading zeros, set bits,
+// high halves of products, 24-bit products): its instructions, inlined,
+// nothing undefined.
+// RUN: terrazzo-compile %t/int.mlir --target=hip:gfx942 --emit=amdgcn -o %t/int.s
+// RUN: FileCheck %s --check-prefix=INT < %t/int.s
+// RUN: llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=gfx942 -filetype=obj %t/int.s -o %t/int.o
+// RUN: ld.lld -shared %t/int.o -o %t/int.hsaco
+// RUN: llvm-nm -D --undefined-only %t/int.hsaco | count 0
+// INT-LABEL: int_functions:
+// INT-DAG: v_ffbh_u32
+// INT-DAG: v_bcnt_u32_b32
+// INT-DAG: v_mul_hi_i32
+// INT-DAG: v_mul_hi_u32
+// INT-DAG: v_mul_i32_i24
+// INT-DAG: v_mul_u32_u24
+// INT-NOT: s_swappc
+// INT: s_endpgm
+
 //--- math.mlir
 func.func @math(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32},
                 %d: !tile.ptr<f64> {tile.divisibility = 16 : i32}) {
@@ -59,6 +77,31 @@ func.func @math(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32},
   %de = math.exp %dv : tensor<256xf64>
   %dl = math.log %de : tensor<256xf64>
   tile.store %da, %dl : tensor<256x!tile.ptr<f64>>
+  return
+}
+
+//--- int.mlir
+func.func @int_functions(%x: !tile.ptr<i32> {tile.divisibility = 16 : i32},
+                         %y: !tile.ptr<i32> {tile.divisibility = 16 : i32}) {
+  %r = tile.make_range 0 to 256 : tensor<256xi32>
+  %xp = tile.splat %x : !tile.ptr<i32> -> tensor<256x!tile.ptr<i32>>
+  %xa = tile.addptr %xp, %r : tensor<256x!tile.ptr<i32>>, tensor<256xi32>
+  %u = tile.load %xa : tensor<256x!tile.ptr<i32>>
+  %yp = tile.splat %y : !tile.ptr<i32> -> tensor<256x!tile.ptr<i32>>
+  %ya = tile.addptr %yp, %r : tensor<256x!tile.ptr<i32>>, tensor<256xi32>
+  %v = tile.load %ya : tensor<256x!tile.ptr<i32>>
+  %a = tile.extern_elementwise "__nv_clz"(%u) {libname = "libdevice", libpath = "", pure = true} : (tensor<256xi32>) -> tensor<256xi32>
+  %b = tile.extern_elementwise "__nv_popc"(%v) {libname = "libdevice", libpath = "", pure = true} : (tensor<256xi32>) -> tensor<256xi32>
+  %c = tile.extern_elementwise "__nv_mulhi"(%u, %v) {libname = "libdevice", libpath = "", pure = true} : (tensor<256xi32>, tensor<256xi32>) -> tensor<256xi32>
+  %d = tile.extern_elementwise "__nv_umulhi"(%u, %v) {libname = "libdevice", libpath = "", pure = true} : (tensor<256xi32>, tensor<256xi32>) -> tensor<256xi32>
+  %e = tile.extern_elementwise "__nv_mul24"(%u, %v) {libname = "libdevice", libpath = "", pure = true} : (tensor<256xi32>, tensor<256xi32>) -> tensor<256xi32>
+  %f = tile.extern_elementwise "__nv_umul24"(%u, %v) {libname = "libdevice", libpath = "", pure = true} : (tensor<256xi32>, tensor<256xi32>) -> tensor<256xi32>
+  %s1 = arith.addi %a, %b : tensor<256xi32>
+  %s2 = arith.addi %s1, %c : tensor<256xi32>
+  %s3 = arith.addi %s2, %d : tensor<256xi32>
+  %s4 = arith.addi %s3, %e : tensor<256xi32>
+  %s5 = arith.addi %s4, %f : tensor<256xi32>
+  tile.store %xa, %s5 : tensor<256x!tile.ptr<i32>>
   return
 }
 

@@ -2,15 +2,26 @@
 // and 16, no infinities, no negative zero) on v_mfma_f32_32x32x16_fp8_fp8
 // and, e5m2 on either side, its bf8 forms. 64 x 64 x 32 at 4 warps: two
 // per warp; the A operand is read from LDS 8 bytes at a time (its 8 k per
-// lane). The assembly assembles again and links. gfx950 multiplies OCP fp8
-// only: an error at the dot there.
+// lane). gfx950's fp8 MFMA takes OCP fp8 only and gfx90a has none: there
+// the FNUZ operands are widened to float16 exactly (the v_mul_f32 by 2^-10
+// is f8E4M3FNUZ's subnormals, by 2^-17 f8E5M2FNUZ's) for the f16 MFMA, and
+// never reach an fp8 MFMA. Each assembly assembles again and links.
 
 // RUN: terrazzo-compile %s --target=hip:gfx942 --num-warps=4 --emit=amdgcn -o %t.942.s
 // RUN: FileCheck %s < %t.942.s
 // RUN: llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=gfx942 -filetype=obj %t.942.s -o %t.942.o
 // RUN: ld.lld -shared %t.942.o -o %t.942.hsaco
 // RUN: llvm-nm -D --undefined-only %t.942.hsaco | count 0
-// RUN: not terrazzo-compile %s --target=hip:gfx950 --emit=amdgcn -o /dev/null 2>&1 | FileCheck %s --check-prefix=GFX950
+// RUN: terrazzo-compile %s --target=hip:gfx950 --num-warps=4 --emit=amdgcn -o %t.950.s
+// RUN: FileCheck %s --check-prefixes=WIDE,W950 --implicit-check-not='{{v_mfma_.*_(fp8|bf8)}}' < %t.950.s
+// RUN: llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=gfx950 -filetype=obj %t.950.s -o %t.950.o
+// RUN: ld.lld -shared %t.950.o -o %t.950.hsaco
+// RUN: llvm-nm -D --undefined-only %t.950.hsaco | count 0
+// RUN: terrazzo-compile %s --target=hip:gfx90a --num-warps=4 --emit=amdgcn -o %t.90a.s
+// RUN: FileCheck %s --check-prefixes=WIDE,W90A < %t.90a.s
+// RUN: llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=gfx90a -filetype=obj %t.90a.s -o %t.90a.o
+// RUN: ld.lld -shared %t.90a.o -o %t.90a.hsaco
+// RUN: llvm-nm -D --undefined-only %t.90a.hsaco | count 0
 
 // CHECK-LABEL: dot_e4m3fnuz:
 // CHECK: ds_read_b64
@@ -21,7 +32,20 @@
 // CHECK-COUNT-2: v_mfma_f32_32x32x16_fp8_bf8
 // CHECK-NOT: v_mfma
 // CHECK: s_endpgm
-// GFX950: error: 'tile.dot' op multiplies 'f8E4M3FNUZ' by 'f8E4M3FNUZ': hip:gfx950 multiplies the OCP fp8 formats (f8E4M3FN, f8E5M2)
+
+// WIDE-LABEL: dot_e4m3fnuz:
+// WIDE: v_mul_f32_e32 v{{[0-9]+}}, 0x3a800000,
+// W950-COUNT-2: v_mfma_f32_32x32x16_f16 v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}],
+// W90A-COUNT-4: v_mfma_f32_32x32x8f16 v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}],
+// WIDE-NOT: v_mfma
+// WIDE: s_endpgm
+// WIDE-LABEL: dot_e4m3fnuz_e5m2fnuz:
+// WIDE-DAG: v_mul_f32_e32 v{{[0-9]+}}, 0x3a800000,
+// WIDE-DAG: v_mul_f32_e32 v{{[0-9]+}}, 0x37000000,
+// W950-COUNT-2: v_mfma_f32_32x32x16_f16
+// W90A-COUNT-4: v_mfma_f32_32x32x8f16
+// WIDE-NOT: v_mfma
+// WIDE: s_endpgm
 
 func.func @dot_e4m3fnuz(%arg0: !tile.ptr<f8E4M3FNUZ> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f8E4M3FNUZ> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
   %m = tile.make_range 0 to 64 : tensor<64xi32>

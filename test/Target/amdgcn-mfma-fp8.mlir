@@ -1,17 +1,30 @@
 // fp8 dots on the matrix cores take the chip's own formats: gfx950's
 // (CDNA4) are OCP's f8E4M3FN and f8E5M2 (v_mfma_f32_32x32x16_fp8_fp8, and
-// bf8 for e5m2 on either side); gfx942's (CDNA3) are the FNUZ formats, so
-// an OCP fp8 dot is an error at the dot there (fp8-fnuz's kernels are
-// gfx942's), and gfx90a has no fp8 instructions. 64 x 64 x 32 at 4 warps:
-// two 32x32x16 per warp. The assembly assembles again and links.
+// bf8 for e5m2 on either side). gfx942's (CDNA3) MFMA multiplies the FNUZ
+// formats, whose bytes mean other values (bias 8 and 16), and gfx90a has
+// no fp8 instruction: there the operands are widened to float16 in
+// registers, exactly (FP8ConversionToLLVM.cpp; the v_mul_f32 by 2^-9 is
+// f8E4M3FN's subnormals, by 2^-16 f8E5M2's), and the f16 MFMA multiplies
+// them. Must not: an OCP dot on gfx942's fp8/bf8 MFMA (it would read OCP
+// bytes as FNUZ ones, a silent wrong result). 64 x 64 x 32 at 4 warps:
+// two 32x32x16 per warp on gfx950, four 32x32x8 f16 on gfx942 and gfx90a.
+// Each assembly assembles again and links.
 
 // RUN: terrazzo-compile %s --target=hip:gfx950 --num-warps=4 --emit=amdgcn -o %t.950.s
 // RUN: FileCheck %s < %t.950.s
 // RUN: llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=gfx950 -filetype=obj %t.950.s -o %t.950.o
 // RUN: ld.lld -shared %t.950.o -o %t.950.hsaco
 // RUN: llvm-nm -D --undefined-only %t.950.hsaco | count 0
-// RUN: not terrazzo-compile %s --target=hip:gfx942 --emit=amdgcn -o /dev/null 2>&1 | FileCheck %s --check-prefix=GFX942
-// RUN: not terrazzo-compile %s --target=hip:gfx90a --emit=amdgcn -o /dev/null 2>&1 | FileCheck %s --check-prefix=GFX90A
+// RUN: terrazzo-compile %s --target=hip:gfx942 --num-warps=4 --emit=amdgcn -o %t.942.s
+// RUN: FileCheck %s --check-prefix=WIDE -DMFMA=v_mfma_f32_32x32x8_f16 --implicit-check-not='{{v_mfma_.*_(fp8|bf8)}}' < %t.942.s
+// RUN: llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=gfx942 -filetype=obj %t.942.s -o %t.942.o
+// RUN: ld.lld -shared %t.942.o -o %t.942.hsaco
+// RUN: llvm-nm -D --undefined-only %t.942.hsaco | count 0
+// RUN: terrazzo-compile %s --target=hip:gfx90a --num-warps=4 --emit=amdgcn -o %t.90a.s
+// RUN: FileCheck %s --check-prefix=WIDE -DMFMA=v_mfma_f32_32x32x8f16 < %t.90a.s
+// RUN: llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=gfx90a -filetype=obj %t.90a.s -o %t.90a.o
+// RUN: ld.lld -shared %t.90a.o -o %t.90a.hsaco
+// RUN: llvm-nm -D --undefined-only %t.90a.hsaco | count 0
 
 // CHECK-LABEL: dot_e4m3:
 // CHECK-COUNT-2: v_mfma_f32_32x32x16_fp8_fp8 v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}],
@@ -21,8 +34,18 @@
 // CHECK-COUNT-2: v_mfma_f32_32x32x16_bf8_fp8
 // CHECK-NOT: v_mfma
 // CHECK: s_endpgm
-// GFX942: :[[@LINE+28]]:8: error: 'tile.dot' op multiplies 'f8E4M3FN' by 'f8E4M3FN': hip:gfx942 multiplies the FNUZ fp8 formats (f8E4M3FNUZ, f8E5M2FNUZ)
-// GFX90A: error: 'tile.dot' op multiplies 'f8E4M3FN' by 'f8E4M3FN': hip:gfx90a has no fp8 matrix instructions
+
+// WIDE-LABEL: dot_e4m3:
+// WIDE: v_mul_f32_e32 v{{[0-9]+}}, 0x3b000000,
+// WIDE-COUNT-4: [[MFMA]] v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}],
+// WIDE-NOT: v_mfma
+// WIDE: s_endpgm
+// WIDE-LABEL: dot_e5m2_e4m3:
+// WIDE-DAG: v_mul_f32_e32 v{{[0-9]+}}, 0x37800000,
+// WIDE-DAG: v_mul_f32_e32 v{{[0-9]+}}, 0x3b000000,
+// WIDE-COUNT-4: [[MFMA]]
+// WIDE-NOT: v_mfma
+// WIDE: s_endpgm
 
 func.func @dot_e4m3(%arg0: !tile.ptr<f8E4M3FN> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f8E4M3FN> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
   %m = tile.make_range 0 to 64 : tensor<64xi32>
