@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Runs every test after setting up and building: the lit suite (FileCheck
-# tests and the C++ unit tests), the Python tests (pytest; every kernel they
-# launch is also compiled for the three AMD targets, TERRAZZO_AMD_LAUNCHES,
-# and the test/GPU and tutorial kernels are, scripts/amd-compile-check.py)
-# and the fuzzers' smoke runs (scripts/fuzz/README.md; each counts as one
-# test). Ends with one
-# line "N passed, N failed[, N skipped]".
+# Runs every test after setting up and building: on the release build (in
+# ./build) the lit suite (FileCheck tests and the C++ unit tests), the Python
+# tests (pytest; every kernel they launch is also compiled for the three AMD
+# targets, TERRAZZO_AMD_LAUNCHES, and the test/GPU and tutorial kernels are,
+# scripts/amd-compile-check.py, one test) and the fuzzers' smoke runs
+# (scripts/fuzz/README.md; each counts as one test); then the checked build
+# (scripts/sanitizer-build.sh: ASan + UBSan + the project's assertions, in
+# ./build-sanitize), its lit suite, an IR fuzz run under it and the absence
+# of sanitizer reports (one test each but lit's). Ends with one line
+# "N passed, N failed[, N skipped]" over all of them.
+#
+# TERRAZZO_SKIP_SANITIZE=1 leaves the checked build out (quick local runs;
+# the line before the last then says so). CI (.ci/run) runs it.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
@@ -43,30 +49,47 @@ for mode in "ir --mutants 6000 --minimise-time 20" "frontend --kernels 500"; do
     --out "$BUILD_DIR/fuzz-$name"
   fuzz_status="$fuzz_status $?"
 done
+# The checked build: its lit log and one "<stage> <status>" line per stage.
+sanitize_results=""
+if [ "${TERRAZZO_SKIP_SANITIZE:-0}" = 0 ]; then
+  echo "== checked build: ASan + UBSan + assertions (scripts/sanitizer-build.sh)"
+  sanitize_dir=${SANITIZE_BUILD_DIR:-build-sanitize}
+  SANITIZE_BUILD_DIR="$sanitize_dir" bash scripts/sanitizer-build.sh
+  sanitize_results="$sanitize_dir"
+fi
 set -e
 
-"$TERRAZZO_PYTHON" - "$lit_log" "$lit_status" "$pytest_xml" "$pytest_status" $amd_status $fuzz_status <<'PY'
+"$TERRAZZO_PYTHON" - "$lit_log" "$lit_status" "$pytest_xml" "$pytest_status" "$sanitize_results" $amd_status $fuzz_status <<'PY'
 import os, re, sys
 import xml.etree.ElementTree as ET
 
-lit_log, lit_status, pytest_xml, pytest_status = sys.argv[1:5]
+lit_log, lit_status, pytest_xml, pytest_status, sanitize_dir = sys.argv[1:6]
 # One status each: the AMD compile check, then the fuzzers' runs.
-fuzz_statuses = [int(s) for s in sys.argv[5:]]
+fuzz_statuses = [int(s) for s in sys.argv[6:]]
 passed = failed = skipped = 0
-# lit's own summary: "  Passed     : 73 (84.88%)", one line per result code.
-counts = {}
-for line in open(lit_log, errors="replace"):
-    m = re.match(r"\s+([A-Za-z ]+?)\s*:\s*(\d+)\s*\(", line)
-    if m:
-        counts[m.group(1).strip()] = int(m.group(2))
-if not counts:
-    failed += 1  # lit did not run to its summary
-passed += counts.get("Passed", 0) + counts.get("Expectedly Failed", 0)
-skipped += counts.get("Skipped", 0) + counts.get("Unsupported", 0) + counts.get("Excluded", 0)
-failed += sum(v for k, v in counts.items()
+
+
+def count_lit(log, status):
+    """lit's own summary: "  Passed     : 73 (84.88%)", one line per result code."""
+    global passed, failed, skipped
+    counts = {}
+    try:
+        for line in open(log, errors="replace"):
+            m = re.match(r"\s+([A-Za-z ]+?)\s*:\s*(\d+)\s*\(", line)
+            if m:
+                counts[m.group(1).strip()] = int(m.group(2))
+    except OSError:
+        pass
+    bad = sum(v for k, v in counts.items()
               if k in ("Failed", "Unexpectedly Passed", "Unresolved", "Timed Out"))
-if int(lit_status) and not failed:
-    failed += 1
+    if not counts or (int(status) and not bad):
+        bad += 1  # lit did not run to its summary, or failed beyond its tests
+    passed += counts.get("Passed", 0) + counts.get("Expectedly Failed", 0)
+    skipped += counts.get("Skipped", 0) + counts.get("Unsupported", 0) + counts.get("Excluded", 0)
+    failed += bad
+
+
+count_lit(lit_log, lit_status)
 if os.path.isdir("python/test"):
     try:
         root = ET.parse(pytest_xml).getroot()
@@ -84,9 +107,29 @@ if os.path.isdir("python/test"):
         failed += 1
 passed += sum(1 for s in fuzz_statuses if s == 0)
 failed += sum(1 for s in fuzz_statuses if s != 0)
+if sanitize_dir:
+    # scripts/sanitizer-build.sh's stages; a missing one (the build failed,
+    # or the script stopped) is a failure.
+    stages = {}
+    try:
+        for line in open(os.path.join(sanitize_dir, "results")):
+            name, status = line.split()
+            stages[name] = int(status)
+    except (OSError, ValueError):
+        pass
+    count_lit(os.path.join(sanitize_dir, "lit.log"), stages.get("lit", 1))
+    for name in ("fuzz-ir", "sanitizer-reports"):
+        if name == "fuzz-ir" and os.environ.get("FUZZ_MUTANTS") == "0":
+            continue
+        if stages.get(name, 1) == 0:
+            passed += 1
+        else:
+            failed += 1
 line = f"{passed} passed, {failed} failed"
 if skipped:
     line += f", {skipped} skipped"
+if not sanitize_dir:
+    print("checked build (ASan + UBSan + assertions) not run: TERRAZZO_SKIP_SANITIZE")
 print(line)
 sys.exit(1 if failed else 0)
 PY
