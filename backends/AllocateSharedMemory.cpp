@@ -127,7 +127,8 @@ bool mlir::terrazzo::wgmmaNeedsProxyFence(Operation *dot) {
 }
 
 std::optional<SharedRange> mlir::terrazzo::getScratchRange(Operation *op) {
-  auto offset = op->getAttrOfType<IntegerAttr>(tilegpu::TileGPUDialect::kScratchOffsetAttrName);
+  auto offset = op->getAttrOfType<IntegerAttr>(
+      tilegpu::TileGPUDialect::kScratchOffsetAttrName);
   int64_t bytes = offset ? getScratchBytes(op) : 0;
   if (!bytes)
     return std::nullopt;
@@ -315,8 +316,8 @@ struct AllocateSharedMemoryPass
           if (group.size() > 1) {
             int64_t k = llvm::find(group, op) - group.begin();
             create->setAttr(tilegpu::TileGPUDialect::kTensormapGroupAttrName,
-                            DenseI64ArrayAttr::get(
-                                op->getContext(), {k, int64_t(group.size())}));
+                            DenseI64ArrayAttr::get(op->getContext(),
+                                                   {k, int64_t(group.size())}));
             last = liveness.at(group.back());
           }
         }
@@ -366,9 +367,10 @@ struct AllocateSharedMemoryPass
     }
     Builder builder(func.getContext());
     for (const Buffer &buffer : placed)
-      buffer.owner->setAttr(buffer.isScratch ? tilegpu::TileGPUDialect::kScratchOffsetAttrName
-                                             : tilegpu::TileGPUDialect::kBufferOffsetAttrName,
-                            builder.getI64IntegerAttr(buffer.offset));
+      buffer.owner->setAttr(
+          buffer.isScratch ? tilegpu::TileGPUDialect::kScratchOffsetAttrName
+                           : tilegpu::TileGPUDialect::kBufferOffsetAttrName,
+          builder.getI64IntegerAttr(buffer.offset));
     return need;
   }
 };

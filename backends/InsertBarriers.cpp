@@ -96,7 +96,8 @@ std::optional<SharedRange> bufferRange(Value buffer) {
   Operation *alloc = buffer.getDefiningOp();
   if (!alloc || !isa<tilegpu::LocalAllocOp>(alloc))
     return kEverything; // unknown buffer: assume the worst
-  auto offset = alloc->getAttrOfType<IntegerAttr>(tilegpu::TileGPUDialect::kBufferOffsetAttrName);
+  auto offset = alloc->getAttrOfType<IntegerAttr>(
+      tilegpu::TileGPUDialect::kBufferOffsetAttrName);
   if (!offset)
     return kEverything;
   return SharedRange{offset.getInt(), offset.getInt() + getBufferBytes(alloc)};

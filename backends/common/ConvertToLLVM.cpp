@@ -57,7 +57,8 @@ void lowerArgumentHints(ModuleOp module) {
 LogicalResult declareSharedMemory(ModuleOp module, int64_t sharedAlignment) {
   bool unallocated = false;
   module.walk([&](Operation *op) {
-    if (getScratchBytes(op) && !op->hasAttr(tilegpu::TileGPUDialect::kScratchOffsetAttrName)) {
+    if (getScratchBytes(op) &&
+        !op->hasAttr(tilegpu::TileGPUDialect::kScratchOffsetAttrName)) {
       op->emitOpError("needs shared memory that was not allocated; run "
                       "terrazzo-allocate-shared-memory (and "
                       "terrazzo-insert-barriers) first");
@@ -66,7 +67,8 @@ LogicalResult declareSharedMemory(ModuleOp module, int64_t sharedAlignment) {
   });
   if (unallocated)
     return failure();
-  auto bytes = module->getAttrOfType<IntegerAttr>(tilegpu::TileGPUDialect::kSharedMemoryAttrName);
+  auto bytes = module->getAttrOfType<IntegerAttr>(
+      tilegpu::TileGPUDialect::kSharedMemoryAttrName);
   if (!bytes || bytes.getInt() == 0)
     return success();
   OpBuilder builder(module.getBodyRegion());

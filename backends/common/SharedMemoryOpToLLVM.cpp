@@ -199,7 +199,8 @@ LogicalResult storeToShared(Operation *op, Value src, RankedTensorType tensor,
 /// The pointer to the buffer a local_alloc created: the module's shared
 /// memory at the allocation's `tilegpu.buffer_offset`.
 Value allocationPointer(tilegpu::LocalAllocOp op, RewriterBase &rewriter) {
-  auto offset = op->getAttrOfType<IntegerAttr>(tilegpu::TileGPUDialect::kBufferOffsetAttrName);
+  auto offset = op->getAttrOfType<IntegerAttr>(
+      tilegpu::TileGPUDialect::kBufferOffsetAttrName);
   auto module = op->getParentOfType<ModuleOp>();
   auto global =
       module ? module.lookupSymbol<LLVM::GlobalOp>(kSharedMemoryGlobalName)

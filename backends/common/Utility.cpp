@@ -381,7 +381,8 @@ Value mlir::terrazzo::getScratchPointer(RewriterBase &rewriter, Location loc,
   auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
   Value base = LLVM::AddressOfOp::create(rewriter, loc, sharedPtr,
                                          global.getSymName());
-  auto offset = op->getAttrOfType<IntegerAttr>(tilegpu::TileGPUDialect::kScratchOffsetAttrName);
+  auto offset = op->getAttrOfType<IntegerAttr>(
+      tilegpu::TileGPUDialect::kScratchOffsetAttrName);
   if (!offset || offset.getInt() == 0)
     return base;
   return LLVM::GEPOp::create(rewriter, loc, sharedPtr, rewriter.getI8Type(),

@@ -264,9 +264,9 @@ struct LowerDescriptorsToTmaPass
     if (failedAny)
       return signalPassFailure();
     if (scratchBytes)
-      module->setAttr(tilegpu::TileGPUDialect::kGlobalScratchAttrName,
-                      IntegerAttr::get(IntegerType::get(&getContext(), 32),
-                                       scratchBytes));
+      module->setAttr(
+          tilegpu::TileGPUDialect::kGlobalScratchAttrName,
+          IntegerAttr::get(IntegerType::get(&getContext(), 32), scratchBytes));
   }
 
   /// Gives `func` its global scratch argument and replaces each descriptor

@@ -189,9 +189,9 @@ struct TensormapCreateOpConversion
       return op.emitOpError("is map ")
              << builder << " of its group, after " << pending.size()
              << " maps of that group (internal error)";
-    Value lane = LLVM::SubOp::create(rewriter, loc,
-                                     target.threadId(rewriter, loc),
-                                     i32Constant(rewriter, loc, 32 * builder));
+    Value lane =
+        LLVM::SubOp::create(rewriter, loc, target.threadId(rewriter, loc),
+                            i32Constant(rewriter, loc, 32 * builder));
     auto inBuilderWarp = [&] {
       return LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, lane,
                                   i32Constant(rewriter, loc, 32));

@@ -187,7 +187,8 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
   }
   bool known = name == kNumWarpsAttrName || name == kThreadsPerWarpAttrName ||
                name == kTargetAttrName || name == kSharedMemoryAttrName ||
-               name == kTotalNumWarpsAttrName || name == kMaxRegistersAttrName ||
+               name == kTotalNumWarpsAttrName ||
+               name == kMaxRegistersAttrName ||
                name == "tilegpu.num-stages" || // terrazzo-pipeline's depth
                // Per-program global scratch of TMA descriptors' tensor maps.
                name == kGlobalScratchAttrName;
