@@ -264,12 +264,15 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     Such a TMA chain in a loop marked `tile.warp_specialize`
     (tl.range(..., warp_specialize=True)) is warp-specialized when the loop
     sits at the top of its function (or of the consumers of an earlier
-    loop's split), its warps form whole warp groups, everything its copies
-    need from outside the loop (bounds, tensor maps, the coordinates'
-    inputs) is scalar code in the function's top block, and the rings and
-    stacks of all the function's pipelined loops fit in shared memory
-    together with the buffers staged outside loops (or the largest
-    conversion there) and 1 KiB (a specialized loop's ring lives as long as
+    loop's split), or directly in the body of a loop there (a persistent
+    kernel's loop over tiles), its warps form whole warp groups, everything
+    its copies need from outside the loop (bounds, tensor maps, the
+    coordinates' inputs) is scalar code in the function's top block or the
+    tile loop's body (from its induction variable, not from what it
+    carries), and the rings and stacks of all the function's pipelined
+    loops fit in shared memory together with the buffers staged outside
+    them (in no loop whose own body holds a dot; or the largest conversion
+    there) and 1 KiB (a specialized loop's ring lives as long as
     the kernel). The function's body then becomes the consumers of a
     `tilegpu.warp_specialize` with one producer warp group (the module's
     `tilegpu.total-num-warps` counts it); the ring is allocated and
@@ -286,7 +289,15 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     ended with, its consumers from the read stage and full parity of the
     earlier chain's guard, in which the stage that the earlier loop's last
     iteration read is released after its second dot (that loop had no
-    refill to release it for). Otherwise the hint is ignored.
+    refill to release it for). In a loop over tiles, the producer runs a
+    loop over the same tiles (the tile-body scalar code cloned in it)
+    around its loops, carrying the ring's stage and empty parity from tile
+    to tile, and the tile loop gains two iter_args that carry the
+    consumers' stage to read and full parity (from 0, through each tile's
+    last guard); each loop's guard releases the stage its last iteration
+    read, for the next tile's refills: the producer goes on into the next
+    tile's copies while the consumers finish a tile. Otherwise the hint is
+    ignored.
 
     Last, a `tilegpu.local_alloc` of a value outside loops (an operand
     staged once, attention's Q), with its `tilegpu.fence_async_shared`,

@@ -256,6 +256,12 @@ struct SpecializedRing {
   /// later loop refills the ring.
   scf::IfOp consumers;
   unsigned readResult = 0, phaseResult = 0;
+  /// The loop over tiles the loops sit in (tileLoopOf; null at the top of
+  /// the function): its iter_args `tileReadArg` and `tileReadArg + 1`
+  /// carry the consumers' next stage to read and its full parity from one
+  /// tile to the next, and it yields the last loop's.
+  scf::ForOp tile;
+  unsigned tileReadArg = 0;
 };
 
 class LoopPipeliner {
@@ -267,10 +273,10 @@ public:
                 const ModuleAxisInfoAnalysis &axisInfo,
                 IRMapping &producerValues,
                 DenseMap<Operation *, SpecializedRing> &specializedRings,
-                bool ringsFit)
+                bool ringsFit, DenseSet<Operation *> &replacedLoops)
       : loop(loop), stages(stages), pingPong(pingPong), ringsFit(ringsFit),
         axisInfo(axisInfo), producerValues(producerValues),
-        specializedRings(specializedRings) {}
+        specializedRings(specializedRings), replacedLoops(replacedLoops) {}
 
   /// Whether the rewrite left the loop unable to run (reported).
   bool broken = false;
@@ -457,18 +463,24 @@ private:
     // (every warp would wait for the slowest warp group each iteration).
     if (tma && rotate)
       ring.enableReleases(tilegpu::getNumWarps(loop));
-    // A later specialized loop of the function shares the first one's ring.
+    // A later specialized loop of the function (in the same loop over
+    // tiles, if any) shares the first one's ring.
     SpecializedRing *shared = nullptr;
     scf::ForOp producer;
     TmaRingStorage ringStorage;
+    scf::ForOp tile = specialize ? tileLoopOf(loop) : scf::ForOp();
+    unsigned tileReadArg = 0;
     if (specialize) {
       auto found = specializedRings.find(ws->getParentOp());
-      if (found != specializedRings.end() &&
+      if (found != specializedRings.end() && found->second.tile == tile &&
           ring.canAdopt(found->second.storage))
         shared = &found->second;
       if (shared) {
+        tileReadArg = shared->tileReadArg;
         ring.adopt(shared->storage);
-        releaseLastStage(ring, shared->consumers);
+        // In a loop over tiles, each loop released its own last stage.
+        if (!tile)
+          releaseLastStage(ring, shared->consumers);
         producer = buildProducer(ws, loop, ring, buffers, producerOps,
                                  producerValues, shared->producer.getResult(0),
                                  shared->producer.getResult(1));
@@ -477,6 +489,28 @@ private:
         ring.allocate(wb, loc, /*publish=*/false);
         producer =
             buildProducer(ws, loop, ring, buffers, producerOps, producerValues);
+        // The consumers' stage to read and its full parity, carried by the
+        // loop over tiles (from stage 0, parity 0).
+        if (tile) {
+          OpBuilder tb(tile);
+          Value zero = constantI32(tb, 0);
+          IRRewriter rewriter(tile.getContext());
+          tileReadArg = tile.getNumRegionIterArgs();
+          replacedLoops.insert(tile);
+          Value producerIv = producerValues.lookup(tile.getInductionVar());
+          // (Its induction variable dies with it: no stale key may stay.)
+          producerValues.erase(tile.getInductionVar());
+          tile = cast<scf::ForOp>(*tile.replaceWithAdditionalYields(
+              rewriter, ValueRange{zero, zero},
+              /*replaceInitOperandUsesInLoop=*/false,
+              [](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
+                return SmallVector<Value>(args.begin(), args.end());
+              }));
+          // (The new loop's induction variable is a new value, and its
+          // body a new block.)
+          producerValues.map(tile.getInductionVar(), producerIv);
+          b.setInsertionPoint(loop);
+        }
       }
       // (Before the rewrite erases the candidates' original buffers.)
       ringStorage = ring.storage();
@@ -516,7 +550,9 @@ private:
       if (ptr)
         extraInits.push_back(ptr);
     const unsigned readArg = extraInits.size();
-    extraInits.push_back(shared ? shared->consumers.getResult(shared->readResult)
+    extraInits.push_back(shared
+                             ? shared->consumers.getResult(shared->readResult)
+                         : tile ? Value(tile.getRegionIterArgs()[tileReadArg])
                                 : constantI32(b, 0));
     // The refilling side (the buffer the copies ahead go to, and the empty
     // phase they wait for) is the loop's own unless a producer issues them.
@@ -528,6 +564,7 @@ private:
     if (tma)
       extraInits.push_back(
           shared ? shared->consumers.getResult(shared->phaseResult)
+          : tile ? Value(tile.getRegionIterArgs()[tileReadArg + 1])
                  : constantI32(b, 0));
     // The parity of the empty-mbarrier phase the refill waits for: 1 (the
     // phase before the first) while the stage was never filled, flipped
@@ -772,10 +809,25 @@ private:
                              : scf::IfOp();
         if (guard)
           specializedRings[ws->getParentOp()] = SpecializedRing{
-              ringStorage, producer, guard, firstExtra + readArg,
-              firstExtra + phaseArg};
+              ringStorage,           producer, guard,      firstExtra + readArg,
+              firstExtra + phaseArg, tile,     tileReadArg};
         else
           specializedRings.erase(ws->getParentOp());
+        if (tile) {
+          // The next tile's consumers go on from where this loop leaves
+          // the ring (the producer's tile loop does the same), and the
+          // stage its last iteration read is released for that tile's
+          // refills (an unrotated loop released every stage it read).
+          Operation *results =
+              guard ? guard.getOperation() : loop.getOperation();
+          Operation *yield = tile.getBody()->getTerminator();
+          yield->setOperand(tileReadArg,
+                            results->getResult(firstExtra + readArg));
+          yield->setOperand(tileReadArg + 1,
+                            results->getResult(firstExtra + phaseArg));
+          if (guard)
+            releaseLastStage(ring, guard);
+        }
       }
       if (ring.hasReleases())
         releaseStages(ring, rotated ? rotated : loop);
@@ -891,6 +943,9 @@ private:
   IRMapping &producerValues;
   /// Per function, the ring its warp-specialized loops share.
   DenseMap<Operation *, SpecializedRing> &specializedRings;
+  /// Loops this pipeliner replaced (a loop over tiles given iter_args):
+  /// the pass's list of loops still names them.
+  DenseSet<Operation *> &replacedLoops;
   SmallVector<Candidate> candidates;
   SmallVector<TmaCandidate> tmaCandidates;
 };
@@ -904,6 +959,14 @@ constexpr int64_t kScratchRoom = 1024;
 /// with their depths) would get fit in the target's shared memory together
 /// with the rest of the kernel: the ring of a warp-specialized loop lives
 /// as long as the kernel, so no later buffer can take its place.
+/// Whether `loop`'s own body holds a dot: only such a loop pipelines
+/// loads (a loop over tiles around pipelined loops holds none).
+bool hasDotInBody(scf::ForOp loop) {
+  return llvm::any_of(*loop.getBody(), [](Operation &op) {
+    return isa<tile::DotOp, tilegpu::WarpGroupDotOp>(op);
+  });
+}
+
 bool ringsFitTogether(ArrayRef<std::pair<scf::ForOp, int64_t>> loops) {
   if (loops.empty())
     return false;
@@ -915,7 +978,7 @@ bool ringsFitTogether(ArrayRef<std::pair<scf::ForOp, int64_t>> loops) {
   // loop whose copies fill the same buffers shares an earlier one's.
   SmallVector<std::pair<int64_t, SmallVector<Type>>> specializedRings;
   for (auto [loop, stages] : loops) {
-    if (stages < 2)
+    if (stages < 2 || !hasDotInBody(loop))
       continue;
     // A rotated chain's ring has one stage more; the stacks of loads that
     // stay pointer loads (cp.async) count as much, at most.
@@ -943,16 +1006,22 @@ bool ringsFitTogether(ArrayRef<std::pair<scf::ForOp, int64_t>> loops) {
     }
     bytes += loopBytes;
   }
-  // Beside them, the buffers the function allocates outside loops (a
-  // dot's operand staged once, such as attention's Q) or the largest layout
-  // conversion outside loops (through shared memory at most its tensor's
-  // bytes), whichever is more: the epilogue's conversions come after the
-  // loops, when the staged operands are dead; and room for the other ops'
+  // Beside them, the buffers the function allocates outside pipelined
+  // loops (a dot's operand staged once, such as attention's Q, maybe in a
+  // persistent kernel's loop over tiles) or the largest layout conversion
+  // outside them (through shared memory at most its tensor's bytes),
+  // whichever is more: the epilogue's conversions come after the loops,
+  // when the staged operands are dead; and room for the other ops'
   // scratch (reductions).
   auto func = loops.front().first->getParentOfType<func::FuncOp>();
   int64_t staged = 0, conversion = 0;
   func.walk([&](Operation *op) {
-    if (op->getParentOfType<LoopLikeOpInterface>())
+    for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
+         loop = loop->getParentOfType<scf::ForOp>())
+      if (hasDotInBody(loop))
+        return;
+    if (op->getParentOfType<LoopLikeOpInterface>() &&
+        !op->getParentOfType<scf::ForOp>())
       return;
     if (auto alloc = dyn_cast<tilegpu::LocalAllocOp>(op))
       staged += bufferBytes(alloc.getType());
@@ -1056,9 +1125,12 @@ struct PipelinePass
     for (auto [loop, depth] : loops)
       byFunction[loop->getParentOfType<func::FuncOp>()].push_back({loop, depth});
     DenseMap<Operation *, bool> ringsFit;
+    DenseSet<Operation *> replacedLoops;
     for (auto &[func, funcLoops] : byFunction)
       ringsFit[func] = ringsFitTogether(funcLoops);
     for (auto [loop, loopStages] : loops) {
+      if (replacedLoops.contains(loop))
+        continue;
       // Integer bounds only (the frontend's loops are i32).
       if (!loop.getInductionVar().getType().isInteger() ||
           loop.getUnsignedCmp())
@@ -1072,7 +1144,8 @@ struct PipelinePass
       LoopPipeliner pipeliner(
           loop, loopStages, pingPong, axisInfo, producerValues,
           specializedRings,
-          ringsFit.lookup(loop->getParentOfType<func::FuncOp>()));
+          ringsFit.lookup(loop->getParentOfType<func::FuncOp>()),
+          replacedLoops);
       (void)pipeliner.run();
       if (pipeliner.broken)
         return signalPassFailure();

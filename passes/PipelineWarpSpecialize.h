@@ -9,12 +9,20 @@
 
 namespace mlir::terrazzo {
 
+/// The loop over tiles that `loop` sits in, directly, when that loop is at
+/// the top of its function (or of the consumers of the function's
+/// warp_specialize): a persistent kernel's. Null otherwise.
+scf::ForOp tileLoopOf(scf::ForOp loop);
+
 /// The ops outside `loop` that a producer needs in order to issue the
 /// copies of `candidates` itself: those computing the loop's bounds and
 /// step, the tensor maps (tilegpu.tensormap_create included), and the
-/// coordinates' loop-invariant inputs, in program order. Failure when one
-/// is not scalar code that can be cloned (a tensor, a region, another
-/// memory effect), or the loop is nested in other control flow.
+/// coordinates' loop-invariant inputs, in program order; for a loop in a
+/// loop over tiles (tileLoopOf), also the tile loop's bounds, and the ops
+/// of its body computing the inputs from its induction variable. Failure
+/// when one is not scalar code that can be cloned (a tensor, a region,
+/// another memory effect), reads the tile loop's carried values, or the
+/// loop is nested in other control flow.
 FailureOr<SmallVector<Operation *>>
 producerSlice(scf::ForOp loop, ArrayRef<TmaCandidate> candidates);
 
@@ -34,6 +42,11 @@ tilegpu::WarpSpecializeOp getOrCreateWarpSpecialize(scf::ForOp loop,
 /// starts at stage `index` waiting for empty parity `emptyPhase` (null: a
 /// fresh ring, stage 0 and parity 1) and returns both after its last
 /// iteration (results 0 and 1), where a later loop sharing the ring goes on.
+/// A loop in a loop over tiles goes into the producer's own loop over the
+/// same tiles (made by the tile's first specialized loop, the tile-body
+/// part of the slice cloned in it), which carries the stage and parity
+/// from tile to tile: with a null `index` the loop starts from those, and
+/// the tile loop yields its results.
 scf::ForOp buildProducer(tilegpu::WarpSpecializeOp ws, scf::ForOp loop,
                          TmaRing &ring, int64_t buffers,
                          ArrayRef<Operation *> slice, IRMapping &cloned,

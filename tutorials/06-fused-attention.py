@@ -21,6 +21,9 @@ matrices S and P never reach memory. You will learn about:
 * causal masking in two stages (blocks wholly below the diagonal without a
   mask, the diagonal block with one) and masked tails for sequence lengths
   that are not a multiple of the block sizes;
+* a persistent form of the forward: one program per multiprocessor walking
+  the tiles, so that (with a producer warp group) the next tile's keys load
+  while a tile finishes, and what a program builds once is built once;
 * the backward pass from the saved log-sum-exp: a preprocessing kernel for
   delta = rowsum(dO * O), one kernel for dK and dV (a loop over query blocks
   per key block) and one for dQ (a loop over key blocks per query block),
@@ -67,7 +70,7 @@ LOG2E = 1.4426950408889634
 # multiple of BLOCK_N).
 
 @triton.jit
-def _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn, stride_vn,
+def _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, kv_row0, stride_kn, stride_vn,
                     offs_m, offs_d, lo, hi, qk_scale, N_CTX,
                     BLOCK_N: tl.constexpr, MASK_DIAGONAL: tl.constexpr,
                     MASK_TAIL: tl.constexpr, WARP_SPECIALIZE: tl.constexpr):
@@ -76,11 +79,12 @@ def _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn, stride_vn,
     # (on Hopper, where they come by TMA) while the program's warps compute.
     for start_n in tl.range(lo, hi, BLOCK_N, warp_specialize=WARP_SPECIALIZE):
         cols = start_n + offs_n
+        rows = kv_row0 + cols  # K's and V's rows, from k_base and v_base
         if MASK_TAIL:
-            k = tl.load(k_base + cols[None, :] * stride_kn + offs_d[:, None],
+            k = tl.load(k_base + rows[None, :] * stride_kn + offs_d[:, None],
                         mask=cols[None, :] < N_CTX, other=0.0)
         else:
-            k = tl.load(k_base + cols[None, :] * stride_kn + offs_d[:, None])
+            k = tl.load(k_base + rows[None, :] * stride_kn + offs_d[:, None])
         qk = tl.dot(q, k) * qk_scale
         if MASK_DIAGONAL:
             qk = tl.where(offs_m[:, None] >= cols[None, :], qk, -1.0e6)
@@ -92,33 +96,39 @@ def _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn, stride_vn,
         l_i = l_i * alpha + tl.sum(p, 1)
         acc = acc * alpha[:, None]
         if MASK_TAIL:
-            v = tl.load(v_base + cols[:, None] * stride_vn + offs_d[None, :],
+            v = tl.load(v_base + rows[:, None] * stride_vn + offs_d[None, :],
                         mask=cols[:, None] < N_CTX, other=0.0)
         else:
-            v = tl.load(v_base + cols[:, None] * stride_vn + offs_d[None, :])
+            v = tl.load(v_base + rows[:, None] * stride_vn + offs_d[None, :])
         acc = tl.dot(p.to(v.dtype), v, acc)
         m_i = m_ij
     return acc, l_i, m_i
 
 
 @triton.jit
-def _attn_fwd(Q, K, V, sm_scale, M, Out,
-              stride_qz, stride_qh, stride_qm,
-              stride_kz, stride_kh, stride_kn,
-              stride_vz, stride_vh, stride_vn,
-              stride_oz, stride_oh, stride_om,
-              H, N_CTX,
-              HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-              CAUSAL: tl.constexpr, EVEN_N: tl.constexpr,
-              WARP_SPECIALIZE: tl.constexpr):
-    start_m = tl.program_id(0)
-    off_hz = tl.program_id(1)
+def _attn_fwd_tile(Q, K, V, sm_scale, M, Out,
+                   stride_qz, stride_qh, stride_qm,
+                   stride_kz, stride_kh, stride_kn,
+                   stride_vz, stride_vh, stride_vn,
+                   stride_oz, stride_oh, stride_om,
+                   H, N_CTX, start_m, off_hz,
+                   HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                   CAUSAL: tl.constexpr, EVEN_N: tl.constexpr,
+                   WARP_SPECIALIZE: tl.constexpr, FLAT_KV: tl.constexpr):
     off_z = off_hz // H
     off_h = off_hz % H
     q_base = Q + off_z * stride_qz + off_h * stride_qh
-    k_base = K + off_z * stride_kz + off_h * stride_kh
-    v_base = V + off_z * stride_vz + off_h * stride_vh
     o_base = Out + off_z * stride_oz + off_h * stride_oh
+    if FLAT_KV:
+        # K and V as (Z * H * N_CTX) rows: this head's start at row
+        # off_hz * N_CTX of the tensors' own base.
+        k_base = K
+        v_base = V
+        kv_row0 = off_hz * N_CTX
+    else:
+        k_base = K + off_z * stride_kz + off_h * stride_kh
+        v_base = V + off_z * stride_vz + off_h * stride_vh
+        kv_row0 = 0
 
     offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
     offs_d = tl.arange(0, HEAD_DIM)
@@ -136,38 +146,81 @@ def _attn_fwd(Q, K, V, sm_scale, M, Out,
         # Keys wholly below the diagonal, then the diagonal blocks (the
         # block size of keys divides the one of queries).
         hi_full = start_m * BLOCK_M
-        acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn,
+        acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, kv_row0, stride_kn,
                                         stride_vn, offs_m, offs_d, 0, hi_full, qk_scale,
                                         N_CTX, BLOCK_N, False, False,
                                         WARP_SPECIALIZE)
         hi = tl.minimum((start_m + 1) * BLOCK_M, N_CTX)
-        acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn,
+        acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, kv_row0, stride_kn,
                                         stride_vn, offs_m, offs_d, hi_full, hi, qk_scale,
                                         N_CTX, BLOCK_N, True, not EVEN_N,
                                         WARP_SPECIALIZE)
     else:
         if EVEN_N:
-            acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn,
-                                            stride_vn, offs_m, offs_d, 0, N_CTX, qk_scale,
-                                            N_CTX, BLOCK_N, False, False,
-                                        WARP_SPECIALIZE)
+            acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, kv_row0,
+                                            stride_kn, stride_vn, offs_m, offs_d, 0, N_CTX,
+                                            qk_scale, N_CTX, BLOCK_N, False, False,
+                                            WARP_SPECIALIZE)
         else:
             # Every block but the last without a mask, the last with one.
             hi_full = (N_CTX // BLOCK_N) * BLOCK_N
-            acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn,
-                                            stride_vn, offs_m, offs_d, 0, hi_full, qk_scale,
-                                            N_CTX, BLOCK_N, False, False,
-                                        WARP_SPECIALIZE)
-            acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn,
-                                            stride_vn, offs_m, offs_d, hi_full, N_CTX,
-                                            qk_scale, N_CTX, BLOCK_N, False, True,
-                                        WARP_SPECIALIZE)
+            acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, kv_row0,
+                                            stride_kn, stride_vn, offs_m, offs_d, 0, hi_full,
+                                            qk_scale, N_CTX, BLOCK_N, False, False,
+                                            WARP_SPECIALIZE)
+            acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, kv_row0,
+                                            stride_kn, stride_vn, offs_m, offs_d, hi_full,
+                                            N_CTX, qk_scale, N_CTX, BLOCK_N, False, True,
+                                            WARP_SPECIALIZE)
 
     # The log-sum-exp per row (base 2), for the backward pass.
     tl.store(M + off_hz * N_CTX + offs_m, m_i + tl.math.log2(l_i), mask=row_ok)
     acc = acc / l_i[:, None]
     tl.store(o_base + offs_m[:, None] * stride_om + offs_d[None, :],
              acc.to(Out.dtype.element_ty), mask=row_ok[:, None])
+
+
+@triton.jit
+def _attn_fwd(Q, K, V, sm_scale, M, Out,
+              stride_qz, stride_qh, stride_qm,
+              stride_kz, stride_kh, stride_kn,
+              stride_vz, stride_vh, stride_vn,
+              stride_oz, stride_oh, stride_om,
+              H, N_CTX,
+              HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+              CAUSAL: tl.constexpr, EVEN_N: tl.constexpr,
+              WARP_SPECIALIZE: tl.constexpr):
+    _attn_fwd_tile(Q, K, V, sm_scale, M, Out, stride_qz, stride_qh, stride_qm,
+                   stride_kz, stride_kh, stride_kn, stride_vz, stride_vh, stride_vn,
+                   stride_oz, stride_oh, stride_om, H, N_CTX,
+                   tl.program_id(0), tl.program_id(1), HEAD_DIM, BLOCK_M, BLOCK_N,
+                   CAUSAL, EVEN_N, WARP_SPECIALIZE, False)
+
+
+# The persistent form: one program per multiprocessor (or per tile, when
+# there are fewer), each walking the tiles pid, pid + P, ... (P programs).
+# A program starts its next tile without waiting for a launch, and builds
+# what it needs once (on Hopper the K and V tensor maps, whose base is the
+# tensors' own: K and V are read as rows of (Z * H * N_CTX, HEAD_DIM), so
+# they must be contiguous in their first three dims).
+
+@triton.jit
+def _attn_fwd_persistent(Q, K, V, sm_scale, M, Out,
+                         stride_qz, stride_qh, stride_qm,
+                         stride_kz, stride_kh, stride_kn,
+                         stride_vz, stride_vh, stride_vn,
+                         stride_oz, stride_oh, stride_om,
+                         Z, H, N_CTX,
+                         HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
+                         BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr,
+                         EVEN_N: tl.constexpr, WARP_SPECIALIZE: tl.constexpr):
+    tiles_m = tl.cdiv(N_CTX, BLOCK_M)
+    for tile in tl.range(tl.program_id(0), tiles_m * Z * H, tl.num_programs(0)):
+        _attn_fwd_tile(Q, K, V, sm_scale, M, Out, stride_qz, stride_qh, stride_qm,
+                       stride_kz, stride_kh, stride_kn, stride_vz, stride_vh, stride_vn,
+                       stride_oz, stride_oh, stride_om, H, N_CTX,
+                       tile % tiles_m, tile // tiles_m, HEAD_DIM, BLOCK_M, BLOCK_N,
+                       CAUSAL, EVEN_N, WARP_SPECIALIZE, True)
 
 
 # %%
@@ -318,6 +371,17 @@ def fwd_config(head_dim, causal, fp8, warp_specialize=None):
                 WARP_SPECIALIZE=warp_specialize)
 
 
+def fwd_persistent(head_dim, causal, fp8, warp_specialize=None):
+    """Whether the forward runs persistent by default: with the producer
+    warp group at D=128 without the causal mask, where on the H100 the
+    producer goes on into the next tile's keys while the consumers finish a
+    tile (3-11% faster from 1k to 16k); not at D=64 nor with the causal mask,
+    where it measured 6-16% slower (bench/RESULTS.md, session 15)."""
+    if warp_specialize is None:
+        warp_specialize = fwd_config(head_dim, causal, fp8)["WARP_SPECIALIZE"]
+    return head_dim > 64 and not causal and not fp8 and warp_specialize
+
+
 BWD_CONFIG = dict(BLOCK_M=64, BLOCK_N=64, num_warps=4, num_stages=3)
 # Forward and backward launch parameters for the interpreter (small blocks,
 # so that a few programs cover the sizes checked there).
@@ -332,23 +396,52 @@ def _new(shape, dtype, like):
 
 
 def attention_forward(q, k, v, causal, sm_scale, kernels=None, config=None,
-                      warp_specialize=None):
-    """Runs the forward kernel; returns O and the base-2 log-sum-exp per row."""
+                      warp_specialize=None, persistent=None):
+    """Runs the forward kernel; returns O and the base-2 log-sum-exp per row.
+    With `persistent` (None: as fwd_persistent chooses), the persistent
+    kernel, when K and V are contiguous in their first three dims (else the
+    one program per tile)."""
     kernels = kernels or KERNELS
     z, h, n_ctx, head_dim = q.shape
     fp8 = torch is not None and isinstance(q, torch.Tensor) and q.dtype == torch.float8_e4m3fn
     cfg = dict(config or fwd_config(head_dim, causal, fp8, warp_specialize))
+    if persistent is None:
+        persistent = config is None and fwd_persistent(head_dim, causal, fp8,
+                                                       cfg["WARP_SPECIALIZE"])
     if causal:
         cfg["BLOCK_N"] = min(cfg["BLOCK_N"], cfg["BLOCK_M"])
     is_torch = torch is not None and isinstance(q, torch.Tensor)
     o = _new(q.shape, torch.float16 if fp8 else q.dtype, q)
     lse = _new((z, h, n_ctx), torch.float32 if is_torch else np.float32, q)
-    grid = (triton.cdiv(n_ctx, cfg["BLOCK_M"]), z * h)
-    kernels["_attn_fwd"][grid](
-        q, k, v, sm_scale, lse, o, *_strides(q), *_strides(k), *_strides(v), *_strides(o),
-        h, n_ctx, HEAD_DIM=head_dim, CAUSAL=causal,
-        EVEN_N=n_ctx % cfg["BLOCK_N"] == 0, **cfg)
+    args = (q, k, v, sm_scale, lse, o, *_strides(q), *_strides(k), *_strides(v), *_strides(o))
+    options = dict(HEAD_DIM=head_dim, CAUSAL=causal, EVEN_N=n_ctx % cfg["BLOCK_N"] == 0, **cfg)
+    tiles_m = triton.cdiv(n_ctx, cfg["BLOCK_M"])
+    if persistent and _rows_contiguous(k) and _rows_contiguous(v):
+        programs = min(_programs_per_device(q, cfg), tiles_m * z * h)
+        kernels["_attn_fwd_persistent"][(programs,)](*args, z, h, n_ctx, **options)
+    else:
+        kernels["_attn_fwd"][(tiles_m, z * h)](*args, h, n_ctx, **options)
     return o, lse
+
+
+def _rows_contiguous(x):
+    """Whether the rows of all (batch, head) pairs of `x` follow each other
+    in memory: (Z * H * N_CTX) rows, as the persistent kernel reads K and V."""
+    z_stride, h_stride, row_stride = _strides(x)
+    n_ctx, heads = x.shape[2], x.shape[1]
+    return h_stride == n_ctx * row_stride and z_stride == heads * h_stride
+
+
+def _programs_per_device(q, cfg):
+    """The persistent kernel's grid: its programs that run at the same time,
+    one per multiprocessor, or two for the unspecialized D=64 kernel (two fit
+    in a multiprocessor's registers and shared memory), a few in the
+    interpreter."""
+    if not (torch is not None and isinstance(q, torch.Tensor)):
+        return 3
+    props = triton.runtime.driver.active.utils.get_device_properties(q.device.index)
+    per_sm = 1 if cfg["WARP_SPECIALIZE"] or q.shape[-1] > 64 else 2
+    return per_sm * props["multiprocessor_count"]
 
 
 def _strides(x):
@@ -378,11 +471,12 @@ def attention_backward(q, k, v, o, do, lse, causal, sm_scale, kernels=None, conf
     return dq, dk, dv
 
 
-KERNELS = {k.fn.__name__: k for k in (_attn_fwd, _attn_bwd_preprocess, _attn_bwd_dkdv,
+KERNELS = {k.fn.__name__: k for k in (_attn_fwd, _attn_fwd_persistent, _attn_bwd_preprocess,
+                                      _attn_bwd_dkdv,
                                       _attn_bwd_dq)}
 
 
-def make_attention(kernels, warp_specialize=None):
+def make_attention(kernels, warp_specialize=None, persistent=None):
     """`attention(q, k, v, causal, sm_scale)` as a torch.autograd.Function
     over the given kernels (Terrazzo's, or the same sources under Triton),
     the forward's loops warp-specialized or not (None: as fwd_config
@@ -392,7 +486,8 @@ def make_attention(kernels, warp_specialize=None):
         @staticmethod
         def forward(ctx, q, k, v, causal, sm_scale):
             o, lse = attention_forward(q, k, v, causal, sm_scale, kernels,
-                                       warp_specialize=warp_specialize)
+                                       warp_specialize=warp_specialize,
+                                       persistent=persistent)
             ctx.save_for_backward(q, k, v, o, lse)
             ctx.causal, ctx.sm_scale = causal, sm_scale
             return o
@@ -448,15 +543,20 @@ def check_interpreter():
             q, k, v, do = (rng.standard_normal((z, h, n_ctx, d)).astype(np.float32)
                            for _ in range(4))
             sm_scale = 1 / math.sqrt(d)
+            want = reference(q, k, v, causal, sm_scale, do)
             o, lse = attention_forward(q, k, v, causal, sm_scale, config=SMALL_FWD)
             dq, dk, dv = attention_backward(q, k, v, o, do, lse, causal, sm_scale,
                                             config=SMALL_BWD)
-            want = reference(q, k, v, causal, sm_scale, do)
-            for name, got, w in zip(("o", "dq", "dk", "dv"), (o, dq, dk, dv), want):
+            # The persistent forward too (a few programs, each several tiles).
+            o_p, lse_p = attention_forward(q, k, v, causal, sm_scale, config=SMALL_FWD,
+                                           persistent=True)
+            for name, got, w in zip(("o", "dq", "dk", "dv", "o persistent"),
+                                    (o, dq, dk, dv, o_p), want + (want[0],)):
                 err = _rel(got, w)
                 print(f"interpreter: causal={causal!s:5} N_CTX={n_ctx:3} {name}: "
                       f"relative error {err:.2e}")
                 assert err < 2e-3, (name, err)  # tl.dot on float32: tf32
+            assert np.array_equal(lse_p, lse), "persistent log-sum-exp"
     print("The results match.")
 
 
@@ -470,14 +570,16 @@ def gpu_cases():
 
 
 def check_gpu():
-    # Both forms of the forward: its loops warp-specialized or not.
+    # Every form of the forward: its loops warp-specialized or not, one
+    # program per tile or persistent.
     for warp_specialize in (False, True):
-        check_gpu_form(warp_specialize)
+        for persistent in (False, True):
+            check_gpu_form(warp_specialize, persistent)
 
 
-def check_gpu_form(warp_specialize):
-    attention = make_attention(KERNELS, warp_specialize)
-    ws = " ws" if warp_specialize else ""
+def check_gpu_form(warp_specialize, persistent=False):
+    attention = make_attention(KERNELS, warp_specialize, persistent)
+    ws = (" ws" if warp_specialize else "") + (" persistent" if persistent else "")
     for dtype, head_dim, causal, n_ctx in gpu_cases():
         z, h = 2, 3
         q, k, v = (torch.randn((z, h, n_ctx, head_dim), device="cuda", dtype=dtype)
@@ -504,7 +606,7 @@ def check_gpu_form(warp_specialize):
         q8, k8, v8 = (t.to(torch.float8_e4m3fn) for t in (q, k, v))
         sm_scale = 1 / math.sqrt(head_dim)
         o, _ = attention_forward(q8, k8, v8, causal, sm_scale,
-                                 warp_specialize=warp_specialize)
+                                 warp_specialize=warp_specialize, persistent=persistent)
         want = reference(*(t.float().cpu().numpy() for t in (q8, k8, v8)), causal, sm_scale)
         err = _rel(o.float().cpu().numpy(), want)
         print(f"GPU{ws}: fp8e4m3  D={head_dim:3} causal={causal!s:5} N_CTX={n_ctx:4} o: "
@@ -518,7 +620,8 @@ def check_gpu_form(warp_specialize):
 
 def triton_kernels():
     module = triton.testing.under_triton(
-        _attn_fwd_inner, _attn_fwd, _attn_bwd_preprocess, _attn_bwd_dkdv, _attn_bwd_dq,
+        _attn_fwd_inner, _attn_fwd_tile, _attn_fwd, _attn_fwd_persistent,
+        _attn_bwd_preprocess, _attn_bwd_dkdv, _attn_bwd_dq,
         name="triton_fused_attention")
     if module is None:
         return None
@@ -540,12 +643,16 @@ def bench(sizes, modes, head_dims, dtype_name, save_path, only=None):
     # whatever fwd_config would choose.
     providers = {"terrazzo": make_attention(KERNELS),
                  "terrazzo-ws": make_attention(KERNELS, warp_specialize=True),
-                 "terrazzo-no-ws": make_attention(KERNELS, warp_specialize=False)}
+                 "terrazzo-no-ws": make_attention(KERNELS, warp_specialize=False),
+                 "terrazzo-persistent": make_attention(KERNELS, persistent=True),
+                 "terrazzo-per-tile": make_attention(KERNELS, persistent=False)}
     found = (triton_kernels()
              if not only or any(name.startswith("triton") for name in only) else None)
     if found is not None:
         providers["triton"] = make_attention(found)
         providers["triton-ws"] = make_attention(found, warp_specialize=True)
+        providers["triton-persistent"] = make_attention(found, persistent=True)
+        providers["triton-per-tile"] = make_attention(found, persistent=False)
 
     def sdpa(q, k, v, causal, sm_scale):
         return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal,
@@ -609,8 +716,10 @@ def main(argv=None):
     parser.add_argument("--dtype", default="float16", choices=["float16", "bfloat16"])
     parser.add_argument("--no-check", action="store_true")
     parser.add_argument("--providers", nargs="+",
-                        choices=["terrazzo", "terrazzo-ws", "terrazzo-no-ws", "triton",
-                                 "triton-ws", "torch-sdpa"],
+                        choices=["terrazzo", "terrazzo-ws", "terrazzo-no-ws",
+                                 "terrazzo-persistent", "terrazzo-per-tile", "triton",
+                                 "triton-ws", "triton-persistent", "triton-per-tile",
+                                 "torch-sdpa"],
                         help="benchmark these (default: terrazzo, triton and torch-sdpa, "
                         "those installed)")
     args = parser.parse_args(argv)

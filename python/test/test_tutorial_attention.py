@@ -44,10 +44,14 @@ def test_interpreter_against_reference(tutorial, monkeypatch, causal):
     o, lse = tutorial.attention_forward(q, k, v, causal, scale, config=tutorial.SMALL_FWD)
     grads = tutorial.attention_backward(q, k, v, o, do, lse, causal, scale,
                                         config=tutorial.SMALL_BWD)
+    # The persistent forward: 3 programs over 4 tiles (one program does two).
+    o_p, lse_p = tutorial.attention_forward(q, k, v, causal, scale, config=tutorial.SMALL_FWD,
+                                            persistent=True)
     want = tutorial.reference(q, k, v, causal, scale, do)
-    for got, ref in zip((o,) + tuple(grads), want):
+    for got, ref in zip((o,) + tuple(grads) + (o_p,), want + (want[0],)):
         assert np.all(np.isfinite(got))
         assert tutorial._rel(got, ref) < 2e-3  # tl.dot on float32: tf32
+    np.testing.assert_array_equal(lse_p, lse)
 
 
 def compile_forward(module, stage="ptx", head_dim=64, **options):
@@ -120,7 +124,8 @@ def test_forward_programs_from_the_last(sm90, tmp_path, first, tma):
     # pointer loads (cp.async). The loop below the diagonal starts at 0
     # either way.
     source = (REPO / "tutorials/06-fused-attention.py").read_text()
-    changed = source.replace("    start_m = tl.program_id(0)\n", f"    start_m = {first}\n", 1)
+    changed = source.replace("tl.program_id(0), tl.program_id(1), HEAD_DIM",
+                             f"{first}, tl.program_id(1), HEAD_DIM", 1)
     assert changed != source
     path = tmp_path / "attention_from_the_last.py"
     path.write_text(changed)
@@ -141,6 +146,46 @@ def test_forward_warp_specialized_under_maxnreg(tutorial, sm90):
     assert ".maxnreg 128" in ptx
     assert re.search(r"setmaxnreg\.dec\.sync\.aligned\.u32\s+40;", ptx)
     assert re.search(r"setmaxnreg\.inc\.sync\.aligned\.u32\s+216;", ptx)
+    assert ".local" not in ptx
+
+
+def compile_persistent(module, stage="ptx", head_dim=128, **options):
+    """The tutorial's persistent forward for sm_90 at `stage` (as
+    compile_forward; D=128, 128 x 128 blocks, 2 stages, warp-specialized
+    unless given)."""
+    q = np.zeros((1, 2, 1024, head_dim), np.float16)
+    lse = np.zeros((1, 2, 1024), np.float32)
+    s = module._strides(q)
+    options = {**dict(BLOCK_M=128, BLOCK_N=128, CAUSAL=False, EVEN_N=True,
+                      WARP_SPECIALIZE=True, num_warps=8, num_stages=2), **options}
+    return module._attn_fwd_persistent.compile(q, q, q, 0.125, lse, q, *s, *s, *s, *s, 1, 2,
+                                               1024, HEAD_DIM=head_dim, **options, stage=stage)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_persistent_forward_warp_specialized(tutorial, sm90, causal):
+    # The loop over tiles around the specialized loops: the producer warp
+    # group runs a loop over the same tiles around its loops over the keys
+    # (the ring's stage and parity carried from tile to tile), the tensor
+    # maps are built once, before it (K and V read as rows of the whole
+    # tensors), and the consumers' loop over tiles carries their side of the
+    # ring. Causal: two specialized loops per tile share the ring.
+    tile = compile_persistent(tutorial, "tilegpu", CAUSAL=causal,
+                              **(dict(BLOCK_N=64, num_stages=3) if causal else {}))
+    assert tile.count("tilegpu.warp_specialize") == 1
+    producer = tile[tile.index("} producer {"):]
+    assert producer.count("tilegpu.tensormap_create") == 2
+    assert producer.index("tilegpu.tensormap_create") < producer.index("scf.for")
+    assert producer.count("scf.for") == (3 if causal else 2)
+    # Every copy is the producer's (K and V in each of its loops).
+    assert tile.count("tilegpu.async_tma_copy_global_to_local") == (4 if causal else 2)
+    assert producer.count("tilegpu.async_tma_copy_global_to_local") == (4 if causal else 2)
+    ptx = compile_persistent(tutorial, CAUSAL=causal,
+                             **(dict(BLOCK_N=64, num_stages=3) if causal else {}))
+    assert ".maxntid 384, 1, 1" in ptx
+    assert re.search(r"setmaxnreg\.dec\.sync\.aligned\.u32\s+40;", ptx)
+    assert "cp.async.bulk.tensor" in ptx
+    assert len(re.findall(r"bar\.sync\s+0;", ptx)) == 1
     assert ".local" not in ptx
 
 

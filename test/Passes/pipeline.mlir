@@ -2040,3 +2040,165 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "t
     return
   }
 }
+
+// -----
+
+// A persistent kernel's loop over tiles around the specialized chain: the
+// producer runs its own loop over the same tiles (the row of the tile
+// computed again in it from its induction variable) around its loop over
+// the iterations, and carries the ring's stage and empty parity from tile
+// to tile; the consumers' loop over tiles carries their stage to read and
+// full parity (from 0, 0) the same way, through the chain's guard, whose
+// last iteration releases the stage it read (the next tile's producer
+// refills it).
+// CHECK-LABEL: func.func @tma_dot_chain_warp_specialized_persistent
+// CHECK: tilegpu.warp_specialize producer_warps = 4
+// CHECK: %[[T:.*]]:2 = scf.for %[[TILE:.*]] = %arg5 to %arg6 step %arg7 iter_args(%[[R:.*]] = %[[Z:.*]], %[[F:.*]] = %[[Z]]) -> (i32, i32)
+// CHECK: %[[G:.*]]:4 = scf.if
+// CHECK: tilegpu.mbarrier_wait %{{.*}}, %[[F]]
+// CHECK: scf.for
+// CHECK: tilegpu.mbarrier_arrive
+// CHECK: tilegpu.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} :
+// CHECK-NEXT: %[[STAGE:.*]] = tilegpu.memdesc_index
+// CHECK-NEXT: tilegpu.mbarrier_arrive %[[STAGE]]
+// CHECK-NEXT: scf.yield
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %{{.*}}, %{{.*}}, %[[R]], %[[F]]
+// CHECK: tile.store
+// CHECK-NEXT: scf.yield %[[G]]#2, %[[G]]#3 : i32, i32
+// CHECK: tilegpu.partition_end
+// CHECK-NEXT: } producer {
+// CHECK: scf.for %[[PT:.*]] = %arg5 to %arg6 step %arg7 iter_args(%[[S:.*]] = %c0_i32{{.*}}, %[[P:.*]] = %c1_i32{{.*}}) -> (i32, i32)
+// CHECK-NEXT: %[[ROW0:.*]] = arith.muli %[[PT]], %arg3
+// CHECK-NEXT: %[[IN:.*]]:2 = scf.for %[[IV:.*]] = %{{.*}} to %arg3 step %{{.*}} iter_args(%{{.*}} = %[[S]], %{{.*}} = %[[P]]) -> (i32, i32)
+// CHECK: %[[ROW:.*]] = arith.addi %[[ROW0]], %[[IV]]
+// CHECK-NEXT: tilegpu.memdesc_index
+// CHECK-NEXT: tilegpu.async_tma_copy_global_to_local %arg1[%[[ROW]], %{{.*}}]
+// CHECK: scf.yield %[[IN]]#0, %[[IN]]#1 : i32, i32
+// CHECK: tilegpu.partition_end
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>
+#row = #tilegpu.slice<{dim = 1, parent = #mma}>
+#dop = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_dot_chain_warp_specialized_persistent(%qs: !tilegpu.memdesc<128x64xf16, #nv>, %mk: !tile.ptr<i8>, %mv: !tile.ptr<i8>, %n: i32, %out: tensor<128x64x!tile.ptr<f32>, #mma>, %first: i32, %tiles: i32, %programs: i32) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %m0 = arith.constant dense<0xFF800000> : tensor<128xf32, #row>
+    scf.for %t = %first to %tiles step %programs : i32 {
+      %row0 = arith.muli %t, %n : i32
+      %res:2 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero, %m = %m0) -> (tensor<128x64xf32, #mma>, tensor<128xf32, #row>) : i32 {
+        %row = arith.addi %row0, %i : i32
+        %k = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+        %kbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.mbarrier_init %kbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.mbarrier_expect_tx %kbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.async_tma_copy_global_to_local %mk[%row, %c0] %k, %kbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.mbarrier_wait %kbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.mbarrier_inval %kbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+        %kt = tilegpu.memdesc_trans %k : !tilegpu.memdesc<64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nvt, mutable>
+        %s = tilegpu.warp_group_dot %qs, %kt, %zero : !tilegpu.memdesc<128x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nvt, mutable> -> tensor<128x64xf32, #mma>
+        %rm = tile.reduce(%s) axis = 1 : (tensor<128x64xf32, #mma>) -> tensor<128xf32, #row> {
+        ^bb0(%x: f32, %y: f32):
+          %mx = arith.maxnumf %x, %y : f32
+          tile.reduce.return %mx : f32
+        }
+        %mn = arith.maxnumf %m, %rm : tensor<128xf32, #row>
+        %md = arith.subf %m, %mn : tensor<128xf32, #row>
+        %alpha = math.exp2 %md : tensor<128xf32, #row>
+        %me = tile.expand_dims %mn axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+        %mb = tile.broadcast %me : tensor<128x1xf32, #mma> -> tensor<128x64xf32, #mma>
+        %sd = arith.subf %s, %mb : tensor<128x64xf32, #mma>
+        %p = math.exp2 %sd : tensor<128x64xf32, #mma>
+        %ph = arith.truncf %p : tensor<128x64xf32, #mma> to tensor<128x64xf16, #mma>
+        %pa = tilegpu.convert_layout %ph : tensor<128x64xf16, #mma> -> tensor<128x64xf16, #dop>
+        %ae = tile.expand_dims %alpha axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+        %ab = tile.broadcast %ae : tensor<128x1xf32, #mma> -> tensor<128x64xf32, #mma>
+        %accs = arith.mulf %acc, %ab : tensor<128x64xf32, #mma>
+        %v = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+        %vbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.mbarrier_init %vbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.mbarrier_expect_tx %vbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.async_tma_copy_global_to_local %mv[%row, %c0] %v, %vbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.mbarrier_wait %vbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.mbarrier_inval %vbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+        %o = tilegpu.warp_group_dot %pa, %v, %accs : tensor<128x64xf16, #dop>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<128x64xf32, #mma>
+        scf.yield %o, %mn : tensor<128x64xf32, #mma>, tensor<128xf32, #row>
+      } {tile.warp_specialize}
+      tile.store %out, %res#0 : tensor<128x64x!tile.ptr<f32>, #mma>
+    }
+    return
+  }
+}
+
+// -----
+
+// Must not: a tile loop whose carried value gives the copies' coordinates
+// (the producer could not compute it): not specialized, the chain is
+// pipelined in the loop as without the hint.
+// CHECK-LABEL: func.func @tma_dot_chain_warp_specialized_tile_carried
+// CHECK-NOT: tilegpu.warp_specialize
+// CHECK: tilegpu.async_tma_copy_global_to_local
+// CHECK-NOT: tilegpu.warp_specialize
+// CHECK: return
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>
+#row = #tilegpu.slice<{dim = 1, parent = #mma}>
+#dop = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_dot_chain_warp_specialized_tile_carried(%qs: !tilegpu.memdesc<128x64xf16, #nv>, %mk: !tile.ptr<i8>, %mv: !tile.ptr<i8>, %n: i32, %out: tensor<128x64x!tile.ptr<f32>, #mma>, %first: i32, %tiles: i32, %programs: i32) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %m0 = arith.constant dense<0xFF800000> : tensor<128xf32, #row>
+    %last = scf.for %t = %first to %tiles step %programs iter_args(%carried = %c0) -> (i32) : i32 {
+      %res:2 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero, %m = %m0) -> (tensor<128x64xf32, #mma>, tensor<128xf32, #row>) : i32 {
+        %row = arith.addi %carried, %i : i32
+        %k = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+        %kbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.mbarrier_init %kbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.mbarrier_expect_tx %kbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.async_tma_copy_global_to_local %mk[%row, %c0] %k, %kbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.mbarrier_wait %kbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.mbarrier_inval %kbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+        %kt = tilegpu.memdesc_trans %k : !tilegpu.memdesc<64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nvt, mutable>
+        %s = tilegpu.warp_group_dot %qs, %kt, %zero : !tilegpu.memdesc<128x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nvt, mutable> -> tensor<128x64xf32, #mma>
+        %rm = tile.reduce(%s) axis = 1 : (tensor<128x64xf32, #mma>) -> tensor<128xf32, #row> {
+        ^bb0(%x: f32, %y: f32):
+          %mx = arith.maxnumf %x, %y : f32
+          tile.reduce.return %mx : f32
+        }
+        %mn = arith.maxnumf %m, %rm : tensor<128xf32, #row>
+        %md = arith.subf %m, %mn : tensor<128xf32, #row>
+        %alpha = math.exp2 %md : tensor<128xf32, #row>
+        %me = tile.expand_dims %mn axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+        %mb = tile.broadcast %me : tensor<128x1xf32, #mma> -> tensor<128x64xf32, #mma>
+        %sd = arith.subf %s, %mb : tensor<128x64xf32, #mma>
+        %p = math.exp2 %sd : tensor<128x64xf32, #mma>
+        %ph = arith.truncf %p : tensor<128x64xf32, #mma> to tensor<128x64xf16, #mma>
+        %pa = tilegpu.convert_layout %ph : tensor<128x64xf16, #mma> -> tensor<128x64xf16, #dop>
+        %ae = tile.expand_dims %alpha axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+        %ab = tile.broadcast %ae : tensor<128x1xf32, #mma> -> tensor<128x64xf32, #mma>
+        %accs = arith.mulf %acc, %ab : tensor<128x64xf32, #mma>
+        %v = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+        %vbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.mbarrier_init %vbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.mbarrier_expect_tx %vbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.async_tma_copy_global_to_local %mv[%row, %c0] %v, %vbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.mbarrier_wait %vbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.mbarrier_inval %vbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+        %o = tilegpu.warp_group_dot %pa, %v, %accs : tensor<128x64xf16, #dop>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<128x64xf32, #mma>
+        scf.yield %o, %mn : tensor<128x64xf32, #mma>, tensor<128xf32, #row>
+      } {tile.warp_specialize}
+      tile.store %out, %res#0 : tensor<128x64x!tile.ptr<f32>, #mma>
+      %next = arith.addi %carried, %n : i32
+      scf.yield %next : i32
+    }
+    return
+  }
+}
