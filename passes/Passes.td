@@ -225,6 +225,18 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     flag), and the zeros are selected after the loop's wait when the loop
     did not run: registers set before the loop would flow into that wait on
     the path that skips the loop, which makes ptxas serialize every wgmma.
+    The dot also stays in flight when the loop reads its result only inside
+    the regions of `scf.if`s (conditions are scalars: the same in every
+    thread) and resets it with an `arith.select` of zeros on a scalar
+    condition -- a flattened tile loop, which stores the tile and clears
+    the accumulator on each tile's last step: each such if gets the
+    accumulator as one more result, a region that reads it waiting for no
+    group in flight (`warp_group_dot_wait {pendings = 0}`) first and
+    yielding what it waited for, the other yielding it in flight, and the
+    loop carries that result; the select goes, the carried `use_c` flag
+    becoming false after a reset (and the zeros after the loop are taken
+    when it is false). An accumulator read anywhere else in the body keeps
+    the dot synchronous.
 
     A loop with several such dots gets them overlapped within the iteration:
     each becomes `async`, issued in the order its result is needed and as
