@@ -3,6 +3,7 @@
 #include "passes/PipelineDots.h"
 #include "passes/PipelineSupport.h"
 
+#include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -416,6 +417,40 @@ scf::ForOp mlir::terrazzo::rotateDotChain(scf::ForOp loop) {
   return rotated;
 }
 
+namespace {
+
+/// Whether the scalar `value` is the same in every thread of the program,
+/// as a branch around a wgmma wait (`.sync.aligned`) or a wgmma's use_c
+/// must be: computed from constants, arguments, program ids, loop
+/// counters and reductions, not from inline assembly or atomics (whose
+/// scalar results may differ between threads) nor from tensor elements.
+bool uniformScalar(Value value, DenseMap<Value, bool> &known,
+                   unsigned depth = 0) {
+  if (isa<ShapedType>(value.getType()) || depth > 64)
+    return false;
+  if (isa<BlockArgument>(value))
+    return true;
+  auto found = known.find(value);
+  if (found != known.end())
+    return found->second;
+  Operation *def = value.getDefiningOp();
+  bool uniform;
+  if (isa<tile::InlineAsmOp, tile::AtomicRMWOp, tile::AtomicCASOp,
+          tile::AtomicLoadOp, tile::AtomicPollOp>(def))
+    uniform = false;
+  else if (isa<tile::ReduceOp>(def))
+    uniform = true;
+  else
+    uniform = def->getNumRegions() == 0 &&
+              llvm::all_of(def->getOperands(), [&](Value operand) {
+                return uniformScalar(operand, known, depth + 1);
+              });
+  known[value] = uniform;
+  return uniform;
+}
+
+} // namespace
+
 std::optional<mlir::terrazzo::InFlightAccumulator>
 mlir::terrazzo::matchInFlightAccumulator(tilegpu::WarpGroupDotOp dot,
                                          scf::ForOp loop) {
@@ -435,6 +470,7 @@ mlir::terrazzo::matchInFlightAccumulator(tilegpu::WarpGroupDotOp dot,
   };
   bool carriedOnce = false;
   llvm::SetVector<Region *> readers;
+  DenseMap<Value, bool> uniform;
   for (OpOperand &use : dot->getUses()) {
     Operation *user = use.getOwner();
     if (carried(use) && !carriedOnce) {
@@ -443,7 +479,7 @@ mlir::terrazzo::matchInFlightAccumulator(tilegpu::WarpGroupDotOp dot,
     }
     if (auto select = dyn_cast<arith::SelectOp>(user);
         select && !result.reset && !carriedOnce && select->getBlock() == body &&
-        select.getCondition().getType().isInteger(1) && select->hasOneUse() &&
+        uniformScalar(select.getCondition(), uniform) && select->hasOneUse() &&
         carried(*select->use_begin())) {
       bool zerosWhenTrue = select.getFalseValue() == dot.getResult() &&
                            isZero(select.getTrueValue());
@@ -458,11 +494,12 @@ mlir::terrazzo::matchInFlightAccumulator(tilegpu::WarpGroupDotOp dot,
         continue;
       }
     }
-    // Read under an scf.if of the body (its condition a scalar: the same
-    // in every thread of the program).
+    // Read under an scf.if of the body whose condition is the same in
+    // every thread of the program.
     Operation *ancestor = body->findAncestorOpInBlock(*user);
     auto guard = dyn_cast_or_null<scf::IfOp>(ancestor);
-    if (!guard || guard == user)
+    if (!guard || guard == user ||
+        !uniformScalar(guard.getCondition(), uniform))
       return std::nullopt;
     Region *region = user->getParentRegion();
     while (region->getParentOp() != guard.getOperation())

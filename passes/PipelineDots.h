@@ -22,7 +22,10 @@ namespace mlir::terrazzo {
 /// `arith.select %c, zeros, d` (or `%c, d, zeros`) on a scalar condition
 /// (a flattened tile loop clearing the accumulator on a tile's last step);
 /// anything else reads `d` only inside the regions of `scf.if`s of the
-/// body (`readers`: the tile's epilogue under `if k == k_tiles - 1`).
+/// body (`readers`: the tile's epilogue under `if k == k_tiles - 1`). The
+/// conditions are the same in every thread: computed from constants,
+/// arguments, program ids, loop counters and reductions, not from inline
+/// assembly, atomics or tensor elements.
 struct InFlightAccumulator {
   tilegpu::WarpGroupDotOp dot;
   unsigned index = 0;

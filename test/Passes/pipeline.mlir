@@ -778,11 +778,14 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 // -----
 
 // Must not: an accumulator read in every iteration (stored outside any
-// scf.if), reset under a condition that is a tensor (not the same in every
-// thread), or whose carried value something besides the dot reads keeps
-// the dot synchronous: no wait, no use_c.
+// scf.if), reset under a condition that is a tensor, read under a scalar
+// condition from inline assembly (neither the same in every thread), or
+// whose carried value something besides the dot reads keeps the dot
+// synchronous: no wait, no use_c.
 // CHECK-LABEL: func.func @tma_wgmma_acc_read_each_iteration
 // CHECK: scf.for
+// CHECK: tilegpu.warp_group_dot %{{.*}}, %{{.*}}, %{{[a-z0-9_]+}} :
+// CHECK-NOT: tilegpu.warp_group_dot_wait
 // CHECK: tilegpu.warp_group_dot %{{.*}}, %{{.*}}, %{{[a-z0-9_]+}} :
 // CHECK-NOT: tilegpu.warp_group_dot_wait
 // CHECK: tilegpu.warp_group_dot %{{.*}}, %{{.*}}, %{{[a-z0-9_]+}} :
@@ -830,8 +833,27 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
       %next = arith.select %mask, %acc0, %d : tensor<64x64xi1, #mma>, tensor<64x64xf32, #mma>
       scf.yield %next : tensor<64x64xf32, #mma>
     }
+    // Stored under a condition that may differ between threads (inline
+    // assembly: the wgmma wait is .sync.aligned).
+    %res25 = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %res2) -> (tensor<64x64xf32, #mma>) : i32 {
+      %kk = arith.muli %i, %c64 : i32
+      %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %abar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %abar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %abar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %ma[%row, %kk] %a, %abar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %abar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %abar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %d = tilegpu.warp_group_dot %a, %a, %acc : !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<64x64xf32, #mma>
+      %lane = tile.inline_asm "mov.u32 $0, %laneid;" constraints "=r" () {pack = 1 : i32, pure = true} : () -> i32
+      %first = arith.cmpi eq, %lane, %c0 : i32
+      scf.if %first {
+        tile.store %out, %d : tensor<64x64x!tile.ptr<f32>, #mma>
+      }
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
     // The carried accumulator read besides the dot.
-    %res3 = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %res2) -> (tensor<64x64xf32, #mma>) : i32 {
+    %res3 = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %res25) -> (tensor<64x64xf32, #mma>) : i32 {
       %kk = arith.muli %i, %c64 : i32
       %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
       %abar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
