@@ -101,6 +101,43 @@ def TerrazzoUnrollLoops : Pass<"terrazzo-unroll-loops"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def TerrazzoFlattenLoops : Pass<"terrazzo-flatten-loops"> {
+  let summary = "Fuse the loops that tl.range(..., flatten=True) marks with their inner loop";
+  let description = [{
+    An `scf.for` carrying `tile.flatten` (a persistent kernel's loop over
+    tiles) whose body is a prologue of computations (ops free of memory
+    effects and of regions: the tile's coordinates), then one inner `scf.for` (the K loop) whose bounds, step and
+    start values are defined outside the outer loop, then an epilogue (any
+    ops after the inner loop, loops excepted), becomes one loop over the
+    steps of all its tiles: step i (counting from 0 by 1) runs inner
+    iteration i % K of tile i / K, K the inner trip count, with the tile's
+    and the inner loop's induction variables computed from those indices;
+    the prologue is recomputed in every step (scalar arithmetic in a
+    persistent GEMM; tensors that loop-invariant code motion took out of
+    the inner loop are recomputed too), the inner body follows, and
+    on a tile's last step (i % K == K - 1) an `scf.if` runs the epilogue
+    (yielding the outer loop's carried values, unchanged on the other
+    steps), while `arith.select`s put the inner loop's carried values back
+    to their start values for the next tile. The flat loop carries the
+    outer loop's values, then the inner loop's, and takes the loop options
+    (tile.num_stages) of the inner loop, else of the outer one. So the
+    software pipeliner (terrazzo-pipeline) sees one loop, and
+    its copies ahead run across a tile's end: the next tile's first blocks
+    load while this tile's last ones are multiplied and it is stored.
+
+    The flat loop runs under an `scf.if` that K is above 0 and that the
+    number of steps fits the induction variable's type; the nest, as it
+    was, runs otherwise (exactly what it computed before, every tile's
+    epilogue included). A nest of another form (a prologue that accesses
+    memory or holds regions, inner bounds or start values that depend on
+    the tile, a second loop, a loop marked tile.warp_specialize) keeps its
+    loops, with a remark: the hint is a hint, as in Triton. Runs on tile IR after
+    loop-invariant code motion (which leaves the prologue only what depends
+    on the tile).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def TerrazzoConvertTileToTileGPU
     : Pass<"terrazzo-convert-tile-to-tilegpu", "::mlir::ModuleOp"> {
   let summary = "Give every tensor a layout and the module its launch configuration";
@@ -225,6 +262,18 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     flag), and the zeros are selected after the loop's wait when the loop
     did not run: registers set before the loop would flow into that wait on
     the path that skips the loop, which makes ptxas serialize every wgmma.
+    The dot also stays in flight when the loop reads its result only inside
+    the regions of `scf.if`s (conditions are scalars: the same in every
+    thread) and resets it with an `arith.select` of zeros on a scalar
+    condition -- a flattened tile loop, which stores the tile and clears
+    the accumulator on each tile's last step: each such if gets the
+    accumulator as one more result, a region that reads it waiting for no
+    group in flight (`warp_group_dot_wait {pendings = 0}`) first and
+    yielding what it waited for, the other yielding it in flight, and the
+    loop carries that result; the select goes, the carried `use_c` flag
+    becoming false after a reset (and the zeros after the loop are taken
+    when it is false). An accumulator read anywhere else in the body keeps
+    the dot synchronous.
 
     A loop with several such dots gets them overlapped within the iteration:
     each becomes `async`, issued in the order its result is needed and as

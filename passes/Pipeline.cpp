@@ -70,10 +70,6 @@ struct Candidate {
   Value aheadPtrArg;
 };
 
-bool isZero(Value value) {
-  return matchPattern(value, m_Zero()) || matchPattern(value, m_PosZeroFloat());
-}
-
 /// Elements per cp.async the copy of `load` would get: what the pointers'
 /// layout, contiguity and alignment allow along their fastest dimension
 /// (the copy's own mask is uniform per vector or the load's).
@@ -378,8 +374,10 @@ private:
   /// iterations: every pipelined load feeds only wgmma, both its operands
   /// are pipelined (a buffer written in the loop by anything else could be
   /// overwritten while the tensor cores still read it), and its result
-  /// only goes, through the yield, back into its own accumulator.
-  tilegpu::WarpGroupDotOp asyncCandidate() {
+  /// goes, through the yield, back into its own accumulator, maybe reset
+  /// to zeros on a scalar condition and read only under scalar conditions
+  /// (matchInFlightAccumulator).
+  std::optional<InFlightAccumulator> asyncCandidate() {
     if (llvm::any_of(candidates, [](Candidate &c) { return !c.alloc; }) ||
         llvm::any_of(tmaCandidates,
                      [](TmaCandidate &c) { return !c.onlyWgmmaReaders; }))
@@ -391,7 +389,7 @@ private:
           return {};
         dot = found;
       }
-    if (!dot || dot.getIsAsync() || !dot->hasOneUse())
+    if (!dot || dot.getIsAsync())
       return {};
     auto pipelined = [&](Value operand) {
       if (llvm::any_of(candidates, [&](Candidate &c) {
@@ -407,13 +405,7 @@ private:
     };
     if (!pipelined(dot.getA()) || !pipelined(dot.getB()))
       return {};
-    OpOperand &use = *dot->use_begin();
-    auto acc = dyn_cast<BlockArgument>(dot.getC());
-    if (!isa<scf::YieldOp>(use.getOwner()) || !acc ||
-        acc.getOwner() != loop.getBody() ||
-        acc.getArgNumber() != use.getOperandNumber() + 1)
-      return {};
-    return dot;
+    return matchInFlightAccumulator(dot, loop);
   }
 
   void rewrite() {
@@ -436,7 +428,8 @@ private:
     // into the buffer of two iterations back, needs no such barrier but
     // measured slower on the H100: 8192^3 float16, 128x256x64 at 3 stages,
     // 554 and 565 against 609 and 610 TFLOP/s for this form, Triton's.)
-    tilegpu::WarpGroupDotOp asyncDot = asyncCandidate();
+    std::optional<InFlightAccumulator> inFlight = asyncCandidate();
+    tilegpu::WarpGroupDotOp asyncDot = inFlight ? inFlight->dot : nullptr;
     // The stacks, outside the loop.
     for (Candidate &c : candidates) {
       auto type = cast<RankedTensorType>(c.load.getType());
@@ -577,19 +570,26 @@ private:
     // before the loop would reach the wait after it on the path that skips
     // the loop, and ptxas then serializes every wgmma of the kernel
     // (C7515). The zeros come back after that wait if the loop did not run.
+    // An accumulator reset to zeros in the loop (a flattened tile loop) is
+    // not set either: the flag, carried, is false after a reset, and the
+    // loop carries the dot's result in flight.
     Value zeroAcc;
     unsigned accIndex = 0;
     const unsigned ranArg = extraInits.size();
     if (asyncDot) {
-      accIndex = cast<BlockArgument>(asyncDot.getC()).getArgNumber() - 1;
+      accIndex = inFlight->index;
       Value init = loop.getInitArgs()[accIndex];
-      if (isZero(init)) {
-        zeroAcc = init;
-        extraInits.push_back(arith::ConstantIntOp::create(
-            b, loc, b.getI1Type(), 0));
+      bool zeroInit = isZero(init);
+      if (zeroInit || inFlight->reset) {
+        zeroAcc = zeroInit ? init : inFlight->zeros;
+        if (!isLoopInvariant(zeroAcc, loop))
+          zeroAcc = b.clone(*zeroAcc.getDefiningOp())->getResult(0);
+        extraInits.push_back(arith::ConstantIntOp::create(b, loc, b.getI1Type(),
+                                                          zeroInit ? 0 : 1));
+      }
+      if (zeroInit)
         loop.getInitArgsMutable()[accIndex].set(
             ub::PoisonOp::create(b, loc, init.getType()));
-      }
     }
     IRRewriter rewriter(loop.getContext());
     auto newLoop = cast<scf::ForOp>(*loop.replaceWithAdditionalYields(
@@ -661,6 +661,9 @@ private:
       c.convert.replaceAllUsesWith(read.getResult());
       readLast(lastReadOfBuffer(read));
     }
+    // Whether the accumulator holds a value after this iteration (false
+    // after a reset; null: always).
+    Value holdsValue;
     if (asyncDot) {
       // Issue this iteration's wgmma group and go on once the previous
       // iteration's is complete; the accumulator flows on in flight.
@@ -673,6 +676,8 @@ private:
           /*pendings=*/1);
       asyncDot.getResult().replaceAllUsesExcept(wait.getResult(0), wait);
       lastRead = wait;
+      holdsValue =
+          keepInFlight(*inFlight, wait.getResult(0), body->getTerminator());
     }
     OpBuilder cb(body, std::next(Block::iterator(lastRead)));
     SmallVector<Value> nextPtrs;
@@ -728,8 +733,9 @@ private:
     if (tma)
       flipParity(phaseArg, nextRead);
     if (zeroAcc)
-      setYield(ranArg,
-               arith::ConstantIntOp::create(cb, loc, cb.getI1Type(), 1));
+      setYield(ranArg, holdsValue ? holdsValue
+                                  : arith::ConstantIntOp::create(
+                                        cb, loc, cb.getI1Type(), 1));
 
     for (Candidate &c : candidates) {
       if (c.alloc)
@@ -758,11 +764,11 @@ private:
     if (asyncDot) {
       // The last iteration's group is still in flight.
       Value result = loop.getResult(accIndex);
-      // With a zero accumulator, wait only if the loop ran, else take the
-      // zeros: a branch on the uniform flag, which the wait in it keeps
-      // from being folded into a select per element (LLVM pushes such a
-      // select below the epilogue's truncation, where each 16-bit select
-      // costs a SEL and a PRMT).
+      // With a zero accumulator, wait only if it holds a value (the loop
+      // ran, and did not reset it last), else take the zeros: a branch on the
+      // uniform flag, which the wait in it keeps from being folded into a
+      // select per element (LLVM pushes such a select below the epilogue's
+      // truncation, where each 16-bit select costs a SEL and a PRMT).
       scf::IfOp ran;
       OpBuilder wb = ab;
       if (zeroAcc) {

@@ -1,12 +1,15 @@
 // terrazzo-pipeline: overlapping a loop body's warp_group_dots; see
 // PipelineDots.h.
 #include "passes/PipelineDots.h"
+#include "passes/PipelineSupport.h"
 
+#include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -412,4 +415,167 @@ scf::ForOp mlir::terrazzo::rotateDotChain(scf::ForOp loop) {
   for (Operation *conversion : conversions)
     conversion->moveBefore(yieldOp);
   return rotated;
+}
+
+namespace {
+
+/// Whether the scalar `value` is the same in every thread of the program,
+/// as a branch around a wgmma wait (`.sync.aligned`) or a wgmma's use_c
+/// must be: computed from constants, arguments, program ids, loop
+/// counters and reductions, not from inline assembly or atomics (whose
+/// scalar results may differ between threads) nor from tensor elements.
+bool uniformScalar(Value value, DenseMap<Value, bool> &known,
+                   unsigned depth = 0) {
+  if (isa<ShapedType>(value.getType()) || depth > 64)
+    return false;
+  if (isa<BlockArgument>(value))
+    return true;
+  auto found = known.find(value);
+  if (found != known.end())
+    return found->second;
+  Operation *def = value.getDefiningOp();
+  bool uniform;
+  if (isa<tile::InlineAsmOp, tile::AtomicRMWOp, tile::AtomicCASOp,
+          tile::AtomicLoadOp, tile::AtomicPollOp>(def))
+    uniform = false;
+  else if (isa<tile::ReduceOp>(def))
+    uniform = true;
+  else
+    uniform = def->getNumRegions() == 0 &&
+              llvm::all_of(def->getOperands(), [&](Value operand) {
+                return uniformScalar(operand, known, depth + 1);
+              });
+  known[value] = uniform;
+  return uniform;
+}
+
+} // namespace
+
+std::optional<mlir::terrazzo::InFlightAccumulator>
+mlir::terrazzo::matchInFlightAccumulator(tilegpu::WarpGroupDotOp dot,
+                                         scf::ForOp loop) {
+  Block *body = loop.getBody();
+  auto acc = dyn_cast<BlockArgument>(dot.getC());
+  if (dot->getBlock() != body || !acc || acc.getOwner() != body ||
+      acc.getArgNumber() == 0 || !acc.hasOneUse())
+    return std::nullopt;
+  mlir::terrazzo::InFlightAccumulator result;
+  result.dot = dot;
+  result.index = acc.getArgNumber() - 1;
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  // The one value the loop carries: d, or the reset's select of d.
+  auto carried = [&](OpOperand &use) {
+    return use.getOwner() == yield.getOperation() &&
+           use.getOperandNumber() == result.index;
+  };
+  bool carriedOnce = false;
+  llvm::SetVector<Region *> readers;
+  DenseMap<Value, bool> uniform;
+  for (OpOperand &use : dot->getUses()) {
+    Operation *user = use.getOwner();
+    if (carried(use) && !carriedOnce) {
+      carriedOnce = true;
+      continue;
+    }
+    if (auto select = dyn_cast<arith::SelectOp>(user);
+        select && !result.reset && !carriedOnce && select->getBlock() == body &&
+        uniformScalar(select.getCondition(), uniform) && select->hasOneUse() &&
+        carried(*select->use_begin())) {
+      bool zerosWhenTrue = select.getFalseValue() == dot.getResult() &&
+                           isZero(select.getTrueValue());
+      bool zerosWhenFalse = select.getTrueValue() == dot.getResult() &&
+                            isZero(select.getFalseValue());
+      if (zerosWhenTrue != zerosWhenFalse) {
+        result.reset = select;
+        result.resetWhenTrue = zerosWhenTrue;
+        result.zeros =
+            zerosWhenTrue ? select.getTrueValue() : select.getFalseValue();
+        carriedOnce = true;
+        continue;
+      }
+    }
+    // Read under an scf.if of the body whose condition is the same in
+    // every thread of the program.
+    Operation *ancestor = body->findAncestorOpInBlock(*user);
+    auto guard = dyn_cast_or_null<scf::IfOp>(ancestor);
+    if (!guard || guard == user ||
+        !uniformScalar(guard.getCondition(), uniform))
+      return std::nullopt;
+    Region *region = user->getParentRegion();
+    while (region->getParentOp() != guard.getOperation())
+      region = region->getParentOp()->getParentRegion();
+    readers.insert(region);
+  }
+  if (!carriedOnce)
+    return std::nullopt;
+  result.readers = readers.takeVector();
+  return result;
+}
+
+Value mlir::terrazzo::keepInFlight(mlir::terrazzo::InFlightAccumulator &acc,
+                                   Value inFlight, Operation *yield) {
+  // Each scf.if that reads the accumulator gets it as one more result: the
+  // regions that read it wait for it first and yield what they waited for,
+  // the others yield it in flight; the loop carries the last such result.
+  // (Carried past the wait instead, the value in flight would stay live
+  // beside the waited one, and the registers would be copied before the
+  // wait, which ptxas answers with a wait of its own in front of them.)
+  llvm::SetVector<Operation *> guards;
+  for (Region *region : acc.readers)
+    guards.insert(region->getParentOp());
+  llvm::SmallVector<Operation *> ordered = guards.takeVector();
+  llvm::sort(ordered,
+             [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
+  Value current = inFlight;
+  for (Operation *op : ordered) {
+    auto guard = cast<scf::IfOp>(op);
+    Location loc = guard.getLoc();
+    SmallVector<Type> types(guard.getResultTypes());
+    types.push_back(current.getType());
+    const bool reads[2] = {
+        llvm::is_contained(acc.readers, &guard.getThenRegion()),
+        llvm::is_contained(acc.readers, &guard.getElseRegion())};
+    OpBuilder b(guard);
+    auto grown = scf::IfOp::create(b, loc, types, guard.getCondition(),
+                                   /*withElseRegion=*/true);
+    grown.getThenRegion().takeBody(guard.getThenRegion());
+    if (!guard.getElseRegion().empty())
+      grown.getElseRegion().takeBody(guard.getElseRegion());
+    else {
+      OpBuilder eb = OpBuilder::atBlockEnd(grown.elseBlock());
+      scf::YieldOp::create(eb, loc);
+    }
+    for (auto [region, read] : llvm::zip_equal(grown->getRegions(), reads)) {
+      Value out = current;
+      if (read) {
+        Block &entry = region.front();
+        OpBuilder wb(&entry, entry.begin());
+        auto wait = tilegpu::WarpGroupDotWaitOp::create(
+            wb, acc.dot.getLoc(), ValueRange{current}, /*pendings=*/0);
+        out = wait.getResult(0);
+        current.replaceUsesWithIf(out, [&](OpOperand &use) {
+          return use.getOwner() != wait.getOperation() &&
+                 region.isAncestor(use.getOwner()->getParentRegion());
+        });
+      }
+      Operation *terminator = region.front().getTerminator();
+      terminator->insertOperands(terminator->getNumOperands(), out);
+    }
+    guard.replaceAllUsesWith(grown.getResults().drop_back());
+    guard.erase();
+    current = grown.getResults().back();
+  }
+  yield->setOperand(acc.index, current);
+  acc.readers.clear();
+  if (!acc.reset)
+    return {};
+  OpBuilder b(yield);
+  Location loc = acc.reset.getLoc();
+  Value condition = acc.reset.getCondition();
+  acc.reset.erase();
+  acc.reset = {};
+  if (!acc.resetWhenTrue)
+    return condition;
+  Value one = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  return arith::XOrIOp::create(b, loc, condition, one);
 }

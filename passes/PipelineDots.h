@@ -6,9 +6,48 @@
 #ifndef TERRAZZO_PASSES_PIPELINEDOTS_H
 #define TERRAZZO_PASSES_PIPELINEDOTS_H
 
+#include "dialects/TileGPU/IR/TileGPU.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <optional>
+
 namespace mlir::terrazzo {
+
+/// The loop-carried accumulator of a loop's warp_group_dot, read in a way
+/// that lets the dot stay in flight across iterations: the loop carries
+/// the dot's result `d` (its own accumulator, `index` among the iter_args,
+/// which only the dot reads), either directly or through `reset`, an
+/// `arith.select %c, zeros, d` (or `%c, d, zeros`) on a scalar condition
+/// (a flattened tile loop clearing the accumulator on a tile's last step);
+/// anything else reads `d` only inside the regions of `scf.if`s of the
+/// body (`readers`: the tile's epilogue under `if k == k_tiles - 1`). The
+/// conditions are the same in every thread: computed from constants,
+/// arguments, program ids, loop counters and reductions, not from inline
+/// assembly, atomics or tensor elements.
+struct InFlightAccumulator {
+  tilegpu::WarpGroupDotOp dot;
+  unsigned index = 0;
+  arith::SelectOp reset;
+  bool resetWhenTrue = true;
+  Value zeros; // the reset's zeros
+  SmallVector<Region *> readers;
+};
+
+/// `dot`'s accumulator in `loop` when it is such a one.
+std::optional<InFlightAccumulator>
+matchInFlightAccumulator(tilegpu::WarpGroupDotOp dot, scf::ForOp loop);
+
+/// Rewrites the readers of `acc` once its dot is async and `inFlight` is
+/// its result as the loop carries it (after the iteration's
+/// warp_group_dot_wait {pendings = 1}): each reader region first waits for
+/// no group in flight (`warp_group_dot_wait {pendings = 0}`) and reads
+/// that; the reset's select goes, the loop carrying `inFlight` itself.
+/// Returns, with a reset, whether the accumulator holds a value for the
+/// next iteration (the condition, or its negation: the next dot's
+/// `use_c`), built in front of `yield`; else null.
+Value keepInFlight(InFlightAccumulator &acc, Value inFlight, Operation *yield);
 
 /// Makes the synchronous warp_group_dots of `loop`'s body asynchronous when
 /// every shared-memory operand they read is one the body does not write

@@ -18,6 +18,10 @@ bool mlir::terrazzo::isLoopInvariant(Value value, scf::ForOp loop) {
   return !loop.getRegion().isAncestor(value.getParentRegion());
 }
 
+bool mlir::terrazzo::isZero(Value value) {
+  return matchPattern(value, m_Zero()) || matchPattern(value, m_PosZeroFloat());
+}
+
 FailureOr<AheadLoad> mlir::terrazzo::matchAheadLoad(tile::LoadOp load,
                                                     scf::ForOp loop) {
   if (load->getBlock() != loop.getBody() || load.getIsVolatile() ||

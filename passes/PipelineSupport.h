@@ -18,6 +18,11 @@ namespace mlir::terrazzo {
 
 bool isLoopInvariant(Value value, scf::ForOp loop);
 
+/// Whether `value` is a constant zero (integer, or float +0.0), scalar or
+/// splat: a load's `other` that masked copies write anyway, an accumulator
+/// that a wgmma with `use_c` false need not read.
+bool isZero(Value value);
+
 /// A load of `loop`'s body that a pipeliner may issue for another
 /// iteration: its pointers a loop-carried argument advanced by the
 /// loop-invariant `step` every iteration, or (both null) computed in the

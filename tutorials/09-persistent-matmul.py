@@ -20,9 +20,10 @@ A (M x K) and B (K x N) row-major and float32 accumulation:
   descriptors (`tl.make_tensor_descriptor`): on the H100 (sm_90) the blocks
   of A and B are copied by the Tensor Memory Accelerator (TMA), pipelined
   num_stages deep, and each tile of C is written back by a TMA store from
-  shared memory, left in flight while the next tile is computed; with
-  FLAT, the tile loop and the K loop are written as one loop, so that the
-  pipeline runs across tiles.
+  shared memory, left in flight while the next tile is computed; its tile
+  loop (`flatten=True`) and K loop are fused into one by the compiler, so
+  that the pipeline runs across tiles, and with FLAT they are written as
+  one loop by hand (the same loop).
 
 You will learn about:
 
@@ -120,10 +121,13 @@ def apply_scales(accumulator, a_scale_ptr, b_scale_ptr, first_m, first_n, M, N,
 #
 # The body of the tile loop is tutorial 03's kernel: pointers to the first
 # blocks of A and B, a K loop with the K tail masked to zero, and a masked
-# store. `tl.range(..., flatten=True)` is Triton's request to fuse the tile
+# store. `tl.range(..., flatten=True)` asks the compiler to fuse the tile
 # loop and the K loop into one (so that the next tile's first loads are
-# issued during this tile's epilogue); Terrazzo accepts it as a hint and
-# keeps the two loops: the K loop is software-pipelined on its own.
+# issued during this tile's epilogue). Terrazzo does so where the tile's
+# part in front of the K loop only computes values and the K loop's start
+# values do not depend on the tile; here the K loop starts from pointers
+# computed for the tile, so the two loops stay, and the K loop is
+# software-pipelined on its own.
 
 @triton.jit
 def accumulate_k_blocks(a_ptrs, b_ptrs, offs_k, k_first, k_end, K, stride_ak, stride_bk,
@@ -185,16 +189,19 @@ def matmul_persistent_kernel(a_ptr, b_ptr, c_ptr, a_scale_ptr, b_scale_ptr, M, N
 # Terrazzo lowers a descriptor handed to another @jit function to pointer
 # accesses, not TMA.
 #
-# With FLAT, the tile loop and the K loop are written as one loop. In the
-# two loops, each tile's K loop starts its pipeline from empty (its first
-# num_stages - 1 blocks are requested only once the previous tile is
-# stored) and drains it at the end. The one loop runs over this program's
+# With FLAT, the tile loop and the K loop are written as one loop. Run as
+# two loops, each tile's K loop would start its pipeline from empty (its
+# first num_stages - 1 blocks requested only once the previous tile is
+# stored) and drain it at the end. The one loop runs over this program's
 # tiles times K's blocks: step s is block s % k_tiles of tile
 # pid + (s // k_tiles) * num_programs, both computed from s, so that the
 # software pipeline requests the next tile's first blocks while this
 # tile's last ones are multiplied and it is stored; the accumulator is
-# stored and cleared on a tile's last step. (What `flatten=True` asks a
-# compiler to do, written by hand.)
+# stored and cleared on a tile's last step. This is what `flatten=True`
+# asks of the compiler, written by hand: Terrazzo turns the two loops below
+# into this loop (its tensor-core product stays in flight across steps,
+# waited for only on a tile's last one), and runs them as written only
+# where it cannot (K = 0, or more steps than an i32 counts).
 
 @triton.jit
 def matmul_tma_persistent_kernel(a_ptr, b_ptr, c_ptr, a_scale_ptr, b_scale_ptr, M, N, K,

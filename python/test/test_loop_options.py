@@ -199,3 +199,95 @@ def test_gpu_unrolled_and_staged_loops(torch_cuda, n_chunks, unroll, stages, rng
     torch.cuda.synchronize()
     np.testing.assert_allclose(out.cpu().numpy(), _reference(x, n_chunks, block),
                                rtol=1e-5, atol=1e-4)
+
+
+# ---------------------------------------------------------------------------
+# flatten=True: the loop over tiles and its inner loop as one loop
+# ---------------------------------------------------------------------------
+
+@triton.jit
+def row_block_sums(x_ptr, out_ptr, count_ptr, n_tiles, K, BLOCK: tl.constexpr,
+                   FLATTEN: tl.constexpr):
+    # A persistent loop: program p does tiles p, p + programs, ...; tile t
+    # sums rows t * BLOCK .. of x (K columns) into out, times (t + 1); the
+    # tiles a program did are counted (a value the loop over tiles carries).
+    offs = tl.arange(0, BLOCK)
+    done = 0
+    for t in tl.range(tl.program_id(0), n_tiles, tl.num_programs(0), flatten=FLATTEN):
+        row = t * BLOCK
+        weight = (t + 1).to(tl.float32)
+        acc = tl.zeros([BLOCK], dtype=tl.float32)
+        for k in range(0, K):
+            acc += tl.load(x_ptr + (row + offs) * K + k)
+        tl.store(out_ptr + row + offs, acc * weight)
+        done += 1
+    tl.store(count_ptr + tl.program_id(0), done)
+
+
+def _row_block_sums_reference(x, n_tiles, k, block, programs):
+    sums = x.reshape(n_tiles * block, k).astype(np.float64).sum(axis=1) if k else \
+        np.zeros(n_tiles * block)
+    weights = np.repeat(np.arange(1, n_tiles + 1), block)
+    counts = [len(range(p, n_tiles, programs)) for p in range(programs)]
+    return sums * weights, np.array(counts, np.int32)
+
+
+def _row_block_sums_ir(flatten, stage="tile"):
+    x = np.zeros(4096, np.float32)
+    out = np.zeros(512, np.float32)
+    count = np.zeros(4, np.int32)
+    return row_block_sums.compile(x, out, count, 8, 8, BLOCK=64, FLATTEN=flatten, stage=stage)
+
+
+def test_flatten_fuses_the_loops():
+    # One loop over the tiles' steps (the tile and k from its index, the
+    # store on a tile's last step) under a guard, the nest as written in
+    # the guard's other branch; without the hint, the nest alone.
+    pytest.importorskip("terrazzo._C")
+    flat = _row_block_sums_ir(True)
+    nest = _row_block_sums_ir(False)
+    assert nest.count("scf.for") == 2 and "scf.if" not in nest, nest
+    assert flat.count("scf.for") == 3 and flat.count("scf.if") == 2, flat
+    assert flat.count("tile.store") == 3 and "tile.flatten" not in flat, flat
+    flat_loop = flat[flat.index("scf.for"):]
+    assert re.search(r"arith\.divsi %arg\d+, ", flat_loop) and \
+        re.search(r"arith\.remsi %arg\d+, ", flat_loop), flat_loop
+
+
+@pytest.mark.parametrize("flatten", [False, True])
+@pytest.mark.parametrize("n_tiles, k", [(7, 5), (3, 0), (2, 1)])
+def test_flatten_in_the_interpreter(flatten, n_tiles, k, rng):
+    # The interpreter runs the loops as written: the reference semantics
+    # the flattened loop must keep (K = 0: each tile stores zeros).
+    block, programs = 16, 3
+    x = rng.standard_normal(max(n_tiles * block * k, 1)).astype(np.float32)
+    out = np.full(n_tiles * block, np.nan, np.float32)
+    count = np.full(programs, -1, np.int32)
+    kernel = triton.jit(row_block_sums.fn, interpret=True)
+    kernel[(programs,)](x, out, count, n_tiles, k, BLOCK=block, FLATTEN=flatten)
+    want, counts = _row_block_sums_reference(x[:n_tiles * block * k], n_tiles, k, block,
+                                             programs)
+    np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(count, counts)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("flatten", [False, True])
+@pytest.mark.parametrize("n_tiles, k, programs", [(37, 9, 4), (5, 0, 2), (6, 1, 8),
+                                                  (130, 33, 132)])
+def test_gpu_flatten(torch_cuda, flatten, n_tiles, k, programs, rng):
+    # The flat loop (several tiles per program, one step per tile, more
+    # programs than tiles) and the nest it falls back to when K is 0,
+    # against float64; every program's count of tiles.
+    torch = torch_cuda
+    block = 64
+    x = rng.standard_normal(max(n_tiles * block * k, 1)).astype(np.float32)
+    out = torch.full((n_tiles * block,), float("nan"), device="cuda")
+    count = torch.full((programs,), -1, dtype=torch.int32, device="cuda")
+    row_block_sums[(programs,)](torch.from_numpy(x).cuda(), out, count, n_tiles, k,
+                                BLOCK=block, FLATTEN=flatten)
+    torch.cuda.synchronize()
+    want, counts = _row_block_sums_reference(x[:n_tiles * block * k], n_tiles, k, block,
+                                             programs)
+    np.testing.assert_allclose(out.cpu().numpy(), want, rtol=1e-4, atol=1e-4)
+    np.testing.assert_array_equal(count.cpu().numpy(), counts)

@@ -163,23 +163,60 @@ def _tma_ptx(t09, dtype=np.float16, scaling="none", column_major=False, fp8=None
         num_stages=stages)
 
 
+def _assert_wgmma_not_serialized(ptx):
+    """Where ptxas is installed: it keeps the wgmma pipeline (no C7515
+    serialization warning) and copies no accumulator register before a
+    wait (a wait of its own injected in the loop, C7517, would show as
+    more than one; the one at the kernel's exit is outside the loop)."""
+    from conftest import PTXAS
+    if not PTXAS:
+        return
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        path = f"{tmp}/k.ptx"
+        with open(path, "w") as f:
+            f.write(ptx)
+        r = subprocess.run([PTXAS, "-arch=sm_90a", "-v", path, "-o", f"{tmp}/k.cubin"],
+                           capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "C7515" not in r.stderr and "C7510" not in r.stderr, r.stderr
+    assert r.stderr.count("C7517") <= 1, r.stderr
+
+
+#: Copies of the K loop and epilogue in the TMA kernel's PTX: the loop over
+#: tiles (tl.range(..., flatten=True)) becomes one flat loop, as FLAT writes
+#: it by hand, under a guard whose other branch runs the nest as written
+#: (where K has no block, or the steps would not fit an i32).
+TMA_COPIES = {"tma": 2, "flat": 1}
+
+
 @pytest.mark.parametrize("which", ["tma", "flat"])
 def test_tma_persistent_ptx(t09, which):
     # A and B by TMA in a 3-deep ring, C by a TMA store from shared memory
     # written with stmatrix; the store's wait is deferred: the loop over
     # tiles waits (read, 0 groups) once before rewriting the buffer, and
-    # once after the loop, not right after the store. The tile loop keeps
-    # one wgmma group in flight; the flattened loop (its accumulator read
-    # by the store on a tile's last step) waits for each.
+    # once after the loop, not right after the store. Each loop keeps one
+    # wgmma group in flight (one wait for 1 group in it); the flat one,
+    # whose accumulator the store reads on a tile's last step, waits for
+    # none only there: right after the branch on that step, and once after
+    # the loop (the nest's K loop once after it).
     _needs_extension()
     ptx = _tma_ptx(t09, which=which)
+    copies = TMA_COPIES[which]
     assert ptx.count(TMA_LOAD) >= 4
     assert "cp.async.cg" not in ptx
-    assert ptx.count("mbarrier.try_wait.parity") == 1
-    assert ("wgmma.wait_group.sync.aligned 1;" in ptx) == (which == "tma")
+    assert ptx.count("mbarrier.try_wait.parity") == copies
+    assert ptx.count("wgmma.wait_group.sync.aligned 1;") == copies
+    waits_for_none = ptx.count("wgmma.wait_group.sync.aligned 0;")
+    after_branch = re.findall(r"@%p\d+ bra\s+\S+;\s*// begin inline asm\s*"
+                              r"wgmma\.wait_group\.sync\.aligned 0;", ptx)
+    assert waits_for_none == 2 + (copies - 1)
+    assert len(after_branch) == 2
+    _assert_wgmma_not_serialized(ptx)
     # C's 256 columns are four 64-column boxes (128-byte swizzle).
-    assert ptx.count(TMA_STORE) == 4
-    assert ptx.count("stmatrix.sync.aligned") == 16
+    assert ptx.count(TMA_STORE) == 4 * copies
+    assert ptx.count("stmatrix.sync.aligned") == 16 * copies
     assert "st.global" not in ptx, "C must be stored by TMA, not through pointers"
     after_store = ptx[ptx.index(TMA_STORE):]
     # The store's group is committed, then the loop goes on (a branch back)
@@ -190,6 +227,29 @@ def test_tma_persistent_ptx(t09, which):
         "the TMA store is waited for right after it is issued"
 
 
+def test_flatten_gives_the_hand_flattened_loop(t09):
+    # The TMA kernel as Triton users write it (two loops, flatten=True)
+    # compiles to the loop FLAT writes by hand: the tilegpu IR's first
+    # loop is the same, op for op, but for value names and locations.
+    _needs_extension()
+
+    def first_loop(which):
+        a = b = c = np.zeros((512, 512), np.float16)
+        scale = np.zeros(512, np.float32)
+        ir = t09.matmul_tma_persistent_kernel.compile(
+            a, b, c, scale, scale, 512, 512, 512, BLOCK_SIZE_M=128, BLOCK_SIZE_N=256,
+            BLOCK_SIZE_K=64, GROUP_SIZE_M=8, SCALING="none", B_COLUMN_MAJOR=False,
+            FLAT=which == "flat", stage="tilegpu", target="cuda:90", num_warps=8,
+            num_stages=3)
+        loop = ir[ir.index("scf.for"):]
+        # The ops' names in order, up to the loop's end.
+        ops = re.findall(r"= ([a-z_]+\.[a-z_]+)|^\s*([a-z_]+\.[a-z_]+)", loop, re.M)
+        names = [x or y for x, y in ops]
+        return names[:names.index("scf.yield", names.index("tilegpu.warp_group_dot"))]
+
+    flat, fused = first_loop("flat"), first_loop("tma")
+    assert "tilegpu.warp_group_dot_wait" in fused
+    assert sorted(fused) == sorted(flat), (fused, flat)
 @pytest.mark.parametrize("config", [(128, 128, 64, 4, 8), (256, 128, 64, 3, 8),
                                     (64, 128, 64, 4, 4)])
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
@@ -204,7 +264,7 @@ def test_tma_persistent_configs_compile(t09, config, dtype):
         x, x, x, scale, scale, 512, 512, 512, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn,
         BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, SCALING="none", B_COLUMN_MAJOR=False, FLAT=False,
         stage="ptx", target="cuda:90", num_warps=warps, num_stages=stages)
-    assert ptx.count(TMA_STORE) == bn // 64 and TMA_LOAD in ptx
+    assert ptx.count(TMA_STORE) == TMA_COPIES["tma"] * (bn // 64) and TMA_LOAD in ptx
     assert "stmatrix.sync.aligned" in ptx
 
 
@@ -220,6 +280,10 @@ def test_fp8_persistent_ptx(t09, fp8, scaling):
                        config=(128, 256, 128, 3, 8), which=which)
         assert f".f32.{kind}.{kind}" in ptx
         assert TMA_STORE in ptx and "cp.async.cg" not in ptx
+        # One wgmma group in flight in the loop (the scales read under the
+        # tile's last step in the flattened loop).
+        assert ptx.count("wgmma.wait_group.sync.aligned 1;") == TMA_COPIES[which]
+        _assert_wgmma_not_serialized(ptx)
     a, b = _fp8((512, 512), fp8), _fp8((512, 512), fp8)
     c = np.zeros((512, 512), np.float16)
     scale = np.zeros(512, np.float32)
@@ -291,10 +355,15 @@ def _sm90(torch):
 @pytest.mark.gpu
 @pytest.mark.parametrize("which", ["pointers", "tma", "flat"])
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
-@pytest.mark.parametrize("mnk", [(1000, 776, 328), (2048, 3072, 512), (8, 8, 8)])
+@pytest.mark.parametrize("mnk", [(1000, 776, 328), (2048, 3072, 512), (8, 8, 8),
+                                 (4000, 3000, 200), (1500, 2056, 40)])
 def test_gpu_persistent_every_config(torch_cuda, t09, which, dtype, mnk, rng):
     # Every configuration (not only the autotuner's choice), masked tails,
-    # one program per SM, each output element written once.
+    # one program per SM, each output element written once. The last two
+    # shapes give each program several tiles with tails in M, N and K
+    # (the flattened loop keeps its dot in flight across a tile's end), the
+    # last one K in one block (every step ends a tile: the accumulator is
+    # stored and cleared each time).
     torch = torch_cuda
     _sm90(torch)
     m, n, k = mnk

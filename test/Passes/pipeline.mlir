@@ -642,6 +642,237 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
+// The flattened tile loop (tutorial 09's FLAT kernel after canonicalization):
+// the accumulator is read only under `scf.if` on a scalar condition (the
+// tile's last step stores it) and reset by a select on that condition. The
+// dot stays in flight across iterations (wait for 1 group after it); the
+// if waits for none at the start of its then region and yields what it
+// waited for, its else region the value in flight, and the loop carries
+// that result; the select goes, the next dot's use_c being whether the
+// accumulator holds a value (false after a reset and in the first
+// iteration). After the loop, the wait for none only where it holds one.
+// CHECK-LABEL: func.func @tma_wgmma_flat
+// CHECK: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00>
+// CHECK: %[[RES:.*]]:5 = scf.for %[[I:[a-z0-9_]+]] = {{.*}} iter_args(%[[ACC:[a-z0-9_]+]] = %{{.*}}, %{{.*}} = %c0_i32{{.*}}, %{{.*}} = %c2_i32{{.*}}, %{{.*}} = %c0_i32{{.*}}, %[[USE:[a-z0-9_]+]] = %false)
+// CHECK: %[[D:.*]] = tilegpu.warp_group_dot async %{{.*}}, %{{.*}}, %[[ACC]] use_c = %[[USE]]
+// CHECK-NEXT: %[[W:.*]] = tilegpu.warp_group_dot_wait %[[D]] {pendings = 1 : i32}
+// CHECK-NOT: arith.select %{{.*}}, %[[ZEROS]]
+// CHECK-NOT: tilegpu.warp_group_dot_wait
+// CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[I]], %{{.*}} : i32
+// CHECK-NOT: tilegpu.warp_group_dot_wait
+// CHECK: %[[KEPT:.*]] = scf.if %[[LAST]] -> (tensor<64x64xf32, {{.*}}>) {
+// CHECK-NEXT: %[[DONE:.*]] = tilegpu.warp_group_dot_wait %[[W]] {pendings = 0 : i32}
+// CHECK-NEXT: tile.store %{{.*}}, %[[DONE]]
+// CHECK-NEXT: scf.yield %[[DONE]] :
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[W]] :
+// CHECK-NEXT: {{^ +}}}
+// CHECK: %[[HOLDS:.*]] = arith.xori %[[LAST]], %true
+// CHECK-NEXT: scf.yield %[[KEPT]], %{{.*}}, %{{.*}}, %{{.*}}, %[[HOLDS]]
+// CHECK: %[[AFTER:.*]] = scf.if %[[RES]]#4
+// CHECK-NEXT: tilegpu.warp_group_dot_wait %[[RES]]#0 {pendings = 0 : i32}
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[ZEROS]]
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_wgmma_flat(%ma: !tile.ptr<i8>, %mb: !tile.ptr<i8>, %row: i32, %col: i32, %k: i32, %last_k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %res = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+      %kk = arith.muli %i, %c64 : i32
+      %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %abar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %abar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %abar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %ma[%row, %kk] %a, %abar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %abar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %abar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %bbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %bbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %bbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mb[%col, %kk] %b, %bbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %bbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %bbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %bt = tilegpu.memdesc_trans %b : !tilegpu.memdesc<64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nvt, mutable>
+      %d = tilegpu.warp_group_dot %a, %bt, %acc : !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<64x64xf16, #nvt, mutable> -> tensor<64x64xf32, #mma>
+      %last = arith.cmpi eq, %i, %last_k : i32
+      %next = arith.select %last, %acc0, %d : tensor<64x64xf32, #mma>
+      scf.if %last {
+        tile.store %out, %d : tensor<64x64x!tile.ptr<f32>, #mma>
+      }
+      scf.yield %next : tensor<64x64xf32, #mma>
+    }
+    tile.store %out, %res : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// The reset on the condition's false side, from an accumulator that is
+// not zeros: the flag starts true (no ub.poison) and is the condition
+// itself; the else region reads the accumulator (waits), the then region
+// yields it in flight; the zeros after the loop are the reset's.
+// CHECK-LABEL: func.func @tma_wgmma_flat_reset_when_false
+// CHECK-NOT: ub.poison
+// CHECK: %[[RES:.*]]:5 = scf.for %{{.*}} iter_args(%[[ACC:[a-z0-9_]+]] = %arg7, {{.*}}, %[[USE:[a-z0-9_]+]] = %true)
+// CHECK: %[[D:.*]] = tilegpu.warp_group_dot async %{{.*}}, %{{.*}}, %[[ACC]] use_c = %[[USE]]
+// CHECK-NEXT: %[[W:.*]] = tilegpu.warp_group_dot_wait %[[D]] {pendings = 1 : i32}
+// CHECK: %[[GOON:.*]] = arith.cmpi ne
+// CHECK: %[[KEPT:.*]] = scf.if %[[GOON]] -> (tensor<64x64xf32, {{.*}}>) {
+// CHECK-NEXT: scf.yield %[[W]] :
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[DONE:.*]] = tilegpu.warp_group_dot_wait %[[W]] {pendings = 0 : i32}
+// CHECK-NEXT: tile.store %{{.*}}, %[[DONE]]
+// CHECK-NEXT: scf.yield %[[DONE]] :
+// CHECK-NEXT: {{^ +}}}
+// CHECK-NEXT: scf.yield %[[KEPT]], %{{.*}}, %{{.*}}, %{{.*}}, %[[GOON]]
+// CHECK: scf.if %[[RES]]#4
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_wgmma_flat_reset_when_false(%ma: !tile.ptr<i8>, %mb: !tile.ptr<i8>, %row: i32, %col: i32, %k: i32, %last_k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>, %acc0: tensor<64x64xf32, #mma>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %zeros = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %res = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+      %kk = arith.muli %i, %c64 : i32
+      %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %abar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %abar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %abar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %ma[%row, %kk] %a, %abar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %abar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %abar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %bbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %bbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %bbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mb[%col, %kk] %b, %bbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %bbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %bbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %bt = tilegpu.memdesc_trans %b : !tilegpu.memdesc<64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nvt, mutable>
+      %d = tilegpu.warp_group_dot %a, %bt, %acc : !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<64x64xf16, #nvt, mutable> -> tensor<64x64xf32, #mma>
+      %goon = arith.cmpi ne, %i, %last_k : i32
+      %next = arith.select %goon, %d, %zeros : tensor<64x64xf32, #mma>
+      scf.if %goon {
+      } else {
+        tile.store %out, %d : tensor<64x64x!tile.ptr<f32>, #mma>
+      }
+      scf.yield %next : tensor<64x64xf32, #mma>
+    }
+    tile.store %out, %res : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// Must not: an accumulator read in every iteration (stored outside any
+// scf.if), reset under a condition that is a tensor, read under a scalar
+// condition from inline assembly (neither the same in every thread), or
+// whose carried value something besides the dot reads keeps the dot
+// synchronous: no wait, no use_c.
+// CHECK-LABEL: func.func @tma_wgmma_acc_read_each_iteration
+// CHECK: scf.for
+// CHECK: tilegpu.warp_group_dot %{{.*}}, %{{.*}}, %{{[a-z0-9_]+}} :
+// CHECK-NOT: tilegpu.warp_group_dot_wait
+// CHECK: tilegpu.warp_group_dot %{{.*}}, %{{.*}}, %{{[a-z0-9_]+}} :
+// CHECK-NOT: tilegpu.warp_group_dot_wait
+// CHECK: tilegpu.warp_group_dot %{{.*}}, %{{.*}}, %{{[a-z0-9_]+}} :
+// CHECK-NOT: tilegpu.warp_group_dot_wait
+// CHECK: tilegpu.warp_group_dot %{{.*}}, %{{.*}}, %{{[a-z0-9_]+}} :
+// CHECK-NOT: tilegpu.warp_group_dot_wait
+// CHECK: return
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_wgmma_acc_read_each_iteration(%ma: !tile.ptr<i8>, %mb: !tile.ptr<i8>, %row: i32, %col: i32, %k: i32, %last_k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>, %mask: tensor<64x64xi1, #mma>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    // Stored in every iteration.
+    %res = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+      %kk = arith.muli %i, %c64 : i32
+      %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %abar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %abar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %abar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %ma[%row, %kk] %a, %abar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %abar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %abar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %d = tilegpu.warp_group_dot %a, %a, %acc : !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<64x64xf32, #mma>
+      %last = arith.cmpi eq, %i, %last_k : i32
+      %next = arith.select %last, %acc0, %d : tensor<64x64xf32, #mma>
+      tile.store %out, %d : tensor<64x64x!tile.ptr<f32>, #mma>
+      scf.yield %next : tensor<64x64xf32, #mma>
+    }
+    // Reset element by element, on a tensor condition.
+    %res2 = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %res) -> (tensor<64x64xf32, #mma>) : i32 {
+      %kk = arith.muli %i, %c64 : i32
+      %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %abar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %abar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %abar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %ma[%row, %kk] %a, %abar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %abar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %abar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %d = tilegpu.warp_group_dot %a, %a, %acc : !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<64x64xf32, #mma>
+      %next = arith.select %mask, %acc0, %d : tensor<64x64xi1, #mma>, tensor<64x64xf32, #mma>
+      scf.yield %next : tensor<64x64xf32, #mma>
+    }
+    // Stored under a condition that may differ between threads (inline
+    // assembly: the wgmma wait is .sync.aligned).
+    %res25 = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %res2) -> (tensor<64x64xf32, #mma>) : i32 {
+      %kk = arith.muli %i, %c64 : i32
+      %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %abar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %abar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %abar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %ma[%row, %kk] %a, %abar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %abar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %abar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %d = tilegpu.warp_group_dot %a, %a, %acc : !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<64x64xf32, #mma>
+      %lane = tile.inline_asm "mov.u32 $0, %laneid;" constraints "=r" () {pack = 1 : i32, pure = true} : () -> i32
+      %first = arith.cmpi eq, %lane, %c0 : i32
+      scf.if %first {
+        tile.store %out, %d : tensor<64x64x!tile.ptr<f32>, #mma>
+      }
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    // The carried accumulator read besides the dot.
+    %res3 = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %res25) -> (tensor<64x64xf32, #mma>) : i32 {
+      %kk = arith.muli %i, %c64 : i32
+      %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %abar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %abar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %abar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %ma[%row, %kk] %a, %abar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %abar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %abar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tile.store %out, %acc : tensor<64x64x!tile.ptr<f32>, #mma>
+      %d = tilegpu.warp_group_dot %a, %a, %acc : !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    tile.store %out, %res3 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
 // TMA blocks read into dot operand layouts (local_load): this iteration's
 // stage is read after the mbarrier wait, and the copies for iteration
 // i + 2 come after the last read (the dot is synchronous: no wgmma wait).

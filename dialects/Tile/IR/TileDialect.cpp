@@ -115,7 +115,7 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
-  if (name == kWarpSpecializeAttrName) {
+  if (name == kWarpSpecializeAttrName || name == kFlattenAttrName) {
     if (!isa<scf::ForOp>(op) || !isa<UnitAttr>(attr.getValue()))
       return op->emitError("'")
              << name << "' is a unit loop option, for scf.for only";

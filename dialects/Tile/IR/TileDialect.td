@@ -55,6 +55,9 @@ def Tile_Dialect : Dialect {
     /// the loop's TMA copies issued by a producer warp group of their own
     /// where terrazzo-pipeline can (sm_90), the kernel's warps consuming.
     static constexpr ::llvm::StringLiteral kWarpSpecializeAttrName = "tile.warp_specialize";
+    /// `tile.flatten` (unit): tl.range(..., flatten=True), the loop fused
+    /// with its inner loop into one (terrazzo-flatten-loops).
+    static constexpr ::llvm::StringLiteral kFlattenAttrName = "tile.flatten";
   }];
 }
 

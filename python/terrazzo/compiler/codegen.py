@@ -786,9 +786,10 @@ class CodeGenerator:
         return None
 
     def _range_options(self, node, rng) -> Dict[str, int]:
-        """tl.range's num_stages, loop_unroll_factor and warp_specialize as
-        the loop's attributes (tile.num_stages, tile.loop_unroll_factor,
-        tile.warp_specialize), checked."""
+        """tl.range's num_stages, loop_unroll_factor, warp_specialize and
+        flatten as the loop's attributes (tile.num_stages,
+        tile.loop_unroll_factor, tile.warp_specialize, tile.flatten),
+        checked."""
         options = {}
         for name, least, value in (("num_stages", 0, rng.num_stages),
                                    ("loop_unroll_factor", 1, rng.loop_unroll_factor)):
@@ -810,6 +811,9 @@ class CodeGenerator:
         # A loop whose copies a producer warp group may issue (sm_90).
         if _unwrap(rng.hints["warp_specialize"]):
             options["warp_specialize"] = True
+        # A loop over tiles fused with its inner loop (terrazzo-flatten-loops).
+        if _unwrap(rng.hints["flatten"]):
+            options["flatten"] = True
         return options
 
     def visit_For(self, node):

@@ -957,10 +957,15 @@ class range:
       the copies, while the kernel's warps compute and take turns on the
       tensor cores; the kernel then runs num_warps + 4 warps. Elsewhere
       the loop is pipelined as without it;
-    * `disallow_acc_multi_buffer`, `flatten`, `disable_licm`: accepted as
-      hints. The first is about Blackwell's tensor memory; loops are not
-      flattened, and loop-invariant code still leaves the loop (the
-      results are the same either way)."""
+    * `flatten`: a loop over tiles whose body computes the tile's
+      coordinates, runs one inner loop whose bounds and start values do not
+      depend on the tile, and then stores (a persistent GEMM) becomes one
+      loop over all the steps of the program's tiles, so that the inner
+      loop's pipeline runs across the tiles' ends; other loops stay as
+      written;
+    * `disallow_acc_multi_buffer`, `disable_licm`: accepted as hints. The
+      first is about Blackwell's tensor memory; loop-invariant code still
+      leaves the loop (the results are the same either way)."""
 
     def __init__(self, arg1, arg2=None, step=None, num_stages=None,
                  loop_unroll_factor=None, disallow_acc_multi_buffer=False,
