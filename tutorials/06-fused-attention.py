@@ -216,10 +216,20 @@ def _attn_fwd_persistent(Q, K, V, sm_scale, M, Out,
                          EVEN_N: tl.constexpr, WARP_SPECIALIZE: tl.constexpr):
     tiles_m = tl.cdiv(N_CTX, BLOCK_M)
     for tile in tl.range(tl.program_id(0), tiles_m * Z * H, tl.num_programs(0)):
+        off_hz = tile // tiles_m
+        start_m = tile % tiles_m
+        if CAUSAL:
+            # A row block's work grows with start_m: every other head is
+            # walked from its last row block, so that a program's tiles of
+            # two consecutive rounds cost about the same as anyone's and
+            # the programs stay together (on the same heads' K and V).
+            # (The maximum with 0 changes nothing but lets the compiler know
+            # the index is not negative, as K's and V's TMA copies need.)
+            start_m = tl.where(off_hz % 2 == 1, tl.maximum(tiles_m - 1 - start_m, 0), start_m)
         _attn_fwd_tile(Q, K, V, sm_scale, M, Out, stride_qz, stride_qh, stride_qm,
                        stride_kz, stride_kh, stride_kn, stride_vz, stride_vh, stride_vn,
                        stride_oz, stride_oh, stride_om, H, N_CTX,
-                       tile % tiles_m, tile // tiles_m, HEAD_DIM, BLOCK_M, BLOCK_N,
+                       start_m, off_hz, HEAD_DIM, BLOCK_M, BLOCK_N,
                        CAUSAL, EVEN_N, WARP_SPECIALIZE, True)
 
 
@@ -373,13 +383,13 @@ def fwd_config(head_dim, causal, fp8, warp_specialize=None):
 
 def fwd_persistent(head_dim, causal, fp8, warp_specialize=None):
     """Whether the forward runs persistent by default: with the producer
-    warp group at D=128 without the causal mask, where on the H100 the
-    producer goes on into the next tile's keys while the consumers finish a
-    tile (3-11% faster from 1k to 16k); not at D=64 nor with the causal mask,
-    where it measured 6-16% slower (bench/RESULTS.md, session 15)."""
+    warp group at D=128, where on the H100 the producer goes on into the
+    next tile's keys while the consumers finish a tile (non-causal 3-11%
+    faster from 1k to 16k, causal 1-19%); not at D=64, where it measured
+    6-15% slower (bench/RESULTS.md, session 15)."""
     if warp_specialize is None:
         warp_specialize = fwd_config(head_dim, causal, fp8)["WARP_SPECIALIZE"]
-    return head_dim > 64 and not causal and not fp8 and warp_specialize
+    return head_dim > 64 and not fp8 and warp_specialize
 
 
 BWD_CONFIG = dict(BLOCK_M=64, BLOCK_N=64, num_warps=4, num_stages=3)

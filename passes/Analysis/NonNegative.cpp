@@ -160,6 +160,10 @@ bool nonNegative(Value value, int depth, Assumed &assumed) {
     return llvm::any_of(def->getOperands(), [&](Value operand) {
       return nonNegative(operand, depth + 1, assumed);
     });
+  // Either of two values that are not negative.
+  if (auto select = dyn_cast<arith::SelectOp>(def))
+    return nonNegative(select.getTrueValue(), depth + 1, assumed) &&
+           nonNegative(select.getFalseValue(), depth + 1, assumed);
   return false;
 }
 

@@ -454,3 +454,152 @@ func.func @unmasked_moving_columns(%a: !tile.ptr<f16> {tile.divisibility = 16 : 
   }
   return %res : tensor<64x64xf32>
 }
+
+// -----
+
+// A row coordinate chosen by a select between two values known not to be
+// negative (a program id and a maximum with 0: a persistent kernel's
+// row block walked from either end) is not negative either: A keeps its
+// descriptor load.
+// CHECK-LABEL: func.func @coordinate_from_select
+// CHECK-COUNT-2: tile.make_tensor_desc
+// CHECK-NOT: tile.load
+// CHECK: return
+func.func @coordinate_from_select(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i32 {tile.divisibility = 16 : i32, tile.nonnegative}, %n: i32 {tile.divisibility = 16 : i32, tile.nonnegative}, %k: i32 {tile.divisibility = 16 : i32, tile.nonnegative}, %flag: i1, %xr: i32) -> tensor<128x128xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 32 : i32
+  %c128 = arith.constant 128 : i32
+  %zA = arith.constant dense<0.0> : tensor<128x32xf16>
+  %zB = arith.constant dense<0.0> : tensor<32x128xf16>
+  %acc0 = arith.constant dense<0.0> : tensor<128x128xf32>
+  %px = tile.program_id x : i32
+  %py = tile.program_id y : i32
+  %xc = arith.maxsi %xr, %c0 : i32
+  %row = arith.select %flag, %px, %xc : i32
+  %rm0 = arith.muli %row, %c128 : i32
+  %rn0 = arith.muli %py, %c128 : i32
+  %r128 = tile.make_range 0 to 128 : tensor<128xi32>
+  %r32 = tile.make_range 0 to 32 : tensor<32xi32>
+  %rm0s = tile.splat %rm0 : i32 -> tensor<128xi32>
+  %offm = arith.addi %rm0s, %r128 : tensor<128xi32>
+  %rn0s = tile.splat %rn0 : i32 -> tensor<128xi32>
+  %offn = arith.addi %rn0s, %r128 : tensor<128xi32>
+  %offm2 = tile.expand_dims %offm axis = 1 : tensor<128xi32> -> tensor<128x1xi32>
+  %ks = tile.splat %k : i32 -> tensor<128x1xi32>
+  %arow = arith.muli %offm2, %ks : tensor<128x1xi32>
+  %asp = tile.splat %a : !tile.ptr<f16> -> tensor<128x1x!tile.ptr<f16>>
+  %arp = tile.addptr %asp, %arow : tensor<128x1x!tile.ptr<f16>>, tensor<128x1xi32>
+  %arpb = tile.broadcast %arp : tensor<128x1x!tile.ptr<f16>> -> tensor<128x32x!tile.ptr<f16>>
+  %ms = tile.splat %m : i32 -> tensor<128x1xi32>
+  %mrow = arith.cmpi slt, %offm2, %ms : tensor<128x1xi32>
+  %mrowb = tile.broadcast %mrow : tensor<128x1xi1> -> tensor<128x32xi1>
+  %ks1 = tile.splat %k : i32 -> tensor<1x32xi32>
+  %ns = tile.splat %n : i32 -> tensor<32x1xi32>
+  %bsp = tile.splat %b : !tile.ptr<f16> -> tensor<32x1x!tile.ptr<f16>>
+  %offn2 = tile.expand_dims %offn axis = 0 : tensor<128xi32> -> tensor<1x128xi32>
+  %offn2b = tile.broadcast %offn2 : tensor<1x128xi32> -> tensor<32x128xi32>
+  %ks2 = tile.splat %k : i32 -> tensor<32x1xi32>
+  %ns1 = tile.splat %n : i32 -> tensor<1x128xi32>
+  %ncol = arith.cmpi slt, %offn2, %ns1 : tensor<1x128xi32>
+  %ncolb = tile.broadcast %ncol : tensor<1x128xi1> -> tensor<32x128xi1>
+  %steps = arith.divsi %k, %c32 : i32
+  %res = scf.for %i = %c0 to %steps step %c1 iter_args(%acc = %acc0) -> (tensor<128x128xf32>) : i32 {
+    %kk = arith.muli %i, %c32 : i32
+    %kks = tile.splat %kk : i32 -> tensor<32xi32>
+    %kidx = arith.addi %kks, %r32 : tensor<32xi32>
+    %kcol = tile.expand_dims %kidx axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+    %kcolb = tile.broadcast %kcol : tensor<1x32xi32> -> tensor<128x32xi32>
+    %ap = tile.addptr %arpb, %kcolb : tensor<128x32x!tile.ptr<f16>>, tensor<128x32xi32>
+    %kmask = arith.cmpi slt, %kcol, %ks1 : tensor<1x32xi32>
+    %kmaskb = tile.broadcast %kmask : tensor<1x32xi1> -> tensor<128x32xi1>
+    %amask = arith.andi %mrowb, %kmaskb : tensor<128x32xi1>
+    %x = tile.load %ap, %amask, %zA : tensor<128x32x!tile.ptr<f16>>
+    %krow = tile.expand_dims %kidx axis = 1 : tensor<32xi32> -> tensor<32x1xi32>
+    %brow = arith.muli %krow, %ns : tensor<32x1xi32>
+    %brp = tile.addptr %bsp, %brow : tensor<32x1x!tile.ptr<f16>>, tensor<32x1xi32>
+    %brpb = tile.broadcast %brp : tensor<32x1x!tile.ptr<f16>> -> tensor<32x128x!tile.ptr<f16>>
+    %bp = tile.addptr %brpb, %offn2b : tensor<32x128x!tile.ptr<f16>>, tensor<32x128xi32>
+    %kmask2 = arith.cmpi slt, %krow, %ks2 : tensor<32x1xi32>
+    %kmask2b = tile.broadcast %kmask2 : tensor<32x1xi1> -> tensor<32x128xi1>
+    %bmask = arith.andi %kmask2b, %ncolb : tensor<32x128xi1>
+    %y = tile.load %bp, %bmask, %zB : tensor<32x128x!tile.ptr<f16>>
+    %d = tile.dot %x, %y, %acc : tensor<128x32xf16> * tensor<32x128xf16> -> tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  return %res : tensor<128x128xf32>
+}
+
+// -----
+
+// Must not: one of the select's values may be negative (TMA would read
+// zeros where the load reads memory): A stays a pointer load, B does not.
+// CHECK-LABEL: func.func @coordinate_from_select_maybe_negative
+// CHECK-COUNT-1: tile.make_tensor_desc
+// CHECK-NOT: tile.make_tensor_desc
+// CHECK: tile.load
+// CHECK: tile.desc_load
+// CHECK: return
+func.func @coordinate_from_select_maybe_negative(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i32 {tile.divisibility = 16 : i32, tile.nonnegative}, %n: i32 {tile.divisibility = 16 : i32, tile.nonnegative}, %k: i32 {tile.divisibility = 16 : i32, tile.nonnegative}, %flag: i1, %xr: i32) -> tensor<128x128xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 32 : i32
+  %c128 = arith.constant 128 : i32
+  %zA = arith.constant dense<0.0> : tensor<128x32xf16>
+  %zB = arith.constant dense<0.0> : tensor<32x128xf16>
+  %acc0 = arith.constant dense<0.0> : tensor<128x128xf32>
+  %px = tile.program_id x : i32
+  %py = tile.program_id y : i32
+  %row = arith.select %flag, %px, %xr : i32
+  %rm0 = arith.muli %row, %c128 : i32
+  %rn0 = arith.muli %py, %c128 : i32
+  %r128 = tile.make_range 0 to 128 : tensor<128xi32>
+  %r32 = tile.make_range 0 to 32 : tensor<32xi32>
+  %rm0s = tile.splat %rm0 : i32 -> tensor<128xi32>
+  %offm = arith.addi %rm0s, %r128 : tensor<128xi32>
+  %rn0s = tile.splat %rn0 : i32 -> tensor<128xi32>
+  %offn = arith.addi %rn0s, %r128 : tensor<128xi32>
+  %offm2 = tile.expand_dims %offm axis = 1 : tensor<128xi32> -> tensor<128x1xi32>
+  %ks = tile.splat %k : i32 -> tensor<128x1xi32>
+  %arow = arith.muli %offm2, %ks : tensor<128x1xi32>
+  %asp = tile.splat %a : !tile.ptr<f16> -> tensor<128x1x!tile.ptr<f16>>
+  %arp = tile.addptr %asp, %arow : tensor<128x1x!tile.ptr<f16>>, tensor<128x1xi32>
+  %arpb = tile.broadcast %arp : tensor<128x1x!tile.ptr<f16>> -> tensor<128x32x!tile.ptr<f16>>
+  %ms = tile.splat %m : i32 -> tensor<128x1xi32>
+  %mrow = arith.cmpi slt, %offm2, %ms : tensor<128x1xi32>
+  %mrowb = tile.broadcast %mrow : tensor<128x1xi1> -> tensor<128x32xi1>
+  %ks1 = tile.splat %k : i32 -> tensor<1x32xi32>
+  %ns = tile.splat %n : i32 -> tensor<32x1xi32>
+  %bsp = tile.splat %b : !tile.ptr<f16> -> tensor<32x1x!tile.ptr<f16>>
+  %offn2 = tile.expand_dims %offn axis = 0 : tensor<128xi32> -> tensor<1x128xi32>
+  %offn2b = tile.broadcast %offn2 : tensor<1x128xi32> -> tensor<32x128xi32>
+  %ks2 = tile.splat %k : i32 -> tensor<32x1xi32>
+  %ns1 = tile.splat %n : i32 -> tensor<1x128xi32>
+  %ncol = arith.cmpi slt, %offn2, %ns1 : tensor<1x128xi32>
+  %ncolb = tile.broadcast %ncol : tensor<1x128xi1> -> tensor<32x128xi1>
+  %steps = arith.divsi %k, %c32 : i32
+  %res = scf.for %i = %c0 to %steps step %c1 iter_args(%acc = %acc0) -> (tensor<128x128xf32>) : i32 {
+    %kk = arith.muli %i, %c32 : i32
+    %kks = tile.splat %kk : i32 -> tensor<32xi32>
+    %kidx = arith.addi %kks, %r32 : tensor<32xi32>
+    %kcol = tile.expand_dims %kidx axis = 0 : tensor<32xi32> -> tensor<1x32xi32>
+    %kcolb = tile.broadcast %kcol : tensor<1x32xi32> -> tensor<128x32xi32>
+    %ap = tile.addptr %arpb, %kcolb : tensor<128x32x!tile.ptr<f16>>, tensor<128x32xi32>
+    %kmask = arith.cmpi slt, %kcol, %ks1 : tensor<1x32xi32>
+    %kmaskb = tile.broadcast %kmask : tensor<1x32xi1> -> tensor<128x32xi1>
+    %amask = arith.andi %mrowb, %kmaskb : tensor<128x32xi1>
+    %x = tile.load %ap, %amask, %zA : tensor<128x32x!tile.ptr<f16>>
+    %krow = tile.expand_dims %kidx axis = 1 : tensor<32xi32> -> tensor<32x1xi32>
+    %brow = arith.muli %krow, %ns : tensor<32x1xi32>
+    %brp = tile.addptr %bsp, %brow : tensor<32x1x!tile.ptr<f16>>, tensor<32x1xi32>
+    %brpb = tile.broadcast %brp : tensor<32x1x!tile.ptr<f16>> -> tensor<32x128x!tile.ptr<f16>>
+    %bp = tile.addptr %brpb, %offn2b : tensor<32x128x!tile.ptr<f16>>, tensor<32x128xi32>
+    %kmask2 = arith.cmpi slt, %krow, %ks2 : tensor<32x1xi32>
+    %kmask2b = tile.broadcast %kmask2 : tensor<32x1xi1> -> tensor<32x128xi1>
+    %bmask = arith.andi %kmask2b, %ncolb : tensor<32x128xi1>
+    %y = tile.load %bp, %bmask, %zB : tensor<32x128x!tile.ptr<f16>>
+    %d = tile.dot %x, %y, %acc : tensor<128x32xf16> * tensor<32x128xf16> -> tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  return %res : tensor<128x128xf32>
+}
