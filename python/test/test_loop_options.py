@@ -239,19 +239,17 @@ def _row_block_sums_ir(flatten, stage="tile"):
     return row_block_sums.compile(x, out, count, 8, 8, BLOCK=64, FLATTEN=flatten, stage=stage)
 
 
-def test_flatten_fuses_the_loops():
-    # One loop over the tiles' steps (the tile and k from its index, the
-    # store on a tile's last step) under a guard, the nest as written in
-    # the guard's other branch; without the hint, the nest alone.
+def test_flatten_is_a_hint():
+    # The frontend marks the loop (tile.flatten, what terrazzo-flatten-loops
+    # takes in terrazzo-opt); the compiler keeps the nest, with or without
+    # the hint (the flattened loop measured slower on the H100).
     pytest.importorskip("terrazzo._C")
     flat = _row_block_sums_ir(True)
     nest = _row_block_sums_ir(False)
-    assert nest.count("scf.for") == 2 and "scf.if" not in nest, nest
-    assert flat.count("scf.for") == 3 and flat.count("scf.if") == 2, flat
-    assert flat.count("tile.store") == 3 and "tile.flatten" not in flat, flat
-    flat_loop = flat[flat.index("scf.for"):]
-    assert re.search(r"arith\.divsi %arg\d+, ", flat_loop) and \
-        re.search(r"arith\.remsi %arg\d+, ", flat_loop), flat_loop
+    assert "tile.flatten" in flat and "tile.flatten" not in nest, flat
+    for ir in (flat, nest):
+        assert ir.count("scf.for") == 2 and "scf.if" not in ir, ir
+        assert ir.count("tile.store") == 2, ir
 
 
 @pytest.mark.parametrize("flatten", [False, True])

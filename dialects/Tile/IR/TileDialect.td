@@ -56,7 +56,8 @@ def Tile_Dialect : Dialect {
     /// where terrazzo-pipeline can (sm_90), the kernel's warps consuming.
     static constexpr ::llvm::StringLiteral kWarpSpecializeAttrName = "tile.warp_specialize";
     /// `tile.flatten` (unit): tl.range(..., flatten=True), the loop fused
-    /// with its inner loop into one (terrazzo-flatten-loops).
+    /// with its inner loop into one by terrazzo-flatten-loops (not in the
+    /// compiler's pipeline: a hint).
     static constexpr ::llvm::StringLiteral kFlattenAttrName = "tile.flatten";
   }];
 }
