@@ -381,15 +381,17 @@ def fwd_config(head_dim, causal, fp8, warp_specialize=None):
                 WARP_SPECIALIZE=warp_specialize)
 
 
-def fwd_persistent(head_dim, causal, fp8, warp_specialize=None):
+def fwd_persistent(head_dim, causal, fp8, n_ctx, warp_specialize=None):
     """Whether the forward runs persistent by default: with the producer
     warp group at D=128, where on the H100 the producer goes on into the
     next tile's keys while the consumers finish a tile (non-causal 3-11%
-    faster from 1k to 16k, causal 1-19%); not at D=64, where it measured
-    6-15% slower (bench/RESULTS.md, session 15)."""
+    faster from 1k to 16k; causal 4-20% up to 4k, and from 5% slower to 1%
+    faster at 8k-16k, depending on the call); not at D=64, where it
+    measured 6-15% slower (bench/RESULTS.md, session 15)."""
     if warp_specialize is None:
         warp_specialize = fwd_config(head_dim, causal, fp8)["WARP_SPECIALIZE"]
-    return head_dim > 64 and not fp8 and warp_specialize
+    return (head_dim > 64 and not fp8 and warp_specialize and
+            (not causal or n_ctx <= 4096))
 
 
 BWD_CONFIG = dict(BLOCK_M=64, BLOCK_N=64, num_warps=4, num_stages=3)
@@ -416,7 +418,7 @@ def attention_forward(q, k, v, causal, sm_scale, kernels=None, config=None,
     fp8 = torch is not None and isinstance(q, torch.Tensor) and q.dtype == torch.float8_e4m3fn
     cfg = dict(config or fwd_config(head_dim, causal, fp8, warp_specialize))
     if persistent is None:
-        persistent = config is None and fwd_persistent(head_dim, causal, fp8,
+        persistent = config is None and fwd_persistent(head_dim, causal, fp8, n_ctx,
                                                        cfg["WARP_SPECIALIZE"])
     if causal:
         cfg["BLOCK_N"] = min(cfg["BLOCK_N"], cfg["BLOCK_M"])
