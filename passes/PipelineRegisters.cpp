@@ -204,9 +204,8 @@ LogicalResult mlir::terrazzo::prefetchThroughRegisters(scf::ForOp loop) {
     llvm::stable_sort(prefetches, [&](const Prefetch &a, const Prefetch &b) {
       return allocBytes(a.alloc) < allocBytes(b.alloc);
     });
-    while (!prefetches.empty() &&
-           peakLoopBytes(loop, prefetches) >
-               int64_t(target->maxSharedMemoryBytes))
+    while (!prefetches.empty() && peakLoopBytes(loop, prefetches) >
+                                      int64_t(target->maxSharedMemoryBytes))
       prefetches.pop_back();
     // Program order again, for the order of the loads and stores.
     llvm::sort(prefetches, [](const Prefetch &a, const Prefetch &b) {

@@ -116,15 +116,16 @@ enum class Rounding { Nearest, Zero, Down, Up };
 /// inline assembly in a VGPR: no instruction. (llvm.arithmetic.fence would
 /// say this, but LLVM 22's AMDGPU back end miscompiles it.)
 Value *barrier(Builder &b, Value *value) {
-  auto *type = llvm::FunctionType::get(value->getType(), {value->getType()},
-                                       false);
+  auto *type =
+      llvm::FunctionType::get(value->getType(), {value->getType()}, false);
   return b.CreateCall(llvm::InlineAsm::get(type, "", "=v,0", false), {value});
 }
 
 bool isBarrier(const llvm::Instruction &instruction) {
   auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction);
   auto *assembly =
-      call ? llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()) : nullptr;
+      call ? llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand())
+           : nullptr;
   return assembly && assembly->getAsmString().empty() &&
          assembly->getConstraintString() == "=v,0";
 }
@@ -153,9 +154,10 @@ Value *nextUp(Builder &b, Value *t) {
   llvm::Type *intType = bitsType(b, t);
   Value *bits = b.CreateBitCast(t, intType);
   Value *zero = floatConstant(t, 0.0);
-  Value *stepped = b.CreateSelect(b.CreateFCmpOGT(t, zero),
-                                  b.CreateAdd(bits, b.getIntN(intType->getIntegerBitWidth(), 1)),
-                                  b.CreateSub(bits, b.getIntN(intType->getIntegerBitWidth(), 1)));
+  Value *stepped = b.CreateSelect(
+      b.CreateFCmpOGT(t, zero),
+      b.CreateAdd(bits, b.getIntN(intType->getIntegerBitWidth(), 1)),
+      b.CreateSub(bits, b.getIntN(intType->getIntegerBitWidth(), 1)));
   stepped = b.CreateSelect(b.CreateFCmpOEQ(t, zero),
                            llvm::ConstantInt::get(intType, 1), stepped);
   Value *up = b.CreateBitCast(stepped, t->getType());
@@ -198,13 +200,14 @@ Value *directed(Builder &b, Rounding mode, Value *t, Value *error) {
 Value *sumError(Builder &b, Value *a, Value *x, Value *s) {
   Value *xv = b.CreateFSub(s, a);
   Value *av = b.CreateFSub(s, xv);
-  Value *error =
-      b.CreateFAdd(b.CreateFSub(a, av), b.CreateFSub(x, xv));
+  Value *error = b.CreateFAdd(b.CreateFSub(a, av), b.CreateFSub(x, xv));
   Value *inf = floatConstant(s, INFINITY);
   Value *overflow = b.CreateAnd(
       b.CreateFCmpOEQ(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, s), inf),
-      b.CreateAnd(b.CreateFCmpOLT(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, a), inf),
-                  b.CreateFCmpOLT(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x), inf)));
+      b.CreateAnd(b.CreateFCmpOLT(
+                      b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, a), inf),
+                  b.CreateFCmpOLT(
+                      b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x), inf)));
   return b.CreateSelect(overflow, b.CreateFNeg(s), error);
 }
 
@@ -292,7 +295,9 @@ Value *toF32(Builder &b, Rounding mode, Value *x, Value *error) {
 }
 
 Value *wide(Builder &b, Value *x) { return b.CreateFPExt(x, b.getDoubleTy()); }
-Value *zeroF64(Builder &b) { return llvm::ConstantFP::get(b.getDoubleTy(), 0.0); }
+Value *zeroF64(Builder &b) {
+  return llvm::ConstantFP::get(b.getDoubleTy(), 0.0);
+}
 
 /// float32 arithmetic rounded in `mode`, computed in float64 where the
 /// operation is exact (products, and sums, products plus one value, with
@@ -301,7 +306,8 @@ Value *zeroF64(Builder &b) { return llvm::ConstantFP::get(b.getDoubleTy(), 0.0);
 /// overflows or underflows.
 Value *arithmeticF32(Builder &b, Rounding mode, llvm::StringRef op,
                      llvm::ArrayRef<Value *> args) {
-  if (mode == Rounding::Nearest && (op == "add" || op == "sub" || op == "mul")) {
+  if (mode == Rounding::Nearest &&
+      (op == "add" || op == "sub" || op == "mul")) {
     Value *x = barrier(b, args[0]), *y = barrier(b, args[1]);
     Value *r = op == "add"   ? b.CreateFAdd(x, y)
                : op == "sub" ? b.CreateFSub(x, y)
@@ -373,18 +379,19 @@ Value *fmaF64Hardware(Builder &b, Rounding mode, llvm::ArrayRef<Value *> args) {
 /// 0x80000000 from float64 to 32 bits, as an H100/H200 gives).
 Value *toInteger(Builder &b, Rounding mode, Value *x, unsigned bits,
                  bool isSigned) {
-  llvm::Intrinsic::ID rounding = mode == Rounding::Nearest ? llvm::Intrinsic::rint
-                                 : mode == Rounding::Down  ? llvm::Intrinsic::floor
-                                 : mode == Rounding::Up    ? llvm::Intrinsic::ceil
-                                                           : llvm::Intrinsic::trunc;
+  llvm::Intrinsic::ID rounding =
+      mode == Rounding::Nearest ? llvm::Intrinsic::rint
+      : mode == Rounding::Down  ? llvm::Intrinsic::floor
+      : mode == Rounding::Up    ? llvm::Intrinsic::ceil
+                                : llvm::Intrinsic::trunc;
   Value *r = b.CreateUnaryIntrinsic(rounding, x);
   llvm::Type *intType = b.getIntNTy(bits);
-  Value *result = b.CreateIntrinsic(
-      isSigned ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat,
-      {intType, x->getType()}, {r});
+  Value *result = b.CreateIntrinsic(isSigned ? llvm::Intrinsic::fptosi_sat
+                                             : llvm::Intrinsic::fptoui_sat,
+                                    {intType, x->getType()}, {r});
   if (bits == 32 && x->getType()->isDoubleTy())
-    result = b.CreateSelect(b.CreateFCmpUNO(x, x), b.getInt32(0x80000000u),
-                            result);
+    result =
+        b.CreateSelect(b.CreateFCmpUNO(x, x), b.getInt32(0x80000000u), result);
   return result;
 }
 
@@ -395,19 +402,20 @@ Value *fromInteger(Builder &b, Rounding mode, Value *x, bool isSigned,
                    llvm::Type *resultType) {
   unsigned bits = x->getType()->getIntegerBitWidth();
   if (mode == Rounding::Nearest || (bits == 32 && resultType->isDoubleTy()))
-    return isSigned ? b.CreateSIToFP(x, resultType) : b.CreateUIToFP(x, resultType);
+    return isSigned ? b.CreateSIToFP(x, resultType)
+                    : b.CreateUIToFP(x, resultType);
   llvm::Type *f64 = b.getDoubleTy();
   Value *value, *error;
   if (bits == 32) {
     value = isSigned ? b.CreateSIToFP(x, f64) : b.CreateUIToFP(x, f64);
     error = zeroF64(b);
   } else {
-    Value *high = b.CreateTrunc(isSigned ? b.CreateAShr(x, 32) : b.CreateLShr(x, 32),
-                                b.getInt32Ty());
+    Value *high = b.CreateTrunc(
+        isSigned ? b.CreateAShr(x, 32) : b.CreateLShr(x, 32), b.getInt32Ty());
     Value *low = b.CreateTrunc(x, b.getInt32Ty());
-    Value *highF = ldexp(b, isSigned ? b.CreateSIToFP(high, f64)
-                                     : b.CreateUIToFP(high, f64),
-                         b.getInt32(32));
+    Value *highF = ldexp(
+        b, isSigned ? b.CreateSIToFP(high, f64) : b.CreateUIToFP(high, f64),
+        b.getInt32(32));
     Value *lowF = b.CreateUIToFP(low, f64);
     value = b.CreateFAdd(highF, lowF);
     error = sumError(b, highF, lowF, value);
@@ -440,34 +448,41 @@ const llvm::StringMap<Definition> &definitionTable() {
   static const llvm::StringMap<Definition> table = [] {
     llvm::StringMap<Definition> map;
     using Args = llvm::ArrayRef<Value *>;
-    auto i32 = [](Builder &b, Value *v) { return b.CreateZExtOrTrunc(v, b.getInt32Ty()); };
+    auto i32 = [](Builder &b, Value *v) {
+      return b.CreateZExtOrTrunc(v, b.getInt32Ty());
+    };
     // Bits.
     map["__nv_brev"].body = map["__nv_brevll"].body = [](Builder &b, Args a) {
       return intrinsic(b, llvm::Intrinsic::bitreverse, a[0]);
     };
     map["__nv_clzll"].body = [=](Builder &b, Args a) {
-      return i32(b, b.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, a[0], b.getFalse()));
+      return i32(b, b.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, a[0],
+                                            b.getFalse()));
     };
     map["__nv_popcll"].body = [=](Builder &b, Args a) {
       return i32(b, intrinsic(b, llvm::Intrinsic::ctpop, a[0]));
     };
     // ffs: the 1-based position of the lowest set bit, 0 for 0.
     map["__nv_ffs"].body = map["__nv_ffsll"].body = [=](Builder &b, Args a) {
-      Value *zeros = i32(b, b.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, a[0],
-                                                     b.getTrue()));
-      Value *isZero = b.CreateICmpEQ(a[0], llvm::ConstantInt::get(a[0]->getType(), 0));
-      return b.CreateSelect(isZero, b.getInt32(0), b.CreateAdd(zeros, b.getInt32(1)));
+      Value *zeros = i32(
+          b, b.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, a[0], b.getTrue()));
+      Value *isZero =
+          b.CreateICmpEQ(a[0], llvm::ConstantInt::get(a[0]->getType(), 0));
+      return b.CreateSelect(isZero, b.getInt32(0),
+                            b.CreateAdd(zeros, b.getInt32(1)));
     };
     // byte_perm(x, y, s): byte i of the result is byte (s >> 4i) & 7 of
     // the eight bytes y:x.
     map["__nv_byte_perm"].body = [](Builder &b, Args a) {
-      Value *bytes = b.CreateOr(b.CreateShl(b.CreateZExt(a[1], b.getInt64Ty()), 32),
-                                b.CreateZExt(a[0], b.getInt64Ty()));
+      Value *bytes =
+          b.CreateOr(b.CreateShl(b.CreateZExt(a[1], b.getInt64Ty()), 32),
+                     b.CreateZExt(a[0], b.getInt64Ty()));
       Value *result = b.getInt32(0);
       for (unsigned i = 0; i < 4; ++i) {
         Value *selector = b.CreateAnd(b.CreateLShr(a[2], 4 * i), 7);
         Value *shift = b.CreateZExt(b.CreateShl(selector, 3), b.getInt64Ty());
-        Value *byte = b.CreateAnd(b.CreateTrunc(b.CreateLShr(bytes, shift), b.getInt32Ty()), 0xff);
+        Value *byte = b.CreateAnd(
+            b.CreateTrunc(b.CreateLShr(bytes, shift), b.getInt32Ty()), 0xff);
         result = b.CreateOr(result, b.CreateShl(byte, 8 * i));
       }
       return result;
@@ -476,9 +491,10 @@ const llvm::StringMap<Definition> &definitionTable() {
       return b.CreateBinaryIntrinsic(llvm::Intrinsic::abs, a[0], b.getFalse());
     };
     // Halving adds without overflow: (x + y) >> 1 and (x + y + 1) >> 1.
-    for (auto [name, isSigned, round] :
-         {std::tuple{"__nv_hadd", true, false}, {"__nv_uhadd", false, false},
-          {"__nv_rhadd", true, true}, {"__nv_urhadd", false, true}})
+    for (auto [name, isSigned, round] : {std::tuple{"__nv_hadd", true, false},
+                                         {"__nv_uhadd", false, false},
+                                         {"__nv_rhadd", true, true},
+                                         {"__nv_urhadd", false, true}})
       map[name].body = [isSigned, round](Builder &b, Args a) {
         Value *half = isSigned ? b.CreateAShr(b.CreateXor(a[0], a[1]), 1)
                                : b.CreateLShr(b.CreateXor(a[0], a[1]), 1);
@@ -486,29 +502,36 @@ const llvm::StringMap<Definition> &definitionTable() {
                      : b.CreateAdd(b.CreateAnd(a[0], a[1]), half);
       };
     // sad(x, y, z) = |x - y| + z, the difference compared signed or not.
-    for (auto [name, isSigned] : {std::pair{"__nv_sad", true}, {"__nv_usad", false}})
+    for (auto [name, isSigned] :
+         {std::pair{"__nv_sad", true}, {"__nv_usad", false}})
       map[name].body = [isSigned](Builder &b, Args a) {
-        Value *greater = isSigned ? b.CreateICmpSGT(a[0], a[1]) : b.CreateICmpUGT(a[0], a[1]);
-        Value *diff = b.CreateSelect(greater, b.CreateSub(a[0], a[1]), b.CreateSub(a[1], a[0]));
+        Value *greater = isSigned ? b.CreateICmpSGT(a[0], a[1])
+                                  : b.CreateICmpUGT(a[0], a[1]);
+        Value *diff = b.CreateSelect(greater, b.CreateSub(a[0], a[1]),
+                                     b.CreateSub(a[1], a[0]));
         return b.CreateAdd(diff, a[2]);
       };
     // Bit casts between same-sized floats and integers, and float64 halves.
     for (const char *name :
          {"__nv_int_as_float", "__nv_float_as_int", "__nv_uint_as_float",
-          "__nv_float_as_uint", "__nv_longlong_as_double", "__nv_double_as_longlong"})
+          "__nv_float_as_uint", "__nv_longlong_as_double",
+          "__nv_double_as_longlong"})
       map[name].body = [](Builder &b, Args a) {
         return b.CreateBitCast(a[0], b.getCurrentFunctionReturnType());
       };
     map["__nv_double2loint"].body = [](Builder &b, Args a) {
-      return b.CreateTrunc(b.CreateBitCast(a[0], b.getInt64Ty()), b.getInt32Ty());
-    };
-    map["__nv_double2hiint"].body = [](Builder &b, Args a) {
-      return b.CreateTrunc(b.CreateLShr(b.CreateBitCast(a[0], b.getInt64Ty()), 32),
+      return b.CreateTrunc(b.CreateBitCast(a[0], b.getInt64Ty()),
                            b.getInt32Ty());
     };
+    map["__nv_double2hiint"].body = [](Builder &b, Args a) {
+      return b.CreateTrunc(
+          b.CreateLShr(b.CreateBitCast(a[0], b.getInt64Ty()), 32),
+          b.getInt32Ty());
+    };
     map["__nv_hiloint2double"].body = [](Builder &b, Args a) {
-      Value *bits = b.CreateOr(b.CreateShl(b.CreateZExt(a[0], b.getInt64Ty()), 32),
-                               b.CreateZExt(a[1], b.getInt64Ty()));
+      Value *bits =
+          b.CreateOr(b.CreateShl(b.CreateZExt(a[0], b.getInt64Ty()), 32),
+                     b.CreateZExt(a[1], b.getInt64Ty()));
       return b.CreateBitCast(bits, b.getDoubleTy());
     };
     // saturate: clamped to [0, 1], NaN (and -0) to +0.
@@ -526,14 +549,16 @@ const llvm::StringMap<Definition> &definitionTable() {
       return q;
     };
     // Rounding to integers (llrint, llround: to 64 bits).
-    map["__nv_llrintf"].body = map["__nv_llrint"].body = [](Builder &b, Args a) {
-      return toInteger(b, Rounding::Nearest, a[0], 64, true);
-    };
-    map["__nv_llroundf"].body = map["__nv_llround"].body = [](Builder &b, Args a) {
-      Value *r = b.CreateUnaryIntrinsic(llvm::Intrinsic::round, a[0]);
-      return b.CreateIntrinsic(llvm::Intrinsic::fptosi_sat,
-                               {b.getInt64Ty(), r->getType()}, {r});
-    };
+    map["__nv_llrintf"].body =
+        map["__nv_llrint"].body = [](Builder &b, Args a) {
+          return toInteger(b, Rounding::Nearest, a[0], 64, true);
+        };
+    map["__nv_llroundf"].body =
+        map["__nv_llround"].body = [](Builder &b, Args a) {
+          Value *r = b.CreateUnaryIntrinsic(llvm::Intrinsic::round, a[0]);
+          return b.CreateIntrinsic(llvm::Intrinsic::fptosi_sat,
+                                   {b.getInt64Ty(), r->getType()}, {r});
+        };
     // 1/sqrt(x) correctly rounded: in float64, then the float32 midpoint
     // next to the result compared exactly (x * m^2 against 1).
     map["__nv_frsqrt_rn"].body = [](Builder &b, Args a) {
@@ -548,31 +573,38 @@ const llvm::StringMap<Definition> &definitionTable() {
       Value *midDown = b.CreateFMul(b.CreateFAdd(t64, wide(b, down)), half);
       Value *one = floatConstant(x, -1.0);
       // 1/sqrt(x) > m exactly when x m^2 < 1 (m^2 is exact in float64).
-      Value *aboveUp = b.CreateFCmpOLT(fma(b, x, b.CreateFMul(midUp, midUp), one), zeroF64(b));
-      Value *belowDown = b.CreateFCmpOGT(fma(b, x, b.CreateFMul(midDown, midDown), one), zeroF64(b));
+      Value *aboveUp = b.CreateFCmpOLT(
+          fma(b, x, b.CreateFMul(midUp, midUp), one), zeroF64(b));
+      Value *belowDown = b.CreateFCmpOGT(
+          fma(b, x, b.CreateFMul(midDown, midDown), one), zeroF64(b));
       Value *finite = b.CreateAnd(
           b.CreateFCmpONE(t, floatConstant(t, 0.0)),
           b.CreateFCmpOLT(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, t),
                           floatConstant(t, INFINITY)));
-      Value *r = b.CreateSelect(aboveUp, up, b.CreateSelect(belowDown, down, t));
+      Value *r =
+          b.CreateSelect(aboveUp, up, b.CreateSelect(belowDown, down, t));
       return b.CreateSelect(finite, r, t);
     };
     // Arithmetic with a rounding mode.
     for (llvm::StringRef suffix : {"rn", "rz", "rd", "ru"}) {
       Rounding mode = roundingOf(suffix);
-      for (llvm::StringRef op : {"add", "sub", "mul", "div", "rcp", "sqrt", "fma"}) {
+      for (llvm::StringRef op :
+           {"add", "sub", "mul", "div", "rcp", "sqrt", "fma"}) {
         if ((op == "sqrt" || op == "fma") && mode == Rounding::Nearest)
           continue; // ocml's (kSymbols)
-        std::string f32 = op == "fma" ? "__nv_fmaf_" + suffix.str()
-                                      : "__nv_f" + op.str() + "_" + suffix.str();
-        std::string f64 = op == "fma" ? "__nv_fma_" + suffix.str()
-                                      : "__nv_d" + op.str() + "_" + suffix.str();
+        std::string f32 = op == "fma"
+                              ? "__nv_fmaf_" + suffix.str()
+                              : "__nv_f" + op.str() + "_" + suffix.str();
+        std::string f64 = op == "fma"
+                              ? "__nv_fma_" + suffix.str()
+                              : "__nv_d" + op.str() + "_" + suffix.str();
         map[f32].body = [mode, op](Builder &b, Args a) {
           return arithmeticF32(b, mode, op, a);
         };
         if (op == "fma") {
-          map[f64] = {[mode](Builder &b, Args a) { return fmaF64Hardware(b, mode, a); },
-                      /*strict=*/true};
+          map[f64] = {
+              [mode](Builder &b, Args a) { return fmaF64Hardware(b, mode, a); },
+              /*strict=*/true};
           continue;
         }
         map[f64].body = [mode, op](Builder &b, Args a) -> Value * {
@@ -593,22 +625,27 @@ const llvm::StringMap<Definition> &definitionTable() {
         };
       }
       // Conversions.
-      map[("__nv_double2float_" + suffix).str()].body = [mode](Builder &b, Args a) {
+      map[("__nv_double2float_" + suffix).str()].body = [mode](Builder &b,
+                                                               Args a) {
         return toF32(b, mode, a[0], zeroF64(b));
       };
-      for (auto [from, isSigned] : {std::pair{"int", true}, {"uint", false},
-                                    {"ll", true}, {"ull", false}}) {
+      for (auto [from, isSigned] : {std::pair{"int", true},
+                                    {"uint", false},
+                                    {"ll", true},
+                                    {"ull", false}}) {
         for (auto [to, bits] : {std::pair{"float", 32}, {"double", 64}}) {
-          std::string name = "__nv_" + std::string(from) + "2" + to + "_" + suffix.str();
+          std::string name =
+              "__nv_" + std::string(from) + "2" + to + "_" + suffix.str();
           bool isDouble = bits == 64;
           // (int and uint to double are exact: libdevice has _rn only.)
           if (!isDouble || llvm::StringRef(from).contains("ll") ||
               mode == Rounding::Nearest)
             map[name].body = [mode, isSigned, isDouble](Builder &b, Args a) {
-            return fromInteger(b, mode, a[0], isSigned,
-                               isDouble ? b.getDoubleTy() : b.getFloatTy());
-          };
-          std::string back = "__nv_" + std::string(to) + "2" + from + "_" + suffix.str();
+              return fromInteger(b, mode, a[0], isSigned,
+                                 isDouble ? b.getDoubleTy() : b.getFloatTy());
+            };
+          std::string back =
+              "__nv_" + std::string(to) + "2" + from + "_" + suffix.str();
           unsigned width = llvm::StringRef(from).contains("ll") ? 64 : 32;
           map[back].body = [mode, width, isSigned](Builder &b, Args a) {
             return toInteger(b, mode, a[0], width, isSigned);
@@ -681,7 +718,8 @@ LogicalResult defineLibdeviceFunctions(ModuleOp op, llvm::Module &module,
     if (!function.isDeclaration() || function.use_empty() || it == table.end())
       continue;
     const Definition &definition = it->second;
-    Builder b(llvm::BasicBlock::Create(module.getContext(), "entry", &function));
+    Builder b(
+        llvm::BasicBlock::Create(module.getContext(), "entry", &function));
     if (definition.strict) {
       b.setIsFPConstrained(true);
       function.addFnAttr(llvm::Attribute::StrictFP);

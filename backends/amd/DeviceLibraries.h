@@ -54,8 +54,7 @@ unsigned isaVersion(llvm::StringRef processor);
 /// everything but the kernels internal. `fpFusion` is the code generator's
 /// (the defined functions guard their separately rounded operations
 /// against its contraction). Errors are reported on `op`.
-mlir::LogicalResult linkDeviceLibraries(mlir::ModuleOp op,
-                                        llvm::Module &module,
+mlir::LogicalResult linkDeviceLibraries(mlir::ModuleOp op, llvm::Module &module,
                                         const Target &target, bool fpFusion);
 
 } // namespace terrazzo::amd
