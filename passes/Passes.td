@@ -383,10 +383,19 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     values stored into the other buffer (`local_store`, marked
     `tilegpu.reads_retired`: that buffer's readers finished before the
     barrier in front of this iteration's reads, so that the iteration has
-    one barrier). Any stage count of 2 or more gives two buffers. Loads
-    whose two buffers would not fit the target's shared memory
-    (`Target::maxSharedMemoryBytes`, with one buffer for each of the loop's
-    other allocations) stay as they are, the largest first. The module attribute
+    one barrier). Any stage count of 2 or more gives two buffers. The
+    stacks are live across the whole loop, so they must fit the target's
+    shared memory (`Target::maxSharedMemoryBytes`: 64 KiB on gfx90a and
+    gfx942, 160 KiB on gfx950) with what the loop body has live at each of
+    its ops, nested ones included: the loop's other buffers between their
+    allocation and last use, and the op's scratch (a layout conversion,
+    reduction or scan, bounded by its operands' bytes), as a flattened
+    persistent kernel's epilogue in the loop needs. Loads stay as they are,
+    the largest first, until the rest fit; none left is the loop
+    unpipelined, which is what a chip with less LDS gets where the
+    program's buffers fit only one at a time (Triton's AMD pipeliner
+    likewise pipelines only what fits the LDS); a program that does not fit
+    even so keeps terrazzo-allocate-shared-memory's located error. The module attribute
     `tilegpu.num-stages` (i32), when present, overrides the option, and a
     loop's own `tile.num_stages` (tl.range's num_stages) overrides both for
     that loop.

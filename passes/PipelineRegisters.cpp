@@ -11,6 +11,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <algorithm>
 #include <tuple>
@@ -34,6 +35,74 @@ struct Prefetch {
   Value stack;
   Value aheadPtrArg;
 };
+
+/// Bytes of the buffer `alloc` creates.
+int64_t allocBytes(tilegpu::LocalAllocOp alloc) {
+  return bufferBytes(alloc.getType());
+}
+
+/// At most the bytes of scratch `op` takes while it runs: a layout
+/// conversion, reduction or scan through shared memory passes its whole
+/// operand at most, sub-byte elements as bytes (what the allocation gives
+/// it is computed with the lowering, after this pass).
+int64_t scratchBound(Operation *op) {
+  if (!isa<tilegpu::ConvertLayoutOp, tile::ReduceOp, tile::ScanOp>(op))
+    return 0;
+  int64_t bytes = 0;
+  for (Value operand : op->getOperands())
+    if (auto type = dyn_cast<RankedTensorType>(operand.getType()))
+      bytes += type.getNumElements() *
+               std::max<int64_t>(
+                   1, tile::getElementBitWidth(type.getElementType()) / 8);
+  return bytes;
+}
+
+/// The most shared memory `loop` needs at once with `prefetches` done:
+/// their two buffers each for the whole loop, plus at each op of the body
+/// (in program order, nested ops included) the body's other buffers live
+/// there and the op's scratch.
+int64_t peakLoopBytes(scf::ForOp loop, ArrayRef<Prefetch> prefetches) {
+  int64_t stacks = 0;
+  llvm::SmallPtrSet<Operation *, 4> replaced;
+  for (const Prefetch &p : prefetches) {
+    stacks += 2 * allocBytes(p.alloc);
+    replaced.insert(p.alloc);
+  }
+  DenseMap<Operation *, int64_t> position;
+  SmallVector<Operation *> order;
+  loop.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    position[op] = order.size();
+    order.push_back(op);
+  });
+  // Each other buffer's [allocation, last use] (uses through views).
+  SmallVector<std::tuple<int64_t, int64_t, int64_t>> intervals;
+  for (Operation *op : order) {
+    auto alloc = dyn_cast<tilegpu::LocalAllocOp>(op);
+    if (!alloc || replaced.contains(op))
+      continue;
+    int64_t last = position[op];
+    SmallVector<Value> views{alloc.getResult()};
+    while (!views.empty())
+      for (Operation *user : views.pop_back_val().getUsers()) {
+        if (auto it = position.find(user); it != position.end())
+          last = std::max(last, it->second);
+        else
+          last = int64_t(order.size()); // used after the loop
+        if (isa<tilegpu::MemDescIndexOp, tilegpu::MemDescTransOp>(user))
+          views.push_back(user->getResult(0));
+      }
+    intervals.push_back({position[op], last, allocBytes(alloc)});
+  }
+  int64_t peak = stacks;
+  for (auto [index, op] : llvm::enumerate(order)) {
+    int64_t live = stacks + scratchBound(op);
+    for (auto [first, last, bytes] : intervals)
+      if (first <= int64_t(index) && int64_t(index) <= last)
+        live += bytes;
+    peak = std::max(peak, live);
+  }
+  return peak;
+}
 
 std::optional<Prefetch> matchPrefetch(tile::LoadOp load, scf::ForOp loop) {
   // Used once, by a swizzled buffer that only local_loads of the loop read.
@@ -124,36 +193,20 @@ LogicalResult mlir::terrazzo::prefetchThroughRegisters(scf::ForOp loop) {
     if (auto load = dyn_cast<tile::LoadOp>(&op))
       if (std::optional<Prefetch> p = matchPrefetch(load, loop))
         prefetches.push_back(std::move(*p));
-  // Two buffers per load must fit the target's shared memory with the
-  // loop's other buffers (one each): the largest loads stay as they are
-  // until they do.
-  auto bytesOf = [](tilegpu::MemDescType type) -> int64_t {
-    int64_t elements = 1;
-    for (int64_t size : type.getShape())
-      elements *= size;
-    return elements *
-           std::max<int64_t>(1, tile::getElementBitWidth(type.getElementType()) /
-                                    8);
-  };
+  // Two buffers per load, live across the whole loop, must fit the
+  // target's shared memory with what the loop body has live at each point
+  // (its other buffers, between their allocation and last use, and the
+  // scratch of a layout conversion, reduction or scan as it runs): the
+  // largest loads stay as they are until they do (none prefetched is the
+  // loop unpipelined).
   std::optional<::terrazzo::Target> target = tilegpu::getTarget(loop);
   if (target && target->maxSharedMemoryBytes > 0) {
-    int64_t total = 0;
-    loop.getBody()->walk([&](tilegpu::LocalAllocOp alloc) {
-      total += bytesOf(alloc.getType());
-    });
-    for (Prefetch &p : prefetches)
-      total += bytesOf(p.alloc.getType());
-    auto allocBytes = [&](const Prefetch &p) {
-      tilegpu::LocalAllocOp alloc = p.alloc;
-      return bytesOf(alloc.getType());
-    };
     llvm::stable_sort(prefetches, [&](const Prefetch &a, const Prefetch &b) {
-      return allocBytes(a) < allocBytes(b);
+      return allocBytes(a.alloc) < allocBytes(b.alloc);
     });
-    while (!prefetches.empty() && total > int64_t(target->maxSharedMemoryBytes)) {
-      total -= allocBytes(prefetches.back());
+    while (!prefetches.empty() && peakLoopBytes(loop, prefetches) >
+                                      int64_t(target->maxSharedMemoryBytes))
       prefetches.pop_back();
-    }
     // Program order again, for the order of the loads and stores.
     llvm::sort(prefetches, [](const Prefetch &a, const Prefetch &b) {
       tilegpu::LocalAllocOp first = a.alloc, second = b.alloc;

@@ -77,7 +77,7 @@ FailureOr<std::string> emit(ModuleOp op, const Target &target, bool fpFusion,
       op, target, fpFusion, output, "AMDGPU", [&](llvm::Module &module) {
         module.addModuleFlag(llvm::Module::Error,
                              "amdhsa_code_object_version", kCodeObjectVersion);
-        return linkDeviceLibraries(op, module, target);
+        return linkDeviceLibraries(op, module, target, fpFusion);
       });
 }
 

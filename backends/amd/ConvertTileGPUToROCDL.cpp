@@ -157,12 +157,18 @@ public:
                   "lowering for "
                << target.name;
     if (auto call = dyn_cast<tile::ExternElementwiseOp>(op);
-        call && call.getSymbol().starts_with("__nv_"))
-      return op->emitOpError("calls libdevice's '")
-             << call.getSymbol()
-             << "', which the ROCm device libraries have no counterpart of "
-                "for "
-             << target.name;
+        call && call.getSymbol().starts_with("__nv_") &&
+        !::terrazzo::amd::definesLibdeviceFunction(call.getSymbol())) {
+      InFlightDiagnostic diag =
+          op->emitOpError("calls libdevice's '")
+          << call.getSymbol()
+          << "', which the ROCm device libraries have no counterpart of for "
+          << target.name;
+      StringRef reason = ::terrazzo::amd::libdeviceRefusal(call.getSymbol());
+      if (!reason.empty())
+        diag << ": " << reason;
+      return diag;
+    }
     return success();
   }
 

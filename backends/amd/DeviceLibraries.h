@@ -26,6 +26,16 @@ inline constexpr unsigned kCodeObjectVersion = 500;
 /// ...) does, with the same signature; empty when ocml has none.
 std::string ocmlForLibdevice(llvm::StringRef symbol);
 
+/// Whether the kernel's module defines libdevice's `symbol` itself (LLVM
+/// intrinsics, integer and IEEE arithmetic with NVIDIA's meaning: bit
+/// functions, bit casts, conversions and arithmetic with a rounding
+/// direction, ...), which linkDeviceLibraries does.
+bool definesLibdeviceFunction(llvm::StringRef symbol);
+
+/// Why libdevice's `symbol` has no AMD counterpart (neither ocml's nor
+/// defined), or empty where no reason is recorded.
+llvm::StringRef libdeviceRefusal(llvm::StringRef symbol);
+
 /// The folder holding ocml.bc and ockl.bc: $TERRAZZO_ROCM_DEVICE_LIBS, then
 /// $ROCM_PATH/amdgcn/bitcode, /opt/rocm/amdgcn/bitcode and Debian's
 /// rocm-device-libs (/usr/lib/<multiarch>/amdgcn/bitcode); empty when none
@@ -36,13 +46,16 @@ std::string findDeviceLibraries();
 /// minor * 100 + stepping ("gfx942" -> 9402, "gfx90a" -> 9010).
 unsigned isaVersion(llvm::StringRef processor);
 
-/// Links the ocml and ockl functions `module` calls, defines the control
+/// Defines the libdevice functions `module` calls that
+/// definesLibdeviceFunction names, links the ocml and ockl functions it
+/// calls, defines the control
 /// constants for `target` (no finite-only or unsafe math, no denormal
 /// flushing, correctly rounded float sqrt, code object v5) and makes
-/// everything but the kernels internal. Errors are reported on `op`.
-mlir::LogicalResult linkDeviceLibraries(mlir::ModuleOp op,
-                                        llvm::Module &module,
-                                        const Target &target);
+/// everything but the kernels internal. `fpFusion` is the code generator's
+/// (the defined functions guard their separately rounded operations
+/// against its contraction). Errors are reported on `op`.
+mlir::LogicalResult linkDeviceLibraries(mlir::ModuleOp op, llvm::Module &module,
+                                        const Target &target, bool fpFusion);
 
 } // namespace terrazzo::amd
 

@@ -30,18 +30,17 @@ from pathlib import Path
 
 TARGETS = ("hip:gfx90a", "hip:gfx942", "hip:gfx950")
 # Located diagnostics of what the AMD side does not have, listed rather
-# than failed: inline PTX (tl.extra.cuda, libdevice's fast_tanhf), which
-# Triton's AMD backend refuses too; more LDS than the chip has (64 KiB on
-# gfx90a and gfx942, 160 KiB on gfx950), as Triton's out-of-resources
-# error; and a libdevice function with no counterpart in the ROCm device
-# libraries' table (backends/amd/DeviceLibraries.cpp): NVIDIA-only ones
-# (directed roundings, __nv_saturatef, ...) but also some that LLVM
-# intrinsics or ockl could give (__nv_clz, __nv_brev, __nv_float_as_int,
-# the _rn arithmetic), a gap the summary shows.
-REFUSALS = ("which the ROCm device libraries have no counterpart of",
-            "inline PTX has no lowering for",
-            "of shared memory for buffers live at the same time, more than target",
-            "of shared memory to move its data between threads, more than target")
+# than failed, each with its cause: inline PTX (tl.extra.cuda, libdevice's
+# fast_tanhf), which Triton's AMD backend refuses too; more LDS than the
+# chip has (64 KiB on gfx90a and gfx942, 160 KiB on gfx950), as Triton's
+# out-of-resources error; and a libdevice function with no AMD meaning
+# (backends/amd/DeviceLibraries.cpp's table says why: NVIDIA's approximate
+# __nv_rcp64h, Bessel functions of order n). The summary groups them by
+# cause and function.
+REFUSALS = {"which the ROCm device libraries have no counterpart of": "libdevice",
+            "inline PTX has no lowering for": "inline PTX",
+            "of shared memory for buffers live at the same time, more than target": "LDS",
+            "of shared memory to move its data between threads, more than target": "LDS"}
 LLVM_NM = "/usr/lib/llvm-22/bin/llvm-nm"
 ENV = "TERRAZZO_AMD_LAUNCHES"
 
@@ -157,7 +156,9 @@ class LaunchRecorder:
                 str(e).splitlines() or [type(e).__name__]
             message = lines[0].strip()[:200]
             if any(refusal in message for refusal in REFUSALS):
-                return ("refused", message)
+                from terrazzo.compiler.kernel import split_key
+                _, warps, stages = split_key(key, len(fn.arg_names))
+                return ("refused", f"{message} [num_warps={warps}, num_stages={stages}]")
             try:
                 fn._stage_for_key(key, "ptx", "cuda:90")
             except Exception:
@@ -189,6 +190,7 @@ class LaunchRecorder:
             for name, test, error in results:
                 if error is not None:
                     write(f"  {error[0]}: {name} (launched by {test}): {error[1]}")
+        self._refusals_by_cause(write)
         for name, test, reason in self.unkeyed:
             write(f"  launch of {name} by {test} has no specialisation key: {reason}")
         launched = {id(fn.fn) for fn, _, _ in self.launches.values()}
@@ -199,3 +201,29 @@ class LaunchRecorder:
               f"above, at the interpreted tests' arguments), {len(missing)} only on a GPU:")
         for label, tests in sorted(missing):
             write(f"  {label} (by {len(tests)} GPU tests, e.g. {tests[0]})")
+
+    def _refusals_by_cause(self, write):
+        """The refusals grouped by cause and by what causes them: the
+        libdevice functions, the kernels that need more LDS (how much), the
+        kernels with inline PTX; each with the targets that refuse it."""
+        import re
+        groups = {}  # (cause, what) -> set of targets
+        for target, results in self.results.items():
+            for name, _, error in results:
+                if not error or error[0] != "refused":
+                    continue
+                message = error[1]
+                cause = next(c for r, c in REFUSALS.items() if r in message)
+                if cause == "libdevice":
+                    what = re.search(r"libdevice's '(\w+)'", message).group(1)
+                elif cause == "LDS":
+                    needed = re.search(r"needs (\d+) bytes", message).group(1)
+                    config = re.search(r"\[(num_warps=.*)\]$", message).group(1)
+                    what = f"{name}: {needed} bytes at {config}"
+                else:
+                    what = name
+                groups.setdefault((cause, what), set()).add(target[4:])
+        if groups:
+            write("Refusals by cause:")
+        for (cause, what), targets in sorted(groups.items()):
+            write(f"  {cause}: {what} ({', '.join(sorted(targets))})")

@@ -261,6 +261,24 @@ def test_gpu_k_pointers(torch_cuda, monkeypatch, tma, mnk, rng):
     assert err < 1e-5, err
 
 
+@pytest.mark.parametrize("mnk", [(256, 192, 512), (200, 136, 208), (96, 80, 32)])
+def test_interpreter_k_pointers(mnk, rng):
+    # test_gpu_k_pointers's kernel at its arguments,
+    # in the interpreter: checked here without a GPU, and
+    # (TERRAZZO_AMD_LAUNCHES) compiled at that key for the AMD targets.
+    m, n, k = mnk
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    c = np.full((m, n), np.nan, np.float32)
+    kernel = triton.jit(matmul_k_pointers_kernel.fn, interpret=True)
+    kernel[(triton.cdiv(m, 64), triton.cdiv(n, 64))](a, b, c, m, n, k, BM=64, BN=64, BK=32,
+                                                      num_stages=3)
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    assert not np.isnan(c).any()
+    err = (np.abs(c - a64 @ b64) / (np.abs(a64) @ np.abs(b64))).max()
+    assert err < 1e-5, err
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("case", [0, 2, 10], ids=["f16", "f16-tails", "f32-ieee"])
 def test_gpu_without_tma(torch_cuda, monkeypatch, case, rng):

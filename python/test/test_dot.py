@@ -384,15 +384,18 @@ TENSOR_CORE_TYPES = [
     ("float16", "ieee", "float16", 2e-3),
 ]
 
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("types", TENSOR_CORE_TYPES, ids=lambda t: f"{t[0]}-{t[1]}-{t[2]}")
-@pytest.mark.parametrize("shape,blocks,num_warps", [
+# (M, N, K), (BM, BN, BK), warps: tails in every dimension, a single warp.
+LOOPED_SHAPES = [
     ((128, 128, 64), (64, 64, 32), 4),
     ((200, 150, 100), (64, 64, 32), 4),
     ((96, 256, 48), (128, 64, 16), 8),
     ((33, 17, 256), (32, 16, 64), 1),
-])
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("types", TENSOR_CORE_TYPES, ids=lambda t: f"{t[0]}-{t[1]}-{t[2]}")
+@pytest.mark.parametrize("shape,blocks,num_warps", LOOPED_SHAPES)
 @pytest.mark.parametrize("transpose_b", [False, True])
 def test_gpu_tensor_cores_match_float64(torch_cuda, types, shape, blocks, num_warps,
                                         transpose_b):
@@ -430,6 +433,44 @@ def test_gpu_tensor_cores_match_float64(torch_cuda, types, shape, blocks, num_wa
     guard = c[m]
     assert bool(torch.all(guard == fill) if acc == "int32" else torch.all(torch.isnan(guard))), \
         "a store went past the last row"
+
+
+@pytest.mark.parametrize("types", [t for t in TENSOR_CORE_TYPES if t[0] != "bfloat16"],
+                         ids=lambda t: f"{t[0]}-{t[1]}-{t[2]}")
+@pytest.mark.parametrize("shape,blocks,num_warps", LOOPED_SHAPES)
+@pytest.mark.parametrize("transpose_b", [False, True])
+def test_interpreter_tensor_core_types_match_float64(types, shape, blocks, num_warps,
+                                                     transpose_b, rng):
+    # test_gpu_tensor_cores_match_float64's kernel at its arguments,
+    # in the interpreter: checked here without a GPU, and
+    # (TERRAZZO_AMD_LAUNCHES) compiled at that key for the AMD targets.
+    # (bfloat16 aside: NumPy has no such type to pass.)
+    dtype, precision, acc, tol = types
+    (m, n, k), (bm, bn, bk) = shape, blocks
+    if dtype == "int8" and bk < 32:
+        bk = 32
+    if dtype == "int8":
+        a = rng.integers(-128, 128, (m, k)).astype(np.int8)
+        b = rng.integers(-128, 128, (k, n)).astype(np.int8)
+    else:
+        a = rng.standard_normal((m, k)).astype(dtype)
+        b = rng.standard_normal((k, n)).astype(dtype)
+    if transpose_b:
+        b = np.asfortranarray(b)
+    fill = -7 if acc == "int32" else np.nan
+    c = np.full((m + 1, n), fill, dtype=acc)
+    sb = [s // b.itemsize for s in b.strides]
+    interp(looped_matmul_kernel)[(triton.cdiv(m, bm), triton.cdiv(n, bn))](
+        a, b, c, m, n, k, k, 1, sb[0], sb[1], n, 1, PRECISION=precision,
+        ACC=getattr(tl, acc), BM=bm, BN=bn, BK=bk, num_warps=num_warps)
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    want, got = a64 @ b64, c[:m].astype(np.float64)
+    if dtype == "int8":
+        assert np.array_equal(got, want)
+    else:
+        err = (np.abs(got - want) / (np.abs(a64) @ np.abs(b64) + 1)).max()
+        assert err <= max(tol, 1e-5), err
+    assert (c[m] == fill).all() if acc == "int32" else np.isnan(c[m]).all()
 
 
 @pytest.mark.gpu

@@ -669,6 +669,21 @@ def test_gpu_do_bench_and_cudagraph(torch_cuda):
     assert torch.equal(x, y)
 
 
+def test_interpreter_copy_kernel(rng):
+    # test_gpu_do_bench_and_cudagraph's kernel at its arguments,
+    # in the interpreter: checked here without a GPU, and
+    # (TERRAZZO_AMD_LAUNCHES) compiled at that key for the AMD targets.
+    # Its first two blocks of the 2^24 elements.
+    n = 1 << 24
+    x = np.zeros(n, np.float32)
+    x[:4096] = rng.standard_normal(4096)
+    y = np.zeros(n, np.float32)
+    y[:4096] = np.nan
+    interpreted(copy_kernel)[(2,)](x, y, n, BLOCK=1024)
+    np.testing.assert_array_equal(y[:2048], x[:2048])
+    assert np.isnan(y[2048:4096]).all()
+
+
 # ---------------------------------------------------------------------------
 # constexpr_function and must_use_result
 # ---------------------------------------------------------------------------

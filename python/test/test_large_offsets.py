@@ -208,6 +208,25 @@ def test_amd_buffer_loads_only_for_tensors_that_fit(large_int8):
     assert "buffer_load" not in large and "global_load" in large, large
 
 
+@pytest.mark.parametrize("target", ["hip:gfx90a", "hip:gfx942", "hip:gfx950"])
+def test_large_key_of_the_gpu_test_on_amd(large_int8, target, tmp_path):
+    """test_gpu_vector_add_past_2_pow_31_elements's kernel at its 2^31 +
+    2^20-element key (which no interpreted launch reaches) compiles for
+    each AMD target: global loads and stores at promoted offsets, a code
+    object with no undefined symbol."""
+    import subprocess
+    out = np.zeros(LARGE + 4096, np.int8)
+    asm = add_vectors.compile(large_int8, large_int8, out, LARGE, BLOCK=1024,
+                              stage="amdgcn", target=target)
+    assert "global_load" in asm and "buffer_load" not in asm, asm
+    hsaco = tmp_path / "add.hsaco"
+    hsaco.write_bytes(add_vectors.compile(large_int8, large_int8, out, LARGE, BLOCK=1024,
+                                          stage="hsaco", target=target))
+    undefined = subprocess.run(["/usr/lib/llvm-22/bin/llvm-nm", "-D", "--undefined-only",
+                                str(hsaco)], capture_output=True, text=True, check=True)
+    assert undefined.stdout.split() == []
+
+
 def test_promotion_forced_off(monkeypatch, large_int8):
     monkeypatch.setenv("TERRAZZO_PROMOTE_OFFSETS", "0")
     ir = add_one.compile(large_int8, large_int8, (1 << 31) + 5, BLOCK=1024, stage="tile")
@@ -250,3 +269,24 @@ def test_gpu_vector_add_past_2_pow_31_elements(torch_cuda, n):
     if large:
         # The elements past 2^31 are where i32 offsets went wrong.
         assert torch.equal(out[(1 << 31) - 8:n], expected[(1 << 31) - 8:])
+
+
+def test_interpreter_vector_add_first_block(rng):
+    # test_gpu_vector_add_past_2_pow_31_elements's kernel at its small
+    # arguments, in the interpreter: checked here without a GPU, and
+    # (TERRAZZO_AMD_LAUNCHES) compiled at that key for the AMD targets. (The
+    # interpreter copies its arguments: 2^31-element ones would take 6 GB
+    # and half a minute; test_promoted_offsets_on_amd compiles that key.)
+    n = 5000
+    x = np.zeros(n, np.int8)
+    y = np.zeros(n, np.int8)
+    x[:2048] = rng.integers(-128, 128, 2048)
+    y[:2048] = rng.integers(-128, 128, 2048)
+    out = np.zeros(n + 4096, np.int8)
+    out[:2048] = 77
+    kernel = triton.jit(add_vectors.fn, interpret=True)
+    kernel[(1,)](x, y, out, n, BLOCK=1024)
+    assert [entry[3] for entry in kernel.key_for(x, y, out, n, BLOCK=1024)[:3]] == \
+        [n < (1 << 31)] * 3
+    np.testing.assert_array_equal(out[:1024], (x[:1024] + y[:1024]).astype(np.int8))
+    assert (out[1024:2048] == 77).all()

@@ -143,6 +143,19 @@ def test_gpu_dot_loop_stages(torch_cuda, stages, rng):
     np.testing.assert_allclose(c.cpu().numpy(), want, rtol=2e-2, atol=2e-2)
 
 
+@pytest.mark.parametrize("stages", [1, 2, 4, 5, 8])
+def test_interpreter_dot_loop_stages(stages, rng):
+    # test_gpu_dot_loop_stages's kernel at its arguments,
+    # in the interpreter: checked here without a GPU, and
+    # (TERRAZZO_AMD_LAUNCHES) compiled at that key for the AMD targets.
+    a = rng.standard_normal((64, 256)).astype(np.float16)
+    b = rng.standard_normal((256, 64)).astype(np.float16)
+    c = np.full((64, 64), np.nan, np.float32)
+    triton.jit(dot_loop.fn, interpret=True)[(1,)](a, b, c, 256, STAGES=stages, num_stages=3)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c, want, rtol=2e-2, atol=2e-2)
+
+
 @triton.jit
 def bad_unroll(out_ptr, n, V: tl.constexpr):
     acc = 0

@@ -239,6 +239,36 @@ def test_global_scratch_on_the_launch_device(torch2, rng, allocator):
     assert torch.cuda.current_device() == 0
 
 
+@pytest.mark.parametrize("config", [0, 1])
+def test_interpreter_tuned_axpb_configurations(config, rng):
+    # test_autotuner_on_cuda1's kernel at its arguments,
+    # in the interpreter: checked here without a GPU, and
+    # (TERRAZZO_AMD_LAUNCHES) compiled at that key for the AMD targets.
+    # Each of the autotuner's configurations, as its benchmark launches them.
+    cfg = tuned_axpb_kernel.configs[config]
+    x = rng.standard_normal(N).astype(np.float32)
+    y = rng.standard_normal(N).astype(np.float32)
+    out = np.full(N, np.nan, np.float32)
+    kernel = triton.jit(tuned_axpb_kernel.fn.fn, interpret=True)
+    kernel[(triton.cdiv(N, cfg.kwargs["BLOCK"]),)](x, y, out, N, 1.5, **cfg.kwargs,
+                                                   num_warps=cfg.num_warps)
+    np.testing.assert_allclose(out, x.astype(np.float64) * 1.5 + y, rtol=1e-6, atol=1e-6)
+
+
+def test_interpreter_tma_scale(rng):
+    # test_global_scratch_on_the_launch_device's kernel at its arguments,
+    # in the interpreter: checked here without a GPU, and
+    # (TERRAZZO_AMD_LAUNCHES) compiled at that key for the AMD targets.
+    m, n, bm, bn, width = 100, 72, 32, 32, 80
+    xs = rng.standard_normal((m, width)).astype(np.float16)
+    ys = np.full((m, width), np.nan, np.float16)
+    triton.jit(tma_scale_kernel.fn, interpret=True)[(triton.cdiv(m, bm), triton.cdiv(n, bn))](
+        xs, ys, m, n, width, BM=bm, BN=bn)
+    want = (xs.astype(np.float64)[:, :n] * 2 + 1).astype(np.float16)
+    np.testing.assert_array_equal(ys[:, :n], want)
+    assert np.isnan(ys[:, n:].astype(np.float32)).all()
+
+
 @pytest.mark.gpu
 def test_cuda_graph_on_cuda1(torch2, rng):
     torch = torch2

@@ -468,6 +468,30 @@ def test_gpu_tma_copy(torch_cuda, dtype, shape, block, rng):
     assert torch.isnan(got[:, n:]).all()
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+@pytest.mark.parametrize("shape,block", [
+    ((100, 96), (64, 64)), ((37, 80), (16, 32)), ((130, 48), (8, 16)),
+    ((64, 256), (32, 128)), ((600, 16), (512, 16)), ((29, 64), (4, 64)),
+])
+def test_interpreter_tma_copy(dtype, shape, block, rng):
+    # test_gpu_tma_copy's kernel at its arguments,
+    # in the interpreter: checked here without a GPU, and
+    # (TERRAZZO_AMD_LAUNCHES) compiled at that key for the AMD targets.
+    # (bfloat16 aside: NumPy has no such type to pass.)
+    m, n = shape
+    bm, bn = block
+    if bn * np.dtype(dtype).itemsize < 16:
+        pytest.skip("TMA rows hold at least 16 bytes (as the GPU test)")
+    width = (n + 16 + 15) // 16 * 16
+    xs = rng.standard_normal((m, width)).astype(dtype)
+    ys = np.full((m, width), np.nan, dtype)
+    triton.jit(tma_copy_kernel.fn, interpret=True)[(triton.cdiv(m, bm), triton.cdiv(n, bn))](
+        xs, ys, m, n, width, width, BM=bm, BN=bn)
+    want = (xs.astype(np.float64)[:, :n] * 2 + 1).astype(dtype)
+    np.testing.assert_array_equal(ys[:, :n], want)
+    assert np.isnan(ys[:, n:].astype(np.float32)).all()
+
+
 def test_negative_coordinates():
     # A TMA store at a negative block coordinate faults (an illegal
     # instruction on the H100, scripts/tma-probe.py), so descriptors stored
@@ -535,17 +559,45 @@ def test_gpu_tma_edges(torch_cuda, off, dtype, n, rng):
                 tma=aligned and n % 16 == 0)
     write_block_at_kernel[(1,)](o2, m, n, width, off[0], off[1], BM=bm, BN=bn)
     torch.cuda.synchronize()
-    xr = x.float().cpu().numpy()
+    want, want2 = _edges_expected(x.float().cpu().numpy(), n, bm, bn, off)
+    np.testing.assert_array_equal(out.float().cpu().numpy(), want)
+    np.testing.assert_array_equal(o2.cpu().numpy(), want2)
+
+
+def _edges_expected(x, n, bm, bn, off):
+    """What read_block_at_kernel reads from `x` (m x width, n columns in
+    the tensor) at `off`, zeros outside, and what write_block_at_kernel
+    leaves in an m x width array of -1."""
+    m, width = x.shape
     want = np.zeros((bm, bn), np.float32)
     want2 = np.full((m, width), -1.0, np.float32)
     for i in range(bm):
         for j in range(bn):
             r, c = off[0] + i, off[1] + j
             if 0 <= r < m and 0 <= c < n:
-                want[i, j] = xr[r, c]
+                want[i, j] = x[r, c]
                 want2[r, c] = i * 1000 + j
-    np.testing.assert_array_equal(out.float().cpu().numpy(), want)
-    np.testing.assert_array_equal(o2.cpu().numpy(), want2)
+    return want, want2
+
+
+@pytest.mark.parametrize("off", [(30, 40), (8, 16), (0, 0), (36, 30), (30, 32), (36, 16)])
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+@pytest.mark.parametrize("n", [45, 48])
+def test_interpreter_tma_edges(off, dtype, n, rng):
+    # test_gpu_tma_edges's kernel at its arguments,
+    # in the interpreter: checked here without a GPU, and
+    # (TERRAZZO_AMD_LAUNCHES) compiled at that key for the AMD targets.
+    m, bm, bn, width = 37, 16, 32, 64
+    x = rng.standard_normal((m, width)).astype(dtype)
+    out = np.full((bm, bn), np.nan, dtype)
+    triton.jit(read_block_at_kernel.fn, interpret=True)[(1,)](
+        x, out, m, n, width, off[0], off[1], BM=bm, BN=bn)
+    o2 = np.full((m, width), -1.0, np.float32)
+    triton.jit(write_block_at_kernel.fn, interpret=True)[(1,)](
+        o2, m, n, width, off[0], off[1], BM=bm, BN=bn)
+    want, want2 = _edges_expected(x.astype(np.float32), n, bm, bn, off)
+    np.testing.assert_array_equal(out.astype(np.float32), want)
+    np.testing.assert_array_equal(o2, want2)
 
 
 @pytest.mark.gpu

@@ -192,3 +192,100 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "hip:gfx942",
     return
   }
 }
+
+// -----
+
+// The two buffers of a prefetched load are live across the whole loop, so
+// they must fit with what the body has live at each point: here a 64 KiB
+// layout conversion in the body (a persistent kernel's epilogue, run on
+// the last K step of a flattened loop) leaves no room for A's 2 x 16 KiB
+// on gfx942's 64 KiB, so no load is prefetched and the loop stays as it is
+// (B's and A's single buffers are dead by the time the conversion runs).
+// CHECK-LABEL: func.func @epilogue_in_loop
+// CHECK-NOT: tilegpu.local_alloc : () -> !tilegpu.memdesc<2x
+// CHECK: scf.for
+// CHECK: tile.load %{{.+}} : tensor<128x64x!tile.ptr<f16>
+// CHECK: tile.load %{{.+}} : tensor<64x256x!tile.ptr<f16>
+// CHECK-NOT: tilegpu.local_store
+// CHECK: scf.yield
+#blocked1 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked2 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mfma = #tilegpu.amd_mfma<{warpsPerCTA = [2, 2], instrShape = [32, 32]}>
+#dotA = #tilegpu.dot_operand<{opIdx = 0, parent = #mfma, kWidth = 4}>
+#dotB = #tilegpu.dot_operand<{opIdx = 1, parent = #mfma, kWidth = 4}>
+#sA = #tilegpu.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [1, 0]}>
+#sB = #tilegpu.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [0, 1]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "hip:gfx942", "tilegpu.threads-per-warp" = 64 : i32} {
+  func.func @epilogue_in_loop(%a: tensor<128x64x!tile.ptr<f16>, #blocked1>, %b: tensor<64x256x!tile.ptr<f16>, #blocked2>, %k: i32, %last: i32, %out: tensor<128x256x!tile.ptr<f16>, #blocked2>) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<128x256xf32, #mfma>
+    %sa = arith.constant dense<64> : tensor<128x64xi32, #blocked1>
+    %sb = arith.constant dense<16384> : tensor<64x256xi32, #blocked2>
+    %r:3 = scf.for %i = %c0 to %k step %c64 iter_args(%acc = %acc0, %pa = %a, %pb = %b) -> (tensor<128x256xf32, #mfma>, tensor<128x64x!tile.ptr<f16>, #blocked1>, tensor<64x256x!tile.ptr<f16>, #blocked2>) : i32 {
+      %x = tile.load %pa : tensor<128x64x!tile.ptr<f16>, #blocked1>
+      %y = tile.load %pb : tensor<64x256x!tile.ptr<f16>, #blocked2>
+      %bufa = tilegpu.local_alloc %x : (tensor<128x64xf16, #blocked1>) -> !tilegpu.memdesc<128x64xf16, #sA>
+      %xa = tilegpu.local_load %bufa : !tilegpu.memdesc<128x64xf16, #sA> -> tensor<128x64xf16, #dotA>
+      %bufb = tilegpu.local_alloc %y : (tensor<64x256xf16, #blocked2>) -> !tilegpu.memdesc<64x256xf16, #sB>
+      %yb = tilegpu.local_load %bufb : !tilegpu.memdesc<64x256xf16, #sB> -> tensor<64x256xf16, #dotB>
+      %d = tile.dot %xa, %yb, %acc : tensor<128x64xf16, #dotA> * tensor<64x256xf16, #dotB> -> tensor<128x256xf32, #mfma>
+      %done = arith.cmpi eq, %i, %last : i32
+      scf.if %done {
+        %h = arith.truncf %d : tensor<128x256xf32, #mfma> to tensor<128x256xf16, #mfma>
+        %c = tilegpu.convert_layout %h : tensor<128x256xf16, #mfma> -> tensor<128x256xf16, #blocked2>
+        tile.store %out, %c : tensor<128x256x!tile.ptr<f16>, #blocked2>
+      }
+      %pa2 = tile.addptr %pa, %sa : tensor<128x64x!tile.ptr<f16>, #blocked1>, tensor<128x64xi32, #blocked1>
+      %pb2 = tile.addptr %pb, %sb : tensor<64x256x!tile.ptr<f16>, #blocked2>, tensor<64x256xi32, #blocked2>
+      scf.yield %d, %pa2, %pb2 : tensor<128x256xf32, #mfma>, tensor<128x64x!tile.ptr<f16>, #blocked1>, tensor<64x256x!tile.ptr<f16>, #blocked2>
+    }
+    return
+  }
+}
+
+// -----
+
+// A smaller conversion in the body (16 KiB) fits beside A's two buffers
+// (2 x 16 KiB) and B's one (32 KiB, dead by then): A is prefetched, as
+// without it.
+// CHECK-LABEL: func.func @small_epilogue_in_loop
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<2x128x64xf16
+// CHECK-NOT: tilegpu.local_alloc : () -> !tilegpu.memdesc<2x
+// CHECK: scf.for
+// CHECK: tilegpu.convert_layout
+// CHECK: scf.yield
+#blocked1 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked2 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mfma = #tilegpu.amd_mfma<{warpsPerCTA = [2, 2], instrShape = [32, 32]}>
+#dotA = #tilegpu.dot_operand<{opIdx = 0, parent = #mfma, kWidth = 4}>
+#dotB = #tilegpu.dot_operand<{opIdx = 1, parent = #mfma, kWidth = 4}>
+#sA = #tilegpu.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [1, 0]}>
+#sB = #tilegpu.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [0, 1]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "hip:gfx942", "tilegpu.threads-per-warp" = 64 : i32} {
+  func.func @small_epilogue_in_loop(%a: tensor<128x64x!tile.ptr<f16>, #blocked1>, %b: tensor<64x256x!tile.ptr<f16>, #blocked2>, %k: i32, %last: i32, %e: tensor<128x64xf16, #blocked1>, %out: tensor<128x64x!tile.ptr<f16>, #blocked2>) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<128x256xf32, #mfma>
+    %sa = arith.constant dense<64> : tensor<128x64xi32, #blocked1>
+    %sb = arith.constant dense<16384> : tensor<64x256xi32, #blocked2>
+    %r:3 = scf.for %i = %c0 to %k step %c64 iter_args(%acc = %acc0, %pa = %a, %pb = %b) -> (tensor<128x256xf32, #mfma>, tensor<128x64x!tile.ptr<f16>, #blocked1>, tensor<64x256x!tile.ptr<f16>, #blocked2>) : i32 {
+      %x = tile.load %pa : tensor<128x64x!tile.ptr<f16>, #blocked1>
+      %y = tile.load %pb : tensor<64x256x!tile.ptr<f16>, #blocked2>
+      %bufa = tilegpu.local_alloc %x : (tensor<128x64xf16, #blocked1>) -> !tilegpu.memdesc<128x64xf16, #sA>
+      %xa = tilegpu.local_load %bufa : !tilegpu.memdesc<128x64xf16, #sA> -> tensor<128x64xf16, #dotA>
+      %bufb = tilegpu.local_alloc %y : (tensor<64x256xf16, #blocked2>) -> !tilegpu.memdesc<64x256xf16, #sB>
+      %yb = tilegpu.local_load %bufb : !tilegpu.memdesc<64x256xf16, #sB> -> tensor<64x256xf16, #dotB>
+      %d = tile.dot %xa, %yb, %acc : tensor<128x64xf16, #dotA> * tensor<64x256xf16, #dotB> -> tensor<128x256xf32, #mfma>
+      %done = arith.cmpi eq, %i, %last : i32
+      scf.if %done {
+        %c = tilegpu.convert_layout %e : tensor<128x64xf16, #blocked1> -> tensor<128x64xf16, #blocked2>
+        tile.store %out, %c : tensor<128x64x!tile.ptr<f16>, #blocked2>
+      }
+      %pa2 = tile.addptr %pa, %sa : tensor<128x64x!tile.ptr<f16>, #blocked1>, tensor<128x64xi32, #blocked1>
+      %pb2 = tile.addptr %pb, %sb : tensor<64x256x!tile.ptr<f16>, #blocked2>, tensor<64x256xi32, #blocked2>
+      scf.yield %d, %pa2, %pb2 : tensor<128x256xf32, #mfma>, tensor<128x64x!tile.ptr<f16>, #blocked1>, tensor<64x256x!tile.ptr<f16>, #blocked2>
+    }
+    return
+  }
+}
