@@ -20,10 +20,10 @@ A (M x K) and B (K x N) row-major and float32 accumulation:
   descriptors (`tl.make_tensor_descriptor`): on the H100 (sm_90) the blocks
   of A and B are copied by the Tensor Memory Accelerator (TMA), pipelined
   num_stages deep, and each tile of C is written back by a TMA store from
-  shared memory, left in flight while the next tile is computed; its tile
-  loop (`flatten=True`) and K loop are fused into one by the compiler, so
-  that the pipeline runs across tiles, and with FLAT they are written as
-  one loop by hand (the same loop).
+  shared memory, left in flight while the next tile is computed; its K
+  loop is pipelined inside the loop over tiles (`flatten=True` is a hint
+  Terrazzo takes as one: the fused loop measured slower on the H100), and
+  with FLAT the two are written as one loop by hand.
 
 You will learn about:
 
@@ -123,11 +123,9 @@ def apply_scales(accumulator, a_scale_ptr, b_scale_ptr, first_m, first_n, M, N,
 # blocks of A and B, a K loop with the K tail masked to zero, and a masked
 # store. `tl.range(..., flatten=True)` asks the compiler to fuse the tile
 # loop and the K loop into one (so that the next tile's first loads are
-# issued during this tile's epilogue). Terrazzo does so where the tile's
-# part in front of the K loop only computes values and the K loop's start
-# values do not depend on the tile; here the K loop starts from pointers
-# computed for the tile, so the two loops stay, and the K loop is
-# software-pipelined on its own.
+# issued during this tile's epilogue); Terrazzo keeps the two loops (the
+# fused form measured slower on the H100, bench/RESULTS.md) and pipelines
+# the K loop on its own.
 
 @triton.jit
 def accumulate_k_blocks(a_ptrs, b_ptrs, offs_k, k_first, k_end, K, stride_ak, stride_bk,
@@ -198,10 +196,10 @@ def matmul_persistent_kernel(a_ptr, b_ptr, c_ptr, a_scale_ptr, b_scale_ptr, M, N
 # software pipeline requests the next tile's first blocks while this
 # tile's last ones are multiplied and it is stored; the accumulator is
 # stored and cleared on a tile's last step. This is what `flatten=True`
-# asks of the compiler, written by hand: Terrazzo turns the two loops below
-# into this loop (its tensor-core product stays in flight across steps,
-# waited for only on a tile's last one), and runs them as written only
-# where it cannot (K = 0, or more steps than an i32 counts).
+# asks of a compiler, written by hand (its tensor-core product stays in
+# flight across steps, waited for only on a tile's last one); Terrazzo
+# runs the two loops below as written, which measured faster on the H100
+# (terrazzo-flatten-loops, in terrazzo-opt, would fuse them).
 
 @triton.jit
 def matmul_tma_persistent_kernel(a_ptr, b_ptr, c_ptr, a_scale_ptr, b_scale_ptr, M, N, K,
