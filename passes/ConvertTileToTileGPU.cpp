@@ -71,7 +71,7 @@ struct ConvertTileToTileGPUPass
                     builder.getStringAttr(parsed->name));
 
     if (failed(checkShapeOpsHaveLayouts(module)) ||
-        failed(checkTensorShapes(module)))
+        failed(checkTensorShapes(module, numWarps * warpSize)))
       return signalPassFailure();
     assignDefaultLayouts(module);
     bool shapeOpFailed = false;
@@ -104,8 +104,8 @@ private:
   /// all the frontend makes. Reports the first
   /// that cannot where it is defined (before any layout is chosen: the
   /// layout library takes nothing else).
-  static LogicalResult checkTensorShapes(ModuleOp module) {
-    auto check = [](Location loc, StringRef what, Type type) -> LogicalResult {
+  static LogicalResult checkTensorShapes(ModuleOp module, int64_t threads) {
+    auto check = [&](Location loc, StringRef what, Type type) -> LogicalResult {
       auto tensor = dyn_cast<RankedTensorType>(type);
       if (!tensor || tensor.getEncoding())
         return success();
@@ -118,6 +118,15 @@ private:
         error = "it has " + std::to_string(tensor.getNumElements()) +
                 " elements, more than the largest block (" +
                 std::to_string(tile::kMaxBlockElements) + ")";
+      if (error.empty() &&
+          tensor.getNumElements() > tile::kMaxElementsPerThread * threads)
+        return emitError(loc)
+               << what << " has type " << type << ": "
+               << tensor.getNumElements() / threads
+               << " elements per thread over the program's " << threads
+               << " threads, more than a thread can hold ("
+               << tile::kMaxElementsPerThread
+               << "); use more warps or smaller blocks";
       if (error.empty())
         return success();
       return emitError(loc) << what << " has type " << type
