@@ -961,10 +961,6 @@ private:
 /// other ops there (an epilogue's reductions).
 constexpr int64_t kScratchRoom = 1024;
 
-/// Whether the TMA rings and cp.async stacks that `loops` (a function's,
-/// with their depths) would get fit in the target's shared memory together
-/// with the rest of the kernel: the ring of a warp-specialized loop lives
-/// as long as the kernel, so no later buffer can take its place.
 /// Whether `loop`'s own body holds a dot: only such a loop pipelines
 /// loads (a loop over tiles around pipelined loops holds none).
 bool hasDotInBody(scf::ForOp loop) {
@@ -973,6 +969,10 @@ bool hasDotInBody(scf::ForOp loop) {
   });
 }
 
+/// Whether the TMA rings and cp.async stacks that `loops` (a function's,
+/// with their depths) would get fit in the target's shared memory together
+/// with the rest of the kernel: the ring of a warp-specialized loop lives
+/// as long as the kernel, so no later buffer can take its place.
 bool ringsFitTogether(ArrayRef<std::pair<scf::ForOp, int64_t>> loops) {
   if (loops.empty())
     return false;
@@ -1022,13 +1022,14 @@ bool ringsFitTogether(ArrayRef<std::pair<scf::ForOp, int64_t>> loops) {
   auto func = loops.front().first->getParentOfType<func::FuncOp>();
   int64_t staged = 0, conversion = 0;
   func.walk([&](Operation *op) {
-    for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
-         loop = loop->getParentOfType<scf::ForOp>())
-      if (hasDotInBody(loop))
+    // Outside pipelined loops: in no loop but an scf.for without a dot of
+    // its own (a loop over tiles).
+    for (Operation *parent = op->getParentOp(); parent;
+         parent = parent->getParentOp()) {
+      auto loop = dyn_cast<scf::ForOp>(parent);
+      if (loop ? hasDotInBody(loop) : isa<LoopLikeOpInterface>(parent))
         return;
-    if (op->getParentOfType<LoopLikeOpInterface>() &&
-        !op->getParentOfType<scf::ForOp>())
-      return;
+    }
     if (auto alloc = dyn_cast<tilegpu::LocalAllocOp>(op))
       staged += bufferBytes(alloc.getType());
     else if (auto convert = dyn_cast<tilegpu::ConvertLayoutOp>(op))
