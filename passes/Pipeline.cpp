@@ -798,15 +798,6 @@ private:
       auto wait = tilegpu::WarpGroupDotWaitOp::create(
           wb, loc, ValueRange{result}, /*pendings=*/0);
       Value done = wait.getResult(0);
-      // Warp-specialized, the last iteration's stage is free now (if the
-      // loop ran): the producer refills it for a later loop, or for this
-      // one in the next tile.
-      if (specialize)
-        releasePrevious(wb, loc, ring, loop.getResult(firstExtra + readArg),
-                        ran ? Value()
-                            : Value(arith::CmpIOp::create(
-                                  wb, loc, arith::CmpIPredicate::slt,
-                                  loop.getLowerBound(), loop.getUpperBound())));
       if (ran) {
         scf::YieldOp::create(wb, loc, done);
         auto elseBuilder = OpBuilder::atBlockEnd(ran.elseBlock());
@@ -814,6 +805,19 @@ private:
         done = ran.getResult(0);
       }
       result.replaceAllUsesExcept(done, wait);
+      // Warp-specialized, the last iteration's stage is free now (if the
+      // loop ran): the producer refills it for a later loop, or for this
+      // one in the next tile. (In a branch of its own: in the one of the
+      // wait, ptxas copies the accumulator around the arrival and spills.)
+      if (specialize) {
+        OpBuilder rb = ab;
+        rb.setInsertionPointAfter(ran ? ran.getOperation()
+                                      : wait.getOperation());
+        releasePrevious(
+            rb, loc, ring, loop.getResult(firstExtra + readArg),
+            arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::slt,
+                                  loop.getLowerBound(), loop.getUpperBound()));
+      }
     }
     if (cpAsync)
       tilegpu::AsyncWaitOp::create(
