@@ -88,7 +88,7 @@ def cases():
         for flat in (False, True):
             yield (f"09 tma{' flat' if flat else ''} {shape}", pm.matmul_tma_persistent_kernel,
                    (a, a, a, scale, scale, 256, 256, 256),
-                   dict(common, B_COLUMN_MAJOR=False, FLAT=flat))
+                   dict(common, B_COLUMN_MAJOR=False, FLAT=flat, WARP_SPECIALIZE=False))
 
 
 def ptxas_usage(ptx: str, tmp: Path):

@@ -104,6 +104,18 @@ private:
   /// all the frontend makes. Reports the first
   /// that cannot where it is defined (before any layout is chosen: the
   /// layout library takes nothing else).
+  /// `op`'s location, or where it has none (a constant that an earlier
+  /// pass made and canonicalization merged with others), its first user's
+  /// that has one: the user's line is where the tensor came from.
+  static Location knownLocation(Operation *op) {
+    if (!isa<UnknownLoc>(op->getLoc()))
+      return op->getLoc();
+    for (Operation *user : op->getUsers())
+      if (!isa<UnknownLoc>(user->getLoc()))
+        return user->getLoc();
+    return op->getLoc();
+  }
+
   static LogicalResult checkTensorShapes(ModuleOp module, int64_t threads) {
     auto check = [&](Location loc, StringRef what, Type type) -> LogicalResult {
       auto tensor = dyn_cast<RankedTensorType>(type);
@@ -150,7 +162,7 @@ private:
             return WalkResult::interrupt();
       }
       for (Type type : op->getResultTypes())
-        if (failed(check(op->getLoc(), "the result of " + name, type)))
+        if (failed(check(knownLocation(op), "the result of " + name, type)))
           return WalkResult::interrupt();
       for (Region &region : op->getRegions())
         for (Block &block : region)

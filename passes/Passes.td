@@ -318,7 +318,9 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     (tutorial 06's forward, bench/RESULTS.md).
 
     Such a TMA chain in a loop marked `tile.warp_specialize`
-    (tl.range(..., warp_specialize=True)) is warp-specialized when the loop
+    (tl.range(..., warp_specialize=True)), or a loop on TMA alone whose one
+    dot keeps its accumulator in flight and never resets it in the loop (a
+    GEMM's K loop), is warp-specialized when the loop
     sits at the top of its function (or of the consumers of an earlier
     loop's split), or directly in the body of a loop there (a persistent
     kernel's loop over tiles), its warps form whole warp groups, everything
@@ -338,7 +340,12 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     loop over the iterations that waits for each stage's empty phase and
     issues its copies, and the consumers keep the rotated chain without any
     copy and release the stages (they take turns only with `ping-pong`:
-    measured 3-7% slower with a producer too). A later specialized loop of
+    measured 3-7% slower with a producer too). A GEMM's consumers release,
+    after each iteration's wait that completes the previous iteration's
+    dot, the stage that dot read (none in the first iteration), and after
+    the loop's last wait the last one's (if the loop ran; in a branch of its
+    own, not the wait's, in which ptxas spilled); the ring has
+    num-stages buffers, not one more. A later specialized loop of
     the function whose copies fill buffers of the same types and number
     shares the first one's ring (counted once in the fit): its producer
     loop starts from the stage and empty parity the earlier producer loop

@@ -245,12 +245,13 @@ struct SpecializedRing {
   /// The last loop's producer: its results are the next stage to fill and
   /// the parity of that stage's empty mbarrier to wait for.
   scf::ForOp producer;
-  /// The check that the last loop's consumers ran (the rotated chain's
-  /// guard): its results `readResult` and `phaseResult` are the next stage
-  /// to read and its full parity; its then block ends with the last
-  /// iteration's second dot, after which that stage is released when a
-  /// later loop refills the ring.
-  scf::IfOp consumers;
+  /// What holds the last loop's results `readResult` and `phaseResult`,
+  /// the next stage to read and its full parity: the check that the
+  /// consumers ran (a rotated chain's guard), whose then block ends with
+  /// the last iteration's second dot, after which that stage is released
+  /// when a later loop refills the ring; or the loop itself (a dot kept in
+  /// flight), which released every stage it read.
+  Operation *consumers = nullptr;
   unsigned readResult = 0, phaseResult = 0;
   /// The loop over tiles the loops sit in (tileLoopOf; null at the top of
   /// the function): its iter_args `tileReadArg` and `tileReadArg + 1`
@@ -298,12 +299,18 @@ public:
                           [](TmaCandidate &c) { return c.onlyWgmmaReaders; }) &&
              isDotChain(loop);
     buffers = stages + (rotate ? 1 : 0);
-    // tl.range(..., warp_specialize=True): a rotated chain on TMA alone,
-    // whose copies a producer can issue by itself (scalar code before the
-    // loop), in whole warp groups, with room for its ring beside the others.
-    if (loop->hasAttr(tile::TileDialect::kWarpSpecializeAttrName) && rotate &&
-        candidates.empty() && tilegpu::getNumWarps(loop) % 4 == 0 &&
-        ringsFit)
+    // tl.range(..., warp_specialize=True): a rotated chain, or one dot
+    // whose accumulator stays in flight and is never reset in the loop (a
+    // GEMM's K loop), on TMA alone, whose copies a producer can issue by
+    // itself (scalar code before the loop), in whole warp groups, with room
+    // for its ring beside the others.
+    auto singleDot = [&] {
+      std::optional<InFlightAccumulator> inFlight = asyncCandidate();
+      return inFlight && !inFlight->reset;
+    };
+    if (loop->hasAttr(tile::TileDialect::kWarpSpecializeAttrName) &&
+        (rotate || singleDot()) && candidates.empty() &&
+        tilegpu::getNumWarps(loop) % 4 == 0 && ringsFit)
       if (FailureOr<SmallVector<Operation *>> slice =
               producerSlice(loop, tmaCandidates);
           succeeded(slice))
@@ -454,7 +461,8 @@ private:
     // through its empty mbarrier once its reads of it are complete, and a
     // refill waits for that, instead of a barrier of the whole program
     // (every warp would wait for the slowest warp group each iteration).
-    if (tma && rotate)
+    // So do the consumers of a producer warp group.
+    if (tma && (rotate || specialize))
       ring.enableReleases(tilegpu::getNumWarps(loop));
     // A later specialized loop of the function (in the same loop over
     // tiles, if any) shares the first one's ring.
@@ -472,8 +480,8 @@ private:
         tileReadArg = shared->tileReadArg;
         ring.adopt(shared->storage);
         // In a loop over tiles, each loop released its own last stage.
-        if (!tile)
-          releaseLastStage(ring, shared->consumers);
+        if (auto guard = dyn_cast<scf::IfOp>(shared->consumers); guard && !tile)
+          releaseLastStage(ring, guard);
         producer = buildProducer(ws, loop, ring, buffers, producerOps,
                                  producerValues, shared->producer.getResult(0),
                                  shared->producer.getResult(1));
@@ -544,7 +552,7 @@ private:
         extraInits.push_back(ptr);
     const unsigned readArg = extraInits.size();
     extraInits.push_back(shared
-                             ? shared->consumers.getResult(shared->readResult)
+                             ? shared->consumers->getResult(shared->readResult)
                          : tile ? Value(tile.getRegionIterArgs()[tileReadArg])
                                 : constantI32(b, 0));
     // The refilling side (the buffer the copies ahead go to, and the empty
@@ -556,7 +564,7 @@ private:
     const unsigned phaseArg = extraInits.size();
     if (tma)
       extraInits.push_back(
-          shared ? shared->consumers.getResult(shared->phaseResult)
+          shared ? shared->consumers->getResult(shared->phaseResult)
           : tile ? Value(tile.getRegionIterArgs()[tileReadArg + 1])
                  : constantI32(b, 0));
     // The parity of the empty-mbarrier phase the refill waits for: 1 (the
@@ -678,6 +686,16 @@ private:
       lastRead = wait;
       holdsValue =
           keepInFlight(*inFlight, wait.getResult(0), body->getTerminator());
+      // Warp-specialized, the previous iteration's stage is free for the
+      // producer once that wait completed the dot that read it (none in the
+      // first iteration).
+      if (specialize) {
+        OpBuilder rb(body, std::next(Block::iterator(wait)));
+        Value later =
+            arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::ne,
+                                  loop.getInductionVar(), loop.getLowerBound());
+        releasePrevious(rb, loc, ring, readIndex, later);
+      }
     }
     OpBuilder cb(body, std::next(Block::iterator(lastRead)));
     SmallVector<Value> nextPtrs;
@@ -787,6 +805,19 @@ private:
         done = ran.getResult(0);
       }
       result.replaceAllUsesExcept(done, wait);
+      // Warp-specialized, the last iteration's stage is free now (if the
+      // loop ran): the producer refills it for a later loop, or for this
+      // one in the next tile. (In a branch of its own: in the one of the
+      // wait, ptxas copies the accumulator around the arrival and spills.)
+      if (specialize) {
+        OpBuilder rb = ab;
+        rb.setInsertionPointAfter(ran ? ran.getOperation()
+                                      : wait.getOperation());
+        releasePrevious(
+            rb, loc, ring, loop.getResult(firstExtra + readArg),
+            arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::slt,
+                                  loop.getLowerBound(), loop.getUpperBound()));
+      }
     }
     if (cpAsync)
       tilegpu::AsyncWaitOp::create(
@@ -803,38 +834,43 @@ private:
     }
     // Several dots reading the stacks: overlapped within the iteration,
     // a dot chain across two (rotated first).
+    scf::ForOp rotated;
     if (!asyncDot) {
-      scf::ForOp rotated = rotate ? rotateDotChain(loop) : scf::ForOp();
+      rotated = rotate ? rotateDotChain(loop) : scf::ForOp();
       if (!rotated)
         overlapWarpGroupDots(loop);
-      // The next specialized loop of the function goes on in this ring
-      // where this one leaves it (the guard of the rotated chain carries
-      // the loop's results).
-      if (specialize) {
-        auto guard = rotated ? dyn_cast<scf::IfOp>(rotated->getParentOp())
-                             : scf::IfOp();
+    }
+    // The next specialized loop of the function goes on in this ring
+    // where this one leaves it: the guard of the rotated chain carries the
+    // loop's results, or the loop itself (a dot kept in flight).
+    if (specialize) {
+      auto guard =
+          rotated ? dyn_cast<scf::IfOp>(rotated->getParentOp()) : scf::IfOp();
+      Operation *results = guard      ? guard.getOperation()
+                           : asyncDot ? loop.getOperation()
+                                      : nullptr;
+      if (results)
+        specializedRings[ws->getParentOp()] = SpecializedRing{
+            ringStorage,           producer, results,    firstExtra + readArg,
+            firstExtra + phaseArg, tile,     tileReadArg};
+      else
+        specializedRings.erase(ws->getParentOp());
+      if (tile && results) {
+        // The next tile's consumers go on from where this loop leaves
+        // the ring (the producer's tile loop does the same), and the
+        // stage its last iteration read is released for that tile's
+        // refills (a loop whose dot stays in flight released every stage
+        // it read).
+        Operation *yield = tile.getBody()->getTerminator();
+        yield->setOperand(tileReadArg,
+                          results->getResult(firstExtra + readArg));
+        yield->setOperand(tileReadArg + 1,
+                          results->getResult(firstExtra + phaseArg));
         if (guard)
-          specializedRings[ws->getParentOp()] = SpecializedRing{
-              ringStorage,           producer, guard,      firstExtra + readArg,
-              firstExtra + phaseArg, tile,     tileReadArg};
-        else
-          specializedRings.erase(ws->getParentOp());
-        if (tile) {
-          // The next tile's consumers go on from where this loop leaves
-          // the ring (the producer's tile loop does the same), and the
-          // stage its last iteration read is released for that tile's
-          // refills (an unrotated loop released every stage it read).
-          Operation *results =
-              guard ? guard.getOperation() : loop.getOperation();
-          Operation *yield = tile.getBody()->getTerminator();
-          yield->setOperand(tileReadArg,
-                            results->getResult(firstExtra + readArg));
-          yield->setOperand(tileReadArg + 1,
-                            results->getResult(firstExtra + phaseArg));
-          if (guard)
-            releaseLastStage(ring, guard);
-        }
+          releaseLastStage(ring, guard);
       }
+    }
+    if (!asyncDot) {
       if (ring.hasReleases())
         releaseStages(ring, rotated ? rotated : loop);
       // Only when asked: measured slower on the H100 without a producer
@@ -842,6 +878,18 @@ private:
       if (pingPong && ring.hasReleases() && rotated && candidates.empty())
         takeTurns(rotated);
     }
+  }
+
+  /// Releases the stage before `index` (if `condition`, when given).
+  void releasePrevious(OpBuilder &b, Location loc, TmaRing &ring, Value index,
+                       Value condition) {
+    OpBuilder::InsertionGuard guard(b);
+    if (condition) {
+      auto when = scf::IfOp::create(b, loc, TypeRange(), condition,
+                                    /*withElseRegion=*/false);
+      b.setInsertionPoint(when.thenBlock()->getTerminator());
+    }
+    ring.releaseStage(b, loc, previousStage(b, loc, index, buffers));
   }
 
   /// Releases the stage that the last iteration of a rotated chain read
@@ -988,6 +1036,7 @@ bool ringsFitTogether(ArrayRef<std::pair<scf::ForOp, int64_t>> loops) {
       continue;
     // A rotated chain's ring has one stage more; the stacks of loads that
     // stay pointer loads (cp.async) count as much, at most.
+    const int64_t buffers = stages + (isDotChain(loop) ? 1 : 0);
     int64_t loopBytes = 0;
     SmallVector<Type> ringTypes;
     for (Operation &op : *loop.getBody()) {
@@ -1001,7 +1050,7 @@ bool ringsFitTogether(ArrayRef<std::pair<scf::ForOp, int64_t>> loops) {
         type = load.getType();
       }
       if (auto shaped = dyn_cast_or_null<ShapedType>(type))
-        loopBytes += (stages + 1) * bufferBytes(shaped);
+        loopBytes += buffers * bufferBytes(shaped);
     }
     if (loop->hasAttr(tile::TileDialect::kWarpSpecializeAttrName) &&
         !ringTypes.empty()) {

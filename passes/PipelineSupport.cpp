@@ -117,6 +117,15 @@ Value mlir::terrazzo::nextStage(OpBuilder &b, Location loc, Value index,
   return arith::SelectOp::create(b, loc, wrap, i32Constant(b, loc, 0), next);
 }
 
+Value mlir::terrazzo::previousStage(OpBuilder &b, Location loc, Value index,
+                                    int64_t stages) {
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, index,
+                                      i32Constant(b, loc, 0));
+  return arith::SelectOp::create(
+      b, loc, first, i32Constant(b, loc, stages - 1),
+      arith::SubIOp::create(b, loc, index, i32Constant(b, loc, 1)));
+}
+
 Value mlir::terrazzo::flipOnWrap(OpBuilder &b, Location loc, Value next,
                                  Value parity) {
   Value wrapped = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next,

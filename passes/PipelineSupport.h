@@ -65,6 +65,9 @@ int64_t bufferBytes(ShapedType type);
 /// The stage after `index` (i32) in a ring of `stages` buffers: back to 0
 /// after the last.
 Value nextStage(OpBuilder &b, Location loc, Value index, int64_t stages);
+/// The stage before `index` (i32) in a ring of `stages`: index - 1, or
+/// stages - 1 for stage 0.
+Value previousStage(OpBuilder &b, Location loc, Value index, int64_t stages);
 
 /// `parity` (i32, 0 or 1) flipped when `next` (nextStage's result) wrapped
 /// to stage 0: the parity of the mbarrier phase that the next use of each

@@ -23,7 +23,12 @@ A (M x K) and B (K x N) row-major and float32 accumulation:
   shared memory, left in flight while the next tile is computed; its K
   loop is pipelined inside the loop over tiles (`flatten=True` is a hint
   Terrazzo takes as one: the fused loop measured slower on the H100), and
-  with FLAT the two are written as one loop by hand.
+  with FLAT the two are written as one loop by hand; with WARP_SPECIALIZE
+  (`tl.range(..., warp_specialize=True)` on the K loop) a producer warp
+  group issues every TMA copy of A and B, for this tile and the next, while
+  the other warps only wait for them, multiply and store: a stage is handed
+  back to the producer through an mbarrier as soon as the wgmma that read it
+  is complete, not at a barrier of the whole program.
 
 You will learn about:
 
@@ -206,7 +211,7 @@ def matmul_tma_persistent_kernel(a_ptr, b_ptr, c_ptr, a_scale_ptr, b_scale_ptr, 
                                  BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
                                  BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr,
                                  SCALING: tl.constexpr, B_COLUMN_MAJOR: tl.constexpr,
-                                 FLAT: tl.constexpr):
+                                 FLAT: tl.constexpr, WARP_SPECIALIZE: tl.constexpr):
     a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1],
                                        block_shape=[BLOCK_SIZE_M, BLOCK_SIZE_K])
     if B_COLUMN_MAJOR:  # B stored as its transpose, N x K (fp8 tensor cores read that)
@@ -249,7 +254,7 @@ def matmul_tma_persistent_kernel(a_ptr, b_ptr, c_ptr, a_scale_ptr, b_scale_ptr, 
             offs_am = pid_m * BLOCK_SIZE_M
             offs_bn = pid_n * BLOCK_SIZE_N
             accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
-            for k in range(0, k_tiles):
+            for k in tl.range(0, k_tiles, warp_specialize=WARP_SPECIALIZE):
                 a = a_desc.load([offs_am, k * BLOCK_SIZE_K])
                 if B_COLUMN_MAJOR:
                     b = b_desc.load([offs_bn, k * BLOCK_SIZE_K]).T
@@ -335,6 +340,7 @@ def make_matmuls(lib, pointer_kernel, tma_kernel, configs):
     pointer = lib.autotune(configs=configs, key=["M", "N", "K"])(pointer_kernel)
     tma = lib.autotune(configs=configs, key=["M", "N", "K"])(tma_kernel)
     flat = lib.autotune(configs=configs, key=["M", "N", "K"])(tma_kernel)
+    specialized = lib.autotune(configs=configs, key=["M", "N", "K"])(tma_kernel)
 
     def prepare(a, b, out_dtype):
         assert a.shape[1] == b.shape[0], "incompatible dimensions"
@@ -355,7 +361,7 @@ def make_matmuls(lib, pointer_kernel, tma_kernel, configs):
                       SCALING=scaling_of(a_scale, b_scale))
         return c
 
-    def descriptor_launcher(kernel, flat):
+    def descriptor_launcher(kernel, flat, warp_specialize=False):
         def run(a, b, a_scale=None, b_scale=None, out_dtype=None):
             c, grid = prepare(a, b, out_dtype)
             sa, sb = strides(a), strides(b)
@@ -364,13 +370,14 @@ def make_matmuls(lib, pointer_kernel, tma_kernel, configs):
             assert column_major or sb[1] == 1, "B must be row- or column-major"
             kernel[grid](a, b, c, a_scale, b_scale, a.shape[0], b.shape[1], a.shape[1],
                          SCALING=scaling_of(a_scale, b_scale), B_COLUMN_MAJOR=column_major,
-                         FLAT=flat)
+                         FLAT=flat, WARP_SPECIALIZE=warp_specialize)
             return c
         run.autotuner = kernel
         return run
     run_pointer.autotuner = pointer
     return {"persistent": run_pointer, "tma-persistent": descriptor_launcher(tma, False),
-            "tma-flat": descriptor_launcher(flat, True)}
+            "tma-flat": descriptor_launcher(flat, True),
+            "tma-ws": descriptor_launcher(specialized, False, warp_specialize=True)}
 
 
 def load_tutorial_03():
@@ -513,13 +520,24 @@ def check(on_gpu: bool):
 def bench_case(case, make, providers, flops, rounds, baseline):
     """Rows (case, provider, TFLOP/s, ratio to `baseline`) of `providers`
     (name -> fn(*inputs) -> (c, want)), each on its own make() inputs."""
-    inputs, times = {}, {name: [] for name in providers}
-    for name, fn in providers.items():
+    providers = dict(providers)
+    inputs = {}
+    for name, fn in list(providers.items()):
         inputs[name] = make()
-        c, want = fn(*inputs[name]), reference_of(*inputs[name])
+        try:
+            c = fn(*inputs[name])
+        except Exception as e:  # noqa: BLE001 - the installed Triton's own limits
+            if not name.startswith("triton "):
+                raise
+            print(f"{case}: {name} left out: Triton raised {type(e).__name__}: "
+                  f"{str(e).splitlines()[0] if str(e) else ''}")
+            del providers[name], inputs[name]
+            continue
+        want = reference_of(*inputs[name])
         err = relative_error(c, want)
         assert err < 1e-2, f"{name}: relative error {err} at {case}"
         del c, want
+    times = {name: [] for name in providers}
     # Rounds interleaved over the providers (clock and temperature drift
     # hit all of them).
     for _ in range(rounds):

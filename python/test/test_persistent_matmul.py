@@ -66,25 +66,32 @@ def _persistent_case(t09, kernel, m, n, k, scaling, rng, programs=3):
         a_scale = (rng.random(m) + 0.5).astype(np.float32)
         b_scale = (rng.random(n) + 0.5).astype(np.float32)
         want = want * a_scale[:, None].astype(np.float64) * b_scale[None, :]
-    kernel, flat = kernel
+    kernel, meta = kernel
     interpreted = triton.jit(kernel.fn, interpret=True)
-    if flat is None:
+    if meta is None:
         interpreted[(programs,)](a, b, c, a_scale, b_scale, m, n, k, k, 1, n, 1, n, 1,
                                  SCALING=scaling, **SMALL)
     else:
         interpreted[(programs,)](a, b, c, a_scale, b_scale, m, n, k, SCALING=scaling,
-                                 B_COLUMN_MAJOR=False, FLAT=flat, **SMALL)
+                                 B_COLUMN_MAJOR=False, **meta, **SMALL)
     return c.astype(np.float64), want
 
 
+def _tma_meta(which):
+    """The TMA kernel's FLAT and WARP_SPECIALIZE for `which` ("tma": the
+    nest; "flat": one loop by hand; "ws": the nest, its K loop
+    warp-specialized)."""
+    return dict(FLAT=which == "flat", WARP_SPECIALIZE=which == "ws")
+
+
 def _kernel(t09, which):
-    """The kernel and its FLAT (None for the pointer kernel)."""
+    """The kernel and its constexprs (None for the pointer kernel)."""
     if which == "pointers":
         return t09.matmul_persistent_kernel, None
-    return t09.matmul_tma_persistent_kernel, which == "flat"
+    return t09.matmul_tma_persistent_kernel, _tma_meta(which)
 
 
-@pytest.mark.parametrize("which", ["pointers", "tma", "flat"])
+@pytest.mark.parametrize("which", ["pointers", "tma", "flat", "ws"])
 @pytest.mark.parametrize("scaling", ["none", "tensor", "row"])
 def test_interpreter_persistent(t09, which, scaling, rng):
     # 83 x 72 x 40 in 16 x 16 tiles: 30 tiles over 3 programs (10 each), in
@@ -97,7 +104,7 @@ def test_interpreter_persistent(t09, which, scaling, rng):
     assert err < 2e-3, err
 
 
-@pytest.mark.parametrize("which", ["tma", "flat"])
+@pytest.mark.parametrize("which", ["tma", "flat", "ws"])
 def test_interpreter_one_program_per_tile(t09, which, rng):
     # More programs than tiles: each program's loop runs once (or not).
     got, want = _persistent_case(t09, _kernel(t09, which), 20, 24, 16, "none", rng,
@@ -159,7 +166,7 @@ def _tma_ptx(t09, dtype=np.float16, scaling="none", column_major=False, fp8=None
     return t09.matmul_tma_persistent_kernel.compile(
         a, b, c, scale, scale, 512, 512, 512, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn,
         BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, SCALING=scaling, B_COLUMN_MAJOR=column_major,
-        FLAT=which == "flat", stage="ptx", target="cuda:90", num_warps=warps,
+        **_tma_meta(which), stage="ptx", target="cuda:90", num_warps=warps,
         num_stages=stages)
 
 
@@ -186,7 +193,7 @@ def _assert_wgmma_not_serialized(ptx):
 
 #: Copies of the K loop and epilogue in the TMA kernel's PTX: one each (the
 #: loop over tiles keeps its K loop: flatten=True is a hint).
-TMA_COPIES = {"tma": 1, "flat": 1}
+TMA_COPIES = {"tma": 1, "flat": 1, "ws": 1}
 
 
 @pytest.mark.parametrize("which", ["tma", "flat"])
@@ -224,10 +231,37 @@ def test_tma_persistent_ptx(t09, which):
         "the TMA store is waited for right after it is issued"
 
 
+def test_tma_warp_specialized_ptx(t09):
+    # WARP_SPECIALIZE: 4 producer warps (setmaxnreg down to 40) issue every
+    # copy of A and B; the 8 others (setmaxnreg up) wait for a stage's full
+    # mbarrier, keep one wgmma group in flight and hand each stage back by an
+    # arrival on its empty mbarrier: once in the K loop (the previous
+    # iteration's stage) and once after it (the last one's), never through a
+    # barrier of the whole program. C goes out by TMA from the consumers.
+    _needs_extension()
+    ptx = _tma_ptx(t09, which="ws")
+    assert re.search(r"setmaxnreg\.dec\.sync\.aligned\.u32\s+40;", ptx)
+    assert "setmaxnreg.inc.sync.aligned.u32" in ptx
+    producer = ptx[ptx.index("setmaxnreg.dec"):ptx.index("setmaxnreg.inc")]
+    consumers = ptx[ptx.index("setmaxnreg.inc"):]
+    assert producer.count(TMA_LOAD) >= 2 and TMA_LOAD not in consumers
+    assert "wgmma" not in producer
+    # The producer waits for a release, the consumers for a fill.
+    assert producer.count("mbarrier.try_wait.parity") == 1
+    assert consumers.count("mbarrier.try_wait.parity") == 1
+    assert consumers.count("mbarrier.arrive.shared") == 2
+    assert consumers.count("wgmma.wait_group.sync.aligned 1;") == 1
+    # The consumers' barriers are among their 256 threads only.
+    assert re.findall(r"bar\.sync\s+0;", consumers) == []
+    assert consumers.count(TMA_STORE) == 4
+    _assert_wgmma_not_serialized(ptx)
+
+
 @pytest.mark.parametrize("config", [(128, 128, 64, 4, 8), (256, 128, 64, 3, 8),
                                     (64, 128, 64, 4, 4)])
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
-def test_tma_persistent_configs_compile(t09, config, dtype):
+@pytest.mark.parametrize("which", ["tma", "ws"])
+def test_tma_persistent_configs_compile(t09, config, dtype, which):
     # The other configurations fit in shared memory with the store's
     # buffer, for both 16-bit types.
     _needs_extension()
@@ -236,10 +270,12 @@ def test_tma_persistent_configs_compile(t09, config, dtype):
     scale = np.zeros(512, np.float32)
     ptx = t09.matmul_tma_persistent_kernel.compile(
         x, x, x, scale, scale, 512, 512, 512, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn,
-        BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, SCALING="none", B_COLUMN_MAJOR=False, FLAT=False,
-        stage="ptx", target="cuda:90", num_warps=warps, num_stages=stages)
+        BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, SCALING="none", B_COLUMN_MAJOR=False,
+        **_tma_meta(which), stage="ptx", target="cuda:90", num_warps=warps,
+        num_stages=stages)
     assert ptx.count(TMA_STORE) == TMA_COPIES["tma"] * (bn // 64) and TMA_LOAD in ptx
     assert "stmatrix.sync.aligned" in ptx
+    assert ("setmaxnreg.dec" in ptx) == (which == "ws")
 
 
 @pytest.mark.parametrize("fp8", ["float8e4nv", "float8e5"])
@@ -249,7 +285,7 @@ def test_fp8_persistent_ptx(t09, fp8, scaling):
     # the epilogue.
     _needs_extension()
     kind = "e4m3" if fp8 == "float8e4nv" else "e5m2"
-    for which in ("tma", "flat"):
+    for which in ("tma", "flat", "ws"):
         ptx = _tma_ptx(t09, scaling=scaling, column_major=True, fp8=fp8,
                        config=(128, 256, 128, 3, 8), which=which)
         assert f".f32.{kind}.{kind}" in ptx
@@ -327,7 +363,7 @@ def _sm90(torch):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("which", ["pointers", "tma", "flat"])
+@pytest.mark.parametrize("which", ["pointers", "tma", "flat", "ws"])
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 @pytest.mark.parametrize("mnk", [(1000, 776, 328), (2048, 3072, 512), (8, 8, 8),
                                  (4000, 3000, 200), (1500, 2056, 40)])
@@ -356,7 +392,7 @@ def test_gpu_persistent_every_config(torch_cuda, t09, which, dtype, mnk, rng):
                                                **meta)
         else:
             t09.matmul_tma_persistent_kernel[grid](a, b, c, None, None, m, n, k,
-                                                   B_COLUMN_MAJOR=False, FLAT=which == "flat",
+                                                   B_COLUMN_MAJOR=False, **_tma_meta(which),
                                                    **meta)
         torch.cuda.synchronize()
         assert not c.isnan().any(), f"{cfg}: output elements not written"
@@ -365,7 +401,7 @@ def test_gpu_persistent_every_config(torch_cuda, t09, which, dtype, mnk, rng):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("which", ["pointers", "tma", "flat"])
+@pytest.mark.parametrize("which", ["pointers", "tma", "flat", "ws"])
 @pytest.mark.parametrize("fp8", ["e4m3", "e5m2"])
 @pytest.mark.parametrize("scaling", ["tensor", "row"])
 def test_gpu_fp8_scaled(torch_cuda, t09, which, fp8, scaling):
@@ -389,7 +425,7 @@ def test_gpu_fp8_scaled(torch_cuda, t09, which, fp8, scaling):
                                            c.stride(1), **meta)
     else:
         t09.matmul_tma_persistent_kernel[grid](a, b, c, a_scale, b_scale, m, n, k,
-                                               B_COLUMN_MAJOR=True, FLAT=which == "flat",
+                                               B_COLUMN_MAJOR=True, **_tma_meta(which),
                                                **meta)
     torch.cuda.synchronize()
     assert not c.isnan().any()

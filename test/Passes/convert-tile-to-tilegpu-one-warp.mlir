@@ -12,6 +12,18 @@ func.func @too_many_per_thread(%x: f32) {
 
 // -----
 
+// A tensor without a location (a constant another pass made, merged by
+// canonicalization) is reported at its first user's.
+func.func @too_many_per_thread_unknown_location(%p: !tile.ptr<f32>) {
+  %z = arith.constant dense<0.0> : tensor<1048576xf32> loc(unknown)
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<1048576x!tile.ptr<f32>>
+  // expected-error @+1 {{the result of 'arith.constant' has type 'tensor<1048576xf32>': 32768 elements per thread}}
+  tile.store %ps, %z : tensor<1048576x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
 // Must not: 2^19 elements over one warp, 16384 per thread, get a layout.
 func.func @as_many_per_thread_as_allowed(%x: f32, %p: !tile.ptr<f32>) {
   %v = tile.splat %x : f32 -> tensor<524288xf32>

@@ -2367,6 +2367,148 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
+// A persistent GEMM (tutorial 09's kernel with warp_specialize=True on its K
+// loop): one dot whose accumulator starts from zeros and stays in flight.
+// The consumers wait for a stage's full mbarrier, issue the dot and wait
+// for the previous iteration's, then release the stage that one read
+// (none in the first iteration); after the loop, once the last dot is
+// complete, they release its stage too (in a branch of its own), and the
+// loop over tiles carries
+// the stage to read and its parity. The producer's loop over the same
+// tiles fills the ring, waiting for each stage's release.
+// CHECK-LABEL: func.func @tma_gemm_warp_specialized_persistent
+// CHECK: tilegpu.warp_specialize producer_warps = 4
+// CHECK: %[[T:.*]]:2 = scf.for %{{.*}} = %arg4 to %arg5 step %arg6 iter_args(%[[R:.*]] = %[[Z:.*]], %[[F:.*]] = %[[Z]]) -> (i32, i32)
+// CHECK: %[[RES:.*]]:4 = scf.for %[[I:.*]] = %c0_i32{{.*}} to %arg3 step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[READ:.*]] = %[[R]], %[[PHASE:.*]] = %[[F]], %[[USE:.*]] = %false)
+// CHECK: tilegpu.mbarrier_wait %{{.*}}, %[[PHASE]]
+// CHECK: %[[D:.*]] = tilegpu.warp_group_dot async %{{.*}}, %{{.*}}, %[[ACC]] use_c = %[[USE]]
+// CHECK-NEXT: tilegpu.warp_group_dot_wait %[[D]] {pendings = 1 : i32}
+// CHECK-NOT: tilegpu.async_tma_copy_global_to_local
+// CHECK: %[[LATER:.*]] = arith.cmpi ne, %[[I]], %c0_i32
+// CHECK-NEXT: scf.if %[[LATER]] {
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[READ]], %c0_i32
+// CHECK: %[[LESS:.*]] = arith.subi %[[READ]], %c1_i32
+// CHECK: %[[PREV:.*]] = arith.select %[[FIRST]], %c2_i32{{.*}}, %[[LESS]]
+// CHECK-NEXT: %[[EMPTY:.*]] = tilegpu.memdesc_index %{{.*}}[%[[PREV]]]
+// CHECK-NEXT: tilegpu.mbarrier_arrive %[[EMPTY]]
+// CHECK: } {tile.warp_specialize}
+// CHECK-NEXT: %[[OUT:.*]] = scf.if %[[RES]]#3
+// CHECK-NEXT: tilegpu.warp_group_dot_wait %[[RES]]#0 {pendings = 0 : i32}
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: {{^ +}}}
+// CHECK-NEXT: %[[RAN:.*]] = arith.cmpi slt, %c0_i32{{.*}}, %arg3
+// CHECK-NEXT: scf.if %[[RAN]] {
+// CHECK: arith.cmpi eq, %[[RES]]#1, %c0_i32
+// CHECK: tilegpu.mbarrier_arrive
+// CHECK: tile.store %{{.*}}, %[[OUT]]
+// CHECK-NEXT: scf.yield %[[RES]]#1, %[[RES]]#2 : i32, i32
+// CHECK: tilegpu.partition_end
+// CHECK-NEXT: } producer {
+// CHECK: scf.for %{{.*}} = %arg4 to %arg5 step %arg6 iter_args(%[[S:.*]] = %c0_i32{{.*}}, %[[P:.*]] = %c1_i32{{.*}}) -> (i32, i32)
+// CHECK: scf.for %{{.*}} = %c0_i32{{.*}} to %arg3 step %{{.*}} iter_args(%{{.*}} = %[[S]], %{{.*}} = %[[P]]) -> (i32, i32)
+// CHECK: tilegpu.mbarrier_wait
+// CHECK: tilegpu.mbarrier_expect_tx %{{.*}}, 24576
+// CHECK: tilegpu.async_tma_copy_global_to_local %arg0
+// CHECK: tilegpu.async_tma_copy_global_to_local %arg1
+// CHECK: tilegpu.partition_end
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_gemm_warp_specialized_persistent(%ma: !tile.ptr<i8>, %mb: !tile.ptr<i8>, %tiles_n: i32, %k: i32, %first: i32, %tiles: i32, %programs: i32, %out: tensor<128x64x!tile.ptr<f32>, #mma>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %c128 = arith.constant 128 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    scf.for %t = %first to %tiles step %programs : i32 {
+      %tm = arith.divsi %t, %tiles_n : i32
+      %tn = arith.remsi %t, %tiles_n : i32
+      %row = arith.muli %tm, %c128 : i32
+      %col = arith.muli %tn, %c64 : i32
+      %res = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %zero) -> (tensor<128x64xf32, #mma>) : i32 {
+      %kk = arith.muli %i, %c64 : i32
+      %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x64xf16, #nv, mutable>
+      %abar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %abar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %abar, 16384 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %ma[%row, %kk] %a, %abar : !tile.ptr<i8>, !tilegpu.memdesc<128x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %abar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %abar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %bbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %bbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %bbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mb[%col, %kk] %b, %bbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %bbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %bbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %bt = tilegpu.memdesc_trans %b : !tilegpu.memdesc<64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nvt, mutable>
+      %d = tilegpu.warp_group_dot %a, %bt, %acc : !tilegpu.memdesc<128x64xf16, #nv, mutable>, !tilegpu.memdesc<64x64xf16, #nvt, mutable> -> tensor<128x64xf32, #mma>
+        scf.yield %d : tensor<128x64xf32, #mma>
+      } {tile.warp_specialize}
+      tile.store %out, %res : tensor<128x64x!tile.ptr<f32>, #mma>
+    }
+    return
+  }
+}
+
+// -----
+
+// Must not: the same GEMM flattened by hand (the accumulator reset to
+// zeros in the loop on a tile's last step): not specialized (the tile's
+// epilogue would sit in the consumers' loop between the stages); the dot
+// stays in flight, the loop refilling its own ring.
+// CHECK-LABEL: func.func @tma_gemm_warp_specialized_reset
+// CHECK-NOT: tilegpu.warp_specialize
+// CHECK: tilegpu.warp_group_dot async
+// CHECK: tilegpu.async_tma_copy_global_to_local
+// CHECK-NOT: tilegpu.warp_specialize
+// CHECK: return
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_gemm_warp_specialized_reset(%ma: !tile.ptr<i8>, %mb: !tile.ptr<i8>, %row: i32, %col: i32, %k: i32, %last_k: i32, %out: tensor<128x64x!tile.ptr<f32>, #mma>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %res = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %zero) -> (tensor<128x64xf32, #mma>) : i32 {
+      %kk = arith.muli %i, %c64 : i32
+      %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x64xf16, #nv, mutable>
+      %abar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %abar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %abar, 16384 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %ma[%row, %kk] %a, %abar : !tile.ptr<i8>, !tilegpu.memdesc<128x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %abar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %abar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %bbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %bbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %bbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mb[%col, %kk] %b, %bbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %bbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %bbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %bt = tilegpu.memdesc_trans %b : !tilegpu.memdesc<64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nvt, mutable>
+      %d = tilegpu.warp_group_dot %a, %bt, %acc : !tilegpu.memdesc<128x64xf16, #nv, mutable>, !tilegpu.memdesc<64x64xf16, #nvt, mutable> -> tensor<128x64xf32, #mma>
+      %last = arith.cmpi eq, %i, %last_k : i32
+      %next = arith.select %last, %zero, %d : tensor<128x64xf32, #mma>
+      scf.if %last {
+        tile.store %out, %d : tensor<128x64x!tile.ptr<f32>, #mma>
+      }
+      scf.yield %next : tensor<128x64xf32, #mma>
+    } {tile.warp_specialize}
+    tile.store %out, %res : tensor<128x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
 // Must not: a tile loop whose carried value gives the copies' coordinates
 // (the producer could not compute it): not specialized, the chain is
 // pipelined in the loop as without the hint.

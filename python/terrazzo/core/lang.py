@@ -952,17 +952,14 @@ class range:
     * `loop_unroll_factor`: the body repeated that many times per iteration
       (a remainder loop runs the iterations left over);
     * `warp_specialize`: on sm_90, a loop whose operands all come by TMA
-      (a dot chain such as attention's, its copies computable from scalars
-      before the loop) gets a producer warp group of its own that issues
-      the copies, while the kernel's warps compute and take turns on the
-      tensor cores; the kernel then runs num_warps + 4 warps. Elsewhere
-      the loop is pipelined as without it;
-    * `flatten`: a loop over tiles whose body computes the tile's
-      coordinates, runs one inner loop whose bounds and start values do not
-      depend on the tile, and then stores (a persistent GEMM) becomes one
-      loop over all the steps of the program's tiles, so that the inner
-      loop's pipeline runs across the tiles' ends; other loops stay as
-      written;
+      (a dot chain such as attention's, or a GEMM's K loop, its copies
+      computable from scalars before the loop or in the loop over tiles
+      around it) gets a producer warp group of its own that issues the
+      copies, while the kernel's warps compute; the kernel then runs
+      num_warps + 4 warps. Elsewhere the loop is pipelined as without it;
+    * `flatten`: a hint: a loop over tiles keeps its inner loop, pipelined
+      inside it (fused into one loop, tutorial 09's persistent GEMM
+      measured slower on the H100);
     * `disallow_acc_multi_buffer`, `disable_licm`: accepted as hints. The
       first is about Blackwell's tensor memory; loop-invariant code still
       leaves the loop (the results are the same either way)."""
