@@ -142,14 +142,14 @@ module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "hip:gfx950",
 
 // -----
 
-// A libdevice function with no AMD counterpart (neither ocml's nor one the
-// module defines) is an error at the call that says why.
+// A __nv_ function with no AMD counterpart (neither ocml's nor one the
+// module defines: not one of libdevice's) is an error at the call.
 module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "hip:gfx942", "tilegpu.threads-per-warp" = 64 : i32} {
   func.func @no_counterpart(%x: !tile.ptr<f32>, %n: !tile.ptr<i32>) {
     %v = tile.load %x : !tile.ptr<f32>
     %k = tile.load %n : !tile.ptr<i32>
-    // expected-error @below {{'tile.extern_elementwise' op calls libdevice's '__nv_jnf', which the ROCm device libraries have no counterpart of for hip:gfx942: the ROCm device libraries have Bessel functions of orders 0 and 1 only}}
-    %a = tile.extern_elementwise "__nv_jnf"(%k, %v) {libname = "libdevice", libpath = "", pure = true} : (i32, f32) -> f32
+    // expected-error @below {{'tile.extern_elementwise' op calls libdevice's '__nv_knf', which the ROCm device libraries have no counterpart of for hip:gfx942}}
+    %a = tile.extern_elementwise "__nv_knf"(%k, %v) {libname = "libdevice", libpath = "", pure = true} : (i32, f32) -> f32
     tile.store %x, %a : !tile.ptr<f32>
     return
   }
