@@ -223,7 +223,10 @@ def TerrazzoRemoveLayoutConversions
     after the loop only where the body computes in that layout already.
     What remains converts values that are expensive or impossible to
     recompute: loads with several users in different layouts and results
-    of reductions.
+    of reductions. A narrowing cast of a tensor-core accumulator, or of a
+    part of one that reshape, trans and split took apart (an epilogue
+    stored in sub-tiles), comes before the conversion instead of after it,
+    which then moves half the bytes.
   }];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }
