@@ -347,7 +347,9 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     after each iteration's wait that completes the previous iteration's
     dot, the stage that dot read (none in the first iteration), and after
     the loop's last wait the last one's (if the loop ran; in a branch of its
-    own, not the wait's, in which ptxas spilled); the ring has
+    own, not the wait's, in which ptxas spilled); the accumulator's zeros
+    stay the loop's start, not no value (else they were set apart while
+    the last group was in flight, and ptxas spilled); the ring has
     num-stages buffers, not one more. A later specialized loop of
     the function whose copies fill buffers of the same types and number
     shares the first one's ring (counted once in the fit): its producer
