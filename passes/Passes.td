@@ -223,7 +223,10 @@ def TerrazzoRemoveLayoutConversions
     after the loop only where the body computes in that layout already.
     What remains converts values that are expensive or impossible to
     recompute: loads with several users in different layouts and results
-    of reductions.
+    of reductions. A narrowing cast of a tensor-core accumulator, or of a
+    part of one that reshape, trans and split took apart (an epilogue
+    stored in sub-tiles), comes before the conversion instead of after it,
+    which then moves half the bytes.
   }];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }
@@ -344,7 +347,9 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     after each iteration's wait that completes the previous iteration's
     dot, the stage that dot read (none in the first iteration), and after
     the loop's last wait the last one's (if the loop ran; in a branch of its
-    own, not the wait's, in which ptxas spilled); the ring has
+    own, not the wait's, in which ptxas spilled); the accumulator's zeros
+    stay the loop's start, not no value (else they were set apart while
+    the last group was in flight, and ptxas spilled); the ring has
     num-stages buffers, not one more. A later specialized loop of
     the function whose copies fill buffers of the same types and number
     shares the first one's ring (counted once in the fit): its producer

@@ -580,7 +580,12 @@ private:
     // (C7515). The zeros come back after that wait if the loop did not run.
     // An accumulator reset to zeros in the loop (a flattened tile loop) is
     // not set either: the flag, carried, is false after a reset, and the
-    // loop carries the dot's result in flight.
+    // loop carries the dot's result in flight. Warp-specialized consumers
+    // (their loop in a loop over tiles, never reset) keep the zeros as the
+    // loop's start, which the path that skips the loop takes: from no
+    // value, LLVM put the zeros for that path in registers of their own,
+    // set while the last group was in flight, and ptxas spilled (in the
+    // 128 x 256 GEMM; without it, no C7515 either).
     Value zeroAcc;
     unsigned accIndex = 0;
     const unsigned ranArg = extraInits.size();
@@ -595,7 +600,7 @@ private:
         extraInits.push_back(arith::ConstantIntOp::create(b, loc, b.getI1Type(),
                                                           zeroInit ? 0 : 1));
       }
-      if (zeroInit)
+      if (zeroInit && !specialize)
         loop.getInitArgsMutable()[accIndex].set(
             ub::PoisonOp::create(b, loc, init.getType()));
     }
@@ -801,10 +806,17 @@ private:
       if (ran) {
         scf::YieldOp::create(wb, loc, done);
         auto elseBuilder = OpBuilder::atBlockEnd(ran.elseBlock());
-        scf::YieldOp::create(elseBuilder, loc, zeroAcc);
+        // (The loop's start when that is the zeros: see above.)
+        Operation *elseYield = scf::YieldOp::create(
+            elseBuilder, loc,
+            specialize && !inFlight->reset ? result : zeroAcc);
         done = ran.getResult(0);
+        result.replaceUsesWithIf(done, [&](OpOperand &use) {
+          return use.getOwner() != wait && use.getOwner() != elseYield;
+        });
+      } else {
+        result.replaceAllUsesExcept(done, wait);
       }
-      result.replaceAllUsesExcept(done, wait);
       // Warp-specialized, the last iteration's stage is free now (if the
       // loop ran): the producer refills it for a later loop, or for this
       // one in the next tile. (In a branch of its own: in the one of the

@@ -91,6 +91,20 @@ bool narrows(Operation *op) {
              tile::getElementBitWidth(in.getElementType());
 }
 
+/// Whether `value` is a tensor-core accumulator, or a part of one that shape
+/// ops took apart (an epilogue stored in sub-tiles: reshape, trans, split),
+/// whose conversions nothing above folds away.
+bool isAccumulatorOrPart(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type)
+    return false;
+  if (isa_and_nonnull<tilegpu::MatrixAccumulatorLayoutAttr>(type.getEncoding()))
+    return true;
+  Operation *def = value.getDefiningOp();
+  return isa_and_nonnull<tile::ReshapeOp, tile::TransOp, tile::SplitOp>(def) &&
+         isAccumulatorOrPart(def->getOperand(0));
+}
+
 /// convert(f(x, y)) -> f(convert(x), convert(y)) for ops that are as cheap in
 /// one layout as in another; the conversions move toward the values that
 /// produce data (loads), where chains of them fold away.
@@ -192,9 +206,7 @@ struct RematerializeInTargetLayout
     // conversion above it would move twice the bytes through shared
     // memory, and nothing above a dot's result folds it away.
     if (producer->getNumOperands() == 1 && narrows(producer) &&
-        isa_and_nonnull<tilegpu::MatrixAccumulatorLayoutAttr>(
-            cast<RankedTensorType>(producer->getOperand(0).getType())
-                .getEncoding()))
+        isAccumulatorOrPart(producer->getOperand(0)))
       return failure();
     IRMapping mapping;
     for (Value operand : producer->getOperands())
@@ -208,7 +220,8 @@ struct RematerializeInTargetLayout
 };
 
 /// f(convert(x)) -> convert(f(x)) for a narrowing cast f of a tensor-core
-/// accumulator x (the epilogue's truncation to float16): the conversion
+/// accumulator x or a part of one (the epilogue's truncation to float16,
+/// maybe of sub-tiles): the conversion
 /// then moves the narrow values (half the bytes through shared memory).
 /// RematerializeInTargetLayout leaves such casts alone, so the two do not
 /// undo each other.
@@ -218,8 +231,7 @@ struct NarrowBeforeConverting
 
   LogicalResult matchAndRewrite(tilegpu::ConvertLayoutOp convert,
                                 PatternRewriter &rewriter) const override {
-    if (!convert->hasOneUse() || !isa<tilegpu::MatrixAccumulatorLayoutAttr>(
-                                     convert.getSrc().getType().getEncoding()))
+    if (!convert->hasOneUse() || !isAccumulatorOrPart(convert.getSrc()))
       return failure();
     Operation *narrowing = *convert->user_begin();
     if (narrowing->getNumOperands() != 1 || narrowing->getNumResults() != 1 ||

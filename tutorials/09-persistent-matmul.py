@@ -28,7 +28,10 @@ A (M x K) and B (K x N) row-major and float32 accumulation:
   group issues every TMA copy of A and B, for this tile and the next, while
   the other warps only wait for them, multiply and store: a stage is handed
   back to the producer through an mbarrier as soon as the wgmma that read it
-  is complete, not at a barrier of the whole program.
+  is complete, not at a barrier of the whole program; with
+  EPILOGUE_SUBTILE, C goes out in two halves (`tl.reshape`, `tl.permute`,
+  `tl.split`, as Triton's tutorial writes it) through one buffer half the
+  size, and the room left takes a fourth stage of A and B.
 
 You will learn about:
 
@@ -211,7 +214,8 @@ def matmul_tma_persistent_kernel(a_ptr, b_ptr, c_ptr, a_scale_ptr, b_scale_ptr, 
                                  BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
                                  BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr,
                                  SCALING: tl.constexpr, B_COLUMN_MAJOR: tl.constexpr,
-                                 FLAT: tl.constexpr, WARP_SPECIALIZE: tl.constexpr):
+                                 FLAT: tl.constexpr, WARP_SPECIALIZE: tl.constexpr,
+                                 EPILOGUE_SUBTILE: tl.constexpr = False):
     a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1],
                                        block_shape=[BLOCK_SIZE_M, BLOCK_SIZE_K])
     if B_COLUMN_MAJOR:  # B stored as its transpose, N x K (fp8 tensor cores read that)
@@ -220,11 +224,15 @@ def matmul_tma_persistent_kernel(a_ptr, b_ptr, c_ptr, a_scale_ptr, b_scale_ptr, 
     else:
         b_desc = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[N, 1],
                                            block_shape=[BLOCK_SIZE_K, BLOCK_SIZE_N])
-    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1],
-                                       block_shape=[BLOCK_SIZE_M, BLOCK_SIZE_N])
+    # With EPILOGUE_SUBTILE, C is written in two BLOCK_SIZE_N / 2 wide halves
+    # through one buffer half the size, which leaves room for another stage.
+    c_desc = tl.make_tensor_descriptor(
+        c_ptr, shape=[M, N], strides=[N, 1],
+        block_shape=[BLOCK_SIZE_M, BLOCK_SIZE_N // 2 if EPILOGUE_SUBTILE else BLOCK_SIZE_N])
     num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
     num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
     k_tiles = tl.cdiv(K, BLOCK_SIZE_K)
+    tl.static_assert(not (FLAT and EPILOGUE_SUBTILE), "the FLAT loop stores C whole")
     if FLAT:
         first = tl.program_id(0)
         programs = tl.num_programs(0)
@@ -263,7 +271,15 @@ def matmul_tma_persistent_kernel(a_ptr, b_ptr, c_ptr, a_scale_ptr, b_scale_ptr, 
                 accumulator = tl.dot(a, b, accumulator)
             accumulator = apply_scales(accumulator, a_scale_ptr, b_scale_ptr, offs_am, offs_bn,
                                        M, N, SCALING)
-            c_desc.store([offs_am, offs_bn], accumulator.to(c_ptr.dtype.element_ty))
+            if EPILOGUE_SUBTILE:
+                halves = tl.permute(tl.reshape(accumulator, (BLOCK_SIZE_M, 2, BLOCK_SIZE_N // 2)),
+                                    (0, 2, 1))
+                left, right = tl.split(halves)
+                c_desc.store([offs_am, offs_bn], left.to(c_ptr.dtype.element_ty))
+                c_desc.store([offs_am, offs_bn + BLOCK_SIZE_N // 2],
+                             right.to(c_ptr.dtype.element_ty))
+            else:
+                c_desc.store([offs_am, offs_bn], accumulator.to(c_ptr.dtype.element_ty))
 
 
 # %%
@@ -275,7 +291,10 @@ def matmul_tma_persistent_kernel(a_ptr, b_ptr, c_ptr, a_scale_ptr, b_scale_ptr, 
 # memory for its store, so its deepest 128 x 256 pipeline is 3 stages).
 # The autotuner times them at the first call for each (M, N, K).
 
-def persistent_configs(config_type=None, fp8=False):
+def persistent_configs(config_type=None, fp8=False, subtile=False):
+    """The autotuner's configurations; with `subtile` (EPILOGUE_SUBTILE: C
+    stored through a buffer half the size) also 128 x 256 blocks 4 stages
+    deep, which then fit in shared memory."""
     config_type = config_type or triton.Config
     shapes = [  # BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, num_stages, num_warps
         (128, 256, 64, 3, 8),
@@ -289,6 +308,8 @@ def persistent_configs(config_type=None, fp8=False):
         # swizzled row); fp8 blocks take half the shared memory.
         shapes = [(128, 256, 128, 3, 8), (256, 128, 128, 3, 8), (128, 128, 128, 4, 8),
                   (128, 128, 128, 4, 4)]
+    if subtile:
+        shapes = [(128, 256, shapes[0][2], 4, 8)] + shapes
     return [config_type({"BLOCK_SIZE_M": m, "BLOCK_SIZE_N": n, "BLOCK_SIZE_K": k,
                          "GROUP_SIZE_M": 8}, num_stages=s, num_warps=w)
             for m, n, k, s, w in shapes]
@@ -329,7 +350,7 @@ def scaling_of(a_scale, b_scale):
     return "row"
 
 
-def make_matmuls(lib, pointer_kernel, tma_kernel, configs):
+def make_matmuls(lib, pointer_kernel, tma_kernel, configs, subtile_configs):
     """Launchers (name -> fn(a, b, a_scale=None, b_scale=None,
     out_dtype=None) -> c) of the three persistent kernels (compiled by `lib`:
     Terrazzo or Triton), autotuned over `configs`. A is row-major; B K x N
@@ -341,6 +362,7 @@ def make_matmuls(lib, pointer_kernel, tma_kernel, configs):
     tma = lib.autotune(configs=configs, key=["M", "N", "K"])(tma_kernel)
     flat = lib.autotune(configs=configs, key=["M", "N", "K"])(tma_kernel)
     specialized = lib.autotune(configs=configs, key=["M", "N", "K"])(tma_kernel)
+    subtiled = lib.autotune(configs=subtile_configs, key=["M", "N", "K"])(tma_kernel)
 
     def prepare(a, b, out_dtype):
         assert a.shape[1] == b.shape[0], "incompatible dimensions"
@@ -361,7 +383,7 @@ def make_matmuls(lib, pointer_kernel, tma_kernel, configs):
                       SCALING=scaling_of(a_scale, b_scale))
         return c
 
-    def descriptor_launcher(kernel, flat, warp_specialize=False):
+    def descriptor_launcher(kernel, flat, warp_specialize=False, subtile=False):
         def run(a, b, a_scale=None, b_scale=None, out_dtype=None):
             c, grid = prepare(a, b, out_dtype)
             sa, sb = strides(a), strides(b)
@@ -370,14 +392,16 @@ def make_matmuls(lib, pointer_kernel, tma_kernel, configs):
             assert column_major or sb[1] == 1, "B must be row- or column-major"
             kernel[grid](a, b, c, a_scale, b_scale, a.shape[0], b.shape[1], a.shape[1],
                          SCALING=scaling_of(a_scale, b_scale), B_COLUMN_MAJOR=column_major,
-                         FLAT=flat, WARP_SPECIALIZE=warp_specialize)
+                         FLAT=flat, WARP_SPECIALIZE=warp_specialize,
+                         EPILOGUE_SUBTILE=subtile)
             return c
         run.autotuner = kernel
         return run
     run_pointer.autotuner = pointer
     return {"persistent": run_pointer, "tma-persistent": descriptor_launcher(tma, False),
             "tma-flat": descriptor_launcher(flat, True),
-            "tma-ws": descriptor_launcher(specialized, False, warp_specialize=True)}
+            "tma-ws": descriptor_launcher(specialized, False, warp_specialize=True),
+            "tma-subtile": descriptor_launcher(subtiled, False, subtile=True)}
 
 
 def load_tutorial_03():
@@ -396,7 +420,8 @@ def terrazzo_matmuls(fp8=False):
     persistent ones."""
     matmuls = {} if fp8 else {"tutorial-03": load_tutorial_03().matmul}
     matmuls.update(make_matmuls(triton, matmul_persistent_kernel, matmul_tma_persistent_kernel,
-                                persistent_configs(fp8=fp8)))
+                                persistent_configs(fp8=fp8),
+                                persistent_configs(fp8=fp8, subtile=True)))
     return matmuls
 
 
@@ -417,7 +442,8 @@ def triton_matmuls(fp8=False):
     matmuls = {} if fp8 else {"tutorial-03": load_tutorial_03().triton_matmul()}
     matmuls.update(make_matmuls(real, module.matmul_persistent_kernel,
                                 module.matmul_tma_persistent_kernel,
-                                persistent_configs(real.Config, fp8=fp8)))
+                                persistent_configs(real.Config, fp8=fp8),
+                                persistent_configs(real.Config, fp8=fp8, subtile=True)))
     return {name: fn for name, fn in matmuls.items() if fn is not None}
 
 

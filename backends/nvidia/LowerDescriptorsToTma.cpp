@@ -121,17 +121,25 @@ public:
     tilegpu::ConvertLayoutOp convert;
     Value value = storedValue(store, convert);
     if (Operation *loop = outermostLoopOfStraightNest(store)) {
+      // The descriptor's stores in the same loop nest (an epilogue stored
+      // in parts) share the buffer: each waits for the reads of the store
+      // before it, whichever that was, before rewriting it.
+      Value &buffer = loopBuffers[loop];
+      const bool first = !buffer;
       OpBuilder outside(loop);
-      Value buffer =
-          tilegpu::LocalAllocOp::create(outside, loc, bufferType, Value());
+      if (first)
+        buffer =
+            tilegpu::LocalAllocOp::create(outside, loc, bufferType, Value());
       tilegpu::AsyncTMAStoreWaitOp::create(b, loc, uint32_t(0));
       tilegpu::BarrierOp::create(b, loc);
       tilegpu::LocalStoreOp::create(b, loc, value, buffer);
       tilegpu::FenceAsyncSharedOp::create(b, loc);
       tilegpu::AsyncTMACopyLocalToGlobalOp::create(b, loc, map,
                                                    store.getIndices(), buffer);
-      outside.setInsertionPointAfter(loop);
-      tilegpu::AsyncTMAStoreWaitOp::create(outside, loc, uint32_t(0));
+      if (first) {
+        outside.setInsertionPointAfter(loop);
+        tilegpu::AsyncTMAStoreWaitOp::create(outside, loc, uint32_t(0));
+      }
     } else {
       tilegpu::MemDescType type = tilegpu::MemDescType::get(
           context, bufferType.getShape(), bufferType.getElementType(),
@@ -149,17 +157,19 @@ public:
 
 private:
   /// The value a store writes into its shared buffer: a tensor-core result
-  /// of 16-bit elements that was converted to another layout for the
-  /// store is written from its own layout instead (whole rows per lane
-  /// with stmatrix, no trip through conversion scratch); `convert` is then
-  /// that conversion.
+  /// of 16-bit elements (or a part of one) that was converted to another
+  /// layout for the store is written from its own layout instead (whole rows
+  /// per lane with stmatrix, no trip through conversion scratch); `convert` is
+  /// then that conversion.
   static Value storedValue(tile::DescStoreOp store,
                            tilegpu::ConvertLayoutOp &convert) {
     convert = store.getSrc().getDefiningOp<tilegpu::ConvertLayoutOp>();
     if (!convert)
       return store.getSrc();
     auto source = cast<RankedTensorType>(convert.getSrc().getType());
-    if (isa_and_nonnull<tilegpu::NvidiaMmaLayoutAttr>(source.getEncoding()) &&
+    // (A linear layout: a part of one, split off by shape ops.)
+    if (isa_and_nonnull<tilegpu::NvidiaMmaLayoutAttr,
+                        tilegpu::LinearLayoutAttr>(source.getEncoding()) &&
         source.getElementType().isIntOrFloat() &&
         source.getElementType().getIntOrFloatBitWidth() == 16)
       return convert.getSrc();
@@ -227,6 +237,8 @@ private:
   Value map;
   MLIRContext *context;
   tilegpu::MemDescType bufferType;
+  /// The buffer of the stores in each loop nest (by its outermost loop).
+  DenseMap<Operation *, Value> loopBuffers;
 };
 
 struct LowerDescriptorsToTmaPass

@@ -106,7 +106,9 @@ def TerrazzoLowerDescriptorsToTma
 
     A `tile.desc_store` becomes a `local_alloc` of the value (of the
     tensor-core result it was converted from, for a 16-bit result in an
-    `nvidia_mma` layout: written with `stmatrix`, the conversion dropped),
+    `nvidia_mma` layout: written with `stmatrix`, the conversion dropped;
+    likewise a 16-bit value in a `linear` layout, such as a half of an
+    accumulator split off for an epilogue stored in sub-tiles),
     `fence_async_shared`, `async_tma_copy_local_to_global` and
     `async_tma_store_wait` (0); TMA does not write out-of-bounds elements.
     A store inside `scf.for` loops, and maybe `scf.if`s, only (a persistent
@@ -114,7 +116,10 @@ def TerrazzoLowerDescriptorsToTma
     after `async_tma_store_wait` (0) and a `barrier` (the previous
     iteration's store has finished reading it), with `local_store`; its
     TMA store stays in flight through the next iteration's main loop, and
-    one `async_tma_store_wait` (0) follows the outermost loop.
+    one `async_tma_store_wait` (0) follows the outermost loop. The
+    descriptor's stores in the same loop nest (an epilogue stored in
+    halves) share that buffer, each waiting in the same way for the store
+    before it.
 
     Descriptors are expected to have been filtered by
     terrazzo-lower-tensor-descriptors with `keep-tma`; one created outside

@@ -78,10 +78,11 @@ def _persistent_case(t09, kernel, m, n, k, scaling, rng, programs=3):
 
 
 def _tma_meta(which):
-    """The TMA kernel's FLAT and WARP_SPECIALIZE for `which` ("tma": the
-    nest; "flat": one loop by hand; "ws": the nest, its K loop
-    warp-specialized)."""
-    return dict(FLAT=which == "flat", WARP_SPECIALIZE=which == "ws")
+    """The TMA kernel's FLAT, WARP_SPECIALIZE and EPILOGUE_SUBTILE for
+    `which` ("tma": the nest; "flat": one loop by hand; "ws": the nest, its
+    K loop warp-specialized; "subtile": the nest, C stored in halves)."""
+    return dict(FLAT=which == "flat", WARP_SPECIALIZE=which == "ws",
+                EPILOGUE_SUBTILE=which == "subtile")
 
 
 def _kernel(t09, which):
@@ -91,7 +92,7 @@ def _kernel(t09, which):
     return t09.matmul_tma_persistent_kernel, _tma_meta(which)
 
 
-@pytest.mark.parametrize("which", ["pointers", "tma", "flat", "ws"])
+@pytest.mark.parametrize("which", ["pointers", "tma", "flat", "ws", "subtile"])
 @pytest.mark.parametrize("scaling", ["none", "tensor", "row"])
 def test_interpreter_persistent(t09, which, scaling, rng):
     # 83 x 72 x 40 in 16 x 16 tiles: 30 tiles over 3 programs (10 each), in
@@ -104,7 +105,7 @@ def test_interpreter_persistent(t09, which, scaling, rng):
     assert err < 2e-3, err
 
 
-@pytest.mark.parametrize("which", ["tma", "flat", "ws"])
+@pytest.mark.parametrize("which", ["tma", "flat", "ws", "subtile"])
 def test_interpreter_one_program_per_tile(t09, which, rng):
     # More programs than tiles: each program's loop runs once (or not).
     got, want = _persistent_case(t09, _kernel(t09, which), 20, 24, 16, "none", rng,
@@ -170,11 +171,12 @@ def _tma_ptx(t09, dtype=np.float16, scaling="none", column_major=False, fp8=None
         num_stages=stages)
 
 
-def _assert_wgmma_not_serialized(ptx):
+def _assert_wgmma_not_serialized(ptx, spills=True):
     """Where ptxas is installed: it keeps the wgmma pipeline (no C7515
     serialization warning) and copies no accumulator register before a
     wait (a wait of its own injected in the loop, C7517, would show as
-    more than one; the one at the kernel's exit is outside the loop)."""
+    more than one; the one at the kernel's exit is outside the loop); with
+    `spills` false, it spills no register either."""
     from conftest import PTXAS
     if not PTXAS:
         return
@@ -189,11 +191,12 @@ def _assert_wgmma_not_serialized(ptx):
     assert r.returncode == 0, r.stderr
     assert "C7515" not in r.stderr and "C7510" not in r.stderr, r.stderr
     assert r.stderr.count("C7517") <= 1, r.stderr
+    assert spills or "0 bytes spill stores" in r.stderr, r.stderr
 
 
 #: Copies of the K loop and epilogue in the TMA kernel's PTX: one each (the
 #: loop over tiles keeps its K loop: flatten=True is a hint).
-TMA_COPIES = {"tma": 1, "flat": 1, "ws": 1}
+TMA_COPIES = {"tma": 1, "flat": 1, "ws": 1, "subtile": 1}
 
 
 @pytest.mark.parametrize("which", ["tma", "flat"])
@@ -254,7 +257,24 @@ def test_tma_warp_specialized_ptx(t09):
     # The consumers' barriers are among their 256 threads only.
     assert re.findall(r"bar\.sync\s+0;", consumers) == []
     assert consumers.count(TMA_STORE) == 4
+    # Nor do the consumers spill (two copies of the accumulator once did,
+    # around the branch after the K loop).
+    _assert_wgmma_not_serialized(ptx, spills=False)
+
+
+def test_tma_subtile_ptx(t09):
+    # EPILOGUE_SUBTILE: the accumulator split in two halves (reshape,
+    # permute, split) is truncated and written from its own layout, each
+    # half through the same 128 x 128 buffer (two 64-column TMA boxes each),
+    # no layout conversion through shared memory; the room saved takes a
+    # fourth stage at 128 x 256 x 64, which without it does not fit.
+    _needs_extension()
+    ptx = _tma_ptx(t09, which="subtile", config=(128, 256, 64, 4, 8))
+    assert ptx.count(TMA_STORE) == 4
+    assert ptx.count("cp.async.bulk.wait_group.read") >= 2
     _assert_wgmma_not_serialized(ptx)
+    with pytest.raises(Exception, match="shared memory"):
+        _tma_ptx(t09, which="tma", config=(128, 256, 64, 4, 8))
 
 
 @pytest.mark.parametrize("config", [(128, 128, 64, 4, 8), (256, 128, 64, 3, 8),
@@ -285,7 +305,7 @@ def test_fp8_persistent_ptx(t09, fp8, scaling):
     # the epilogue.
     _needs_extension()
     kind = "e4m3" if fp8 == "float8e4nv" else "e5m2"
-    for which in ("tma", "flat", "ws"):
+    for which in ("tma", "flat", "ws", "subtile"):
         ptx = _tma_ptx(t09, scaling=scaling, column_major=True, fp8=fp8,
                        config=(128, 256, 128, 3, 8), which=which)
         assert f".f32.{kind}.{kind}" in ptx
@@ -363,7 +383,7 @@ def _sm90(torch):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("which", ["pointers", "tma", "flat", "ws"])
+@pytest.mark.parametrize("which", ["pointers", "tma", "flat", "ws", "subtile"])
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 @pytest.mark.parametrize("mnk", [(1000, 776, 328), (2048, 3072, 512), (8, 8, 8),
                                  (4000, 3000, 200), (1500, 2056, 40)])
@@ -382,7 +402,7 @@ def test_gpu_persistent_every_config(torch_cuda, t09, which, dtype, mnk, rng):
     b = torch.from_numpy(rng.standard_normal((k, n)).astype(np.float32)).cuda().to(tdt)
     want = a.double() @ b.double()
     sms = t09.num_sms()
-    for cfg in t09.persistent_configs():
+    for cfg in t09.persistent_configs(subtile=which == "subtile"):
         c = torch.full((m, n), float("nan"), device="cuda", dtype=tdt)
         grid = t09.persistent_grid(m, n, sms)(cfg.kwargs)
         meta = dict(cfg.kwargs, SCALING="none", num_warps=cfg.num_warps,
@@ -401,7 +421,7 @@ def test_gpu_persistent_every_config(torch_cuda, t09, which, dtype, mnk, rng):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("which", ["pointers", "tma", "flat", "ws"])
+@pytest.mark.parametrize("which", ["pointers", "tma", "flat", "ws", "subtile"])
 @pytest.mark.parametrize("fp8", ["e4m3", "e5m2"])
 @pytest.mark.parametrize("scaling", ["tensor", "row"])
 def test_gpu_fp8_scaled(torch_cuda, t09, which, fp8, scaling):

@@ -191,6 +191,44 @@ func.func @persistent_store(%y: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %
 
 // -----
 
+// Two stores of one descriptor in the loop (an epilogue stored in halves)
+// share one buffer: each waits for the reads of the store before it, then
+// rewrites it; one wait follows the loop.
+// CHECK-LABEL: func.func @persistent_store_halves
+// CHECK: %[[BUF:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #{{.*}}, mutable>
+// CHECK-NOT: tilegpu.local_alloc
+// CHECK: scf.for
+// CHECK: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_store %{{.*}}, %[[BUF]]
+// CHECK-NEXT: tilegpu.fence_async_shared
+// CHECK-NEXT: tilegpu.async_tma_copy_local_to_global %{{.*}}[%{{.*}}, %{{.*}}] %[[BUF]]
+// CHECK: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_store %{{.*}}, %[[BUF]]
+// CHECK-NEXT: tilegpu.fence_async_shared
+// CHECK-NEXT: tilegpu.async_tma_copy_local_to_global %{{.*}}[%{{.*}}, %{{.*}}] %[[BUF]]
+// CHECK-NEXT: }
+// CHECK-NEXT: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: return
+func.func @persistent_store_halves(%y: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %n: i32 {tile.divisibility = 16 : i32}, %tiles: i32, %v: tensor<64x64xf16>, %w: tensor<64x64xf16>) {
+  %pid = tile.program_id x : i32
+  %programs = tile.num_programs x : i32
+  %c64i = arith.constant 64 : i32
+  %c1 = arith.constant 1 : i64
+  %s = arith.extsi %n : i32 to i64
+  %yd = tile.make_tensor_desc %y, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  scf.for %t = %pid to %tiles step %programs : i32 {
+    %i = arith.muli %t, %c64i : i32
+    tile.desc_store %yd[%i, %i], %v : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
+    %j = arith.addi %i, %c64i : i32
+    tile.desc_store %yd[%i, %j], %w : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
+  }
+  return
+}
+
+// -----
+
 // A store under a branch in a loop (its condition a scalar, the same for
 // every thread: a flattened persistent loop's `if k == last`) is deferred
 // the same way. Must not: a store in an scf.while keeps its buffer of the
@@ -261,8 +299,13 @@ func.func @store_in_while(%y: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m:
 // CHECK-LABEL: func.func @wide_accumulator_store
 // CHECK: tilegpu.convert_layout %{{.*}} : tensor<64x64xf32, #tilegpu.nvidia_mma<{{.*}}>> -> tensor<64x64xf32, #blocked>
 // CHECK: tilegpu.local_alloc %{{.*}} : (tensor<64x64xf32, #blocked>)
+// A part of one split off by shape ops (a linear layout) too.
+// CHECK-LABEL: func.func @accumulator_half_store
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tilegpu.local_alloc %{{.*}} : (tensor<64x32xf16, #linear>) -> !tilegpu.memdesc<64x32xf16
 #blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#linear = #tilegpu.linear<{register = [[0, 1], [8, 0], [0, 8], [0, 16]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]], block = []}>
 module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
 func.func @accumulator_store(%y: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %v: tensor<64x64xf16, #mma>) {
   %c0 = arith.constant 0 : i32
@@ -280,6 +323,15 @@ func.func @wide_accumulator_store(%y: !tile.ptr<f32> {tile.divisibility = 16 : i
   %yd = tile.make_tensor_desc %y, [%n, %n], [%s, %c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<64x64xf32>>
   %w = tilegpu.convert_layout %v : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
   tile.desc_store %yd[%c0, %c0], %w : !tile.tensordesc<tensor<64x64xf32>>, tensor<64x64xf32, #blocked>
+  return
+}
+func.func @accumulator_half_store(%y: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %v: tensor<64x32xf16, #linear>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %s = arith.extsi %n : i32 to i64
+  %yd = tile.make_tensor_desc %y, [%n, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x32xf16>>
+  %w = tilegpu.convert_layout %v : tensor<64x32xf16, #linear> -> tensor<64x32xf16, #blocked>
+  tile.desc_store %yd[%c0, %c0], %w : !tile.tensordesc<tensor<64x32xf16>>, tensor<64x32xf16, #blocked>
   return
 }
 }

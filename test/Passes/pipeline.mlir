@@ -2368,7 +2368,8 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "t
 // -----
 
 // A persistent GEMM (tutorial 09's kernel with warp_specialize=True on its K
-// loop): one dot whose accumulator starts from zeros and stays in flight.
+// loop): one dot whose accumulator starts from zeros (kept as the loop's
+// start, which a loop that did not run yields) and stays in flight.
 // The consumers wait for a stage's full mbarrier, issue the dot and wait
 // for the previous iteration's, then release the stage that one read
 // (none in the first iteration); after the loop, once the last dot is
@@ -2379,7 +2380,7 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "t
 // CHECK-LABEL: func.func @tma_gemm_warp_specialized_persistent
 // CHECK: tilegpu.warp_specialize producer_warps = 4
 // CHECK: %[[T:.*]]:2 = scf.for %{{.*}} = %arg4 to %arg5 step %arg6 iter_args(%[[R:.*]] = %[[Z:.*]], %[[F:.*]] = %[[Z]]) -> (i32, i32)
-// CHECK: %[[RES:.*]]:4 = scf.for %[[I:.*]] = %c0_i32{{.*}} to %arg3 step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[READ:.*]] = %[[R]], %[[PHASE:.*]] = %[[F]], %[[USE:.*]] = %false)
+// CHECK: %[[RES:.*]]:4 = scf.for %[[I:.*]] = %c0_i32{{.*}} to %arg3 step %{{.*}} iter_args(%[[ACC:.*]] = %cst{{.*}}, %[[READ:.*]] = %[[R]], %[[PHASE:.*]] = %[[F]], %[[USE:.*]] = %false)
 // CHECK: tilegpu.mbarrier_wait %{{.*}}, %[[PHASE]]
 // CHECK: %[[D:.*]] = tilegpu.warp_group_dot async %{{.*}}, %{{.*}}, %[[ACC]] use_c = %[[USE]]
 // CHECK-NEXT: tilegpu.warp_group_dot_wait %[[D]] {pendings = 1 : i32}
@@ -2396,7 +2397,7 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "t
 // CHECK-NEXT: tilegpu.warp_group_dot_wait %[[RES]]#0 {pendings = 0 : i32}
 // CHECK-NEXT: scf.yield
 // CHECK-NEXT: } else {
-// CHECK-NEXT: scf.yield
+// CHECK-NEXT: scf.yield %[[RES]]#0 :
 // CHECK-NEXT: {{^ +}}}
 // CHECK-NEXT: %[[RAN:.*]] = arith.cmpi slt, %c0_i32{{.*}}, %arg3
 // CHECK-NEXT: scf.if %[[RAN]] {

@@ -638,6 +638,57 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
+// The same for a part of an accumulator that shape ops split off (an
+// epilogue stored in two halves, Triton's EPILOGUE_SUBTILE): each half is
+// truncated in its own layout and converted after.
+// CHECK-LABEL: func.func @narrow_accumulator_half
+// CHECK: %[[L:.*]], %[[R:.*]] = tile.split
+// CHECK: %[[T:.*]] = arith.truncf %[[L]] : tensor<128x128xf32, #[[HALF:.*]]> to tensor<128x128xf16, #[[HALF]]>
+// CHECK-NEXT: tilegpu.convert_layout %[[T]] : tensor<128x128xf16, #[[HALF]]> -> tensor<128x128xf16,
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 256, 16]}>
+#linear = #tilegpu.linear<{register = [[0, 0, 1], [8, 0, 0], [0, 0, 8], [0, 0, 16], [0, 0, 32], [0, 0, 64], [0, 1, 0]], lane = [[0, 0, 2], [0, 0, 4], [1, 0, 0], [2, 0, 0], [4, 0, 0]], warp = [[16, 0, 0], [32, 0, 0], [64, 0, 0]], block = []}>
+#linear1 = #tilegpu.linear<{register = [[0, 1, 0], [8, 0, 0], [0, 8, 0], [0, 16, 0], [0, 32, 0], [0, 64, 0], [0, 0, 1]], lane = [[0, 2, 0], [0, 4, 0], [1, 0, 0], [2, 0, 0], [4, 0, 0]], warp = [[16, 0, 0], [32, 0, 0], [64, 0, 0]], block = []}>
+#linear2 = #tilegpu.linear<{register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]], block = []}>
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @narrow_accumulator_half(%acc: tensor<128x256xf32, #mma>, %out: tensor<128x128x!tile.ptr<f16>, #blocked>) {
+    %r = tile.reshape %acc : tensor<128x256xf32, #mma> -> tensor<128x2x128xf32, #linear>
+    %p = tile.trans %r [0, 2, 1] : tensor<128x2x128xf32, #linear> -> tensor<128x128x2xf32, #linear1>
+    %lhs, %rhs = tile.split %p : tensor<128x128x2xf32, #linear1> -> tensor<128x128xf32, #linear2>
+    %c = tilegpu.convert_layout %lhs : tensor<128x128xf32, #linear2> -> tensor<128x128xf32, #blocked>
+    %t = arith.truncf %c : tensor<128x128xf32, #blocked> to tensor<128x128xf16, #blocked>
+    tile.store %out, %t : tensor<128x128x!tile.ptr<f16>, #blocked>
+    %c2 = tilegpu.convert_layout %rhs : tensor<128x128xf32, #linear2> -> tensor<128x128xf32, #blocked>
+    %t2 = arith.truncf %c2 : tensor<128x128xf32, #blocked> to tensor<128x128xf16, #blocked>
+    tile.store %out, %t2 : tensor<128x128x!tile.ptr<f16>, #blocked>
+    return
+  }
+}
+
+// -----
+
+// Must not: the same split of a value that is no accumulator (loaded in a
+// linear layout) keeps its conversion before the truncation.
+// CHECK-LABEL: func.func @narrow_split_of_load
+// CHECK: %[[L:.*]], %{{.*}} = tile.split
+// CHECK-NEXT: tilegpu.convert_layout %[[L]] : tensor<128x128xf32, #{{.*}}> -> tensor<128x128xf32,
+// CHECK-NEXT: arith.truncf
+#linear1 = #tilegpu.linear<{register = [[0, 1, 0], [8, 0, 0], [0, 8, 0], [0, 16, 0], [0, 32, 0], [0, 64, 0], [0, 0, 1]], lane = [[0, 2, 0], [0, 4, 0], [1, 0, 0], [2, 0, 0], [4, 0, 0]], warp = [[16, 0, 0], [32, 0, 0], [64, 0, 0]], block = []}>
+#linear2 = #tilegpu.linear<{register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0], [64, 0]], block = []}>
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @narrow_split_of_load(%in: tensor<128x128x2x!tile.ptr<f32>, #linear1>, %out: tensor<128x128x!tile.ptr<f16>, #blocked>) {
+    %x = tile.load %in : tensor<128x128x2x!tile.ptr<f32>, #linear1>
+    %lhs, %rhs = tile.split %x : tensor<128x128x2xf32, #linear1> -> tensor<128x128xf32, #linear2>
+    %c = tilegpu.convert_layout %lhs : tensor<128x128xf32, #linear2> -> tensor<128x128xf32, #blocked>
+    %t = arith.truncf %c : tensor<128x128xf32, #blocked> to tensor<128x128xf16, #blocked>
+    tile.store %out, %t : tensor<128x128x!tile.ptr<f16>, #blocked>
+    return
+  }
+}
+
+// -----
+
 // Must not: a conversion between two blocked layouts stays before the
 // truncation (only accumulators of tensor cores are narrowed first).
 // CHECK-LABEL: func.func @narrow_blocked
