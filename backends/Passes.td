@@ -53,7 +53,9 @@ def TerrazzoAllocateSharedMemory
   let summary = "Give every shared-memory buffer and scratch area its offset";
   let description = [{
     Two kinds of shared memory: the scratch an op needs while it runs (a
-    layout conversion between warps, a reduction or scan across warps), live
+    layout conversion between warps -- one round's slab of rows for a tensor
+    larger than the target's shared memory that the lowering converts in
+    rounds --, a reduction or scan across warps), live
     only at that op (a tensor map's, to the end of the group of maps built
     at the same time, each of which records its place in the group as
     `tilegpu.tensormap_group`), and explicit buffers (`tilegpu.local_alloc`), live from

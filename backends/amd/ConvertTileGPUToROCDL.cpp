@@ -159,15 +159,11 @@ public:
     if (auto call = dyn_cast<tile::ExternElementwiseOp>(op);
         call && call.getSymbol().starts_with("__nv_") &&
         !::terrazzo::amd::definesLibdeviceFunction(call.getSymbol())) {
-      InFlightDiagnostic diag =
-          op->emitOpError("calls libdevice's '")
-          << call.getSymbol()
-          << "', which the ROCm device libraries have no counterpart of for "
-          << target.name;
-      StringRef reason = ::terrazzo::amd::libdeviceRefusal(call.getSymbol());
-      if (!reason.empty())
-        diag << ": " << reason;
-      return diag;
+      return op->emitOpError("calls libdevice's '")
+             << call.getSymbol()
+             << "', which the ROCm device libraries have no counterpart of "
+                "for "
+             << target.name;
     }
     return success();
   }

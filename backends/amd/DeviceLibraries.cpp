@@ -425,6 +425,270 @@ Value *fromInteger(Builder &b, Rounding mode, Value *x, bool isSigned,
   return directed(b, mode, value, error);
 }
 
+//===----------------------------------------------------------------------===//
+// Bessel functions of integer order (jn, yn), from ocml's orders 0 and 1:
+// recurrences in float64 (the float32 forms round its result once).
+//===----------------------------------------------------------------------===//
+
+/// ocml's float64 function `name` (j0, lgamma, ...) of `x`, declared in
+/// the module for the libraries' link to define.
+Value *ocmlF64(Builder &b, llvm::StringRef name, Value *x) {
+  llvm::Module *module = b.GetInsertBlock()->getModule();
+  llvm::FunctionCallee callee = module->getOrInsertFunction(
+      ("__ocml_" + name + "_f64").str(), b.getDoubleTy(), b.getDoubleTy());
+  return b.CreateCall(callee, {x});
+}
+
+/// A loop in the function being built: `carried` values start at
+/// `initial`; while `condition` of them holds, `step` gives the next. The
+/// builder continues after the loop; the values at its exit are returned.
+llvm::SmallVector<Value *> emitLoop(
+    Builder &b, llvm::ArrayRef<Value *> initial,
+    const std::function<Value *(Builder &, llvm::ArrayRef<Value *>)> &condition,
+    const std::function<llvm::SmallVector<Value *>(
+        Builder &, llvm::ArrayRef<Value *>)> &step) {
+  llvm::Function *function = b.GetInsertBlock()->getParent();
+  llvm::LLVMContext &context = function->getContext();
+  llvm::BasicBlock *before = b.GetInsertBlock();
+  auto *header = llvm::BasicBlock::Create(context, "loop", function);
+  auto *body = llvm::BasicBlock::Create(context, "loop.body", function);
+  auto *exit = llvm::BasicBlock::Create(context, "loop.exit", function);
+  b.CreateBr(header);
+  b.SetInsertPoint(header);
+  llvm::SmallVector<llvm::PHINode *> phis;
+  llvm::SmallVector<Value *> values;
+  for (Value *value : initial) {
+    phis.push_back(b.CreatePHI(value->getType(), 2));
+    phis.back()->addIncoming(value, before);
+    values.push_back(phis.back());
+  }
+  b.CreateCondBr(condition(b, values), body, exit);
+  b.SetInsertPoint(body);
+  llvm::SmallVector<Value *> next = step(b, values);
+  for (auto [phi, value] : llvm::zip(phis, next))
+    phi->addIncoming(value, b.GetInsertBlock());
+  b.CreateBr(header);
+  b.SetInsertPoint(exit);
+  return values;
+}
+
+/// `then()` where `condition` holds, else `otherwise()`, each built in a
+/// block of its own (so that a loop in one runs only where it is taken).
+Value *emitIf(Builder &b, Value *condition,
+              const std::function<Value *(Builder &)> &then,
+              const std::function<Value *(Builder &)> &otherwise) {
+  llvm::Function *function = b.GetInsertBlock()->getParent();
+  llvm::LLVMContext &context = function->getContext();
+  auto *thenBlock = llvm::BasicBlock::Create(context, "if.then", function);
+  auto *elseBlock = llvm::BasicBlock::Create(context, "if.else", function);
+  auto *join = llvm::BasicBlock::Create(context, "if.join", function);
+  b.CreateCondBr(condition, thenBlock, elseBlock);
+  b.SetInsertPoint(thenBlock);
+  Value *thenValue = then(b);
+  llvm::BasicBlock *thenEnd = b.GetInsertBlock();
+  b.CreateBr(join);
+  b.SetInsertPoint(elseBlock);
+  Value *elseValue = otherwise(b);
+  llvm::BasicBlock *elseEnd = b.GetInsertBlock();
+  b.CreateBr(join);
+  b.SetInsertPoint(join);
+  llvm::PHINode *phi = b.CreatePHI(thenValue->getType(), 2);
+  phi->addIncoming(thenValue, thenEnd);
+  phi->addIncoming(elseValue, elseEnd);
+  return phi;
+}
+
+/// 2k in float64 for an unsigned i32 `k` (up to 2^32 - 1).
+Value *twice(Builder &b, Value *k) {
+  return b.CreateFMul(b.CreateUIToFP(k, b.getDoubleTy()),
+                      llvm::ConstantFP::get(b.getDoubleTy(), 2.0));
+}
+
+/// The three-term recurrence C_{k+1} = (2k/x) C_k - C_{k-1} that J and Y
+/// both satisfy, upwards from C_0 = `c0`, C_1 = `c1` to C_n (`n` >= 1, an
+/// unsigned i32), stopping early at an infinite or NaN term (Y's overflow: the
+/// terms only grow from there).
+Value *upwardRecurrence(Builder &b, Value *n, Value *x, Value *c0, Value *c1) {
+  llvm::SmallVector<Value *> exit = emitLoop(
+      b, {b.getInt32(1), c0, c1},
+      [&](Builder &b, llvm::ArrayRef<Value *> v) {
+        Value *finite = b.CreateFCmpOLT(
+            b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v[2]),
+            floatConstant(x, INFINITY));
+        return b.CreateAnd(b.CreateICmpULT(v[0], n), finite);
+      },
+      [&](Builder &b, llvm::ArrayRef<Value *> v) -> llvm::SmallVector<Value *> {
+        Value *twoK = twice(b, v[0]);
+        Value *next = fma(b, b.CreateFDiv(twoK, x), v[2], b.CreateFNeg(v[1]));
+        return {b.CreateAdd(v[0], b.getInt32(1)), v[2], next};
+      });
+  return exit[2];
+}
+
+/// (-1)^n as a float64 sign where `odd` (an i1) holds.
+Value *signWhere(Builder &b, Value *odd) {
+  return b.CreateSelect(odd, llvm::ConstantFP::get(b.getDoubleTy(), -1.0),
+                        llvm::ConstantFP::get(b.getDoubleTy(), 1.0));
+}
+
+/// Miller's downward recurrence for J_n(x), 0 < x < n: from f_{m+1} = 0,
+/// f_m = 1 at m = n + 16 + sqrt(160 n) down to f_0, keeping f_n; whenever a
+/// term passes 2^300 the three kept values are scaled by 2^-300 (a step
+/// multiplies by at most 2k/x < 2^59 for k < 2^32 and x >= 2^-26, so no
+/// term passes 2^360 and f_0^2 + f_1^2 stays finite).
+/// J_n = f_n (J_0 f_0 + J_1 f_1) / (f_0^2 + f_1^2).
+Value *millerJ(Builder &b, Value *n, Value *nF, Value *x, Value *j0,
+               Value *j1) {
+  Value *start = b.CreateAdd(
+      b.CreateAdd(n, b.getInt32(16)),
+      b.CreateFPToUI(b.CreateUnaryIntrinsic(
+                         llvm::Intrinsic::sqrt,
+                         b.CreateFMul(nF, floatConstant(x, 160.0))),
+                     b.getInt32Ty()));
+  Value *zero = floatConstant(x, 0.0);
+  // (k, f_{k+1}, f_k, f_n so far).
+  llvm::SmallVector<Value *> exit = emitLoop(
+      b, {start, zero, floatConstant(x, 1.0), zero},
+      [&](Builder &b, llvm::ArrayRef<Value *> v) {
+        return b.CreateICmpUGT(v[0], b.getInt32(0));
+      },
+      [&](Builder &b, llvm::ArrayRef<Value *> v) -> llvm::SmallVector<Value *> {
+        Value *twoK = twice(b, v[0]);
+        Value *below = fma(b, b.CreateFDiv(twoK, x), v[2], b.CreateFNeg(v[1]));
+        Value *k = b.CreateSub(v[0], b.getInt32(1));
+        Value *kept = b.CreateSelect(b.CreateICmpEQ(k, n), below, v[3]);
+        Value *large = b.CreateFCmpOGT(
+            b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, below),
+            floatConstant(x, 0x1p300));
+        Value *scale = b.CreateSelect(large, floatConstant(x, 0x1p-300),
+                                      floatConstant(x, 1.0));
+        return {k, b.CreateFMul(v[2], scale), b.CreateFMul(below, scale),
+                b.CreateFMul(kept, scale)};
+      });
+  Value *f1 = exit[1], *f0 = exit[2], *fn = exit[3];
+  Value *dot = fma(b, j0, f0, b.CreateFMul(j1, f1));
+  Value *norm = fma(b, f0, f0, b.CreateFMul(f1, f1));
+  return b.CreateFMul(fn, b.CreateFDiv(dot, norm));
+}
+
+/// (x/2)^n / n! as the product of the n factors (x/2)/k, each below 1
+/// (`half` = x/2 < 2^-27, so n is at most about 40 where this is used).
+Value *leadingTerm(Builder &b, Value *n, Value *half) {
+  return emitLoop(
+      b, {b.getInt32(1), floatConstant(half, 1.0)},
+      [&](Builder &b, llvm::ArrayRef<Value *> v) {
+        return b.CreateICmpULE(v[0], n);
+      },
+      [&](Builder &b, llvm::ArrayRef<Value *> v) -> llvm::SmallVector<Value *> {
+        Value *k = b.CreateUIToFP(v[0], b.getDoubleTy());
+        return {b.CreateAdd(v[0], b.getInt32(1)),
+                b.CreateFMul(v[1], b.CreateFDiv(half, k))};
+      })[1];
+}
+
+/// J_n(x) in float64 for an i32 `n`. J_{-n} = (-1)^n J_n and J_n(-x) =
+/// (-1)^n J_n(x) reduce it to n, x >= 0: J_0 and J_1 are ocml's; for n
+/// <= x the upward recurrence from them (stable while the order is below
+/// x); for n > x Miller's downward recurrence from an order m far enough
+/// above n that its arbitrary start (1, 0) has died out by n, rescaled
+/// on the way down before it overflows, and normalised by least squares
+/// against ocml's J_0 and J_1 (which never vanish together); where the
+/// bound |J_n(x)| <= (x/2)^n / n! is below float64's smallest denormal,
+/// 0; for x < 2^-26 that leading term of the series itself (the next is
+/// below 2^-54 of it). 0 at infinity, NaN for NaN, 1 or 0 at x = 0.
+Value *besselJ(Builder &b, Value *order, Value *x) {
+  Value *negativeOrder = b.CreateICmpSLT(order, b.getInt32(0));
+  // |n| as unsigned (the most negative n stays 2^31).
+  Value *n = b.CreateSelect(negativeOrder, b.CreateNeg(order), order);
+  Value *odd = b.CreateTrunc(n, b.getInt1Ty());
+  Value *negativeX =
+      b.CreateICmpSLT(b.CreateBitCast(x, b.getInt64Ty()), b.getInt64(0));
+  Value *flip = b.CreateAnd(odd, b.CreateXor(negativeOrder, negativeX));
+  Value *ax = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+  Value *nF = b.CreateUIToFP(n, b.getDoubleTy());
+  Value *regular = b.CreateAnd(b.CreateFCmpOGT(ax, floatConstant(x, 0.0)),
+                               b.CreateFCmpOLT(ax, floatConstant(x, INFINITY)));
+  Value *j0 = ocmlF64(b, "j0", ax);
+  Value *j1 = ocmlF64(b, "j1", ax);
+  Value *zero = floatConstant(x, 0.0);
+  // n > x: 0 where the bound underflows, the leading term for tiny x, else
+  // Miller's recurrence.
+  auto belowOrder = [&](Builder &b) {
+    Value *half = b.CreateFMul(ax, floatConstant(x, 0.5));
+    Value *logBound = b.CreateFSub(
+        b.CreateFMul(nF, ocmlF64(b, "log", half)),
+        ocmlF64(b, "lgamma", b.CreateFAdd(nF, floatConstant(x, 1.0))));
+    auto nonzero = [&](Builder &b) {
+      return emitIf(
+          b, b.CreateFCmpOLT(ax, floatConstant(x, 0x1p-26)),
+          [&](Builder &b) { return leadingTerm(b, n, half); },
+          [&](Builder &b) { return millerJ(b, n, nF, ax, j0, j1); });
+    };
+    return emitIf(b, b.CreateFCmpOLT(logBound, floatConstant(x, -746.0)),
+                  [&](Builder &) { return zero; }, nonzero);
+  };
+  // n = 0, n = 1, and x = 0, infinite or NaN.
+  auto direct = [&](Builder &b) {
+    Value *isZeroOrder = b.CreateICmpEQ(n, b.getInt32(0));
+    Value *small = b.CreateSelect(isZeroOrder, j0, j1);
+    Value *atZero =
+        b.CreateSelect(isZeroOrder, floatConstant(x, 1.0), zero);
+    Value *special = b.CreateSelect(
+        b.CreateFCmpOEQ(ax, zero), atZero,
+        b.CreateSelect(b.CreateFCmpUNO(ax, ax), ax, zero));
+    return b.CreateSelect(
+        b.CreateAnd(regular, b.CreateICmpULT(n, b.getInt32(2))), small,
+        special);
+  };
+  Value *magnitude = emitIf(
+      b, b.CreateAnd(regular, b.CreateICmpUGE(n, b.getInt32(2))),
+      [&](Builder &b) {
+        return emitIf(
+            b, b.CreateFCmpOLE(nF, ax),
+            [&](Builder &b) { return upwardRecurrence(b, n, ax, j0, j1); },
+            belowOrder);
+      },
+      direct);
+  return b.CreateFMul(magnitude, signWhere(b, flip));
+}
+
+/// Y_n(x) in float64 for an i32 `n`: Y_{-n} = (-1)^n Y_n; for x > 0 the
+/// upward recurrence from ocml's Y_0 and Y_1 (stable: Y grows with the
+/// order), which ends at -infinity once a term overflows; -infinity at 0
+/// (times the sign), NaN below 0 and for NaN, 0 at infinity.
+Value *besselY(Builder &b, Value *order, Value *x) {
+  Value *negativeOrder = b.CreateICmpSLT(order, b.getInt32(0));
+  Value *n = b.CreateSelect(negativeOrder, b.CreateNeg(order), order);
+  Value *flip = b.CreateAnd(b.CreateTrunc(n, b.getInt1Ty()), negativeOrder);
+  Value *y0 = ocmlF64(b, "y0", x);
+  Value *y1 = ocmlF64(b, "y1", x);
+  Value *regular = b.CreateAnd(b.CreateFCmpOGT(x, floatConstant(x, 0.0)),
+                               b.CreateFCmpOLT(x, floatConstant(x, INFINITY)));
+  Value *magnitude = emitIf(
+      b, b.CreateAnd(regular, b.CreateICmpUGE(n, b.getInt32(2))),
+      [&](Builder &b) { return upwardRecurrence(b, n, x, y0, y1); },
+      [&](Builder &b) {
+        Value *small = b.CreateSelect(b.CreateICmpEQ(n, b.getInt32(0)), y0, y1);
+        Value *special = b.CreateSelect(
+            b.CreateFCmpOEQ(x, floatConstant(x, 0.0)),
+            floatConstant(x, -INFINITY),
+            b.CreateSelect(b.CreateFCmpOEQ(x, floatConstant(x, INFINITY)),
+                           floatConstant(x, 0.0), floatConstant(x, NAN)));
+        return b.CreateSelect(regular, small, special);
+      });
+  return b.CreateFMul(magnitude, signWhere(b, flip));
+}
+
+/// rcp64h: 1/x correctly rounded in float64 with its low word cleared (the
+/// high word of the reciprocal; NVIDIA's MUFU.RCP64H approximates that
+/// word, to within its last bit or so).
+Value *reciprocalHighWord(Builder &b, Value *x) {
+  Value *q = b.CreateFDiv(floatConstant(x, 1.0), x);
+  Value *bits = b.CreateAnd(b.CreateBitCast(q, b.getInt64Ty()),
+                            b.getInt64(0xFFFFFFFF00000000ull));
+  return b.CreateBitCast(bits, b.getDoubleTy());
+}
+
 /// How the module computes one libdevice function: the body of the
 /// function from its arguments; `strict` bodies (rounding-mode changes)
 /// are strictfp functions of their own, the others are inlined.
@@ -653,28 +917,28 @@ const llvm::StringMap<Definition> &definitionTable() {
         }
       }
     }
+    // Bessel functions of integer order; the float32 forms in float64.
+    map["__nv_jn"].body = [](Builder &b, Args a) {
+      return besselJ(b, a[0], a[1]);
+    };
+    map["__nv_yn"].body = [](Builder &b, Args a) {
+      return besselY(b, a[0], a[1]);
+    };
+    map["__nv_jnf"].body = [](Builder &b, Args a) {
+      return b.CreateFPTrunc(besselJ(b, a[0], wide(b, a[1])), b.getFloatTy());
+    };
+    map["__nv_ynf"].body = [](Builder &b, Args a) {
+      return b.CreateFPTrunc(besselY(b, a[0], wide(b, a[1])), b.getFloatTy());
+    };
+    map["__nv_rcp64h"].body = [](Builder &b, Args a) {
+      return reciprocalHighWord(b, a[0]);
+    };
     return map;
   }();
   return table;
 }
 
 /// libdevice's functions with no AMD meaning, and why.
-constexpr std::pair<const char *, const char *> kRefusals[] = {
-    {"__nv_rcp64h", "its result is NVIDIA's approximate reciprocal of the "
-                    "high word, which AMD's v_rcp_f64 does not reproduce"},
-    {"__nv_jnf", "the ROCm device libraries have Bessel functions of orders 0 "
-                 "and 1 only, and a recurrence over them loses libdevice's "
-                 "accuracy"},
-    {"__nv_jn", "the ROCm device libraries have Bessel functions of orders 0 "
-                "and 1 only, and a recurrence over them loses libdevice's "
-                "accuracy"},
-    {"__nv_ynf", "the ROCm device libraries have Bessel functions of orders 0 "
-                 "and 1 only, and a recurrence over them loses libdevice's "
-                 "accuracy"},
-    {"__nv_yn", "the ROCm device libraries have Bessel functions of orders 0 "
-                "and 1 only, and a recurrence over them loses libdevice's "
-                "accuracy"}};
-
 bool hasLibraries(const std::string &folder) {
   return !folder.empty() &&
          llvm::sys::fs::exists(folder + "/ocml.bc") &&
@@ -753,13 +1017,6 @@ std::string ocmlForLibdevice(llvm::StringRef symbol) {
 
 bool definesLibdeviceFunction(llvm::StringRef symbol) {
   return definitionTable().contains(symbol);
-}
-
-llvm::StringRef libdeviceRefusal(llvm::StringRef symbol) {
-  for (auto [name, reason] : kRefusals)
-    if (symbol == name)
-      return reason;
-  return "";
 }
 
 std::string findDeviceLibraries() {

@@ -29,12 +29,9 @@ std::string ocmlForLibdevice(llvm::StringRef symbol);
 /// Whether the kernel's module defines libdevice's `symbol` itself (LLVM
 /// intrinsics, integer and IEEE arithmetic with NVIDIA's meaning: bit
 /// functions, bit casts, conversions and arithmetic with a rounding
-/// direction, ...), which linkDeviceLibraries does.
+/// direction, ...; Bessel functions of integer order by recurrences over
+/// ocml's orders 0 and 1; rcp64h), which linkDeviceLibraries does.
 bool definesLibdeviceFunction(llvm::StringRef symbol);
-
-/// Why libdevice's `symbol` has no AMD counterpart (neither ocml's nor
-/// defined), or empty where no reason is recorded.
-llvm::StringRef libdeviceRefusal(llvm::StringRef symbol);
 
 /// The folder holding ocml.bc and ockl.bc: $TERRAZZO_ROCM_DEVICE_LIBS, then
 /// $ROCM_PATH/amdgcn/bitcode, /opt/rocm/amdgcn/bitcode and Debian's

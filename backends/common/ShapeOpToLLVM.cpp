@@ -254,14 +254,69 @@ SwizzledRows chooseSwizzle(ArrayRef<int64_t> shape, int32_t chunk,
   return swizzle;
 }
 
+/// In how many rounds a conversion through shared memory of a tensor of
+/// `type` moves it: 1, or where the whole tensor would take more than the
+/// target's shared memory (`limit` bytes), the fewest (a power of two) whose
+/// slabs -- equal ranges of dim-0 indices, one per round -- fit, provided
+/// that which slab an element is in depends only on the register holding
+/// it in both layouts (the slab bits of dim 0 come from "register" bases
+/// alone, as where a tensor larger than the program's tile repeats over
+/// registers), so that each round stores and loads fixed registers. 0 where
+/// no such split exists.
+int64_t conversionRounds(RankedTensorType type, const LinearLayout &srcLayout,
+                         const LinearLayout &dstLayout, int64_t limit) {
+  int64_t bytes =
+      type.getNumElements() * scratchElementBytes(type.getElementType());
+  if (bytes <= limit)
+    return 1;
+  int64_t rows = type.getShape()[0];
+  int64_t rounds = 2;
+  while (rounds <= rows && bytes / rounds > limit)
+    rounds *= 2;
+  if (rounds > rows)
+    return 0;
+  int32_t slabShift = llvm::Log2_64(rows / rounds);
+  for (const LinearLayout *layout : {&srcLayout, &dstLayout})
+    for (const std::string &name : layout->getInDimNames()) {
+      if (name == kRegister)
+        continue;
+      for (int i = 0, e = layout->getInDimSizeLog2(name); i < e; ++i)
+        if (layout->getBasis(name, i)[0] >> slabShift)
+          return 0;
+    }
+  return rounds;
+}
+
+/// The shared memory one program may use on `op`'s target (no limit
+/// without one).
+int64_t sharedMemoryLimit(Operation *op) {
+  if (std::optional<::terrazzo::Target> target = tilegpu::getTarget(op))
+    if (target->maxSharedMemoryBytes > 0)
+      return target->maxSharedMemoryBytes;
+  return std::numeric_limits<int64_t>::max();
+}
+
+/// The slab (conversionRounds) of the element register `reg` of `layout`
+/// holds, in every thread.
+int64_t slabOf(const LinearLayout &layout, int32_t reg, int32_t slabShift) {
+  std::vector<std::pair<std::string, int32_t>> inputs;
+  for (const std::string &name : layout.getInDimNames())
+    inputs.push_back({name, name == kRegister ? reg : 0});
+  return layout.apply(inputs)[0].second >> slabShift;
+}
+
 /// Moves the elements of `src` (laid out by `srcLayout`) to the registers
 /// of `dstLayout` through the module's shared-memory scratch: each thread
 /// stores what it holds at the element's row-major offset, and after a
 /// barrier loads what it needs. A barrier before the stores keeps them from
 /// overwriting what an earlier use of the scratch has yet to read.
+/// In `rounds` > 1 (conversionRounds), one slab of dim-0 indices at a time,
+/// in a scratch of one slab: a barrier between a round's stores and its
+/// loads, and one before the next round's stores.
 LogicalResult convertThroughSharedMemory(tilegpu::ConvertLayoutOp op, Value src,
                                          const LinearLayout &srcLayout,
                                          const LinearLayout &dstLayout,
+                                         int64_t rounds,
                                          const TypeConverter &converter,
                                          const TargetInfo &target,
                                          ConversionPatternRewriter &rewriter) {
@@ -279,12 +334,20 @@ LogicalResult convertThroughSharedMemory(tilegpu::ConvertLayoutOp op, Value src,
   };
   int32_t storeWidth = vectorWidth(srcLayout);
   int32_t loadWidth = vectorWidth(dstLayout);
+  // One round's slab of dim-0 indices (the whole tensor in one round).
+  SmallVector<int64_t> slabShape(type.getShape());
+  slabShape[0] /= rounds;
+  int32_t slabShift = llvm::Log2_64(slabShape[0]);
   SwizzledRows swizzle =
-      chooseSwizzle(type.getShape(), std::max(storeWidth, loadWidth),
-                    elementBytes);
+      chooseSwizzle(slabShape, std::max(storeWidth, loadWidth), elementBytes);
   auto addressOf = [&](ArrayRef<Value> coords) -> Value {
+    SmallVector<Value> inSlab(coords);
+    if (rounds > 1)
+      inSlab[0] =
+          LLVM::AndOp::create(rewriter, loc, coords[0],
+                              i32Constant(rewriter, loc, slabShape[0] - 1));
     return sharedElementPointer(rewriter, loc, scratch, elementType,
-                                swizzle.offset(rewriter, loc, coords));
+                                swizzle.offset(rewriter, loc, inSlab));
   };
 
   ThreadPosition thread =
@@ -292,32 +355,58 @@ LogicalResult convertThroughSharedMemory(tilegpu::ConvertLayoutOp op, Value src,
   // No barrier first: terrazzo-insert-barriers puts one in front of the op
   // when an earlier access to this scratch may still be in flight.
   SmallVector<Value> values = unpackStruct(rewriter, loc, src);
-  if (!storeMmaResultWithMatrices(
-          rewriter, loc, cast<RankedTensorType>(op.getSrc().getType()),
-          srcLayout, values, swizzle.chunk, thread, target, addressOf)) {
-    auto srcIndices = emitIndices(rewriter, loc, srcLayout, thread);
-    for (size_t reg = 0; reg < values.size(); reg += storeWidth)
-      storeSharedElements(rewriter, loc, addressOf(srcIndices[reg]),
-                          ArrayRef<Value>(values).slice(reg, storeWidth),
-                          elementBytes);
-  }
-  target.barrier(rewriter, loc);
+  if (rounds == 1) {
+    if (!storeMmaResultWithMatrices(
+            rewriter, loc, cast<RankedTensorType>(op.getSrc().getType()),
+            srcLayout, values, swizzle.chunk, thread, target, addressOf)) {
+      auto srcIndices = emitIndices(rewriter, loc, srcLayout, thread);
+      for (size_t reg = 0; reg < values.size(); reg += storeWidth)
+        storeSharedElements(rewriter, loc, addressOf(srcIndices[reg]),
+                            ArrayRef<Value>(values).slice(reg, storeWidth),
+                            elementBytes);
+    }
+    target.barrier(rewriter, loc);
 
-  if (std::optional<SmallVector<Value>> loaded = loadMmaOperandWithMatrices(
-          rewriter, loc, type, dstLayout, swizzle.chunk, thread, target,
-          addressOf)) {
-    rewriter.replaceOp(op, packStruct(rewriter, loc,
-                                      converter.convertType(type), *loaded));
-    return success();
+    if (std::optional<SmallVector<Value>> loaded = loadMmaOperandWithMatrices(
+            rewriter, loc, type, dstLayout, swizzle.chunk, thread, target,
+            addressOf)) {
+      rewriter.replaceOp(
+          op, packStruct(rewriter, loc, converter.convertType(type), *loaded));
+      return success();
+    }
   }
+  SmallVector<SmallVector<Value>> srcIndices;
+  if (rounds > 1)
+    srcIndices = emitIndices(rewriter, loc, srcLayout, thread);
   auto dstIndices = emitIndices(rewriter, loc, dstLayout, thread);
-  SmallVector<Value> results;
-  for (size_t reg = 0; reg < dstIndices.size(); reg += loadWidth)
-    llvm::append_range(results,
-                       loadSharedElements(rewriter, loc,
-                                          addressOf(dstIndices[reg]),
-                                          elementType, loadWidth,
-                                          elementBytes));
+  SmallVector<Value> results(dstIndices.size());
+  // Round by round (once where the tensor fits): this slab's registers
+  // stored, a barrier, its registers loaded, and a barrier before the next
+  // round overwrites what this one read. A vector's registers share a row
+  // (or a slab: vectors along dim 0 are aligned and slabs hold more).
+  for (int64_t round = 0; round < rounds; ++round) {
+    if (round > 0)
+      target.barrier(rewriter, loc);
+    if (rounds > 1)
+      for (size_t reg = 0; reg < values.size(); reg += storeWidth) {
+        if (slabOf(srcLayout, reg, slabShift) != round)
+          continue;
+        storeSharedElements(rewriter, loc, addressOf(srcIndices[reg]),
+                            ArrayRef<Value>(values).slice(reg, storeWidth),
+                            elementBytes);
+      }
+    if (rounds > 1)
+      target.barrier(rewriter, loc);
+    for (size_t reg = 0; reg < dstIndices.size(); reg += loadWidth) {
+      if (rounds > 1 && slabOf(dstLayout, reg, slabShift) != round)
+        continue;
+      SmallVector<Value> loaded =
+          loadSharedElements(rewriter, loc, addressOf(dstIndices[reg]),
+                             elementType, loadWidth, elementBytes);
+      for (auto [i, value] : llvm::enumerate(loaded))
+        results[reg + i] = value;
+    }
+  }
   rewriter.replaceOp(op, packStruct(rewriter, loc, converter.convertType(type),
                                     results));
   return success();
@@ -465,9 +554,13 @@ struct ConvertLayoutOpConversion
                             target, rewriter);
         return success();
       }
+    int64_t rounds = conversionRounds(op.getType(), *srcLayout, *dstLayout,
+                                      sharedMemoryLimit(op));
+    if (rounds == 0)
+      return rewriter.notifyMatchFailure(op, "the scratch does not fit");
     return convertThroughSharedMemory(op, adaptor.getSrc(), *srcLayout,
-                                      *dstLayout, *getTypeConverter(), target,
-                                      rewriter);
+                                      *dstLayout, rounds, *getTypeConverter(),
+                                      target, rewriter);
   }
 
   const TargetInfo &target;
@@ -506,5 +599,12 @@ int64_t mlir::terrazzo::getConvertLayoutScratchBytes(Operation *op) {
   if (isShuffleable(type.getElementType()) &&
       planWarpShuffle(*srcLayout, *dstLayout))
     return 0;
-  return type.getNumElements() * scratchElementBytes(type.getElementType());
+  int64_t bytes =
+      type.getNumElements() * scratchElementBytes(type.getElementType());
+  // A tensor larger than the target's shared memory goes in rounds, where
+  // its layouts allow them; otherwise the whole, which the allocation
+  // reports as too large.
+  int64_t rounds =
+      conversionRounds(type, *srcLayout, *dstLayout, sharedMemoryLimit(op));
+  return rounds > 1 ? bytes / rounds : bytes;
 }

@@ -33,10 +33,11 @@ TARGETS = ("hip:gfx90a", "hip:gfx942", "hip:gfx950")
 # than failed, each with its cause: inline PTX (tl.extra.cuda, libdevice's
 # fast_tanhf), which Triton's AMD backend refuses too; more LDS than the
 # chip has (64 KiB on gfx90a and gfx942, 160 KiB on gfx950), as Triton's
-# out-of-resources error; and a libdevice function with no AMD meaning
-# (backends/amd/DeviceLibraries.cpp's table says why: NVIDIA's approximate
-# __nv_rcp64h, Bessel functions of order n). The summary groups them by
-# cause and function.
+# out-of-resources error, where a layout conversion cannot go in rounds
+# (none of this suite's kernels since they can); and a libdevice function
+# with no AMD counterpart (none since backends/amd/DeviceLibraries.cpp
+# defines jn, yn and rcp64h). The summary groups them by cause and
+# function.
 REFUSALS = {"which the ROCm device libraries have no counterpart of": "libdevice",
             "inline PTX has no lowering for": "inline PTX",
             "of shared memory for buffers live at the same time, more than target": "LDS",

@@ -472,12 +472,12 @@ def test_device_assert_in_the_interpreter(monkeypatch):
 
 @triton.jit
 def k_cross_thread(x_ptr, out_ptr):
-    # x[:, None] moves 65536 floats between threads through shared memory:
-    # 256 KiB, more than an H100 has.
-    x = tl.load(x_ptr + tl.arange(0, 65536))
-    y = tl.load(x_ptr + tl.arange(0, 2))
-    z = x[:, None] * y[None, :] + x[:, None]  # <-
-    tl.store(out_ptr + tl.arange(0, 65536)[:, None] * 2 + tl.arange(0, 2)[None, :], z)
+    # The transpose of a 256 x 256 tile moves 65536 floats between threads
+    # through shared memory: 256 KiB, more than an H100 has, and no rounds
+    # (the lanes of one layout span the other's rows).
+    r = tl.arange(0, 256)
+    x = tl.load(x_ptr + r[:, None] * 256 + r[None, :])
+    tl.store(out_ptr + r[:, None] * 256 + r[None, :], tl.trans(x))  # <-
 
 
 def _diagnostics_from_stderr(stderr: str):

@@ -131,15 +131,22 @@ def test_cross_thread_conversion_goes_through_shared_memory():
     assert "bar.sync" in ptx
 
 
+@triton.jit
+def transposing_kernel(x_ptr, out_ptr, B: tl.constexpr):
+    r = tl.arange(0, B)
+    x = tl.load(x_ptr + r[:, None] * B + r[None, :])
+    tl.store(out_ptr + r[:, None] * B + r[None, :], tl.trans(x))  # moves x between threads
+
+
 def test_compiler_diagnostics_are_mapped_to_the_users_line():
-    # x[:, None] of 65536 floats moves 256 KiB through shared memory: more
-    # than an H100 has.
+    # The transpose of 256 x 256 floats moves 256 KiB through shared
+    # memory, more than an H100 has, in one round (the lanes of one layout
+    # span the other's rows: no halves of them to move one at a time).
     x = np.zeros(64, np.float32)
     with pytest.raises(CompilationError) as ei:
-        cross_thread_kernel.compile(x, np.zeros(512, np.float32), BM=65536, BN=2,
-                                    stage="ptx")
+        transposing_kernel.compile(x, x, B=256, stage="ptx")
     e = ei.value
-    assert e.file == cross_thread_kernel.parsed.file
+    assert e.file == transposing_kernel.parsed.file
     assert "moves x between threads" in e.source_line
     assert "bytes of shared memory" in str(e)
     assert str(e).startswith(f"{e.file}:{e.line}:")

@@ -468,3 +468,57 @@ def test_gpu_matches_the_interpreter(torch_cuda, case, rng):
     for want, got in zip(expected, device):
         if isinstance(want, np.ndarray):
             np.testing.assert_array_equal(got.cpu().numpy(), want)
+
+
+# ---------------------------------------------------------------------------
+# A layout conversion larger than the target's shared memory, in rounds
+# ---------------------------------------------------------------------------
+
+@triton.jit
+def column_broadcast_kernel(x_ptr, twice_ptr, out_ptr, N: tl.constexpr, C: tl.constexpr):
+    # out (N x C) = x repeated along each row; x's 1-D layout (also used
+    # for twice = 2x) is converted to the 2-D one through shared memory:
+    # N * 4 bytes, more than a program has for N = 65536.
+    r = tl.arange(0, N)
+    x = tl.load(x_ptr + r)
+    tl.store(twice_ptr + r, x * 2)
+    tl.store(out_ptr + r[:, None] * C + tl.arange(0, C)[None, :],
+             tl.broadcast_to(x[:, None], (N, C)))
+
+
+def _column_broadcast_args(rng, n=65536, c=2):
+    x = rng.standard_normal(n).astype(np.float32)
+    return x, np.full(n, np.nan, np.float32), np.full((n, c), np.nan, np.float32)
+
+
+@pytest.mark.parametrize("target,stage,barrier,rounds", [
+    ("cuda:90", "ptx", r"bar\.sync", 2), ("cuda:80", "ptx", r"bar\.sync", 2),
+    ("hip:gfx942", "amdgcn", r"s_barrier\b", 4), ("hip:gfx950", "amdgcn", r"s_barrier\b", 2)])
+def test_conversion_in_rounds_compiles(target, stage, barrier, rounds, rng):
+    # 256 KiB to move: two halves of the rows on an H100 (227 KiB) or an
+    # A100 (163 KiB), four quarters on gfx942 (64 KiB), two on gfx950
+    # (160 KiB); a barrier between a round's stores and loads and one
+    # before the next round's stores.
+    pytest.importorskip("terrazzo._C")
+    code = column_broadcast_kernel.compile(*_column_broadcast_args(rng), N=65536, C=2,
+                                           stage=stage, target=target, num_warps=4)
+    assert len(re.findall(barrier, code)) == 2 * rounds - 1
+
+
+def test_conversion_in_rounds_interpreted(rng):
+    x, twice, out = _column_broadcast_args(rng)
+    interp(column_broadcast_kernel)[(1,)](x, twice, out, N=65536, C=2)
+    np.testing.assert_array_equal(twice, 2 * x)
+    np.testing.assert_array_equal(out, np.repeat(x[:, None], 2, axis=1))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("c", [2, 4])
+def test_gpu_conversion_in_rounds(torch_cuda, c, rng):
+    torch = torch_cuda
+    x, twice, out = (torch.from_numpy(a).cuda() for a in _column_broadcast_args(rng, c=c))
+    triton.jit(column_broadcast_kernel.fn)[(1,)](x, twice, out, N=65536, C=c, num_warps=4)
+    torch.cuda.synchronize()
+    want = x.cpu().numpy()
+    np.testing.assert_array_equal(twice.cpu().numpy(), 2 * want)
+    np.testing.assert_array_equal(out.cpu().numpy(), np.repeat(want[:, None], c, axis=1))

@@ -142,14 +142,14 @@ module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "hip:gfx950",
 
 // -----
 
-// A libdevice function with no AMD counterpart (neither ocml's nor one the
-// module defines) is an error at the call that says why.
+// A __nv_ function with no AMD counterpart (neither ocml's nor one the
+// module defines: not one of libdevice's) is an error at the call.
 module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "hip:gfx942", "tilegpu.threads-per-warp" = 64 : i32} {
   func.func @no_counterpart(%x: !tile.ptr<f32>, %n: !tile.ptr<i32>) {
     %v = tile.load %x : !tile.ptr<f32>
     %k = tile.load %n : !tile.ptr<i32>
-    // expected-error @below {{'tile.extern_elementwise' op calls libdevice's '__nv_jnf', which the ROCm device libraries have no counterpart of for hip:gfx942: the ROCm device libraries have Bessel functions of orders 0 and 1 only}}
-    %a = tile.extern_elementwise "__nv_jnf"(%k, %v) {libname = "libdevice", libpath = "", pure = true} : (i32, f32) -> f32
+    // expected-error @below {{'tile.extern_elementwise' op calls libdevice's '__nv_knf', which the ROCm device libraries have no counterpart of for hip:gfx942}}
+    %a = tile.extern_elementwise "__nv_knf"(%k, %v) {libname = "libdevice", libpath = "", pure = true} : (i32, f32) -> f32
     tile.store %x, %a : !tile.ptr<f32>
     return
   }
@@ -286,6 +286,74 @@ module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 6
   func.func @nvmma_shared(%x: tensor<64x64xf16, #l>) {
     // expected-error @below {{'tilegpu.local_alloc' op has a result in an NVIDIA tensor-core layout (mma.sync, wgmma), which hip:gfx942 does not have: '!tilegpu.memdesc<64x64xf16, #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>>'}}
     %q = tilegpu.local_alloc %x : (tensor<64x64xf16, #l>) -> !tilegpu.memdesc<64x64xf16, #a>
+    return
+  }
+}
+
+// -----
+
+// A conversion through LDS of a tensor larger than the chip's (128 KiB of
+// i64 on gfx942's 64 KiB) goes in rounds: the rows' slab bits come from
+// registers only in both layouts, so each round stores and loads fixed
+// registers of one half of the rows, in 64 KiB.
+#rows = #tilegpu.blocked<{sizePerThread = [1, 2], threadsPerWarp = [1, 64], warpsPerCTA = [4, 1], order = [1, 0]}>
+#cols = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [64, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK: module attributes {{.*}}tilegpu.shared = 65536 : i32, tilegpu.target = "hip:gfx942"
+// CHECK-LABEL: llvm.func @two_rounds(
+// CHECK-COUNT-16: llvm.store {{.*}} : vector<2xi64>, !llvm.ptr<3>
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK: rocdl.s.barrier
+// CHECK-COUNT-32: llvm.load {{.*}} : !llvm.ptr<3> -> i64
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK: rocdl.s.barrier
+// CHECK-COUNT-16: llvm.store {{.*}} : vector<2xi64>, !llvm.ptr<3>
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK: rocdl.s.barrier
+// CHECK-COUNT-32: llvm.load {{.*}} : !llvm.ptr<3> -> i64
+// CHECK-NOT: rocdl.s.barrier
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK: llvm.return
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "hip:gfx942", "tilegpu.threads-per-warp" = 64 : i32} {
+  func.func @two_rounds(%v: tensor<128x128xi64, #rows>, %y: tensor<128x128x!tile.ptr<i64>, #cols>) {
+    %w = tilegpu.convert_layout %v : tensor<128x128xi64, #rows> -> tensor<128x128xi64, #cols>
+    tile.store %y, %w : tensor<128x128x!tile.ptr<i64>, #cols>
+    return
+  }
+}
+
+// -----
+
+// The same on gfx950, whose 160 KiB hold the whole tensor: one round.
+#rows = #tilegpu.blocked<{sizePerThread = [1, 2], threadsPerWarp = [1, 64], warpsPerCTA = [4, 1], order = [1, 0]}>
+#cols = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [64, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK: module attributes {{.*}}tilegpu.shared = 131072 : i32, tilegpu.target = "hip:gfx950"
+// CHECK-LABEL: llvm.func @one_round(
+// CHECK-COUNT-32: llvm.store {{.*}} : vector<2xi64>, !llvm.ptr<3>
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK: rocdl.s.barrier
+// CHECK-COUNT-64: llvm.load {{.*}} : !llvm.ptr<3> -> i64
+// CHECK-NOT: rocdl.s.barrier
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK: llvm.return
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "hip:gfx950", "tilegpu.threads-per-warp" = 64 : i32} {
+  func.func @one_round(%v: tensor<128x128xi64, #rows>, %y: tensor<128x128x!tile.ptr<i64>, #cols>) {
+    %w = tilegpu.convert_layout %v : tensor<128x128xi64, #rows> -> tensor<128x128xi64, #cols>
+    tile.store %y, %w : tensor<128x128x!tile.ptr<i64>, #cols>
+    return
+  }
+}
+
+// -----
+
+// Where a round's rows would depend on the thread (lanes along all 128
+// rows, 2 per lane) no split exists: the allocation's located error stays.
+#rows = #tilegpu.blocked<{sizePerThread = [1, 2], threadsPerWarp = [1, 64], warpsPerCTA = [4, 1], order = [1, 0]}>
+#spread = #tilegpu.blocked<{sizePerThread = [2, 1], threadsPerWarp = [64, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "hip:gfx942", "tilegpu.threads-per-warp" = 64 : i32} {
+  func.func @no_rounds(%v: tensor<128x128xi64, #rows>, %y: tensor<128x128x!tile.ptr<i64>, #spread>) {
+    // expected-error @below {{'tilegpu.convert_layout' op needs 131072 bytes of shared memory to move its data between threads, more than target 'hip:gfx942' allows in one program instance (65536 bytes); use smaller blocks}}
+    %w = tilegpu.convert_layout %v : tensor<128x128xi64, #rows> -> tensor<128x128xi64, #spread>
+    tile.store %y, %w : tensor<128x128x!tile.ptr<i64>, #spread>
     return
   }
 }

@@ -4,7 +4,9 @@
 // fusion leaves alone, float32 arithmetic with a rounding direction through
 // float64 (exact sums and products, residuals of quotients), float64 ones
 // through frexp-scaled residuals, and float64 fma with a rounding direction
-// by the chip's mode register in a function of its own. Each assembled
+// by the chip's mode register in a function of its own, Bessel functions
+// of integer order by recurrences over ocml's orders 0 and 1, rcp64h as
+// the reciprocal's high word. Each assembled
 // again by llvm-mc, linked by ld.lld, no undefined symbol.
 // python/test/test_libdevice.py::test_amd_definitions_match_reference
 // checks their values against exact references through constant folding.
@@ -88,9 +90,26 @@
 // FOLD-DAG: store float 0x3FD5555540000000,
 // FOLD-NOT: @__nv_
 
-// libdevice's functions with no AMD meaning stay located errors, with why.
+// Bessel functions of integer order and rcp64h, defined in the module:
+// ocml's orders 0 and 1 (and log, lgamma) inlined into the recurrences'
+// loops, nothing left to call, the high word of the reciprocal masked.
+// RUN: terrazzo-compile %t/bessel.mlir --target=hip:gfx942 --num-warps=1 --emit=llvmir -o %t/bessel.ll
+// RUN: FileCheck %s --check-prefix=BESSEL < %t/bessel.ll
+// RUN: terrazzo-compile %t/bessel.mlir --target=hip:gfx942 --num-warps=1 --emit=amdgcn -o %t/bessel.s
+// RUN: llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=gfx942 -filetype=obj %t/bessel.s -o %t/bessel.o
+// RUN: ld.lld -shared %t/bessel.o -o %t/bessel.hsaco
+// RUN: llvm-nm -D --undefined-only %t/bessel.hsaco | count 0
+// BESSEL-LABEL: define amdgpu_kernel void @bessel(
+// BESSEL-NOT: call {{.*}}@__
+// BESSEL: and i64 {{.*}}, -4294967296
+// BESSEL-NOT: call {{.*}}@__
+// BESSEL: phi double
+// BESSEL-NOT: call {{.*}}@__
+// BESSEL: ret void
+
+// A __nv_ function libdevice does not have stays a located error.
 // RUN: not terrazzo-compile %t/refused.mlir --target=hip:gfx942 -o %t/bad.hsaco 2>&1 | FileCheck %s --check-prefix=REFUSED
-// REFUSED: refused.mlir:3:8: error: 'tile.extern_elementwise' op calls libdevice's '__nv_rcp64h', which the ROCm device libraries have no counterpart of for hip:gfx942: its result is NVIDIA's approximate reciprocal of the high word, which AMD's v_rcp_f64 does not reproduce
+// REFUSED: refused.mlir:3:8: error: 'tile.extern_elementwise' op calls libdevice's '__nv_rcp32h', which the ROCm device libraries have no counterpart of for hip:gfx942
 
 //--- bits.mlir
 func.func @bits(%x: !tile.ptr<i32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<i32> {tile.divisibility = 16 : i32}, %l: !tile.ptr<i64> {tile.divisibility = 16 : i32}) {
@@ -184,10 +203,23 @@ func.func @fold(%out: !tile.ptr<i32>, %outf: !tile.ptr<f32>) {
   return
 }
 
+//--- bessel.mlir
+func.func @bessel(%x: !tile.ptr<f64>, %y: !tile.ptr<f32>, %n: !tile.ptr<i32>) {
+  %v = tile.load %x : !tile.ptr<f64>
+  %w = tile.load %y : !tile.ptr<f32>
+  %k = tile.load %n : !tile.ptr<i32>
+  %r = tile.extern_elementwise "__nv_rcp64h"(%v) {libname = "libdevice", libpath = "", pure = true} : (f64) -> f64
+  %j = tile.extern_elementwise "__nv_jn"(%k, %r) {libname = "libdevice", libpath = "", pure = true} : (i32, f64) -> f64
+  %yn = tile.extern_elementwise "__nv_ynf"(%k, %w) {libname = "libdevice", libpath = "", pure = true} : (i32, f32) -> f32
+  tile.store %x, %j : !tile.ptr<f64>
+  tile.store %y, %yn : !tile.ptr<f32>
+  return
+}
+
 //--- refused.mlir
 func.func @refused(%x: !tile.ptr<f64>) {
   %v = tile.load %x : !tile.ptr<f64>
-  %a = tile.extern_elementwise "__nv_rcp64h"(%v) {libname = "libdevice", libpath = "", pure = true} : (f64) -> f64
+  %a = tile.extern_elementwise "__nv_rcp32h"(%v) {libname = "libdevice", libpath = "", pure = true} : (f64) -> f64
   tile.store %x, %a : !tile.ptr<f64>
   return
 }
