@@ -78,6 +78,32 @@ def find_ptxas():
 PTXAS = find_ptxas()
 
 
+def assemble_ptx(ptx: str, arch: str = "sm_90a"):
+    """Assembles `ptx` for `arch` with ptxas, where one is installed, and
+    asserts that it assembles; returns ptxas's verbose report (registers,
+    spills, its warnings), or None without ptxas."""
+    if not PTXAS:
+        return None
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "kernel.ptx")
+        with open(path, "w") as f:
+            f.write(ptx)
+        r = subprocess.run([PTXAS, f"-arch={arch}", "-v", path, "-o",
+                            os.path.join(tmp, "kernel.cubin")],
+                           capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return r.stderr
+
+
+def assert_no_spills(ptx: str, arch: str = "sm_90a"):
+    """Where ptxas is installed: `ptx` assembles and ptxas spills no
+    register to local memory."""
+    report = assemble_ptx(ptx, arch)
+    assert report is None or "0 bytes spill stores" in report, report
+
+
 def ptx_arch(target: str) -> str:
     """The ptxas -arch of a target string ("cuda:90" -> "sm_90a")."""
     capability = int(target.split(":")[1])

@@ -8,7 +8,6 @@ against NumPy.
 from __future__ import annotations
 
 import re
-import subprocess
 
 import numpy as np
 import pytest
@@ -180,16 +179,11 @@ def test_ir_forms(rng):
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_lowers_to_ptx(case, rng, tmp_path):
     pytest.importorskip("terrazzo._C")
-    from conftest import PTXAS
+    from conftest import assemble_ptx
     kernel, make, meta, needle = CASES[case]
     ptx = kernel.compile(*make(rng), stage="ptx", **meta)
     assert needle in ptx
-    if PTXAS:
-        path = tmp_path / "k.ptx"
-        path.write_text(ptx)
-        r = subprocess.run([PTXAS, "-arch=sm_90a", str(path), "-o", str(tmp_path / "k.cubin")],
-                           capture_output=True, text=True, timeout=300)
-        assert r.returncode == 0, r.stderr
+    assemble_ptx(ptx)
 
 
 def test_packing_in_llvm(rng):

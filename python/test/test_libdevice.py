@@ -742,15 +742,8 @@ def _have_extension():
 
 def _assemble(ptx, tmp_path):
     """Assembles `ptx` with ptxas for sm_90 where ptxas is installed."""
-    from conftest import PTXAS
-    if not PTXAS:
-        return
-    import subprocess
-    path = tmp_path / "kernel.ptx"
-    path.write_text(ptx)
-    r = subprocess.run([PTXAS, "-arch=sm_90a", str(path), "-o", str(tmp_path / "k.cubin")],
-                       capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr
+    from conftest import assemble_ptx
+    assemble_ptx(ptx)
 
 
 def _sample_args(key, rng):

@@ -309,15 +309,8 @@ def _ptx_for(kernel, *args, target="cuda:90", **kwargs):
 
 
 def _assemble(ptx, tmp_path, arch="sm_90a"):
-    from conftest import PTXAS
-    if not PTXAS:
-        return
-    import subprocess
-    path = tmp_path / "kernel.ptx"
-    path.write_text(ptx)
-    r = subprocess.run([PTXAS, f"-arch={arch}", str(path), "-o", str(tmp_path / "k.cubin")],
-                       capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr
+    from conftest import assemble_ptx
+    assemble_ptx(ptx, arch)
 
 
 def test_tma_ptx_on_sm90(tmp_path):

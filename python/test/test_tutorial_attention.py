@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import assert_no_spills
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -99,6 +100,8 @@ def test_forward_warp_specialized(tutorial, sm90, causal):
     assert len(re.findall(r"bar\.sync\s+0;", ptx)) == 1
     assert "bar.sync 0, 256;" in ptx
     assert ".local" not in ptx
+    # The consumers' registers hold the chain without spilling.
+    assert_no_spills(ptx)
     tile = compile_forward(tutorial, "tilegpu", **options)
     assert tile.count("tilegpu.warp_specialize") == 1
     assert tile.count("tilegpu.async_tma_copy_global_to_local") == (4 if causal else 2)
@@ -187,6 +190,7 @@ def test_persistent_forward_warp_specialized(tutorial, sm90, causal):
     assert "cp.async.bulk.tensor" in ptx
     assert len(re.findall(r"bar\.sync\s+0;", ptx)) == 1
     assert ".local" not in ptx
+    assert_no_spills(ptx)
 
 
 @pytest.mark.gpu
