@@ -99,11 +99,6 @@ struct ConvertTileToTileGPUPass
 private:
   unsigned warpSize = 32;
 
-  /// Every tensor of the module can carry a layout: rank 1 or more,
-  /// power-of-two sizes and no more elements than a block holds, which is
-  /// all the frontend makes. Reports the first
-  /// that cannot where it is defined (before any layout is chosen: the
-  /// layout library takes nothing else).
   /// `op`'s location, or where it has none (a constant that an earlier
   /// pass made and canonicalization merged with others), its first user's
   /// that has one: the user's line is where the tensor came from.
@@ -116,6 +111,11 @@ private:
     return op->getLoc();
   }
 
+  /// Every tensor of the module can carry a layout: rank 1 or more,
+  /// power-of-two sizes, no more elements than a block holds and no more
+  /// per thread than a thread can hold over `threads`, which is all the
+  /// frontend makes. Reports the first that cannot where it is defined
+  /// (before any layout is chosen: the layout library takes nothing else).
   static LogicalResult checkTensorShapes(ModuleOp module, int64_t threads) {
     auto check = [&](Location loc, StringRef what, Type type) -> LogicalResult {
       auto tensor = dyn_cast<RankedTensorType>(type);

@@ -304,12 +304,10 @@ public:
     // GEMM's K loop), on TMA alone, whose copies a producer can issue by
     // itself (scalar code before the loop), in whole warp groups, with room
     // for its ring beside the others.
-    auto singleDot = [&] {
-      std::optional<InFlightAccumulator> inFlight = asyncCandidate();
-      return inFlight && !inFlight->reset;
-    };
+    inFlight = asyncCandidate();
+    bool singleDot = inFlight && !inFlight->reset;
     if (loop->hasAttr(tile::TileDialect::kWarpSpecializeAttrName) &&
-        (rotate || singleDot()) && candidates.empty() &&
+        (rotate || singleDot) && candidates.empty() &&
         tilegpu::getNumWarps(loop) % 4 == 0 && ringsFit)
       if (FailureOr<SmallVector<Operation *>> slice =
               producerSlice(loop, tmaCandidates);
@@ -435,7 +433,6 @@ private:
     // into the buffer of two iterations back, needs no such barrier but
     // measured slower on the H100: 8192^3 float16, 128x256x64 at 3 stages,
     // 554 and 565 against 609 and 610 TFLOP/s for this form, Triton's.)
-    std::optional<InFlightAccumulator> inFlight = asyncCandidate();
     tilegpu::WarpGroupDotOp asyncDot = inFlight ? inFlight->dot : nullptr;
     // The stacks, outside the loop.
     for (Candidate &c : candidates) {
@@ -996,6 +993,9 @@ private:
   /// Whether rotated TMA chains take turns (the pass's ping-pong option).
   bool pingPong;
   bool ringsFit;
+  /// The loop's one dot when it can run asynchronously across iterations
+  /// (asyncCandidate, found before the rewrite).
+  std::optional<InFlightAccumulator> inFlight;
   /// Buffers per stack: stages, one more for a rotated dot chain.
   int64_t buffers = 0;
   bool rotate = false;

@@ -387,7 +387,7 @@ LogicalResult convertThroughSharedMemory(tilegpu::ConvertLayoutOp op, Value src,
   for (int64_t round = 0; round < rounds; ++round) {
     if (round > 0)
       target.barrier(rewriter, loc);
-    if (rounds > 1)
+    if (rounds > 1) {
       for (size_t reg = 0; reg < values.size(); reg += storeWidth) {
         if (slabOf(srcLayout, reg, slabShift) != round)
           continue;
@@ -395,8 +395,8 @@ LogicalResult convertThroughSharedMemory(tilegpu::ConvertLayoutOp op, Value src,
                             ArrayRef<Value>(values).slice(reg, storeWidth),
                             elementBytes);
       }
-    if (rounds > 1)
       target.barrier(rewriter, loc);
+    }
     for (size_t reg = 0; reg < dstIndices.size(); reg += loadWidth) {
       if (rounds > 1 && slabOf(dstLayout, reg, slabShift) != round)
         continue;
