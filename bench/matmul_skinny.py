@@ -4,7 +4,8 @@ split-K: TFLOP/s and GB/s of Terrazzo, torch.matmul (cuBLAS) and the same
 kernels under Triton, in one run.
 
     PYTHONPATH=<built terrazzo> python3 bench/matmul_skinny.py \\
-        [--ms 1 16 64 128] [--nks 4096 8192 16384] [--dtype bfloat16] [--rounds 3]
+        [--ms 1 16 64 128] [--nks 4096 8192 16384] [--dtype bfloat16] [--rounds 3] \\
+        [--b-layouts kn nk]
 
 With few rows, C has few tiles (M = 16, N = 8192, 128-column tiles: 64
 tiles for 132 SMs), and each tile walks all of K: most SMs idle and the
@@ -18,6 +19,12 @@ candidates (`SkinnyMatmul.tune`), for Terrazzo and Triton alike, each on
 its own kernels. Inputs are fresh torch.randn data per provider, checked
 against a float64 product (relative Frobenius error < 1e-2); times are
 triton.testing.do_bench medians with the L2 flushed before every call.
+
+Two forms of the same product run side by side: pointer loads (cp.async
+rings, tutorial 03's K loop) and tensor descriptors (`splitk_tma_kernel`:
+TMA copies on the H100, optionally a producer warp group), each tuned over
+its own configurations. `--b-layouts nk` times B as the transpose of a
+row-major N x K matrix, the layout of a torch.nn.Linear weight (C = A W^T).
 """
 
 import argparse
@@ -42,6 +49,30 @@ accumulate_k_blocks = load_tutorial("09-persistent-matmul.py").accumulate_k_bloc
 
 
 @triton.jit
+def split_k_range(K, BLOCK_SIZE_K: tl.constexpr, SPLIT_K: tl.constexpr):
+    # The K blocks [first, end) of this program's split, the
+    # program_id(2)-th of SPLIT_K equal ranges.
+    k_blocks = tl.cdiv(K, BLOCK_SIZE_K)
+    per_split = tl.cdiv(k_blocks, SPLIT_K)
+    k_first = tl.program_id(2) * per_split
+    return k_first, tl.minimum(k_first + per_split, k_blocks)
+
+
+@triton.jit
+def store_split(accumulator, c_ptr, partial_ptr, offs_m, offs_n, M, N, stride_cm, stride_cn,
+                SPLIT_K: tl.constexpr):
+    # Without split-K, the tile of C; else this split's partial result:
+    # SPLIT_K row-major M x N float32 matrices.
+    in_c = (offs_m[:, None] < M) & (offs_n[None, :] < N)
+    if SPLIT_K == 1:
+        c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
+        tl.store(c_ptrs, accumulator.to(c_ptr.dtype.element_ty), mask=in_c)
+    else:
+        p_ptrs = partial_ptr + tl.program_id(2) * M * N + offs_m[:, None] * N + offs_n[None, :]
+        tl.store(p_ptrs, accumulator, mask=in_c)
+
+
+@triton.jit
 def splitk_matmul_kernel(a_ptr, b_ptr, c_ptr, partial_ptr, M, N, K,
                          stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
                          BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
@@ -52,11 +83,7 @@ def splitk_matmul_kernel(a_ptr, b_ptr, c_ptr, partial_ptr, M, N, K,
     # share, are read from memory once and then from the L2 cache.
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
-    pid_k = tl.program_id(2)
-    k_blocks = tl.cdiv(K, BLOCK_SIZE_K)
-    per_split = tl.cdiv(k_blocks, SPLIT_K)
-    k_first = pid_k * per_split
-    k_end = tl.minimum(k_first + per_split, k_blocks)
+    k_first, k_end = split_k_range(K, BLOCK_SIZE_K, SPLIT_K)
     offs_m = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
     offs_n = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
     offs_k = tl.arange(0, BLOCK_SIZE_K)
@@ -67,14 +94,8 @@ def splitk_matmul_kernel(a_ptr, b_ptr, c_ptr, partial_ptr, M, N, K,
         (offs_n % N)[None, :] * stride_bn
     accumulator = accumulate_k_blocks(a_ptrs, b_ptrs, offs_k, k_first, k_end, K, stride_ak,
                                       stride_bk, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K)
-    in_c = (offs_m[:, None] < M) & (offs_n[None, :] < N)
-    if SPLIT_K == 1:
-        c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
-        tl.store(c_ptrs, accumulator.to(c_ptr.dtype.element_ty), mask=in_c)
-    else:
-        # Partial results: SPLIT_K row-major M x N float32 matrices.
-        p_ptrs = partial_ptr + pid_k * M * N + offs_m[:, None] * N + offs_n[None, :]
-        tl.store(p_ptrs, accumulator, mask=in_c)
+    store_split(accumulator, c_ptr, partial_ptr, offs_m, offs_n, M, N, stride_cm, stride_cn,
+                SPLIT_K)
 
 
 @triton.jit
@@ -92,16 +113,85 @@ def splitk_reduce_kernel(partial_ptr, c_ptr, M, N, stride_cm, stride_cn,
              mask=inside)
 
 
+@triton.jit
+def splitk_tma_kernel(a_ptr, b_ptr, c_ptr, partial_ptr, M, N, K,
+                      BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
+                      BLOCK_SIZE_K: tl.constexpr, SPLIT_K: tl.constexpr,
+                      B_NK: tl.constexpr, WARP_SPECIALIZE: tl.constexpr):
+    # splitk_matmul_kernel's program (m, n, s) with A and B read through
+    # tensor descriptors (TMA on the H100: the copies of a block are one
+    # instruction, the edges are the descriptor's), A row-major and B K x N
+    # row-major or, with B_NK, the transpose of a row-major N x K matrix;
+    # with WARP_SPECIALIZE a producer warp group issues the copies.
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1],
+                                       block_shape=[BLOCK_SIZE_M, BLOCK_SIZE_K])
+    if B_NK:
+        b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1],
+                                           block_shape=[BLOCK_SIZE_N, BLOCK_SIZE_K])
+    else:
+        b_desc = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[N, 1],
+                                           block_shape=[BLOCK_SIZE_K, BLOCK_SIZE_N])
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    k_first, k_end = split_k_range(K, BLOCK_SIZE_K, SPLIT_K)
+    accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    for k in tl.range(k_first, k_end, warp_specialize=WARP_SPECIALIZE):
+        a = a_desc.load([pid_m * BLOCK_SIZE_M, k * BLOCK_SIZE_K])
+        if B_NK:
+            b = b_desc.load([pid_n * BLOCK_SIZE_N, k * BLOCK_SIZE_K]).T
+        else:
+            b = b_desc.load([k * BLOCK_SIZE_K, pid_n * BLOCK_SIZE_N])
+        accumulator = tl.dot(a, b, accumulator)
+    offs_m = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+    offs_n = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    store_split(accumulator, c_ptr, partial_ptr, offs_m, offs_n, M, N, N, 1, SPLIT_K)
+
+
+# Shared memory a configuration's ring may take (of the H100's 227 KiB per
+# program, leaving room for the compiler's own scratch).
+RING_BYTES = 200 * 1024
+
+
 def candidates(M):
     """(BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, SPLIT_K, num_stages,
     num_warps) tried for M rows: the smallest tensor-core-friendly M block
     that covers M (16, 32, 64, 128), N blocks of 64 or 128 columns, SPLIT_K
-    from 1 to 8."""
+    from 1 to 8 at a few stages; then, without split-K, rings as deep as
+    RING_BYTES allows (up to 6 stages) of 64- and 128-deep K blocks. With so
+    few rows B's stream from memory bounds the product, and the deep rings
+    keep more of it in flight (on the H100 they win at M = 64 and 128, N =
+    K = 8192: bench/RESULTS.md)."""
     bm = 16 if M <= 16 else 32 if M <= 32 else 64 if M <= 64 else 128
     bk = 128 if bm <= 32 else 64
     warps = 8 if bm == 128 else 4
-    return [(bm, bn, bk, split, 4 if bm < 128 else 3, warps)
-            for bn in (64, 128) for split in (1, 2, 4, 8)]
+    configs = [(bm, bn, bk, split, 4 if bm < 128 else 3, warps)
+               for bn in (64, 128) for split in (1, 2, 4, 8)]
+    for bn in (64, 128):
+        for deep_bk in (64, 128):
+            stages = min(6, RING_BYTES // ((bm * deep_bk + deep_bk * bn) * 2))
+            for deep_warps in ((4, 8) if bm == 128 else (4,)):
+                config = (bm, bn, deep_bk, 1, stages, deep_warps)
+                if config not in configs:
+                    configs.append(config)
+    return configs
+
+
+def tma_candidates(M):
+    """Configurations of splitk_tma_kernel for M rows: (BLOCK_SIZE_M,
+    BLOCK_SIZE_N, BLOCK_SIZE_K, SPLIT_K, num_stages, num_warps,
+    WARP_SPECIALIZE): M blocks as in `candidates`, 64 or 128 columns and K
+    steps, SPLIT_K 1 or 2, rings as deep as RING_BYTES allows (up to 6
+    stages), and a producer warp group where the product is on wgmma (64
+    rows and more)."""
+    bm = 16 if M <= 16 else 32 if M <= 32 else 64 if M <= 64 else 128
+    configs = []
+    for bn in (64, 128):
+        for bk in (64, 128):
+            stages = min(6, RING_BYTES // ((bm * bk + bk * bn) * 2))
+            for split in (1, 2):
+                for ws in ((False, True) if bm >= 64 else (False,)):
+                    configs.append((bm, bn, bk, split, stages, 8 if bm == 128 else 4, ws))
+    return configs
 
 
 class SkinnyMatmul:
@@ -109,24 +199,39 @@ class SkinnyMatmul:
     kernels above compiled by `lib` (Terrazzo, or Triton for the same
     source); tuned per (M, N, K, dtype) at the first call."""
 
-    def __init__(self, lib=triton, matmul_kernel=None, reduce_kernel=None):
+    def __init__(self, lib=triton, matmul_kernel=None, reduce_kernel=None, tma_kernel=None,
+                 tma=False):
         self.lib = lib
-        self.matmul_kernel = matmul_kernel or splitk_matmul_kernel
+        self.tma = tma
+        self.matmul_kernel = (tma_kernel or splitk_tma_kernel) if tma else \
+            (matmul_kernel or splitk_matmul_kernel)
         self.reduce_kernel = reduce_kernel or splitk_reduce_kernel
         self.best = {}
 
-    def run(self, a, b, config):
-        bm, bn, bk, split, stages, warps = config
+    def configs(self, M):
+        return tma_candidates(M) if self.tma else candidates(M)
+
+    def run(self, a, b, config, out=None):
+        """C = A @ B under `config`, written into `out` if given."""
+        bm, bn, bk, split, stages, warps = config[:6]
         M, K = a.shape
         N = b.shape[1]
-        c = torch.empty((M, N), device=a.device, dtype=a.dtype)
+        c = torch.empty((M, N), device=a.device, dtype=a.dtype) if out is None else out
         partial = c if split == 1 else torch.empty((split, M, N), device=a.device,
                                                    dtype=torch.float32)
         grid = (self.lib.cdiv(M, bm), self.lib.cdiv(N, bn), split)
-        self.matmul_kernel[grid](a, b, c, partial, M, N, K, a.stride(0), a.stride(1),
-                                 b.stride(0), b.stride(1), c.stride(0), c.stride(1),
-                                 BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk,
-                                 SPLIT_K=split, num_stages=stages, num_warps=warps)
+        if self.tma:
+            b_nk = b.stride(0) == 1
+            assert a.is_contiguous() and (b_nk and b.t().is_contiguous() or b.is_contiguous())
+            self.matmul_kernel[grid](a, b.t() if b_nk else b, c, partial, M, N, K,
+                                     BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk,
+                                     SPLIT_K=split, B_NK=b_nk, WARP_SPECIALIZE=config[6],
+                                     num_stages=stages, num_warps=warps)
+        else:
+            self.matmul_kernel[grid](a, b, c, partial, M, N, K, a.stride(0), a.stride(1),
+                                     b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+                                     BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk,
+                                     SPLIT_K=split, num_stages=stages, num_warps=warps)
         if split > 1:
             block = 1024
             self.reduce_kernel[(M, self.lib.cdiv(N, block))](
@@ -135,12 +240,19 @@ class SkinnyMatmul:
         return c
 
     def tune(self, a, b):
-        key = (a.shape[0], b.shape[1], a.shape[1], a.dtype)
+        key = (a.shape[0], b.shape[1], a.shape[1], a.dtype, b.stride())
         if key not in self.best:
             timed = []
-            for config in candidates(a.shape[0]):
-                ms = triton.testing.do_bench(lambda: self.run(a, b, config), warmup=5, rep=25,
-                                             return_mode="median")
+            for config in self.configs(a.shape[0]):
+                try:
+                    ms = triton.testing.do_bench(lambda: self.run(a, b, config), warmup=5,
+                                                 rep=25, return_mode="median")
+                except Exception as error:
+                    # A configuration this compiler cannot fit in shared
+                    # memory (Triton's allocation differs from Terrazzo's).
+                    if "OutOfResources" not in type(error).__name__:
+                        raise
+                    continue
                 timed.append((ms, config))
             self.best[key] = min(timed)[1]
         return self.best[key]
@@ -150,14 +262,20 @@ class SkinnyMatmul:
         return self.run(a, b, self.tune(a, b))
 
 
-def triton_skinny():
-    module = triton.testing.under_triton(accumulate_k_blocks, splitk_matmul_kernel,
+def triton_skinny(tma=False):
+    module = triton.testing.under_triton(accumulate_k_blocks, split_k_range, store_split,
+                                         splitk_matmul_kernel, splitk_tma_kernel,
                                          splitk_reduce_kernel,
                                          name="triton_skinny_matmul")
     if module is None:
         return None
     import triton as real
-    return SkinnyMatmul(real, module.splitk_matmul_kernel, module.splitk_reduce_kernel)
+    # Triton builds the tensor maps of device-side descriptors in memory
+    # the caller gives.
+    real.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8,
+                                                               device="cuda"))
+    return SkinnyMatmul(real, module.splitk_matmul_kernel, module.splitk_reduce_kernel,
+                        module.splitk_tma_kernel, tma=tma)
 
 
 def main(argv=None):
@@ -167,49 +285,56 @@ def main(argv=None):
                         help="N = K values")
     parser.add_argument("--dtype", default="bfloat16", choices=["bfloat16", "float16"])
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--b-layouts", nargs="*", default=["kn"], choices=["kn", "nk"],
+                        help="B stored K x N row-major (kn), or as the transpose of an N x K "
+                             "row-major matrix (nk: a torch.nn.Linear weight, C = A W^T)")
     args = parser.parse_args(argv)
     dtype = getattr(torch, args.dtype)
-    providers = {"terrazzo": SkinnyMatmul(), "torch": torch.matmul}
-    found = triton_skinny()
-    if found is not None:
-        providers["triton"] = found
+    providers = {"terrazzo": SkinnyMatmul(), "terrazzo tma": SkinnyMatmul(tma=True),
+                 "torch": torch.matmul}
+    for tma in (False, True):
+        found = triton_skinny(tma)
+        if found is not None:
+            providers["triton tma" if tma else "triton"] = found
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}, {args.dtype}")
     rows, failed = [], False
-    for nk in args.nks:
-        for m in args.ms:
-            inputs, times = {}, {name: [] for name in providers}
+    for layout, nk, m in ((layout, nk, m) for layout in args.b_layouts for nk in args.nks
+                          for m in args.ms):
+        inputs, times = {}, {name: [] for name in providers}
+        for name, fn in providers.items():
+            a = torch.randn(m, nk, device="cuda", dtype=dtype)
+            b = torch.randn(nk, nk, device="cuda", dtype=dtype)
+            if layout == "nk":
+                b = b.t()
+            want = a.double() @ b.double()
+            err = ((fn(a, b).double() - want).norm() / want.norm()).item()
+            failed |= not err < 1e-2
+            inputs[name] = (a, b, err)
+        for _ in range(args.rounds):
             for name, fn in providers.items():
-                a = torch.randn(m, nk, device="cuda", dtype=dtype)
-                b = torch.randn(nk, nk, device="cuda", dtype=dtype)
-                want = a.double() @ b.double()
-                err = ((fn(a, b).double() - want).norm() / want.norm()).item()
-                failed |= not err < 1e-2
-                inputs[name] = (a, b, err)
-            for _ in range(args.rounds):
-                for name, fn in providers.items():
-                    a, b, _ = inputs[name]
-                    times[name].append(triton.testing.do_bench(
-                        lambda: fn(a, b), warmup=25, rep=100, return_mode="median"))
-            base = statistics.median(times["torch"])
-            for name, fn in providers.items():
-                ms = statistics.median(times[name])
-                flops = 2.0 * m * nk * nk
-                moved = (m * nk + nk * nk + m * nk) * torch.finfo(dtype).bits // 8
-                config = ""
-                if isinstance(fn, SkinnyMatmul):
-                    config = str(fn.best.get((m, nk, nk, dtype)))
-                rows.append((m, nk, name, ms * 1e3, flops / (ms * 1e-3) * 1e-12,
-                             moved / (ms * 1e-3) * 1e-9, base / ms, inputs[name][2], config))
-            inputs.clear()
-            torch.cuda.empty_cache()
+                a, b, _ = inputs[name]
+                times[name].append(triton.testing.do_bench(
+                    lambda: fn(a, b), warmup=25, rep=100, return_mode="median"))
+        base = statistics.median(times["torch"])
+        for name, fn in providers.items():
+            ms = statistics.median(times[name])
+            flops = 2.0 * m * nk * nk
+            moved = (m * nk + nk * nk + m * nk) * torch.finfo(dtype).bits // 8
+            config = ""
+            if isinstance(fn, SkinnyMatmul):
+                config = str(fn.best.get((m, nk, nk, dtype, inputs[name][1].stride())))
+            rows.append((layout, m, nk, name, ms * 1e3, flops / (ms * 1e-3) * 1e-12,
+                         moved / (ms * 1e-3) * 1e-9, base / ms, inputs[name][2], config))
+        inputs.clear()
+        torch.cuda.empty_cache()
     print(f"\nmedian of {args.rounds} rounds of do_bench medians (L2 flushed before each "
           "call); GB/s counts A, B and C once\n")
-    print("| M | N = K | provider | us | TFLOP/s | GB/s | x torch | rel err | config "
+    print("| B | M | N = K | provider | us | TFLOP/s | GB/s | x torch | rel err | config "
           "(BM, BN, BK, SPLIT_K, stages, warps) |")
-    print("|---:|---:|---|---:|---:|---:|---:|---:|---|")
-    for m, nk, name, us, tflops, gbs, speedup, err, config in rows:
-        print(f"| {m} | {nk} | {name} | {us:.1f} | {tflops:.1f} | {gbs:.0f} | {speedup:.2f} "
-              f"| {err:.1e}{'' if err < 1e-2 else ' WRONG'} | {config} |")
+    print("|---|---:|---:|---|---:|---:|---:|---:|---:|---|")
+    for layout, m, nk, name, us, tflops, gbs, speedup, err, config in rows:
+        print(f"| {layout} | {m} | {nk} | {name} | {us:.1f} | {tflops:.1f} | {gbs:.0f} "
+              f"| {speedup:.2f} | {err:.1e}{'' if err < 1e-2 else ' WRONG'} | {config} |")
     return 1 if failed else 0
 
 

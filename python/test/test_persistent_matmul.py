@@ -16,6 +16,7 @@ import re
 
 import numpy as np
 import pytest
+from conftest import assert_no_spills
 from test_tutorial_matmul import load
 
 import terrazzo as triton
@@ -120,20 +121,29 @@ def test_tutorial_09_check_in_the_interpreter(t09, monkeypatch, capsys):
     assert "The results match." in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("form", ["pointers", "descriptors", "descriptors, B as N x K"])
 @pytest.mark.parametrize("split", [1, 3])
-def test_interpreter_split_k(skinny, split, rng):
-    # 5 rows, K = 200 in 16-wide blocks (13 blocks: splits of 5, 5, 3), N = 40
-    # with a tail; the reduction adds the partials in order.
+def test_interpreter_split_k(skinny, form, split, rng):
+    # 5 rows, K = 200 in 16-wide blocks (13 blocks: splits of 5, 5, 3; the
+    # last block partial, masked or zero-filled by the descriptors), N = 40
+    # with a tail; the reduction adds the partials in order. The descriptor
+    # form reads B as given (K x N) or as the transpose of an N x K matrix.
     m, n, k = 5, 40, 200
     a = rng.standard_normal((m, k)).astype(np.float16)
     b = rng.standard_normal((k, n)).astype(np.float16)
     c = np.full((m, n), np.nan, np.float16)
     partial = np.full((split, m, n), np.nan, np.float32)
-    matmul = triton.jit(skinny.splitk_matmul_kernel.fn, interpret=True)
     reduce = triton.jit(skinny.splitk_reduce_kernel.fn, interpret=True)
-    matmul[(triton.cdiv(m, 16), triton.cdiv(n, 16), split)](
-        a, b, c, partial, m, n, k, k, 1, n, 1, n, 1, BLOCK_SIZE_M=16, BLOCK_SIZE_N=16,
-        BLOCK_SIZE_K=16, SPLIT_K=split)
+    grid = (triton.cdiv(m, 16), triton.cdiv(n, 16), split)
+    blocks = dict(BLOCK_SIZE_M=16, BLOCK_SIZE_N=16, BLOCK_SIZE_K=16, SPLIT_K=split)
+    if form == "pointers":
+        matmul = triton.jit(skinny.splitk_matmul_kernel.fn, interpret=True)
+        matmul[grid](a, b, c, partial, m, n, k, k, 1, n, 1, n, 1, **blocks)
+    else:
+        b_nk = form.endswith("N x K")
+        matmul = triton.jit(skinny.splitk_tma_kernel.fn, interpret=True)
+        matmul[grid](a, np.ascontiguousarray(b.T) if b_nk else b, c, partial, m, n, k,
+                     B_NK=b_nk, WARP_SPECIALIZE=False, **blocks)
     if split > 1:
         assert not np.isnan(partial).any()
         reduce[(m, triton.cdiv(n, 16))](partial, c, m, n, n, 1, SPLIT_K=split, BLOCK=16)
@@ -365,6 +375,30 @@ def test_split_k_ptx(skinny, m):
     assert "cp.async.cg.shared.global" in ptx
 
 
+@pytest.mark.parametrize("m", [16, 64, 128])
+@pytest.mark.parametrize("b_nk", [False, True])
+def test_split_k_tma_ptx(skinny, m, b_nk):
+    # Every configuration of the descriptor form: A and B by TMA, a producer
+    # warp group (setmaxnreg) where asked for and its ring fits, no spill.
+    _needs_extension()
+    a = np.zeros((m, 4096), np.float16)
+    b = np.zeros((4096, 4096), np.float16)
+    partial = np.zeros((2, m, 4096), np.float32)
+    specialized = 0
+    for bm, bn, bk, split, stages, warps, ws in skinny.tma_candidates(m):
+        ptx = skinny.splitk_tma_kernel.compile(
+            a, b, a, partial, m, 4096, 4096, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn,
+            BLOCK_SIZE_K=bk, SPLIT_K=split, B_NK=b_nk, WARP_SPECIALIZE=ws, stage="ptx",
+            target="cuda:90", num_stages=stages, num_warps=warps)
+        assert TMA_LOAD in ptx
+        assert "cp.async.cg.shared.global" not in ptx
+        assert ("mma.sync.aligned" if m == 16 else "wgmma.mma_async") in ptx
+        assert ws or "setmaxnreg" not in ptx
+        specialized += "setmaxnreg" in ptx
+        assert_no_spills(ptx)
+    assert specialized >= (6 if m >= 64 else 0)
+
+
 # ---------------------------------------------------------------------------
 # The GPU
 # ---------------------------------------------------------------------------
@@ -463,5 +497,27 @@ def test_gpu_split_k_every_config(torch_cuda, skinny, m, n, k, rng):
     for config in skinny.candidates(m):
         c = runner.run(a, b, config)
         torch.cuda.synchronize()
+        err = ((c.double() - want).norm() / want.norm()).item()
+        assert err < 1e-2, f"{config}: {err}"
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,n,k", [(1, 1000, 1032), (16, 4096, 4096), (33, 1000, 1032),
+                                   (128, 4096, 4096)])
+@pytest.mark.parametrize("b_nk", [False, True])
+def test_gpu_split_k_tma_every_config(torch_cuda, skinny, m, n, k, b_nk, rng):
+    # The descriptor form, every configuration, B in either layout; C
+    # starts as NaN so that an element left unwritten fails.
+    torch = torch_cuda
+    a = torch.from_numpy(rng.standard_normal((m, k)).astype(np.float32)).cuda().bfloat16()
+    w = torch.from_numpy(rng.standard_normal((n, k) if b_nk else (k, n)).astype(np.float32))
+    b = w.cuda().bfloat16().t() if b_nk else w.cuda().bfloat16()
+    want = a.double() @ b.double()
+    runner = skinny.SkinnyMatmul(tma=True)
+    for config in skinny.tma_candidates(m):
+        c = runner.run(a, b, config, out=torch.full((m, n), float("nan"), device="cuda",
+                                                      dtype=torch.bfloat16))
+        torch.cuda.synchronize()
+        assert not torch.isnan(c).any(), config
         err = ((c.double() - want).norm() / want.norm()).item()
         assert err < 1e-2, f"{config}: {err}"
