@@ -142,6 +142,43 @@ Value AMDTargetInfo::globalTimer(RewriterBase &rewriter, Location loc) const {
   return LLVM::MulOp::create(rewriter, loc, ticks, ten);
 }
 
+/// s_getreg_b32 of `size` bits from `offset` of hardware register `id`
+/// (LLVM's AMDGPU hwreg encoding), zero-extended to i32.
+static Value readHardwareRegister(RewriterBase &rewriter, Location loc,
+                                  unsigned id, unsigned offset,
+                                  unsigned size) {
+  Type i32 = rewriter.getI32Type();
+  Value field = i32Constant(rewriter, loc,
+                            int64_t(id | offset << 6 | (size - 1) << 11));
+  return LLVM::CallIntrinsicOp::create(
+             rewriter, loc, i32, rewriter.getStringAttr("llvm.amdgcn.s.getreg"),
+             ValueRange{field})
+      .getResult(0);
+}
+
+Value AMDTargetInfo::processorId(RewriterBase &rewriter, Location loc) const {
+  // LLVM's ids of the registers (hwreg(HW_REG_HW_ID), ...).
+  constexpr unsigned kHwId = 4, kXccId = 20, kHwId1 = 23;
+  auto shifted = [&](Value field, unsigned shift) -> Value {
+    return LLVM::ShlOp::create(rewriter, loc, field,
+                               i32Constant(rewriter, loc, shift));
+  };
+  if (chipset.majorVersion >= 10) {
+    Value wgp = readHardwareRegister(rewriter, loc, kHwId1, 10, 4);
+    Value array = readHardwareRegister(rewriter, loc, kHwId1, 16, 1);
+    Value engine = readHardwareRegister(rewriter, loc, kHwId1, 18, 3);
+    Value engineBits = shifted(engine, 5);
+    Value arrayBits = shifted(array, 4);
+    Value high = LLVM::OrOp::create(rewriter, loc, engineBits, arrayBits);
+    return LLVM::OrOp::create(rewriter, loc, high, wgp);
+  }
+  Value cu = readHardwareRegister(rewriter, loc, kHwId, 8, 8);
+  if (chipset < amdgpu::Chipset(9, 4, 0))
+    return cu;
+  Value xcc = readHardwareRegister(rewriter, loc, kXccId, 0, 4);
+  return LLVM::OrOp::create(rewriter, loc, shifted(xcc, 8), cu);
+}
+
 void AMDTargetInfo::barrier(RewriterBase &rewriter, Location loc) const {
   LLVM::FenceOp::create(rewriter, loc, LLVM::AtomicOrdering::release,
                         "workgroup");

@@ -8,16 +8,19 @@
 #include "backends/amd/AMDPatterns.h"
 #include "backends/common/TargetInfo.h"
 
+#include "mlir/Dialect/AMDGPU/Utils/Chipset.h"
+
 namespace mlir::terrazzo {
 
 class AMDTargetInfo : public TargetInfo {
 public:
-  /// `warpSize`: the wavefront size (64 on CDNA, 32 on RDNA);
-  /// `bufferAccesses`: the module's accesses that use buffer resources
-  /// (findBufferAccesses), or null for none.
-  explicit AMDTargetInfo(unsigned warpSize,
-                         const BufferAccesses *bufferAccesses = nullptr)
-      : warpSize(warpSize), bufferAccesses(bufferAccesses) {}
+  /// `warpSize`: the wavefront size (64 on CDNA, 32 on RDNA); `chipset`:
+  /// the processor (its hardware registers differ); `bufferAccesses`: the
+  /// module's accesses that use buffer resources (findBufferAccesses), or
+  /// null for none.
+  AMDTargetInfo(unsigned warpSize, amdgpu::Chipset chipset,
+                const BufferAccesses *bufferAccesses = nullptr)
+      : warpSize(warpSize), chipset(chipset), bufferAccesses(bufferAccesses) {}
 
   Value programId(RewriterBase &rewriter, Location loc,
                   unsigned dim) const override;
@@ -25,8 +28,15 @@ public:
   Value numPrograms(RewriterBase &rewriter, Location loc,
                     unsigned dim) const override;
   Value threadId(RewriterBase &rewriter, Location loc) const override;
-  /// The constant 100 MHz counter (s_memrealtime), in nanoseconds.
+  /// The constant 100 MHz counter (llvm.readsteadycounter: s_memrealtime
+  /// on CDNA) times 10: nanoseconds, in steps of 10.
   Value globalTimer(RewriterBase &rewriter, Location loc) const override;
+  /// The compute unit from s_getreg_b32: on gfx9 (CDNA), HW_ID bits 15:8
+  /// (CU_ID 11:8, SH_ID 12, SE_ID 15:13), with XCC_ID 3:0 above them (bits
+  /// 11:8) on gfx942 and gfx950, whose dies (XCCs) each have such CUs; on
+  /// gfx10 and later (RDNA), the work-group processor of HW_ID1 (WGP_ID
+  /// 13:10, SA_ID 16, SE_ID 20:18) as SE_ID << 5 | SA_ID << 4 | WGP_ID.
+  Value processorId(RewriterBase &rewriter, Location loc) const override;
   /// A workgroup release fence, s_barrier, a workgroup acquire fence.
   void barrier(RewriterBase &rewriter, Location loc) const override;
   /// v_readlane for a constant lane (the result is uniform), ds_bpermute
@@ -72,6 +82,7 @@ public:
 
 private:
   unsigned warpSize;
+  amdgpu::Chipset chipset;
   const BufferAccesses *bufferAccesses;
 };
 

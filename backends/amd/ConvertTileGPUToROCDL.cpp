@@ -105,8 +105,8 @@ void copySynchronously(ModuleOp module) {
 /// `=c`, inputs `c`, comma-separated; `~{...}` clobbers and tied operands
 /// aside) that only NVIDIA PTX has -- 16-bit `h`, 64-bit `l`, f32 `f`, f64
 /// `d` -- which the AMDGPU back end cannot allocate (it takes `v`, `s`,
-/// `a`): the assembly is PTX (tl.extra.cuda, libdevice's fast_tanhf, a
-/// user's), and a located error beats the back end's.
+/// `a`): the assembly is PTX (a user's tl.inline_asm_elementwise), and a
+/// located error beats the back end's.
 std::optional<char> ptxRegisterConstraint(StringRef constraints) {
   SmallVector<StringRef> codes;
   constraints.split(codes, ',');
@@ -120,9 +120,10 @@ std::optional<char> ptxRegisterConstraint(StringRef constraints) {
 
 class AMDLowering : public VendorLowering {
 public:
-  AMDLowering(const ::terrazzo::Target &target, BufferAccesses accesses)
-      : target(target), bufferAccesses(std::move(accesses)),
-        targetInfo(target.warpSize, &bufferAccesses) {}
+  AMDLowering(const ::terrazzo::Target &target, amdgpu::Chipset chipset,
+              BufferAccesses accesses)
+      : target(target), chipset(chipset), bufferAccesses(std::move(accesses)),
+        targetInfo(target.warpSize, chipset, &bufferAccesses) {}
 
   const TargetInfo &getTargetInfo() const override { return targetInfo; }
 
@@ -174,11 +175,7 @@ public:
     // Transcendental functions through ocml rather than LLVM intrinsics
     // that the AMDGPU back end expands with less accuracy (or cannot
     // select, for f64).
-    FailureOr<amdgpu::Chipset> chipset = amdgpu::Chipset::parse(target.processor);
-    populateMathToROCDLConversionPatterns(
-        converter, patterns,
-        succeeded(chipset) ? std::optional<amdgpu::Chipset>(*chipset)
-                           : std::nullopt);
+    populateMathToROCDLConversionPatterns(converter, patterns, chipset);
     populateMfmaDotOpToLLVMPatterns(converter, patterns, target);
     populateFP8ConversionToLLVMPatterns(converter, patterns);
     patterns.add<AsyncTokenOpConversion<tilegpu::AsyncCommitGroupOp>,
@@ -193,6 +190,7 @@ public:
 
 private:
   const ::terrazzo::Target &target;
+  amdgpu::Chipset chipset;
   /// The accesses that use buffer resources, found before the conversion
   /// (the loads' patterns and targetInfo's addresses read them).
   BufferAccesses bufferAccesses;
@@ -214,10 +212,15 @@ void renameLibdeviceCalls(ModuleOp module) {
 namespace terrazzo::amd {
 
 LogicalResult convertTileGPUToROCDL(ModuleOp module, const Target &target) {
+  // Every hip target is an AMDGPU processor name (target/Target.cpp).
+  FailureOr<amdgpu::Chipset> chipset = amdgpu::Chipset::parse(target.processor);
+  if (failed(chipset))
+    return module.emitError("no AMDGPU chipset is named ") << target.processor;
   renameLibdeviceCalls(module);
   copySynchronously(module);
   return mlir::terrazzo::convertTileGPUToLLVM(
-      module, target, AMDLowering(target, findBufferAccesses(module)));
+      module, target,
+      AMDLowering(target, *chipset, findBufferAccesses(module)));
 }
 
 } // namespace terrazzo::amd

@@ -906,12 +906,8 @@ struct AtomicPollOpConversion
         elementsOf(rewriter, loc, adaptor.getExpected());
     Value timeout = adaptor.getTimeout();
     Value start;
-    if (timeout) {
+    if (timeout)
       start = target.globalTimer(rewriter, loc);
-      if (!start)
-        return op.emitOpError("cannot time out on this target: it has no "
-                              "global timer");
-    }
     AtomicLowering lowering(op, *own, target, rewriter);
     AtomicEmitter emitter(rewriter, loc, target, op.getSem(), op.getScope(),
                           /*needOld=*/true);

@@ -1,8 +1,11 @@
-// program_id and num_programs, through the target's special registers.
+// program_id and num_programs, the global timer and the processor id
+// through the target's special registers, and the grid dependency controls
+// of a programmatic dependent launch.
 #include "backends/common/Patterns.h"
 #include "backends/common/TargetInfo.h"
 #include "backends/common/TypeConverter.h"
 #include "dialects/Tile/IR/Tile.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -31,6 +34,32 @@ struct GridOpConversion : public ConvertOpToLLVMPattern<SourceOp> {
   const TargetInfo &target;
 };
 
+/// An op without operands that becomes what `lower` emits: its result's
+/// value, or nothing for an op without results.
+template <typename SourceOp>
+struct TargetOpConversion : public ConvertOpToLLVMPattern<SourceOp> {
+  using Lower = std::function<Value(const TargetInfo &, RewriterBase &,
+                                    Location)>;
+  TargetOpConversion(TileGPUTypeConverter &converter, const TargetInfo &target,
+                     Lower lower)
+      : ConvertOpToLLVMPattern<SourceOp>(converter), target(target),
+        lower(std::move(lower)) {}
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value value = lower(target, rewriter, op.getLoc());
+    if (op->getNumResults() == 0)
+      rewriter.eraseOp(op);
+    else
+      rewriter.replaceOp(op, value);
+    return success();
+  }
+
+  const TargetInfo &target;
+  Lower lower;
+};
+
 } // namespace
 
 void mlir::terrazzo::populateGridOpToLLVMPatterns(
@@ -38,4 +67,26 @@ void mlir::terrazzo::populateGridOpToLLVMPatterns(
     const TargetInfo &target) {
   patterns.add<GridOpConversion<tile::ProgramIdOp>,
                GridOpConversion<tile::NumProgramsOp>>(converter, target);
+  patterns.add<TargetOpConversion<tilegpu::GlobalTimerOp>>(
+      converter, target,
+      [](const TargetInfo &target, RewriterBase &rewriter, Location loc) {
+        return target.globalTimer(rewriter, loc);
+      });
+  patterns.add<TargetOpConversion<tilegpu::ProcessorIdOp>>(
+      converter, target,
+      [](const TargetInfo &target, RewriterBase &rewriter, Location loc) {
+        return target.processorId(rewriter, loc);
+      });
+  patterns.add<TargetOpConversion<tilegpu::GridDependencyWaitOp>>(
+      converter, target,
+      [](const TargetInfo &target, RewriterBase &rewriter, Location loc) {
+        target.waitForGridDependencies(rewriter, loc);
+        return Value();
+      });
+  patterns.add<TargetOpConversion<tilegpu::GridDependencyLaunchOp>>(
+      converter, target,
+      [](const TargetInfo &target, RewriterBase &rewriter, Location loc) {
+        target.launchGridDependents(rewriter, loc);
+        return Value();
+      });
 }

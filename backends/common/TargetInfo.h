@@ -155,11 +155,24 @@ public:
                           Value cmp, Value val, tile::MemSemantic sem,
                           tile::MemScope scope) const = 0;
 
-  /// The GPU's global timer in nanoseconds (i64), or null where the target
-  /// has none (tile.atomic_poll's timeout reads it).
-  virtual Value globalTimer(RewriterBase &rewriter, Location loc) const {
-    return Value();
-  }
+  /// The GPU's global timer in nanoseconds (i64; tilegpu.global_timer,
+  /// tile.atomic_poll's timeout).
+  virtual Value globalTimer(RewriterBase &rewriter, Location loc) const = 0;
+
+  /// The index (i32) of the processor (NVIDIA SM, AMD compute unit) that
+  /// runs the calling program instance (tilegpu.processor_id).
+  virtual Value processorId(RewriterBase &rewriter, Location loc) const = 0;
+
+  /// Waits for the grids this one depends on through a programmatic
+  /// dependent launch (tilegpu.grid_dependency_wait); nothing where the
+  /// target has no such launch.
+  virtual void waitForGridDependencies(RewriterBase &rewriter,
+                                       Location loc) const {}
+  /// Lets this grid's programmatic dependents start launching
+  /// (tilegpu.grid_dependency_launch); nothing where the target has no such
+  /// launch.
+  virtual void launchGridDependents(RewriterBase &rewriter,
+                                    Location loc) const {}
 
   /// Stops the kernel with `message` when `failed` (i1) is true.
   virtual LogicalResult assertFail(RewriterBase &rewriter, Location loc,

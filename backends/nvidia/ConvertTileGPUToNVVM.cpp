@@ -72,8 +72,10 @@ public:
     // Transcendental functions through libdevice rather than LLVM
     // intrinsics that NVPTX cannot select.
     populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
-    // Above libdevice: float32 exp/exp2 are the hardware's approximation.
-    populateNVIDIAFastMathPatterns(converter, patterns, /*benefit=*/11);
+    // Above libdevice: float32 exp/exp2 (and tanh marked afn) are the
+    // hardware's approximation.
+    populateNVIDIAFastMathPatterns(converter, patterns, capability,
+                                   /*benefit=*/11);
   }
 
   void addLegalDialects(ConversionTarget &target) const override {

@@ -13,6 +13,10 @@
 // `afn` (tl.sqrt, as Triton's) and the IEEE-rounded sqrt.rn.f32 otherwise
 // (tl.sqrt_rn): libdevice's sqrtf is the approximation unless told to be
 // precise.
+// A float32 tanh marked `afn` (libdevice.fast_tanhf) is the hardware's
+// tanh.approx.f32 (sm_75 and later; about 2^-11 relative error): LLVM's
+// tanh with the `afn` flag, which NVPTX selects as that instruction.
+// Before sm_75, and unmarked, it is libdevice's tanhf.
 #include "backends/nvidia/NVIDIAPatterns.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -24,14 +28,20 @@ using namespace mlir;
 
 namespace {
 
+/// Whether `op` (an arith or math op with fast-math flags) computes a
+/// float32 result that may be approximated (`afn`).
+template <typename FloatOp> bool isApproximateF32(FloatOp op) {
+  return op.getType().isF32() &&
+         bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::afn);
+}
+
 struct ApproximateDivideF32 : public ConvertOpToLLVMPattern<arith::DivFOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
   LogicalResult
   matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!op.getType().isF32() ||
-        !bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::afn))
+    if (!isApproximateF32(op))
       return failure();
     bool fastest =
         bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::arcp);
@@ -56,7 +66,7 @@ struct SquareRootF32 : public ConvertOpToLLVMPattern<math::SqrtOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!op.getType().isF32())
       return failure();
-    if (bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::afn)) {
+    if (isApproximateF32(op)) {
       rewriter.replaceOp(
           op, LLVM::CallIntrinsicOp::create(
                   rewriter, op.getLoc(), rewriter.getF32Type(),
@@ -90,6 +100,22 @@ static Value emitApproximateExp2(ConversionPatternRewriter &rewriter,
       .getResult(0);
 }
 
+struct ApproximateTanhF32 : public ConvertOpToLLVMPattern<math::TanhOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(math::TanhOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isApproximateF32(op))
+      return failure();
+    rewriter.replaceOpWithNewOp<LLVM::TanhOp>(
+        op, adaptor.getOperand(),
+        LLVM::FastmathFlagsAttr::get(op.getContext(),
+                                     LLVM::FastmathFlags::afn));
+    return success();
+  }
+};
+
 template <typename MathOp>
 struct ApproximateExpF32 : public ConvertOpToLLVMPattern<MathOp> {
   ApproximateExpF32(const LLVMTypeConverter &converter, double scale,
@@ -117,8 +143,10 @@ struct ApproximateExpF32 : public ConvertOpToLLVMPattern<MathOp> {
 
 void mlir::terrazzo::populateNVIDIAFastMathPatterns(
     const LLVMTypeConverter &converter, RewritePatternSet &patterns,
-    PatternBenefit benefit) {
+    unsigned capability, PatternBenefit benefit) {
   patterns.add<ApproximateDivideF32>(converter, benefit);
+  if (capability >= 75)
+    patterns.add<ApproximateTanhF32>(converter, benefit);
   patterns.add<SquareRootF32>(converter, benefit);
   patterns.add<ApproximateExpF32<math::ExpOp>>(converter, M_LOG2E,
                                                /*flushToZero=*/false, benefit);

@@ -15,9 +15,11 @@ namespace mlir::terrazzo {
 class TileGPUTypeConverter;
 
 /// Scalar float ops with a better PTX form than LLVM's default (see
-/// FastMathOpToLLVM.cpp); above the upstream arith patterns.
+/// FastMathOpToLLVM.cpp) on compute capability `capability`; above the
+/// upstream arith patterns.
 void populateNVIDIAFastMathPatterns(const LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns,
+                                    unsigned capability,
                                     PatternBenefit benefit);
 
 /// arith.truncf of float32 tensors to float16 or bfloat16, two elements per

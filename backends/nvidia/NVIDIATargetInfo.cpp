@@ -53,6 +53,25 @@ Value NVIDIATargetInfo::globalTimer(RewriterBase &rewriter,
   return NVVM::GlobalTimerOp::create(rewriter, loc, rewriter.getI64Type());
 }
 
+Value NVIDIATargetInfo::processorId(RewriterBase &rewriter,
+                                    Location loc) const {
+  return NVVM::SmIdOp::create(rewriter, loc, rewriter.getI32Type());
+}
+
+void NVIDIATargetInfo::waitForGridDependencies(RewriterBase &rewriter,
+                                               Location loc) const {
+  if (capability >= 90)
+    NVVM::GriddepcontrolOp::create(rewriter, loc,
+                                   NVVM::GridDepActionKind::wait);
+}
+
+void NVIDIATargetInfo::launchGridDependents(RewriterBase &rewriter,
+                                            Location loc) const {
+  if (capability >= 90)
+    NVVM::GriddepcontrolOp::create(rewriter, loc,
+                                   NVVM::GridDepActionKind::launch_dependents);
+}
+
 void NVIDIATargetInfo::barrier(RewriterBase &rewriter, Location loc) const {
   programBarrier(rewriter, loc);
 }

@@ -16,7 +16,8 @@ public:
   static constexpr int64_t kProducerBarrier = 15;
 
   /// `capability`: the CUDA compute capability times ten (80, 90, ...);
-  /// it decides which atomic instructions exist.
+  /// it decides which atomic instructions, matrix stores and grid
+  /// dependency controls exist.
   explicit NVIDIATargetInfo(unsigned capability = 90) : capability(capability) {}
 
   Value programId(RewriterBase &rewriter, Location loc,
@@ -26,6 +27,15 @@ public:
   Value threadId(RewriterBase &rewriter, Location loc) const override;
   /// %globaltimer.
   Value globalTimer(RewriterBase &rewriter, Location loc) const override;
+  /// %smid.
+  Value processorId(RewriterBase &rewriter, Location loc) const override;
+  /// griddepcontrol.wait on sm_90 and newer, nothing before (no
+  /// programmatic dependent launch there).
+  void waitForGridDependencies(RewriterBase &rewriter,
+                               Location loc) const override;
+  /// griddepcontrol.launch_dependents on sm_90 and newer, nothing before.
+  void launchGridDependents(RewriterBase &rewriter,
+                            Location loc) const override;
   void barrier(RewriterBase &rewriter, Location loc) const override;
   /// `barrier`, for patterns that hold no TargetInfo.
   static void programBarrier(RewriterBase &rewriter, Location loc);

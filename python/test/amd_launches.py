@@ -30,8 +30,10 @@ from pathlib import Path
 
 TARGETS = ("hip:gfx90a", "hip:gfx942", "hip:gfx950")
 # Located diagnostics of what the AMD side does not have, listed rather
-# than failed, each with its cause: inline PTX (tl.extra.cuda, libdevice's
-# fast_tanhf), which Triton's AMD backend refuses too; more LDS than the
+# than failed, each with its cause: inline PTX (a kernel's own
+# tl.inline_asm_elementwise; none of this suite's since tl.extra.cuda and
+# libdevice's fast_tanhf are tilegpu ops and math.tanh), which Triton's AMD
+# backend refuses too; more LDS than the
 # chip has (64 KiB on gfx90a and gfx942, 160 KiB on gfx950), as Triton's
 # out-of-resources error, where a layout conversion cannot go in rounds
 # (none of this suite's kernels since they can); and a libdevice function

@@ -536,12 +536,13 @@ CASES = all_signatures()
 
 
 def test_the_table_is_triton_s_list():
-    # 198 functions, each with a NumPy implementation and a reference here.
+    # 198 functions, each with a NumPy implementation (fast_tanhf is a
+    # math.tanh, which the interpreter computes) and a reference here.
     assert len(libdevice.__all__) == 198
     from terrazzo.language.extra import libdevice_reference
     for name in libdevice.__all__:
         assert callable(getattr(libdevice, name))
-        assert name in libdevice_reference.IMPLS, name
+        assert name in libdevice_reference.IMPLS or name == "fast_tanhf", name
         assert (name in REFERENCE or name in _ROUND_TRIP or re.search(r"_r[nzdu]$", name)), name
     assert tl.extra.cuda.libdevice.asin is libdevice.asin
     assert tl.extra.libdevice is libdevice
@@ -792,13 +793,49 @@ def test_every_signature_lowers_to_llvm(rng):
         assert f"llvm.call @{symbol}(" in out, (name, key)
 
 
-def test_fast_tanhf_is_inline_asm(rng, tmp_path):
+def _compiled_ptx(ptx):
+    """`ptx` without its inline assembly (the predicated stores')."""
+    return re.sub(r"// begin inline asm.*?// end inline asm", "", ptx, flags=re.S)
+
+
+def test_fast_tanhf_is_the_hardware_approximation(rng, tmp_path):
+    # A float32 math.tanh marked afn: NVIDIA's tanh.approx.f32 (no inline
+    # assembly), libdevice's tanhf before sm_75, ocml's tanh on AMD.
     pytest.importorskip("terrazzo._C")
     args = _sample_args((F32,), rng) + [_out_for("fast_tanhf", (F32,)), N]
     meta = dict(FN="fast_tanhf", ARITY=1, BLOCK=BLOCK)
+    tile_ir = call_kernel.compile(*args, stage="tile", **meta)
+    assert re.search(r"math\.tanh %\w+ fastmath<afn> : tensor<\d+xf32>", tile_ir), tile_ir
     ptx = call_kernel.compile(*args, stage="ptx", **meta)
-    assert "tanh.approx.f32" in ptx
+    assert len(re.findall(r"tanh\.approx\.f32\s+%r\d+, %r\d+;", _compiled_ptx(ptx))) == 1, ptx
     _assemble(ptx, tmp_path)
+    sm70 = call_kernel.compile(*args, stage="ptx", target="cuda:70", **meta)
+    assert "tanh.approx" not in sm70 and "ex2.approx" in sm70
+    llvm = call_kernel.compile(*args, stage="llvm", target="hip:gfx942", **meta)
+    assert re.search(r"llvm\.call @__ocml_tanh_f32\(", llvm), llvm
+
+
+def test_fast_tanhf_on_amd_is_accurate(rng):
+    # ocml's tanh, as hip:gfx942's LLVM IR folds it (the chip's v_exp_f32
+    # and v_rcp_f32 folded exactly), against float64 on random arguments
+    # and edges: within 2^-22 relative (2^-23 seen), far inside
+    # tanh.approx.f32's 2^-11; signed zeros, saturation, infinities and NaN
+    # as tanh has them.
+    pytest.importorskip("terrazzo._C")
+    edges = [0.0, -0.0, 1e-30, -(2.0 ** -126), 1e-40, 0.5, 0.5625, -0.625, 1.0, 9.0, -9.01,
+             10.0, 88.0, 1e30, np.inf, -np.inf, np.nan]
+    x = np.concatenate([rng.uniform(-5, 5, 64), rng.uniform(-0.7, 0.7, 32),
+                        rng.uniform(-20, 20, 32), edges]).astype(np.float32)
+    got = np.concatenate([_amd_folded("fast_tanhf", (F32,), [x[i:i + 64]])
+                          for i in range(0, len(x), 64)]).astype(np.float64)
+    want = np.tanh(x.astype(np.float64))
+    finite = ~np.isnan(want)
+    relative = np.abs(got[finite] - want[finite]) / np.maximum(np.abs(want[finite]), 2.0 ** -149)
+    assert relative.max() <= 2.0 ** -22, (x[finite][relative.argmax()], relative.max())
+    assert np.isnan(got[~finite]).all()
+    zeros = len(x) - len(edges)
+    assert got[zeros] == 0 and got[zeros + 1] == 0
+    assert np.array_equal(np.signbit(got[zeros:zeros + 2]), [False, True])
 
 
 # ---------------------------------------------------------------------------
@@ -824,13 +861,39 @@ def test_cuda_registers_interpreter():
 
 
 def test_cuda_registers_ptx(tmp_path):
+    # The tilegpu ops give the instructions Triton's inline assembly has,
+    # with no inline assembly; before sm_90 (no programmatic dependent
+    # launch) the grid dependency controls are nothing.
     pytest.importorskip("terrazzo._C")
-    ptx = cuda_kernel.compile(np.zeros(4, np.int32), np.zeros(4, np.int64), stage="ptx")
-    assert ptx.count("%globaltimer") == 2
-    assert ptx.count("%smid") == 1
-    assert ptx.count("griddepcontrol.wait;") == 1
-    assert ptx.count("griddepcontrol.launch_dependents;") == 1
+    args = (np.zeros(4, np.int32), np.zeros(4, np.int64))
+    tile_ir = cuda_kernel.compile(*args, stage="tile")
+    for op, count in (("tilegpu.global_timer : i64", 2), ("tilegpu.processor_id : i32", 1),
+                      ("tilegpu.grid_dependency_wait", 1), ("tilegpu.grid_dependency_launch", 1)):
+        assert tile_ir.count(op) == count, (op, tile_ir)
+    ptx = cuda_kernel.compile(*args, stage="ptx")
+    compiled = _compiled_ptx(ptx)
+    assert len(re.findall(r"mov\.u64\s+%rd\d+, %globaltimer;", compiled)) == 2
+    assert len(re.findall(r"mov\.u32\s+%r\d+, %smid;", compiled)) == 1
+    assert compiled.count("griddepcontrol.wait;") == 1
+    assert compiled.count("griddepcontrol.launch_dependents;") == 1
+    assert ptx.count("griddepcontrol") == 2 and ptx.count("%globaltimer") == 2
     _assemble(ptx, tmp_path)
+    sm80 = cuda_kernel.compile(*args, stage="ptx", target="cuda:80")
+    assert "griddepcontrol" not in sm80 and sm80.count("%globaltimer;") == 2
+
+
+@pytest.mark.parametrize("target", ["hip:gfx90a", "hip:gfx942", "hip:gfx950"])
+def test_cuda_registers_amdgcn(target):
+    # The timer is the 100 MHz constant counter (s_memrealtime) in
+    # nanoseconds, smid the compute unit (HW_ID; XCC_ID, the die, on the
+    # chips that have several), the grid dependency controls nothing.
+    pytest.importorskip("terrazzo._C")
+    args = (np.zeros(4, np.int32), np.zeros(4, np.int64))
+    asm = cuda_kernel.compile(*args, stage="amdgcn", target=target)
+    body = asm[asm.index("cuda_kernel:"):asm.index(".Lfunc_end0")]
+    assert "s_memrealtime" in body and re.search(r"s_mul_i32 s\d+, s\d+, 10", body)
+    assert "s_getreg_b32" in body and "hwreg(HW_REG_HW_ID, 8, 8)" in body
+    assert ("hwreg(HW_REG_XCC_ID, 0, 4)" in body) == (target != "hip:gfx90a")
 
 
 @triton.jit
@@ -1034,8 +1097,20 @@ def _amd_folded(name, key, args):
     """libdevice.<name> at `key` on the columns `args`, as the LLVM IR of
     hip:gfx942 folds it."""
     from terrazzo.runtime import driver
-    symbol, rty = libdevice.SIGNATURES[name][key]
     types = [_MLIR_TYPES[t.name] for t in key]
+    if name == "fast_tanhf":
+        # Not a library call: a float32 math.tanh marked approximate.
+        rty = F32
+
+        def call(operands):
+            return f"math.tanh {operands[0]} fastmath<afn> : f32"
+    else:
+        symbol, rty = libdevice.SIGNATURES[name][key]
+
+        def call(operands):
+            return (f'tile.extern_elementwise "{symbol}"({", ".join(operands)}) '
+                    '{libname = "libdevice", libpath = "", pure = true} : '
+                    f'({", ".join(types)}) -> {_MLIR_TYPES[rty.name]}')
     rtype = _MLIR_TYPES[rty.name]
     lines = []
     for i, row in enumerate(zip(*args)):
@@ -1050,9 +1125,7 @@ def _amd_folded(name, key, args):
                                   .astype(np.int64 if ty == "i64" else np.int32)[0]))
             lines.append(f"  %a{i}_{j} = arith.constant {literal} : {ty}")
             operands.append(f"%a{i}_{j}")
-        lines.append(f'  %r{i} = tile.extern_elementwise "{symbol}"({", ".join(operands)}) '
-                     '{libname = "libdevice", libpath = "", pure = true} : '
-                     f'({", ".join(types)}) -> {rtype}')
+        lines.append(f"  %r{i} = {call(operands)}")
         lines.append(f"  tile.store %o{i}, %r{i} : !tile.ptr<{rtype}>")
     params = ", ".join(f"%o{i}: !tile.ptr<{rtype}>" for i in range(len(args[0])))
     text = f"func.func @fold({params}) {{\n" + "\n".join(lines) + "\n  return\n}\n"

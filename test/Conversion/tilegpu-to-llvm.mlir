@@ -842,3 +842,71 @@ module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:90", "t
     return
   }
 }
+
+// -----
+
+// The hardware registers are NVVM's special registers (%globaltimer,
+// %smid), the grid dependency controls griddepcontrol (sm_90 and later).
+// A float32 tanh marked afn (libdevice.fast_tanhf) is LLVM's tanh with
+// that flag, which NVPTX selects as tanh.approx.f32; unmarked, it is
+// libdevice's tanhf.
+// CHECK-LABEL: llvm.func @registers
+// CHECK: nvvm.griddepcontrol wait
+// CHECK: %[[T0:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
+// CHECK: %[[T1:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
+// CHECK: llvm.sub %[[T1]], %[[T0]] : i64
+// CHECK: nvvm.read.ptx.sreg.smid : i32
+// CHECK: llvm.intr.tanh(%{{.*}}) {fastmathFlags = #llvm.fastmath<afn>} : (f32) -> f32
+// CHECK: llvm.call @__nv_tanhf(
+// CHECK: nvvm.griddepcontrol launch_dependents
+module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @registers(%t: !tile.ptr<i64>, %p: !tile.ptr<i32>, %x: !tile.ptr<f32>) {
+    tilegpu.grid_dependency_wait
+    %start = tilegpu.global_timer : i64
+    %end = tilegpu.global_timer : i64
+    %d = arith.subi %end, %start : i64
+    tile.store %t, %d : !tile.ptr<i64>
+    %sm = tilegpu.processor_id : i32
+    tile.store %p, %sm : !tile.ptr<i32>
+    %v = tile.load %x : !tile.ptr<f32>
+    %fast = math.tanh %v fastmath<afn> : f32
+    %precise = math.tanh %fast : f32
+    tile.store %x, %precise : !tile.ptr<f32>
+    tilegpu.grid_dependency_launch
+    return
+  }
+}
+
+// -----
+
+// Before sm_90 there is no programmatic dependent launch: the grid
+// dependency controls are nothing. Before sm_75 there is no
+// tanh.approx.f32: a tanh marked afn is libdevice's tanhf.
+// CHECK-LABEL: llvm.func @before_hopper
+// CHECK-NOT: griddepcontrol
+// CHECK: nvvm.read.ptx.sreg.globaltimer : i64
+// CHECK-NOT: griddepcontrol
+// CHECK: llvm.return
+// CHECK-LABEL: llvm.func @before_turing
+// CHECK-NOT: llvm.intr.tanh
+// CHECK: llvm.call @__nv_tanhf(
+module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:80", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @before_hopper(%t: !tile.ptr<i64>) {
+    tilegpu.grid_dependency_wait
+    %now = tilegpu.global_timer : i64
+    tile.store %t, %now : !tile.ptr<i64>
+    tilegpu.grid_dependency_launch
+    return
+  }
+}
+
+// -----
+
+module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:70", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @before_turing(%x: !tile.ptr<f32>) {
+    %v = tile.load %x : !tile.ptr<f32>
+    %fast = math.tanh %v fastmath<afn> : f32
+    tile.store %x, %fast : !tile.ptr<f32>
+    return
+  }
+}

@@ -357,3 +357,89 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "hip:gfx942",
     return
   }
 }
+
+// -----
+
+// The global timer is the 100 MHz constant counter (llvm.readsteadycounter,
+// s_memrealtime) times 10: nanoseconds. The processor id is the compute
+// unit: bits 15:8 of HW_ID (s_getreg_b32's field 4 | 8 << 6 | (8 - 1) << 11
+// = 14852: CU_ID, SH_ID, SE_ID) and, on gfx942, XCC_ID's bits 3:0
+// (20 | (4 - 1) << 11 = 6164) above them. There is no programmatic
+// dependent launch: the grid dependency controls are nothing. A float32
+// tanh marked afn (libdevice.fast_tanhf) is ocml's tanh.
+// CHECK-LABEL: llvm.func @registers
+// CHECK-NOT: griddepcontrol
+// CHECK: %[[TICKS:.*]] = llvm.call_intrinsic "llvm.readsteadycounter"() : () -> i64
+// CHECK: %[[TEN:.*]] = llvm.mlir.constant(10 : i64) : i64
+// CHECK: llvm.mul %[[TICKS]], %[[TEN]] : i64
+// CHECK: llvm.call_intrinsic "llvm.readsteadycounter"() : () -> i64
+// CHECK: %[[CU_FIELD:.*]] = llvm.mlir.constant(14852 : i32) : i32
+// CHECK: %[[CU:.*]] = llvm.call_intrinsic "llvm.amdgcn.s.getreg"(%[[CU_FIELD]]) : (i32) -> i32
+// CHECK: %[[XCC_FIELD:.*]] = llvm.mlir.constant(6164 : i32) : i32
+// CHECK: %[[XCC:.*]] = llvm.call_intrinsic "llvm.amdgcn.s.getreg"(%[[XCC_FIELD]]) : (i32) -> i32
+// CHECK: %[[EIGHT:.*]] = llvm.mlir.constant(8 : i32) : i32
+// CHECK: %[[HIGH:.*]] = llvm.shl %[[XCC]], %[[EIGHT]] : i32
+// CHECK: llvm.or %[[HIGH]], %[[CU]] : i32
+// CHECK: llvm.call @__ocml_tanh_f32(
+// CHECK-NOT: griddepcontrol
+// CHECK: llvm.return
+module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "hip:gfx942", "tilegpu.threads-per-warp" = 64 : i32} {
+  func.func @registers(%t: !tile.ptr<i64>, %p: !tile.ptr<i32>, %x: !tile.ptr<f32>) {
+    tilegpu.grid_dependency_wait
+    %start = tilegpu.global_timer : i64
+    %end = tilegpu.global_timer : i64
+    %d = arith.subi %end, %start : i64
+    tile.store %t, %d : !tile.ptr<i64>
+    %cu = tilegpu.processor_id : i32
+    tile.store %p, %cu : !tile.ptr<i32>
+    %v = tile.load %x : !tile.ptr<f32>
+    %fast = math.tanh %v fastmath<afn> : f32
+    tile.store %x, %fast : !tile.ptr<f32>
+    tilegpu.grid_dependency_launch
+    return
+  }
+}
+
+// -----
+
+// gfx90a has one die: the processor id is HW_ID's bits 15:8 alone. RDNA
+// (gfx1100) has HW_ID1 instead: its work-group processor, WGP_ID 13:10
+// (23 | 10 << 6 | (4 - 1) << 11 = 6807), SA_ID 16 (23 | 16 << 6 = 1047) and
+// SE_ID 20:18 (23 | 18 << 6 | (3 - 1) << 11 = 5271), as
+// SE_ID << 5 | SA_ID << 4 | WGP_ID.
+// CHECK-LABEL: llvm.func @one_die
+// CHECK: %[[CU_FIELD:.*]] = llvm.mlir.constant(14852 : i32) : i32
+// CHECK: %[[CU:.*]] = llvm.call_intrinsic "llvm.amdgcn.s.getreg"(%[[CU_FIELD]]) : (i32) -> i32
+// CHECK-NOT: llvm.amdgcn.s.getreg
+// CHECK: llvm.store %[[CU]]
+// CHECK: llvm.return
+// CHECK-LABEL: llvm.func @rdna
+// CHECK: %[[WGP_FIELD:.*]] = llvm.mlir.constant(6807 : i32) : i32
+// CHECK: %[[WGP:.*]] = llvm.call_intrinsic "llvm.amdgcn.s.getreg"(%[[WGP_FIELD]]) : (i32) -> i32
+// CHECK: %[[SA_FIELD:.*]] = llvm.mlir.constant(1047 : i32) : i32
+// CHECK: %[[SA:.*]] = llvm.call_intrinsic "llvm.amdgcn.s.getreg"(%[[SA_FIELD]]) : (i32) -> i32
+// CHECK: %[[SE_FIELD:.*]] = llvm.mlir.constant(5271 : i32) : i32
+// CHECK: %[[SE:.*]] = llvm.call_intrinsic "llvm.amdgcn.s.getreg"(%[[SE_FIELD]]) : (i32) -> i32
+// CHECK: %[[FIVE:.*]] = llvm.mlir.constant(5 : i32) : i32
+// CHECK: %[[SE_HIGH:.*]] = llvm.shl %[[SE]], %[[FIVE]] : i32
+// CHECK: %[[FOUR:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK: %[[SA_HIGH:.*]] = llvm.shl %[[SA]], %[[FOUR]] : i32
+// CHECK: %[[HIGH:.*]] = llvm.or %[[SE_HIGH]], %[[SA_HIGH]] : i32
+// CHECK: llvm.or %[[HIGH]], %[[WGP]] : i32
+module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "hip:gfx90a", "tilegpu.threads-per-warp" = 64 : i32} {
+  func.func @one_die(%p: !tile.ptr<i32>) {
+    %cu = tilegpu.processor_id : i32
+    tile.store %p, %cu : !tile.ptr<i32>
+    return
+  }
+}
+
+// -----
+
+module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "hip:gfx1100", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @rdna(%p: !tile.ptr<i32>) {
+    %wgp = tilegpu.processor_id : i32
+    tile.store %p, %wgp : !tile.ptr<i32>
+    return
+  }
+}

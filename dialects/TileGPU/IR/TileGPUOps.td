@@ -190,6 +190,64 @@ def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait"> {
   let assemblyFormat = "(`tokens` $tokens^)? attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// Hardware registers and launch control
+//===----------------------------------------------------------------------===//
+
+def TileGPU_GlobalTimerOp : TileGPU_Op<"global_timer"> {
+  let summary = "Read the GPU's global timer, in nanoseconds";
+  let description = [{
+    A clock shared by every processor of the GPU, in nanoseconds since an
+    unspecified origin, read where the op stands. Not pure: two reads are
+    two values, neither merged nor moved across other side effects. NVIDIA:
+    `%globaltimer`. AMD: the constant-frequency counter
+    (`llvm.readsteadycounter`, `s_memrealtime` on CDNA, 100 MHz) times 10,
+    so that the value is nanoseconds on both vendors (resolution 10 ns).
+  }];
+  let results = (outs I64:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def TileGPU_ProcessorIdOp : TileGPU_Op<"processor_id", [Pure]> {
+  let summary = "The index of the processor running the program instance";
+  let description = [{
+    Which streaming multiprocessor (NVIDIA, `%smid`) or compute unit (AMD)
+    runs the calling program instance. The indices are the hardware's and
+    need not be dense: NVIDIA's are below `%nsmid`, which may exceed the
+    number of SMs. AMD: bits 15:8 of the `HW_ID` hardware register (CU_ID
+    11:8, SH_ID 12, SE_ID 15:13: the compute unit within its shader array,
+    the array, the shader engine), and on gfx942 and gfx950, whose
+    accelerator complex dies (XCCs) each have such CUs, the die's index
+    (`XCC_ID` 3:0) above them, bits 11:8 of the result.
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def TileGPU_GridDependencyWaitOp : TileGPU_Op<"grid_dependency_wait"> {
+  let summary = "Wait for the grids this one depends on (programmatic dependent launch)";
+  let description = [{
+    With programmatic dependent launch (NVIDIA sm_90 and later), a grid
+    may start before the grid it depends on has finished: this op waits
+    until that grid has completed and its memory operations are visible
+    (`griddepcontrol.wait`). Without such a launch it returns at once; where
+    the target has no programmatic dependent launch (NVIDIA before sm_90,
+    AMD) it is nothing.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def TileGPU_GridDependencyLaunchOp : TileGPU_Op<"grid_dependency_launch"> {
+  let summary = "Let the grids that depend on this one start launching";
+  let description = [{
+    Signals that the grids launched as this one's programmatic dependents
+    may be scheduled once every program instance of this grid has signalled
+    or finished (`griddepcontrol.launch_dependents`). Without such a launch,
+    or where the target has none (NVIDIA before sm_90, AMD), it is nothing.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 // The ops only NVIDIA targets have: wgmma, TMA, mbarriers.
 include "dialects/TileGPU/IR/NVIDIAOps.td"
 

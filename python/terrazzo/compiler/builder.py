@@ -176,6 +176,24 @@ class Builder(ABC):
     def barrier(self):
         """Every thread of the program instance waits here; memory writes
         before it are visible to all its threads after it."""
+    @abstractmethod
+    def grid_dependency_wait(self):
+        """Waits for the grids this one depends on through a programmatic
+        dependent launch (nothing without one)."""
+    @abstractmethod
+    def grid_dependency_launch(self):
+        """Lets the grids launched as this one's programmatic dependents
+        start (nothing without them)."""
+
+    # Hardware registers
+    @abstractmethod
+    def global_timer(self):
+        """The GPU's global timer in nanoseconds, an int64 scalar; two reads
+        are two values."""
+    @abstractmethod
+    def processor_id(self):
+        """The index of the processor (SM, CU) running the program, an
+        int32 scalar."""
 
     # Debugging
     @abstractmethod

@@ -32,13 +32,14 @@ _MATH_OPS = {"exp": "math.exp", "exp2": "math.exp2", "log": "math.log", "log2": 
              # tl.sqrt may approximate (afn); tl.sqrt_rn is IEEE-rounded.
              "sqrt": "math.sqrt", "sqrt_rn": "math.sqrt", "rsqrt": "math.rsqrt", "sin": "math.sin", "cos": "math.cos",
              "floor": "math.floor", "ceil": "math.ceil", "erf": "math.erf",
-             "tanh": "math.tanh", "log1p": "math.log1p", "expm1": "math.expm1",
+             "tanh": "math.tanh", "fast_tanh": "math.tanh", "log1p": "math.log1p", "expm1": "math.expm1",
              "log10": "math.log10", "tan": "math.tan", "trunc": "math.trunc",
              "round": "math.round", "absf": "math.absf", "absi": "math.absi",
              "negf": "arith.negf"}
 
-#: Functions the language computes fast rather than correctly rounded.
-_APPROXIMATE_MATH = frozenset({"sqrt"})
+#: Functions the language computes fast rather than correctly rounded
+#: (libdevice.fast_tanhf is "fast_tanh").
+_APPROXIMATE_MATH = frozenset({"sqrt", "fast_tanh"})
 
 _BINARY_OPS = {"powf": "math.powf"}
 
@@ -625,6 +626,18 @@ class IRBuilder(Builder):
 
     def barrier(self):
         self._emit("tilegpu.barrier")
+
+    def grid_dependency_wait(self):
+        self._emit("tilegpu.grid_dependency_wait")
+
+    def grid_dependency_launch(self):
+        self._emit("tilegpu.grid_dependency_launch")
+
+    def global_timer(self):
+        return self._op("tilegpu.global_timer : i64")
+
+    def processor_id(self):
+        return self._op("tilegpu.processor_id : i32")
 
     def atomic_rmw(self, op, ptr, val, mask, ptr_ty, result_ty, sem, scope):
         operands = f"{ptr}, {val}" + (f", {mask}" if mask is not None else "")

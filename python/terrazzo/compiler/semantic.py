@@ -1133,6 +1133,20 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
     def debug_barrier(self) -> None:
         self.builder.barrier()
 
+    def global_timer(self) -> tensor:
+        """The GPU's global timer in nanoseconds (int64), read here."""
+        return tensor(self.builder.global_timer(), tl.int64)
+
+    def processor_id(self) -> tensor:
+        """The index of the SM or CU running the program (int32)."""
+        return tensor(self.builder.processor_id(), tl.int32)
+
+    def grid_dependency_wait(self) -> None:
+        self.builder.grid_dependency_wait()
+
+    def grid_dependency_launch(self) -> None:
+        self.builder.grid_dependency_launch()
+
     def device_print(self, prefix, args, hex=False) -> None:
         if not isinstance(prefix, str):
             raise SemanticError("device_print's first argument must be a string prefix")

@@ -153,3 +153,17 @@ func.func @barrier_and_offsets(%x: tensor<512xf32, #bo_a>) -> tensor<512xf32, #b
   %y = tilegpu.convert_layout %x {tilegpu.scratch_offset = 0 : i64} : tensor<512xf32, #bo_a> -> tensor<512xf32, #bo_b>
   return %y : tensor<512xf32, #bo_b>
 }
+
+// The hardware registers and the grid dependency controls.
+// CHECK-LABEL: func.func @registers_and_grid_dependencies
+// CHECK: tilegpu.grid_dependency_wait
+// CHECK: tilegpu.global_timer : i64
+// CHECK: tilegpu.processor_id : i32
+// CHECK: tilegpu.grid_dependency_launch
+func.func @registers_and_grid_dependencies() -> (i64, i32) {
+  tilegpu.grid_dependency_wait
+  %t = tilegpu.global_timer : i64
+  %p = tilegpu.processor_id : i32
+  tilegpu.grid_dependency_launch
+  return %t, %p : i64, i32
+}

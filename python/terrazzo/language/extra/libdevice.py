@@ -11,8 +11,8 @@ call is an error. The compiled kernel links libdevice (found through
 `TERRAZZO_LIBDEVICE`, `CUDA_HOME` or `/usr/local/cuda`); the interpreter
 runs the NumPy implementations of `libdevice_reference`.
 
-`fast_tanhf`, which libdevice lacks, is the hardware's `tanh.approx.f32`
-through inline assembly.
+`fast_tanhf`, which libdevice lacks, is a float32 tanh marked approximate
+(`math.tanh` with `afn`): NVIDIA's `tanh.approx.f32`, ocml's tanh on AMD.
 """
 
 from __future__ import annotations
@@ -290,21 +290,18 @@ def _make(name: str, signatures: Signature):
 for _name, _signatures in SIGNATURES.items():
     globals()[_name] = _make(_name, _signatures)
 
-_TANH_APPROX = "tanh.approx.f32 $0, $1;"
-
-
 @builtin
 def fast_tanhf(arg0):
-    """tanh of float32 values by the hardware's approximation
-    (`tanh.approx.f32`, sm_75 and later: about 2^-11 relative error)."""
+    """tanh of float32 values by the hardware's approximation: NVIDIA's
+    `tanh.approx.f32` (sm_75 and later, about 2^-11 relative error;
+    libdevice's tanhf before), ocml's `__ocml_tanh_f32` on AMD (within
+    about 2^-22 relative)."""
     sem = _current_semantic()
     x = sem.to_tensor(arg0)
     if x.type.scalar != core.float32:
         raise SemanticError(f"libdevice.fast_tanhf takes float32 values, got "
                                  f"{x.type.scalar}")
-    return sem.inline_asm_elementwise(
-        _TANH_APPROX, "=f,f", [x], core.float32, True, 1,
-        reference=lambda outs, a: [libdevice_reference.IMPLS["fast_tanhf"](outs[0], a)])
+    return sem.math_unary("fast_tanh", x)
 
 
 __all__: List[str] = sorted(list(SIGNATURES) + ["fast_tanhf"])

@@ -706,7 +706,7 @@ IMPLS: Dict[str, Callable] = {
     "fast_cosf": _unary(np.cos), "fast_log2f": _unary(np.log2), "fast_logf": _unary(np.log),
     "fast_expf": _unary(np.exp), "fast_tanf": _unary(np.tan),
     "fast_exp10f": _unary(lambda x: 10.0 ** x), "fast_log10f": _unary(np.log10),
-    "fast_powf": _binary(np.power), "fast_tanhf": _unary(np.tanh),
+    "fast_powf": _binary(np.power),
     "int_as_float": _bitcast(np.int32, np.float32),
     "uint_as_float": _bitcast(np.uint32, np.float32),
     "float_as_int": _bitcast(np.float32, np.int32),

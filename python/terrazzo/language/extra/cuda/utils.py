@@ -1,11 +1,8 @@
-"""NVIDIA special registers read through inline assembly, as in Triton's
-`triton.language.extra.cuda.utils`."""
+"""NVIDIA special registers, as in Triton's
+`triton.language.extra.cuda.utils`: tilegpu ops that every target lowers
+(NVIDIA to the registers, AMD to its counterparts)."""
 
 from __future__ import annotations
-
-import time
-
-import numpy as np
 
 from ....errors import SemanticError
 from ....runtime import driver
@@ -15,21 +12,19 @@ from ...core import _current_semantic, builtin
 
 @builtin
 def globaltimer():
-    """The GPU's global nanosecond timer (`%globaltimer`), an int64 scalar
-    read where the call stands (not pure: two reads are two values). The
-    interpreter reads the host's clock."""
-    return _current_semantic().inline_asm_elementwise(
-        "mov.u64 $0, %globaltimer;", "=l", [], core.int64, False, 1,
-        reference=lambda outs: [np.array(time.time_ns(), dtype=outs[0])])
+    """The GPU's global nanosecond timer (`%globaltimer`; on AMD the
+    100 MHz constant counter, `s_memrealtime`, converted to nanoseconds), an
+    int64 scalar read where the call stands (not pure: two reads are two
+    values). The interpreter reads the host's clock."""
+    return _current_semantic().global_timer()
 
 
 @builtin
 def smid():
     """The index of the streaming multiprocessor running the program
-    (`%smid`), an int32 scalar. The interpreter answers 0."""
-    return _current_semantic().inline_asm_elementwise(
-        "mov.u32 $0, %smid;", "=r", [], core.int32, True, 1,
-        reference=lambda outs: [np.array(0, dtype=outs[0])])
+    (`%smid`; on AMD its compute unit, from the HW_ID hardware register),
+    an int32 scalar. The interpreter answers 0."""
+    return _current_semantic().processor_id()
 
 
 @builtin
