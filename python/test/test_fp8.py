@@ -305,6 +305,9 @@ def _arith_reference(op, x, y, fmt):
              "div": lambda: x / y, "mod": lambda: np.fmod(x, y), "neg": lambda: -x,
              "max": lambda: np.maximum(x, y), "min": lambda: np.minimum(x, y),
              "scalar": lambda: x * two, "fma": lambda: x * y + x}[op]()
+    # 0 / 0 and fmod(0, 0) (the equal pairs may be zeros): the GPU's NaN is
+    # positive, which float8e4b15 saturates to +1.75 (numpy's is negative).
+    exact = np.where(np.isnan(exact), np.nan, exact)
     return encode(exact.astype(np.float32).astype(np.float64))
 
 
@@ -333,6 +336,19 @@ def _check_arith(op, fmt, x, y, out, cmp, n):
     zero = (values[want] == 0) & (values[out[:n]] == 0)
     np.testing.assert_array_equal(out[:n][~zero], want[~zero])
     np.testing.assert_array_equal(cmp[:6 * n].astype(bool), _compare_reference(xv, yv))
+
+
+def test_fp8_zero_by_zero_is_a_positive_nan():
+    # 0 / 0 and fmod(0, 0) in float8e4b15 (every code finite, NaNs saturate
+    # with their sign): +1.75 (0x7e), as on the GPU, whose NaN is positive.
+    x = np.array([0x00, 0x80, 0x00, 0x80], np.uint8)
+    y = np.array([0x00, 0x00, 0x80, 0x80], np.uint8)
+    for op in ("div", "mod"):
+        out = np.full(4 + 7, 0x55, np.uint8)
+        cmp = np.full(6 * 4 + 7, 7, np.int8)
+        interp(fp8_arith_kernel)[(1,)](x, y, out, cmp, 4, F=tl.float8e4b15, OP=op, BLOCK=128)
+        assert (out[:4] == 0x7e).all(), (op, out[:4])
+        assert (_arith_reference(op, np.zeros(4), np.zeros(4), "float8e4b15") == 0x7e).all()
 
 
 @pytest.mark.parametrize("fmt", ["float8e4nv", "float8e5", "float8e4b15", "float8e4b8",
@@ -553,6 +569,19 @@ def test_gpu_to_fp8_matches_torch(torch_cuda, fmt, wide, rng):
     # And the interpreter agrees bit for bit.
     np.testing.assert_array_equal(got[~nan],
                                   reference_encode(xf.cpu().double().numpy(), fmt)[~nan])
+
+
+@pytest.mark.gpu
+def test_gpu_fp8_zero_by_zero_is_a_positive_nan(torch_cuda):
+    # test_fp8_zero_by_zero_is_a_positive_nan on the GPU.
+    torch = torch_cuda
+    x = torch.tensor([0x00, 0x80, 0x00, 0x80], dtype=torch.uint8, device="cuda")
+    y = torch.tensor([0x00, 0x00, 0x80, 0x80], dtype=torch.uint8, device="cuda")
+    for op in ("div", "mod"):
+        out = torch.full((4 + 7,), 0x55, dtype=torch.uint8, device="cuda")
+        cmp = torch.full((6 * 4 + 7,), 7, dtype=torch.int8, device="cuda")
+        fp8_arith_kernel[(1,)](x, y, out, cmp, 4, F=tl.float8e4b15, OP=op, BLOCK=128)
+        assert (out[:4].cpu().numpy() == 0x7e).all(), (op, out[:4])
 
 
 @pytest.mark.gpu

@@ -347,6 +347,15 @@ _COMPARE = {
 }
 
 
+def _positive_nan(r: np.ndarray) -> np.ndarray:
+    """`r` with its NaNs positive, as the GPU's float arithmetic gives them
+    (x86 gives a negative NaN for an invalid operation such as 0 / 0): the
+    sign is what a conversion to float8e4b15, which saturates NaNs to
+    +-1.75, keeps."""
+    nan = np.isnan(r)
+    return np.where(nan, np.array(np.nan, r.dtype), r) if nan.any() else r
+
+
 def _c_div(a, b):
     """Integer division truncating toward zero (C, and the GPU); x / 0 is 0."""
     zero = b == 0
@@ -474,7 +483,7 @@ class InterpreterBuilder(Builder):
         a, b = np.asarray(a), np.asarray(b)
         sca = ty.scalar
         if op in _FLOAT_BINARY:
-            return self._finish(_FLOAT_BINARY[op](a, b), ty)
+            return self._finish(_positive_nan(np.asarray(_FLOAT_BINARY[op](a, b))), ty)
         dt = storage_dtype(ty)
         if sca.is_bool():
             a8, b8 = a.astype(np.uint8), b.astype(np.uint8)
