@@ -1,0 +1,61 @@
+"""Every plausible configuration of bench/matmul_skinny.py's split-K kernel
+for M rows against an 8192 x 8192 bfloat16 B, timed on the GPU: the sweep
+behind `candidates` (bench/RESULTS.md, session 17).
+
+    PYTHONPATH=<built terrazzo> python3 bench/matmul_skinny_sweep.py [M ...]
+
+Configurations (BLOCK_SIZE_M fixed by M as in `candidates`): 32 to 256
+columns, 64 to 256 deep K blocks, SPLIT_K 1 to 4, 3 to 6 stages within
+220 KiB of ring, 4 or 8 warps. Each is checked against a float64 product
+(relative Frobenius error < 1e-2), then timed (do_bench median, L2 flushed);
+the best eight are printed beside torch.matmul.
+"""
+
+import itertools
+import os
+import sys
+import time
+
+import torch
+
+import terrazzo as triton
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import matmul_skinny  # noqa: E402
+
+
+def sweep(M, N=8192, K=8192):
+    runner = matmul_skinny.SkinnyMatmul()
+    a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16)
+    want = a.double() @ b.double()
+    bm = matmul_skinny.candidates(M)[0][0]
+    base = triton.testing.do_bench(lambda: torch.matmul(a, b), warmup=10, rep=50,
+                                   return_mode="median")
+    timed, start = [], time.time()
+    for bn, bk, split, stages, warps in itertools.product((32, 64, 128, 256), (64, 128, 256),
+                                                          (1, 2, 3, 4), (3, 4, 5, 6), (4, 8)):
+        if (bm * bk + bk * bn) * 2 * stages > 220 * 1024 or (bm == 128 and warps == 4 and
+                                                              bn >= 256):
+            continue
+        config = (bm, bn, bk, split, stages, warps)
+        try:
+            err = ((runner.run(a, b, config).double() - want).norm() / want.norm()).item()
+        except Exception as error:  # a configuration the compiler refuses
+            print("refused", config, str(error).splitlines()[0][:100])
+            continue
+        if not err < 1e-2:
+            print("WRONG", config, err)
+            continue
+        timed.append((triton.testing.do_bench(lambda: runner.run(a, b, config), warmup=5,
+                                              rep=25, return_mode="median"), config))
+    timed.sort()
+    print(f"M={M}: torch {base * 1e3:.1f} us; {len(timed)} configurations in "
+          f"{time.time() - start:.0f} s; the best:")
+    for ms, config in timed[:8]:
+        print(f"   {ms * 1e3:.1f} us ({base / ms:.3f} x torch) {config}")
+
+
+if __name__ == "__main__":
+    for m in [int(x) for x in sys.argv[1:]] or [16, 64, 128]:
+        sweep(m)
