@@ -62,7 +62,12 @@ def _load_tutorial_09():
 
 # Tutorial 03's K loop, as tutorial 09 keeps it (a @jit function called
 # from a kernel is inlined into it).
-accumulate_k_blocks = _load_tutorial_09().accumulate_k_blocks
+_tutorial_09 = _load_tutorial_09()
+accumulate_k_blocks = _tutorial_09.accumulate_k_blocks
+# Tutorial 09's order of a problem's tiles: GROUP_SIZE_M rows of tiles at a
+# time, column by column, so that the programs in flight share blocks of A
+# and B in the L2 cache.
+tile_coordinates = _tutorial_09.tile_coordinates
 
 
 # %%
@@ -80,15 +85,16 @@ accumulate_k_blocks = _load_tutorial_09().accumulate_k_blocks
 # computes its tile count and the running total `tile_ends` (tile_ends[g]:
 # the tiles of problems 0..g). Tile t of the concatenation belongs to the
 # problem g that has tile_ends[g-1] <= t < tile_ends[g]: g is the number of
-# running totals at or below t. Inside its problem, the tile is numbered
-# row by row over the problem's N tiles.
+# running totals at or below t. Inside its problem, the tiles are numbered
+# as tutorial 09 numbers them (GROUP_SIZE_M rows of tiles at a time; 1: row
+# by row).
 
 @triton.jit
 def grouped_matmul_kernel(a_addrs, b_addrs, c_addrs, sizes, lds, GROUP_COUNT,
                           DTYPE: tl.constexpr, GROUPS_POW2: tl.constexpr,
                           ALIGNED: tl.constexpr,
                           BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
-                          BLOCK_SIZE_K: tl.constexpr):
+                          BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr = 1):
     groups = tl.arange(0, GROUPS_POW2)
     in_list = groups < GROUP_COUNT
     ms = tl.load(sizes + groups * 3, mask=in_list, other=0)
@@ -102,13 +108,12 @@ def grouped_matmul_kernel(a_addrs, b_addrs, c_addrs, sizes, lds, GROUP_COUNT,
         g = tl.sum((tile_ends <= t).to(tl.int32), axis=0)
         first_tile = tl.sum(tl.where(groups == g, tile_ends - tiles, 0), axis=0)
         n_tiles = tl.sum(tl.where(groups == g, tiles_n, 0), axis=0)
-        local = t - first_tile
-        pid_m = local // n_tiles
-        pid_n = local % n_tiles
-
         M = tl.load(sizes + g * 3)
         N = tl.load(sizes + g * 3 + 1)
         K = tl.load(sizes + g * 3 + 2)
+        pid_m, pid_n = tile_coordinates(t - first_tile, tl.cdiv(M, BLOCK_SIZE_M), n_tiles,
+                                        GROUP_SIZE_M)
+
         lda = tl.load(lds + g * 3)
         ldb = tl.load(lds + g * 3 + 1)
         ldc = tl.load(lds + g * 3 + 2)
@@ -295,7 +300,8 @@ def check():
 # TFLOP/s of the list's 2 M N K.
 
 def triton_grouped(a_list, b_list):
-    module = triton.testing.under_triton(accumulate_k_blocks, grouped_matmul_kernel,
+    module = triton.testing.under_triton(accumulate_k_blocks, tile_coordinates,
+                                         grouped_matmul_kernel,
                                          name="triton_grouped_gemm")
     if module is None:
         return None
