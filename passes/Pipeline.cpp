@@ -789,9 +789,14 @@ private:
       // uniform flag, which the wait in it keeps from being folded into a
       // select per element (LLVM pushes such a select below the epilogue's
       // truncation, where each 16-bit select costs a SEL and a PRMT).
+      // Warp-specialized without a reset, the zeros are the loop's start,
+      // its result when it did not run: the wait needs no branch (with
+      // nothing in flight it returns at once), and without one ptxas sees
+      // every path from the wgmma to the epilogue's reads pass a wait
+      // (given the branch, it injected a wait of its own, warning C7517).
       scf::IfOp ran;
       OpBuilder wb = ab;
-      if (zeroAcc) {
+      if (zeroAcc && !(specialize && !inFlight->reset)) {
         ran = scf::IfOp::create(ab, loc, TypeRange{result.getType()},
                                 loop.getResults().back(),
                                 /*withElseRegion=*/true);
@@ -803,10 +808,7 @@ private:
       if (ran) {
         scf::YieldOp::create(wb, loc, done);
         auto elseBuilder = OpBuilder::atBlockEnd(ran.elseBlock());
-        // (The loop's start when that is the zeros: see above.)
-        Operation *elseYield = scf::YieldOp::create(
-            elseBuilder, loc,
-            specialize && !inFlight->reset ? result : zeroAcc);
+        Operation *elseYield = scf::YieldOp::create(elseBuilder, loc, zeroAcc);
         done = ran.getResult(0);
         result.replaceUsesWithIf(done, [&](OpOperand &use) {
           return use.getOwner() != wait && use.getOwner() != elseYield;

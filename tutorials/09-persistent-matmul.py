@@ -31,7 +31,8 @@ A (M x K) and B (K x N) row-major and float32 accumulation:
   is complete, not at a barrier of the whole program; with
   EPILOGUE_SUBTILE, C goes out in two halves (`tl.reshape`, `tl.permute`,
   `tl.split`, as Triton's tutorial writes it) through one buffer half the
-  size, and the room left takes a fourth stage of A and B.
+  size, and the room left takes a fourth stage of A and B; the two flags
+  go together too (`tma-ws-subtile`).
 
 You will learn about:
 
@@ -352,8 +353,8 @@ def scaling_of(a_scale, b_scale):
 
 def make_matmuls(lib, pointer_kernel, tma_kernel, configs, subtile_configs):
     """Launchers (name -> fn(a, b, a_scale=None, b_scale=None,
-    out_dtype=None) -> c) of the three persistent kernels (compiled by `lib`:
-    Terrazzo or Triton), autotuned over `configs`. A is row-major; B K x N
+    out_dtype=None) -> c) of the persistent kernels and their forms
+    (compiled by `lib`: Terrazzo or Triton), autotuned over `configs`. A is row-major; B K x N
     row-major or column-major (the transpose of a row-major N x K, as
     torch._scaled_mm takes it); scales are float32 tensors, one element
     each or M and N of them. In the interpreter (no GPU) the grid is 3
@@ -363,6 +364,8 @@ def make_matmuls(lib, pointer_kernel, tma_kernel, configs, subtile_configs):
     flat = lib.autotune(configs=configs, key=["M", "N", "K"])(tma_kernel)
     specialized = lib.autotune(configs=configs, key=["M", "N", "K"])(tma_kernel)
     subtiled = lib.autotune(configs=subtile_configs, key=["M", "N", "K"])(tma_kernel)
+    specialized_subtiled = lib.autotune(configs=subtile_configs,
+                                        key=["M", "N", "K"])(tma_kernel)
 
     def prepare(a, b, out_dtype):
         assert a.shape[1] == b.shape[0], "incompatible dimensions"
@@ -401,7 +404,9 @@ def make_matmuls(lib, pointer_kernel, tma_kernel, configs, subtile_configs):
     return {"persistent": run_pointer, "tma-persistent": descriptor_launcher(tma, False),
             "tma-flat": descriptor_launcher(flat, True),
             "tma-ws": descriptor_launcher(specialized, False, warp_specialize=True),
-            "tma-subtile": descriptor_launcher(subtiled, False, subtile=True)}
+            "tma-subtile": descriptor_launcher(subtiled, False, subtile=True),
+            "tma-ws-subtile": descriptor_launcher(specialized_subtiled, False,
+                                                  warp_specialize=True, subtile=True)}
 
 
 def load_tutorial_03():

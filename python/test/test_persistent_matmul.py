@@ -81,9 +81,10 @@ def _persistent_case(t09, kernel, m, n, k, scaling, rng, programs=3):
 def _tma_meta(which):
     """The TMA kernel's FLAT, WARP_SPECIALIZE and EPILOGUE_SUBTILE for
     `which` ("tma": the nest; "flat": one loop by hand; "ws": the nest, its
-    K loop warp-specialized; "subtile": the nest, C stored in halves)."""
-    return dict(FLAT=which == "flat", WARP_SPECIALIZE=which == "ws",
-                EPILOGUE_SUBTILE=which == "subtile")
+    K loop warp-specialized; "subtile": the nest, C stored in halves;
+    "ws-subtile": both)."""
+    return dict(FLAT=which == "flat", WARP_SPECIALIZE=which in ("ws", "ws-subtile"),
+                EPILOGUE_SUBTILE=which in ("subtile", "ws-subtile"))
 
 
 def _kernel(t09, which):
@@ -93,7 +94,7 @@ def _kernel(t09, which):
     return t09.matmul_tma_persistent_kernel, _tma_meta(which)
 
 
-@pytest.mark.parametrize("which", ["pointers", "tma", "flat", "ws", "subtile"])
+@pytest.mark.parametrize("which", ["pointers", "tma", "flat", "ws", "subtile", "ws-subtile"])
 @pytest.mark.parametrize("scaling", ["none", "tensor", "row"])
 def test_interpreter_persistent(t09, which, scaling, rng):
     # 83 x 72 x 40 in 16 x 16 tiles: 30 tiles over 3 programs (10 each), in
@@ -106,7 +107,7 @@ def test_interpreter_persistent(t09, which, scaling, rng):
     assert err < 2e-3, err
 
 
-@pytest.mark.parametrize("which", ["tma", "flat", "ws", "subtile"])
+@pytest.mark.parametrize("which", ["tma", "flat", "ws", "subtile", "ws-subtile"])
 def test_interpreter_one_program_per_tile(t09, which, rng):
     # More programs than tiles: each program's loop runs once (or not).
     got, want = _persistent_case(t09, _kernel(t09, which), 20, 24, 16, "none", rng,
@@ -198,7 +199,7 @@ def _assert_wgmma_not_serialized(ptx, spills=True):
 
 #: Copies of the K loop and epilogue in the TMA kernel's PTX: one each (the
 #: loop over tiles keeps its K loop: flatten=True is a hint).
-TMA_COPIES = {"tma": 1, "flat": 1, "ws": 1, "subtile": 1}
+TMA_COPIES = {"tma": 1, "flat": 1, "ws": 1, "subtile": 1, "ws-subtile": 1}
 
 
 @pytest.mark.parametrize("which", ["tma", "flat"])
@@ -279,6 +280,22 @@ def test_tma_subtile_ptx(t09):
         _tma_ptx(t09, which="tma", config=(128, 256, 64, 4, 8))
 
 
+def test_tma_warp_specialized_subtile_ptx(t09):
+    # Both: the producer warp group and C in halves, 128 x 256 x 64 at 4
+    # stages. After the K loop the consumers wait for the last wgmma without
+    # a branch, so ptxas injects no wait of its own (C7517, which it did
+    # while the wait was under the branch on whether the loop ran).
+    _needs_extension()
+    ptx = _tma_ptx(t09, which="ws-subtile", config=(128, 256, 64, 4, 8))
+    assert "setmaxnreg.inc.sync.aligned.u32" in ptx
+    consumers = ptx[ptx.index("setmaxnreg.inc"):]
+    assert consumers.count(TMA_STORE) == 4
+    from conftest import assemble_ptx
+    report = assemble_ptx(ptx)
+    assert report is None or "C7517" not in report, report
+    _assert_wgmma_not_serialized(ptx, spills=False)
+
+
 @pytest.mark.parametrize("config", [(128, 128, 64, 4, 8), (256, 128, 64, 3, 8),
                                     (64, 128, 64, 4, 4)])
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
@@ -307,7 +324,7 @@ def test_fp8_persistent_ptx(t09, fp8, scaling):
     # the epilogue.
     _needs_extension()
     kind = "e4m3" if fp8 == "float8e4nv" else "e5m2"
-    for which in ("tma", "flat", "ws", "subtile"):
+    for which in ("tma", "flat", "ws", "subtile", "ws-subtile"):
         ptx = _tma_ptx(t09, scaling=scaling, column_major=True, fp8=fp8,
                        config=(128, 256, 128, 3, 8), which=which)
         assert f".f32.{kind}.{kind}" in ptx
@@ -409,7 +426,7 @@ def _sm90(torch):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("which", ["pointers", "tma", "flat", "ws", "subtile"])
+@pytest.mark.parametrize("which", ["pointers", "tma", "flat", "ws", "subtile", "ws-subtile"])
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 @pytest.mark.parametrize("mnk", [(1000, 776, 328), (2048, 3072, 512), (8, 8, 8),
                                  (4000, 3000, 200), (1500, 2056, 40)])
@@ -428,7 +445,7 @@ def test_gpu_persistent_every_config(torch_cuda, t09, which, dtype, mnk, rng):
     b = torch.from_numpy(rng.standard_normal((k, n)).astype(np.float32)).cuda().to(tdt)
     want = a.double() @ b.double()
     sms = t09.num_sms()
-    for cfg in t09.persistent_configs(subtile=which == "subtile"):
+    for cfg in t09.persistent_configs(subtile=which.endswith("subtile")):
         c = torch.full((m, n), float("nan"), device="cuda", dtype=tdt)
         grid = t09.persistent_grid(m, n, sms)(cfg.kwargs)
         meta = dict(cfg.kwargs, SCALING="none", num_warps=cfg.num_warps,
@@ -447,7 +464,7 @@ def test_gpu_persistent_every_config(torch_cuda, t09, which, dtype, mnk, rng):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("which", ["pointers", "tma", "flat", "ws", "subtile"])
+@pytest.mark.parametrize("which", ["pointers", "tma", "flat", "ws", "subtile", "ws-subtile"])
 @pytest.mark.parametrize("fp8", ["e4m3", "e5m2"])
 @pytest.mark.parametrize("scaling", ["tensor", "row"])
 def test_gpu_fp8_scaled(torch_cuda, t09, which, fp8, scaling):
