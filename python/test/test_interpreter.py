@@ -350,6 +350,29 @@ def test_bfloat16_rounding_ties_and_specials():
     assert np.isnan(round_to_bf16(np.array([np.nan])))[0]
 
 
+@triton.jit
+def _invalid_ops_kernel(x_ptr, out_ptr):
+    # NaNs made by arithmetic from finite values, and a NaN's negation.
+    x = tl.load(x_ptr + tl.arange(0, 4))  # 0, -1, 0, 1
+    tl.store(out_ptr + tl.arange(0, 4), x / x)
+    tl.store(out_ptr + 4 + tl.arange(0, 4), tl.sqrt(x))
+    tl.store(out_ptr + 8 + tl.arange(0, 4), tl.fma(x, x / x, x))
+    tl.store(out_ptr + 12 + tl.arange(0, 4), -(x / x))
+
+
+def test_nans_of_arithmetic_are_positive():
+    # As the GPU's: 0 / 0, sqrt(-1) and an fma of a NaN give a positive NaN
+    # (x86 a negative one); negation flips the sign bit of any value.
+    x = np.array([0.0, -1.0, 0.0, 1.0], np.float32)
+    out = np.zeros(16, np.float32)
+    _invalid_ops_kernel[(1,)](x, out)
+    sign = np.signbit(out)
+    nan = np.isnan(out)
+    assert nan[[0, 2, 5, 8, 10, 12, 14]].all()
+    assert not sign[[0, 2, 5, 8, 10]].any()
+    assert sign[[12, 14]].all()
+
+
 @pytest.mark.parametrize("rows", [0, 1, 6, 7])
 def test_loop_carried_values(rows, rng):
     cols = 200

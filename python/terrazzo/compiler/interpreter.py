@@ -347,11 +347,16 @@ _COMPARE = {
 }
 
 
+#: Unary ops on the sign bit alone, which keep a NaN's sign as they find it.
+_SIGN_OPS = frozenset({"negf", "absf"})
+
+
 def _positive_nan(r: np.ndarray) -> np.ndarray:
     """`r` with its NaNs positive, as the GPU's float arithmetic gives them
-    (x86 gives a negative NaN for an invalid operation such as 0 / 0): the
-    sign is what a conversion to float8e4b15, which saturates NaNs to
-    +-1.75, keeps."""
+    (x86 gives a negative NaN for an invalid operation such as 0 / 0 or
+    sqrt(-1)): the sign is what a conversion to float8e4b15, which
+    saturates NaNs to +-1.75, keeps. For the results of float arithmetic:
+    binary, unary (but the sign ops) and fused multiply-add."""
     nan = np.isnan(r)
     return np.where(nan, np.array(np.nan, r.dtype), r) if nan.any() else r
 
@@ -533,15 +538,18 @@ class InterpreterBuilder(Builder):
         return np.asarray(_COMPARE[pred](a, b))
 
     def unary(self, op, x, ty):
-        x = np.asarray(x)
-        return self._finish(_UNARY[op](x), ty)
+        r = np.asarray(_UNARY[op](np.asarray(x)))
+        if op not in _SIGN_OPS and r.dtype.kind == "f":
+            r = _positive_nan(r)
+        return self._finish(r, ty)
 
     def fma(self, a, b, c, ty):
         sca = ty.scalar
         if sca.is_fp64():
-            return self._finish(np.asarray(a) * b + c, ty)
-        r = np.asarray(a, dtype=np.float64) * np.asarray(b, dtype=np.float64) + \
-            np.asarray(c, dtype=np.float64)
+            return self._finish(_positive_nan(np.asarray(np.asarray(a) * b + c)), ty)
+        r = _positive_nan(np.asarray(np.asarray(a, dtype=np.float64) *
+                                     np.asarray(b, dtype=np.float64) +
+                                     np.asarray(c, dtype=np.float64)))
         if sca.is_bf16():
             return round_to_bf16(r)
         return self._finish(r, ty)
