@@ -152,23 +152,34 @@ def splitk_tma_kernel(a_ptr, b_ptr, c_ptr, partial_ptr, M, N, K,
 RING_BYTES = 200 * 1024
 
 
+def block_m(M):
+    """The smallest tensor-core-friendly M block that covers M rows."""
+    return 16 if M <= 16 else 32 if M <= 32 else 64 if M <= 64 else 128
+
+
+def deepest_ring(bm, bn, bk):
+    """The stages (up to 6) of bm x bk and bk x bn 16-bit blocks that fit in
+    RING_BYTES."""
+    return min(6, RING_BYTES // ((bm * bk + bk * bn) * 2))
+
+
 def candidates(M):
     """(BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, SPLIT_K, num_stages,
-    num_warps) tried for M rows: the smallest tensor-core-friendly M block
-    that covers M (16, 32, 64, 128), N blocks of 64 or 128 columns, SPLIT_K
-    from 1 to 8 at a few stages; then, without split-K, rings as deep as
-    RING_BYTES allows (up to 6 stages) of 64- and 128-deep K blocks. With so
+    num_warps) tried for M rows: `block_m(M)` rows, N blocks of 64 or 128
+    columns, SPLIT_K from 1 to 8 at a few stages; then, without split-K,
+    rings as deep as RING_BYTES allows (`deepest_ring`) of 64- and 128-deep
+    K blocks. With so
     few rows B's stream from memory bounds the product, and the deep rings
     keep more of it in flight (on the H100 they win at M = 64 and 128, N =
     K = 8192: bench/RESULTS.md)."""
-    bm = 16 if M <= 16 else 32 if M <= 32 else 64 if M <= 64 else 128
+    bm = block_m(M)
     bk = 128 if bm <= 32 else 64
     warps = 8 if bm == 128 else 4
     configs = [(bm, bn, bk, split, 4 if bm < 128 else 3, warps)
                for bn in (64, 128) for split in (1, 2, 4, 8)]
     for bn in (64, 128):
         for deep_bk in (64, 128):
-            stages = min(6, RING_BYTES // ((bm * deep_bk + deep_bk * bn) * 2))
+            stages = deepest_ring(bm, bn, deep_bk)
             for deep_warps in ((4, 8) if bm == 128 else (4,)):
                 config = (bm, bn, deep_bk, 1, stages, deep_warps)
                 if config not in configs:
@@ -179,15 +190,14 @@ def candidates(M):
 def tma_candidates(M):
     """Configurations of splitk_tma_kernel for M rows: (BLOCK_SIZE_M,
     BLOCK_SIZE_N, BLOCK_SIZE_K, SPLIT_K, num_stages, num_warps,
-    WARP_SPECIALIZE): M blocks as in `candidates`, 64 or 128 columns and K
-    steps, SPLIT_K 1 or 2, rings as deep as RING_BYTES allows (up to 6
-    stages), and a producer warp group where the product is on wgmma (64
-    rows and more)."""
-    bm = 16 if M <= 16 else 32 if M <= 32 else 64 if M <= 64 else 128
+    WARP_SPECIALIZE): `block_m(M)` rows, 64 or 128 columns and K steps,
+    SPLIT_K 1 or 2, rings as deep as RING_BYTES allows (`deepest_ring`), and
+    a producer warp group where the product is on wgmma (64 rows and more)."""
+    bm = block_m(M)
     configs = []
     for bn in (64, 128):
         for bk in (64, 128):
-            stages = min(6, RING_BYTES // ((bm * bk + bk * bn) * 2))
+            stages = deepest_ring(bm, bn, bk)
             for split in (1, 2):
                 for ws in ((False, True) if bm >= 64 else (False,)):
                     configs.append((bm, bn, bk, split, stages, 8 if bm == 128 else 4, ws))
