@@ -15,8 +15,10 @@ You will learn about:
 * passing a list of tensors to a kernel as arrays of their addresses
   (int64), turned back into typed pointers in the kernel
   (`.to(tl.pointer_type(DTYPE))`);
-* a static persistent schedule: one program per SM, each taking every
-  num_programs-th tile of the concatenated tile list of all the problems;
+* a static persistent schedule: one program per SM, each taking one tile
+  of every round of num_programs tiles of the concatenated tile list of all
+  the problems, in a snake order over problems sorted by their K, so that
+  the programs end together although the problems' tiles differ in cost;
 * finding which problem a tile belongs to with block operations: the
   running total of the problems' tile counts (`tl.cumsum`) and a count of
   the totals at or below the tile (`tl.sum`);
@@ -88,6 +90,34 @@ tile_coordinates = _tutorial_09.tile_coordinates
 # running totals at or below t. Inside its problem, the tiles are numbered
 # as tutorial 09 numbers them (GROUP_SIZE_M rows of tiles at a time; 1: row
 # by row).
+#
+# The schedule. A tile's cost is its number of K steps, the same for every
+# tile of a problem, and the launcher lists the problems by decreasing K:
+# the concatenation runs from the dearest tiles to the cheapest. Handing
+# them out in rounds of num_programs, program p taking the p-th tile of
+# every round, would give the first programs the dearer tile of every
+# round: with this tutorial's eight problems and 132 programs, the busiest
+# program has 10% more K steps than the average, and everyone waits for
+# it. `snake_tile` reads every other round backwards instead, so that what
+# a program gains in one round it gives back in the next: 1.4% over the
+# average. The rounds are paired from the last full one down (it is read
+# backwards), so that the first programs, which alone take a tile of the
+# last, partial round, have the least work before it. The order is static
+# (no atomic counter to reset between launches), and neighbouring programs
+# still take neighbouring tiles of a problem, which share blocks of A and B
+# in the L2 cache.
+
+@triton.jit
+def snake_tile(i, total_tiles, programs):
+    """The tile of a program's loop index i (i = program id + a multiple of
+    `programs`, below `total_tiles`): in rounds of `programs` tiles, the
+    last full round and every second one before it read backwards."""
+    round_ = i // programs
+    first = round_ * programs
+    full_rounds = total_tiles // programs
+    backwards = (round_ < full_rounds) & ((full_rounds - 1 - round_) % 2 == 0)
+    return tl.where(backwards, first + programs - 1 - (i - first), i)
+
 
 @triton.jit
 def grouped_matmul_kernel(a_addrs, b_addrs, c_addrs, sizes, lds, GROUP_COUNT,
@@ -103,7 +133,8 @@ def grouped_matmul_kernel(a_addrs, b_addrs, c_addrs, sizes, lds, GROUP_COUNT,
     tiles = tl.cdiv(ms, BLOCK_SIZE_M) * tiles_n
     tile_ends = tl.cumsum(tiles, axis=0)
     total_tiles = tl.sum(tiles, axis=0)
-    for t in tl.range(tl.program_id(0), total_tiles, tl.num_programs(0)):
+    for i in tl.range(tl.program_id(0), total_tiles, tl.num_programs(0)):
+        t = snake_tile(i, total_tiles, tl.num_programs(0))
         # The problem of tile t, and the tile's place in it.
         g = tl.sum((tile_ends <= t).to(tl.int32), axis=0)
         first_tile = tl.sum(tl.where(groups == g, tile_ends - tiles, 0), axis=0)
@@ -171,6 +202,12 @@ def grouped_configs(config_type=None):
 # alive and in place); calling it launches the kernel, one program per SM
 # (the driver's `multiprocessor_count`).
 
+def problem_order(ks):
+    """The problems' indices by decreasing K (their tiles' cost), ties in
+    the given order."""
+    return sorted(range(len(ks)), key=lambda g: -ks[g])
+
+
 class GroupedMatmul:
     def __init__(self, a_list, b_list, lib=None, kernel=None, configs=None):
         lib = lib or triton
@@ -184,6 +221,11 @@ class GroupedMatmul:
         self.c_list = [torch.empty((a.shape[0], b.shape[1]), device=device, dtype=dtype)
                        for a, b in zip(a_list, b_list)]
         self.inputs = (a_list, b_list)  # keep the tensors alive
+        # The kernel sees the problems by decreasing K (the schedule's
+        # order, see snake_tile); c_list stays in the caller's order.
+        order = problem_order([a.shape[1] for a in a_list])
+        a_list, b_list = [a_list[g] for g in order], [b_list[g] for g in order]
+        c_sorted = [self.c_list[g] for g in order]
 
         def addresses(xs):
             return torch.tensor([x.data_ptr() for x in xs], dtype=torch.int64, device=device)
@@ -191,10 +233,10 @@ class GroupedMatmul:
         def ints(rows):
             return torch.tensor(rows, dtype=torch.int32, device=device)
         self.a_addrs, self.b_addrs, self.c_addrs = (addresses(xs) for xs in
-                                                    (a_list, b_list, self.c_list))
+                                                    (a_list, b_list, c_sorted))
         self.sizes = ints([[a.shape[0], b.shape[1], a.shape[1]] for a, b in zip(a_list, b_list)])
         self.lds = ints([[a.stride(0), b.stride(0), c.stride(0)]
-                         for a, b, c in zip(a_list, b_list, self.c_list)])
+                         for a, b, c in zip(a_list, b_list, c_sorted)])
         self.count = len(a_list)
         # 16-byte rows for every problem (see ALIGNED in the kernel).
         per_16_bytes = 16 // a_list[0].element_size()
@@ -300,7 +342,7 @@ def check():
 # TFLOP/s of the list's 2 M N K.
 
 def triton_grouped(a_list, b_list):
-    module = triton.testing.under_triton(accumulate_k_blocks, tile_coordinates,
+    module = triton.testing.under_triton(accumulate_k_blocks, tile_coordinates, snake_tile,
                                          grouped_matmul_kernel,
                                          name="triton_grouped_gemm")
     if module is None:
