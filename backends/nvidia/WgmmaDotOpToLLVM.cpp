@@ -239,28 +239,31 @@ struct WarpGroupDotOpConversion
     // shared window plus the warp group's offset (tiles of the group start
     // at multiples of 64 rows of A and of N columns of B, each a whole
     // number of swizzle rows or blocks, so the offset is linear in them).
+    // The address field is computed in 32 bits (a shared-window address
+    // fits; 64-bit shifts and adds per stage cost more instructions in the
+    // loop) and widened only to be merged with the constant fields.
     auto baseDescriptor = [&](Value buffer, const OperandAddressing &x,
                               Value groupOffset, unsigned groupDim) {
       Value address = LLVM::PtrToIntOp::create(rewriter, loc,
-                                               rewriter.getI64Type(), buffer);
+                                               rewriter.getI32Type(), buffer);
       int64_t unit = groupDim == 0 ? x.offset(1, 0) : x.offset(0, 1);
       // offset(1, 0) is one element's step; a block-aligned origin g adds
       // g / E blocks when g runs along the contiguous dimension.
       if (groupDim == x.contiguousDim)
         unit = x.rowBytes * x.rows / x.rowElements;
-      Value group = LLVM::ZExtOp::create(rewriter, loc, rewriter.getI64Type(),
-                                         groupOffset);
       address = LLVM::AddOp::create(
           rewriter, loc, address,
-          LLVM::MulOp::create(rewriter, loc, group,
-                              i64Constant(rewriter, loc, uint64_t(unit))));
+          LLVM::MulOp::create(rewriter, loc, groupOffset,
+                              i32Constant(rewriter, loc, int32_t(unit))));
       Value field = LLVM::AndOp::create(
           rewriter, loc,
           LLVM::LShrOp::create(rewriter, loc, address,
-                               i64Constant(rewriter, loc, 4)),
-          i64Constant(rewriter, loc, 0x3FFF));
-      return LLVM::OrOp::create(rewriter, loc, field,
-                                i64Constant(rewriter, loc, x.descriptorBits));
+                               i32Constant(rewriter, loc, 4)),
+          i32Constant(rewriter, loc, 0x3FFF));
+      return LLVM::OrOp::create(
+          rewriter, loc,
+          LLVM::ZExtOp::create(rewriter, loc, rewriter.getI64Type(), field),
+          i64Constant(rewriter, loc, x.descriptorBits));
     };
     Value aBase = a ? baseDescriptor(adaptor.getA(), *a, groupM, 0) : Value();
     Value bBase = baseDescriptor(adaptor.getB(), b, groupN, 1);
