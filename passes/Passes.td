@@ -31,8 +31,10 @@ def TerrazzoPromoteOffsets : Pass<"terrazzo-promote-offsets"> {
     `n` an i64 argument) compared the wrapped values. This pass bounds every
     i32 expression by interval arithmetic through `arith.addi`, `subi`,
     `muli`, `tile.splat`, `broadcast` and `expand_dims` (a constant is
-    itself, `make_range` its bounds, `program_id` [0, 2^31 - 1], anything
-    else any i32). Where an expression may wrap and is used as an address
+    itself, `make_range` its bounds, `program_id` [0, 2^31 - 1], a K
+    loop's tail `K - k * BLOCK_K` in the body of `scf.for k` from a bound
+    that is not negative by steps of 1 to `ceil(K / BLOCK_K)` [1, K],
+    anything else any i32). Where an expression may wrap and is used as an address
     (`tile.addptr`'s offset) or compared (`arith.cmpi`, signed or equality
     predicates, on it or on its `arith.extsi` to i64) into the mask of a
     load, store or atomic, that use gets the exact value, at the cost of as

@@ -3,15 +3,16 @@
 #include "passes/Passes.h"
 
 #include "dialects/Tile/IR/Tile.h"
-#include "passes/Analysis/PointerRange.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "passes/Analysis/PointerRange.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -46,8 +47,8 @@ public:
   /// The range of `value` (i32). Through add, sub and mul (exact interval
   /// arithmetic: every operand of these is an i32 in its range, so the
   /// products fit in 64 bits), splat, broadcast and expand_dims; a constant
-  /// is itself, make_range [start, end), program_id [0, 2^31 - 1]; anything
-  /// else may be any i32.
+  /// is itself, make_range [start, end), program_id [0, 2^31 - 1], a K
+  /// loop's tail (loopTailRange) [1, x]; anything else may be any i32.
   Range rangeOf(Value value) {
     if (auto it = ranges.find(value); it != ranges.end())
       return it->second;
@@ -64,6 +65,8 @@ public:
     } else if (isa_and_nonnull<tile::SplatOp, tile::BroadcastOp,
                                tile::ExpandDimsOp>(def)) {
       range = rangeOf(def->getOperand(0));
+    } else if (std::optional<Range> tail = loopTailRange(def)) {
+      range = *tail;
     } else if (isa_and_nonnull<arith::AddIOp, arith::SubIOp, arith::MulIOp>(
                    def)) {
       Range a = rangeOf(def->getOperand(0));
@@ -93,6 +96,67 @@ public:
     }
     ranges[value] = range;
     return range;
+  }
+
+  /// The range of `x - iv * s` (`def`), s a positive constant, in the body
+  /// of the scf.for of induction variable iv when that loop runs from a
+  /// lower bound that is not negative, by steps of 1, to ceil(x / s)
+  /// written `(x + s - 1) / s` (divsi or floordivsi) or `ceildivsi(x, s)`,
+  /// x not wrapping: the K tail `K - k * BLOCK_K` of a loop
+  /// `for k in range(0, tl.cdiv(K, BLOCK_K))`. The body runs only where
+  /// 0 <= iv <= ceil(x / s) - 1, so that x >= 1 and iv * s <= x - 1: the
+  /// value is in [1, x] and nothing on its way wraps. Interval arithmetic
+  /// alone would lose the tie between x and iv (and count the product and
+  /// the difference as wrapping); the comparison of the tail mask then
+  /// stays in i32 instead of a clamped i64 bound per iteration.
+  std::optional<Range> loopTailRange(Operation *def) {
+    auto sub = dyn_cast_or_null<arith::SubIOp>(def);
+    if (!sub)
+      return std::nullopt;
+    Value x = sub.getLhs();
+    auto mul = sub.getRhs().getDefiningOp<arith::MulIOp>();
+    if (!mul)
+      return std::nullopt;
+    APInt step;
+    Value iv = mul.getLhs();
+    if (!matchPattern(mul.getRhs(), m_ConstantInt(&step))) {
+      iv = mul.getRhs();
+      if (!matchPattern(mul.getLhs(), m_ConstantInt(&step)))
+        return std::nullopt;
+    }
+    int64_t s = step.getSExtValue();
+    auto loop = scf::getForInductionVarOwner(iv);
+    if (s <= 0 || !loop || !matchPattern(loop.getStep(), m_One()) ||
+        rangeOf(loop.getLowerBound()).lo < 0)
+      return std::nullopt;
+    Range xRange = rangeOf(x);
+    if (xRange.mayWrap || !isCeilDiv(loop.getUpperBound(), x, s))
+      return std::nullopt;
+    return Range{1, std::max<int64_t>(1, xRange.hi), false};
+  }
+
+  /// Whether `bound` is ceil(x / s): `(x + s - 1) / s` by divsi or
+  /// floordivsi (the same where x + s - 1 >= 0, and a loop to a bound below
+  /// 1 does not run), or `ceildivsi(x, s)`.
+  static bool isCeilDiv(Value bound, Value x, int64_t s) {
+    APInt divisor, addend;
+    Operation *div = bound.getDefiningOp();
+    if (!isa_and_nonnull<arith::DivSIOp, arith::FloorDivSIOp,
+                         arith::CeilDivSIOp>(div) ||
+        !matchPattern(div->getOperand(1), m_ConstantInt(&divisor)) ||
+        divisor.getSExtValue() != s)
+      return false;
+    Value numerator = div->getOperand(0);
+    if (isa<arith::CeilDivSIOp>(div))
+      return numerator == x;
+    auto add = numerator.getDefiningOp<arith::AddIOp>();
+    if (!add)
+      return false;
+    Value other = add.getLhs() == x   ? add.getRhs()
+                  : add.getRhs() == x ? add.getLhs()
+                                      : Value();
+    return other && matchPattern(other, m_ConstantInt(&addend)) &&
+           addend.getSExtValue() == s - 1;
   }
 
   /// `value` (i32) computed in i64: the add, sub and mul that may wrap, and

@@ -199,6 +199,99 @@ func.func @compare_not_a_mask(%x: !tile.ptr<f32>, %k: i32) {
 }
 // -----
 
+// A K loop to ceil(K / 32) from 0 by 1 (tutorial 03's `range(0,
+// tl.cdiv(K, BLOCK_K))`): in its body the tail `K - k * 32` is in [1, K],
+// so the mask stays the i32 comparison it was (no i64 bound, no clamp).
+
+// CHECK-LABEL: func.func @k_tail_loop_to_cdiv
+// CHECK: scf.for %[[I:[^ ]*]] =
+// CHECK-NOT: arith.extsi
+// CHECK-NOT: arith.maxsi
+// CHECK: %[[DONE:.*]] = arith.muli %[[I]], %{{.*}} : i32
+// CHECK: %[[LEFT:.*]] = arith.subi %arg1, %[[DONE]] : i32
+// CHECK: %[[LEFTS:.*]] = tile.splat %[[LEFT]] : i32 -> tensor<32xi32>
+// CHECK: arith.cmpi slt, %{{.*}}, %[[LEFTS]] : tensor<32xi32>
+// CHECK: scf.yield
+func.func @k_tail_loop_to_cdiv(%a: !tile.ptr<f16>, %k: i32, %stride: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c31 = arith.constant 31 : i32
+  %c32 = arith.constant 32 : i32
+  %kk = arith.addi %k, %c31 : i32
+  %n = arith.divsi %kk, %c32 : i32
+  %r = tile.make_range 0 to 32 : tensor<32xi32>
+  %as = tile.splat %a : !tile.ptr<f16> -> tensor<32x!tile.ptr<f16>>
+  %p0 = tile.addptr %as, %r : tensor<32x!tile.ptr<f16>>, tensor<32xi32>
+  %zero = arith.constant dense<0.0> : tensor<32xf16>
+  %res:2 = scf.for %i = %c0 to %n step %c1 iter_args(%p = %p0, %acc = %zero) -> (tensor<32x!tile.ptr<f16>>, tensor<32xf16>) : i32 {
+    %done = arith.muli %i, %c32 : i32
+    %left = arith.subi %k, %done : i32
+    %lefts = tile.splat %left : i32 -> tensor<32xi32>
+    %m = arith.cmpi slt, %r, %lefts : tensor<32xi32>
+    %v = tile.load %p, %m, %zero : tensor<32x!tile.ptr<f16>>
+    %sum = arith.addf %acc, %v : tensor<32xf16>
+    %next = tile.addptr %p, %r : tensor<32x!tile.ptr<f16>>, tensor<32xi32>
+    scf.yield %next, %sum : tensor<32x!tile.ptr<f16>>, tensor<32xf16>
+  }
+  tile.store %p0, %res#1 : tensor<32x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+// Must not: the same tail where the loop starts at a bound that may be
+// negative (a split-K range's first block), steps by 2, or ends at
+// ceil(K / 16) for steps of 32 of K: the bound is an i64 scalar, clamped.
+
+// CHECK-LABEL: func.func @k_tail_loop_not_provable
+// CHECK: scf.for
+// CHECK: arith.maxsi
+// CHECK: scf.for
+// CHECK: arith.maxsi
+// CHECK: scf.for
+// CHECK: arith.maxsi
+func.func @k_tail_loop_not_provable(%a: !tile.ptr<f16>, %k: i32, %first: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c15 = arith.constant 15 : i32
+  %c16 = arith.constant 16 : i32
+  %c31 = arith.constant 31 : i32
+  %c32 = arith.constant 32 : i32
+  %kk = arith.addi %k, %c31 : i32
+  %n = arith.divsi %kk, %c32 : i32
+  %k16 = arith.addi %k, %c15 : i32
+  %n16 = arith.divsi %k16, %c16 : i32
+  %r = tile.make_range 0 to 32 : tensor<32xi32>
+  %as = tile.splat %a : !tile.ptr<f16> -> tensor<32x!tile.ptr<f16>>
+  %p0 = tile.addptr %as, %r : tensor<32x!tile.ptr<f16>>, tensor<32xi32>
+  %zero = arith.constant dense<0.0> : tensor<32xf16>
+  scf.for %i = %first to %n step %c1 : i32 {
+    %done = arith.muli %i, %c32 : i32
+    %left = arith.subi %k, %done : i32
+    %lefts = tile.splat %left : i32 -> tensor<32xi32>
+    %m = arith.cmpi slt, %r, %lefts : tensor<32xi32>
+    tile.store %p0, %zero, %m : tensor<32x!tile.ptr<f16>>
+  }
+  scf.for %i = %c0 to %n step %c2 : i32 {
+    %done = arith.muli %i, %c32 : i32
+    %left = arith.subi %k, %done : i32
+    %lefts = tile.splat %left : i32 -> tensor<32xi32>
+    %m = arith.cmpi slt, %r, %lefts : tensor<32xi32>
+    tile.store %p0, %zero, %m : tensor<32x!tile.ptr<f16>>
+  }
+  scf.for %i = %c0 to %n16 step %c1 : i32 {
+    %done = arith.muli %i, %c32 : i32
+    %left = arith.subi %k, %done : i32
+    %lefts = tile.splat %left : i32 -> tensor<32xi32>
+    %m = arith.cmpi slt, %r, %lefts : tensor<32xi32>
+    tile.store %p0, %zero, %m : tensor<32x!tile.ptr<f16>>
+  }
+  return
+}
+
+// -----
+
 // A K loop (tutorial 03): the pointers step by 32 * stride, which may wrap:
 // one i64 step splat over the block; the K-tail mask `arange < K - k * 32`
 // stays an i32 comparison per element, against a clamped i64 scalar.
