@@ -1,0 +1,50 @@
+"""One launch of tutorial 08's grouped GEMM per compiler (Terrazzo, then the
+same kernel under Triton when installed), one configuration, after warm-up,
+between cudaProfilerStart and cudaProfilerStop, for Nsight Compute:
+
+    ncu --profile-from-start off --clock-control none --launch-count 2 \\
+        --section SpeedOfLight --section WarpStateStats --section SourceCounters \\
+        --section MemoryWorkloadAnalysis -o report \\
+        python3 bench/grouped_gemm_ncu.py [PROBLEMS] [CONFIG]
+    ncu --import report.ncu-rep --page source --csv --print-source sass > kernel.csv
+    python3 bench/ncu_sass_summary.py kernel.csv
+
+PROBLEMS: "mixed" (the tutorial's eight sizes, default) or MxNxK (one
+problem); CONFIG: an index into grouped_configs() (default 0). float16.
+"""
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from loading import load_tutorial  # noqa: E402
+
+t08 = load_tutorial("08-grouped-gemm.py")
+which = sys.argv[1] if len(sys.argv) > 1 else "mixed"
+config = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+sizes = t08.MIXED_SIZES if which == "mixed" else [tuple(int(x) for x in which.split("x"))]
+a_list, b_list = t08.random_problems(
+    sizes, lambda r, c: torch.randn(r, c, device="cuda", dtype=torch.float16))
+providers = {"terrazzo": t08.GroupedMatmul(a_list, b_list,
+                                           configs=[t08.grouped_configs()[config]])}
+module = t08.triton.testing.under_triton(t08.accumulate_k_blocks, t08.tile_coordinates,
+                                         t08.snake_tile, t08.grouped_matmul_kernel,
+                                         name="triton_grouped_gemm_ncu")
+if module is not None:
+    import triton as real
+    providers["triton"] = t08.GroupedMatmul(
+        a_list, b_list, lib=real, kernel=module.grouped_matmul_kernel,
+        configs=[t08.grouped_configs(real.Config)[config]])
+for name, grouped in providers.items():
+    errors = t08.relative_errors(a_list, b_list, grouped())
+    assert max(errors) < 1e-2, f"{name}: relative errors {errors}"
+    for _ in range(3):
+        grouped()
+torch.cuda.synchronize()
+torch.cuda.cudart().cudaProfilerStart()
+for grouped in providers.values():
+    grouped()
+torch.cuda.synchronize()
+torch.cuda.cudart().cudaProfilerStop()
+print("profiled:", ", ".join(providers), "on", which, "configuration", config)
