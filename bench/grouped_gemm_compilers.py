@@ -1,5 +1,5 @@
 """Tutorial 08's grouped GEMM compiled by Terrazzo and by Triton (the same
-kernel source, `under_triton`), one configuration at a time (no
+kernel source, tutorial 08's `triton_grouped`), one configuration at a time (no
 autotuning), on the tutorial's mixed list and on single problems from it,
 against a loop of torch.matmul: where a difference between the compilers
 comes from (bench/RESULTS.md, session 18).
@@ -33,12 +33,6 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--dtype", default="float16", choices=["float16", "bfloat16"])
     args = parser.parse_args()
-    module = triton.testing.under_triton(t08.accumulate_k_blocks, t08.tile_coordinates,
-                                         t08.snake_tile, t08.grouped_matmul_kernel,
-                                         name="triton_grouped_gemm_compilers")
-    real = None
-    if module is not None:
-        import triton as real
     dtype = getattr(torch, args.dtype)
     for label, sizes in LISTS.items():
         flops = sum(2 * m * n * k for m, n, k in sizes)
@@ -47,10 +41,9 @@ def main():
         providers = {"loop": lambda: [torch.matmul(x, y) for x, y in zip(a, b)]}
         for index, config in enumerate(t08.grouped_configs()):
             providers[f"terrazzo{index}"] = t08.GroupedMatmul(a, b, configs=[config])
-            if real is not None:
-                providers[f"triton{index}"] = t08.GroupedMatmul(
-                    a, b, lib=real, kernel=module.grouped_matmul_kernel,
-                    configs=[t08.grouped_configs(real.Config)[index]])
+            found = t08.triton_grouped(a, b, configs=[index])
+            if found is not None:
+                providers[f"triton{index}"] = found
         for name, fn in providers.items():
             errors = t08.relative_errors(a, b, fn())
             assert max(errors) < 1e-2, f"{name}: relative errors {errors}"

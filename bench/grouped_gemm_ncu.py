@@ -28,14 +28,9 @@ a_list, b_list = t08.random_problems(
     sizes, lambda r, c: torch.randn(r, c, device="cuda", dtype=torch.float16))
 providers = {"terrazzo": t08.GroupedMatmul(a_list, b_list,
                                            configs=[t08.grouped_configs()[config]])}
-module = t08.triton.testing.under_triton(t08.accumulate_k_blocks, t08.tile_coordinates,
-                                         t08.snake_tile, t08.grouped_matmul_kernel,
-                                         name="triton_grouped_gemm_ncu")
-if module is not None:
-    import triton as real
-    providers["triton"] = t08.GroupedMatmul(
-        a_list, b_list, lib=real, kernel=module.grouped_matmul_kernel,
-        configs=[t08.grouped_configs(real.Config)[config]])
+found = t08.triton_grouped(a_list, b_list, configs=[config])
+if found is not None:
+    providers["triton"] = found
 for name, grouped in providers.items():
     errors = t08.relative_errors(a_list, b_list, grouped())
     assert max(errors) < 1e-2, f"{name}: relative errors {errors}"

@@ -38,6 +38,7 @@ it knows memory only through a kernel's array arguments).
 """
 
 import argparse
+import functools
 import os
 import statistics
 
@@ -341,16 +342,25 @@ def check():
 # with the L2 flushed before each call (`triton.testing.do_bench`), as
 # TFLOP/s of the list's 2 M N K.
 
-def triton_grouped(a_list, b_list):
-    module = triton.testing.under_triton(accumulate_k_blocks, tile_coordinates, snake_tile,
-                                         grouped_matmul_kernel,
-                                         name="triton_grouped_gemm")
+@functools.lru_cache(maxsize=None)
+def _triton_module():
+    """This tutorial's kernel (and the helpers it calls) under Triton, built
+    once; None where Triton is not installed."""
+    return triton.testing.under_triton(accumulate_k_blocks, tile_coordinates, snake_tile,
+                                       grouped_matmul_kernel, name="triton_grouped_gemm")
+
+
+def triton_grouped(a_list, b_list, configs=None):
+    """GroupedMatmul over the same kernel compiled by Triton, autotuned over
+    grouped_configs() or over those of the indices `configs`; None where
+    Triton is not installed."""
+    module = _triton_module()
     if module is None:
         return None
     import triton as real
-    grouped = GroupedMatmul(a_list, b_list, lib=real, kernel=module.grouped_matmul_kernel,
-                            configs=grouped_configs(real.Config))
-    return grouped
+    every = grouped_configs(real.Config)
+    return GroupedMatmul(a_list, b_list, lib=real, kernel=module.grouped_matmul_kernel,
+                         configs=every if configs is None else [every[i] for i in configs])
 
 
 def bench(dtypes, rounds):
