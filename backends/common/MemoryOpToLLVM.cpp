@@ -200,9 +200,13 @@ struct LoadOpConversion : public ConvertOpToLLVMPattern<tile::LoadOp> {
       }
       unpackVector(rewriter, loc, loaded, width, values);
     }
-    rewriter.replaceOp(op, isa<LLVM::LLVMStructType>(resultType)
-                               ? packStruct(rewriter, loc, resultType, values)
-                               : values.front());
+    if (isa<LLVM::LLVMStructType>(resultType)) {
+      rewriter.replaceOp(op, packStruct(rewriter, loc, resultType, values));
+      return success();
+    }
+    // A scalar: every lane loaded the same address in one instruction.
+    rewriter.replaceOp(op, target.warpUniform(rewriter, loc, values.front(),
+                                              tilegpu::getThreadsPerWarp(op)));
     return success();
   }
 

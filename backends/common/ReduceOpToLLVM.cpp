@@ -289,7 +289,9 @@ struct ReduceOpConversion : public ConvertOpToLLVMPattern<tile::ReduceOp> {
       if (acc.size() != 1)
         return op.emitOpError("internal error: a 1-D reduction left ")
                << acc.size() << " partial results in a thread";
-      results = acc.begin()->second;
+      // The totals, the same in every lane of every warp.
+      for (Value total : acc.begin()->second)
+        results.push_back(target.warpUniform(rewriter, loc, total, warpSize));
     } else {
       auto resultType =
           cast<RankedTensorType>(op.getResult().front().getType());

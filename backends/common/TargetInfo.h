@@ -46,6 +46,16 @@ public:
   virtual Value shuffleXor(RewriterBase &rewriter, Location loc, Value value,
                            unsigned mask, unsigned warpSize) const = 0;
 
+  /// `value`, a scalar (integer, float or pointer) that every lane of the
+  /// calling warp holds equal -- a scalar load, the total of a reduction --
+  /// in a form the code generator can tell is the same in every lane, in
+  /// which every lane takes part; `value` itself (the default) where the
+  /// target gains nothing from knowing it.
+  virtual Value warpUniform(RewriterBase &rewriter, Location loc, Value value,
+                            unsigned warpSize) const {
+    return value;
+  }
+
   /// A warp's cooperative load of `num` (1, 2 or 4) 8 x 8 matrices of
   /// 16-bit elements from shared memory, each lane giving the address of one
   /// 16-byte row (lanes 8i..8i+7 the rows of matrix i); lane l receives, of

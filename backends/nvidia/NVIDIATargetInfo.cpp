@@ -111,6 +111,25 @@ Value NVIDIATargetInfo::shuffleIdx(RewriterBase &rewriter, Location loc,
                               UnitAttr());
 }
 
+// ptxas holds a value that it can prove equal in every lane of a warp (a
+// kernel parameter, a special register, a shuffle from one lane for all)
+// in a uniform register, and computes what depends on such values alone on
+// the uniform datapath, beside the vector one. A loaded value it cannot
+// prove uniform, and a loop whose trip count depends on one may diverge,
+// so the loop's scalar work goes to vector registers: tutorial 08's
+// grouped GEMM, whose problem sizes and addresses are loaded, executed 29%
+// more warp instructions than tutorial 09's persistent kernel on the same
+// problem (vector IMAD, ISETP, SEL and R2UR where the latter has UIADD3,
+// USEL, UISETP), 14% more with the broadcast (Nsight Compute,
+// bench/RESULTS.md, session 19).
+Value NVIDIATargetInfo::warpUniform(RewriterBase &rewriter, Location loc,
+                                    Value value, unsigned warpSize) const {
+  Value lane0 = i32Constant(rewriter, loc, 0);
+  return shuffleScalar(rewriter, loc, value, [&](Value word) {
+    return shuffleIdx(rewriter, loc, word, lane0, warpSize);
+  });
+}
+
 Value NVIDIATargetInfo::shuffleXor(RewriterBase &rewriter, Location loc,
                                    Value value, unsigned mask,
                                    unsigned warpSize) const {

@@ -41,6 +41,11 @@ public:
   static void programBarrier(RewriterBase &rewriter, Location loc);
   Value shuffleIdx(RewriterBase &rewriter, Location loc, Value value,
                    Value lane, unsigned warpSize) const override;
+  /// Lane 0's value broadcast by shfl.sync.idx, which ptxas knows to be
+  /// warp-uniform: values computed from it, and loops bounded by it, can
+  /// then live in uniform registers (see the definition).
+  Value warpUniform(RewriterBase &rewriter, Location loc, Value value,
+                    unsigned warpSize) const override;
   Value selectWord(RewriterBase &rewriter, Location loc, Value condition,
                    Value a, Value b) const override;
   /// stmatrix: sm_90 and newer.

@@ -24,16 +24,23 @@
 // CHECK-NEXT: %[[S4:.*]] = llvm.add %[[S3]], %[[NY]] : i32
 // CHECK-NEXT: %[[S5:.*]] = llvm.add %[[S4]], %[[NZ]] : i32
 // CHECK-NEXT: %[[S6:.*]] = llvm.add %[[S5]], %[[N]] : i32
-// A scalar access: one element, aligned to its size. Every thread loads it;
-// thread 0 alone stores it (a predicated st.global), so that no thread's
-// store lands before another thread's load of the same address.
+// A scalar access: one element, aligned to its size. Every thread loads it
+// and takes lane 0's value (shfl.sync.idx), which ptxas knows to be the same
+// in every lane; thread 0 alone stores it (a predicated st.global), so that
+// no thread's store lands before another thread's load of the same address.
 // CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %[[X]][%[[S6]]] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
 // CHECK-NEXT: %[[V:.*]] = llvm.load %[[P]] {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// CHECK-NEXT: %[[LANE0:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT: %[[VI:.*]] = llvm.bitcast %[[V]] : f32 to i32
+// CHECK-NEXT: %[[ALL:.*]] = llvm.mlir.constant(-1 : i32) : i32
+// CHECK-NEXT: %[[CLAMP:.*]] = llvm.mlir.constant(31 : i32) : i32
+// CHECK-NEXT: %[[SH:.*]] = nvvm.shfl.sync idx %[[ALL]], %[[VI]], %[[LANE0]], %[[CLAMP]] : i32 -> i32
+// CHECK-NEXT: %[[U:.*]] = llvm.bitcast %[[SH]] : i32 to f32
 // CHECK-NEXT: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK-NEXT: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-NEXT: %[[FIRST:.*]] = llvm.icmp "eq" %[[TID]], %[[ZERO]] : i32
 // CHECK-NEXT: %[[A:.*]] = llvm.ptrtoint %[[P]] : !llvm.ptr<1> to i64
-// CHECK-NEXT: %[[B:.*]] = llvm.bitcast %[[V]] : f32 to i32
+// CHECK-NEXT: %[[B:.*]] = llvm.bitcast %[[U]] : f32 to i32
 // CHECK-NEXT: llvm.inline_asm has_side_effects "@$2 st.global.b32 [$0], $1;", "l,r,b" %[[A]], %[[B]], %[[FIRST]]
 // CHECK-NEXT: llvm.return
 // CHECK-LABEL: llvm.func @helper

@@ -42,4 +42,8 @@
 // ONE-NOT: bar.sync
 // ONE-COUNT-160: shfl.sync.bfly.b32
 // ONE-NOT: shfl.sync
+// (The scalar total of the last reduction, lane 0's for all: see
+// ptx-uniform.mlir.)
+// ONE: shfl.sync.idx.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, 0, 31, -1;
+// ONE-NOT: shfl.sync
 // ONE: bar.sync 0;
