@@ -22,6 +22,9 @@ You will learn about:
 * finding which problem a tile belongs to with block operations: the
   running total of the problems' tile counts (`tl.cumsum`) and a count of
   the totals at or below the tile (`tl.sum`);
+* reading the next tile's problem (its sizes, strides and addresses) while
+  the current tile computes: values carried from one iteration of the loop
+  over tiles to the next;
 * masking every edge (M, N and K of each problem need not be multiples of
   the block sizes).
 
@@ -121,6 +124,38 @@ def snake_tile(i, total_tiles, programs):
 
 
 @triton.jit
+def tile_problem(t, groups, tiles, tile_ends, tiles_n, sizes, lds, a_addrs, b_addrs, c_addrs,
+                 GROUP_COUNT, ALIGNED: tl.constexpr):
+    """What a program needs of tile t's problem: the tile's index in it, the
+    problem's tiles per row of tiles, M, N, K, the row strides of A, B and C
+    and their addresses. Past the last tile (t >= the total) the last
+    problem's, so that the loads stay within the arrays."""
+    g = tl.minimum(tl.sum((tile_ends <= t).to(tl.int32), axis=0), GROUP_COUNT - 1)
+    first_tile = tl.sum(tl.where(groups == g, tile_ends - tiles, 0), axis=0)
+    n_tiles = tl.sum(tl.where(groups == g, tiles_n, 0), axis=0)
+    M = tl.load(sizes + g * 3)
+    N = tl.load(sizes + g * 3 + 1)
+    K = tl.load(sizes + g * 3 + 2)
+    lda = tl.load(lds + g * 3)
+    ldb = tl.load(lds + g * 3 + 1)
+    ldc = tl.load(lds + g * 3 + 2)
+    if ALIGNED:
+        # The launcher checked that every matrix starts at a multiple of 16
+        # bytes and that N, K and the row strides are multiples of 8
+        # elements (16 bytes): rows are then copied 16 bytes at a time
+        # (cp.async), which the compiler cannot know of values loaded from
+        # memory. (The addresses are checked likewise; their hint is given
+        # where they become pointers.)
+        N = tl.multiple_of(N, 8)
+        K = tl.multiple_of(K, 8)
+        lda = tl.multiple_of(lda, 8)
+        ldb = tl.multiple_of(ldb, 8)
+        ldc = tl.multiple_of(ldc, 8)
+    return (t - first_tile, n_tiles, M, N, K, lda, ldb, ldc,
+            tl.load(a_addrs + g), tl.load(b_addrs + g), tl.load(c_addrs + g))
+
+
+@triton.jit
 def grouped_matmul_kernel(a_addrs, b_addrs, c_addrs, sizes, lds, GROUP_COUNT,
                           DTYPE: tl.constexpr, GROUPS_POW2: tl.constexpr,
                           ALIGNED: tl.constexpr,
@@ -134,38 +169,24 @@ def grouped_matmul_kernel(a_addrs, b_addrs, c_addrs, sizes, lds, GROUP_COUNT,
     tiles = tl.cdiv(ms, BLOCK_SIZE_M) * tiles_n
     tile_ends = tl.cumsum(tiles, axis=0)
     total_tiles = tl.sum(tiles, axis=0)
-    for i in tl.range(tl.program_id(0), total_tiles, tl.num_programs(0)):
-        t = snake_tile(i, total_tiles, tl.num_programs(0))
-        # The problem of tile t, and the tile's place in it.
-        g = tl.sum((tile_ends <= t).to(tl.int32), axis=0)
-        first_tile = tl.sum(tl.where(groups == g, tile_ends - tiles, 0), axis=0)
-        n_tiles = tl.sum(tl.where(groups == g, tiles_n, 0), axis=0)
-        M = tl.load(sizes + g * 3)
-        N = tl.load(sizes + g * 3 + 1)
-        K = tl.load(sizes + g * 3 + 2)
-        pid_m, pid_n = tile_coordinates(t - first_tile, tl.cdiv(M, BLOCK_SIZE_M), n_tiles,
-                                        GROUP_SIZE_M)
-
-        lda = tl.load(lds + g * 3)
-        ldb = tl.load(lds + g * 3 + 1)
-        ldc = tl.load(lds + g * 3 + 2)
-        a_ptr = tl.load(a_addrs + g).to(tl.pointer_type(DTYPE))
-        b_ptr = tl.load(b_addrs + g).to(tl.pointer_type(DTYPE))
-        c_ptr = tl.load(c_addrs + g).to(tl.pointer_type(DTYPE))
-        if ALIGNED:
-            # The launcher checked that every matrix starts at a multiple of
-            # 16 bytes and that N, K and the row strides are multiples of 8
-            # elements (16 bytes): rows are then copied 16 bytes at a time
-            # (cp.async), which the compiler cannot know of values loaded
-            # from memory.
+    programs = tl.num_programs(0)
+    # The problem of the program's first tile. In the loop, the next tile's
+    # is read before this tile's K loop, so that its loads (a chain of two:
+    # the problem's index, then its entries) are in flight while this tile
+    # computes instead of delaying the start of the next one.
+    (tile, n_tiles, M, N, K, lda, ldb, ldc, a_addr, b_addr,
+     c_addr) = tile_problem(snake_tile(tl.program_id(0), total_tiles, programs), groups, tiles,
+                            tile_ends, tiles_n, sizes, lds, a_addrs, b_addrs, c_addrs,
+                            GROUP_COUNT, ALIGNED)
+    for i in tl.range(tl.program_id(0), total_tiles, programs):
+        pid_m, pid_n = tile_coordinates(tile, tl.cdiv(M, BLOCK_SIZE_M), n_tiles, GROUP_SIZE_M)
+        a_ptr = a_addr.to(tl.pointer_type(DTYPE))
+        b_ptr = b_addr.to(tl.pointer_type(DTYPE))
+        c_ptr = c_addr.to(tl.pointer_type(DTYPE))
+        if ALIGNED:  # (see tile_problem)
             a_ptr = tl.multiple_of(a_ptr, 16)
             b_ptr = tl.multiple_of(b_ptr, 16)
             c_ptr = tl.multiple_of(c_ptr, 16)
-            N = tl.multiple_of(N, 8)
-            K = tl.multiple_of(K, 8)
-            lda = tl.multiple_of(lda, 8)
-            ldb = tl.multiple_of(ldb, 8)
-            ldc = tl.multiple_of(ldc, 8)
 
         offs_m = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
         offs_n = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
@@ -175,11 +196,17 @@ def grouped_matmul_kernel(a_addrs, b_addrs, c_addrs, sizes, lds, GROUP_COUNT,
         # in tutorial 09 (accumulate_k_blocks).
         a_ptrs = a_ptr + (offs_m % M)[:, None] * lda + offs_k[None, :]
         b_ptrs = b_ptr + offs_k[:, None] * ldb + (offs_n % N)[None, :]
+        (next_tile, next_n_tiles, next_M, next_N, next_K, next_lda, next_ldb, next_ldc,
+         next_a, next_b, next_c) = tile_problem(snake_tile(i + programs, total_tiles, programs),
+                                                groups, tiles, tile_ends, tiles_n, sizes, lds,
+                                                a_addrs, b_addrs, c_addrs, GROUP_COUNT, ALIGNED)
         accumulator = accumulate_k_blocks(a_ptrs, b_ptrs, offs_k, 0, tl.cdiv(K, BLOCK_SIZE_K), K,
                                           1, ldb, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K)
         c_ptrs = c_ptr + offs_m[:, None] * ldc + offs_n[None, :]
         tl.store(c_ptrs, accumulator.to(DTYPE),
                  mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+        tile, n_tiles, M, N, K = next_tile, next_n_tiles, next_M, next_N, next_K
+        lda, ldb, ldc, a_addr, b_addr, c_addr = next_lda, next_ldb, next_ldc, next_a, next_b, next_c
 
 
 def grouped_configs(config_type=None):
@@ -347,7 +374,8 @@ def _triton_module():
     """This tutorial's kernel (and the helpers it calls) under Triton, built
     once; None where Triton is not installed."""
     return triton.testing.under_triton(accumulate_k_blocks, tile_coordinates, snake_tile,
-                                       grouped_matmul_kernel, name="triton_grouped_gemm")
+                                       tile_problem, grouped_matmul_kernel,
+                                       name="triton_grouped_gemm")
 
 
 def triton_grouped(a_list, b_list, configs=None):
