@@ -12,8 +12,8 @@ comes from (bench/RESULTS.md, session 18).
 REV:tutorials/08-grouped-gemm.py > old.py`), measured in the same rounds
 under the names terrazzo<config>-v<n> and triton<config>-v<n> (v1: the
 first file given). `--group-size-m` measures each configuration with those
-GROUP_SIZE_M (tile order inside a problem; the tutorial's is 1), named
-terrazzo<config>-g<G> where not 1. `--reference` adds tutorial 09's
+GROUP_SIZE_M (tile order inside a problem) instead of its own, named
+terrazzo<config>-g<G>. `--reference` adds tutorial 09's
 persistent pointer kernel (its first configuration, GROUP_SIZE_M 8) on the
 lists of one problem: the same K loop without the grouped kernel's lookups.
 
@@ -48,7 +48,7 @@ def main():
                         default=list(range(len(t08.grouped_configs()))))
     parser.add_argument("--lists", nargs="+", default=list(LISTS), choices=list(LISTS))
     parser.add_argument("--tutorial", nargs="+", default=[])
-    parser.add_argument("--group-size-m", type=int, nargs="+", default=[1])
+    parser.add_argument("--group-size-m", type=int, nargs="+", default=[None])
     parser.add_argument("--reference", action="store_true")
     args = parser.parse_args()
     dtype = getattr(torch, args.dtype)
@@ -71,10 +71,11 @@ def main():
             for suffix, module in versions.items():
                 for gsm in args.group_size_m:
                     config = module.grouped_configs()[index]
-                    config.kwargs["GROUP_SIZE_M"] = gsm
-                    name = f"{index}{suffix}" + ("" if gsm == 1 else f"-g{gsm}")
+                    if gsm is not None:
+                        config.kwargs["GROUP_SIZE_M"] = gsm
+                    name = f"{index}{suffix}" + ("" if gsm is None else f"-g{gsm}")
                     providers[f"terrazzo{name}"] = module.GroupedMatmul(a, b, configs=[config])
-                    if gsm == 1:
+                    if gsm is None:
                         found = module.triton_grouped(a, b, configs=[index])
                         if found is not None:
                             providers[f"triton{name}"] = found
