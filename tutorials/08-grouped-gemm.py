@@ -345,7 +345,9 @@ def relative_errors(a_list, b_list, c_list):
 # Unit test
 # ---------
 
-def check():
+def check(configs=None):
+    """The kernel on GPU against float64 products, autotuned over
+    grouped_configs() or over `configs` (one: that configuration)."""
     rng = np.random.default_rng()
     # Tails everywhere, one-row and eight-column problems, a K of 8; rows
     # of 16 bytes or more (the aligned kernel), and the same with an odd N
@@ -357,7 +359,8 @@ def check():
         make = lambda r, c: torch.from_numpy(
             rng.standard_normal((r, c)).astype(np.float32)).cuda().to(dtype)
         a_list, b_list = random_problems(sizes, make)
-        errors = relative_errors(a_list, b_list, GroupedMatmul(a_list, b_list)())
+        errors = relative_errors(a_list, b_list,
+                                 GroupedMatmul(a_list, b_list, configs=configs)())
         limit = 1e-2 if dtype == torch.bfloat16 else 2e-3
         print(f"GPU: {len(sizes)} problems {dtype}: largest relative error "
               f"{max(errors):.2e} against float64")

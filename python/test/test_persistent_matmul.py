@@ -588,6 +588,16 @@ def test_gpu_tutorial_08_check(torch_cuda, t08):
 
 
 @pytest.mark.gpu
+def test_gpu_grouped_every_config(torch_cuda, t08):
+    # The tutorial's check (tails in M, N and K, one-row and eight-column
+    # problems, aligned and not) under each configuration alone: the
+    # autotuned check above validates only the one it picks.
+    _sm90(torch_cuda)
+    for config in t08.grouped_configs():
+        t08.check(configs=[config])
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("m,n,k", [(1, 1000, 1032), (16, 4096, 4096), (33, 1000, 1032),
                                    (128, 4096, 4096)])
 def test_gpu_split_k_every_config(torch_cuda, skinny, m, n, k, rng):
