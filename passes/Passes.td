@@ -332,7 +332,9 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     its copies need from outside the loop (bounds, tensor maps, the
     coordinates' inputs) is scalar code in the function's top block or the
     tile loop's body (from its induction variable, not from what it
-    carries), and the rings and stacks of all the function's pipelined
+    carries; no tensor map built per tile, which the producer, running
+    ahead, would rebuild while its copies of the tile before still read
+    it), and the rings and stacks of all the function's pipelined
     loops fit in shared memory together with the buffers staged outside
     them (in no loop whose own body holds a dot; or the largest conversion
     there) and 1 KiB (a specialized loop's ring lives as long as
@@ -492,8 +494,8 @@ def TerrazzoLowerTensorDescriptors
     loop-carried value) is an error, as is any other use of a descriptor.
 
     With `keep-tma` (sm_90), descriptors that TMA can serve stay for
-    terrazzo-lower-descriptors-to-tma: created at the top level of a kernel,
-    used only by loads and stores, a block TMA can copy (elements of 1, 2,
+    terrazzo-lower-descriptors-to-tma: created in a kernel's body or in
+    scf.for loops and scf.if branches there, used only by loads and stores, a block TMA can copy (elements of 1, 2,
     4 or 8 bytes, power-of-two sizes, at least 16 bytes and a multiple of
     16 along the innermost dimension) and, by AxisInfo, a base aligned to
     16 bytes, an innermost stride of 1 and other strides multiples of 16

@@ -97,6 +97,10 @@ mlir::terrazzo::producerSlice(scf::ForOp loop,
          def->getBlock() != home) ||
         !isScalarCode(def))
       return failure();
+    // A tensor map built per tile: the producer, running ahead, would
+    // rebuild it while its copies of the tile before may still read it.
+    if (isa<tilegpu::TensormapCreateOp>(def) && def->getBlock() == home && tile)
+      return failure();
     if (slice.insert(def))
       llvm::append_range(worklist, def->getOperands());
   }

@@ -37,14 +37,26 @@ SmallVector<ValueRange> accessCoordinates(tile::MakeTensorDescOp desc) {
 
 } // namespace
 
+Operation *mlir::terrazzo::kernelOfStraightNest(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    if (auto func = dyn_cast<func::FuncOp>(parent))
+      return func.isPublic() && !func.isExternal() ? func.getOperation()
+                                                   : nullptr;
+    if (!isa<scf::ForOp, scf::IfOp>(parent))
+      return nullptr;
+  }
+  return nullptr;
+}
+
 bool mlir::terrazzo::canLowerToTma(tile::MakeTensorDescOp desc,
                                    const ModuleAxisInfoAnalysis &axisInfo) {
-  auto func = dyn_cast<func::FuncOp>(desc->getParentOp());
-  if (!func || !func.isPublic())
+  Operation *func = kernelOfStraightNest(desc);
+  if (!func)
     return false;
   for (Operation *user : desc->getUsers())
     if (!isa<tile::DescLoadOp, tile::DescStoreOp>(user) ||
-        user->getParentOfType<func::FuncOp>() != func)
+        user->getParentOfType<func::FuncOp>().getOperation() != func)
       return false;
   RankedTensorType block = desc.getType().getBlockType();
   int64_t elementBytes = block.getElementTypeBitWidth() / 8;

@@ -12,9 +12,17 @@ namespace mlir::terrazzo {
 
 class ModuleAxisInfoAnalysis;
 
+/// The kernel (a public function) that holds `op` in its body directly or
+/// in a nest of scf.for loops and scf.if branches only, else null. Their
+/// bounds and conditions are scalars, the same for every thread of the
+/// program, so every thread reaches what the nest reaches: a tensor map
+/// built there (with a barrier of the program) is built by all.
+Operation *kernelOfStraightNest(Operation *op);
 
-/// Whether `desc` can be lowered to TMA: created at the top level of a
-/// kernel (a public function), used only by desc_load and desc_store, its
+/// Whether `desc` can be lowered to TMA: created in a kernel's body or in a
+/// straight nest of loops and branches there (kernelOfStraightNest: a
+/// descriptor made per tile of a persistent loop, or per problem of a
+/// grouped GEMM), used only by desc_load and desc_store, its
 /// block one TMA can copy (tilegpu::getTmaSharedLayout), its base known
 /// aligned to 16 bytes, its innermost stride the constant 1 and its other
 /// strides known multiples of 16 bytes (AxisInfo: divisibility hints of the

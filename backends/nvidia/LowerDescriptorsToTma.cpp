@@ -263,9 +263,10 @@ struct LowerDescriptorsToTmaPass
         return;
       }
       for (tile::MakeTensorDescOp desc : descs)
-        if (desc->getParentOp() != func) {
-          desc.emitOpError("must be created at the top level of the kernel "
-                           "to use TMA (not in a loop or branch)");
+        if (kernelOfStraightNest(desc) != func) {
+          desc.emitOpError("must be created in the kernel's body, or in "
+                           "scf.for loops and scf.if branches there, to use "
+                           "TMA");
           failedAny = true;
           return;
         }
@@ -324,6 +325,17 @@ struct LowerDescriptorsToTmaPass
                                 "with terrazzo-lower-tensor-descriptors");
       tilegpu::MemDescType bufferType = tmaBufferType(desc);
       SmallVector<int32_t> box32(box.begin(), box.end());
+      // A map built in a loop is rebuilt in the same slot every iteration:
+      // the previous iteration's TMA stores through it, left in flight
+      // (lowerStore), must be complete first. (Its loads are: each is
+      // waited for in the iteration that issued it, the pipeliner's too,
+      // which needs a map from outside the loop it pipelines.)
+      if (desc->getParentOfType<scf::ForOp>() &&
+          llvm::any_of(desc->getUsers(), [](Operation *user) {
+            return isa<tile::DescStoreOp>(user);
+          }))
+        tilegpu::AsyncTMAStoreWaitOp::create(b, descLoc, uint32_t(0),
+                                             /*complete=*/true);
       Value map = tilegpu::TensormapCreateOp::create(
           b, descLoc, scratchType, slot, desc.getBase(), desc.getShape(),
           desc.getStrides(), b.getDenseI32ArrayAttr(box32),

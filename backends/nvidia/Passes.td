@@ -121,9 +121,16 @@ def TerrazzoLowerDescriptorsToTma
     halves) share that buffer, each waiting in the same way for the store
     before it.
 
+    A descriptor made in `scf.for` loops (and `scf.if`s) has its map
+    rebuilt in the same slot each time it is made (a map per tile, or per
+    problem of a grouped GEMM); when it is stored through, an
+    `async_tma_store_wait` (0) with `complete` precedes the rebuild, since
+    the previous iteration's TMA store may still read the map.
+
     Descriptors are expected to have been filtered by
-    terrazzo-lower-tensor-descriptors with `keep-tma`; one created outside
-    a kernel's top level, or whose block TMA cannot copy, is an error.
+    terrazzo-lower-tensor-descriptors with `keep-tma`; one created
+    elsewhere than a kernel's body or a nest of `scf.for` and `scf.if`
+    there, or whose block TMA cannot copy, is an error.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tile::TileDialect",

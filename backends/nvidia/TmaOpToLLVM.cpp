@@ -498,9 +498,9 @@ struct AsyncTMAStoreWaitOpConversion
   matchAndRewrite(tilegpu::AsyncTMAStoreWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     // Threads without bulk groups (all but the issuing one) return at once.
-    NVVM::CpAsyncBulkWaitGroupOp::create(rewriter, op.getLoc(),
-                                         uint32_t(op.getPendings()),
-                                         rewriter.getUnitAttr());
+    NVVM::CpAsyncBulkWaitGroupOp::create(
+        rewriter, op.getLoc(), uint32_t(op.getPendings()),
+        op.getComplete() ? UnitAttr() : rewriter.getUnitAttr());
     rewriter.eraseOp(op);
     return success();
   }

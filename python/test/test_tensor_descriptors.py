@@ -8,6 +8,8 @@ same kernels on a GPU.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -327,6 +329,82 @@ def test_tma_ptx_on_sm90(tmp_path):
     assert "cp.async.bulk.wait_group.read" in ptx
     assert "ld.global" not in ptx and "st.global" not in ptx
     _assemble(ptx, tmp_path)
+
+
+@triton.jit
+def per_problem_kernel(x_ptr, y_ptr, offsets, sizes, COUNT, BM: tl.constexpr,
+                       BN: tl.constexpr):
+    # Problem g: an M x N row-major float32 matrix at offsets[g] of x and y
+    # (N a multiple of 4: 16-byte rows); y = x * 2 + 1 through descriptors
+    # made for each problem inside the loop over problems (a grouped GEMM's
+    # per-problem operands), the programs taking rows of blocks in turn.
+    for g in range(COUNT):
+        off = tl.multiple_of(tl.load(offsets + g), 4)
+        M = tl.load(sizes + 2 * g)
+        N = tl.multiple_of(tl.load(sizes + 2 * g + 1), 4)
+        xd = tl.make_tensor_descriptor(x_ptr + off, [M, N], [N, 1], [BM, BN])
+        yd = tl.make_tensor_descriptor(y_ptr + off, [M, N], [N, 1], [BM, BN])
+        for bm in range(tl.program_id(0) * BM, M, tl.num_programs(0) * BM):
+            for bn in range(0, N, BN):
+                yd.store([bm, bn], xd.load([bm, bn]) * 2 + 1)
+
+
+def _problems(rng, sizes):
+    """x (every problem's elements, each 16-byte aligned, NaN between
+    them), the offsets and the sizes tables."""
+    offsets, total = [], 0
+    for m, n in sizes:
+        offsets.append(total)
+        total += -(-(m * n + 7) // 4) * 4  # a gap, then 16-byte alignment
+    x = np.full(total, np.nan, np.float32)
+    for (m, n), off in zip(sizes, offsets):
+        x[off:off + m * n] = rng.standard_normal(m * n).astype(np.float32)
+    return x, np.array(offsets, np.int32), np.array(sizes, np.int32).reshape(-1)
+
+
+PER_PROBLEM_SIZES = [(37, 44), (64, 64), (5, 132), (100, 8)]
+
+
+def test_per_problem_descriptors_interpreter(rng):
+    x, offsets, sizes = _problems(rng, PER_PROBLEM_SIZES)
+    y = np.full_like(x, np.nan)
+    interp(per_problem_kernel)[(3,)](x, y, offsets, sizes, len(PER_PROBLEM_SIZES), BM=16,
+                                     BN=32)
+    want = np.where(np.isnan(x), np.nan, x.astype(np.float64) * 2 + 1)
+    np.testing.assert_allclose(y, want.astype(np.float32), rtol=0)
+
+
+def test_per_problem_descriptors_ptx(tmp_path):
+    # The maps are built in the loop over problems (tensormap.replace after
+    # the loop's label), loads and stores go by TMA, and the store's map is
+    # rebuilt only after the previous problem's stores are complete
+    # (cp.async.bulk.wait_group without .read).
+    x = np.zeros(64, np.float32)
+    table = np.zeros(8, np.int32)
+    ptx = _ptx_for(per_problem_kernel, x, x, table, table, 4, BM=16, BN=32)
+    loop = ptx[ptx.index("$L__BB"):]
+    assert "tensormap.replace.tile.global_address" in loop
+    assert "cp.async.bulk.tensor.2d.shared::cluster.global" in ptx
+    assert "cp.async.bulk.tensor.2d.global.shared::cta" in ptx
+    assert re.search(r"cp\.async\.bulk\.wait_group\s+0;", ptx)
+    assert "ld.global.v" not in ptx and "st.global" not in ptx
+    _assemble(ptx, tmp_path)
+
+
+@pytest.mark.gpu
+def test_gpu_per_problem_descriptors(torch_cuda, rng):
+    torch = torch_cuda
+    x, offsets, sizes = _problems(rng, PER_PROBLEM_SIZES)
+    xd = torch.from_numpy(x).cuda()
+    y = torch.full_like(xd, float("nan"))
+    per_problem_kernel[(3,)](xd, y, torch.from_numpy(offsets).cuda(),
+                             torch.from_numpy(sizes).cuda(), len(PER_PROBLEM_SIZES),
+                             BM=16, BN=32)
+    torch.cuda.synchronize()
+    # Every element of every problem written (x * 2 + 1, one rounding), the
+    # gaps between problems left alone.
+    want = np.where(np.isnan(x), np.nan, x.astype(np.float64) * 2 + 1)
+    np.testing.assert_allclose(y.cpu().numpy(), want.astype(np.float32), rtol=0)
 
 
 @pytest.mark.parametrize("case", ["1d", "3d", "split"])

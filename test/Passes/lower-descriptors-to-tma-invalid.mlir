@@ -13,16 +13,24 @@ func.func private @helper(%x: !tile.ptr<f32>, %n: i32, %i: i32) -> tensor<128xf3
 
 // -----
 
-func.func @in_loop(%x: !tile.ptr<f32>, %n: i32) {
+// A while loop: its condition is not a scalar bound the pass can see every
+// thread of the program reach (scf.for and scf.if nests are accepted: see
+// lower-descriptors-to-tma.mlir).
+func.func @in_while(%x: !tile.ptr<f32>, %n: i32) {
   %c0 = arith.constant 0 : i32
-  %c4 = arith.constant 4 : i32
   %c1i = arith.constant 1 : i32
   %c1 = arith.constant 1 : i64
-  scf.for %k = %c0 to %c4 step %c1i : i32 {
-    // expected-error @+1 {{must be created at the top level of the kernel to use TMA (not in a loop or branch)}}
+  %r = scf.while (%k = %c0) : (i32) -> i32 {
+    %go = arith.cmpi slt, %k, %n : i32
+    scf.condition(%go) %k : i32
+  } do {
+  ^bb0(%k: i32):
+    // expected-error @+1 {{must be created in the kernel's body, or in scf.for loops and scf.if branches there, to use TMA}}
     %d = tile.make_tensor_desc %x, [%n], [%c1] : !tile.ptr<f32> -> !tile.tensordesc<tensor<128xf32>>
     %v = tile.desc_load %d[%k] : !tile.tensordesc<tensor<128xf32>> -> tensor<128xf32>
     tile.desc_store %d[%k], %v : !tile.tensordesc<tensor<128xf32>>, tensor<128xf32>
+    %k1 = arith.addi %k, %c1i : i32
+    scf.yield %k1 : i32
   }
   return
 }

@@ -288,6 +288,58 @@ func.func @store_in_while(%y: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m:
 
 // -----
 
+// Descriptors made in a loop (a grouped GEMM's per-problem A and C, the
+// problem's address loaded each iteration) and under a branch there: each
+// map is built in the loop, in its own slot of the program's scratch (128
+// bytes apart), where the descriptor was. The map a store goes through is
+// rebuilt only once the previous iteration's store through it is complete
+// (async_tma_store_wait with `complete`, before its tensormap_create); the
+// store itself keeps the in-loop form (buffer before the loop, left in
+// flight). Must not: no such wait before a map only loaded through.
+// CHECK-LABEL: func.func @per_tile_maps
+// CHECK: %[[SCRATCH:.*]] = tile.addptr %{{.*}}, %{{.*}} : !tile.ptr<i8>, i64
+// CHECK: %[[BUF:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #{{.*}}, mutable>
+// CHECK: scf.for
+// CHECK: %[[A:.*]] = tile.load
+// CHECK: %[[ABASE:.*]] = tile.int_to_ptr %[[A]]
+// CHECK-NOT: tilegpu.async_tma_store_wait
+// CHECK: %[[ASLOT:.*]] = tile.addptr %[[SCRATCH]], %{{.*}} : !tile.ptr<i8>, i64
+// CHECK-NEXT: %[[AMAP:.*]] = tilegpu.tensormap_create %[[ASLOT]], %[[ABASE]]
+// CHECK: tilegpu.async_tma_copy_global_to_local %[[AMAP]]
+// CHECK: scf.if
+// CHECK: %[[CSLOT:.*]] = tile.addptr %[[SCRATCH]], %{{.*}} : !tile.ptr<i8>, i64
+// CHECK-NEXT: tilegpu.async_tma_store_wait {complete, pendings = 0 : i32}
+// CHECK-NEXT: %[[CMAP:.*]] = tilegpu.tensormap_create %[[CSLOT]]
+// CHECK: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_store %{{.*}}, %[[BUF]]
+// CHECK: tilegpu.async_tma_copy_local_to_global %[[CMAP]]
+// CHECK: }
+// CHECK: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: return
+func.func @per_tile_maps(%addrs: !tile.ptr<i64> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %n: i32 {tile.divisibility = 16 : i32}, %tiles: i32, %c: i1) {
+  %pid = tile.program_id x : i32
+  %c1i = arith.constant 1 : i32
+  %c64i = arith.constant 64 : i32
+  %c1 = arith.constant 1 : i64
+  %s = arith.extsi %n : i32 to i64
+  scf.for %t = %pid to %tiles step %c1i : i32 {
+    %ap = tile.addptr %addrs, %t : !tile.ptr<i64>, i32
+    %a = tile.load %ap : !tile.ptr<i64>
+    %abase = tile.int_to_ptr %a {tile.divisibility = array<i64: 16>} : i64 -> !tile.ptr<f16>
+    %ad = tile.make_tensor_desc %abase, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+    %i = arith.muli %t, %c64i : i32
+    %v = tile.desc_load %ad[%i, %c64i] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+    scf.if %c {
+      %yd = tile.make_tensor_desc %y, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+      tile.desc_store %yd[%c64i, %c64i], %v : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
+    }
+  }
+  return
+}
+
+// -----
+
 // A 16-bit tensor-core result converted to another layout for its store
 // is written into the store's buffer from the accumulator layout (the
 // lowering uses stmatrix there), and the conversion goes. Must not: a

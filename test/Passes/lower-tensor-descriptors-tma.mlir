@@ -292,3 +292,52 @@ func.func @store_unaligned_extent(%base: !tile.ptr<f32> {tile.divisibility = 16 
   tile.desc_store %o[%i, %i], %v : !tile.tensordesc<tensor<16x32xf32>>, tensor<16x32xf32>
   return
 }
+
+// -----
+
+// A descriptor made in a loop over tiles, from a base loaded there (a
+// grouped GEMM's per-problem operand), and one made under a branch in that
+// loop: both stay (their maps are built where they are made). Must not: one
+// made in a while loop is lowered to pointers.
+// CHECK-LABEL: func.func @made_in_loops
+// CHECK: scf.for
+// CHECK: tile.make_tensor_desc
+// CHECK: tile.desc_load
+// CHECK: scf.if
+// CHECK: tile.make_tensor_desc
+// CHECK: tile.desc_load
+// CHECK: scf.while
+// CHECK-NOT: tile.make_tensor_desc
+// CHECK: tile.load
+// CHECK: return
+func.func @made_in_loops(%addrs: !tile.ptr<i64> {tile.divisibility = 16 : i32}, %base: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %n: i32 {tile.divisibility = 16 : i32}, %tiles: i32, %c: i1) {
+  %pid = tile.program_id x : i32
+  %c1i = arith.constant 1 : i32
+  %c64i = arith.constant 64 : i32
+  %c1 = arith.constant 1 : i64
+  %s = arith.extsi %n : i32 to i64
+  scf.for %t = %pid to %tiles step %c1i : i32 {
+    %ap = tile.addptr %addrs, %t : !tile.ptr<i64>, i32
+    %a = tile.load %ap : !tile.ptr<i64>
+    %abase = tile.int_to_ptr %a {tile.divisibility = array<i64: 16>} : i64 -> !tile.ptr<f16>
+    %ad = tile.make_tensor_desc %abase, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+    %i = arith.muli %t, %c64i : i32
+    %v = tile.desc_load %ad[%i, %c64i] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+    scf.if %c {
+      %bd = tile.make_tensor_desc %base, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+      %w = tile.desc_load %bd[%i, %c64i] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+    }
+  }
+  %r = scf.while (%t = %pid) : (i32) -> i32 {
+    %go = arith.cmpi slt, %t, %tiles : i32
+    scf.condition(%go) %t : i32
+  } do {
+  ^bb0(%t: i32):
+    %wd = tile.make_tensor_desc %base, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+    %j = arith.muli %t, %c64i : i32
+    %u = tile.desc_load %wd[%j, %c64i] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+    %next = arith.addi %t, %c1i : i32
+    scf.yield %next : i32
+  }
+  return
+}

@@ -2454,6 +2454,69 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
+// Must not: the same GEMM with A's tensor map built per tile, in the loop
+// over tiles (a map per problem, from scalar code of the tile: what the
+// producer could clone): not specialized, since the
+// producer, running ahead, would rebuild the map while its copies of the
+// tile before still read it; the K loop is pipelined on a ring of its own.
+// CHECK-LABEL: func.func @tma_gemm_per_tile_map_not_specialized
+// CHECK-NOT: tilegpu.warp_specialize
+// CHECK: scf.for
+// CHECK: tilegpu.tensormap_create
+// CHECK: scf.for
+// CHECK: tilegpu.async_tma_copy_global_to_local
+// CHECK-NOT: tilegpu.warp_specialize
+// CHECK: return
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_gemm_per_tile_map_not_specialized(%slot: !tile.ptr<i8>, %abases: !tile.ptr<f16>, %mb: !tile.ptr<i8>, %tiles_n: i32, %k: i32, %first: i32, %tiles: i32, %programs: i32, %out: tensor<128x64x!tile.ptr<f32>, #mma>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %c128 = arith.constant 128 : i32
+    %c1l = arith.constant 1 : i64
+    %c4096l = arith.constant 4096 : i64
+    %c4096 = arith.constant 4096 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    scf.for %t = %first to %tiles step %programs : i32 {
+      %tm = arith.divsi %t, %tiles_n : i32
+      %tn = arith.remsi %t, %tiles_n : i32
+      %row = arith.muli %tm, %c128 : i32
+      %col = arith.muli %tn, %c64 : i32
+      %aoff = arith.muli %t, %c4096 : i32
+      %abase = tile.addptr %abases, %aoff : !tile.ptr<f16>, i32
+      %ma = tilegpu.tensormap_create %slot, %abase, [%c4096, %c4096], [%c4096l, %c1l] box = [128, 64] swizzle = 128 : !tile.ptr<i8>, !tile.ptr<f16> -> !tile.ptr<i8>
+      %res = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %zero) -> (tensor<128x64xf32, #mma>) : i32 {
+      %kk = arith.muli %i, %c64 : i32
+      %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x64xf16, #nv, mutable>
+      %abar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %abar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %abar, 16384 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %ma[%row, %kk] %a, %abar : !tile.ptr<i8>, !tilegpu.memdesc<128x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %abar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %abar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %bbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %bbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %bbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mb[%col, %kk] %b, %bbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %bbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %bbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %bt = tilegpu.memdesc_trans %b : !tilegpu.memdesc<64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nvt, mutable>
+      %d = tilegpu.warp_group_dot %a, %bt, %acc : !tilegpu.memdesc<128x64xf16, #nv, mutable>, !tilegpu.memdesc<64x64xf16, #nvt, mutable> -> tensor<128x64xf32, #mma>
+        scf.yield %d : tensor<128x64xf32, #mma>
+      } {tile.warp_specialize}
+      tile.store %out, %res : tensor<128x64x!tile.ptr<f32>, #mma>
+    }
+    return
+  }
+}
+
+// -----
+
 // Must not: the same GEMM flattened by hand (the accumulator reset to
 // zeros in the loop on a tile's last step): not specialized (the tile's
 // epilogue would sit in the consumers' loop between the stages); the dot

@@ -371,9 +371,12 @@ def TileGPU_AsyncTMAStoreWaitOp : TileGPU_Op<"async_tma_store_wait"> {
   let description = [{
     The thread that issued TMA stores waits until all but the `pendings`
     most recent groups have finished reading their shared buffers
-    (cp.async.bulk.wait_group.read).
+    (cp.async.bulk.wait_group.read). With `complete`, until they are
+    complete (cp.async.bulk.wait_group): their writes done and their tensor
+    maps no longer read, so that a map may be rewritten.
   }];
-  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$pendings);
+  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$pendings,
+                       UnitAttr:$complete);
   let assemblyFormat = "attr-dict";
 }
 
