@@ -6,7 +6,7 @@ comes from (bench/RESULTS.md, session 18).
 
     PYTHONPATH=<built terrazzo> python3 bench/grouped_gemm_compilers.py [--rounds 3] [--dtype float16]
         [--configs 0 1] [--lists mixed 4096^3] [--tutorial OTHER.py ...]
-        [--group-size-m 1 8] [--reference]
+        [--group-size-m 1 8] [--reference] [--tma]
 
 `--tutorial` adds other versions of tutorial 08 (e.g. `git show
 REV:tutorials/08-grouped-gemm.py > old.py`), measured in the same rounds
@@ -16,6 +16,8 @@ GROUP_SIZE_M (tile order inside a problem) instead of its own, named
 terrazzo<config>-g<G>. `--reference` adds tutorial 09's
 persistent pointer kernel (its first configuration, GROUP_SIZE_M 8) on the
 lists of one problem: the same K loop without the grouped kernel's lookups.
+`--tma` adds the tutorial's TMA form (grouped_matmul_tma_kernel), named
+terrazzo-tma<config> and triton-tma<config>.
 
 Each provider is checked against float64 products first (relative error
 below 1e-2); then the rounds interleave them (`do_bench` medians, L2
@@ -50,6 +52,7 @@ def main():
     parser.add_argument("--tutorial", nargs="+", default=[])
     parser.add_argument("--group-size-m", type=int, nargs="+", default=[None])
     parser.add_argument("--reference", action="store_true")
+    parser.add_argument("--tma", action="store_true")
     args = parser.parse_args()
     dtype = getattr(torch, args.dtype)
     versions = {"": t08}
@@ -79,6 +82,13 @@ def main():
                         found = module.triton_grouped(a, b, configs=[index])
                         if found is not None:
                             providers[f"triton{name}"] = found
+            if args.tma:
+                config = t08.grouped_configs()[index]
+                providers[f"terrazzo-tma{index}"] = t08.GroupedMatmul(
+                    a, b, kernel=t08.grouped_matmul_tma_kernel, configs=[config])
+                found = t08.triton_grouped(a, b, configs=[index], tma=True)
+                if found is not None:
+                    providers[f"triton-tma{index}"] = found
         for name, fn in providers.items():
             errors = t08.relative_errors(a, b, fn())
             assert max(errors) < 1e-2, f"{name}: relative errors {errors}"

@@ -63,9 +63,11 @@ for group in "${groups[@]}"; do
       # One pytest per test file, up to $PYTEST_JOBS at once: the GPU tests
       # spend most of their time compiling, which parallelises.
       pytest_start=$SECONDS
-      # The reduction and scan dtype matrix (240 kernels) runs as eight shards.
-      { ls python/test/test_*.py | grep -v test_reduction_dtypes
+      # The reduction and scan dtype matrix (240 kernels) runs as eight
+      # shards, the persistent and grouped GEMMs (over 200 s alone) as four.
+      { ls python/test/test_*.py | grep -v 'test_reduction_dtypes\|test_persistent_matmul'
         for i in 0 1 2 3 4 5 6 7; do echo "python/test/test_reduction_dtypes.py@$i/8"; done
+        for i in 0 1 2 3; do echo "python/test/test_persistent_matmul.py@$i/4"; done
       } | xargs -P "${PYTEST_JOBS:-8}" -I{} sh -c \
         'spec={}; f=${spec%@*}; shard=${spec#"$f"}; shard=${shard#@}
          n=$(basename "$f" .py)${shard:+-$(echo "$shard" | tr / of)}

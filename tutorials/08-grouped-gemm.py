@@ -209,6 +209,62 @@ def grouped_matmul_kernel(a_addrs, b_addrs, c_addrs, sizes, lds, GROUP_COUNT,
         lda, ldb, ldc, a_addr, b_addr, c_addr = next_lda, next_ldb, next_ldc, next_a, next_b, next_c
 
 
+# %%
+# The same products through tensor descriptors
+# ---------------------------------------------
+#
+# Triton's own grouped GEMM with TMA takes the problems in turn, each
+# program the tiles p, p + num_programs, ... of the concatenation, and
+# makes descriptors for A, B and C once per problem it has tiles in: on
+# the H100 their tensor maps are built in the loop, in the program's
+# scratch, and the blocks move by TMA (no address arithmetic per element,
+# no masks: a box past a problem's edge reads zeros and writes nothing).
+# It needs 16-byte rows (ALIGNED). (bench/RESULTS.md compares it with the
+# kernel above: its schedule is round-robin.)
+
+@triton.jit
+def grouped_matmul_tma_kernel(a_addrs, b_addrs, c_addrs, sizes, lds, GROUP_COUNT,
+                              DTYPE: tl.constexpr, GROUPS_POW2: tl.constexpr,
+                              ALIGNED: tl.constexpr,
+                              BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
+                              BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr = 1):
+    tl.static_assert(ALIGNED, "the TMA form needs 16-byte rows")
+    pid = tl.program_id(0)
+    programs = tl.num_programs(0)
+    first_tile = 0  # of problem g in the concatenation
+    for g in range(GROUP_COUNT):
+        M = tl.load(sizes + g * 3)
+        N = tl.multiple_of(tl.load(sizes + g * 3 + 1), 8)
+        K = tl.multiple_of(tl.load(sizes + g * 3 + 2), 8)
+        tiles_m = tl.cdiv(M, BLOCK_SIZE_M)
+        tiles_n = tl.cdiv(N, BLOCK_SIZE_N)
+        end_tile = first_tile + tiles_m * tiles_n
+        # This program's first tile at or after first_tile.
+        mine = pid + tl.cdiv(tl.maximum(first_tile - pid, 0), programs) * programs
+        if mine < end_tile:
+            a = tl.multiple_of(tl.load(a_addrs + g).to(tl.pointer_type(DTYPE)), 16)
+            b = tl.multiple_of(tl.load(b_addrs + g).to(tl.pointer_type(DTYPE)), 16)
+            c = tl.multiple_of(tl.load(c_addrs + g).to(tl.pointer_type(DTYPE)), 16)
+            a_desc = tl.make_tensor_descriptor(a, [M, K], [tl.multiple_of(tl.load(lds + g * 3), 8), 1],
+                                               [BLOCK_SIZE_M, BLOCK_SIZE_K])
+            b_desc = tl.make_tensor_descriptor(b, [K, N], [tl.multiple_of(tl.load(lds + g * 3 + 1), 8), 1],
+                                               [BLOCK_SIZE_K, BLOCK_SIZE_N])
+            c_desc = tl.make_tensor_descriptor(c, [M, N], [tl.multiple_of(tl.load(lds + g * 3 + 2), 8), 1],
+                                               [BLOCK_SIZE_M, BLOCK_SIZE_N])
+            for t in range(mine, end_tile, programs):
+                pid_m, pid_n = tile_coordinates(t - first_tile, tiles_m, tiles_n, GROUP_SIZE_M)
+                # (The maximum with 0 changes nothing but lets the compiler
+                # know the coordinates are not negative, as TMA stores need.)
+                off_m = tl.maximum(pid_m, 0) * BLOCK_SIZE_M
+                off_n = tl.maximum(pid_n, 0) * BLOCK_SIZE_N
+                accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+                for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+                    accumulator = tl.dot(a_desc.load([off_m, k * BLOCK_SIZE_K]),
+                                         b_desc.load([k * BLOCK_SIZE_K, off_n]), accumulator)
+                c_desc.store([off_m, off_n], accumulator.to(DTYPE))
+        first_tile = end_tile
+
+
 def grouped_configs(config_type=None):
     config_type = config_type or triton.Config
     shapes = [  # BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, num_stages, num_warps
@@ -294,18 +350,18 @@ class GroupedMatmul:
         return self.c_list
 
 
-def compile_for_sm90(config_index=0, stage="ptx", aligned=True):
-    """The kernel for the H100 under one configuration, without a GPU (the
-    interpreter cannot follow the problems' raw addresses: it knows memory
-    only through the kernel's array arguments)."""
+def compile_for_sm90(config_index=0, stage="ptx", aligned=True, kernel=None):
+    """The kernel (grouped_matmul_kernel unless given) for the H100 under
+    one configuration, without a GPU (the interpreter cannot follow the
+    problems' raw addresses: it knows memory only through the kernel's
+    array arguments)."""
     cfg = grouped_configs()[config_index]
     addrs = np.zeros(8, np.int64)
     sizes = np.zeros(24, np.int32)
-    return grouped_matmul_kernel.compile(addrs, addrs, addrs, sizes, sizes, 8,
-                                         DTYPE=tl.float16, GROUPS_POW2=8, ALIGNED=aligned,
-                                         stage=stage,
-                                         target="cuda:90", num_warps=cfg.num_warps,
-                                         num_stages=cfg.num_stages, **cfg.kwargs)
+    return (kernel or grouped_matmul_kernel).compile(
+        addrs, addrs, addrs, sizes, sizes, 8, DTYPE=tl.float16, GROUPS_POW2=8,
+        ALIGNED=aligned, stage=stage, target="cuda:90", num_warps=cfg.num_warps,
+        num_stages=cfg.num_stages, **cfg.kwargs)
 
 
 # %%
@@ -345,22 +401,26 @@ def relative_errors(a_list, b_list, c_list):
 # Unit test
 # ---------
 
-def check(configs=None):
-    """The kernel on GPU against float64 products, autotuned over
-    grouped_configs() or over `configs` (one: that configuration)."""
+def check(configs=None, kernel=None):
+    """The kernel (grouped_matmul_kernel unless given) on GPU against
+    float64 products, autotuned over grouped_configs() or over `configs`
+    (one: that configuration). The TMA form takes the aligned lists only."""
     rng = np.random.default_rng()
     # Tails everywhere, one-row and eight-column problems, a K of 8; rows
     # of 16 bytes or more (the aligned kernel), and the same with an odd N
     # (33: the general one).
     aligned = [(512, 512, 512), (1000, 776, 328), (96, 136, 72), (1, 264, 40),
                (300, 8, 1000), (2048, 1024, 512), (17, 32, 8)]
-    for dtype, sizes in [(torch.float16, aligned), (torch.bfloat16, aligned),
-                         (torch.float16, aligned[:-1] + [(17, 33, 8)])]:
+    lists = [(torch.float16, aligned), (torch.bfloat16, aligned)]
+    if kernel in (None, grouped_matmul_kernel):
+        lists.append((torch.float16, aligned[:-1] + [(17, 33, 8)]))
+    for dtype, sizes in lists:
         make = lambda r, c: torch.from_numpy(
             rng.standard_normal((r, c)).astype(np.float32)).cuda().to(dtype)
         a_list, b_list = random_problems(sizes, make)
         errors = relative_errors(a_list, b_list,
-                                 GroupedMatmul(a_list, b_list, configs=configs)())
+                                 GroupedMatmul(a_list, b_list, kernel=kernel,
+                                               configs=configs)())
         limit = 1e-2 if dtype == torch.bfloat16 else 2e-3
         print(f"GPU: {len(sizes)} problems {dtype}: largest relative error "
               f"{max(errors):.2e} against float64")
@@ -383,19 +443,24 @@ def _triton_module():
     once; None where Triton is not installed."""
     return triton.testing.under_triton(accumulate_k_blocks, tile_coordinates, snake_tile,
                                        tile_problem, grouped_matmul_kernel,
-                                       name="triton_grouped_gemm")
+                                       grouped_matmul_tma_kernel, name="triton_grouped_gemm")
 
 
-def triton_grouped(a_list, b_list, configs=None):
-    """GroupedMatmul over the same kernel compiled by Triton, autotuned over
-    grouped_configs() or over those of the indices `configs`; None where
-    Triton is not installed."""
+def triton_grouped(a_list, b_list, configs=None, tma=False):
+    """GroupedMatmul over the same kernel (grouped_matmul_tma_kernel with
+    `tma`) compiled by Triton, autotuned over grouped_configs() or over
+    those of the indices `configs`; None where Triton is not installed."""
     module = _triton_module()
     if module is None:
         return None
     import triton as real
+    if tma:
+        # Triton builds device-made tensor maps in scratch it asks for.
+        real.set_allocator(lambda size, alignment, stream:
+                           torch.empty(size, dtype=torch.int8, device="cuda"))
     every = grouped_configs(real.Config)
-    return GroupedMatmul(a_list, b_list, lib=real, kernel=module.grouped_matmul_kernel,
+    kernel = module.grouped_matmul_tma_kernel if tma else module.grouped_matmul_kernel
+    return GroupedMatmul(a_list, b_list, lib=real, kernel=kernel,
                          configs=every if configs is None else [every[i] for i in configs])
 
 
@@ -418,6 +483,13 @@ def bench(dtypes, rounds):
         found = triton_grouped(a_list, b_list)
         if found is not None:
             providers["triton grouped"] = (found, a_list, b_list)
+        a_list, b_list = random_problems(MIXED_SIZES, make)
+        providers["terrazzo grouped tma"] = (
+            GroupedMatmul(a_list, b_list, kernel=grouped_matmul_tma_kernel), a_list, b_list)
+        a_list, b_list = random_problems(MIXED_SIZES, make)
+        found = triton_grouped(a_list, b_list, tma=True)
+        if found is not None:
+            providers["triton grouped tma"] = (found, a_list, b_list)
         for name, (fn, a_list, b_list) in providers.items():
             errors = relative_errors(a_list, b_list, fn())
             assert max(errors) < 1e-2, f"{name}: relative errors {errors}"

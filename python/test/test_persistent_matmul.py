@@ -598,6 +598,31 @@ def test_gpu_grouped_every_config(torch_cuda, t08):
 
 
 @pytest.mark.gpu
+def test_gpu_grouped_tma_every_config(torch_cuda, t08):
+    # The TMA form (descriptors made per problem in the loop over problems,
+    # their maps rebuilt there) on the check's aligned lists, each
+    # configuration alone.
+    _sm90(torch_cuda)
+    for config in t08.grouped_configs():
+        t08.check(configs=[config], kernel=t08.grouped_matmul_tma_kernel)
+
+
+def test_grouped_gemm_tma_ptx(t08):
+    # The TMA form on the H100: per-problem maps built in the loop over
+    # problems, the K loop's copies by TMA into a ring of mbarriers, the
+    # tile stored by TMA; no per-element loads or stores of A, B or C.
+    _needs_extension()
+    ptx = t08.compile_for_sm90(kernel=t08.grouped_matmul_tma_kernel)
+    first_loop = ptx.index("$L__BB")
+    assert ptx.count("tensormap.replace.tile.global_address", first_loop) == 3
+    loops = [body for body in _ptx_loops(ptx) if "wgmma.mma_async" in body]
+    assert any("cp.async.bulk.tensor.2d.shared::cluster.global" in body and
+               "mbarrier.try_wait" in body for body in loops)
+    assert "cp.async.bulk.tensor.2d.global.shared::cta" in ptx
+    assert "st.global" not in ptx and "cp.async.cg" not in ptx
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("m,n,k", [(1, 1000, 1032), (16, 4096, 4096), (33, 1000, 1032),
                                    (128, 4096, 4096)])
 def test_gpu_split_k_every_config(torch_cuda, skinny, m, n, k, rng):
