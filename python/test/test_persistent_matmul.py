@@ -603,8 +603,17 @@ def test_gpu_grouped_tma_every_config(torch_cuda, t08):
     # their maps rebuilt there) on the check's aligned lists, each
     # configuration alone.
     _sm90(torch_cuda)
+    from terrazzo.errors import OutOfResourcesCompilationError
     for config in t08.grouped_configs():
-        t08.check(configs=[config], kernel=t08.grouped_matmul_tma_kernel)
+        shape = (config.kwargs["BLOCK_SIZE_M"], config.kwargs["BLOCK_SIZE_N"],
+                 config.num_stages)
+        try:
+            t08.check(configs=[config], kernel=t08.grouped_matmul_tma_kernel)
+        except OutOfResourcesCompilationError:
+            # 128 x 256 blocks 4 stages deep: C's TMA buffer (64 KiB) beside
+            # the ring (192 KiB) exceeds the 227 KiB of shared memory; the
+            # autotuner leaves that configuration out for this form.
+            assert shape == (128, 256, 4), shape
 
 
 def test_grouped_gemm_tma_ptx(t08):
