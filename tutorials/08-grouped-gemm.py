@@ -213,14 +213,15 @@ def grouped_matmul_kernel(a_addrs, b_addrs, c_addrs, sizes, lds, GROUP_COUNT,
 # The same products through tensor descriptors
 # ---------------------------------------------
 #
-# Triton's own grouped GEMM with TMA takes the problems in turn, each
-# program the tiles p, p + num_programs, ... of the concatenation, and
-# makes descriptors for A, B and C once per problem it has tiles in: on
+# Triton's own grouped GEMM with TMA takes the problems in turn and makes
+# descriptors for A, B and C once per problem a program has tiles in: on
 # the H100 their tensor maps are built in the loop, in the program's
 # scratch, and the blocks move by TMA (no address arithmetic per element,
 # no masks: a box past a problem's edge reads zeros and writes nothing).
-# It needs 16-byte rows (ALIGNED). (bench/RESULTS.md compares it with the
-# kernel above: its schedule is round-robin.)
+# This form keeps the schedule of the kernel above (snake_tile over the
+# problems sorted by K): a program's tile of round r is snake_tile(r * P +
+# pid), so within problem g it walks the rounds that overlap g's tiles.
+# It needs 16-byte rows (ALIGNED).
 
 @triton.jit
 def grouped_matmul_tma_kernel(a_addrs, b_addrs, c_addrs, sizes, lds, GROUP_COUNT,
@@ -231,6 +232,11 @@ def grouped_matmul_tma_kernel(a_addrs, b_addrs, c_addrs, sizes, lds, GROUP_COUNT
     tl.static_assert(ALIGNED, "the TMA form needs 16-byte rows")
     pid = tl.program_id(0)
     programs = tl.num_programs(0)
+    groups = tl.arange(0, GROUPS_POW2)
+    in_list = groups < GROUP_COUNT
+    ms = tl.load(sizes + groups * 3, mask=in_list, other=0)
+    ns = tl.load(sizes + groups * 3 + 1, mask=in_list, other=0)
+    total_tiles = tl.sum(tl.cdiv(ms, BLOCK_SIZE_M) * tl.cdiv(ns, BLOCK_SIZE_N), axis=0)
     first_tile = 0  # of problem g in the concatenation
     for g in range(GROUP_COUNT):
         M = tl.load(sizes + g * 3)
@@ -239,29 +245,40 @@ def grouped_matmul_tma_kernel(a_addrs, b_addrs, c_addrs, sizes, lds, GROUP_COUNT
         tiles_m = tl.cdiv(M, BLOCK_SIZE_M)
         tiles_n = tl.cdiv(N, BLOCK_SIZE_N)
         end_tile = first_tile + tiles_m * tiles_n
-        # This program's first tile at or after first_tile.
-        mine = pid + tl.cdiv(tl.maximum(first_tile - pid, 0), programs) * programs
-        if mine < end_tile:
+        first_round = first_tile // programs
+        last_round = tl.cdiv(end_tile, programs)
+        # Whether this program has a tile of problem g (a scalar loop over
+        # the few rounds that overlap it): the maps are built only then.
+        mine = 0
+        for r in range(first_round, last_round):
+            t = snake_tile(r * programs + pid, total_tiles, programs)
+            mine += ((t >= first_tile) & (t < end_tile)).to(tl.int32)
+        if mine > 0:
             a = tl.multiple_of(tl.load(a_addrs + g).to(tl.pointer_type(DTYPE)), 16)
             b = tl.multiple_of(tl.load(b_addrs + g).to(tl.pointer_type(DTYPE)), 16)
             c = tl.multiple_of(tl.load(c_addrs + g).to(tl.pointer_type(DTYPE)), 16)
-            a_desc = tl.make_tensor_descriptor(a, [M, K], [tl.multiple_of(tl.load(lds + g * 3), 8), 1],
-                                               [BLOCK_SIZE_M, BLOCK_SIZE_K])
-            b_desc = tl.make_tensor_descriptor(b, [K, N], [tl.multiple_of(tl.load(lds + g * 3 + 1), 8), 1],
-                                               [BLOCK_SIZE_K, BLOCK_SIZE_N])
-            c_desc = tl.make_tensor_descriptor(c, [M, N], [tl.multiple_of(tl.load(lds + g * 3 + 2), 8), 1],
-                                               [BLOCK_SIZE_M, BLOCK_SIZE_N])
-            for t in range(mine, end_tile, programs):
-                pid_m, pid_n = tile_coordinates(t - first_tile, tiles_m, tiles_n, GROUP_SIZE_M)
-                # (The maximum with 0 changes nothing but lets the compiler
-                # know the coordinates are not negative, as TMA stores need.)
-                off_m = tl.maximum(pid_m, 0) * BLOCK_SIZE_M
-                off_n = tl.maximum(pid_n, 0) * BLOCK_SIZE_N
-                accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
-                for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
-                    accumulator = tl.dot(a_desc.load([off_m, k * BLOCK_SIZE_K]),
-                                         b_desc.load([k * BLOCK_SIZE_K, off_n]), accumulator)
-                c_desc.store([off_m, off_n], accumulator.to(DTYPE))
+            lda = tl.multiple_of(tl.load(lds + g * 3), 8)
+            ldb = tl.multiple_of(tl.load(lds + g * 3 + 1), 8)
+            ldc = tl.multiple_of(tl.load(lds + g * 3 + 2), 8)
+            a_desc = tl.make_tensor_descriptor(a, [M, K], [lda, 1], [BLOCK_SIZE_M, BLOCK_SIZE_K])
+            b_desc = tl.make_tensor_descriptor(b, [K, N], [ldb, 1], [BLOCK_SIZE_K, BLOCK_SIZE_N])
+            c_desc = tl.make_tensor_descriptor(c, [M, N], [ldc, 1], [BLOCK_SIZE_M, BLOCK_SIZE_N])
+            for r in range(first_round, last_round):
+                t = snake_tile(r * programs + pid, total_tiles, programs)
+                if (t >= first_tile) & (t < end_tile):
+                    pid_m, pid_n = tile_coordinates(t - first_tile, tiles_m, tiles_n,
+                                                    GROUP_SIZE_M)
+                    # (The maximum with 0 changes nothing but lets the
+                    # compiler know the coordinates are not negative, as TMA
+                    # stores need.)
+                    off_m = tl.maximum(pid_m, 0) * BLOCK_SIZE_M
+                    off_n = tl.maximum(pid_n, 0) * BLOCK_SIZE_N
+                    accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+                    for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+                        accumulator = tl.dot(a_desc.load([off_m, k * BLOCK_SIZE_K]),
+                                             b_desc.load([k * BLOCK_SIZE_K, off_n]),
+                                             accumulator)
+                    c_desc.store([off_m, off_n], accumulator.to(DTYPE))
         first_tile = end_tile
 
 
