@@ -26,7 +26,10 @@ You will learn about:
   the current tile computes: values carried from one iteration of the loop
   over tiles to the next;
 * masking every edge (M, N and K of each problem need not be multiples of
-  the block sizes).
+  the block sizes);
+* the same products through tensor descriptors made inside the loop over
+  problems (`tl.make_tensor_descriptor`), whose blocks move by TMA on the
+  H100.
 
 Run it:
 
