@@ -495,11 +495,12 @@ def TerrazzoLowerTensorDescriptors
 
     With `keep-tma` (sm_90), descriptors that TMA can serve stay for
     terrazzo-lower-descriptors-to-tma: created in a kernel's body or in
-    scf.for loops and scf.if branches there, used only by loads and stores, a block TMA can copy (elements of 1, 2,
-    4 or 8 bytes, power-of-two sizes, at least 16 bytes and a multiple of
-    16 along the innermost dimension) and, by AxisInfo, a base aligned to
-    16 bytes, an innermost stride of 1 and other strides multiples of 16
-    bytes, and the innermost block coordinate a known multiple of 16 bytes.
+    scf.for loops and scf.if branches there, used only by loads and stores,
+    a block TMA can copy (elements of 1, 2, 4 or 8 bytes, power-of-two
+    sizes, at least 16 bytes and a multiple of 16 along the innermost
+    dimension) and, by AxisInfo, a base aligned to 16 bytes, an innermost
+    stride of 1 and other strides multiples of 16 bytes, and the innermost
+    block coordinate a known multiple of 16 bytes.
     Of those, descriptors stored through stay only with store coordinates
     known not to be negative (a TMA store at a negative coordinate faults
     on the H100; loads there are right) and an innermost extent known to be
