@@ -15,6 +15,7 @@
 // CHECK: tilegpu.fence_async_shared
 // CHECK: tilegpu.async_tma_copy_local_to_global %[[MAP]][%{{.*}}, %{{.*}}] %{{.*}} : !tile.ptr<i8>, !tilegpu.memdesc<8x16xf32
 // CHECK: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+// CHECK: tilegpu.async_tma_store_wait {complete, pendings = 0 : i32}
 func.func @tma(%slot: !tile.ptr<i8>, %base: !tile.ptr<f16>, %m: i32, %n: i32, %s: i64, %i: i32, %j: i32, %phase: i32) {
   %c1 = arith.constant 1 : i64
   %map = tilegpu.tensormap_create %slot, %base, [%m, %n], [%s, %c1] box = [64, 64] swizzle = 128 : !tile.ptr<i8>, !tile.ptr<f16> -> !tile.ptr<i8>
@@ -30,6 +31,7 @@ func.func @tma(%slot: !tile.ptr<i8>, %base: !tile.ptr<f16>, %m: i32, %n: i32, %s
   tilegpu.fence_async_shared
   tilegpu.async_tma_copy_local_to_global %map[%i, %j] %out : !tile.ptr<i8>, !tilegpu.memdesc<8x16xf32, #rows, mutable>
   tilegpu.async_tma_store_wait {pendings = 0 : i32}
+  tilegpu.async_tma_store_wait {complete, pendings = 0 : i32}
   return
 }
 
