@@ -12,6 +12,9 @@
 // RUN: %ptxas -arch=sm_90a %t.ptx -o %t.cubin
 // RUN: terrazzo-compile %S/Inputs/loaded_loop_bound.mlir --target=hip:gfx942 --num-warps=4 --emit=amdgcn -o %t.s
 // RUN: FileCheck %s --check-prefix=AMD < %t.s
+// RUN: terrazzo-compile %S/Inputs/loaded_scalars_widths.mlir --target=cuda:90 --num-warps=4 --emit=ptx -o %t.w.ptx
+// RUN: FileCheck %s --check-prefix=WIDTHS < %t.w.ptx
+// RUN: %ptxas -arch=sm_90a %t.w.ptx -o %t.w.cubin
 
 // CHECK-LABEL: .entry loaded_loop_bound(
 // The loaded trip count, lane 0's for all.
@@ -34,3 +37,19 @@
 // AMD: s_load_dword s{{[0-9]+}}
 // AMD-NOT: ds_bpermute
 // AMD: s_endpgm
+
+// Other widths: a 64-bit value (and a loaded pointer) in two 32-bit halves,
+// a 16-bit one widened to 32 bits and back.
+// WIDTHS-LABEL: .entry loaded_scalars_widths(
+// WIDTHS: ld.global.b64 [[X:%rd[0-9]+]], [{{%rd[0-9]+}}];
+// WIDTHS: cvt.u32.u64 [[XLO:%r[0-9]+]], [[X]];
+// WIDTHS: mov.b64 {_, [[XHI:%r[0-9]+]]}, [[X]];
+// WIDTHS-NEXT: shfl.sync.idx.b32 {{%r[0-9]+}}, [[XLO]], 0, 31, -1;
+// WIDTHS-NEXT: shfl.sync.idx.b32 {{%r[0-9]+}}, [[XHI]], 0, 31, -1;
+// WIDTHS: ld.global.b16 [[Y:%r[0-9]+]], [{{%rd[0-9]+}}];
+// WIDTHS-NEXT: shfl.sync.idx.b32 [[YS:%r[0-9]+]], [[Y]], 0, 31, -1;
+// WIDTHS-NEXT: cvt.u16.u32 {{%rs[0-9]+}}, [[YS]];
+// WIDTHS: ld.global.b64 [[P:%rd[0-9]+]], [{{%rd[0-9]+}}];
+// WIDTHS-COUNT-2: shfl.sync.idx.b32
+// WIDTHS: ld.global.b32 [[Z:%r[0-9]+]], [{{%rd[0-9]+}}];
+// WIDTHS-NEXT: shfl.sync.idx.b32 {{%r[0-9]+}}, [[Z]], 0, 31, -1;
