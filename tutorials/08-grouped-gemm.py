@@ -159,17 +159,27 @@ def tile_problem(t, groups, tiles, tile_ends, tiles_n, sizes, lds, a_addrs, b_ad
 
 
 @triton.jit
-def grouped_matmul_kernel(a_addrs, b_addrs, c_addrs, sizes, lds, GROUP_COUNT,
-                          DTYPE: tl.constexpr, GROUPS_POW2: tl.constexpr,
-                          ALIGNED: tl.constexpr,
-                          BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
-                          BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr = 1):
+def tile_counts(sizes, GROUP_COUNT, GROUPS_POW2: tl.constexpr, BLOCK_SIZE_M: tl.constexpr,
+                BLOCK_SIZE_N: tl.constexpr):
+    """Every problem's tiles per row of tiles and its tiles, one block of
+    GROUPS_POW2 >= GROUP_COUNT lanes (the extra lanes 0), and the lanes'
+    problem indices."""
     groups = tl.arange(0, GROUPS_POW2)
     in_list = groups < GROUP_COUNT
     ms = tl.load(sizes + groups * 3, mask=in_list, other=0)
     ns = tl.load(sizes + groups * 3 + 1, mask=in_list, other=0)
     tiles_n = tl.cdiv(ns, BLOCK_SIZE_N)
-    tiles = tl.cdiv(ms, BLOCK_SIZE_M) * tiles_n
+    return groups, tiles_n, tl.cdiv(ms, BLOCK_SIZE_M) * tiles_n
+
+
+@triton.jit
+def grouped_matmul_kernel(a_addrs, b_addrs, c_addrs, sizes, lds, GROUP_COUNT,
+                          DTYPE: tl.constexpr, GROUPS_POW2: tl.constexpr,
+                          ALIGNED: tl.constexpr,
+                          BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
+                          BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr = 1):
+    groups, tiles_n, tiles = tile_counts(sizes, GROUP_COUNT, GROUPS_POW2, BLOCK_SIZE_M,
+                                         BLOCK_SIZE_N)
     tile_ends = tl.cumsum(tiles, axis=0)
     total_tiles = tl.sum(tiles, axis=0)
     programs = tl.num_programs(0)
@@ -235,11 +245,8 @@ def grouped_matmul_tma_kernel(a_addrs, b_addrs, c_addrs, sizes, lds, GROUP_COUNT
     tl.static_assert(ALIGNED, "the TMA form needs 16-byte rows")
     pid = tl.program_id(0)
     programs = tl.num_programs(0)
-    groups = tl.arange(0, GROUPS_POW2)
-    in_list = groups < GROUP_COUNT
-    ms = tl.load(sizes + groups * 3, mask=in_list, other=0)
-    ns = tl.load(sizes + groups * 3 + 1, mask=in_list, other=0)
-    total_tiles = tl.sum(tl.cdiv(ms, BLOCK_SIZE_M) * tl.cdiv(ns, BLOCK_SIZE_N), axis=0)
+    _, _, tiles = tile_counts(sizes, GROUP_COUNT, GROUPS_POW2, BLOCK_SIZE_M, BLOCK_SIZE_N)
+    total_tiles = tl.sum(tiles, axis=0)
     first_tile = 0  # of problem g in the concatenation
     for g in range(GROUP_COUNT):
         M = tl.load(sizes + g * 3)
@@ -462,7 +469,7 @@ def _triton_module():
     """This tutorial's kernel (and the helpers it calls) under Triton, built
     once; None where Triton is not installed."""
     return triton.testing.under_triton(accumulate_k_blocks, tile_coordinates, snake_tile,
-                                       tile_problem, grouped_matmul_kernel,
+                                       tile_counts, tile_problem, grouped_matmul_kernel,
                                        grouped_matmul_tma_kernel, name="triton_grouped_gemm")
 
 
