@@ -127,15 +127,9 @@ def snake_tile(i, total_tiles, programs):
 
 
 @triton.jit
-def tile_problem(t, groups, tiles, tile_ends, tiles_n, sizes, lds, a_addrs, b_addrs, c_addrs,
-                 GROUP_COUNT, ALIGNED: tl.constexpr):
-    """What a program needs of tile t's problem: the tile's index in it, the
-    problem's tiles per row of tiles, M, N, K, the row strides of A, B and C
-    and their addresses. Past the last tile (t >= the total) the last
-    problem's, so that the loads stay within the arrays."""
-    g = tl.minimum(tl.sum((tile_ends <= t).to(tl.int32), axis=0), GROUP_COUNT - 1)
-    first_tile = tl.sum(tl.where(groups == g, tile_ends - tiles, 0), axis=0)
-    n_tiles = tl.sum(tl.where(groups == g, tiles_n, 0), axis=0)
+def problem_entries(g, sizes, lds, a_addrs, b_addrs, c_addrs, ALIGNED: tl.constexpr):
+    """Problem g's M, N, K, the row strides of A, B and C and their
+    addresses."""
     M = tl.load(sizes + g * 3)
     N = tl.load(sizes + g * 3 + 1)
     K = tl.load(sizes + g * 3 + 2)
@@ -147,15 +141,39 @@ def tile_problem(t, groups, tiles, tile_ends, tiles_n, sizes, lds, a_addrs, b_ad
         # bytes and that N, K and the row strides are multiples of 8
         # elements (16 bytes): rows are then copied 16 bytes at a time
         # (cp.async), which the compiler cannot know of values loaded from
-        # memory. (The addresses are checked likewise; their hint is given
-        # where they become pointers.)
+        # memory. (The addresses are checked likewise: problem_pointer.)
         N = tl.multiple_of(N, 8)
         K = tl.multiple_of(K, 8)
         lda = tl.multiple_of(lda, 8)
         ldb = tl.multiple_of(ldb, 8)
         ldc = tl.multiple_of(ldc, 8)
-    return (t - first_tile, n_tiles, M, N, K, lda, ldb, ldc,
+    return (M, N, K, lda, ldb, ldc,
             tl.load(a_addrs + g), tl.load(b_addrs + g), tl.load(c_addrs + g))
+
+
+@triton.jit
+def problem_pointer(address, DTYPE: tl.constexpr, ALIGNED: tl.constexpr):
+    """A matrix's address as a pointer to DTYPE (16-byte aligned with
+    ALIGNED: see problem_entries)."""
+    pointer = address.to(tl.pointer_type(DTYPE))
+    if ALIGNED:
+        pointer = tl.multiple_of(pointer, 16)
+    return pointer
+
+
+@triton.jit
+def tile_problem(t, groups, tiles, tile_ends, tiles_n, sizes, lds, a_addrs, b_addrs, c_addrs,
+                 GROUP_COUNT, ALIGNED: tl.constexpr):
+    """What a program needs of tile t's problem: the tile's index in it, the
+    problem's tiles per row of tiles, and its problem_entries. Past the last
+    tile (t >= the total) the last problem's, so that the loads stay within
+    the arrays."""
+    g = tl.minimum(tl.sum((tile_ends <= t).to(tl.int32), axis=0), GROUP_COUNT - 1)
+    first_tile = tl.sum(tl.where(groups == g, tile_ends - tiles, 0), axis=0)
+    n_tiles = tl.sum(tl.where(groups == g, tiles_n, 0), axis=0)
+    M, N, K, lda, ldb, ldc, a_addr, b_addr, c_addr = problem_entries(
+        g, sizes, lds, a_addrs, b_addrs, c_addrs, ALIGNED)
+    return t - first_tile, n_tiles, M, N, K, lda, ldb, ldc, a_addr, b_addr, c_addr
 
 
 @triton.jit
@@ -193,13 +211,9 @@ def grouped_matmul_kernel(a_addrs, b_addrs, c_addrs, sizes, lds, GROUP_COUNT,
                             GROUP_COUNT, ALIGNED)
     for i in tl.range(tl.program_id(0), total_tiles, programs):
         pid_m, pid_n = tile_coordinates(tile, tl.cdiv(M, BLOCK_SIZE_M), n_tiles, GROUP_SIZE_M)
-        a_ptr = a_addr.to(tl.pointer_type(DTYPE))
-        b_ptr = b_addr.to(tl.pointer_type(DTYPE))
-        c_ptr = c_addr.to(tl.pointer_type(DTYPE))
-        if ALIGNED:  # (see tile_problem)
-            a_ptr = tl.multiple_of(a_ptr, 16)
-            b_ptr = tl.multiple_of(b_ptr, 16)
-            c_ptr = tl.multiple_of(c_ptr, 16)
+        a_ptr = problem_pointer(a_addr, DTYPE, ALIGNED)
+        b_ptr = problem_pointer(b_addr, DTYPE, ALIGNED)
+        c_ptr = problem_pointer(c_addr, DTYPE, ALIGNED)
 
         offs_m = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
         offs_n = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
@@ -249,9 +263,8 @@ def grouped_matmul_tma_kernel(a_addrs, b_addrs, c_addrs, sizes, lds, GROUP_COUNT
     total_tiles = tl.sum(tiles, axis=0)
     first_tile = 0  # of problem g in the concatenation
     for g in range(GROUP_COUNT):
-        M = tl.load(sizes + g * 3)
-        N = tl.multiple_of(tl.load(sizes + g * 3 + 1), 8)
-        K = tl.multiple_of(tl.load(sizes + g * 3 + 2), 8)
+        M, N, K, lda, ldb, ldc, a_addr, b_addr, c_addr = problem_entries(
+            g, sizes, lds, a_addrs, b_addrs, c_addrs, ALIGNED)
         tiles_m = tl.cdiv(M, BLOCK_SIZE_M)
         tiles_n = tl.cdiv(N, BLOCK_SIZE_N)
         end_tile = first_tile + tiles_m * tiles_n
@@ -264,15 +277,12 @@ def grouped_matmul_tma_kernel(a_addrs, b_addrs, c_addrs, sizes, lds, GROUP_COUNT
             t = snake_tile(r * programs + pid, total_tiles, programs)
             mine += ((t >= first_tile) & (t < end_tile)).to(tl.int32)
         if mine > 0:
-            a = tl.multiple_of(tl.load(a_addrs + g).to(tl.pointer_type(DTYPE)), 16)
-            b = tl.multiple_of(tl.load(b_addrs + g).to(tl.pointer_type(DTYPE)), 16)
-            c = tl.multiple_of(tl.load(c_addrs + g).to(tl.pointer_type(DTYPE)), 16)
-            lda = tl.multiple_of(tl.load(lds + g * 3), 8)
-            ldb = tl.multiple_of(tl.load(lds + g * 3 + 1), 8)
-            ldc = tl.multiple_of(tl.load(lds + g * 3 + 2), 8)
-            a_desc = tl.make_tensor_descriptor(a, [M, K], [lda, 1], [BLOCK_SIZE_M, BLOCK_SIZE_K])
-            b_desc = tl.make_tensor_descriptor(b, [K, N], [ldb, 1], [BLOCK_SIZE_K, BLOCK_SIZE_N])
-            c_desc = tl.make_tensor_descriptor(c, [M, N], [ldc, 1], [BLOCK_SIZE_M, BLOCK_SIZE_N])
+            a_desc = tl.make_tensor_descriptor(problem_pointer(a_addr, DTYPE, ALIGNED), [M, K],
+                                               [lda, 1], [BLOCK_SIZE_M, BLOCK_SIZE_K])
+            b_desc = tl.make_tensor_descriptor(problem_pointer(b_addr, DTYPE, ALIGNED), [K, N],
+                                               [ldb, 1], [BLOCK_SIZE_K, BLOCK_SIZE_N])
+            c_desc = tl.make_tensor_descriptor(problem_pointer(c_addr, DTYPE, ALIGNED), [M, N],
+                                               [ldc, 1], [BLOCK_SIZE_M, BLOCK_SIZE_N])
             for r in range(first_round, last_round):
                 t = snake_tile(r * programs + pid, total_tiles, programs)
                 if (t >= first_tile) & (t < end_tile):
@@ -469,7 +479,8 @@ def _triton_module():
     """This tutorial's kernel (and the helpers it calls) under Triton, built
     once; None where Triton is not installed."""
     return triton.testing.under_triton(accumulate_k_blocks, tile_coordinates, snake_tile,
-                                       tile_counts, tile_problem, grouped_matmul_kernel,
+                                       tile_counts, problem_entries, problem_pointer,
+                                       tile_problem, grouped_matmul_kernel,
                                        grouped_matmul_tma_kernel, name="triton_grouped_gemm")
 
 
