@@ -203,6 +203,27 @@ void describeKernel(func::FuncOp kernel, KernelMetadata &metadata) {
   }
 }
 
+HostTensorMap describeHostTensorMap(tilegpu::HostTensormapAttr attr) {
+  HostTensorMap map;
+  map.parameter = int(attr.getParameter());
+  map.base = int(attr.getBase());
+  map.elementBytes = int(attr.getElementType().getIntOrFloatBitWidth() / 8);
+  auto operands = [](DenseI64ArrayAttr arguments, DenseI64ArrayAttr values) {
+    std::vector<TensorMapOperand> list;
+    for (auto [argument, value] :
+         llvm::zip_equal(arguments.asArrayRef(), values.asArrayRef()))
+      list.push_back({int(argument), argument >= 0 ? 0 : value});
+    return list;
+  };
+  map.shape = operands(attr.getShapeArguments(), attr.getShapeValues());
+  map.strides = operands(attr.getStrideArguments(), attr.getStrideValues());
+  map.box.assign(attr.getBox().asArrayRef().begin(),
+                 attr.getBox().asArrayRef().end());
+  map.swizzleBytes = int(attr.getSwizzleBytes());
+  map.stored = attr.getStored();
+  return map;
+}
+
 std::string jsonString(const std::string &text) {
   std::string out = "\"";
   for (char c : text) {
@@ -242,6 +263,32 @@ std::string KernelMetadata::toJSON() const {
           ",\n";
   json += "  \"global_scratch_bytes\": " + std::to_string(globalScratchBytes) +
           ",\n";
+  json += "  \"host_tensormaps\": [";
+  for (size_t i = 0; i < hostTensorMaps.size(); ++i) {
+    const HostTensorMap &map = hostTensorMaps[i];
+    auto operands = [](const std::vector<TensorMapOperand> &list) {
+      std::string text = "[";
+      for (size_t d = 0; d < list.size(); ++d)
+        text +=
+            (d ? ", " : "") +
+            (list[d].argument >= 0
+                 ? "{\"argument\": " + std::to_string(list[d].argument) + "}"
+                 : "{\"value\": " + std::to_string(list[d].value) + "}");
+      return text + "]";
+    };
+    std::string box = "[";
+    for (size_t d = 0; d < map.box.size(); ++d)
+      box += (d ? ", " : "") + std::to_string(map.box[d]);
+    json += i ? ",\n    " : "\n    ";
+    json += "{\"parameter\": " + std::to_string(map.parameter) +
+            ", \"base\": " + std::to_string(map.base) +
+            ", \"element_bytes\": " + std::to_string(map.elementBytes) +
+            ", \"shape\": " + operands(map.shape) +
+            ", \"strides\": " + operands(map.strides) + ", \"box\": " + box +
+            "], \"swizzle_bytes\": " + std::to_string(map.swizzleBytes) +
+            ", \"stored\": " + (map.stored ? "true" : "false") + "}";
+  }
+  json += hostTensorMaps.empty() ? "],\n" : "\n  ],\n";
   json += "  \"binary\": " + jsonString(binaryKind) + ",\n";
   json += "  \"assembler\": " + jsonString(assembler) + ",\n";
   json += "  \"arguments\": [";
@@ -334,6 +381,10 @@ void compile(std::string_view source, std::string_view sourceName,
     }
   }
 
+  if (options.hostTensorMaps)
+    (*module)->setAttr(tilegpu::TileGPUDialect::kHostTensormapsAttrName,
+                       UnitAttr::get(&context));
+
   PassManager pm(&context, ModuleOp::getOperationName());
   if (options.optimize || stage != Stage::Tile)
     buildTilePipeline(pm, target ? target->name : "");
@@ -358,6 +409,11 @@ void compile(std::string_view source, std::string_view sourceName,
   if (auto scratch = (*module)->getAttrOfType<IntegerAttr>(
           tilegpu::TileGPUDialect::kGlobalScratchAttrName))
     metadata.globalScratchBytes = int(scratch.getInt());
+  // Tensor maps the launcher builds, hidden parameters after the arguments.
+  if (auto maps = (*module)->getAttrOfType<ArrayAttr>(
+          tilegpu::TileGPUDialect::kHostTensormapParamsAttrName))
+    for (auto map : maps.getAsRange<tilegpu::HostTensormapAttr>())
+      metadata.hostTensorMaps.push_back(describeHostTensorMap(map));
 
   if (stage <= Stage::LLVM) {
     llvm::raw_string_ostream os(result.output);

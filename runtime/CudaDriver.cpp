@@ -54,6 +54,8 @@ struct CudaApi {
   PFN_cuMemcpyDtoH cuMemcpyDtoH = nullptr;
   PFN_cuMemcpyDtoD cuMemcpyDtoD = nullptr;
   PFN_cuMemsetD8 cuMemsetD8 = nullptr;
+  /// Null with a driver older than CUDA 12 (encodeTensorMap says so).
+  PFN_cuTensorMapEncodeTiled cuTensorMapEncodeTiled = nullptr;
 
   PFN_cuStreamCreate cuStreamCreate = nullptr;
   PFN_cuStreamDestroy cuStreamDestroy = nullptr;
@@ -458,6 +460,53 @@ public:
     return check("cuMemsetD8", api_.cuMemsetD8(destination, value, bytes));
   }
 
+  Status encodeTensorMap(const TensorMapDescription &map, void *out) override {
+    if (!api_.cuTensorMapEncodeTiled)
+      return Status::error("the CUDA driver in " + libraryPath_ +
+                           " has no cuTensorMapEncodeTiled (CUDA 12 or newer "
+                           "has it)");
+    auto code = [](unsigned bytes, std::initializer_list<unsigned> sizes) {
+      int k = 0;
+      for (unsigned size : sizes) {
+        if (size == bytes)
+          return k;
+        ++k;
+      }
+      return -1;
+    };
+    // uint8, uint16, uint32, (int32), uint64: copies move bits.
+    int dataType = code(map.elementBytes, {1, 2, 4, 0, 8});
+    int swizzle = code(map.swizzleBytes, {0, 32, 64, 128});
+    if (dataType < 0 || swizzle < 0)
+      return Status::error("a tensor map's elements are 1, 2, 4 or 8 bytes "
+                           "and its swizzle 0, 32, 64 or 128 bytes, not " +
+                           std::to_string(map.elementBytes) + " and " +
+                           std::to_string(map.swizzleBytes));
+    const unsigned elementStrides[5] = {1, 1, 1, 1, 1};
+    unsigned box[5];
+    for (unsigned d = 0; d < 5; ++d)
+      box[d] = map.box[d];
+    Call failed = check(
+        "cuTensorMapEncodeTiled",
+        api_.cuTensorMapEncodeTiled(
+            out, dataType, map.rank, reinterpret_cast<void *>(map.address),
+            map.dims, map.strides + 1, box, elementStrides, /*interleave=*/0,
+            swizzle, /*l2Promotion=*/0, /*oobFill=*/0));
+    if (!failed)
+      return Status::success();
+    std::string what = "(rank " + std::to_string(map.rank) + ", address " +
+                       std::to_string(map.address) + ", extents";
+    for (unsigned d = 0; d < map.rank; ++d)
+      what += " " + std::to_string(map.dims[d]);
+    what += ", byte strides";
+    for (unsigned d = 1; d < map.rank; ++d)
+      what += " " + std::to_string(map.strides[d]);
+    what += ", box";
+    for (unsigned d = 0; d < map.rank; ++d)
+      what += " " + std::to_string(map.box[d]);
+    return error(failed, "for a tensor map " + what + ")");
+  }
+
   Call createStream(bool nonBlocking, void *&stream) override {
     CUstream result = nullptr;
     CUresult r = api_.cuStreamCreate(
@@ -557,6 +606,10 @@ private:
     ok &= resolve(lib, api.cuEventElapsedTime,
                   {"cuEventElapsedTime_v2", "cuEventElapsedTime"}, missing);
     ok &= resolve(lib, api.cuEventDestroy, {"cuEventDestroy_v2"}, missing);
+    // Optional: only kernels with tensor maps need it.
+    std::string optional;
+    (void)resolve(lib, api.cuTensorMapEncodeTiled, {"cuTensorMapEncodeTiled"},
+                  optional);
     if (ok)
       return Status::success();
     return missingSymbols("CUDA", libraryPath_, missing);

@@ -10,6 +10,7 @@
 #define TERRAZZO_RUNTIME_CUDADRIVERAPI_H
 
 #include <cstddef>
+#include <cstdint>
 
 namespace terrazzo::runtime::cuda {
 
@@ -144,6 +145,16 @@ using PFN_cuMemcpyDtoD = CUresult (*)(CUdeviceptr destination,
                                       CUdeviceptr source, size_t bytes);
 using PFN_cuMemsetD8 = CUresult (*)(CUdeviceptr destination,
                                     unsigned char value, size_t count);
+
+// cuTensorMapEncodeTiled (CUDA 12.0+): the enums are passed as their
+// values (CUtensorMapDataType: 0 uint8, 1 uint16, 2 uint32, 4 uint64;
+// CUtensorMapSwizzle: 0 none, 1 32B, 2 64B, 3 128B; interleave, L2
+// promotion and the out-of-bounds fill 0: none, none, zeros).
+using PFN_cuTensorMapEncodeTiled = CUresult (*)(
+    void *tensorMap, int dataType, unsigned rank, void *globalAddress,
+    const std::uint64_t *globalDim, const std::uint64_t *globalStrides,
+    const unsigned *boxDim, const unsigned *elementStrides, int interleave,
+    int swizzle, int l2Promotion, int oobFill);
 
 using PFN_cuStreamCreate = CUresult (*)(CUstream *stream, unsigned flags);
 using PFN_cuStreamDestroy = CUresult (*)(CUstream stream);

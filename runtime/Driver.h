@@ -106,6 +106,9 @@ public:
                       unsigned blockZ, unsigned sharedBytes, void *stream,
                       void **kernelParams) = 0;
 
+  /// Encodes a tensor map in host memory (TensorMapDescription).
+  virtual Status encodeTensorMap(const TensorMapDescription &map,
+                                 void *out) = 0;
   // --- Memory, streams and events -------------------------------------------
 
   virtual Call allocate(std::size_t bytes, std::uint64_t &pointer) = 0;

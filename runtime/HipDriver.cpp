@@ -405,6 +405,10 @@ public:
                  api_.hipMemsetD8(devicePointer(destination), value, bytes));
   }
 
+  Status encodeTensorMap(const TensorMapDescription &, void *) override {
+    return Status::error("HIP has no tensor maps (TMA is NVIDIA's, sm_90)");
+  }
+
   Call createStream(bool nonBlocking, void *&stream) override {
     hipStream_t result = nullptr;
     hipError_t r = api_.hipStreamCreateWithFlags(

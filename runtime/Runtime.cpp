@@ -179,6 +179,21 @@ Status synchronize(Platform platform) {
   return driverFor(platform).synchronize();
 }
 
+Status encodeTensorMap(const TensorMapDescription &map, void *out,
+                       Platform platform) {
+  if (map.rank < 1 || map.rank > 5)
+    return Status::error("a tensor map has 1 to 5 dimensions, not " +
+                         std::to_string(map.rank));
+  if (reinterpret_cast<std::uintptr_t>(out) % kTensorMapAlignment)
+    return Status::error("a tensor map must be encoded at an address aligned "
+                         "to " +
+                         std::to_string(kTensorMapAlignment) + " bytes");
+  detail::Driver &driver = driverFor(platform);
+  if (Status status = driver.initialize(); !status.ok())
+    return status;
+  return driver.encodeTensorMap(map, out);
+}
+
 //===----------------------------------------------------------------------===//
 // DeviceScope
 //===----------------------------------------------------------------------===//

@@ -241,6 +241,68 @@ private:
   DenseMap<Operation *, Value> loopBuffers;
 };
 
+/// A kernel argument or a constant, as a host tensor map's extent or stride
+/// takes it: (argument index, -1) or (-1, value); nullopt for anything
+/// else. Widening casts of an argument are looked through (the launcher
+/// reads the argument as the kernel does: it is known not to be negative
+/// wherever a tensor map is built from it).
+std::optional<std::pair<int64_t, int64_t>> argumentOrConstant(func::FuncOp func,
+                                                              Value value) {
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant))) {
+    if (constant.isStrictlyPositive() && constant.getActiveBits() < 63)
+      return std::pair<int64_t, int64_t>(-1, constant.getSExtValue());
+    return std::nullopt;
+  }
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<arith::ExtSIOp, arith::ExtUIOp>(def))
+      return std::nullopt;
+    value = def->getOperand(0);
+  }
+  auto argument = dyn_cast<BlockArgument>(value);
+  if (!argument || argument.getOwner() != &func.getBody().front())
+    return std::nullopt;
+  return std::pair<int64_t, int64_t>(argument.getArgNumber(), -1);
+}
+
+/// The host tensor map `desc` is, when its base, extents and strides are
+/// the kernel's arguments (or constants): parameter `parameter` of it.
+tilegpu::HostTensormapAttr hostTensormap(func::FuncOp func,
+                                         tile::MakeTensorDescOp desc,
+                                         unsigned parameter,
+                                         ArrayRef<int32_t> box,
+                                         unsigned swizzleBytes) {
+  auto base = dyn_cast<BlockArgument>(desc.getBase());
+  if (!base || base.getOwner() != &func.getBody().front())
+    return {};
+  SmallVector<int64_t> shapeArguments, shapeValues, strideArguments,
+      strideValues;
+  for (auto [values, arguments, constants] :
+       {std::tuple(desc.getShape(), &shapeArguments, &shapeValues),
+        std::tuple(desc.getStrides(), &strideArguments, &strideValues)})
+    for (Value value : values) {
+      std::optional<std::pair<int64_t, int64_t>> operand =
+          argumentOrConstant(func, value);
+      if (!operand)
+        return {};
+      arguments->push_back(operand->first);
+      constants->push_back(operand->second);
+    }
+  MLIRContext *context = func.getContext();
+  Type element =
+      cast<tile::PointerType>(desc.getBase().getType()).getPointeeType();
+  return tilegpu::HostTensormapAttr::get(
+      context, parameter, base.getArgNumber(), element,
+      DenseI64ArrayAttr::get(context, shapeArguments),
+      DenseI64ArrayAttr::get(context, shapeValues),
+      DenseI64ArrayAttr::get(context, strideArguments),
+      DenseI64ArrayAttr::get(context, strideValues),
+      DenseI32ArrayAttr::get(context, box), swizzleBytes,
+      llvm::any_of(desc->getUsers(), [](Operation *user) {
+        return isa<tile::DescStoreOp>(user);
+      }));
+}
+
 struct LowerDescriptorsToTmaPass
     : public mlir::terrazzo::impl::TerrazzoLowerDescriptorsToTmaBase<
           LowerDescriptorsToTmaPass> {
@@ -248,8 +310,11 @@ struct LowerDescriptorsToTmaPass
     ModuleOp module = getOperation();
     if (failed(verifyTensorsHaveLayouts(module, getArgument())))
       return signalPassFailure();
+    const bool hostMaps =
+        module->hasAttr(tilegpu::TileGPUDialect::kHostTensormapsAttrName);
     int64_t scratchBytes = 0;
     bool failedAny = false;
+    SmallVector<Attribute> hostTensormaps;
     module.walk([&](func::FuncOp func) {
       SmallVector<tile::MakeTensorDescOp> descs;
       func.walk([&](tile::MakeTensorDescOp desc) { descs.push_back(desc); });
@@ -270,9 +335,8 @@ struct LowerDescriptorsToTmaPass
           failedAny = true;
           return;
         }
-      int64_t bytes = int64_t(descs.size()) * tilegpu::kTensormapBytes;
-      scratchBytes = std::max(scratchBytes, bytes);
-      failedAny |= failed(lowerKernel(func, descs, bytes));
+      failedAny |= failed(
+          lowerKernel(func, descs, hostMaps, scratchBytes, hostTensormaps));
     });
     if (failedAny)
       return signalPassFailure();
@@ -280,41 +344,31 @@ struct LowerDescriptorsToTmaPass
       module->setAttr(
           tilegpu::TileGPUDialect::kGlobalScratchAttrName,
           IntegerAttr::get(IntegerType::get(&getContext(), 32), scratchBytes));
+    if (!hostTensormaps.empty())
+      module->setAttr(tilegpu::TileGPUDialect::kHostTensormapParamsAttrName,
+                      ArrayAttr::get(&getContext(), hostTensormaps));
   }
 
-  /// Gives `func` its global scratch argument and replaces each descriptor
-  /// by a tensor map in its slot of this program instance's scratch.
+  /// The map of each descriptor: a parameter of `func` that the launcher
+  /// builds (with `hostMaps`, for the descriptors of arguments alone), else
+  /// a tensormap_create in this program instance's slot of the global
+  /// scratch, which `func` then takes as its last argument.
   LogicalResult lowerKernel(func::FuncOp func,
                             ArrayRef<tile::MakeTensorDescOp> descs,
-                            int64_t bytesPerProgram) {
+                            bool hostMaps, int64_t &scratchBytes,
+                            SmallVector<Attribute> &hostTensormaps) {
     MLIRContext *context = func.getContext();
-    Type scratchType = tile::PointerType::get(IntegerType::get(context, 8));
-    unsigned index = func.getNumArguments();
-    // The runtime allocates the scratch aligned to 128 bytes.
-    auto hint = DictionaryAttr::get(
-        context, {NamedAttribute(StringAttr::get(context, tile::TileDialect::kDivisibilityAttrName),
-                                 IntegerAttr::get(IntegerType::get(context, 32),
-                                                  128))});
-    (void)func.insertArgument(index, scratchType, hint, func.getLoc());
-    Value scratch = func.getArgument(index);
-
-    OpBuilder b(context);
-    b.setInsertionPointToStart(&func.getBody().front());
-    Location loc = func.getLoc();
-    Value offset = arith::MulIOp::create(
-        b, loc, linearProgramId(b, loc),
-        arith::ConstantIntOp::create(b, loc, b.getI64Type(), bytesPerProgram));
-    Value programScratch =
-        tile::AddPtrOp::create(b, loc, scratchType, scratch, offset);
-
-    for (auto [k, constDesc] : llvm::enumerate(descs)) {
-      tile::MakeTensorDescOp desc = constDesc;
-      b.setInsertionPoint(desc);
-      Location descLoc = desc.getLoc();
-      Value slot = tile::AddPtrOp::create(
-          b, descLoc, scratchType, programScratch,
-          arith::ConstantIntOp::create(b, descLoc, b.getI64Type(),
-                                       int64_t(k) * tilegpu::kTensormapBytes));
+    Type mapType = tile::PointerType::get(IntegerType::get(context, 8));
+    struct Lowering {
+      tile::MakeTensorDescOp desc;
+      SmallVector<int32_t> box;
+      unsigned swizzleBytes;
+      tilegpu::HostTensormapAttr host;
+    };
+    SmallVector<Lowering> lowerings;
+    int64_t slots = 0;
+    unsigned hostCount = 0;
+    for (tile::MakeTensorDescOp desc : descs) {
       RankedTensorType block = desc.getType().getBlockType();
       SmallVector<int64_t> box;
       SmallVector<tilegpu::TmaCopy> copies;
@@ -323,24 +377,86 @@ struct LowerDescriptorsToTmaPass
           failed(tilegpu::getTmaCopies(tmaBufferType(desc), box, copies)))
         return desc.emitOpError("has a block that TMA cannot copy; lower it "
                                 "with terrazzo-lower-tensor-descriptors");
-      tilegpu::MemDescType bufferType = tmaBufferType(desc);
-      SmallVector<int32_t> box32(box.begin(), box.end());
-      // A map built in a loop is rebuilt in the same slot every iteration:
-      // the previous iteration's TMA stores through it, left in flight
-      // (lowerStore), must be complete first. (Its loads are: each is
-      // waited for in the iteration that issued it, the pipeliner's too,
-      // which needs a map from outside the loop it pipelines.)
-      if (desc->getParentOfType<scf::ForOp>() &&
-          llvm::any_of(desc->getUsers(), [](Operation *user) {
-            return isa<tile::DescStoreOp>(user);
-          }))
-        tilegpu::AsyncTMAStoreWaitOp::create(b, descLoc, uint32_t(0),
-                                             /*complete=*/true);
-      Value map = tilegpu::TensormapCreateOp::create(
-          b, descLoc, scratchType, slot, desc.getBase(), desc.getShape(),
-          desc.getStrides(), b.getDenseI32ArrayAttr(box32),
-          b.getI32IntegerAttr(int32_t(
-              tilegpu::getTmaSwizzleBytes(bufferType))));
+      Lowering lowering{
+          desc,
+          SmallVector<int32_t>(box.begin(), box.end()),
+          unsigned(tilegpu::getTmaSwizzleBytes(tmaBufferType(desc))),
+          {}};
+      if (hostMaps)
+        lowering.host =
+            hostTensormap(func, desc, func.getNumArguments() + hostCount,
+                          lowering.box, lowering.swizzleBytes);
+      if (lowering.host) {
+        hostTensormaps.push_back(lowering.host);
+        ++hostCount;
+      } else
+        ++slots;
+      lowerings.push_back(std::move(lowering));
+    }
+
+    // The launcher passes the host maps after the arguments (aligned to
+    // 64 bytes, as the hardware reads them), then the scratch.
+    SmallVector<Value> hostParams;
+    for (const Lowering &lowering : lowerings)
+      if (lowering.host) {
+        unsigned index = func.getNumArguments();
+        (void)func.insertArgument(index, mapType, {}, func.getLoc());
+        hostParams.push_back(func.getArgument(index));
+      }
+    Value programScratch;
+    if (slots) {
+      int64_t bytesPerProgram = slots * tilegpu::kTensormapBytes;
+      scratchBytes = std::max(scratchBytes, bytesPerProgram);
+      unsigned index = func.getNumArguments();
+      // The runtime allocates the scratch aligned to 128 bytes.
+      auto hint = DictionaryAttr::get(
+          context, {NamedAttribute(
+                       StringAttr::get(
+                           context, tile::TileDialect::kDivisibilityAttrName),
+                       IntegerAttr::get(IntegerType::get(context, 32), 128))});
+      (void)func.insertArgument(index, mapType, hint, func.getLoc());
+      Value scratch = func.getArgument(index);
+      OpBuilder b(context);
+      b.setInsertionPointToStart(&func.getBody().front());
+      Location loc = func.getLoc();
+      Value offset =
+          arith::MulIOp::create(b, loc, linearProgramId(b, loc),
+                                arith::ConstantIntOp::create(
+                                    b, loc, b.getI64Type(), bytesPerProgram));
+      programScratch = tile::AddPtrOp::create(b, loc, mapType, scratch, offset);
+    }
+
+    int64_t slot = 0;
+    auto hostParam = hostParams.begin();
+    for (Lowering &lowering : lowerings) {
+      tile::MakeTensorDescOp desc = lowering.desc;
+      Value map;
+      if (lowering.host) {
+        map = *hostParam++;
+      } else {
+        OpBuilder b(desc);
+        Location descLoc = desc.getLoc();
+        Value slotPointer = tile::AddPtrOp::create(
+            b, descLoc, mapType, programScratch,
+            arith::ConstantIntOp::create(b, descLoc, b.getI64Type(),
+                                         slot++ * tilegpu::kTensormapBytes));
+        // A map built in a loop is rebuilt in the same slot every
+        // iteration: the previous iteration's TMA stores through it, left
+        // in flight (lowerStore), must be complete first. (Its loads are:
+        // each is waited for in the iteration that issued it, the
+        // pipeliner's too, which needs a map from outside the loop it
+        // pipelines.)
+        if (desc->getParentOfType<scf::ForOp>() &&
+            llvm::any_of(desc->getUsers(), [](Operation *user) {
+              return isa<tile::DescStoreOp>(user);
+            }))
+          tilegpu::AsyncTMAStoreWaitOp::create(b, descLoc, uint32_t(0),
+                                               /*complete=*/true);
+        map = tilegpu::TensormapCreateOp::create(
+            b, descLoc, mapType, slotPointer, desc.getBase(), desc.getShape(),
+            desc.getStrides(), b.getDenseI32ArrayAttr(lowering.box),
+            b.getI32IntegerAttr(int32_t(lowering.swizzleBytes)));
+      }
       TmaLowering withMap(desc, map);
       for (Operation *user : llvm::make_early_inc_range(desc->getUsers())) {
         if (auto load = dyn_cast<tile::DescLoadOp>(user))

@@ -127,6 +127,18 @@ def TerrazzoLowerDescriptorsToTma
     `async_tma_store_wait` (0) with `complete` precedes the rebuild, since
     the previous iteration's TMA store may still read the map.
 
+    With the module's `tilegpu.host-tensormaps` (the launcher builds maps:
+    terrazzo::CompileOptions::hostTensorMaps), a descriptor whose base is a
+    kernel argument and whose extents and strides are arguments (or
+    widened ones) or positive constants is not built in the kernel at all:
+    its map is a `!tile.ptr<i8>` argument appended after the kernel's
+    arguments (before the scratch, which the kernel then takes only if some
+    map is still built), described by a `#tilegpu.host_tensormap` in the
+    module's `tilegpu.host_tensormap_params` (which argument each operand
+    is, the box, the swizzle, whether it is stored through), wherever the
+    descriptor is made (in a loop too: the same map every iteration). The
+    LLVM lowering passes it by value (a grid-constant parameter).
+
     Descriptors are expected to have been filtered by
     terrazzo-lower-tensor-descriptors with `keep-tma`; one created
     elsewhere than a kernel's body or a nest of `scf.for` and `scf.if`

@@ -7,6 +7,7 @@
 #ifndef TERRAZZO_COMPILER_H
 #define TERRAZZO_COMPILER_H
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -114,6 +115,14 @@ struct CompileOptions {
   /// driver), "ptxas", "nvJitLink" or "driver"; for stage HSACO: "auto" or
   /// "ld.lld".
   std::string assembler = "auto";
+  /// Let the launcher build the TMA tensor maps whose tensor is given by
+  /// the kernel's arguments alone (base, extents and strides each an
+  /// argument or a constant): the kernel takes each as a 128-byte
+  /// parameter (KernelMetadata::hostTensorMaps) instead of building it in
+  /// global scratch per program instance. cuda:90 only. The Python
+  /// launcher sets it; a launcher that passes arguments as they are (AOT.h)
+  /// leaves it off.
+  bool hostTensorMaps = false;
 };
 
 struct KernelArgument {
@@ -121,6 +130,32 @@ struct KernelArgument {
   std::string type;
   /// Known divisibility (tile.divisibility), 1 when none.
   int divisibility = 1;
+};
+
+/// An extent or stride of a host tensor map: kernel argument `argument`
+/// (an index into KernelMetadata::arguments), or `value` when `argument`
+/// is negative.
+struct TensorMapOperand {
+  int argument = -1;
+  std::int64_t value = 0;
+};
+
+/// A TMA tensor map the launcher encodes (cuTensorMapEncodeTiled) and
+/// passes by value as kernel parameter `parameter` (128 bytes, after
+/// `arguments`): the tensor at the address in argument `base`, of
+/// `shape` elements with row strides `strides` (in elements; the last is
+/// 1), outermost dimension first, copied in boxes of `box` elements
+/// swizzled in `swizzleBytes`-byte rows (0: none); out-of-bounds elements
+/// read as zero. `stored`: the kernel stores through it.
+struct HostTensorMap {
+  int parameter = 0;
+  int base = 0;
+  int elementBytes = 0;
+  std::vector<TensorMapOperand> shape;
+  std::vector<TensorMapOperand> strides;
+  std::vector<int> box;
+  int swizzleBytes = 0;
+  bool stored = false;
 };
 
 /// What a launcher needs besides the binary (written beside it as JSON).
@@ -135,9 +170,13 @@ struct KernelMetadata {
   int sharedMemoryBytes = 0;
   /// Bytes of global scratch each program instance needs (tensor maps of
   /// TMA descriptors); when nonzero the kernel takes one more argument
-  /// after `arguments`, a pointer to (number of program instances) times
-  /// this many bytes, aligned to 128.
+  /// after `arguments` and `hostTensorMaps`, a pointer to (number of
+  /// program instances) times this many bytes, aligned to 128.
   int globalScratchBytes = 0;
+  /// Tensor maps the launcher builds and passes after `arguments` (and
+  /// before the global scratch), in parameter order; see
+  /// CompileOptions::hostTensorMaps.
+  std::vector<HostTensorMap> hostTensorMaps;
   /// "cubin" or "ptx" for stage Cubin, "hsaco" for stage HSACO; the
   /// stage's name otherwise.
   std::string binaryKind;

@@ -343,6 +343,39 @@ private:
 };
 
 //===----------------------------------------------------------------------===//
+// Tensor maps (TMA, CUDA sm_90)
+//===----------------------------------------------------------------------===//
+
+/// The bytes of a tensor map (CUtensorMap); kernels take one by value,
+/// aligned to kTensorMapAlignment.
+inline constexpr std::size_t kTensorMapBytes = 128;
+inline constexpr std::size_t kTensorMapAlignment = 64;
+
+/// A tiled tensor map as cuTensorMapEncodeTiled takes it: the tensor at
+/// `address` of `rank` dimensions (1 to 5), numbered from the innermost,
+/// with `dims[d]` elements of `elementBytes` bytes (1, 2, 4 or 8) and, for
+/// d >= 1, `strides[d]` bytes from one index of dimension d to the next
+/// (strides[0] is the element); copied in boxes of `box[d]` elements whose
+/// rows are swizzled in `swizzleBytes` bytes (0, 32, 64 or 128).
+/// Out-of-bounds elements read as zero.
+struct TensorMapDescription {
+  unsigned rank = 0;
+  std::uint64_t address = 0;
+  std::uint64_t dims[5] = {};
+  std::uint64_t strides[5] = {};
+  std::uint32_t box[5] = {};
+  unsigned elementBytes = 0;
+  unsigned swizzleBytes = 0;
+};
+
+/// Encodes `map` into the kTensorMapBytes bytes at `out` (aligned to
+/// kTensorMapAlignment): host memory, no device or context involved. An
+/// error names cuTensorMapEncodeTiled and the driver's message, or says
+/// that the platform has no tensor maps (HIP) or the driver no such call.
+TERRAZZO_API Status encodeTensorMap(const TensorMapDescription &map, void *out,
+                                    Platform platform = Platform::Cuda);
+
+//===----------------------------------------------------------------------===//
 // Memory, streams and timing (for tests and benchmarks)
 //===----------------------------------------------------------------------===//
 

@@ -39,6 +39,35 @@ py::dict metadataDict(const KernelMetadata &metadata) {
     arguments.append(entry);
   }
   dict["arguments"] = arguments;
+  py::list maps;
+  for (const HostTensorMap &map : metadata.hostTensorMaps) {
+    auto operands = [](const std::vector<TensorMapOperand> &list) {
+      py::list out;
+      for (const TensorMapOperand &operand : list) {
+        py::dict entry;
+        if (operand.argument >= 0)
+          entry["argument"] = operand.argument;
+        else
+          entry["value"] = operand.value;
+        out.append(entry);
+      }
+      return out;
+    };
+    py::dict entry;
+    entry["parameter"] = map.parameter;
+    entry["base"] = map.base;
+    entry["element_bytes"] = map.elementBytes;
+    entry["shape"] = operands(map.shape);
+    entry["strides"] = operands(map.strides);
+    py::list box;
+    for (int extent : map.box)
+      box.append(extent);
+    entry["box"] = box;
+    entry["swizzle_bytes"] = map.swizzleBytes;
+    entry["stored"] = map.stored;
+    maps.append(entry);
+  }
+  dict["host_tensormaps"] = maps;
   return dict;
 }
 
@@ -46,7 +75,8 @@ PyCompileResult compile(const std::string &source, const std::string &name,
                         const std::string &target, int numWarps,
                         const std::string &stageName,
                         const std::string &assembler, bool optimize,
-                        int numStages, bool enableFpFusion, int maxnreg) {
+                        int numStages, bool enableFpFusion, int maxnreg,
+                        bool hostTensorMaps) {
   CompileOptions options;
   if (!parseStage(stageName, options.stage))
     raise(PyExc_ValueError, "unknown stage '" + stageName +
@@ -58,6 +88,7 @@ PyCompileResult compile(const std::string &source, const std::string &name,
   options.numStages = numStages;
   options.fpFusion = enableFpFusion;
   options.maxnreg = maxnreg;
+  options.hostTensorMaps = hostTensorMaps;
 
   CompileResult result;
   {
@@ -145,6 +176,7 @@ void registerCompileBindings(py::module_ &m) {
         py::arg("assembler") = "auto", py::kw_only(),
         py::arg("optimize") = true, py::arg("num_stages") = 3,
         py::arg("enable_fp_fusion") = true, py::arg("maxnreg") = 0,
+        py::arg("host_tensormaps") = false,
         R"doc(
 Compiles tile IR text `source` (named `name` in diagnostics) for `target`
 ("cuda:90", "hip:gfx942", ...) with `num_warps` up to `stage` (tile, tilegpu,
@@ -152,7 +184,10 @@ llvm, llvmir; ptx or cubin for cuda targets, amdgcn or hsaco for hip
 targets), software-pipelining loads of dot operands over `num_stages`
 shared buffers on cuda:80 and newer; `enable_fp_fusion` lets the code
 generator contract float multiplies and adds into fma; `maxnreg` (0: none)
-caps the registers per thread (NVIDIA targets). The GIL is released while compiling. Failures come back as
+caps the registers per thread (NVIDIA targets); with `host_tensormaps` the
+launcher builds the TMA tensor maps of the kernel's arguments (metadata
+`host_tensormaps`: Kernel's argument of that name) and the kernel takes
+them after its arguments. The GIL is released while compiling. Failures come back as
 `success == False` with diagnostics, never as exceptions; an unknown stage
 raises ValueError.)doc");
 }

@@ -196,13 +196,83 @@ void LaunchDevice::add(PyObject *object, const ArgValue &value,
 
 Kernel::Kernel(std::string binary, std::string name, int threadsPerBlock,
                int sharedMemoryBytes, std::string signature, bool dryRun,
-               int globalScratchBytes, runtime::Platform platform)
+               int globalScratchBytes, runtime::Platform platform,
+               std::vector<HostTensorMapRecipe> hostTensorMaps)
     : dryRun(dryRun), binary_(std::move(binary)), name_(std::move(name)),
       threadsPerBlock_(threadsPerBlock), sharedMemoryBytes_(sharedMemoryBytes),
       globalScratchBytes_(globalScratchBytes), platform_(platform),
-      signature_(std::move(signature)) {
+      signature_(std::move(signature)),
+      hostTensorMaps_(std::move(hostTensorMaps)) {
   for (char c : signature_)
-    numKernelParams_ += c != '-';
+    if (c != '-')
+      paramKinds_ += c;
+  numKernelParams_ = paramKinds_.size();
+}
+
+namespace {
+
+/// Per context (device), 256 zero bytes on the device: the first half is
+/// what maps of empty tensors that are only loaded from point at, the
+/// second what those stored through point at. Allocated on first use and
+/// kept for the process.
+runtime::Result<std::uint64_t> emptyTensorPage(void *context,
+                                               runtime::Platform platform) {
+  static std::mutex mutex;
+  static std::vector<std::pair<void *, runtime::DeviceBuffer *>> pages;
+  std::lock_guard<std::mutex> lock(mutex);
+  for (auto &[owner, buffer] : pages)
+    if (owner == context)
+      return runtime::Result<std::uint64_t>::success(buffer->devicePointer());
+  runtime::Result<runtime::DeviceBuffer> buffer =
+      runtime::DeviceBuffer::allocate(2 * runtime::kTensorMapBytes, platform);
+  if (!buffer.ok())
+    return runtime::Result<std::uint64_t>::error(buffer.status);
+  if (runtime::Status status = buffer.value.fill(0); !status.ok())
+    return runtime::Result<std::uint64_t>::error(status);
+  auto *kept = new runtime::DeviceBuffer(std::move(buffer.value));
+  pages.emplace_back(context, kept);
+  return runtime::Result<std::uint64_t>::success(kept->devicePointer());
+}
+
+} // namespace
+
+runtime::TensorMapDescription
+Kernel::describeMap(const HostTensorMapRecipe &recipe, const Slot *slots,
+                    bool &empty) const {
+  auto value = [&](int argument, std::int64_t constant) -> std::int64_t {
+    if (argument < 0)
+      return constant;
+    // The compiler reads extents and strides from integer parameters.
+    return paramKinds_[argument] == 'l' ? slots[argument].i64
+                                        : std::int64_t(slots[argument].i32);
+  };
+  runtime::TensorMapDescription map;
+  map.rank = recipe.rank;
+  map.address = slots[recipe.base].u64;
+  map.elementBytes = recipe.elementBytes;
+  map.swizzleBytes = recipe.swizzleBytes;
+  empty = false;
+  // The driver numbers dimensions from the innermost.
+  for (unsigned d = 0; d < recipe.rank; ++d) {
+    unsigned from = recipe.rank - 1 - d;
+    std::int64_t extent =
+        value(recipe.shapeArgument[from], recipe.shapeValue[from]);
+    empty |= extent == 0;
+    map.dims[d] = std::uint64_t(extent);
+    map.strides[d] = std::uint64_t(value(recipe.strideArgument[from],
+                                         recipe.strideValue[from])) *
+                     recipe.elementBytes;
+    map.box[d] = recipe.box[from];
+  }
+  if (empty) {
+    // One element in bounds, the rest read as zeros (written nowhere).
+    for (unsigned d = 0; d < recipe.rank; ++d) {
+      map.dims[d] = 1;
+      map.strides[d] = d ? 16 : recipe.elementBytes;
+    }
+    map.address = 0;
+  }
+  return map;
 }
 
 Kernel::~Kernel() {
@@ -265,6 +335,13 @@ void Kernel::launch(int device, const unsigned grid[3], std::uintptr_t stream,
       lastGrid_[d] = grid[d];
     lastStream_ = stream;
     lastSlots_.assign(slots, slots + numKernelParams_);
+    lastMaps_.clear();
+    lastEmpty_.clear();
+    for (const HostTensorMapRecipe &recipe : hostTensorMaps_) {
+      bool empty = false;
+      lastMaps_.push_back(describeMap(recipe, slots, empty));
+      lastEmpty_.push_back(empty);
+    }
     return;
   }
   if (!grid[0] || !grid[1] || !grid[2])
@@ -274,17 +351,30 @@ void Kernel::launch(int device, const unsigned grid[3], std::uintptr_t stream,
   // queued. Acquired before the device scope below: a Python allocator may
   // switch devices itself.
   GlobalScratch scratch;
-  Scratch<void *, 33> withScratch(globalScratchBytes_ ? numKernelParams_ + 1
-                                                      : 0);
+  // The hidden parameters: the tensor maps (encoded below, in the launch
+  // device's scope), then the scratch.
+  struct alignas(runtime::kTensorMapAlignment) MapBytes {
+    unsigned char bytes[runtime::kTensorMapBytes];
+  };
+  const std::size_t numMaps = hostTensorMaps_.size();
+  Scratch<MapBytes, 4> maps(numMaps ? numMaps : 1);
+  Scratch<void *, 33> withHidden(numMaps || globalScratchBytes_
+                                     ? numKernelParams_ + numMaps +
+                                           (globalScratchBytes_ ? 1 : 0)
+                                     : 0);
+  if (numMaps || globalScratchBytes_) {
+    for (std::size_t k = 0; k < numKernelParams_; ++k)
+      withHidden[k] = params[k];
+    for (std::size_t m = 0; m < numMaps; ++m)
+      withHidden[numKernelParams_ + m] = maps[m].bytes;
+    params = withHidden.data();
+  }
   if (globalScratchBytes_) {
     std::uint64_t programs =
         std::uint64_t(grid[0]) * grid[1] * grid[2];
     scratch = acquireGlobalScratch(programs * std::uint64_t(globalScratchBytes_),
                                    stream, device, platform_);
-    for (std::size_t k = 0; k < numKernelParams_; ++k)
-      withScratch[k] = params[k];
-    withScratch[numKernelParams_] = &scratch.pointer;
-    params = withScratch.data();
+    withHidden[numKernelParams_ + numMaps] = &scratch.pointer;
   }
   runtime::Status status;
   {
@@ -293,6 +383,25 @@ void Kernel::launch(int device, const unsigned grid[3], std::uintptr_t stream,
     runtime::DeviceScope scope;
     py::gil_scoped_release release;
     status = scope.enter(device, platform_);
+    for (std::size_t m = 0; m < numMaps && status.ok(); ++m) {
+      bool empty = false;
+      runtime::TensorMapDescription map =
+          describeMap(hostTensorMaps_[m], slots, empty);
+      if (empty) {
+        runtime::Result<std::uint64_t> page =
+            emptyTensorPage(scope.context(), platform_);
+        status = page.status;
+        map.address =
+            page.value +
+            (hostTensorMaps_[m].stored ? runtime::kTensorMapBytes : 0);
+      }
+      if (status.ok())
+        status = runtime::encodeTensorMap(map, maps[m].bytes, platform_);
+      if (!status.ok())
+        status = runtime::Status::error(
+            "kernel '" + name_ + "': the tensor map of argument " +
+            std::to_string(hostTensorMaps_[m].base) + ": " + status.message);
+    }
     const Loaded *loaded = nullptr;
     if (status.ok())
       status = ensureLoaded(scope.context(), loaded);
@@ -343,6 +452,31 @@ py::object Kernel::lastLaunch() const {
   result["grid"] = py::make_tuple(lastGrid_[0], lastGrid_[1], lastGrid_[2]);
   result["stream"] = py::int_(lastStream_);
   result["args"] = args;
+  // The tensor maps as encoded: outermost dimension first, strides in
+  // elements; an empty tensor's as one element at address 0. (Only for a
+  // kernel that has them.)
+  if (hostTensorMaps_.empty())
+    return std::move(result);
+  py::list maps;
+  for (std::size_t m = 0; m < lastMaps_.size(); ++m) {
+    const runtime::TensorMapDescription &map = lastMaps_[m];
+    py::list shape, strides, box;
+    for (unsigned d = map.rank; d-- > 0;) {
+      shape.append(py::int_(map.dims[d]));
+      strides.append(py::int_(d ? map.strides[d] / map.elementBytes : 1));
+      box.append(py::int_(map.box[d]));
+    }
+    py::dict entry;
+    entry["address"] = py::int_(map.address);
+    entry["shape"] = py::tuple(shape);
+    entry["strides"] = py::tuple(strides);
+    entry["box"] = py::tuple(box);
+    entry["element_bytes"] = py::int_(map.elementBytes);
+    entry["swizzle_bytes"] = py::int_(map.swizzleBytes);
+    entry["empty"] = py::bool_(lastEmpty_[m]);
+    maps.append(entry);
+  }
+  result["tensormaps"] = maps;
   return std::move(result);
 }
 
@@ -358,6 +492,68 @@ std::string bytesOf(py::handle object, const char *what) {
                        PyByteArray_GET_SIZE(object.ptr()));
   raise(PyExc_TypeError, std::string(what) + " must be bytes or str, got " +
                              typeName(object.ptr()));
+}
+
+/// The host_tensormaps argument of Kernel (the compiler's metadata of that
+/// name): each map's base a pointer parameter, its extents and strides
+/// integer parameters or positive constants, parameters numbered without
+/// the signature's '-', the maps passed in order after them.
+std::vector<HostTensorMapRecipe>
+parseHostTensorMaps(py::object maps, const std::string &signature) {
+  std::vector<HostTensorMapRecipe> recipes;
+  if (maps.is_none())
+    return recipes;
+  std::string kinds;
+  for (char c : signature)
+    if (c != '-')
+      kinds += c;
+  auto bad = [&](std::size_t m, const std::string &what) {
+    raise(PyExc_ValueError, "host_tensormaps[" + std::to_string(m) + "]: " +
+                                what + " (signature '" + signature + "')");
+  };
+  std::size_t m = 0;
+  for (py::handle item : maps) {
+    py::dict map = py::reinterpret_borrow<py::dict>(item);
+    HostTensorMapRecipe recipe;
+    if (py::cast<std::size_t>(map["parameter"]) != kinds.size() + m)
+      bad(m, "parameter must be " + std::to_string(kinds.size() + m) +
+                 ", the parameters' count plus the map's position");
+    int base = py::cast<int>(map["base"]);
+    if (base < 0 || std::size_t(base) >= kinds.size() || kinds[base] != 'p')
+      bad(m, "base must name a pointer parameter, got " + std::to_string(base));
+    recipe.base = base;
+    recipe.elementBytes = py::cast<unsigned>(map["element_bytes"]);
+    py::list shape = map["shape"], strides = map["strides"], box = map["box"];
+    recipe.rank = unsigned(box.size());
+    if (recipe.rank < 1 || recipe.rank > 5 || shape.size() != recipe.rank ||
+        strides.size() != recipe.rank)
+      bad(m, "needs 1 to 5 dimensions, an extent and a stride for each");
+    auto operand = [&](py::handle entry, int &argument, std::int64_t &value) {
+      py::dict d = py::reinterpret_borrow<py::dict>(entry);
+      if (d.contains("argument")) {
+        argument = py::cast<int>(d["argument"]);
+        if (argument < 0 || std::size_t(argument) >= kinds.size() ||
+            (kinds[argument] != 'i' && kinds[argument] != 'l'))
+          bad(m, "an extent or stride must name an integer parameter, got " +
+                     std::to_string(argument));
+      } else {
+        argument = -1;
+        value = py::cast<std::int64_t>(d["value"]);
+        if (value < 1)
+          bad(m, "a constant extent or stride must be positive");
+      }
+    };
+    for (unsigned d = 0; d < recipe.rank; ++d) {
+      operand(shape[d], recipe.shapeArgument[d], recipe.shapeValue[d]);
+      operand(strides[d], recipe.strideArgument[d], recipe.strideValue[d]);
+      recipe.box[d] = py::cast<std::uint32_t>(box[d]);
+    }
+    recipe.swizzleBytes = py::cast<unsigned>(map["swizzle_bytes"]);
+    recipe.stored = map.contains("stored") && py::cast<bool>(map["stored"]);
+    recipes.push_back(recipe);
+    ++m;
+  }
+  return recipes;
 }
 
 /// Kernel.launch: converts each argument by its signature character.
@@ -421,10 +617,10 @@ float32, d float64, b int1 (passed as a byte), '-' accepted but not passed
 (specialized away). `target` ("cuda:90", "hip:gfx942"; None: a cuda one) is
 what the binary was compiled for: it picks the driver that loads and
 launches it (CUDA or HIP).)doc")
-      .def(py::init([](py::handle binary, std::string name,
-                       int threadsPerBlock, int sharedMemoryBytes,
-                       std::string signature, py::object dryRun,
-                       int globalScratchBytes, py::object target) {
+      .def(py::init([](py::handle binary, std::string name, int threadsPerBlock,
+                       int sharedMemoryBytes, std::string signature,
+                       py::object dryRun, int globalScratchBytes,
+                       py::object target, py::object hostTensorMaps) {
              checkSignature(signature);
              runtime::Platform platform = runtime::Platform::Cuda;
              if (!target.is_none()) {
@@ -446,15 +642,18 @@ launches it (CUDA or HIP).)doc")
                      "global_scratch_bytes must not be negative");
              bool dry = dryRun.is_none() ? dryLaunchDefault
                                          : py::cast<bool>(dryRun);
+             std::vector<HostTensorMapRecipe> maps =
+                 parseHostTensorMaps(hostTensorMaps, signature);
              return new Kernel(bytesOf(binary, "binary"), std::move(name),
                                threadsPerBlock, sharedMemoryBytes,
                                std::move(signature), dry, globalScratchBytes,
-                               platform);
+                               platform, std::move(maps));
            }),
            py::arg("binary"), py::arg("name"), py::arg("threads_per_block"),
-           py::arg("shared_memory_bytes"), py::arg("signature"),
-           py::kw_only(), py::arg("dry_run") = py::none(),
-           py::arg("global_scratch_bytes") = 0, py::arg("target") = py::none())
+           py::arg("shared_memory_bytes"), py::arg("signature"), py::kw_only(),
+           py::arg("dry_run") = py::none(), py::arg("global_scratch_bytes") = 0,
+           py::arg("target") = py::none(),
+           py::arg("host_tensormaps") = py::none())
       .def("launch", &launchFromPython, py::arg("grid"), py::arg("stream"),
            py::arg("args"),
            "Launches on `stream` (a CUstream or hipStream_t as an int; 0 for "
@@ -469,10 +668,13 @@ launches it (CUDA or HIP).)doc")
           "platform",
           [](const Kernel &k) { return runtime::platformName(k.platform()); },
           "'cuda' or 'hip': whose driver loads and launches the binary.")
-      .def_property_readonly("shared_memory_bytes",
-                             &Kernel::sharedMemoryBytes)
+      .def_property_readonly("shared_memory_bytes", &Kernel::sharedMemoryBytes)
       .def_property_readonly("global_scratch_bytes",
                              &Kernel::globalScratchBytes)
+      .def_property_readonly(
+          "num_host_tensormaps",
+          [](const Kernel &k) { return k.hostTensorMaps().size(); },
+          "Tensor maps the launcher builds and passes after the parameters.")
       .def_property_readonly(
           "binary", [](const Kernel &k) { return py::bytes(k.binary()); })
       .def_property_readonly("loaded", &Kernel::loaded)

@@ -71,12 +71,31 @@ private:
   ParamRef first_{0, nullptr};
 };
 
+/// A tensor map the launcher encodes before each launch
+/// (terrazzo::HostTensorMap): `rank` dimensions, outermost first; an
+/// extent or stride (in elements) is kernel parameter `...Argument[d]`
+/// (an index among the parameters, '-' excluded), or `...Value[d]` when
+/// that is negative.
+struct HostTensorMapRecipe {
+  unsigned rank = 0;
+  int base = 0;
+  unsigned elementBytes = 0;
+  int shapeArgument[5] = {-1, -1, -1, -1, -1};
+  std::int64_t shapeValue[5] = {};
+  int strideArgument[5] = {-1, -1, -1, -1, -1};
+  std::int64_t strideValue[5] = {};
+  std::uint32_t box[5] = {};
+  unsigned swizzleBytes = 0;
+  bool stored = false;
+};
+
 class Kernel {
 public:
   Kernel(std::string binary, std::string name, int threadsPerBlock,
          int sharedMemoryBytes, std::string signature, bool dryRun,
          int globalScratchBytes = 0,
-         runtime::Platform platform = runtime::Platform::Cuda);
+         runtime::Platform platform = runtime::Platform::Cuda,
+         std::vector<HostTensorMapRecipe> hostTensorMaps = {});
 
   const std::string &name() const { return name_; }
   const std::string &signature() const { return signature_; }
@@ -89,6 +108,10 @@ public:
   /// when nonzero, a launch passes one more parameter, a pointer to that
   /// many bytes per program instance (GlobalScratch.h).
   int globalScratchBytes() const { return globalScratchBytes_; }
+  /// Tensor maps passed after the parameters (before the global scratch).
+  const std::vector<HostTensorMapRecipe> &hostTensorMaps() const {
+    return hostTensorMaps_;
+  }
   /// Number of parameters the kernel really has (signature without '-').
   std::size_t numKernelParams() const { return numKernelParams_; }
   /// Whether the binary is loaded in at least one context.
@@ -137,6 +160,18 @@ private:
   runtime::Platform platform_ = runtime::Platform::Cuda;
   std::string signature_;
   std::size_t numKernelParams_ = 0;
+  /// The signature's characters of the parameters ('-' left out).
+  std::string paramKinds_;
+  std::vector<HostTensorMapRecipe> hostTensorMaps_;
+
+  /// The tensor map of `recipe` for parameters `slots`, in the
+  /// driver's terms. An empty tensor (an extent of 0, which a tensor map
+  /// cannot describe) is described as one element at `emptyAddress`
+  /// (zeros, or the place stores may write), whose other elements all lie
+  /// out of bounds; `empty` says so.
+  runtime::TensorMapDescription describeMap(const HostTensorMapRecipe &recipe,
+                                            const Slot *slots,
+                                            bool &empty) const;
 
   std::mutex loadMutex_;
   /// loaded_[0, numLoaded_) are published (release) and never removed.
@@ -147,6 +182,8 @@ private:
   unsigned lastGrid_[3] = {0, 0, 0};
   std::uintptr_t lastStream_ = 0;
   std::vector<Slot> lastSlots_;
+  std::vector<runtime::TensorMapDescription> lastMaps_;
+  std::vector<bool> lastEmpty_;
 };
 
 } // namespace terrazzo::python

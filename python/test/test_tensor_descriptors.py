@@ -317,12 +317,14 @@ def _assemble(ptx, tmp_path, arch="sm_90a"):
 
 def test_tma_ptx_on_sm90(tmp_path):
     # Strides divisible by 16 (specialisation) and a 16-byte aligned base:
-    # TMA. The PTX builds the tensor maps, copies by TMA, waits on the
-    # mbarrier, stores by TMA, and assembles for sm_90a.
+    # TMA. The descriptors are made of arguments alone, so the launcher
+    # builds their tensor maps and passes them by value (two 128-byte
+    # parameters read at their generic address); the PTX copies by TMA,
+    # waits on the mbarrier, stores by TMA, and assembles for sm_90a.
     x = np.zeros((64, 64), np.float16)
     ptx = _ptx_for(tma_copy_kernel, x, x, 64, 64, 64, 64, BM=64, BN=64)
-    assert "tensormap.replace.tile.global_address" in ptx
-    assert "tensormap.cp_fenceproxy" in ptx
+    assert "tensormap.replace" not in ptx
+    assert ptx.count(".param .align 128 .b8") == 2 and "cvta.param" in ptx
     assert "cp.async.bulk.tensor.2d.shared::cluster.global" in ptx
     assert "mbarrier.try_wait.parity" in ptx
     assert "cp.async.bulk.tensor.2d.global.shared::cta" in ptx
@@ -452,8 +454,79 @@ def test_scratch_metadata():
     assert res.success, res.diagnostics
     # Two tensor maps of 128 bytes per program instance.
     assert res.metadata["global_scratch_bytes"] == 256
+    assert res.metadata["host_tensormaps"] == []
     res = C.compile(text, "k.mlir", "cuda:80", 4, "ptx")
     assert res.metadata["global_scratch_bytes"] == 0
+    # With host_tensormaps (the launcher's choice), the maps of arguments
+    # are parameters 6 and 7, after the six arguments: x and y, their
+    # extents (M, N) and row strides arguments 2, 3, 4 and 5.
+    res = C.compile(text, "k.mlir", "cuda:90", 4, "ptx", host_tensormaps=True)
+    assert res.success, res.diagnostics
+    assert res.metadata["global_scratch_bytes"] == 0
+    maps = res.metadata["host_tensormaps"]
+    assert [(m["parameter"], m["base"], m["stored"]) for m in maps] == \
+        [(6, 0, False), (7, 1, True)]
+    assert maps[0]["shape"] == [{"argument": 2}, {"argument": 3}]
+    assert maps[1]["strides"] == [{"argument": 5}, {"value": 1}]
+    assert maps[0]["box"] == [64, 64] and maps[0]["element_bytes"] == 2
+    assert maps[0]["swizzle_bytes"] == 128
+
+
+def _dry_tma_copy(C, x, y, m, n):
+    """tma_copy_kernel's PTX (for 16-byte aligned float16 matrices whose
+    sizes are multiples of 16) as a dry-run Kernel, launched on addresses
+    x and y, sizes m x n and row strides n: its last launch."""
+    a = np.zeros((64, 64), np.float16)
+    text = tma_copy_kernel.ir(a, a, 96, 80, 80, 80, BM=64, BN=64)
+    res = C.compile(text, "k.mlir", "cuda:90", 4, "ptx", host_tensormaps=True)
+    assert res.success, res.diagnostics
+    md = res.metadata
+    kernel = C.Kernel(res.output, md["name"], md["threads_per_block"],
+                      md["shared_memory_bytes"], "ppiiii", dry_run=True,
+                      host_tensormaps=md["host_tensormaps"])
+    assert kernel.num_host_tensormaps == 2
+    kernel.launch((1, 1, 1), 0, (x, y, m, n, n, n))
+    return kernel.last_launch()
+
+
+def test_launcher_builds_the_maps_of_arguments():
+    # What the launcher would encode (cuTensorMapEncodeTiled) for each
+    # launch, from that launch's arguments: shapes and strides outermost
+    # first, in elements.
+    from terrazzo.runtime import driver
+    C = driver.get_C(required=False)
+    if C is None:
+        pytest.skip("terrazzo._C is not built")
+    maps = _dry_tma_copy(C, 0x10000, 0x20000, 96, 80)["tensormaps"]
+    assert [m["address"] for m in maps] == [0x10000, 0x20000]
+    assert maps[0]["shape"] == (96, 80) and maps[0]["strides"] == (80, 1)
+    assert maps[1]["box"] == (64, 64) and maps[1]["element_bytes"] == 2
+    assert maps[0]["swizzle_bytes"] == 128 and not maps[0]["empty"]
+    # An empty tensor, which a tensor map cannot describe: one element (of
+    # a page of zeros the launcher owns), every other out of bounds.
+    maps = _dry_tma_copy(C, 0x10000, 0x20000, 0, 80)["tensormaps"]
+    assert all(m["empty"] and m["shape"] == (1, 1) for m in maps)
+
+
+def test_launcher_rejects_bad_tensor_map_recipes():
+    from terrazzo.runtime import driver
+    C = driver.get_C(required=False)
+    if C is None:
+        pytest.skip("terrazzo._C is not built")
+    good = {"parameter": 2, "base": 0, "element_bytes": 2,
+            "shape": [{"argument": 1}, {"value": 64}],
+            "strides": [{"value": 64}, {"value": 1}], "box": [64, 64],
+            "swizzle_bytes": 128, "stored": False}
+    C.Kernel(b"", "k", 32, 0, "pi", dry_run=True, host_tensormaps=[good])
+    for bad, message in [({"parameter": 3}, "parameter must be 2"),
+                         ({"base": 1}, "base must name a pointer"),
+                         ({"shape": [{"argument": 0}, {"value": 64}]},
+                          "must name an integer parameter"),
+                         ({"strides": [{"value": 0}, {"value": 1}]}, "must be positive"),
+                         ({"box": [64]}, "1 to 5 dimensions")]:
+        with pytest.raises(ValueError, match=message):
+            C.Kernel(b"", "k", 32, 0, "pi", dry_run=True,
+                     host_tensormaps=[{**good, **bad}])
 
 
 def test_set_allocator():
@@ -709,8 +782,10 @@ def test_gpu_descriptor_3d_sm90(torch_cuda, rng):
 
 @pytest.mark.gpu
 def test_gpu_allocator(torch_cuda, rng):
-    # With an allocator, the scratch comes from it: programs x 2 tensor maps
-    # x 128 bytes, aligned to 128, for the launch's stream.
+    # Maps built in the kernel (descriptors of loaded sizes and offsets)
+    # take scratch from the allocator: programs x 2 tensor maps x 128
+    # bytes, aligned to 128, for the launch's stream. Maps of arguments
+    # alone are the launcher's: no scratch, the allocator is not called.
     torch = torch_cuda
     _sm90(torch)
     import terrazzo
@@ -720,21 +795,51 @@ def test_gpu_allocator(torch_cuda, rng):
         calls.append((size, alignment))
         return torch.empty(size, dtype=torch.int8, device="cuda")
 
+    x, offsets, sizes = _problems(rng, PER_PROBLEM_SIZES)
+    xd = torch.from_numpy(x).cuda()
+    y = torch.full_like(xd, float("nan"))
     m, n = 100, 64
-    x = torch.randn(m, n, device="cuda")
-    y = torch.empty_like(x)
+    a = torch.randn(m, n, device="cuda")
+    b = torch.empty_like(a)
     try:
         terrazzo.set_allocator(alloc)
-        tma_copy_kernel[(triton.cdiv(m, 32), 2)](x, y, m, n, n, n, BM=32, BN=32)
+        per_problem_kernel[(3,)](xd, y, torch.from_numpy(offsets).cuda(),
+                                 torch.from_numpy(sizes).cuda(), len(PER_PROBLEM_SIZES),
+                                 BM=16, BN=32)
+        tma_copy_kernel[(triton.cdiv(m, 32), 2)](a, b, m, n, n, n, BM=32, BN=32)
         torch.cuda.synchronize()
     finally:
         terrazzo.set_allocator(None)
-    assert calls == [(4 * 2 * 2 * 128, 128)]
-    assert torch.equal(y, x * 2 + 1)
+    assert calls == [(3 * 2 * 128, 128)]
+    want = np.where(np.isnan(x), np.nan, x.astype(np.float64) * 2 + 1)
+    np.testing.assert_allclose(y.cpu().numpy(), want.astype(np.float32), rtol=0)
+    assert torch.equal(b, a * 2 + 1)
     # Without one, the launcher's own buffer, grown for a larger grid.
-    x = torch.randn(1000, n, device="cuda")
-    y = torch.empty_like(x)
-    tma_copy_kernel[(triton.cdiv(1000, 8), 2)](x, y, 1000, n, n, n, BM=8, BN=32)
+    y = torch.full_like(xd, float("nan"))
+    per_problem_kernel[(40,)](xd, y, torch.from_numpy(offsets).cuda(),
+                              torch.from_numpy(sizes).cuda(), len(PER_PROBLEM_SIZES),
+                              BM=16, BN=32)
+    torch.cuda.synchronize()
+    np.testing.assert_allclose(y.cpu().numpy(), want.astype(np.float32), rtol=0)
+
+
+@pytest.mark.gpu
+def test_gpu_empty_tensor_maps(torch_cuda):
+    # Tensor maps of empty tensors (an extent of 0, which a tensor map
+    # cannot hold) read zeros and write nothing: y = x * 2 + 1 of an empty
+    # x writes no element of y, and a copy from a 0-row x to a full y reads
+    # zeros (every block out of bounds) while the next launch, from a real
+    # x, is right.
+    torch = torch_cuda
+    _sm90(torch)
+    n = 64
+    y = torch.full((64, n), 7.0, device="cuda")
+    x = torch.empty((0, n), device="cuda")
+    tma_copy_kernel[(2, 2)](x, y, 0, n, n, n, BM=32, BN=32)
+    torch.cuda.synchronize()
+    assert torch.equal(y, torch.full_like(y, 7.0))
+    x = torch.randn(64, n, device="cuda")
+    tma_copy_kernel[(2, 2)](x, y, 64, n, n, n, BM=32, BN=32)
     torch.cuda.synchronize()
     assert torch.equal(y, x * 2 + 1)
 

@@ -387,3 +387,82 @@ func.func @accumulator_half_store(%y: !tile.ptr<f16> {tile.divisibility = 16 : i
   return
 }
 }
+
+// -----
+
+// With tilegpu.host-tensormaps (the launcher builds the maps of
+// arguments), a descriptor whose base, extents and strides are kernel
+// arguments or constants is a parameter of the kernel after its
+// arguments, described on the module (the argument each operand is, or
+// its constant); no global scratch, no tensormap_create. The stride
+// extended from i32 argument 3 is that argument.
+// CHECK: module attributes {"tilegpu.host-tensormaps", tilegpu.host_tensormap_params = [#tilegpu.host_tensormap<{parameter = 5, base = 0, elementType = f16, shapeArguments = [2, 3], shapeValues = [-1, -1], strideArguments = [3, -1], strideValues = [-1, 1], box = [64, 64], swizzleBytes = 128, stored = false}>, #tilegpu.host_tensormap<{parameter = 6, base = 1, elementType = f16, shapeArguments = [2, 3], shapeValues = [-1, -1], strideArguments = [3, -1], strideValues = [-1, 1], box = [64, 64], swizzleBytes = 128, stored = true}>]
+// CHECK-NOT: global_scratch_bytes
+// CHECK-LABEL: func.func @host_maps
+// CHECK-SAME: %{{[^:]*}}: i32, %[[XMAP:[^:]*]]: !tile.ptr<i8>, %[[YMAP:[^:]*]]: !tile.ptr<i8>)
+// CHECK-NOT: tensormap_create
+// CHECK: tilegpu.async_tma_copy_global_to_local %[[XMAP]][
+// CHECK: tilegpu.async_tma_copy_local_to_global %[[YMAP]][
+module attributes {"tilegpu.host-tensormaps"} {
+func.func @host_maps(%x: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %n: i32 {tile.divisibility = 16 : i32}, %arg_i: i32) {
+  %pid = tile.program_id x : i32
+  %c64i = arith.constant 64 : i32
+  %i = arith.muli %pid, %c64i : i32
+  %c1 = arith.constant 1 : i64
+  %s = arith.extsi %n : i32 to i64
+  %xd = tile.make_tensor_desc %x, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %yd = tile.make_tensor_desc %y, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %v = tile.desc_load %xd[%i, %i] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  tile.desc_store %yd[%i, %i], %v : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
+  return
+}
+}
+
+// -----
+
+// Must not: a descriptor whose base is computed in the kernel (a head's
+// rows), or whose extent is, keeps its map in global scratch (one slot
+// each, after the host maps' parameters); one of arguments and constants
+// (an extent the constant 64) is a parameter even in a loop, built once by
+// the launcher rather than per iteration; the output's map is the second
+// parameter.
+// CHECK: module attributes {tilegpu.global_scratch_bytes = 256 : i32, "tilegpu.host-tensormaps", tilegpu.host_tensormap_params = [#tilegpu.host_tensormap<{parameter = 3, base = 0, elementType = f16, shapeArguments = [1, -1], shapeValues = [-1, 64], strideArguments = [-1, -1], strideValues = [64, 1], box = [64, 64], swizzleBytes = 128, stored = false}>, #tilegpu.host_tensormap<{parameter = 4, base = 2,
+// CHECK-LABEL: func.func @mixed_maps
+// CHECK-SAME: %[[MAP:[^:]*]]: !tile.ptr<i8>, %[[OUTMAP:[^:]*]]: !tile.ptr<i8>, %[[SCRATCH:[^:]*]]: !tile.ptr<i8> {tile.divisibility = 128 : i32})
+// CHECK: tilegpu.tensormap_create
+// CHECK: tilegpu.tensormap_create
+// CHECK-NOT: tilegpu.tensormap_create
+// CHECK: scf.for
+// CHECK-NOT: tilegpu.async_tma_store_wait
+// CHECK: tilegpu.async_tma_copy_global_to_local %[[MAP]][
+// CHECK: scf.yield
+// CHECK: tilegpu.async_tma_copy_local_to_global %[[OUTMAP]][
+module attributes {"tilegpu.host-tensormaps"} {
+func.func @mixed_maps(%x: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32 {tile.divisibility = 16 : i32}, %out: !tile.ptr<f16> {tile.divisibility = 16 : i32}) {
+  %pid = tile.program_id x : i32
+  %c64i = arith.constant 64 : i32
+  %c0i = arith.constant 0 : i32
+  %c1i = arith.constant 1 : i32
+  %i = arith.muli %pid, %c64i : i32
+  %c1 = arith.constant 1 : i64
+  %c64 = arith.constant 64 : i64
+  %off = arith.muli %pid, %m : i32
+  %head = tile.addptr %x, %off : !tile.ptr<f16>, i32
+  %hd = tile.make_tensor_desc %head, [%m, %c64i], [%c64, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %m2 = arith.muli %m, %c64i : i32
+  %wd = tile.make_tensor_desc %x, [%m2, %c64i], [%c64, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %a = tile.desc_load %hd[%c0i, %c0i] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  %b = tile.desc_load %wd[%i, %c0i] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  %ab = arith.addf %a, %b : tensor<64x64xf16>
+  %sum = scf.for %k = %c0i to %m step %c1i iter_args(%acc = %ab) -> (tensor<64x64xf16>) : i32 {
+    %ld = tile.make_tensor_desc %x, [%m, %c64i], [%c64, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+    %row = arith.muli %k, %c64i : i32
+    %c = tile.desc_load %ld[%row, %c0i] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+    %next = arith.addf %acc, %c : tensor<64x64xf16>
+    scf.yield %next : tensor<64x64xf16>
+  }
+  %od = tile.make_tensor_desc %out, [%m, %c64i], [%c64, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  tile.desc_store %od[%i, %c0i], %sum : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
+  return
+}
+}

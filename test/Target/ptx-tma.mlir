@@ -25,6 +25,40 @@
 // RUN: FileCheck %s --check-prefix=OFF < %t.off.ptx
 // RUN: terrazzo-compile %s --target=cuda:80 --emit=ptx -o %t.80.ptx
 // RUN: FileCheck %s --check-prefix=SM80 < %t.80.ptx
+// RUN: terrazzo-compile %s --target=cuda:90 --num-warps=4 --emit=ptx --host-tensormaps -o %t.host.ptx
+// RUN: FileCheck %s --check-prefix=HOST < %t.host.ptx
+// RUN: FileCheck %s --check-prefix=HOSTJSON < %t.host.ptx.json
+// RUN: %ptxas -arch=sm_90a %t.host.ptx -o %t.host.cubin
+// With --host-tensormaps the three maps, of arguments alone, are built by
+// the launcher and passed after the arguments as CUDA passes a
+// CUtensorMap (128 bytes by value, grid constant: the TMA copies read
+// them at their generic address, cvta.param; aligned to 128, a line each,
+// and prefetched by thread 0 on entry); nothing is
+// built in the kernel and it takes no global scratch. The metadata says
+// which argument each extent and stride is.
+// HOST-LABEL: .entry tma_copy(
+// HOST: .param .u32 tma_copy_param_5,
+// HOST-NEXT: .param .align 128 .b8 tma_copy_param_6[128],
+// HOST-NEXT: .param .align 128 .b8 tma_copy_param_7[128],
+// HOST-NEXT: .param .align 128 .b8 tma_copy_param_8[128]
+// HOST-NEXT: )
+// HOST-DAG: mov.b64 %[[P6:rd[0-9]+]], tma_copy_param_6;
+// HOST-DAG: cvta.param.u64 %[[X:rd[0-9]+]], %[[P6]];
+// HOST-DAG: mov.b64 %[[P7:rd[0-9]+]], tma_copy_param_7;
+// HOST-DAG: cvta.param.u64 %[[Y:rd[0-9]+]], %[[P7]];
+// HOST: @p prefetch.tensormap
+// HOST: @p prefetch.tensormap
+// HOST: @p prefetch.tensormap
+// HOST-NOT: tensormap.replace
+// HOST-NOT: fence.proxy.tensormap
+// HOST: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{.*}}], [%[[X]], {{{.*}}}]
+// HOST: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%[[Y]], {{{.*}}}]
+// HOSTJSON: "global_scratch_bytes": 0,
+// HOSTJSON: "host_tensormaps": [
+// HOSTJSON-NEXT: {"parameter": 6, "base": 0, "element_bytes": 2, "shape": [{"argument": 4}, {"argument": 5}], "strides": [{"argument": 5}, {"value": 1}], "box": [64, 64], "swizzle_bytes": 128, "stored": false},
+// HOSTJSON-NEXT: {"parameter": 7, "base": 1, "element_bytes": 2, "shape": [{"argument": 4}, {"argument": 5}], "strides": [{"argument": 5}, {"value": 1}], "box": [64, 64], "swizzle_bytes": 128, "stored": true},
+// HOSTJSON-NEXT: {"parameter": 8, "base": 2, "element_bytes": 4, "shape": [{"argument": 4}], "strides": [{"value": 1}], "box": [128], "swizzle_bytes": 0, "stored": false}
+// HOSTJSON-NEXT: ],
 // With TERRAZZO_TMA=0, pointer accesses on sm_90 too.
 // OFF-LABEL: .entry tma_copy(
 // OFF-NOT: cp.async.bulk.tensor

@@ -14,6 +14,7 @@
 // JSON-NEXT:   "threads_per_block": 128,
 // JSON-NEXT:   "shared_memory_bytes": 0,
 // JSON-NEXT:   "global_scratch_bytes": 0,
+// JSON-NEXT:   "host_tensormaps": [],
 // JSON-AUTO-NEXT: "binary": "[[BINARY:cubin|ptx]]",
 // JSON-AUTO-NEXT: "assembler": "{{ptxas|nvJitLink|driver}}",
 // JSON-PTXAS-NEXT: "binary": "cubin",

@@ -23,8 +23,10 @@ namespace {
 
 const std::string kUsage =
     "usage: terrazzo-compile <input.mlir> [--target=cuda:90] [--num-warps=" +
-    std::to_string(terrazzo::defaultNumWarps()) + "]\n"
-    "                        [--num-stages=3] [--maxnreg=N]\n"
+    std::to_string(terrazzo::defaultNumWarps()) +
+    "]\n"
+    "                        [--num-stages=3] [--maxnreg=N] "
+    "[--host-tensormaps]\n"
     "                        [--emit=tile|tilegpu|llvm|llvmir|ptx|cubin|"
     "amdgcn|hsaco]\n"
     "                        [--assembler=auto|ptxas|nvJitLink|driver|"
@@ -79,6 +81,10 @@ int main(int argc, char **argv) {
     } else if (startsWith(arg, "--maxnreg=")) {
       if (!parseNumber(arg, "--maxnreg=", options.maxnreg))
         return fail("--maxnreg needs a number, got '" + arg.substr(10) + "'");
+    } else if (arg == "--host-tensormaps") {
+      // The launcher builds the tensor maps of arguments (the JSON's
+      // host_tensormaps) and passes them after the arguments.
+      options.hostTensorMaps = true;
     } else if (startsWith(arg, "--assembler=")) {
       options.assembler = arg.substr(12);
     } else if (startsWith(arg, "--emit=")) {

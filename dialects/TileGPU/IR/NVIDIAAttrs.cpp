@@ -86,3 +86,48 @@ NvmmaSharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 unsigned NvmmaSharedLayoutAttr::getRank() const { return 2; }
+
+//===----------------------------------------------------------------------===//
+// HostTensormapAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult HostTensormapAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, unsigned parameter,
+    unsigned base, Type elementType, DenseI64ArrayAttr shapeArguments,
+    DenseI64ArrayAttr shapeValues, DenseI64ArrayAttr strideArguments,
+    DenseI64ArrayAttr strideValues, DenseI32ArrayAttr box,
+    unsigned swizzleBytes, bool stored) {
+  size_t rank = box.size();
+  // cuTensorMapEncodeTiled's limits: ranks 1 to 5, boxes of 1 to 256.
+  if (rank < 1 || rank > 5)
+    return emitError() << "box must have 1 to 5 dimensions, got " << rank;
+  if (shapeArguments.size() != rank || shapeValues.size() != rank ||
+      strideArguments.size() != rank || strideValues.size() != rank)
+    return emitError() << "needs an extent and a stride per dimension of the "
+                          "box ("
+                       << rank << ")";
+  for (int32_t extent : box.asArrayRef())
+    if (extent < 1 || extent > 256)
+      return emitError() << "box extents must be from 1 to 256, got " << extent;
+  if (!elementType.isIntOrFloat() ||
+      !llvm::is_contained({8u, 16u, 32u, 64u},
+                          elementType.getIntOrFloatBitWidth()))
+    return emitError() << "elementType must be an integer or float of 8, 16, "
+                          "32 or 64 bits, got "
+                       << elementType;
+  for (auto [arguments, values] : {std::pair(shapeArguments, shapeValues),
+                                   std::pair(strideArguments, strideValues)})
+    for (auto [argument, value] :
+         llvm::zip_equal(arguments.asArrayRef(), values.asArrayRef()))
+      if (argument < -1 || (argument == -1 && value < 1))
+        return emitError() << "extents and strides are an argument (>= 0) or "
+                              "a positive constant (argument -1), got "
+                           << argument << " and " << value;
+  if (strideArguments[rank - 1] != -1 || strideValues[rank - 1] != 1)
+    return emitError() << "the innermost stride must be the constant 1";
+  if (swizzleBytes != 0 && swizzleBytes != 32 && swizzleBytes != 64 &&
+      swizzleBytes != 128)
+    return emitError() << "swizzleBytes must be 0, 32, 64 or 128, got "
+                       << swizzleBytes;
+  return success();
+}

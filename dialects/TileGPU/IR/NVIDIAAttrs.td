@@ -52,4 +52,39 @@ def TileGPU_NvmmaSharedLayout : TileGPU_Attr<"NvmmaSharedLayout", "nvmma_shared"
   let genVerifyDecl = 1;
 }
 
+def TileGPU_HostTensormap : TileGPU_Attr<"HostTensormap", "host_tensormap"> {
+  let summary = "A TMA tensor map the launcher builds from the kernel's arguments";
+  let description = [{
+    Kernel parameter `parameter` is a tensor map (128 bytes, passed by
+    value) that the launcher encodes before each launch: the tensor whose
+    address is kernel argument `base`, with elements of `elementType`, an
+    extent per dimension and a stride per dimension (in elements; the last
+    is 1), outermost dimension first, each kernel argument
+    `shapeArguments[d]` (`strideArguments[d]`) or, where that is -1, the
+    constant `shapeValues[d]` (`strideValues[d]`); copied in boxes of
+    `box` elements whose rows are swizzled in `swizzleBytes` bytes (0:
+    none), as a `tilegpu.tensormap_create` of the same operands would
+    build it. Out-of-bounds elements read as zero. `stored`: the kernel
+    stores through it (a map of an empty tensor, which TMA cannot
+    describe, then points where stores may write, not where loads of other
+    empty tensors read zeros). terrazzo-lower-descriptors-to-tma lists these in the module's
+    `tilegpu.host_tensormap_params`.
+
+        #tilegpu.host_tensormap<{parameter = 4, base = 0, elementType = f16,
+            shapeArguments = [2, -1], shapeValues = [-1, 64],
+            strideArguments = [3, -1], strideValues = [-1, 1],
+            box = [128, 64], swizzleBytes = 128, stored = false}>
+  }];
+  let parameters = (ins "unsigned":$parameter, "unsigned":$base,
+                        "::mlir::Type":$elementType,
+                        "::mlir::DenseI64ArrayAttr":$shapeArguments,
+                        "::mlir::DenseI64ArrayAttr":$shapeValues,
+                        "::mlir::DenseI64ArrayAttr":$strideArguments,
+                        "::mlir::DenseI64ArrayAttr":$strideValues,
+                        "::mlir::DenseI32ArrayAttr":$box,
+                        "unsigned":$swizzleBytes, "bool":$stored);
+  let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // TERRAZZO_TILEGPU_NVIDIA_ATTRS

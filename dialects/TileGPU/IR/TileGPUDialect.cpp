@@ -185,18 +185,34 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
              << LocalStoreOp::getOperationName();
     return success();
   }
-  bool known = name == kNumWarpsAttrName || name == kThreadsPerWarpAttrName ||
-               name == kTargetAttrName || name == kSharedMemoryAttrName ||
-               name == kTotalNumWarpsAttrName ||
-               name == kMaxRegistersAttrName ||
-               name == "tilegpu.num-stages" || // terrazzo-pipeline's depth
-               // Per-program global scratch of TMA descriptors' tensor maps.
-               name == kGlobalScratchAttrName;
+  bool known =
+      name == kNumWarpsAttrName || name == kThreadsPerWarpAttrName ||
+      name == kTargetAttrName || name == kSharedMemoryAttrName ||
+      name == kTotalNumWarpsAttrName || name == kMaxRegistersAttrName ||
+      name == "tilegpu.num-stages" || // terrazzo-pipeline's depth
+      // Per-program global scratch of TMA descriptors' tensor maps.
+      name == kGlobalScratchAttrName || name == kHostTensormapsAttrName ||
+      name == kHostTensormapParamsAttrName;
   if (!known)
     return op->emitError("unknown tilegpu attribute '") << name << "'";
   if (!isa<ModuleOp>(op))
     return op->emitError("'") << name << "' must be set on a builtin.module";
 
+  if (name == kHostTensormapsAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError("'") << name << "' must be a unit attribute";
+    return success();
+  }
+  if (name == kHostTensormapParamsAttrName) {
+    auto maps = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!maps || !llvm::all_of(maps, [](Attribute map) {
+          return isa<HostTensormapAttr>(map);
+        }))
+      return op->emitError("'")
+             << name << "' must be an array of #tilegpu.host_tensormap, got "
+             << attr.getValue();
+    return success();
+  }
   if (name == kTargetAttrName) {
     auto target = dyn_cast<StringAttr>(attr.getValue());
     if (!target)

@@ -50,6 +50,14 @@ def TileGPU_Dialect : Dialect {
     /// tensor maps), passed to the kernel as a trailing `!tile.ptr<i8>`
     /// argument; set by terrazzo-lower-descriptors-to-tma.
     static constexpr ::llvm::StringLiteral kGlobalScratchAttrName = "tilegpu.global_scratch_bytes";
+    /// Set (a unit attribute) when the launcher builds tensor maps from the
+    /// kernel's arguments (terrazzo::CompileOptions::hostTensorMaps):
+    /// terrazzo-lower-descriptors-to-tma then passes those maps as
+    /// parameters instead of building them in global scratch.
+    static constexpr ::llvm::StringLiteral kHostTensormapsAttrName = "tilegpu.host-tensormaps";
+    /// The kernel's tensor-map parameters, an array of
+    /// #tilegpu.host_tensormap in parameter order; set by the same pass.
+    static constexpr ::llvm::StringLiteral kHostTensormapParamsAttrName = "tilegpu.host_tensormap_params";
     /// Of a tensormap_create built at the same time as others (its
     /// group(), of n > 1 ops), set by the same pass (which keeps their
     /// scratch apart): array<i64: k, n>, its position k in the group (the

@@ -395,8 +395,12 @@ class JITFunction(KernelInterface):
 
     def _codegen_options(self) -> Dict[str, Any]:
         """The keywords of `_C.compile` that COMPILE_OPTIONS set."""
+        # The launcher (_C.Kernel) builds the tensor maps of arguments
+        # (TERRAZZO_HOST_TENSORMAPS=0: every map is built in the kernel, in
+        # global scratch, as before; for comparisons).
         return {"enable_fp_fusion": self._fp_fusion(),
-                "maxnreg": self._compile_options.get("maxnreg", 0)}
+                "maxnreg": self._compile_options.get("maxnreg", 0),
+                "host_tensormaps": os.environ.get("TERRAZZO_HOST_TENSORMAPS") != "0"}
 
     def _run_with_options(self, grid, args, kwargs, num_warps: int, num_stages: int):
         """Launches with these launch options whatever the keywords say
@@ -607,6 +611,7 @@ class JITFunction(KernelInterface):
                 "threads_per_block": int(md["threads_per_block"]),
                 "shared_memory_bytes": int(md.get("shared_memory_bytes") or 0),
                 "global_scratch_bytes": int(md.get("global_scratch_bytes") or 0),
+                "host_tensormaps": [dict(m) for m in md.get("host_tensormaps") or []],
                 "signature": kir.signature, "target": target,
                 "kernel": self.__name__, "source": self.parsed.file}
         cache.store(digest, binary, meta)
@@ -787,22 +792,25 @@ def _launched_kernel(C, fn: "JITFunction", key, binary: bytes, meta: Dict[str, A
 def _make_kernel_from(C, binary, meta, cls=None):
     return _make_kernel(C, binary, meta["name"], meta["threads_per_block"],
                         meta["shared_memory_bytes"], meta["signature"],
-                        meta.get("global_scratch_bytes", 0), cls, meta.get("target"))
+                        meta.get("global_scratch_bytes", 0), cls, meta.get("target"),
+                        meta.get("host_tensormaps") or None)
 
 
 def _make_kernel(C, binary, name, threads, smem, signature, scratch=0, cls=None,
-                 target=None):
+                 target=None, host_tensormaps=None):
     # `scratch`: global scratch per program instance (TMA descriptors' tensor
     # maps), which the kernel takes as a hidden last argument. `target`: what
     # the binary was compiled for, which picks the driver that launches it
-    # (CUDA for cuda:*, HIP for hip:*).
+    # (CUDA for cuda:*, HIP for hip:*). `host_tensormaps`: the tensor maps
+    # the launch builds from the arguments (the compiler's metadata).
     cls = cls or C.Kernel
     if driver.env_flag("TERRAZZO_DRY_LAUNCH"):
         # Pack the arguments and stop before the driver (tests without a GPU).
         return cls(binary, name, threads, smem, signature, dry_run=True,
-                   global_scratch_bytes=scratch, target=target)
+                   global_scratch_bytes=scratch, target=target,
+                   host_tensormaps=host_tensormaps)
     return cls(binary, name, threads, smem, signature, global_scratch_bytes=scratch,
-               target=target)
+               target=target, host_tensormaps=host_tensormaps)
 
 
 def _default_target(C) -> str:

@@ -229,3 +229,48 @@ func.func @tensormap_group_elsewhere(%x: i32) {
   %y = arith.addi %x, %x {tilegpu.tensormap_group = array<i64: 0, 2>} : i32
   return
 }
+
+// -----
+
+// expected-error @+1 {{'tilegpu.host-tensormaps' must be a unit attribute}}
+module attributes {"tilegpu.host-tensormaps" = 1 : i32} {}
+
+// -----
+
+// expected-error @+1 {{'tilegpu.host_tensormap_params' must be an array of #tilegpu.host_tensormap, got [1 : i32]}}
+module attributes {tilegpu.host_tensormap_params = [1 : i32]} {}
+
+// -----
+
+// expected-error @+1 {{box extents must be from 1 to 256, got 512}}
+module attributes {tilegpu.host_tensormap_params = [#tilegpu.host_tensormap<{parameter = 2, base = 0, elementType = f16, shapeArguments = [1], shapeValues = [-1], strideArguments = [-1], strideValues = [1], box = [512], swizzleBytes = 0, stored = false}>]} {}
+
+// -----
+
+// expected-error @+1 {{needs an extent and a stride per dimension of the box (2)}}
+module attributes {tilegpu.host_tensormap_params = [#tilegpu.host_tensormap<{parameter = 2, base = 0, elementType = f16, shapeArguments = [1], shapeValues = [-1], strideArguments = [-1], strideValues = [1], box = [64, 64], swizzleBytes = 0, stored = false}>]} {}
+
+// -----
+
+// expected-error @+1 {{box must have 1 to 5 dimensions, got 6}}
+module attributes {tilegpu.host_tensormap_params = [#tilegpu.host_tensormap<{parameter = 2, base = 0, elementType = f16, shapeArguments = [1, 1, 1, 1, 1, 1], shapeValues = [-1, -1, -1, -1, -1, -1], strideArguments = [1, 1, 1, 1, 1, -1], strideValues = [-1, -1, -1, -1, -1, 1], box = [1, 1, 1, 1, 1, 8], swizzleBytes = 0, stored = false}>]} {}
+
+// -----
+
+// expected-error @+1 {{elementType must be an integer or float of 8, 16, 32 or 64 bits, got 'i1'}}
+module attributes {tilegpu.host_tensormap_params = [#tilegpu.host_tensormap<{parameter = 2, base = 0, elementType = i1, shapeArguments = [1], shapeValues = [-1], strideArguments = [-1], strideValues = [1], box = [64], swizzleBytes = 0, stored = false}>]} {}
+
+// -----
+
+// expected-error @+1 {{extents and strides are an argument (>= 0) or a positive constant (argument -1), got -1 and 0}}
+module attributes {tilegpu.host_tensormap_params = [#tilegpu.host_tensormap<{parameter = 2, base = 0, elementType = f16, shapeArguments = [-1], shapeValues = [0], strideArguments = [-1], strideValues = [1], box = [64], swizzleBytes = 0, stored = false}>]} {}
+
+// -----
+
+// expected-error @+1 {{the innermost stride must be the constant 1}}
+module attributes {tilegpu.host_tensormap_params = [#tilegpu.host_tensormap<{parameter = 2, base = 0, elementType = f16, shapeArguments = [1], shapeValues = [-1], strideArguments = [1], strideValues = [-1], box = [64], swizzleBytes = 0, stored = false}>]} {}
+
+// -----
+
+// expected-error @+1 {{swizzleBytes must be 0, 32, 64 or 128, got 16}}
+module attributes {tilegpu.host_tensormap_params = [#tilegpu.host_tensormap<{parameter = 2, base = 0, elementType = f16, shapeArguments = [1], shapeValues = [-1], strideArguments = [-1], strideValues = [1], box = [64], swizzleBytes = 16, stored = false}>]} {}

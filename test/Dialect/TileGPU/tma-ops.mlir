@@ -46,3 +46,9 @@ module attributes {"tilegpu.num-warps" = 8 : i32} {
     return
   }
 }
+
+// -----
+
+// A host tensor map's description prints and parses back.
+// CHECK: module attributes {"tilegpu.host-tensormaps", tilegpu.host_tensormap_params = [#tilegpu.host_tensormap<{parameter = 4, base = 0, elementType = bf16, shapeArguments = [2, -1], shapeValues = [-1, 64], strideArguments = [3, -1], strideValues = [-1, 1], box = [128, 64], swizzleBytes = 128, stored = true}>]}
+module attributes {"tilegpu.host-tensormaps", tilegpu.host_tensormap_params = [#tilegpu.host_tensormap<{parameter = 4, base = 0, elementType = bf16, shapeArguments = [2, -1], shapeValues = [-1, 64], strideArguments = [3, -1], strideValues = [-1, 1], box = [128, 64], swizzleBytes = 128, stored = true}>]} {}
