@@ -189,12 +189,17 @@ def _attn_fwd(Q, K, V, sm_scale, M, Out,
               H, N_CTX,
               HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
               CAUSAL: tl.constexpr, EVEN_N: tl.constexpr,
-              WARP_SPECIALIZE: tl.constexpr):
+              WARP_SPECIALIZE: tl.constexpr, FLAT_KV: tl.constexpr = False):
+    # FLAT_KV (K and V contiguous in their first three dims): K and V read
+    # as rows of the whole tensors, from their own base, so that on Hopper
+    # their tensor maps are the kernel's arguments alone, which the
+    # launcher builds once per launch rather than each program in its
+    # prologue.
     _attn_fwd_tile(Q, K, V, sm_scale, M, Out, stride_qz, stride_qh, stride_qm,
                    stride_kz, stride_kh, stride_kn, stride_vz, stride_vh, stride_vn,
                    stride_oz, stride_oh, stride_om, H, N_CTX,
                    tl.program_id(0), tl.program_id(1), HEAD_DIM, BLOCK_M, BLOCK_N,
-                   CAUSAL, EVEN_N, WARP_SPECIALIZE, False)
+                   CAUSAL, EVEN_N, WARP_SPECIALIZE, FLAT_KV)
 
 
 # The persistent form: one program per multiprocessor (or per tile, when
@@ -428,11 +433,13 @@ def attention_forward(q, k, v, causal, sm_scale, kernels=None, config=None,
     args = (q, k, v, sm_scale, lse, o, *_strides(q), *_strides(k), *_strides(v), *_strides(o))
     options = dict(HEAD_DIM=head_dim, CAUSAL=causal, EVEN_N=n_ctx % cfg["BLOCK_N"] == 0, **cfg)
     tiles_m = triton.cdiv(n_ctx, cfg["BLOCK_M"])
-    if persistent and _rows_contiguous(k) and _rows_contiguous(v):
+    flat_kv = _rows_contiguous(k) and _rows_contiguous(v)
+    if persistent and flat_kv:
         programs = min(_programs_per_device(q, cfg), tiles_m * z * h)
         kernels["_attn_fwd_persistent"][(programs,)](*args, z, h, n_ctx, **options)
     else:
-        kernels["_attn_fwd"][(tiles_m, z * h)](*args, h, n_ctx, **options)
+        kernels["_attn_fwd"][(tiles_m, z * h)](*args, h, n_ctx, **options,
+                                               FLAT_KV=flat_kv)
     return o, lse
 
 
