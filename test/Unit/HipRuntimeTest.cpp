@@ -176,6 +176,33 @@ TEST(HipPlatform, TargetsNameTheirPlatform) {
 }
 
 //===----------------------------------------------------------------------===//
+// Tensor maps
+//===----------------------------------------------------------------------===//
+
+TEST_F(HipRuntimeTest, TensorMapsAreNvidiaOnly) {
+  // A description CUDA would take: HIP says it has none; the checks that
+  // need no driver come first on any platform.
+  TensorMapDescription map;
+  map.rank = 2;
+  map.address = 0x10000;
+  map.dims[0] = map.dims[1] = 64;
+  map.strides[1] = 128;
+  map.box[0] = map.box[1] = 64;
+  map.elementBytes = 2;
+  alignas(kTensorMapAlignment) unsigned char out[kTensorMapBytes + 1];
+  Status status = encodeTensorMap(map, out, Platform::Hip);
+  EXPECT_NE(status.message.find("HIP has no tensor maps"), std::string::npos)
+      << status.message;
+  status = encodeTensorMap(map, out + 1, Platform::Hip);
+  EXPECT_NE(status.message.find("aligned to 64 bytes"), std::string::npos)
+      << status.message;
+  map.rank = 6;
+  status = encodeTensorMap(map, out, Platform::Hip);
+  EXPECT_NE(status.message.find("1 to 5 dimensions, not 6"), std::string::npos)
+      << status.message;
+}
+
+//===----------------------------------------------------------------------===//
 // Devices
 //===----------------------------------------------------------------------===//
 
