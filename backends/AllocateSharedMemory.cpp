@@ -138,8 +138,8 @@ std::optional<SharedRange> mlir::terrazzo::getScratchRange(Operation *op) {
 namespace {
 
 constexpr int64_t kAlignment = 16;
-/// Scratch may grow the kernel's shared memory by this much to sit apart
-/// from the previous op's scratch (and save a barrier).
+/// Scratch may grow a small kernel's shared memory to this much to sit
+/// apart from the previous op's scratch (and save a barrier).
 constexpr int64_t kApartBudget = 4096;
 
 int64_t alignUp(int64_t bytes) { return llvm::alignTo(bytes, kAlignment); }
@@ -263,7 +263,7 @@ struct AllocateSharedMemoryPass
     if (tooLarge)
       return signalPassFailure();
     module.walk([&](func::FuncOp func) {
-      int64_t need = allocate(func);
+      int64_t need = allocate(func, limit);
       if (need > limit) {
         func.emitError("needs ")
             << need
@@ -285,8 +285,9 @@ struct AllocateSharedMemoryPass
       module->removeAttr(tilegpu::TileGPUDialect::kSharedMemoryAttrName);
   }
 
-  /// Places the buffers of `func`; returns the bytes it needs.
-  int64_t allocate(func::FuncOp func) {
+  /// Places the buffers of `func` within `limit` bytes; returns the bytes
+  /// it needs.
+  int64_t allocate(func::FuncOp func, int64_t limit) {
     Liveness liveness(func);
     SmallVector<Buffer> buffers;
     func.walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -342,8 +343,13 @@ struct AllocateSharedMemoryPass
       packed = std::max(packed, buffer.offset + buffer.bytes);
       placed.push_back(buffer);
     }
-    // Scratch apart from the previous scratch where the budget allows.
+    // Scratch apart from the previous scratch where the budget allows: what
+    // the kernel needs anyway (at least kApartBudget); up to the target's
+    // limit when it needs more than half of it, since then one program
+    // instance fills a multiprocessor's shared memory whatever it grows to.
     int64_t budget = std::max(packed, kApartBudget);
+    if (packed > limit / 2)
+      budget = std::max(budget, limit);
     placed.clear();
     std::optional<size_t> previousScratch;
     int64_t need = 0;

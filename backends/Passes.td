@@ -63,7 +63,9 @@ def TerrazzoAllocateSharedMemory
     buffer allocated outside it). Offsets are chosen first-fit, 16-byte
     aligned, so that buffers live at the same time never overlap; a scratch
     area is moved past the previous op's scratch when that costs no more
-    than the kernel needs anyway (or at most 4 KiB), so that
+    than the kernel needs anyway (or at most 4 KiB; up to the target's
+    limit for a kernel that needs more than half of it, which runs one
+    program per multiprocessor whatever it grows to), so that
     terrazzo-insert-barriers can drop the barrier between the two. Offsets
     are recorded as `tilegpu.scratch_offset` on ops and
     `tilegpu.buffer_offset` on allocations (a `tilegpu.memdesc_index`

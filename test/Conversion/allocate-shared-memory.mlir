@@ -41,6 +41,59 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
+// A kernel that needs more than half of the target's shared memory (a 128
+// KiB buffer beside two 8 KiB conversions: 136 KiB of cuda:90's 227) runs
+// one program per multiprocessor whatever it uses, so its scratch is kept
+// apart up to the target's limit (144 KiB), saving the barrier between the
+// conversions.
+
+// CHECK: module attributes {{{.*}}tilegpu.shared = 147456 : i32
+// CHECK-LABEL: func.func private @apart_when_large
+// CHECK: tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64}
+// CHECK: tilegpu.convert_layout {{.*}} {tilegpu.scratch_offset = 131072 : i64}
+// CHECK: tilegpu.convert_layout {{.*}} {tilegpu.scratch_offset = 139264 : i64}
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#s = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @apart_when_large(%x: tensor<2048xf32, #a>) -> (tensor<2048xf32, #a>, tensor<32768xf32, #a>) {
+    %buf = tilegpu.local_alloc : () -> !tilegpu.memdesc<32768xf32, #s, mutable>
+    %y = tilegpu.convert_layout %x : tensor<2048xf32, #a> -> tensor<2048xf32, #b>
+    %z = tilegpu.convert_layout %y : tensor<2048xf32, #b> -> tensor<2048xf32, #a>
+    %big = tilegpu.local_load %buf : !tilegpu.memdesc<32768xf32, #s, mutable> -> tensor<32768xf32, #a>
+    return %z, %big : tensor<2048xf32, #a>, tensor<32768xf32, #a>
+  }
+}
+
+// -----
+
+// Must not: go past the target's limit to keep them apart (buffers of
+// 128, 64 and 16 KiB beside two 16 KiB conversions: 224 KiB together, 240
+// apart, over cuda:90's 227).
+
+// CHECK: module attributes {{{.*}}tilegpu.shared = 229376 : i32
+// CHECK-LABEL: func.func private @together_at_the_limit
+// CHECK: tilegpu.convert_layout {{.*}} {tilegpu.scratch_offset = 212992 : i64}
+// CHECK: tilegpu.convert_layout {{.*}} {tilegpu.scratch_offset = 212992 : i64}
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#s = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @together_at_the_limit(%x: tensor<4096xf32, #a>) -> (tensor<4096xf32, #a>, tensor<32768xf32, #a>, tensor<16384xf32, #a>, tensor<4096xf32, #a>) {
+    %b1 = tilegpu.local_alloc : () -> !tilegpu.memdesc<32768xf32, #s, mutable>
+    %b2 = tilegpu.local_alloc : () -> !tilegpu.memdesc<16384xf32, #s, mutable>
+    %b3 = tilegpu.local_alloc : () -> !tilegpu.memdesc<4096xf32, #s, mutable>
+    %y = tilegpu.convert_layout %x : tensor<4096xf32, #a> -> tensor<4096xf32, #b>
+    %z = tilegpu.convert_layout %y : tensor<4096xf32, #b> -> tensor<4096xf32, #a>
+    %l1 = tilegpu.local_load %b1 : !tilegpu.memdesc<32768xf32, #s, mutable> -> tensor<32768xf32, #a>
+    %l2 = tilegpu.local_load %b2 : !tilegpu.memdesc<16384xf32, #s, mutable> -> tensor<16384xf32, #a>
+    %l3 = tilegpu.local_load %b3 : !tilegpu.memdesc<4096xf32, #s, mutable> -> tensor<4096xf32, #a>
+    return %z, %l1, %l2, %l3 : tensor<4096xf32, #a>, tensor<32768xf32, #a>, tensor<16384xf32, #a>, tensor<4096xf32, #a>
+  }
+}
+
+// -----
+
 // Explicit buffers live from their allocation to their last use; a buffer
 // used in a loop it was not allocated in stays live to the end of the
 // loop. %buf (4 KiB) and %tmp (2 KiB) are live together, and the
