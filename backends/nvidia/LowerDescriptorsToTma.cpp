@@ -241,6 +241,13 @@ private:
   DenseMap<Operation *, Value> loopBuffers;
 };
 
+/// Whether the kernel stores through `desc`.
+bool storedThrough(tile::MakeTensorDescOp desc) {
+  return llvm::any_of(desc->getUsers(), [](Operation *user) {
+    return isa<tile::DescStoreOp>(user);
+  });
+}
+
 /// A kernel argument or a constant, as a host tensor map's extent or stride
 /// takes it: (argument index, -1) or (-1, value); nullopt for anything
 /// else. Widening casts of an argument are looked through (the launcher
@@ -297,10 +304,7 @@ tilegpu::HostTensormapAttr hostTensormap(func::FuncOp func,
       DenseI64ArrayAttr::get(context, shapeValues),
       DenseI64ArrayAttr::get(context, strideArguments),
       DenseI64ArrayAttr::get(context, strideValues),
-      DenseI32ArrayAttr::get(context, box), swizzleBytes,
-      llvm::any_of(desc->getUsers(), [](Operation *user) {
-        return isa<tile::DescStoreOp>(user);
-      }));
+      DenseI32ArrayAttr::get(context, box), swizzleBytes, storedThrough(desc));
 }
 
 struct LowerDescriptorsToTmaPass
@@ -394,8 +398,8 @@ struct LowerDescriptorsToTmaPass
       lowerings.push_back(std::move(lowering));
     }
 
-    // The launcher passes the host maps after the arguments (aligned to
-    // 64 bytes, as the hardware reads them), then the scratch.
+    // The launcher passes the host maps after the arguments, then the
+    // scratch.
     SmallVector<Value> hostParams;
     for (const Lowering &lowering : lowerings)
       if (lowering.host) {
@@ -446,10 +450,7 @@ struct LowerDescriptorsToTmaPass
         // each is waited for in the iteration that issued it, the
         // pipeliner's too, which needs a map from outside the loop it
         // pipelines.)
-        if (desc->getParentOfType<scf::ForOp>() &&
-            llvm::any_of(desc->getUsers(), [](Operation *user) {
-              return isa<tile::DescStoreOp>(user);
-            }))
+        if (desc->getParentOfType<scf::ForOp>() && storedThrough(desc))
           tilegpu::AsyncTMAStoreWaitOp::create(b, descLoc, uint32_t(0),
                                                /*complete=*/true);
         map = tilegpu::TensormapCreateOp::create(

@@ -197,7 +197,7 @@ void LaunchDevice::add(PyObject *object, const ArgValue &value,
 Kernel::Kernel(std::string binary, std::string name, int threadsPerBlock,
                int sharedMemoryBytes, std::string signature, bool dryRun,
                int globalScratchBytes, runtime::Platform platform,
-               std::vector<HostTensorMapRecipe> hostTensorMaps)
+               std::vector<HostTensorMap> hostTensorMaps)
     : dryRun(dryRun), binary_(std::move(binary)), name_(std::move(name)),
       threadsPerBlock_(threadsPerBlock), sharedMemoryBytes_(sharedMemoryBytes),
       globalScratchBytes_(globalScratchBytes), platform_(platform),
@@ -236,37 +236,37 @@ runtime::Result<std::uint64_t> emptyTensorPage(void *context,
 
 } // namespace
 
-runtime::TensorMapDescription
-Kernel::describeMap(const HostTensorMapRecipe &recipe, const Slot *slots,
-                    bool &empty) const {
-  auto value = [&](int argument, std::int64_t constant) -> std::int64_t {
-    if (argument < 0)
-      return constant;
+runtime::TensorMapDescription Kernel::describeMap(const HostTensorMap &recipe,
+                                                  const Slot *slots,
+                                                  bool &empty) const {
+  auto value = [&](const TensorMapOperand &operand) -> std::int64_t {
+    if (operand.argument < 0)
+      return operand.value;
     // The compiler reads extents and strides from integer parameters.
-    return paramKinds_[argument] == 'l' ? slots[argument].i64
-                                        : std::int64_t(slots[argument].i32);
+    return paramKinds_[operand.argument] == 'l'
+               ? slots[operand.argument].i64
+               : std::int64_t(slots[operand.argument].i32);
   };
+  const unsigned rank = unsigned(recipe.box.size());
   runtime::TensorMapDescription map;
-  map.rank = recipe.rank;
+  map.rank = rank;
   map.address = slots[recipe.base].u64;
   map.elementBytes = recipe.elementBytes;
   map.swizzleBytes = recipe.swizzleBytes;
   empty = false;
   // The driver numbers dimensions from the innermost.
-  for (unsigned d = 0; d < recipe.rank; ++d) {
-    unsigned from = recipe.rank - 1 - d;
-    std::int64_t extent =
-        value(recipe.shapeArgument[from], recipe.shapeValue[from]);
+  for (unsigned d = 0; d < rank; ++d) {
+    unsigned from = rank - 1 - d;
+    std::int64_t extent = value(recipe.shape[from]);
     empty |= extent == 0;
     map.dims[d] = std::uint64_t(extent);
-    map.strides[d] = std::uint64_t(value(recipe.strideArgument[from],
-                                         recipe.strideValue[from])) *
-                     recipe.elementBytes;
-    map.box[d] = recipe.box[from];
+    map.strides[d] =
+        std::uint64_t(value(recipe.strides[from])) * recipe.elementBytes;
+    map.box[d] = std::uint32_t(recipe.box[from]);
   }
   if (empty) {
     // One element in bounds, the rest read as zeros (written nowhere).
-    for (unsigned d = 0; d < recipe.rank; ++d) {
+    for (unsigned d = 0; d < rank; ++d) {
       map.dims[d] = 1;
       map.strides[d] = d ? 16 : recipe.elementBytes;
     }
@@ -337,7 +337,7 @@ void Kernel::launch(int device, const unsigned grid[3], std::uintptr_t stream,
     lastSlots_.assign(slots, slots + numKernelParams_);
     lastMaps_.clear();
     lastEmpty_.clear();
-    for (const HostTensorMapRecipe &recipe : hostTensorMaps_) {
+    for (const HostTensorMap &recipe : hostTensorMaps_) {
       bool empty = false;
       lastMaps_.push_back(describeMap(recipe, slots, empty));
       lastEmpty_.push_back(empty);
@@ -498,9 +498,9 @@ std::string bytesOf(py::handle object, const char *what) {
 /// name): each map's base a pointer parameter, its extents and strides
 /// integer parameters or positive constants, parameters numbered without
 /// the signature's '-', the maps passed in order after them.
-std::vector<HostTensorMapRecipe>
-parseHostTensorMaps(py::object maps, const std::string &signature) {
-  std::vector<HostTensorMapRecipe> recipes;
+std::vector<HostTensorMap> parseHostTensorMaps(py::object maps,
+                                               const std::string &signature) {
+  std::vector<HostTensorMap> recipes;
   if (maps.is_none())
     return recipes;
   std::string kinds;
@@ -514,43 +514,46 @@ parseHostTensorMaps(py::object maps, const std::string &signature) {
   std::size_t m = 0;
   for (py::handle item : maps) {
     py::dict map = py::reinterpret_borrow<py::dict>(item);
-    HostTensorMapRecipe recipe;
-    if (py::cast<std::size_t>(map["parameter"]) != kinds.size() + m)
+    HostTensorMap recipe;
+    recipe.parameter = py::cast<int>(map["parameter"]);
+    if (std::size_t(recipe.parameter) != kinds.size() + m)
       bad(m, "parameter must be " + std::to_string(kinds.size() + m) +
                  ", the parameters' count plus the map's position");
-    int base = py::cast<int>(map["base"]);
-    if (base < 0 || std::size_t(base) >= kinds.size() || kinds[base] != 'p')
-      bad(m, "base must name a pointer parameter, got " + std::to_string(base));
-    recipe.base = base;
-    recipe.elementBytes = py::cast<unsigned>(map["element_bytes"]);
+    recipe.base = py::cast<int>(map["base"]);
+    if (recipe.base < 0 || std::size_t(recipe.base) >= kinds.size() ||
+        kinds[recipe.base] != 'p')
+      bad(m, "base must name a pointer parameter, got " +
+                 std::to_string(recipe.base));
+    recipe.elementBytes = py::cast<int>(map["element_bytes"]);
     py::list shape = map["shape"], strides = map["strides"], box = map["box"];
-    recipe.rank = unsigned(box.size());
-    if (recipe.rank < 1 || recipe.rank > 5 || shape.size() != recipe.rank ||
-        strides.size() != recipe.rank)
+    const std::size_t rank = box.size();
+    if (rank < 1 || rank > 5 || shape.size() != rank || strides.size() != rank)
       bad(m, "needs 1 to 5 dimensions, an extent and a stride for each");
-    auto operand = [&](py::handle entry, int &argument, std::int64_t &value) {
+    auto operand = [&](py::handle entry) {
       py::dict d = py::reinterpret_borrow<py::dict>(entry);
+      TensorMapOperand result;
       if (d.contains("argument")) {
-        argument = py::cast<int>(d["argument"]);
-        if (argument < 0 || std::size_t(argument) >= kinds.size() ||
-            (kinds[argument] != 'i' && kinds[argument] != 'l'))
+        result.argument = py::cast<int>(d["argument"]);
+        if (result.argument < 0 ||
+            std::size_t(result.argument) >= kinds.size() ||
+            (kinds[result.argument] != 'i' && kinds[result.argument] != 'l'))
           bad(m, "an extent or stride must name an integer parameter, got " +
-                     std::to_string(argument));
+                     std::to_string(result.argument));
       } else {
-        argument = -1;
-        value = py::cast<std::int64_t>(d["value"]);
-        if (value < 1)
+        result.value = py::cast<std::int64_t>(d["value"]);
+        if (result.value < 1)
           bad(m, "a constant extent or stride must be positive");
       }
+      return result;
     };
-    for (unsigned d = 0; d < recipe.rank; ++d) {
-      operand(shape[d], recipe.shapeArgument[d], recipe.shapeValue[d]);
-      operand(strides[d], recipe.strideArgument[d], recipe.strideValue[d]);
-      recipe.box[d] = py::cast<std::uint32_t>(box[d]);
+    for (std::size_t d = 0; d < rank; ++d) {
+      recipe.shape.push_back(operand(shape[d]));
+      recipe.strides.push_back(operand(strides[d]));
+      recipe.box.push_back(py::cast<int>(box[d]));
     }
-    recipe.swizzleBytes = py::cast<unsigned>(map["swizzle_bytes"]);
+    recipe.swizzleBytes = py::cast<int>(map["swizzle_bytes"]);
     recipe.stored = map.contains("stored") && py::cast<bool>(map["stored"]);
-    recipes.push_back(recipe);
+    recipes.push_back(std::move(recipe));
     ++m;
   }
   return recipes;
@@ -642,7 +645,7 @@ launches it (CUDA or HIP).)doc")
                      "global_scratch_bytes must not be negative");
              bool dry = dryRun.is_none() ? dryLaunchDefault
                                          : py::cast<bool>(dryRun);
-             std::vector<HostTensorMapRecipe> maps =
+             std::vector<HostTensorMap> maps =
                  parseHostTensorMaps(hostTensorMaps, signature);
              return new Kernel(bytesOf(binary, "binary"), std::move(name),
                                threadsPerBlock, sharedMemoryBytes,

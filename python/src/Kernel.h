@@ -18,6 +18,7 @@
 #define TERRAZZO_PYTHON_KERNEL_H
 
 #include "ArgumentPacking.h"
+#include "terrazzo/Compiler.h"
 #include "terrazzo/Runtime.h"
 
 #include <atomic>
@@ -71,31 +72,13 @@ private:
   ParamRef first_{0, nullptr};
 };
 
-/// A tensor map the launcher encodes before each launch
-/// (terrazzo::HostTensorMap): `rank` dimensions, outermost first; an
-/// extent or stride (in elements) is kernel parameter `...Argument[d]`
-/// (an index among the parameters, '-' excluded), or `...Value[d]` when
-/// that is negative.
-struct HostTensorMapRecipe {
-  unsigned rank = 0;
-  int base = 0;
-  unsigned elementBytes = 0;
-  int shapeArgument[5] = {-1, -1, -1, -1, -1};
-  std::int64_t shapeValue[5] = {};
-  int strideArgument[5] = {-1, -1, -1, -1, -1};
-  std::int64_t strideValue[5] = {};
-  std::uint32_t box[5] = {};
-  unsigned swizzleBytes = 0;
-  bool stored = false;
-};
-
 class Kernel {
 public:
   Kernel(std::string binary, std::string name, int threadsPerBlock,
          int sharedMemoryBytes, std::string signature, bool dryRun,
          int globalScratchBytes = 0,
          runtime::Platform platform = runtime::Platform::Cuda,
-         std::vector<HostTensorMapRecipe> hostTensorMaps = {});
+         std::vector<HostTensorMap> hostTensorMaps = {});
 
   const std::string &name() const { return name_; }
   const std::string &signature() const { return signature_; }
@@ -108,8 +91,10 @@ public:
   /// when nonzero, a launch passes one more parameter, a pointer to that
   /// many bytes per program instance (GlobalScratch.h).
   int globalScratchBytes() const { return globalScratchBytes_; }
-  /// Tensor maps passed after the parameters (before the global scratch).
-  const std::vector<HostTensorMapRecipe> &hostTensorMaps() const {
+  /// Tensor maps passed after the parameters (before the global scratch),
+  /// as the compiler's metadata describes them: extents and strides name
+  /// parameters by their index among those the signature does not skip.
+  const std::vector<HostTensorMap> &hostTensorMaps() const {
     return hostTensorMaps_;
   }
   /// Number of parameters the kernel really has (signature without '-').
@@ -162,14 +147,14 @@ private:
   std::size_t numKernelParams_ = 0;
   /// The signature's characters of the parameters ('-' left out).
   std::string paramKinds_;
-  std::vector<HostTensorMapRecipe> hostTensorMaps_;
+  std::vector<HostTensorMap> hostTensorMaps_;
 
   /// The tensor map of `recipe` for parameters `slots`, in the
   /// driver's terms. An empty tensor (an extent of 0, which a tensor map
   /// cannot describe) is described as one element at `emptyAddress`
   /// (zeros, or the place stores may write), whose other elements all lie
   /// out of bounds; `empty` says so.
-  runtime::TensorMapDescription describeMap(const HostTensorMapRecipe &recipe,
+  runtime::TensorMapDescription describeMap(const HostTensorMap &recipe,
                                             const Slot *slots,
                                             bool &empty) const;
 
