@@ -12,7 +12,8 @@ turns under each build and summarise the medians:
         python3 bench/ab_builds.py > ab-$v-$r.txt; done; done
     python3 bench/ab_builds.py --summarise ab-*.txt   # build = the name's second field
 
-`--only grouped` (or gemm, attention) runs one part. (bench/RESULTS.md,
+`--only grouped` (or gemm, attention) runs one part; `--sizes` sets
+attention's sequence lengths (1024 4096 16384). (bench/RESULTS.md,
 session 18: the wgmma descriptor and K-tail changes, TERRAZZO_PROMOTE_OFFSETS.)
 """
 import argparse
@@ -23,7 +24,7 @@ import statistics
 import sys
 
 
-def measure(only):
+def measure(only, sizes):
     import torch
 
     import terrazzo as triton
@@ -64,7 +65,7 @@ def measure(only):
         t06 = load_tutorial("06-fused-attention.py")
         attention = t06.make_attention(t06.KERNELS)
         for head_dim, causal in ((64, True), (64, False), (128, False)):
-            for n_ctx in (1024, 4096, 16384):
+            for n_ctx in sizes:
                 batch, heads = (4, 32) if head_dim == 64 else (4, 16)
                 q, k, v = (torch.randn((batch, heads, n_ctx, head_dim), device="cuda",
                                        dtype=torch.float16) for _ in range(3))
@@ -103,11 +104,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", choices=["grouped", "gemm", "attention"])
     parser.add_argument("--summarise", nargs="+", metavar="FILE")
+    parser.add_argument("--sizes", nargs="+", type=int, default=[1024, 4096, 16384],
+                        help="attention's sequence lengths")
     args = parser.parse_args()
     if args.summarise:
         summarise(args.summarise)
     else:
-        measure(args.only)
+        measure(args.only, args.sizes)
 
 
 if __name__ == "__main__":

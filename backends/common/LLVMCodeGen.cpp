@@ -1,4 +1,5 @@
 #include "backends/common/LLVMCodeGen.h"
+#include "backends/common/PackNarrowPhis.h"
 
 #include "mlir/Target/LLVMIR/Export.h"
 
@@ -84,8 +85,22 @@ private:
   std::unordered_set<std::string> large;
 };
 
+/// packNarrowPhis as a pass of LLVM's pipeline (it changes no block).
+struct PackNarrowPhisPass : llvm::PassInfoMixin<PackNarrowPhisPass> {
+  llvm::PreservedAnalyses run(llvm::Function &function,
+                              llvm::FunctionAnalysisManager &) {
+    if (!mlir::terrazzo::packNarrowPhis(function))
+      return llvm::PreservedAnalyses::all();
+    llvm::PreservedAnalyses kept;
+    kept.preserveSet<llvm::CFGAnalyses>();
+    return kept;
+  }
+};
+
 /// LLVM's O3 pipeline for `machine` (without VectorCombine in large
-/// functions, see kMaxQuadraticInstructions).
+/// functions, see kMaxQuadraticInstructions), with packNarrowPhis where
+/// the vectorizers start: after the loops are in their final form, before
+/// the InstCombine that folds its lane reads into the packing they feed.
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine) {
   llvm::LoopAnalysisManager loops;
   llvm::FunctionAnalysisManager functions;
@@ -106,6 +121,10 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine) {
   builder.registerFunctionAnalyses(functions);
   builder.registerLoopAnalyses(loops);
   builder.crossRegisterProxies(loops, functions, cgscc, modules);
+  builder.registerVectorizerStartEPCallback(
+      [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
+        passes.addPass(PackNarrowPhisPass());
+      });
   llvm::ModulePassManager pipeline =
       builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   pipeline.run(module, modules);
