@@ -250,7 +250,14 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     nothing (their mask is false); the load's own mask, when it is computed
     in the loop from the induction variable and loop invariants, is
     recomputed for the iteration each copy is for; a nonzero `other` keeps
-    the load as it is.
+    the load as it is. A load whose block is only used through one
+    `tilegpu.convert_layout` feeding other ops of the loop (a row vector
+    such as attention backward's log-sum-exp, which the conversion takes
+    through shared memory anyway) joins the copies the same way, read from
+    its stack in the conversion's layout, unless the loop takes one of the
+    forms below that keep their dots' operands alone in flight (a rotated
+    chain, an accumulator in flight, a producer warp group): it then stays
+    a load.
 
     The wgmma form (sm_90a): a load whose only use is a `tilegpu.local_alloc`
     in a `#tilegpu.nvmma_shared` layout that only `tilegpu.warp_group_dot`s

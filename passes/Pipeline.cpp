@@ -45,12 +45,16 @@ constexpr unsigned kProducerWarps = 4;
 /// through pointers computed in the loop from the induction variable and
 /// loop invariants (no `ptrArg`: Triton's `a_ptr + (k * BK + offs_k)`, and
 /// descriptor loads lowered to pointers); its only use is either
-/// `convert`, whose results feed only dot operands (mma.sync), or `alloc`,
-/// an nvmma_shared buffer that only warp_group_dots read (wgmma).
+/// `convert`, whose results feed only dot operands (mma.sync) or, when not
+/// `feedsDots`, other ops of the loop (a row vector such as attention's
+/// saved log-sum-exp, which the conversion takes through shared memory
+/// anyway), or `alloc`, an nvmma_shared buffer that only warp_group_dots
+/// read (wgmma).
 struct Candidate {
   tile::LoadOp load;
-  tilegpu::ConvertLayoutOp convert; // mma.sync (or null)
+  tilegpu::ConvertLayoutOp convert; // mma.sync, or a value (or null)
   tilegpu::LocalAllocOp alloc;      // wgmma (or null)
+  bool feedsDots = true;
   /// The conversions, and at most one transposition, between the load and
   /// `alloc`: the copies write the buffer whatever layout the registers
   /// had; a transposed block is copied as loaded into buffers that the
@@ -157,7 +161,13 @@ std::optional<Candidate> matchCandidate(tile::LoadOp load, scf::ForOp loop,
     }
     return true;
   };
-  if (!readByDots(user, readByDots))
+  // A conversion whose results feed other ops of the loop: its value is
+  // read from the stack in the conversion's layout all the same.
+  bool feedsDots = readByDots(user, readByDots);
+  if (!feedsDots &&
+      (alloc || llvm::any_of(user->getUsers(), [&](Operation *owner) {
+         return !loop.getBody()->findAncestorOpInBlock(*owner);
+       })))
     return std::nullopt;
   if (alloc) {
     // A stack of these buffers: each one a multiple of 1024 bytes (where
@@ -185,8 +195,8 @@ std::optional<Candidate> matchCandidate(tile::LoadOp load, scf::ForOp loop,
   }
   if (load.getOther() && !isZero(load.getOther()))
     return std::nullopt;
-  Candidate candidate{load, convert, alloc, toAlloc, transposed, arg,
-                      step, {},      {},    {},      {}};
+  Candidate candidate{load, convert, alloc, feedsDots, toAlloc, transposed,
+                      arg,  step,    {},    {},        {},      {}};
   SmallVector<Value> recomputed;
   if (!arg)
     recomputed.push_back(load.getPtr());
@@ -279,15 +289,16 @@ public:
   bool broken = false;
 
   LogicalResult run() {
+    SmallVector<Candidate> values;
     for (Operation &op : *loop.getBody()) {
       if (auto load = dyn_cast<tile::LoadOp>(&op))
         if (std::optional<Candidate> c = matchCandidate(load, loop, axisInfo))
-          candidates.push_back(std::move(*c));
+          (c->feedsDots ? candidates : values).push_back(std::move(*c));
       if (auto copy = dyn_cast<tilegpu::AsyncTMACopyGlobalToLocalOp>(&op))
         if (std::optional<TmaCandidate> c = matchTmaCandidate(copy, loop))
           tmaCandidates.push_back(std::move(*c));
     }
-    if (candidates.empty() && tmaCandidates.empty())
+    if (candidates.empty() && tmaCandidates.empty() && values.empty())
       return failure();
     // A dot chain (attention) whose copies all go into buffers that only
     // wgmma reads (cp.async or TMA) is rotated after the rewrite: its second dot reads the
@@ -314,6 +325,14 @@ public:
           succeeded(slice))
         producerOps = std::move(*slice);
     specialize = !producerOps.empty();
+    // Loads of values (not dot operands) join the copies unless the loop
+    // takes one of the forms above, which keep their dots' operands alone
+    // in flight (rotated, an accumulator in flight, a producer warp group):
+    // those loads then stay as they are.
+    if (!rotate && !inFlight && !specialize)
+      llvm::append_range(candidates, std::move(values));
+    if (candidates.empty() && tmaCandidates.empty())
+      return failure();
     rewrite();
     return success();
   }

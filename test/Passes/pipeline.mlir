@@ -1242,6 +1242,131 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
+// A row vector loaded each iteration (attention backward's log-sum-exp)
+// and converted for elementwise code joins the copies: a stack of its own,
+// one cp.async group per iteration, read in the conversion's layout; no
+// load is left in the loop.
+
+// CHECK: #[[$COL:.+]] = #tilegpu.slice<{dim = 0, parent = #tilegpu.nvidia_mma
+// CHECK-LABEL: func.func @row_vector
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16
+// CHECK: %[[VS:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64xf32
+// CHECK: tilegpu.async_copy_global_to_local {{.*}} : tensor<64x!tile.ptr<f32>, #{{.*}}>, tensor<64xi1, #{{.*}}> -> !tilegpu.memdesc<64xf32
+// CHECK: scf.for
+// CHECK-NOT: tile.load
+// CHECK: %[[V:.*]] = tilegpu.memdesc_index %[[VS]]
+// CHECK-NEXT: tilegpu.local_load %[[V]] : !tilegpu.memdesc<64xf32, {{.*}}> -> tensor<64xf32, #[[$COL]]>
+// CHECK-NOT: tile.load
+// CHECK: tilegpu.async_copy_global_to_local {{.*}} -> !tilegpu.memdesc<64xf32
+// CHECK: scf.yield
+// OFF-LABEL: func.func @row_vector
+// OFF: scf.for
+// OFF: tile.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x!tile.ptr<f32>
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#vec = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#col = #tilegpu.slice<{dim = 0, parent = #mma}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @row_vector(%xs: !tilegpu.memdesc<64x64xf16, #nv>, %bbase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %lse: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32, %k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>, %side: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %r = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked}>>
+    %c = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked}>>
+    %r2 = tile.expand_dims %r axis = 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %c2 = tile.expand_dims %c axis = 0 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %s64 = arith.constant dense<64> : tensor<64x1xi32, #blocked>
+    %rows = arith.muli %r2, %s64 : tensor<64x1xi32, #blocked>
+    %rb = tile.broadcast %rows : tensor<64x1xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %cb = tile.broadcast %c2 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %off = arith.addi %rb, %cb : tensor<64x64xi32, #blocked>
+    %bsp = tile.splat %bbase : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blocked>
+    %b = tile.addptr %bsp, %off : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %vr = tile.make_range 0 to 64 : tensor<64xi32, #vec>
+    %vsp = tile.splat %lse : !tile.ptr<f32> -> tensor<64x!tile.ptr<f32>, #vec>
+    %nv = tile.splat %n : i32 -> tensor<64xi32, #vec>
+    %zero = arith.constant dense<0.0> : tensor<64xf32, #vec>
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %step = arith.constant dense<4096> : tensor<64x64xi32, #blocked>
+    %res:2 = scf.for %i = %c0 to %k step %c64 iter_args(%acc = %acc0, %pb = %b) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #blocked>) : i32 {
+      %y = tile.load %pb : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %ys = tilegpu.local_alloc %y : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nv>
+      %s = tilegpu.warp_group_dot %xs, %ys, %acc0 : !tilegpu.memdesc<64x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #mma>
+      %iv = tile.splat %i : i32 -> tensor<64xi32, #vec>
+      %offs = arith.addi %iv, %vr : tensor<64xi32, #vec>
+      %ok = arith.cmpi slt, %offs, %nv : tensor<64xi32, #vec>
+      %vp = tile.addptr %vsp, %offs : tensor<64x!tile.ptr<f32>, #vec>, tensor<64xi32, #vec>
+      %v = tile.load %vp, %ok, %zero : tensor<64x!tile.ptr<f32>, #vec>
+      %vc = tilegpu.convert_layout %v : tensor<64xf32, #vec> -> tensor<64xf32, #col>
+      %v2 = tile.expand_dims %vc axis = 0 : tensor<64xf32, #col> -> tensor<1x64xf32, #mma>
+      %vb = tile.broadcast %v2 : tensor<1x64xf32, #mma> -> tensor<64x64xf32, #mma>
+      %e0 = arith.subf %s, %vb : tensor<64x64xf32, #mma>
+      %e = math.exp2 %e0 : tensor<64x64xf32, #mma>
+      %t = tilegpu.warp_group_dot %xs, %xs, %acc0 : !tilegpu.memdesc<64x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #mma>
+      %u = arith.addf %e, %t : tensor<64x64xf32, #mma>
+      tile.store %side, %u : tensor<64x64x!tile.ptr<f32>, #mma>
+      %d = tilegpu.warp_group_dot %xs, %ys, %acc : !tilegpu.memdesc<64x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #mma>
+      %pb2 = tile.addptr %pb, %step : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %d, %pb2 : tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #blocked>
+    }
+    tile.store %out, %res#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// Must not: a loop whose one dot keeps its accumulator in flight keeps its
+// row vector a load (the form pipelines its dot's operands alone).
+
+// CHECK-LABEL: func.func @row_vector_beside_dot_in_flight
+// CHECK: scf.for
+// CHECK: tile.load %{{.*}} : tensor<64x!tile.ptr<f32>
+// CHECK: tilegpu.warp_group_dot async
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#vec = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#col = #tilegpu.slice<{dim = 0, parent = #mma}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @row_vector_beside_dot_in_flight(%xs: !tilegpu.memdesc<64x64xf16, #nv>, %bbase: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %lse: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>, %side: tensor<64x!tile.ptr<f32>, #col>) {
+    %r = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked}>>
+    %c = tile.make_range 0 to 64 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked}>>
+    %r2 = tile.expand_dims %r axis = 1 : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %c2 = tile.expand_dims %c axis = 0 : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %s64 = arith.constant dense<64> : tensor<64x1xi32, #blocked>
+    %rows = arith.muli %r2, %s64 : tensor<64x1xi32, #blocked>
+    %rb = tile.broadcast %rows : tensor<64x1xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %cb = tile.broadcast %c2 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %off = arith.addi %rb, %cb : tensor<64x64xi32, #blocked>
+    %bsp = tile.splat %bbase : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blocked>
+    %b = tile.addptr %bsp, %off : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %vr = tile.make_range 0 to 64 : tensor<64xi32, #vec>
+    %vsp = tile.splat %lse : !tile.ptr<f32> -> tensor<64x!tile.ptr<f32>, #vec>
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %step = arith.constant dense<4096> : tensor<64x64xi32, #blocked>
+    %res:2 = scf.for %i = %c0 to %k step %c64 iter_args(%acc = %acc0, %pb = %b) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #blocked>) : i32 {
+      %y = tile.load %pb : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %ys = tilegpu.local_alloc %y : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nv>
+      %iv = tile.splat %i : i32 -> tensor<64xi32, #vec>
+      %offs = arith.addi %iv, %vr : tensor<64xi32, #vec>
+      %vp = tile.addptr %vsp, %offs : tensor<64x!tile.ptr<f32>, #vec>, tensor<64xi32, #vec>
+      %v = tile.load %vp : tensor<64x!tile.ptr<f32>, #vec>
+      %vc = tilegpu.convert_layout %v : tensor<64xf32, #vec> -> tensor<64xf32, #col>
+      tile.store %side, %vc : tensor<64x!tile.ptr<f32>, #col>
+      %d = tilegpu.warp_group_dot %ys, %ys, %acc : !tilegpu.memdesc<64x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #mma>
+      %pb2 = tile.addptr %pb, %step : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %d, %pb2 : tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #blocked>
+    }
+    tile.store %out, %res#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
 // Must not: a dot reading a buffer the body writes itself (a local_alloc of
 // a computed value, not a pipelined load) keeps every dot of the loop
 // synchronous.
