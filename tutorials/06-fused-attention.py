@@ -716,7 +716,10 @@ def bench(sizes, modes, head_dims, dtype_name, save_path, only=None):
             print(f"{provider} failed at N_CTX={N_CTX}: {type(error).__name__}: "
                   f"{str(error).splitlines()[0] if str(error) else ''}")
             return float("nan")
-        ms = triton.testing.do_bench(run, warmup=25, rep=100)
+        # 200 ms of warm-up: a case's first call follows its compiles, with
+        # the GPU idle; after 25 ms the first entry of a table measured
+        # 20-45% low in some runs (bench/RESULTS.md, session 21).
+        ms = triton.testing.do_bench(run, warmup=200, rep=100)
         return flops / (ms * 1e-3) / 1e12
 
     benchmark.run(print_data=True, save_path=save_path)
