@@ -1,0 +1,83 @@
+"""A probe of ptxas's scheduling of the warp-specialized attention
+consumers (bench/RESULTS.md, session 21): in their SASS the wait for the
+P V wgmma (wgmma.wait_group 0) comes right after the row maximum, before
+the exponentials, because ptxas moves the conversion of P into them and P's
+registers are the ones the P V in flight reads; the softmax then does not
+overlap P V. With PATCH=1 this script puts that wait behind a branch on a
+uniform value ptxas cannot know (%nctaid.z == 7777, never taken, its arm a
+copy of the wait), which keeps the wait after the exponentials, and times
+tutorial 06's forward that way: the PTX of _attn_fwd and
+_attn_fwd_persistent is patched at compile time and assembled with ptxas
+(on PATH). PATCH=0 times the compiler's own code. SASS_OUT=prefix writes
+each patched kernel's PTX and SASS (cuobjdump). Run the two in turns and
+summarise with bench/ab_builds.py:
+
+    for r in 1 2 3; do for p in 0 1; do
+      PATCH=$p python3 bench/attention_wait_probe.py 1024,4096,16384 128:0 64:0 128:1 > ab-p$p-$r.txt
+    done; done
+    python3 bench/ab_builds.py --summarise ab-*.txt
+
+(arguments: sequence lengths, then HEAD_DIM:CAUSAL cases; each result is
+checked against SDPA first.)"""
+import math, os, re, subprocess, sys, tempfile
+import torch
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from loading import load_tutorial
+import terrazzo as triton
+from terrazzo.runtime import jit as J
+
+PATCH = os.environ.get("PATCH") == "1"
+WAIT = """	// begin inline asm
+	wgmma.wait_group.sync.aligned 0;
+	// end inline asm
+	bar.warp.sync 	-1;
+"""
+pat = re.compile(re.escape(WAIT) + r"\t@(%p\d+) bra \t(\$L__BB\d+_\d+);\n((?:(?!\$L__).*\n)*?\tbra\.uni \t\2;\n)")
+
+def transform(ptx):
+    count = 0
+    def sub(m):
+        nonlocal count
+        count += 1
+        k = count
+        return (f"\tmov.u32 \t%rfk, %nctaid.z;\n\tsetp.eq.u32 \t%pfk, %rfk, 7777;\n\t@%pfk bra \t$L__FAKE{k};\n"
+                + m.group(0) +
+                f"$L__FAKE{k}:\n" + WAIT + "\tmembar.cta;\n" + f"\tbra.uni \t{m.group(2)};\n")
+    out = pat.sub(sub, ptx)
+    out = out.replace("\t.reg .pred \t%p<", "\t.reg .pred \t%pfk;\n\t.reg .b32 \t%rfk;\n\t.reg .pred \t%p<", 1)
+    return out, count
+
+orig = J.JITFunction._binary_for_key
+def patched(self, key, use_cache=True):
+    binary, meta, cached = orig(self, key, use_cache=False)
+    if PATCH and self.parsed.name in ("_attn_fwd", "_attn_fwd_persistent"):
+        ptx = self._stage_for_key(key, "ptx")
+        new, n = transform(ptx)
+        d = tempfile.mkdtemp()
+        open(f"{d}/k.ptx", "w").write(new)
+        r = subprocess.run(["ptxas", "-arch=sm_90a", "-o", f"{d}/k.cubin", f"{d}/k.ptx"], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        binary = open(f"{d}/k.cubin", "rb").read()
+        if os.environ.get("SASS_OUT"):
+            s = subprocess.run(["cuobjdump", "-sass", f"{d}/k.cubin"], capture_output=True, text=True).stdout
+            open(os.environ["SASS_OUT"] + f"-{self.parsed.name}.sass", "w").write(s)
+            open(os.environ["SASS_OUT"] + f"-{self.parsed.name}.ptx", "w").write(new)
+        print(f"# patched {self.parsed.name}: {n} waits", file=sys.stderr)
+    return binary, meta, False
+J.JITFunction._binary_for_key = patched
+
+t06 = load_tutorial("06-fused-attention.py")
+attention = t06.make_attention(t06.KERNELS)
+torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
+for head_dim, causal in [tuple(map(int, c.split(":"))) for c in sys.argv[2:]]:
+    for n_ctx in map(int, sys.argv[1].split(",")):
+        batch, heads = (4, 32) if head_dim == 64 else (4, 16)
+        q, k, v = (torch.randn((batch, heads, n_ctx, head_dim), device="cuda", dtype=torch.float16) for _ in range(3))
+        scale = 1 / math.sqrt(head_dim)
+        want = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=bool(causal), scale=scale)
+        got = attention(q, k, v, bool(causal), scale)
+        err = (got.float() - want.float()).abs().max().item()
+        assert err < 2e-2, err
+        ms = triton.testing.do_bench(lambda: attention(q, k, v, bool(causal), scale), warmup=25, rep=100, return_mode="median")
+        flops = 4.0 * batch * heads * n_ctx * n_ctx * head_dim * (0.5 if causal else 1)
+        print(f"attn-d{head_dim}-{'causal' if causal else 'full'}-{n_ctx}", round(flops / ms / 1e9, 1), flush=True)
