@@ -298,6 +298,23 @@ def _np1(fn):
     return lambda key, x: fn(_f(x))
 
 
+def _sinpi(x):
+    """sin(pi x) in float64 to its last bits also next to the integers, where
+    np.sin(np.pi * x) keeps only an absolute accuracy (the rounding of
+    pi * x) and so, relative to a result near zero, none: x is reduced
+    exactly to r = x - 2 round(x / 2) in [-1, 1], and |r| past 1/2 to its
+    (exact) distance from 1, before the sine."""
+    r = x - 2.0 * np.round(x / 2.0)
+    a = np.abs(r)
+    return np.sign(r) * np.sin(np.pi * np.where(a > 0.5, 1.0 - a, a))
+
+
+def _cospi(x):
+    """cos(pi x) = sin(pi (1/2 - |r|)), r as in _sinpi: 1/2 - |r| is exact
+    where the result is near zero (|r| from 1/4 to 1)."""
+    return _sinpi(0.5 - np.abs(x - 2.0 * np.round(x / 2.0)))
+
+
 def _np2(fn):
     return lambda key, x, y: fn(_f(x), _f(y))
 
@@ -314,7 +331,7 @@ REFERENCE = {
     "acos": _np1(np.arccos), "atan": _np1(np.arctan), "sinh": _np1(np.sinh),
     "cosh": _np1(np.cosh), "tanh": _np1(np.tanh), "asinh": _np1(np.arcsinh),
     "acosh": _np1(np.arccosh), "atanh": _np1(np.arctanh),
-    "sinpi": _np1(lambda x: np.sin(np.pi * x)), "cospi": _np1(lambda x: np.cos(np.pi * x)),
+    "sinpi": _np1(_sinpi), "cospi": _np1(_cospi),
     "cbrt": _np1(np.cbrt), "rcbrt": _np1(lambda x: 1 / np.cbrt(x)),
     "erf": _np1(_erf), "erfc": _np1(_erfc),
     "normcdf": _np1(lambda x: 0.5 * _erfc(-x / np.sqrt(2))),
