@@ -194,6 +194,20 @@ void LaunchDevice::add(PyObject *object, const ArgValue &value,
 // Kernel
 //===----------------------------------------------------------------------===//
 
+namespace {
+
+/// The signature's characters of the parameters the kernel really has
+/// ('-', specialized away, left out).
+std::string passedKinds(const std::string &signature) {
+  std::string kinds;
+  for (char c : signature)
+    if (c != '-')
+      kinds += c;
+  return kinds;
+}
+
+} // namespace
+
 Kernel::Kernel(std::string binary, std::string name, int threadsPerBlock,
                int sharedMemoryBytes, std::string signature, bool dryRun,
                int globalScratchBytes, runtime::Platform platform,
@@ -201,13 +215,8 @@ Kernel::Kernel(std::string binary, std::string name, int threadsPerBlock,
     : dryRun(dryRun), binary_(std::move(binary)), name_(std::move(name)),
       threadsPerBlock_(threadsPerBlock), sharedMemoryBytes_(sharedMemoryBytes),
       globalScratchBytes_(globalScratchBytes), platform_(platform),
-      signature_(std::move(signature)),
-      hostTensorMaps_(std::move(hostTensorMaps)) {
-  for (char c : signature_)
-    if (c != '-')
-      paramKinds_ += c;
-  numKernelParams_ = paramKinds_.size();
-}
+      signature_(std::move(signature)), paramKinds_(passedKinds(signature_)),
+      hostTensorMaps_(std::move(hostTensorMaps)) {}
 
 namespace {
 
@@ -334,7 +343,7 @@ void Kernel::launch(int device, const unsigned grid[3], std::uintptr_t stream,
     for (int d = 0; d < 3; ++d)
       lastGrid_[d] = grid[d];
     lastStream_ = stream;
-    lastSlots_.assign(slots, slots + numKernelParams_);
+    lastSlots_.assign(slots, slots + numKernelParams());
     lastMaps_.clear();
     lastEmpty_.clear();
     for (const HostTensorMap &recipe : hostTensorMaps_) {
@@ -359,14 +368,14 @@ void Kernel::launch(int device, const unsigned grid[3], std::uintptr_t stream,
   const std::size_t numMaps = hostTensorMaps_.size();
   Scratch<MapBytes, 4> maps(numMaps ? numMaps : 1);
   Scratch<void *, 33> withHidden(numMaps || globalScratchBytes_
-                                     ? numKernelParams_ + numMaps +
+                                     ? numKernelParams() + numMaps +
                                            (globalScratchBytes_ ? 1 : 0)
                                      : 0);
   if (numMaps || globalScratchBytes_) {
-    for (std::size_t k = 0; k < numKernelParams_; ++k)
+    for (std::size_t k = 0; k < numKernelParams(); ++k)
       withHidden[k] = params[k];
     for (std::size_t m = 0; m < numMaps; ++m)
-      withHidden[numKernelParams_ + m] = maps[m].bytes;
+      withHidden[numKernelParams() + m] = maps[m].bytes;
     params = withHidden.data();
   }
   if (globalScratchBytes_) {
@@ -374,7 +383,7 @@ void Kernel::launch(int device, const unsigned grid[3], std::uintptr_t stream,
         std::uint64_t(grid[0]) * grid[1] * grid[2];
     scratch = acquireGlobalScratch(programs * std::uint64_t(globalScratchBytes_),
                                    stream, device, platform_);
-    withHidden[numKernelParams_ + numMaps] = &scratch.pointer;
+    withHidden[numKernelParams() + numMaps] = &scratch.pointer;
   }
   runtime::Status status;
   {
@@ -419,11 +428,9 @@ void Kernel::launch(int device, const unsigned grid[3], std::uintptr_t stream,
 py::object Kernel::lastLaunch() const {
   if (!haveLast_)
     return py::none();
-  py::tuple args(numKernelParams_);
+  py::tuple args(paramKinds_.size());
   std::size_t k = 0;
-  for (char c : signature_) {
-    if (c == '-')
-      continue;
+  for (char c : paramKinds_) {
     const Slot &slot = lastSlots_[k];
     py::object value;
     switch (c) {
@@ -503,10 +510,7 @@ std::vector<HostTensorMap> parseHostTensorMaps(py::object maps,
   std::vector<HostTensorMap> recipes;
   if (maps.is_none())
     return recipes;
-  std::string kinds;
-  for (char c : signature)
-    if (c != '-')
-      kinds += c;
+  const std::string kinds = passedKinds(signature);
   auto bad = [&](std::size_t m, const std::string &what) {
     raise(PyExc_ValueError, "host_tensormaps[" + std::to_string(m) + "]: " +
                                 what + " (signature '" + signature + "')");

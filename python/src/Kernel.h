@@ -98,7 +98,7 @@ public:
     return hostTensorMaps_;
   }
   /// Number of parameters the kernel really has (signature without '-').
-  std::size_t numKernelParams() const { return numKernelParams_; }
+  std::size_t numKernelParams() const { return paramKinds_.size(); }
   /// Whether the binary is loaded in at least one context.
   bool loaded() const {
     return numLoaded_.load(std::memory_order_acquire) > 0;
@@ -144,7 +144,6 @@ private:
   int globalScratchBytes_ = 0;
   runtime::Platform platform_ = runtime::Platform::Cuda;
   std::string signature_;
-  std::size_t numKernelParams_ = 0;
   /// The signature's characters of the parameters ('-' left out).
   std::string paramKinds_;
   std::vector<HostTensorMap> hostTensorMaps_;
