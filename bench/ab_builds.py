@@ -78,38 +78,30 @@ def measure(only, sizes):
                 flops = 4.0 * batch * heads * n_ctx * n_ctx * head_dim * (0.5 if causal else 1)
                 bench(f"attn-d{head_dim}-{'causal' if causal else 'full'}-{n_ctx}",
                       lambda: attention(q, k, v, causal, scale), flops)
-
-
-def measure_backward(sizes):
-    """Tutorial 06's backward (its three kernels, through autograd), each
-    case's gradients checked against SDPA's first."""
-    import torch
-
-    import terrazzo as triton
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from loading import load_tutorial
-    torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
-    t06 = load_tutorial("06-fused-attention.py")
-    attention = t06.make_attention(t06.KERNELS)
-    for head_dim, causal in ((64, False), (64, True), (128, False), (128, True)):
-        for n_ctx in sizes:
-            batch, heads = (4, 32) if head_dim == 64 else (4, 16)
-            q, k, v = (torch.randn((batch, heads, n_ctx, head_dim), device="cuda",
-                                   dtype=torch.float16, requires_grad=True) for _ in range(3))
-            scale = 1 / math.sqrt(head_dim)
-            do = torch.randn_like(q)
-            want = torch.autograd.grad(torch.nn.functional.scaled_dot_product_attention(
-                q, k, v, is_causal=causal, scale=scale), (q, k, v), do)
-            o = attention(q, k, v, causal, scale)
-            got = torch.autograd.grad(o, (q, k, v), do, retain_graph=True)
-            for g, w in zip(got, want):
-                assert ((g.float() - w.float()).norm() / w.float().norm()).item() < 1e-2
-            ms = triton.testing.do_bench(
-                lambda: torch.autograd.grad(o, (q, k, v), do, retain_graph=True),
-                warmup=25, rep=100, return_mode="median")
-            flops = 2.5 * 4.0 * batch * heads * n_ctx * n_ctx * head_dim * (0.5 if causal else 1)
-            print(f"bwd-d{head_dim}-{'causal' if causal else 'full'}-{n_ctx}",
-                  round(flops / ms / 1e9, 1), flush=True)
+    if only == "backward":
+        # Its three kernels, through autograd; each case's gradients checked
+        # against SDPA's first.
+        t06 = load_tutorial("06-fused-attention.py")
+        attention = t06.make_attention(t06.KERNELS)
+        for head_dim, causal in ((64, False), (64, True), (128, False), (128, True)):
+            for n_ctx in sizes:
+                batch, heads = (4, 32) if head_dim == 64 else (4, 16)
+                q, k, v = (torch.randn((batch, heads, n_ctx, head_dim), device="cuda",
+                                       dtype=torch.float16, requires_grad=True)
+                           for _ in range(3))
+                scale = 1 / math.sqrt(head_dim)
+                do = torch.randn_like(q)
+                want = torch.autograd.grad(torch.nn.functional.scaled_dot_product_attention(
+                    q, k, v, is_causal=causal, scale=scale), (q, k, v), do)
+                o = attention(q, k, v, causal, scale)
+                got = torch.autograd.grad(o, (q, k, v), do, retain_graph=True)
+                for g, w in zip(got, want):
+                    assert ((g.float() - w.float()).norm() / w.float().norm()).item() < 1e-2
+                flops = 2.5 * 4.0 * batch * heads * n_ctx * n_ctx * head_dim * \
+                    (0.5 if causal else 1)
+                bench(f"bwd-d{head_dim}-{'causal' if causal else 'full'}-{n_ctx}",
+                      lambda: torch.autograd.grad(o, (q, k, v), do, retain_graph=True),
+                      flops)
 
 
 def summarise(paths):
@@ -142,8 +134,6 @@ def main():
     args = parser.parse_args()
     if args.summarise:
         summarise(args.summarise)
-    elif args.only == "backward":
-        measure_backward(args.sizes)
     else:
         measure(args.only, args.sizes)
 
