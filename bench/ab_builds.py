@@ -3,7 +3,7 @@
 (one configuration at a time, the mixed list and 4096^3, float16 and
 bfloat16), tutorial 09's persistent forms at one configuration (4096 and
 8192, float16) and tutorial 06's attention forward (its default forms,
-D = 64 causal and not, D = 128, 1k-16k), each checked first (against
+D = 64 and 128, causal and not, 1k-16k), each checked first (against
 float64, or torch's SDPA), printed as "name TFLOP/s" lines. A/B: run it in
 turns under each build and summarise the medians:
 
@@ -65,7 +65,7 @@ def measure(only, sizes):
     if only in (None, "attention"):
         t06 = load_tutorial("06-fused-attention.py")
         attention = t06.make_attention(t06.KERNELS)
-        for head_dim, causal in ((64, True), (64, False), (128, False)):
+        for head_dim, causal in ((64, True), (64, False), (128, False), (128, True)):
             for n_ctx in sizes:
                 batch, heads = (4, 32) if head_dim == 64 else (4, 16)
                 q, k, v = (torch.randn((batch, heads, n_ctx, head_dim), device="cuda",

@@ -325,9 +325,13 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     (`tilegpu.warp_group_turn_wait` in front of the first dot,
     `tilegpu.warp_group_turn_pass` after the second; the last group passes
     the first turn before the loop, group 0 takes the last pass after it):
-    FlashAttention-3's inter-warp-group ping-pong. It is off by default:
-    without a producer warp group it measured 1-3% slower on the H100
-    (tutorial 06's forward, bench/RESULTS.md).
+    FlashAttention-3's inter-warp-group ping-pong. By default (`auto`)
+    only a warp-specialized chain whose first dot reduces over 128 or more
+    elements (attention's head dimension) takes turns: on the H100
+    (tutorial 06's forward, bench/RESULTS.md, session 22) that is 0-10%
+    faster at head dimension 128, and 1-6% slower at 64, where the softmax
+    weighs more against the dots; without a producer warp group it
+    measured 1-3% slower. `always` and `never` force it.
 
     Such a TMA chain in a loop marked `tile.warp_specialize`
     (tl.range(..., warp_specialize=True)), or a loop on TMA alone whose one
@@ -353,8 +357,7 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     (once per function: a second loop reuses the tensor maps) and runs a
     loop over the iterations that waits for each stage's empty phase and
     issues its copies, and the consumers keep the rotated chain without any
-    copy and release the stages (they take turns only with `ping-pong`:
-    measured 3-7% slower with a producer too). A GEMM's consumers release,
+    copy and release the stages (taking turns as `ping-pong` says). A GEMM's consumers release,
     after each iteration's wait that completes the previous iteration's
     dot, the stage that dot read (none in the first iteration), and after
     the loop's last wait the last one's (if the loop ran; in a branch of its
@@ -429,9 +432,10 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     Option<"registers", "registers", "bool", /*default=*/"false",
            "The register-prefetch form, for targets without asynchronous "
            "copies (AMD)">,
-    Option<"pingPong", "ping-pong", "bool", /*default=*/"false",
-           "Warp groups of a rotated TMA dot chain take turns issuing their "
-           "dots (off: measured slower on the H100, warp-specialized or not)">
+    Option<"pingPong", "ping-pong", "std::string", /*default=*/"\"auto\"",
+           "When warp groups of a rotated TMA dot chain take turns issuing "
+           "their dots: auto (a warp-specialized chain whose first dot "
+           "reduces over 128 or more), always or never">
   ];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
                            "::mlir::arith::ArithDialect",

@@ -22,6 +22,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include <algorithm>
 #include <tuple>
@@ -271,12 +272,24 @@ struct SpecializedRing {
   unsigned tileReadArg = 0;
 };
 
+/// When rotated TMA dot chains take turns (the pass's ping-pong option).
+enum class PingPong { Auto, Always, Never };
+
+/// With ping-pong=auto, a warp-specialized chain takes turns when its
+/// first dot reduces over at least this many elements (attention's head
+/// dimension): there the tensor cores' share of an iteration is large
+/// enough that one warp group's dots running while the other computes its
+/// softmax pays for the turns. Measured on the H100 (tutorial 06's forward,
+/// bench/RESULTS.md, session 22): at 128, 0 to +10% (non-causal) and +1 to
+/// +4% (causal) from 1k to 16k; at 64, 1 to 6% slower.
+constexpr int64_t kPingPongMinReduction = 128;
+
 class LoopPipeliner {
 public:
   /// `ringsFit`: whether the TMA rings of the loop's function fit in
   /// shared memory together (a warp-specialized loop's ring is allocated
   /// for the whole kernel; see ringsFitTogether).
-  LoopPipeliner(scf::ForOp loop, int64_t stages, bool pingPong,
+  LoopPipeliner(scf::ForOp loop, int64_t stages, PingPong pingPong,
                 const ModuleAxisInfoAnalysis &axisInfo,
                 IRMapping &producerValues,
                 DenseMap<Operation *, SpecializedRing> &specializedRings,
@@ -903,9 +916,8 @@ private:
     if (!asyncDot) {
       if (ring.hasReleases())
         releaseStages(ring, rotated ? rotated : loop);
-      // Only when asked: measured slower on the H100 without a producer
-      // warp group (1-3%) and with one (3-7%; bench/RESULTS.md).
-      if (pingPong && ring.hasReleases() && rotated && candidates.empty())
+      if (pingPong != PingPong::Never && ring.hasReleases() && rotated &&
+          candidates.empty())
         takeTurns(rotated);
     }
   }
@@ -973,12 +985,13 @@ private:
   /// A rotated chain whose warp groups hold rows of their own (every dot's
   /// warps along M, at least two warp groups) and meet at no barrier of the
   /// whole program in the loop (all its loads on TMA, whose stages are
-  /// released through mbarriers) takes turns issuing its dots (FlashAttention-3's
-  /// ping-pong): each iteration waits for its turn in front of the first
-  /// dot and passes it on after the second, so that one warp group's dots
-  /// run while the others compute their softmax. The last warp group
-  /// passes the first turn before the loop; warp group 0 takes the last
-  /// pass after it.
+  /// released through mbarriers) takes turns issuing its dots
+  /// (FlashAttention-3's ping-pong): each iteration waits for its turn in front
+  /// of the first dot and passes it on after the second, so that one warp
+  /// group's dots run while the others compute their softmax. The last warp
+  /// group passes the first turn before the loop; warp group 0 takes the last
+  /// pass after it. With ping-pong=auto, only a warp-specialized chain
+  /// whose first dot reduces over kPingPongMinReduction or more.
   void takeTurns(scf::ForOp rotated) {
     unsigned warps = tilegpu::getNumWarps(rotated);
     if (warps < 8 || warps % 4 != 0)
@@ -987,8 +1000,20 @@ private:
     for (Operation &op : *rotated.getBody())
       if (auto dot = dyn_cast<tilegpu::WarpGroupDotOp>(&op))
         dots.push_back(dot);
-    if (dots.size() != 2 ||
-        !llvm::all_of(dots, [&](tilegpu::WarpGroupDotOp dot) {
+    if (dots.size() != 2)
+      return;
+    if (pingPong == PingPong::Auto) {
+      // A: registers or shared memory, M x K.
+      Type a = dots[0].getA().getType();
+      ArrayRef<int64_t> shape;
+      if (auto mem = dyn_cast<tilegpu::MemDescType>(a))
+        shape = mem.getShape();
+      else
+        shape = cast<RankedTensorType>(a).getShape();
+      if (!specialize || shape.size() != 2 || shape[1] < kPingPongMinReduction)
+        return;
+    }
+    if (!llvm::all_of(dots, [&](tilegpu::WarpGroupDotOp dot) {
           auto mma = dyn_cast<tilegpu::NvidiaMmaLayoutAttr>(
               cast<RankedTensorType>(dot.getType()).getEncoding());
           return mma && mma.getWarpsPerCTA().size() == 2 &&
@@ -1012,7 +1037,7 @@ private:
   scf::ForOp loop;
   int64_t stages;
   /// Whether rotated TMA chains take turns (the pass's ping-pong option).
-  bool pingPong;
+  PingPong pingPong;
   bool ringsFit;
   /// The loop's one dot when it can run asynchronously across iterations
   /// (asyncCandidate, found before the rewrite).
@@ -1190,6 +1215,17 @@ struct PipelinePass
     ModuleOp module = getOperation();
     if (failed(verifyTensorsHaveLayouts(module, getArgument())))
       return signalPassFailure();
+    std::optional<PingPong> turns =
+        llvm::StringSwitch<std::optional<PingPong>>(pingPong)
+            .Case("auto", PingPong::Auto)
+            .Case("always", PingPong::Always)
+            .Case("never", PingPong::Never)
+            .Default(std::nullopt);
+    if (!turns) {
+      module.emitError() << getArgument() << ": ping-pong must be auto, "
+                         << "always or never, not '" << pingPong << "'";
+      return signalPassFailure();
+    }
     int64_t stages = numStages;
     if (auto attr = module->getAttrOfType<IntegerAttr>(kNumStagesAttr))
       stages = attr.getInt();
@@ -1231,8 +1267,7 @@ struct PipelinePass
         continue;
       }
       LoopPipeliner pipeliner(
-          loop, loopStages, pingPong, axisInfo, producerValues,
-          specializedRings,
+          loop, loopStages, *turns, axisInfo, producerValues, specializedRings,
           ringsFit.lookup(loop->getParentOfType<func::FuncOp>()),
           replacedLoops);
       (void)pipeliner.run();

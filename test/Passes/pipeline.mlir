@@ -1,6 +1,9 @@
 // RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline | FileCheck %s
 // RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline=num-stages=1 | FileCheck %s --check-prefix=OFF
-// RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline=ping-pong=true | FileCheck %s --check-prefix=TURNS
+// RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline=ping-pong=always | FileCheck %s --check-prefix=TURNS
+// RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline=ping-pong=never | FileCheck %s --check-prefix=NEVER
+// RUN: not terrazzo-opt %s -split-input-file --terrazzo-pipeline=ping-pong=sometimes 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: terrazzo-pipeline: ping-pong must be auto, always or never, not 'sometimes'
 
 // terrazzo-pipeline: loads of dot operands in loops become num-stages deep
 // stacks of shared buffers filled by cp.async ahead of their iteration.
@@ -2196,6 +2199,148 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "t
       scf.yield %o, %mn : tensor<128x64xf32, #mma>, tensor<128xf32, #row>
     } {tile.warp_specialize}
     tile.store %out, %res#0 : tensor<128x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// The same chain at head dimension 128 (its first dot reduces over 128;
+// 2 stages, so that three 128 x 128 buffers of K and of V fit beside Q),
+// warp-specialized: by default (ping-pong=auto) the two consumer warp
+// groups take turns issuing their dots, FlashAttention-3's ping-pong: the
+// second group passes the first turn before the loop, each iteration
+// waits for its turn in front of Q K^T and passes it after P V, group 0
+// takes the last pass after the loop. Not with ping-pong=never (NEVER).
+// CHECK-LABEL: func.func @tma_dot_chain_wide_warp_specialized
+// CHECK: tilegpu.warp_specialize
+// CHECK: tilegpu.warp_group_turn_pass {only = 1 : i32}
+// CHECK-NEXT: scf.for
+// CHECK: tilegpu.warp_group_turn_wait{{$}}
+// CHECK-NEXT: tilegpu.warp_group_dot async
+// CHECK: tilegpu.warp_group_dot async
+// CHECK-NEXT: tilegpu.warp_group_turn_pass{{$}}
+// CHECK: scf.yield
+// CHECK: tilegpu.warp_group_turn_wait {only = 0 : i32}
+// CHECK: } producer {
+// NEVER-LABEL: func.func @tma_dot_chain_wide_warp_specialized
+// NEVER-NOT: tilegpu.warp_group_turn
+// NEVER: } producer {
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>
+#row = #tilegpu.slice<{dim = 1, parent = #mma}>
+#dop = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-stages" = 2 : i32, "tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_dot_chain_wide_warp_specialized(%qs: !tilegpu.memdesc<128x128xf16, #nv>, %mk: !tile.ptr<i8>, %mv: !tile.ptr<i8>, %n: i32, %out: tensor<128x128x!tile.ptr<f32>, #mma>) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 128 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x128xf32, #mma>
+    %m0 = arith.constant dense<0xFF800000> : tensor<128xf32, #row>
+    %res:2 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero, %m = %m0) -> (tensor<128x128xf32, #mma>, tensor<128xf32, #row>) : i32 {
+      %k = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x128xf16, #nv, mutable>
+      %kbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %kbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %kbar, 32768 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mk[%i, %c0] %k, %kbar : !tile.ptr<i8>, !tilegpu.memdesc<128x128xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %kbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %kbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %kt = tilegpu.memdesc_trans %k : !tilegpu.memdesc<128x128xf16, #nv, mutable> -> !tilegpu.memdesc<128x128xf16, #nvt, mutable>
+      %s = tilegpu.warp_group_dot %qs, %kt, %zero : !tilegpu.memdesc<128x128xf16, #nv>, !tilegpu.memdesc<128x128xf16, #nvt, mutable> -> tensor<128x128xf32, #mma>
+      %rm = tile.reduce(%s) axis = 1 : (tensor<128x128xf32, #mma>) -> tensor<128xf32, #row> {
+      ^bb0(%x: f32, %y: f32):
+        %mx = arith.maxnumf %x, %y : f32
+        tile.reduce.return %mx : f32
+      }
+      %mn = arith.maxnumf %m, %rm : tensor<128xf32, #row>
+      %md = arith.subf %m, %mn : tensor<128xf32, #row>
+      %alpha = math.exp2 %md : tensor<128xf32, #row>
+      %me = tile.expand_dims %mn axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+      %mb = tile.broadcast %me : tensor<128x1xf32, #mma> -> tensor<128x128xf32, #mma>
+      %sd = arith.subf %s, %mb : tensor<128x128xf32, #mma>
+      %p = math.exp2 %sd : tensor<128x128xf32, #mma>
+      %ph = arith.truncf %p : tensor<128x128xf32, #mma> to tensor<128x128xf16, #mma>
+      %pa = tilegpu.convert_layout %ph : tensor<128x128xf16, #mma> -> tensor<128x128xf16, #dop>
+      %ae = tile.expand_dims %alpha axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+      %ab = tile.broadcast %ae : tensor<128x1xf32, #mma> -> tensor<128x128xf32, #mma>
+      %accs = arith.mulf %acc, %ab : tensor<128x128xf32, #mma>
+      %v = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x128xf16, #nv, mutable>
+      %vbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %vbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %vbar, 32768 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mv[%i, %c0] %v, %vbar : !tile.ptr<i8>, !tilegpu.memdesc<128x128xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %vbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %vbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %o = tilegpu.warp_group_dot %pa, %v, %accs : tensor<128x128xf16, #dop>, !tilegpu.memdesc<128x128xf16, #nv, mutable> -> tensor<128x128xf32, #mma>
+      scf.yield %o, %mn : tensor<128x128xf32, #mma>, tensor<128xf32, #row>
+    } {tile.warp_specialize}
+    tile.store %out, %res#0 : tensor<128x128x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// The same chain without a producer warp group: no turns by default (they
+// were measured slower there), only with ping-pong=always (TURNS).
+// CHECK-LABEL: func.func @tma_dot_chain_wide
+// CHECK-NOT: tilegpu.warp_group_turn
+// CHECK: return
+// TURNS-LABEL: func.func @tma_dot_chain_wide
+// TURNS: tilegpu.warp_group_turn_pass {only = 1 : i32}
+// TURNS-NEXT: scf.for
+// TURNS: tilegpu.warp_group_turn_wait{{$}}
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>
+#row = #tilegpu.slice<{dim = 1, parent = #mma}>
+#dop = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-stages" = 2 : i32, "tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_dot_chain_wide(%qs: !tilegpu.memdesc<128x128xf16, #nv>, %mk: !tile.ptr<i8>, %mv: !tile.ptr<i8>, %n: i32, %out: tensor<128x128x!tile.ptr<f32>, #mma>) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 128 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x128xf32, #mma>
+    %m0 = arith.constant dense<0xFF800000> : tensor<128xf32, #row>
+    %res:2 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero, %m = %m0) -> (tensor<128x128xf32, #mma>, tensor<128xf32, #row>) : i32 {
+      %k = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x128xf16, #nv, mutable>
+      %kbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %kbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %kbar, 32768 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mk[%i, %c0] %k, %kbar : !tile.ptr<i8>, !tilegpu.memdesc<128x128xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %kbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %kbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %kt = tilegpu.memdesc_trans %k : !tilegpu.memdesc<128x128xf16, #nv, mutable> -> !tilegpu.memdesc<128x128xf16, #nvt, mutable>
+      %s = tilegpu.warp_group_dot %qs, %kt, %zero : !tilegpu.memdesc<128x128xf16, #nv>, !tilegpu.memdesc<128x128xf16, #nvt, mutable> -> tensor<128x128xf32, #mma>
+      %rm = tile.reduce(%s) axis = 1 : (tensor<128x128xf32, #mma>) -> tensor<128xf32, #row> {
+      ^bb0(%x: f32, %y: f32):
+        %mx = arith.maxnumf %x, %y : f32
+        tile.reduce.return %mx : f32
+      }
+      %mn = arith.maxnumf %m, %rm : tensor<128xf32, #row>
+      %md = arith.subf %m, %mn : tensor<128xf32, #row>
+      %alpha = math.exp2 %md : tensor<128xf32, #row>
+      %me = tile.expand_dims %mn axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+      %mb = tile.broadcast %me : tensor<128x1xf32, #mma> -> tensor<128x128xf32, #mma>
+      %sd = arith.subf %s, %mb : tensor<128x128xf32, #mma>
+      %p = math.exp2 %sd : tensor<128x128xf32, #mma>
+      %ph = arith.truncf %p : tensor<128x128xf32, #mma> to tensor<128x128xf16, #mma>
+      %pa = tilegpu.convert_layout %ph : tensor<128x128xf16, #mma> -> tensor<128x128xf16, #dop>
+      %ae = tile.expand_dims %alpha axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+      %ab = tile.broadcast %ae : tensor<128x1xf32, #mma> -> tensor<128x128xf32, #mma>
+      %accs = arith.mulf %acc, %ab : tensor<128x128xf32, #mma>
+      %v = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x128xf16, #nv, mutable>
+      %vbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %vbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %vbar, 32768 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mv[%i, %c0] %v, %vbar : !tile.ptr<i8>, !tilegpu.memdesc<128x128xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %vbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %vbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %o = tilegpu.warp_group_dot %pa, %v, %accs : tensor<128x128xf16, #dop>, !tilegpu.memdesc<128x128xf16, #nv, mutable> -> tensor<128x128xf32, #mma>
+      scf.yield %o, %mn : tensor<128x128xf32, #mma>, tensor<128xf32, #row>
+    }
+    tile.store %out, %res#0 : tensor<128x128x!tile.ptr<f32>, #mma>
     return
   }
 }

@@ -6,7 +6,8 @@
 // ones every warp arrives on after the wait for the second dot; refills
 // wait for their stage's empty phase, so the loop has no barrier of the
 // whole program, and the two warp groups run apart (they take no turns:
-// terrazzo-pipeline's ping-pong is off by default). The PTX assembles.
+// terrazzo-pipeline's ping-pong applies by default to warp-specialized
+// chains alone). The PTX assembles.
 // REQUIRES: ptxas
 // RUN: terrazzo-compile %S/Inputs/attention_fwd_tutorial.mlir --target=cuda:90 --num-warps=8 --emit=tilegpu -o %t.tilegpu.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.tilegpu.mlir

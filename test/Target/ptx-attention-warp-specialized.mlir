@@ -4,7 +4,10 @@
 // all) builds the two tensor maps (two of its warps at the same time) and
 // issues every K and V copy; the 8
 // consumer warps keep no copy and synchronise among themselves (barrier 0
-// of 256 threads; they take no turns by default). The
+// of 256 threads); the chain's dots reduce over the head dimension, 128,
+// so the two consumer warp groups take turns issuing them (ping-pong's
+// auto rule, named barriers 1 and 2: the first turn passed before the
+// loop, each iteration waiting for its turn before Q K^T). The
 // register budgets move with setmaxnreg from the 168 per thread the kernel
 // starts with; the PTX assembles, with no local memory.
 // REQUIRES: ptxas
@@ -39,6 +42,9 @@
 // CHECK-NOT: cp.async.bulk.tensor
 // CHECK: bar.sync 0, 256;
 // CHECK: wgmma.mma_async
+// CHECK: bar.arrive {{[12]}}, 256;
+// CHECK: bar.sync {{[12]}}, 256;
+// CHECK: wgmma.mma_async
+// CHECK: bar.arrive {{[12]}}, 256;
 // CHECK-NOT: cp.async.bulk.tensor
-// CHECK-NOT: bar.sync 1,
 // CHECK-NOT: .local
