@@ -1,10 +1,11 @@
 // terrazzo-allocate-shared-memory: see Passes.td.
 #include "backends/Passes.h"
 #include "backends/SharedMemory.h"
-#include "target/Target.h"
 #include "backends/common/Patterns.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 #include "dialects/TileGPU/IR/TmaLayout.h"
+#include "target/Target.h"
+#include "terrazzo/TensorMap.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -25,7 +26,7 @@ using namespace mlir::terrazzo;
 int64_t mlir::terrazzo::getScratchBytes(Operation *op) {
   // A tensor map is built in shared memory before it is copied to global.
   if (isa<tilegpu::TensormapCreateOp>(op))
-    return tilegpu::kTensormapBytes;
+    return int64_t(::terrazzo::kTensorMapBytes);
   return std::max({getConvertLayoutScratchBytes(op), getReduceScratchBytes(op),
                    getScanScratchBytes(op), getAtomicScratchBytes(op)});
 }

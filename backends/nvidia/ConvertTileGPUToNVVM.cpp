@@ -10,6 +10,7 @@
 #include "backends/nvidia/NVIDIATargetInfo.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 #include "dialects/TileGPU/IR/TmaLayout.h"
+#include "terrazzo/TensorMap.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -65,11 +66,13 @@ LogicalResult passHostTensormapsByValue(ModuleOp module) {
         user->erase();
       }
       inputs[index] = generic;
-      func.setArgAttr(index, LLVM::LLVMDialect::getByValAttrName(),
-                      TypeAttr::get(LLVM::LLVMArrayType::get(
-                          builder.getI8Type(), tilegpu::kTensormapBytes)));
-      func.setArgAttr(index, LLVM::LLVMDialect::getAlignAttrName(),
-                      builder.getI64IntegerAttr(tilegpu::kTensormapBytes));
+      func.setArgAttr(
+          index, LLVM::LLVMDialect::getByValAttrName(),
+          TypeAttr::get(LLVM::LLVMArrayType::get(
+              builder.getI8Type(), int64_t(::terrazzo::kTensorMapBytes))));
+      func.setArgAttr(
+          index, LLVM::LLVMDialect::getAlignAttrName(),
+          builder.getI64IntegerAttr(int64_t(::terrazzo::kTensorMapBytes)));
       func.setArgAttr(index, NVVM::NVVMDialect::getGridConstantAttrName(),
                       builder.getUnitAttr());
     }

@@ -6,6 +6,7 @@
 
 #include "dialects/TileGPU/IR/TmaLayout.h"
 #include "passes/Analysis/AxisInfo.h"
+#include "terrazzo/TensorMap.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -409,7 +410,7 @@ struct LowerDescriptorsToTmaPass
       }
     Value programScratch;
     if (slots) {
-      int64_t bytesPerProgram = slots * tilegpu::kTensormapBytes;
+      int64_t bytesPerProgram = slots * int64_t(::terrazzo::kTensorMapBytes);
       scratchBytes = std::max(scratchBytes, bytesPerProgram);
       unsigned index = func.getNumArguments();
       // The runtime allocates the scratch aligned to 128 bytes.
@@ -442,8 +443,9 @@ struct LowerDescriptorsToTmaPass
         Location descLoc = desc.getLoc();
         Value slotPointer = tile::AddPtrOp::create(
             b, descLoc, mapType, programScratch,
-            arith::ConstantIntOp::create(b, descLoc, b.getI64Type(),
-                                         slot++ * tilegpu::kTensormapBytes));
+            arith::ConstantIntOp::create(
+                b, descLoc, b.getI64Type(),
+                slot++ * int64_t(::terrazzo::kTensorMapBytes)));
         // A map built in a loop is rebuilt in the same slot every
         // iteration: the previous iteration's TMA stores through it, left
         // in flight (lowerStore), must be complete first. (Its loads are:

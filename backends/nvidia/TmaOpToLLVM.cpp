@@ -17,10 +17,11 @@
 // here and are inline PTX.
 #include "backends/common/TargetInfo.h"
 #include "backends/common/TypeConverter.h"
-#include "dialects/TileGPU/IR/TileGPU.h"
 #include "backends/common/Utility.h"
 #include "backends/nvidia/NVIDIAPatterns.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
 #include "dialects/TileGPU/IR/TmaLayout.h"
+#include "terrazzo/TensorMap.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -288,7 +289,7 @@ struct TensormapCreateOpConversion
         NVVM::FenceProxyAcquireOp::create(
             rewriter, loc, NVVM::MemScopeKind::GPU,
             toGeneric(rewriter, loc, member),
-            i32Constant(rewriter, loc, tilegpu::kTensormapBytes));
+            i32Constant(rewriter, loc, int64_t(::terrazzo::kTensorMapBytes)));
     });
     pending.clear();
     rewriter.replaceOp(op, adaptor.getSlot());

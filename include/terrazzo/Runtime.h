@@ -34,6 +34,8 @@
 #ifndef TERRAZZO_RUNTIME_H
 #define TERRAZZO_RUNTIME_H
 
+#include "terrazzo/TensorMap.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -346,10 +348,10 @@ private:
 // Tensor maps (TMA, CUDA sm_90)
 //===----------------------------------------------------------------------===//
 
-/// The bytes of a tensor map (CUtensorMap); kernels take one by value,
-/// aligned to kTensorMapAlignment.
-inline constexpr std::size_t kTensorMapBytes = 128;
-inline constexpr std::size_t kTensorMapAlignment = 64;
+/// The bytes of a tensor map (CUtensorMap) and their alignment in host
+/// memory (terrazzo/TensorMap.h, which the compiler reads too).
+using ::terrazzo::kTensorMapAlignment;
+using ::terrazzo::kTensorMapBytes;
 
 /// A tiled tensor map as cuTensorMapEncodeTiled takes it: the tensor at
 /// `address` of `rank` dimensions (1 to 5), numbered from the innermost,

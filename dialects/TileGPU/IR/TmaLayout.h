@@ -17,8 +17,6 @@ namespace mlir::tilegpu {
 /// The most dimensions a tensor map has, and the largest box dimension.
 inline constexpr int64_t kTmaMaxRank = 5;
 inline constexpr int64_t kTmaMaxBoxDim = 256;
-/// Bytes of a tensor map.
-inline constexpr int64_t kTensormapBytes = 128;
 
 /// One TMA copy of a block: its box starts `coordOffsets` elements (one per
 /// dimension) after the block's first element, and lands `byteOffset`
