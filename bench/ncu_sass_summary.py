@@ -2,13 +2,15 @@
 REPORT --page source --csv --print-source sass > kernel.csv): warp-level
 instructions executed by opcode, the stall samples by reason, and the runs
 of consecutive instructions executed equally often (a loop body, a
-prologue) with their share of the samples.
+prologue) with their share of the samples. With --lines FIRST-LAST, the
+instructions of those lines (numbered as in the runs) with the most
+samples, each with its two largest stall reasons.
 
-    python3 bench/ncu_sass_summary.py kernel.csv [kernel2.csv ...]
+    python3 bench/ncu_sass_summary.py kernel.csv [kernel2.csv ...] [--lines 191-921 [--top 30]]
 """
+import argparse
 import collections
 import csv
-import sys
 
 
 def rows_of(path):
@@ -54,5 +56,35 @@ def summarise(path):
                   f"({rows[first][ix['Source']].strip()[:40]})")
 
 
-for path in sys.argv[1:]:
-    summarise(path)
+def top_lines(path, first, last, top):
+    """The `top` lines of [first, last] with the most samples."""
+    ix, rows = rows_of(path)
+    samples = lambda r: int(r[ix["Warp Stall Sampling (All Samples)"]] or 0)  # noqa: E731
+    total = sum(samples(r) for r in rows) or 1
+    chosen = list(enumerate(rows))[first:last + 1]
+    share = sum(samples(r) for _, r in chosen)
+    print(f"   lines {first}-{last}: {100 * share / total:.1f}% of samples; most sampled:")
+    reasons = [(name[len("stall_"):], i) for name, i in ix.items()
+               if name.startswith("stall_") and "Not Issued" not in name]
+    for n, r in sorted(sorted(chosen, key=lambda e: -samples(e[1]))[:top]):
+        stalls = sorted(((int(r[i] or 0), name) for name, i in reasons), reverse=True)[:2]
+        print(f"   {n:5d} {100 * samples(r) / total:5.2f}%  x{r[ix['Instructions Executed']]:>8s}  "
+              f"{r[ix['Source']].strip()[:64]:64s} "
+              + ", ".join(f"{name} {v}" for v, name in stalls if v))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("csv", nargs="+")
+    parser.add_argument("--lines", help="FIRST-LAST: the most sampled instructions there")
+    parser.add_argument("--top", type=int, default=25)
+    args = parser.parse_args()
+    for path in args.csv:
+        summarise(path)
+        if args.lines:
+            first, last = (int(x) for x in args.lines.split("-"))
+            top_lines(path, first, last, args.top)
+
+
+if __name__ == "__main__":
+    main()
