@@ -14,7 +14,8 @@ turns under each build and summarise the medians:
 
 `--only grouped` (or gemm, attention, backward: attention's, not part of
 the default run) runs one part; `--sizes` sets attention's sequence
-lengths (1024 4096 16384). (bench/RESULTS.md,
+lengths (1024 4096 16384); `--tutorials DIR` loads the tutorials from DIR,
+to compare two versions of a kernel under one build. (bench/RESULTS.md,
 session 18: the wgmma descriptor and K-tail changes, TERRAZZO_PROMOTE_OFFSETS.)
 """
 import argparse
@@ -25,7 +26,7 @@ import statistics
 import sys
 
 
-def measure(only, sizes):
+def measure(only, sizes, tutorials=None):
     import torch
 
     import terrazzo as triton
@@ -38,7 +39,7 @@ def measure(only, sizes):
         print(name, round(flops / ms / 1e9, 1), flush=True)
 
     if only in (None, "grouped"):
-        t08 = load_tutorial("08-grouped-gemm.py")
+        t08 = load_tutorial("08-grouped-gemm.py", tutorials)
         for dtype in (torch.float16, torch.bfloat16):
             for label, sizes in (("mixed", t08.MIXED_SIZES), ("4096^3", [(4096, 4096, 4096)])):
                 flops = sum(2 * m * n * k for m, n, k in sizes)
@@ -49,7 +50,7 @@ def measure(only, sizes):
                     assert max(t08.relative_errors(a, b, grouped())) < 1e-2
                     bench(f"grouped-{str(dtype)[6:]}-{label}-cfg{index}", grouped, flops)
     if only in (None, "gemm"):
-        t09 = load_tutorial("09-persistent-matmul.py")
+        t09 = load_tutorial("09-persistent-matmul.py", tutorials)
         forms = t09.make_matmuls(triton, t09.matmul_persistent_kernel,
                                  t09.matmul_tma_persistent_kernel, [t09.persistent_configs()[0]],
                                  [t09.persistent_configs(subtile=True)[0]])
@@ -63,7 +64,7 @@ def measure(only, sizes):
                 assert ((got - want).norm() / want.norm()).item() < 1e-2, form
                 bench(f"t09-{form}-{n}", lambda: fn(a, b), 2 * n ** 3)
     if only in (None, "attention"):
-        t06 = load_tutorial("06-fused-attention.py")
+        t06 = load_tutorial("06-fused-attention.py", tutorials)
         attention = t06.make_attention(t06.KERNELS)
         for head_dim, causal in ((64, True), (64, False), (128, False), (128, True)):
             for n_ctx in sizes:
@@ -81,7 +82,7 @@ def measure(only, sizes):
     if only == "backward":
         # Its three kernels, through autograd; each case's gradients checked
         # against SDPA's first.
-        t06 = load_tutorial("06-fused-attention.py")
+        t06 = load_tutorial("06-fused-attention.py", tutorials)
         attention = t06.make_attention(t06.KERNELS)
         for head_dim, causal in ((64, False), (64, True), (128, False), (128, True)):
             for n_ctx in sizes:
@@ -131,11 +132,14 @@ def main():
     parser.add_argument("--summarise", nargs="+", metavar="FILE")
     parser.add_argument("--sizes", nargs="+", type=int, default=[1024, 4096, 16384],
                         help="attention's sequence lengths")
+    parser.add_argument("--tutorials", metavar="DIR",
+                        help="load the tutorials from DIR instead of tutorials/ (A/B of "
+                             "two versions of a kernel under one build)")
     args = parser.parse_args()
     if args.summarise:
         summarise(args.summarise)
     else:
-        measure(args.only, args.sizes)
+        measure(args.only, args.sizes, args.tutorials)
 
 
 if __name__ == "__main__":

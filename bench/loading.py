@@ -15,7 +15,8 @@ def load_module(path, name):
     return module
 
 
-def load_tutorial(name):
-    """tutorials/`name` (e.g. "03-matrix-multiplication.py") as a module."""
-    return load_module(os.path.join(HERE, "..", "tutorials", name),
+def load_tutorial(name, directory=None):
+    """tutorials/`name` (e.g. "03-matrix-multiplication.py") as a module, or
+    `directory`/`name` (a variant of the tutorial to compare)."""
+    return load_module(os.path.join(directory or os.path.join(HERE, "..", "tutorials"), name),
                        name.replace("-", "_")[:-3])
