@@ -632,6 +632,57 @@ FailureOr<Ownership> ownershipOrError(AtomicOp op) {
   return own;
 }
 
+/// What the lowerings of atomic_rmw and atomic_cas share before their
+/// atomics: the result's LLVM type, which elements this thread issues
+/// (the ownership), whether the old values are used, and the addresses.
+struct AtomicPlan {
+  Type resultType;
+  Ownership own;
+  bool needOld = false;
+  SmallVector<Value> ptrs;
+};
+
+template <typename AtomicOp>
+FailureOr<AtomicPlan>
+planAtomic(AtomicOp op, Value ptr, const TypeConverter &converter,
+           const TargetInfo &target, ConversionPatternRewriter &rewriter) {
+  AtomicPlan plan;
+  plan.resultType = converter.convertType(op.getType());
+  if (!plan.resultType)
+    return rewriter.notifyMatchFailure(op, "unconvertible types");
+  FailureOr<Ownership> own = ownershipOrError(op);
+  if (failed(own))
+    return failure();
+  plan.own = std::move(*own);
+  plan.needOld = !op.getResult().use_empty();
+  plan.ptrs = atomicAddresses(rewriter, converter, target, op,
+                              elementsOf(rewriter, op.getLoc(), ptr));
+  return plan;
+}
+
+/// After the atomics: the op replaced by the old values (`olds`, those of
+/// the elements this thread issued) broadcast to every holder of each
+/// element, or erased when they are not used.
+template <typename AtomicOp>
+LogicalResult finishAtomic(AtomicOp op, const AtomicPlan &plan,
+                           AtomicLowering &lowering, SmallVector<Value> olds,
+                           Value threadPred,
+                           ConversionPatternRewriter &rewriter) {
+  if (!plan.needOld) {
+    rewriter.eraseOp(op);
+    return success();
+  }
+  FailureOr<SmallVector<Value>> results =
+      lowering.broadcast(std::move(olds), threadPred);
+  if (failed(results))
+    return failure();
+  rewriter.replaceOp(
+      op, isa<LLVM::LLVMStructType>(plan.resultType)
+              ? packStruct(rewriter, op.getLoc(), plan.resultType, *results)
+              : results->front());
+  return success();
+}
+
 struct AtomicRMWOpConversion : public ConvertOpToLLVMPattern<tile::AtomicRMWOp> {
   AtomicRMWOpConversion(TileGPUTypeConverter &converter,
                         const ModuleAxisInfoAnalysis &axisInfo,
@@ -642,22 +693,17 @@ struct AtomicRMWOpConversion : public ConvertOpToLLVMPattern<tile::AtomicRMWOp> 
   matchAndRewrite(tile::AtomicRMWOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type resultType = getTypeConverter()->convertType(op.getType());
-    if (!resultType)
-      return rewriter.notifyMatchFailure(op, "unconvertible types");
-    FailureOr<Ownership> own = ownershipOrError(op);
-    if (failed(own))
+    FailureOr<AtomicPlan> plan =
+        planAtomic(op, adaptor.getPtr(), *getTypeConverter(), target, rewriter);
+    if (failed(plan))
       return failure();
-    bool needOld = !op.getResult().use_empty();
-
-    SmallVector<Value> ptrs =
-        atomicAddresses(rewriter, *getTypeConverter(), target, op,
-                        elementsOf(rewriter, loc, adaptor.getPtr()));
+    const Ownership &own = plan->own;
+    const SmallVector<Value> &ptrs = plan->ptrs;
     SmallVector<Value> vals = elementsOf(rewriter, loc, adaptor.getVal());
     SmallVector<Value> masks = elementsOf(rewriter, loc, adaptor.getMask());
-    AtomicLowering lowering(op, *own, target, rewriter);
+    AtomicLowering lowering(op, own, target, rewriter);
     AtomicEmitter emitter(rewriter, loc, target, op.getSem(), op.getScope(),
-                          needOld);
+                          plan->needOld);
     Value threadPred = lowering.threadPredicate();
 
     // Packed adds of two halves where the layout and AxisInfo allow.
@@ -670,19 +716,19 @@ struct AtomicRMWOpConversion : public ConvertOpToLLVMPattern<tile::AtomicRMWOp> 
 
     SmallVector<Value> olds(ptrs.size());
     for (size_t r = 0; r < ptrs.size(); ++r) {
-      if (own->canonical[r] != int32_t(r))
+      if (own.canonical[r] != int32_t(r))
         continue;
       Value pred = andValues(rewriter, loc, threadPred,
                              masks.empty() ? Value() : masks[r]);
       if (pairs && r % 2 == 0 && r + 1 < ptrs.size() &&
-          own->canonical[r + 1] == int32_t(r + 1)) {
+          own.canonical[r + 1] == int32_t(r + 1)) {
         Value pair = LLVM::UndefOp::create(rewriter, loc, pairType);
         for (int i = 0; i < 2; ++i)
           pair = LLVM::InsertElementOp::create(rewriter, loc, pair,
                                                vals[r + i],
                                                i32Constant(rewriter, loc, i));
         Value old = emitter.rmw(tile::RMWOp::FAdd, ptrs[r], pair, pred);
-        if (needOld)
+        if (plan->needOld)
           for (int i = 0; i < 2; ++i)
             olds[r + i] = LLVM::ExtractElementOp::create(
                 rewriter, loc, old, i32Constant(rewriter, loc, i));
@@ -691,18 +737,8 @@ struct AtomicRMWOpConversion : public ConvertOpToLLVMPattern<tile::AtomicRMWOp> 
       }
       olds[r] = emitter.rmw(op.getRmwOp(), ptrs[r], vals[r], pred);
     }
-    if (!needOld) {
-      rewriter.eraseOp(op);
-      return success();
-    }
-    FailureOr<SmallVector<Value>> results =
-        lowering.broadcast(std::move(olds), threadPred);
-    if (failed(results))
-      return failure();
-    rewriter.replaceOp(op, isa<LLVM::LLVMStructType>(resultType)
-                               ? packStruct(rewriter, loc, resultType, *results)
-                               : results->front());
-    return success();
+    return finishAtomic(op, *plan, lowering, std::move(olds), threadPred,
+                        rewriter);
   }
 
   const ModuleAxisInfoAnalysis &axisInfo;
@@ -718,39 +754,22 @@ struct AtomicCASOpConversion : public ConvertOpToLLVMPattern<tile::AtomicCASOp> 
   matchAndRewrite(tile::AtomicCASOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type resultType = getTypeConverter()->convertType(op.getType());
-    if (!resultType)
-      return rewriter.notifyMatchFailure(op, "unconvertible types");
-    FailureOr<Ownership> own = ownershipOrError(op);
-    if (failed(own))
+    FailureOr<AtomicPlan> plan =
+        planAtomic(op, adaptor.getPtr(), *getTypeConverter(), target, rewriter);
+    if (failed(plan))
       return failure();
-    bool needOld = !op.getResult().use_empty();
-
-    SmallVector<Value> ptrs =
-        atomicAddresses(rewriter, *getTypeConverter(), target, op,
-                        elementsOf(rewriter, loc, adaptor.getPtr()));
     SmallVector<Value> cmps = elementsOf(rewriter, loc, adaptor.getCmp());
     SmallVector<Value> vals = elementsOf(rewriter, loc, adaptor.getVal());
-    AtomicLowering lowering(op, *own, target, rewriter);
+    AtomicLowering lowering(op, plan->own, target, rewriter);
     AtomicEmitter emitter(rewriter, loc, target, op.getSem(), op.getScope(),
-                          needOld);
+                          plan->needOld);
     Value threadPred = lowering.threadPredicate();
-    SmallVector<Value> olds(ptrs.size());
-    for (size_t r = 0; r < ptrs.size(); ++r)
-      if (own->canonical[r] == int32_t(r))
-        olds[r] = emitter.cas(ptrs[r], cmps[r], vals[r], threadPred);
-    if (!needOld) {
-      rewriter.eraseOp(op);
-      return success();
-    }
-    FailureOr<SmallVector<Value>> results =
-        lowering.broadcast(std::move(olds), threadPred);
-    if (failed(results))
-      return failure();
-    rewriter.replaceOp(op, isa<LLVM::LLVMStructType>(resultType)
-                               ? packStruct(rewriter, loc, resultType, *results)
-                               : results->front());
-    return success();
+    SmallVector<Value> olds(plan->ptrs.size());
+    for (size_t r = 0; r < plan->ptrs.size(); ++r)
+      if (plan->own.canonical[r] == int32_t(r))
+        olds[r] = emitter.cas(plan->ptrs[r], cmps[r], vals[r], threadPred);
+    return finishAtomic(op, *plan, lowering, std::move(olds), threadPred,
+                        rewriter);
   }
 
   const TargetInfo &target;
