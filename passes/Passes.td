@@ -331,7 +331,7 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     (tutorial 06's forward, bench/RESULTS.md, session 22) that is 0-10%
     faster at head dimension 128, and 1-6% slower at 64, where the softmax
     weighs more against the dots; without a producer warp group it
-    measured 1-3% slower. `always` and `never` force it.
+    measured 1-3% slower. `always` and `never` force it on or off.
 
     Such a TMA chain in a loop marked `tile.warp_specialize`
     (tl.range(..., warp_specialize=True)), or a loop on TMA alone whose one
@@ -357,9 +357,10 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     (once per function: a second loop reuses the tensor maps) and runs a
     loop over the iterations that waits for each stage's empty phase and
     issues its copies, and the consumers keep the rotated chain without any
-    copy and release the stages (taking turns as `ping-pong` says). A GEMM's consumers release,
-    after each iteration's wait that completes the previous iteration's
-    dot, the stage that dot read (none in the first iteration), and after
+    copy and release the stages (taking turns as `ping-pong` says). A
+    GEMM's consumers release, after each iteration's wait that completes
+    the previous iteration's dot, the stage that dot read (none in the
+    first iteration), and after
     the loop's last wait the last one's (if the loop ran; in a branch of its
     own, not the wait's, in which ptxas spilled); the accumulator's zeros
     stay the loop's start, not no value (else they were set apart while
