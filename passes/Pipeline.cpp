@@ -1003,13 +1003,9 @@ private:
     if (dots.size() != 2)
       return;
     if (pingPong == PingPong::Auto) {
-      // A: registers or shared memory, M x K.
-      Type a = dots[0].getA().getType();
-      ArrayRef<int64_t> shape;
-      if (auto mem = dyn_cast<tilegpu::MemDescType>(a))
-        shape = mem.getShape();
-      else
-        shape = cast<RankedTensorType>(a).getShape();
+      // A (registers or shared memory) is M x K.
+      ArrayRef<int64_t> shape =
+          cast<ShapedType>(dots[0].getA().getType()).getShape();
       if (!specialize || shape.size() != 2 || shape[1] < kPingPongMinReduction)
         return;
     }
