@@ -63,34 +63,31 @@ def measure(only, sizes, tutorials=None):
                 got = fn(a, b).double()
                 assert ((got - want).norm() / want.norm()).item() < 1e-2, form
                 bench(f"t09-{form}-{n}", lambda: fn(a, b), 2 * n ** 3)
-    if only in (None, "attention"):
+    if only in (None, "attention", "backward"):
+        # The forward by default; with "backward" its three kernels, through
+        # autograd. Each case's output (or gradients) checked against SDPA's
+        # first.
+        backward = only == "backward"
         t06 = load_tutorial("06-fused-attention.py", tutorials)
         attention = t06.make_attention(t06.KERNELS)
-        for head_dim, causal in ((64, True), (64, False), (128, False), (128, True)):
+        cases = (((64, False), (64, True), (128, False), (128, True)) if backward
+                 else ((64, True), (64, False), (128, False), (128, True)))
+        for head_dim, causal in cases:
             for n_ctx in sizes:
                 batch, heads = (4, 32) if head_dim == 64 else (4, 16)
                 q, k, v = (torch.randn((batch, heads, n_ctx, head_dim), device="cuda",
-                                       dtype=torch.float16) for _ in range(3))
-                scale = 1 / math.sqrt(head_dim)
-                want = torch.nn.functional.scaled_dot_product_attention(
-                    q, k, v, is_causal=causal, scale=scale)
-                got = attention(q, k, v, causal, scale)
-                assert (got.float() - want.float()).abs().max().item() < 2e-2
-                flops = 4.0 * batch * heads * n_ctx * n_ctx * head_dim * (0.5 if causal else 1)
-                bench(f"attn-d{head_dim}-{'causal' if causal else 'full'}-{n_ctx}",
-                      lambda: attention(q, k, v, causal, scale), flops)
-    if only == "backward":
-        # Its three kernels, through autograd; each case's gradients checked
-        # against SDPA's first.
-        t06 = load_tutorial("06-fused-attention.py", tutorials)
-        attention = t06.make_attention(t06.KERNELS)
-        for head_dim, causal in ((64, False), (64, True), (128, False), (128, True)):
-            for n_ctx in sizes:
-                batch, heads = (4, 32) if head_dim == 64 else (4, 16)
-                q, k, v = (torch.randn((batch, heads, n_ctx, head_dim), device="cuda",
-                                       dtype=torch.float16, requires_grad=True)
+                                       dtype=torch.float16, requires_grad=backward)
                            for _ in range(3))
                 scale = 1 / math.sqrt(head_dim)
+                flops = 4.0 * batch * heads * n_ctx * n_ctx * head_dim * (0.5 if causal else 1)
+                case = f"d{head_dim}-{'causal' if causal else 'full'}-{n_ctx}"
+                if not backward:
+                    want = torch.nn.functional.scaled_dot_product_attention(
+                        q, k, v, is_causal=causal, scale=scale)
+                    got = attention(q, k, v, causal, scale)
+                    assert (got.float() - want.float()).abs().max().item() < 2e-2
+                    bench(f"attn-{case}", lambda: attention(q, k, v, causal, scale), flops)
+                    continue
                 do = torch.randn_like(q)
                 want = torch.autograd.grad(torch.nn.functional.scaled_dot_product_attention(
                     q, k, v, is_causal=causal, scale=scale), (q, k, v), do)
@@ -98,12 +95,9 @@ def measure(only, sizes, tutorials=None):
                 got = torch.autograd.grad(o, (q, k, v), do, retain_graph=True)
                 for g, w in zip(got, want):
                     assert ((g.float() - w.float()).norm() / w.float().norm()).item() < 1e-2
-                flops = 2.5 * 4.0 * batch * heads * n_ctx * n_ctx * head_dim * \
-                    (0.5 if causal else 1)
-                bench(f"bwd-d{head_dim}-{'causal' if causal else 'full'}-{n_ctx}",
+                bench(f"bwd-{case}",
                       lambda: torch.autograd.grad(o, (q, k, v), do, retain_graph=True),
-                      flops)
-
+                      2.5 * flops)
 
 def summarise(paths):
     """Medians per name and build (the file name's second '-' field)."""
