@@ -85,13 +85,16 @@ def _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, kv_row0, stride_kn, stride
                         mask=cols[None, :] < N_CTX, other=0.0)
         else:
             k = tl.load(k_base + rows[None, :] * stride_kn + offs_d[:, None])
-        qk = tl.dot(q, k) * qk_scale
+        qk = tl.dot(q, k)
         if MASK_DIAGONAL:
             qk = tl.where(offs_m[:, None] >= cols[None, :], qk, -1.0e6)
         if MASK_TAIL:
             qk = tl.where(cols[None, :] < N_CTX, qk, -1.0e6)
-        m_ij = tl.maximum(m_i, tl.max(qk, 1))
-        p = tl.math.exp2(qk - m_ij[:, None])
+        # The row maximum of the raw scores, scaled once per row (qk_scale is
+        # positive), so that each score takes one fused multiply-add on its
+        # way to exp2 instead of a multiply and a subtract.
+        m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+        p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
         alpha = tl.math.exp2(m_i - m_ij)
         l_i = l_i * alpha + tl.sum(p, 1)
         acc = acc * alpha[:, None]
@@ -265,6 +268,34 @@ def _attn_bwd_preprocess(O, DO, Delta, N_CTX, BLOCK_M: tl.constexpr,
 
 
 @triton.jit
+def _attn_bwd_dkdv_inner(dk, dv, k, v, Q, DO, M, D, base, off_hz, N_CTX, offs_n, offs_d,
+                         qk_scale, lo, hi, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
+                         CAUSAL_MASK: tl.constexpr):
+    # dK and dV over the query blocks [lo, hi). Queries past N_CTX need no
+    # mask: they load as zeros (Q, dO, lse, delta), so P^T is 1 there and
+    # both of their terms, P^T dO and dS^T Q, are 0. Keys past N_CTX reach
+    # only their own rows of dK and dV, which are not stored.
+    for start_m in range(lo, hi, BLOCK_M):
+        offs_m = start_m + tl.arange(0, BLOCK_M)
+        m_ok = offs_m < N_CTX
+        qT = tl.load(Q + base + offs_m[None, :] * HEAD_DIM + offs_d[:, None],
+                     mask=m_ok[None, :], other=0.0)
+        lse = tl.load(M + off_hz * N_CTX + offs_m, mask=m_ok, other=0.0)
+        qkT = tl.dot(k, qT)
+        pT = tl.math.exp2(qkT * qk_scale - lse[None, :])
+        if CAUSAL_MASK:
+            pT = tl.where(offs_m[None, :] >= offs_n[:, None], pT, 0.0)
+        do = tl.load(DO + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+                     mask=m_ok[:, None], other=0.0)
+        dv = tl.dot(pT.to(do.dtype), do, dv)
+        delta = tl.load(D + off_hz * N_CTX + offs_m, mask=m_ok, other=0.0)
+        dpT = tl.dot(v, tl.trans(do))
+        dsT = pT * (dpT - delta[None, :])
+        dk = tl.dot(dsT.to(qT.dtype), tl.trans(qT), dk)
+    return dk, dv
+
+
+@triton.jit
 def _attn_bwd_dkdv(Q, K, V, sm_scale, DO, DK, DV, M, D, N_CTX,
                    HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                    CAUSAL: tl.constexpr):
@@ -286,30 +317,48 @@ def _attn_bwd_dkdv(Q, K, V, sm_scale, DO, DK, DV, M, D, N_CTX,
     lo = 0
     if CAUSAL:
         lo = (start_n // BLOCK_M) * BLOCK_M  # queries before the block see none of it
-    for start_m in range(lo, N_CTX, BLOCK_M):
-        offs_m = start_m + tl.arange(0, BLOCK_M)
-        m_ok = offs_m < N_CTX
-        qT = tl.load(Q + base + offs_m[None, :] * HEAD_DIM + offs_d[:, None],
-                     mask=m_ok[None, :], other=0.0)
-        lse = tl.load(M + off_hz * N_CTX + offs_m, mask=m_ok, other=0.0)
-        qkT = tl.dot(k, qT)
-        pT = tl.math.exp2(qkT * qk_scale - lse[None, :])
-        keep = m_ok[None, :] & n_ok[:, None]
-        if CAUSAL:
-            keep = keep & (offs_m[None, :] >= offs_n[:, None])
-        pT = tl.where(keep, pT, 0.0)
-        do = tl.load(DO + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
-                     mask=m_ok[:, None], other=0.0)
-        dv = tl.dot(pT.to(do.dtype), do, dv)
-        delta = tl.load(D + off_hz * N_CTX + offs_m, mask=m_ok, other=0.0)
-        dpT = tl.dot(v, tl.trans(do))
-        dsT = pT * (dpT - delta[None, :])
-        dk = tl.dot(dsT.to(qT.dtype), tl.trans(qT), dk)
+    # One loop, the causal mask on every block: two (the diagonal blocks
+    # apart) need more registers than the 255 that the D=128 form has.
+    dk, dv = _attn_bwd_dkdv_inner(dk, dv, k, v, Q, DO, M, D, base, off_hz, N_CTX, offs_n,
+                                  offs_d, qk_scale, lo, N_CTX, HEAD_DIM, BLOCK_M, CAUSAL)
     dk = dk * sm_scale
     tl.store(DK + base + offs_n[:, None] * HEAD_DIM + offs_d[None, :],
              dk.to(DK.dtype.element_ty), mask=n_ok[:, None])
     tl.store(DV + base + offs_n[:, None] * HEAD_DIM + offs_d[None, :],
              dv.to(DV.dtype.element_ty), mask=n_ok[:, None])
+
+
+@triton.jit
+def _attn_bwd_dq_inner(dq, q, do, lse, delta, K, V, base, N_CTX, offs_m, offs_d, qk_scale,
+                       lo, hi, HEAD_DIM: tl.constexpr, BLOCK_N: tl.constexpr,
+                       MASK: tl.constexpr, CAUSAL: tl.constexpr, STAGES: tl.constexpr):
+    # dQ over the key blocks [lo, hi); MASK: the blocks that meet the
+    # diagonal (with CAUSAL) or pass N_CTX (there P must be 0: with K = 0
+    # it would be exp2(-lse), which overflows for rows whose scores are all
+    # far below 0). STAGES: None for the kernel's num_stages, 1 for those
+    # few blocks.
+    for start_n in tl.range(lo, hi, BLOCK_N, num_stages=STAGES):
+        offs_n = start_n + tl.arange(0, BLOCK_N)
+        n_ok = offs_n < N_CTX
+        if MASK:
+            kT = tl.load(K + base + offs_n[None, :] * HEAD_DIM + offs_d[:, None],
+                         mask=n_ok[None, :], other=0.0)
+            vT = tl.load(V + base + offs_n[None, :] * HEAD_DIM + offs_d[:, None],
+                         mask=n_ok[None, :], other=0.0)
+        else:  # whole blocks below N_CTX
+            kT = tl.load(K + base + offs_n[None, :] * HEAD_DIM + offs_d[:, None])
+            vT = tl.load(V + base + offs_n[None, :] * HEAD_DIM + offs_d[:, None])
+        qk = tl.dot(q, kT)
+        p = tl.math.exp2(qk * qk_scale - lse[:, None])
+        if MASK:
+            keep = n_ok[None, :]
+            if CAUSAL:
+                keep = keep & (offs_m[:, None] >= offs_n[None, :])
+            p = tl.where(keep, p, 0.0)
+        dp = tl.dot(do, vT)
+        ds = p * (dp - delta[:, None])
+        dq = tl.dot(ds.to(kT.dtype), tl.trans(kT), dq)
+    return dq
 
 
 @triton.jit
@@ -331,25 +380,19 @@ def _attn_bwd_dq(Q, K, V, sm_scale, DO, DQ, M, D, N_CTX,
     delta = tl.load(D + off_hz * N_CTX + offs_m, mask=m_ok, other=0.0)
     dq = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
     qk_scale = sm_scale * 1.4426950408889634
-    hi = N_CTX
     if CAUSAL:
-        hi = tl.minimum(start_m + BLOCK_M, N_CTX)  # keys after the block's last query
-    for start_n in range(0, hi, BLOCK_N):
-        offs_n = start_n + tl.arange(0, BLOCK_N)
-        n_ok = offs_n < N_CTX
-        kT = tl.load(K + base + offs_n[None, :] * HEAD_DIM + offs_d[:, None],
-                     mask=n_ok[None, :], other=0.0)
-        vT = tl.load(V + base + offs_n[None, :] * HEAD_DIM + offs_d[:, None],
-                     mask=n_ok[None, :], other=0.0)
-        qk = tl.dot(q, kT)
-        p = tl.math.exp2(qk * qk_scale - lse[:, None])
-        keep = m_ok[:, None] & n_ok[None, :]
-        if CAUSAL:
-            keep = keep & (offs_m[:, None] >= offs_n[None, :])
-        p = tl.where(keep, p, 0.0)
-        dp = tl.dot(do, vT)
-        ds = p * (dp - delta[:, None])
-        dq = tl.dot(ds.to(kT.dtype), tl.trans(kT), dq)
+        # Keys up to the block's first query are seen by all of its rows;
+        # the blocks after, up to its last query, by some.
+        hi = tl.minimum(start_m + BLOCK_M, N_CTX)
+        full = ((start_m + 1) // BLOCK_N) * BLOCK_N
+    else:
+        # Whole key blocks, then the one that passes N_CTX.
+        hi = N_CTX
+        full = (N_CTX // BLOCK_N) * BLOCK_N
+    dq = _attn_bwd_dq_inner(dq, q, do, lse, delta, K, V, base, N_CTX, offs_m, offs_d,
+                            qk_scale, 0, full, HEAD_DIM, BLOCK_N, False, CAUSAL, None)
+    dq = _attn_bwd_dq_inner(dq, q, do, lse, delta, K, V, base, N_CTX, offs_m, offs_d,
+                            qk_scale, full, hi, HEAD_DIM, BLOCK_N, True, CAUSAL, 1)
     dq = dq * sm_scale
     tl.store(DQ + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
              dq.to(DQ.dtype.element_ty), mask=m_ok[:, None])
