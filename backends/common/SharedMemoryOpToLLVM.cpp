@@ -18,6 +18,7 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -336,7 +337,9 @@ struct LocalDeallocOpConversion
 
 struct MemDescIndexOpConversion
     : public ConvertOpToLLVMPattern<tilegpu::MemDescIndexOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  MemDescIndexOpConversion(TileGPUTypeConverter &converter,
+                           const TargetInfo &target)
+      : ConvertOpToLLVMPattern(converter), target(target) {}
 
   LogicalResult
   matchAndRewrite(tilegpu::MemDescIndexOp op, OpAdaptor adaptor,
@@ -349,13 +352,26 @@ struct MemDescIndexOpConversion
     for (int64_t size : result.getShape())
       elements *= size;
     Type element = getTypeConverter()->convertType(result.getElementType());
-    Value offset = LLVM::MulOp::create(rewriter, loc, adaptor.getIndex(),
+    // The index is a scalar, the same in every lane: read from lane 0, so
+    // that ptxas knows it warp-uniform. Ring indices carried around a
+    // persistent kernel's tile loop were not (its uniform analysis gives
+    // up on them), and every wgmma descriptor derived from them was built
+    // in per-thread registers and moved to uniform ones (R2UR) before its
+    // wgmma: 74 R2UR in tutorial 06's persistent D=128 forward, 14 with
+    // the broadcast, 2-5% faster (bench/RESULTS.md, session 23).
+    Value index = adaptor.getIndex();
+    if (!matchPattern(index, m_Constant()))
+      index = target.warpUniform(rewriter, loc, index,
+                                 tilegpu::getThreadsPerWarp(op));
+    Value offset = LLVM::MulOp::create(rewriter, loc, index,
                                        i32Constant(rewriter, loc, elements));
     rewriter.replaceOp(op, sharedElementPointer(rewriter, loc,
                                                 adaptor.getSrc(), element,
                                                 offset));
     return success();
   }
+
+  const TargetInfo &target;
 };
 
 /// The same memory: the view's layout tells its readers how to index it.
@@ -376,8 +392,8 @@ struct MemDescTransOpConversion
 void mlir::terrazzo::populateSharedMemoryOpToLLVMPatterns(
     TileGPUTypeConverter &converter, RewritePatternSet &patterns,
     const TargetInfo &target) {
-  patterns.add<LocalDeallocOpConversion, MemDescIndexOpConversion,
-               MemDescTransOpConversion>(converter);
+  patterns.add<LocalDeallocOpConversion, MemDescTransOpConversion>(converter);
   patterns.add<LocalAllocOpConversion, LocalStoreOpConversion,
-               LocalLoadOpConversion>(converter, target);
+               LocalLoadOpConversion, MemDescIndexOpConversion>(converter,
+                                                                target);
 }

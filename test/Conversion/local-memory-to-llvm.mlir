@@ -64,13 +64,15 @@ module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.threads-per-warp" = 3
 // -----
 
 // Buffer i of a stack starts i buffers (here 16 x 64 f16 = 1024 elements)
-// into it; the unswizzled row layout keeps 16-byte vectors.
+// into it; the unswizzled row layout keeps 16-byte vectors. The index, a
+// scalar, is read from lane 0, so that ptxas knows it warp-uniform.
 
 // CHECK-LABEL: llvm.func @stacked
 // CHECK-SAME: %{{.*}}: !llvm.struct{{.*}}, %[[I:.*]]: i32)
 // CHECK-DAG: %[[N:.*]] = llvm.mlir.constant(1024 : i32) : i32
 // CHECK-DAG: %[[SMEM:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
-// CHECK: %[[START:.*]] = llvm.mul %[[I]], %[[N]] : i32
+// CHECK: %[[U:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[I]], %{{.*}}, %{{.*}} : i32 -> i32
+// CHECK: %[[START:.*]] = llvm.mul %[[U]], %[[N]] : i32
 // CHECK: %[[BUF:.*]] = llvm.getelementptr %[[SMEM]][%[[START]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
 // CHECK: llvm.getelementptr %[[BUF]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
@@ -81,6 +83,31 @@ module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.threads-per-warp" = 3
   func.func private @stacked(%x: tensor<16x64xf16, #row>, %i: i32) {
     %bs = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x16x64xf16, #s3, mutable>
     %b = tilegpu.memdesc_index %bs[%i] : !tilegpu.memdesc<4x16x64xf16, #s3, mutable> -> !tilegpu.memdesc<16x64xf16, #s2, mutable>
+    tilegpu.local_store %x, %b : tensor<16x64xf16, #row> -> !tilegpu.memdesc<16x64xf16, #s2, mutable>
+    return
+  }
+}
+
+// -----
+
+// A constant index needs no broadcast (the one shuffle left reads the warp
+// index): buffer 2 starts 2 x 1024 elements in.
+
+// CHECK-LABEL: llvm.func @stacked_constant
+// CHECK-DAG: %[[N:.*]] = llvm.mlir.constant(1024 : i32) : i32
+// CHECK-DAG: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-NOT: nvvm.shfl.sync {{[^{]*}}: i32 -> i32
+// CHECK: llvm.mul %[[TWO]], %[[N]] : i32
+// CHECK-NOT: nvvm.shfl.sync {{[^{]*}}: i32 -> i32
+// CHECK: llvm.return
+#row = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s3 = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [2, 1, 0]}>
+#s2 = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.threads-per-warp" = 32 : i32, tilegpu.target = "cuda:80"} {
+  func.func private @stacked_constant(%x: tensor<16x64xf16, #row>) {
+    %c2 = arith.constant 2 : i32
+    %bs = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x16x64xf16, #s3, mutable>
+    %b = tilegpu.memdesc_index %bs[%c2] : !tilegpu.memdesc<4x16x64xf16, #s3, mutable> -> !tilegpu.memdesc<16x64xf16, #s2, mutable>
     tilegpu.local_store %x, %b : tensor<16x64xf16, #row> -> !tilegpu.memdesc<16x64xf16, #s2, mutable>
     return
   }

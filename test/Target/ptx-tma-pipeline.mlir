@@ -45,7 +45,7 @@
 // CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [%rd{{[0-9]+}}]
 // CHECK: bar.sync 0;
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{.*}}], [{{.*}}], [%r{{[0-9]+}}];
-// CHECK-NEXT: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{.*}}], [{{.*}}], [%r{{[0-9]+}}];
+// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{.*}}], [{{.*}}], [%r{{[0-9]+}}];
 // CHECK: wgmma.wait_group.sync.aligned 0;
 // CHECK: bar.sync 0;
 // CHECK: mbarrier.inval.shared.b64 [global_smem+[[BAR0]]];
