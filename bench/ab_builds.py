@@ -1,7 +1,8 @@
 """One round of the GPU measurements that compare two builds of Terrazzo
 (two core libraries, or one under two settings): tutorial 08's grouped GEMM
 (one configuration at a time, the mixed list and 4096^3, float16 and
-bfloat16), tutorial 09's persistent forms at one configuration (4096 and
+bfloat16), tutorial 03's autotuned matmul (4096 and 8192, float16),
+tutorial 09's persistent forms at one configuration (4096 and
 8192, float16) and tutorial 06's attention forward (its default forms,
 D = 64 and 128, causal and not, 1k-16k), each checked first (against
 float64, or torch's SDPA), printed as "name TFLOP/s" lines. A/B: run it in
@@ -12,8 +13,8 @@ turns under each build and summarise the medians:
         python3 bench/ab_builds.py > ab-$v-$r.txt; done; done
     python3 bench/ab_builds.py --summarise ab-*.txt   # build = the name's second field
 
-`--only grouped` (or gemm, attention, backward: attention's, not part of
-the default run) runs one part; `--sizes` sets attention's sequence
+`--only grouped` (or matmul, gemm, attention, backward: attention's, not
+part of the default run) runs one part; `--sizes` sets attention's sequence
 lengths (1024 4096 16384); `--tutorials DIR` loads the tutorials from DIR,
 to compare two versions of a kernel under one build. (bench/RESULTS.md,
 session 18: the wgmma descriptor and K-tail changes, TERRAZZO_PROMOTE_OFFSETS.)
@@ -41,14 +42,24 @@ def measure(only, sizes, tutorials=None):
     if only in (None, "grouped"):
         t08 = load_tutorial("08-grouped-gemm.py", tutorials)
         for dtype in (torch.float16, torch.bfloat16):
-            for label, sizes in (("mixed", t08.MIXED_SIZES), ("4096^3", [(4096, 4096, 4096)])):
-                flops = sum(2 * m * n * k for m, n, k in sizes)
+            for label, shapes in (("mixed", t08.MIXED_SIZES), ("4096^3", [(4096, 4096, 4096)])):
+                flops = sum(2 * m * n * k for m, n, k in shapes)
                 a, b = t08.random_problems(
-                    sizes, lambda r, c: torch.randn(r, c, device="cuda", dtype=dtype))
+                    shapes, lambda r, c: torch.randn(r, c, device="cuda", dtype=dtype))
                 for index in (0, 1):
                     grouped = t08.GroupedMatmul(a, b, configs=[t08.grouped_configs()[index]])
                     assert max(t08.relative_errors(a, b, grouped())) < 1e-2
                     bench(f"grouped-{str(dtype)[6:]}-{label}-cfg{index}", grouped, flops)
+    if only in (None, "matmul"):
+        # Tutorial 03's autotuned kernel (one program per tile of C).
+        t03 = load_tutorial("03-matrix-multiplication.py", tutorials)
+        for n in (4096, 8192):
+            a = torch.randn(n, n, device="cuda", dtype=torch.float16)
+            b = torch.randn(n, n, device="cuda", dtype=torch.float16)
+            want = a.double() @ b.double()
+            got = t03.matmul(a, b).double()
+            assert ((got - want).norm() / want.norm()).item() < 1e-2
+            bench(f"t03-{n}", lambda: t03.matmul(a, b), 2 * n ** 3)
     if only in (None, "gemm"):
         t09 = load_tutorial("09-persistent-matmul.py", tutorials)
         forms = t09.make_matmuls(triton, t09.matmul_persistent_kernel,
@@ -122,7 +133,7 @@ def summarise(paths):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", choices=["grouped", "gemm", "attention", "backward"])
+    parser.add_argument("--only", choices=["grouped", "matmul", "gemm", "attention", "backward"])
     parser.add_argument("--summarise", nargs="+", metavar="FILE")
     parser.add_argument("--sizes", nargs="+", type=int, default=[1024, 4096, 16384],
                         help="attention's sequence lengths")
