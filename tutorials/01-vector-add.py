@@ -83,7 +83,7 @@ def add_kernel(x_ptr,  # *Pointer* to the first input vector.
 # a tuple or a function of the kernel's meta-parameters.
 
 def add(x, y):
-    output = torch.empty_like(x) if torch is not None and hasattr(x, "device") \
+    output = torch.empty_like(x) if torch is not None and isinstance(x, torch.Tensor) \
         else np.empty_like(x)
     n_elements = output.numel() if hasattr(output, "numel") else output.size
     grid = lambda meta: (triton.cdiv(n_elements, meta["BLOCK_SIZE"]),)

@@ -145,7 +145,7 @@ def softmax(x):
     n_rows, n_cols = x.shape
     block_size = triton.next_power_of_2(n_cols)
     num_warps = num_warps_for(block_size)
-    if torch is not None and hasattr(x, "device") and x.device.type == "cuda":
+    if torch is not None and isinstance(x, torch.Tensor) and x.device.type == "cuda":
         y = torch.empty_like(x)
         in_stride, out_stride = x.stride(0), y.stride(0)
         properties = device_properties()

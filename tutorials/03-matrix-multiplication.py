@@ -157,7 +157,7 @@ def matmul(a, b, activation=""):
     assert a.shape[1] == b.shape[0], "incompatible dimensions"
     M, K = a.shape
     K, N = b.shape
-    if torch is not None and hasattr(a, "device"):
+    if torch is not None and isinstance(a, torch.Tensor):
         c = torch.empty((M, N), device=a.device, dtype=a.dtype)
         sa, sb, sc = a.stride(), b.stride(), c.stride()
     else:

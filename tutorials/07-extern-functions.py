@@ -58,7 +58,8 @@ def asin_kernel(x_ptr, y_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
 
 
 def asin(x):
-    y = torch.empty_like(x) if torch is not None and hasattr(x, "device") else np.empty_like(x)
+    is_torch = torch is not None and isinstance(x, torch.Tensor)
+    y = torch.empty_like(x) if is_torch else np.empty_like(x)
     n = y.numel() if hasattr(y, "numel") else y.size
     asin_kernel[lambda meta: (triton.cdiv(n, meta["BLOCK_SIZE"]),)](x, y, n, BLOCK_SIZE=1024)
     return y

@@ -370,7 +370,7 @@ def make_matmuls(lib, pointer_kernel, tma_kernel, configs, subtile_configs):
     def prepare(a, b, out_dtype):
         assert a.shape[1] == b.shape[0], "incompatible dimensions"
         M, N = a.shape[0], b.shape[1]
-        if torch is not None and hasattr(a, "device"):
+        if torch is not None and isinstance(a, torch.Tensor):
             c = torch.empty((M, N), device=a.device, dtype=out_dtype or a.dtype)
             sms = num_sms(a.device.index)
         else:
@@ -464,7 +464,7 @@ def triton_matmuls(fp8=False):
 # e5m2 with per-tensor and per-row scales, B column-major.
 
 def relative_error(got, want):
-    if torch is not None and hasattr(got, "device"):
+    if torch is not None and isinstance(got, torch.Tensor):
         return ((got.double() - want).norm() / want.norm()).item()
     return float(np.linalg.norm(got.astype(np.float64) - want) / np.linalg.norm(want))
 
