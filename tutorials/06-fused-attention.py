@@ -435,7 +435,9 @@ def fwd_persistent(head_dim, causal, fp8, n_ctx, warp_specialize=None):
     next tile's keys while the consumers finish a tile (non-causal 3-11%
     faster from 1k to 16k; causal 4-20% up to 4k, and from 5% slower to 1%
     faster at 8k-16k, depending on the call); not at D=64, where it
-    measured 6-15% slower (bench/RESULTS.md, session 15)."""
+    measured 6-15% slower (bench/RESULTS.md, session 15) and, since the
+    compiler keeps its ring indices in uniform registers, as fast at 1k-2k
+    and 2-3% slower at 4k-16k (session 23)."""
     if warp_specialize is None:
         warp_specialize = fwd_config(head_dim, causal, fp8)["WARP_SPECIALIZE"]
     return (head_dim > 64 and not fp8 and warp_specialize and
