@@ -55,6 +55,28 @@ def test_interpreter_against_reference(tutorial, monkeypatch, causal):
     np.testing.assert_array_equal(lse_p, lse)
 
 
+@pytest.mark.parametrize("causal", [False, True])
+def test_interpreter_scores_far_below_zero(tutorial, monkeypatch, causal):
+    # Every score near -200 in base 2 (q and k opposite along one axis), so
+    # the log-sum-exp is too: dQ's block past N_CTX (50 keys in blocks of
+    # 16) must mask P there, where K loads as zeros and exp2(0 - lse) would
+    # overflow to inf and turn dQ into NaN.
+    monkeypatch.setenv("TERRAZZO_INTERPRET", "1")
+    rng = np.random.default_rng()
+    z, h, n_ctx, d = 1, 2, 50, 32
+    q, k, v, do = (rng.standard_normal((z, h, n_ctx, d)).astype(np.float32) for _ in range(4))
+    q[..., 0], k[..., 0] = 40.0, -40.0
+    scale = 0.5 / math.sqrt(d)
+    o, lse = tutorial.attention_forward(q, k, v, causal, scale, config=tutorial.SMALL_FWD)
+    assert lse.max() < -150
+    grads = tutorial.attention_backward(q, k, v, o, do, lse, causal, scale,
+                                        config=tutorial.SMALL_BWD)
+    want = tutorial.reference(q, k, v, causal, scale, do)
+    for got, ref in zip((o,) + tuple(grads), want):
+        assert np.all(np.isfinite(got))
+        assert tutorial._rel(got, ref) < 1e-2  # tf32 dots of entries of 40
+
+
 def compile_forward(module, stage="ptx", head_dim=64, **options):
     """The tutorial's forward kernel (of `module`) for sm_90 at `stage`, on a
     1 x 2 x 1024 x head_dim problem; `options` are its meta-parameters and
