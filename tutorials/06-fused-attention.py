@@ -268,34 +268,6 @@ def _attn_bwd_preprocess(O, DO, Delta, N_CTX, BLOCK_M: tl.constexpr,
 
 
 @triton.jit
-def _attn_bwd_dkdv_inner(dk, dv, k, v, Q, DO, M, D, base, off_hz, N_CTX, offs_n, offs_d,
-                         qk_scale, lo, hi, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
-                         CAUSAL_MASK: tl.constexpr):
-    # dK and dV over the query blocks [lo, hi). Queries past N_CTX need no
-    # mask: they load as zeros (Q, dO, lse, delta), so P^T is 1 there and
-    # both of their terms, P^T dO and dS^T Q, are 0. Keys past N_CTX reach
-    # only their own rows of dK and dV, which are not stored.
-    for start_m in range(lo, hi, BLOCK_M):
-        offs_m = start_m + tl.arange(0, BLOCK_M)
-        m_ok = offs_m < N_CTX
-        qT = tl.load(Q + base + offs_m[None, :] * HEAD_DIM + offs_d[:, None],
-                     mask=m_ok[None, :], other=0.0)
-        lse = tl.load(M + off_hz * N_CTX + offs_m, mask=m_ok, other=0.0)
-        qkT = tl.dot(k, qT)
-        pT = tl.math.exp2(qkT * qk_scale - lse[None, :])
-        if CAUSAL_MASK:
-            pT = tl.where(offs_m[None, :] >= offs_n[:, None], pT, 0.0)
-        do = tl.load(DO + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
-                     mask=m_ok[:, None], other=0.0)
-        dv = tl.dot(pT.to(do.dtype), do, dv)
-        delta = tl.load(D + off_hz * N_CTX + offs_m, mask=m_ok, other=0.0)
-        dpT = tl.dot(v, tl.trans(do))
-        dsT = pT * (dpT - delta[None, :])
-        dk = tl.dot(dsT.to(qT.dtype), tl.trans(qT), dk)
-    return dk, dv
-
-
-@triton.jit
 def _attn_bwd_dkdv(Q, K, V, sm_scale, DO, DK, DV, M, D, N_CTX,
                    HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                    CAUSAL: tl.constexpr):
@@ -317,10 +289,29 @@ def _attn_bwd_dkdv(Q, K, V, sm_scale, DO, DK, DV, M, D, N_CTX,
     lo = 0
     if CAUSAL:
         lo = (start_n // BLOCK_M) * BLOCK_M  # queries before the block see none of it
-    # One loop, the causal mask on every block: two (the diagonal blocks
-    # apart) need more registers than the 255 that the D=128 form has.
-    dk, dv = _attn_bwd_dkdv_inner(dk, dv, k, v, Q, DO, M, D, base, off_hz, N_CTX, offs_n,
-                                  offs_d, qk_scale, lo, N_CTX, HEAD_DIM, BLOCK_M, CAUSAL)
+    # Queries past N_CTX need no mask: they load as zeros (Q, dO, lse,
+    # delta), so P^T is 1 there and both of their terms, P^T dO and dS^T Q,
+    # are 0. Keys past N_CTX reach only their own rows of dK and dV, which
+    # are not stored. One loop, the causal mask on every block: two (the
+    # diagonal blocks apart) need more registers than the 255 that the
+    # D=128 form has.
+    for start_m in range(lo, N_CTX, BLOCK_M):
+        offs_m = start_m + tl.arange(0, BLOCK_M)
+        m_ok = offs_m < N_CTX
+        qT = tl.load(Q + base + offs_m[None, :] * HEAD_DIM + offs_d[:, None],
+                     mask=m_ok[None, :], other=0.0)
+        lse = tl.load(M + off_hz * N_CTX + offs_m, mask=m_ok, other=0.0)
+        qkT = tl.dot(k, qT)
+        pT = tl.math.exp2(qkT * qk_scale - lse[None, :])
+        if CAUSAL:
+            pT = tl.where(offs_m[None, :] >= offs_n[:, None], pT, 0.0)
+        do = tl.load(DO + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+                     mask=m_ok[:, None], other=0.0)
+        dv = tl.dot(pT.to(do.dtype), do, dv)
+        delta = tl.load(D + off_hz * N_CTX + offs_m, mask=m_ok, other=0.0)
+        dpT = tl.dot(v, tl.trans(do))
+        dsT = pT * (dpT - delta[None, :])
+        dk = tl.dot(dsT.to(qT.dtype), tl.trans(qT), dk)
     dk = dk * sm_scale
     tl.store(DK + base + offs_n[:, None] * HEAD_DIM + offs_d[None, :],
              dk.to(DK.dtype.element_ty), mask=n_ok[:, None])
