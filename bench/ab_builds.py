@@ -39,6 +39,18 @@ def measure(only, sizes, tutorials=None):
         ms = triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median")
         print(name, round(flops / ms / 1e9, 1), flush=True)
 
+    def bench_squares(matmuls):
+        """Each fn(a, b) of `matmuls` (name -> fn) on 4096^3 and 8192^3
+        float16, checked against float64, as "name-N"."""
+        for n in (4096, 8192):
+            a = torch.randn(n, n, device="cuda", dtype=torch.float16)
+            b = torch.randn(n, n, device="cuda", dtype=torch.float16)
+            want = a.double() @ b.double()
+            for name, fn in matmuls.items():
+                got = fn(a, b).double()
+                assert ((got - want).norm() / want.norm()).item() < 1e-2, name
+                bench(f"{name}-{n}", lambda: fn(a, b), 2 * n ** 3)
+
     if only in (None, "grouped"):
         t08 = load_tutorial("08-grouped-gemm.py", tutorials)
         for dtype in (torch.float16, torch.bfloat16):
@@ -53,27 +65,14 @@ def measure(only, sizes, tutorials=None):
     if only in (None, "matmul"):
         # Tutorial 03's autotuned kernel (one program per tile of C).
         t03 = load_tutorial("03-matrix-multiplication.py", tutorials)
-        for n in (4096, 8192):
-            a = torch.randn(n, n, device="cuda", dtype=torch.float16)
-            b = torch.randn(n, n, device="cuda", dtype=torch.float16)
-            want = a.double() @ b.double()
-            got = t03.matmul(a, b).double()
-            assert ((got - want).norm() / want.norm()).item() < 1e-2
-            bench(f"t03-{n}", lambda: t03.matmul(a, b), 2 * n ** 3)
+        bench_squares({"t03": t03.matmul})
     if only in (None, "gemm"):
         t09 = load_tutorial("09-persistent-matmul.py", tutorials)
         forms = t09.make_matmuls(triton, t09.matmul_persistent_kernel,
                                  t09.matmul_tma_persistent_kernel, [t09.persistent_configs()[0]],
                                  [t09.persistent_configs(subtile=True)[0]])
-        for n in (4096, 8192):
-            a = torch.randn(n, n, device="cuda", dtype=torch.float16)
-            b = torch.randn(n, n, device="cuda", dtype=torch.float16)
-            want = a.double() @ b.double()
-            for form in ("persistent", "tma-persistent", "tma-ws"):
-                fn = forms[form]
-                got = fn(a, b).double()
-                assert ((got - want).norm() / want.norm()).item() < 1e-2, form
-                bench(f"t09-{form}-{n}", lambda: fn(a, b), 2 * n ** 3)
+        bench_squares({f"t09-{form}": forms[form]
+                       for form in ("persistent", "tma-persistent", "tma-ws")})
     if only in (None, "attention", "backward"):
         # The forward by default; with "backward" its three kernels, through
         # autograd. Each case's output (or gradients) checked against SDPA's

@@ -34,24 +34,40 @@ def test_check_in_the_interpreter(tutorial, monkeypatch, capsys):
     assert "The results match." in capsys.readouterr().out
 
 
+def random_qkv_do(shape):
+    """Q, K, V and dO of `shape`, standard normal float32."""
+    rng = np.random.default_rng()
+    return tuple(rng.standard_normal(shape).astype(np.float32) for _ in range(4))
+
+
+def run_in_interpreter(tutorial, q, k, v, do, causal, scale):
+    """O, the log-sum-exp and (dQ, dK, dV) of the tutorial's small-block
+    kernels in the interpreter."""
+    o, lse = tutorial.attention_forward(q, k, v, causal, scale, config=tutorial.SMALL_FWD)
+    grads = tutorial.attention_backward(q, k, v, o, do, lse, causal, scale,
+                                        config=tutorial.SMALL_BWD)
+    return o, lse, tuple(grads)
+
+
+def assert_close(tutorial, got, want, limit):
+    for g, w in zip(got, want):
+        assert np.all(np.isfinite(g))
+        assert tutorial._rel(g, w) < limit
+
+
 @pytest.mark.parametrize("causal", [False, True])
 def test_interpreter_against_reference(tutorial, monkeypatch, causal):
     # A second draw with another head dim and two programs per row block.
     monkeypatch.setenv("TERRAZZO_INTERPRET", "1")
-    rng = np.random.default_rng()
-    z, h, n_ctx, d = 2, 1, 50, 32
-    q, k, v, do = (rng.standard_normal((z, h, n_ctx, d)).astype(np.float32) for _ in range(4))
-    scale = 0.5 / math.sqrt(d)
-    o, lse = tutorial.attention_forward(q, k, v, causal, scale, config=tutorial.SMALL_FWD)
-    grads = tutorial.attention_backward(q, k, v, o, do, lse, causal, scale,
-                                        config=tutorial.SMALL_BWD)
+    q, k, v, do = random_qkv_do((2, 1, 50, 32))
+    scale = 0.5 / math.sqrt(32)
+    o, lse, grads = run_in_interpreter(tutorial, q, k, v, do, causal, scale)
     # The persistent forward: 3 programs over 4 tiles (one program does two).
     o_p, lse_p = tutorial.attention_forward(q, k, v, causal, scale, config=tutorial.SMALL_FWD,
                                             persistent=True)
     want = tutorial.reference(q, k, v, causal, scale, do)
-    for got, ref in zip((o,) + tuple(grads) + (o_p,), want + (want[0],)):
-        assert np.all(np.isfinite(got))
-        assert tutorial._rel(got, ref) < 2e-3  # tl.dot on float32: tf32
+    assert_close(tutorial, (o,) + grads + (o_p,), want + (want[0],),
+                 2e-3)  # tl.dot on float32: tf32
     np.testing.assert_array_equal(lse_p, lse)
 
 
@@ -62,19 +78,13 @@ def test_interpreter_scores_far_below_zero(tutorial, monkeypatch, causal):
     # 16) must mask P there, where K loads as zeros and exp2(0 - lse) would
     # overflow to inf and turn dQ into NaN.
     monkeypatch.setenv("TERRAZZO_INTERPRET", "1")
-    rng = np.random.default_rng()
-    z, h, n_ctx, d = 1, 2, 50, 32
-    q, k, v, do = (rng.standard_normal((z, h, n_ctx, d)).astype(np.float32) for _ in range(4))
+    q, k, v, do = random_qkv_do((1, 2, 50, 32))
     q[..., 0], k[..., 0] = 40.0, -40.0
-    scale = 0.5 / math.sqrt(d)
-    o, lse = tutorial.attention_forward(q, k, v, causal, scale, config=tutorial.SMALL_FWD)
+    scale = 0.5 / math.sqrt(32)
+    o, lse, grads = run_in_interpreter(tutorial, q, k, v, do, causal, scale)
     assert lse.max() < -150
-    grads = tutorial.attention_backward(q, k, v, o, do, lse, causal, scale,
-                                        config=tutorial.SMALL_BWD)
-    want = tutorial.reference(q, k, v, causal, scale, do)
-    for got, ref in zip((o,) + tuple(grads), want):
-        assert np.all(np.isfinite(got))
-        assert tutorial._rel(got, ref) < 1e-2  # tf32 dots of entries of 40
+    assert_close(tutorial, (o,) + grads, tutorial.reference(q, k, v, causal, scale, do),
+                 1e-2)  # tf32 dots of entries of 40
 
 
 def compile_forward(module, stage="ptx", head_dim=64, **options):
