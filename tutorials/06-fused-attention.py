@@ -326,8 +326,8 @@ def _attn_bwd_dq_inner(dq, q, do, lse, delta, K, V, base, N_CTX, offs_m, offs_d,
     # dQ over the key blocks [lo, hi); MASK: the blocks that meet the
     # diagonal (with CAUSAL) or pass N_CTX (there P must be 0: with K = 0
     # it would be exp2(-lse), which overflows for rows whose scores are all
-    # far below 0). STAGES: None for the kernel's num_stages, 1 for those
-    # few blocks.
+    # far below 0). STAGES: the kernel's num_stages, or 1 for those few
+    # blocks (an int: Triton takes None for num_stages only as a literal).
     for start_n in tl.range(lo, hi, BLOCK_N, num_stages=STAGES):
         offs_n = start_n + tl.arange(0, BLOCK_N)
         n_ok = offs_n < N_CTX
@@ -355,7 +355,7 @@ def _attn_bwd_dq_inner(dq, q, do, lse, delta, K, V, base, N_CTX, offs_m, offs_d,
 @triton.jit
 def _attn_bwd_dq(Q, K, V, sm_scale, DO, DQ, M, D, N_CTX,
                  HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                 CAUSAL: tl.constexpr):
+                 CAUSAL: tl.constexpr, STAGES: tl.constexpr):
     # One program per block of BLOCK_M queries of one (batch, head).
     start_m = tl.program_id(0) * BLOCK_M
     off_hz = tl.program_id(1)
@@ -381,7 +381,7 @@ def _attn_bwd_dq(Q, K, V, sm_scale, DO, DQ, M, D, N_CTX,
         hi = N_CTX
         full = (N_CTX // BLOCK_N) * BLOCK_N
     dq = _attn_bwd_dq_inner(dq, q, do, lse, delta, K, V, base, N_CTX, offs_m, offs_d,
-                            qk_scale, 0, full, HEAD_DIM, BLOCK_N, False, CAUSAL, None)
+                            qk_scale, 0, full, HEAD_DIM, BLOCK_N, False, CAUSAL, STAGES)
     dq = _attn_bwd_dq_inner(dq, q, do, lse, delta, K, V, base, N_CTX, offs_m, offs_d,
                             qk_scale, full, hi, HEAD_DIM, BLOCK_N, True, CAUSAL, 1)
     dq = dq * sm_scale
@@ -523,7 +523,7 @@ def attention_backward(q, k, v, o, do, lse, causal, sm_scale, kernels=None, conf
         CAUSAL=causal, **cfg)
     kernels["_attn_bwd_dq"][(triton.cdiv(n_ctx, cfg["BLOCK_M"]), z * h)](
         q, k, v, sm_scale, do, dq, lse, delta, n_ctx, HEAD_DIM=head_dim,
-        CAUSAL=causal, **cfg)
+        CAUSAL=causal, STAGES=cfg["num_stages"], **cfg)
     return dq, dk, dv
 
 
@@ -677,7 +677,7 @@ def check_gpu_form(warp_specialize, persistent=False):
 def triton_kernels():
     module = triton.testing.under_triton(
         _attn_fwd_inner, _attn_fwd_tile, _attn_fwd, _attn_fwd_persistent,
-        _attn_bwd_preprocess, _attn_bwd_dkdv, _attn_bwd_dq,
+        _attn_bwd_preprocess, _attn_bwd_dkdv, _attn_bwd_dq_inner, _attn_bwd_dq,
         name="triton_fused_attention")
     if module is None:
         return None

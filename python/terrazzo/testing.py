@@ -520,18 +520,43 @@ def gpu_available() -> bool:
     return torch.cuda.is_available()
 
 
+def _check_helpers_given(kernels, name: str):
+    """under_triton's check: every @jit or constexpr function that the
+    kernels call by name is among them."""
+    import ast
+    import inspect
+    import textwrap
+    from .runtime.jit import ConstexprFunction, JITFunction
+    given = {k.fn.__name__ for k in kernels}
+    for k in kernels:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(k.fn)))
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            callee = k.fn.__globals__.get(node.func.id)
+            if (isinstance(callee, (JITFunction, ConstexprFunction)) and
+                    callee.fn.__name__ not in given):
+                raise ValueError(
+                    f"under_triton({name!r}): {k.fn.__name__} calls "
+                    f"{node.func.id}, which is not among the kernels given")
+
+
 def under_triton(*kernels, name: str):
     """The same @jit kernels compiled by the real Triton, for side-by-side
     benchmarks: their sources, with `import triton` / `import
     triton.language as tl` in place of Terrazzo's, written to a module of
     their own (Triton reads a kernel's source from its file) and imported as
     `name`. Returns that module, or None where Triton is not installed.
-    Kernels are given in dependency order (helpers first)."""
+    Kernels are given in dependency order (helpers first); a @jit function
+    that one of them calls but that is not given raises ValueError (Triton
+    would only say, at compile time, that the name is not defined), on any
+    machine, Triton installed or not."""
     import importlib
     import importlib.util
     import inspect
     import tempfile
     import textwrap
+    _check_helpers_given(kernels, name)
     try:
         real = importlib.import_module("triton")
     except ImportError:

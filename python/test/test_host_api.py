@@ -19,6 +19,7 @@ import pytest
 import terrazzo as triton
 import terrazzo.language as tl
 from terrazzo.runtime.jit import MockTensor, TensorWrapper, reinterpret
+from test_frontend import _kernel_from_source
 
 try:
     from terrazzo import _C
@@ -496,6 +497,42 @@ def test_gpu_option_named_parameters(torch_cuda):
 # ---------------------------------------------------------------------------
 # terrazzo.testing
 # ---------------------------------------------------------------------------
+
+def test_under_triton_names_a_helper_left_out(tmp_path):
+    kernel = _kernel_from_source(
+        "import terrazzo as triton\nimport terrazzo.language as tl\n\n"
+        "@triton.jit\ndef helper(x):\n    return x + 1\n\n"
+        "@triton.jit\ndef kernel(p):\n    tl.store(p, helper(tl.load(p)))\n",
+        "kernel", tmp_path)
+    with pytest.raises(ValueError, match="kernel calls helper, which is not among"):
+        triton.testing.under_triton(kernel, name="left_out")
+    helper = kernel.fn.__globals__["helper"]
+    # Given, the check passes: the module (or None without Triton) comes back.
+    module = triton.testing.under_triton(helper, kernel, name="given")
+    assert module is None or hasattr(module, "kernel")
+
+
+# Each tutorial's kernels under the real Triton, for its benchmark: the
+# function that builds them, called with no arguments.
+_UNDER_TRITON = [("01-vector-add.py", "triton_add"), ("02-fused-softmax.py", "triton_softmax"),
+                 ("03-matrix-multiplication.py", "triton_matmul"),
+                 ("05-layer-norm.py", "triton_forward"),
+                 ("06-fused-attention.py", "triton_kernels"),
+                 ("08-grouped-gemm.py", "_triton_module"),
+                 ("09-persistent-matmul.py", "triton_matmuls")]
+
+
+@pytest.mark.parametrize("path,builder", _UNDER_TRITON, ids=[p for p, _ in _UNDER_TRITON])
+def test_tutorials_give_triton_every_helper(path, builder):
+    import importlib.util
+    from pathlib import Path
+    tutorial = Path(__file__).resolve().parents[2] / "tutorials" / path
+    spec = importlib.util.spec_from_file_location("under_triton_" + tutorial.stem[3:].replace(
+        "-", "_"), tutorial)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    getattr(module, builder)()  # raises ValueError where a helper is left out
+
 
 def test_perf_report_prints_saves_and_returns_tables(tmp_path, capsys):
     calls = []
