@@ -281,7 +281,8 @@ enum class PingPong { Auto, Always, Never };
 /// enough that one warp group's dots running while the other computes its
 /// softmax pays for the turns. Measured on the H100 (tutorial 06's forward,
 /// bench/RESULTS.md, session 22): at 128, 0 to +10% (non-causal) and +1 to
-/// +4% (causal) from 1k to 16k; at 64, 1 to 6% slower.
+/// +4% (causal) from 1k to 16k; at 64, 1 to 6% slower (and 1 to 5% again
+/// in session 24, with the softmax's scores scaled in the exponent).
 constexpr int64_t kPingPongMinReduction = 128;
 
 class LoopPipeliner {
