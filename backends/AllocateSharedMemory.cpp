@@ -101,10 +101,13 @@ BufferWriters mlir::terrazzo::getBufferWriters(Value buffer) {
   for (Operation *user : getBufferUsers(alloc)) {
     cpAsync |= isa<tilegpu::AsyncCopyGlobalToLocalOp>(user);
     tma |= isa<tilegpu::AsyncTMACopyGlobalToLocalOp>(user);
+    // A proxy fence writes nothing (a staged operand's, left on the TMA
+    // buffer that replaced its value: attention's Q by descriptor).
     if (!isa<tilegpu::AsyncCopyGlobalToLocalOp,
              tilegpu::AsyncTMACopyGlobalToLocalOp, tilegpu::MemDescIndexOp,
-             tilegpu::MemDescTransOp, tilegpu::WarpGroupDotOp, tilegpu::LocalLoadOp,
-             tilegpu::LocalDeallocOp>(user))
+             tilegpu::MemDescTransOp, tilegpu::WarpGroupDotOp,
+             tilegpu::LocalLoadOp, tilegpu::LocalDeallocOp,
+             tilegpu::FenceAsyncSharedOp>(user))
       return BufferWriters::Other;
   }
   if (cpAsync == tma)

@@ -32,7 +32,9 @@ Value getRootBuffer(Value buffer);
 /// (a tilegpu.fence_async_shared right after the tilegpu.local_alloc, which
 /// terrazzo-accelerate-dot puts after a wgmma operand it stores once,
 /// outside the dot's loop), or anything else (stores, an unfenced value at
-/// allocation, both kinds of copy). wgmma needs a proxy fence and a
+/// allocation, both kinds of copy; a proxy fence naming the buffer writes
+/// nothing, as the one a staged operand's buffer keeps when a TMA copy
+/// takes the place of its value). wgmma needs a proxy fence and a
 /// barrier of its own (fence, then barrier) for the last only. For the
 /// others terrazzo-insert-barriers decides: memory only TMA writes needs
 /// none (the mbarrier wait that makes the copy's data visible to a thread is

@@ -228,6 +228,90 @@ def test_persistent_forward_warp_specialized(tutorial, sm90, causal):
     assert_no_spills(ptx)
 
 
+# Triton's tutorial loads Q, K and V through tensor descriptors. Q's copy
+# is staged once, outside the loop, and the buffer that wgmma reads it
+# from carries the proxy fence of the value it replaced: that fence writes
+# nothing, so the loop's dots need neither a fence nor a barrier of the
+# consumers (one per iteration was 10% of the D=64 forward, and with the
+# warp groups taking turns at D=128 a barrier both must reach while one
+# waits for the other's turn never completes).
+_DESCRIPTOR_ATTENTION = """
+import terrazzo as triton
+import terrazzo.language as tl
+
+
+@triton.jit
+def attention(Q, K, V, Out, qk_scale, Y, N_CTX, HEAD_DIM: tl.constexpr,
+              BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    desc_q = tl.make_tensor_descriptor(Q, shape=[Y, HEAD_DIM], strides=[HEAD_DIM, 1],
+                                       block_shape=[BLOCK_M, HEAD_DIM])
+    desc_k = tl.make_tensor_descriptor(K, shape=[Y, HEAD_DIM], strides=[HEAD_DIM, 1],
+                                       block_shape=[BLOCK_N, HEAD_DIM])
+    desc_v = tl.make_tensor_descriptor(V, shape=[Y, HEAD_DIM], strides=[HEAD_DIM, 1],
+                                       block_shape=[BLOCK_N, HEAD_DIM])
+    row0 = tl.program_id(1) * N_CTX
+    q_row = row0 + tl.program_id(0) * BLOCK_M
+    q = desc_q.load([q_row, 0])
+    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    for start_n in tl.range(0, N_CTX, BLOCK_N, warp_specialize=True):
+        k = desc_k.load([row0 + start_n, 0])
+        qk = tl.dot(q, tl.trans(k))
+        m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+        p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None]
+        v = desc_v.load([row0 + start_n, 0])
+        acc = tl.dot(p.to(v.dtype), v, acc)
+        m_i = m_ij
+    acc = acc / l_i[:, None]
+    offs_m = q_row + tl.arange(0, BLOCK_M)
+    offs_d = tl.arange(0, HEAD_DIM)
+    tl.store(Out + offs_m[:, None] * HEAD_DIM + offs_d[None, :], acc.to(tl.float16))
+"""
+
+
+def _loops_with(ptx, marker):
+    """The bodies of the PTX loops (a label and a branch back to it) that
+    contain `marker`."""
+    lines = ptx.splitlines()
+    labels = {m.group(1): i for i, line in enumerate(lines)
+              if (m := re.match(r"^(\$L__\w+):", line))}
+    bodies = []
+    for i, line in enumerate(lines):
+        m = re.search(r"bra(?:\.uni)?\s+(\$L__\w+);", line)
+        if m and labels.get(m.group(1), i) < i:
+            body = "\n".join(lines[labels[m.group(1)]:i + 1])
+            if marker in body:
+                bodies.append(body)
+    return bodies
+
+
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_descriptor_q_needs_no_barrier_in_the_loop(sm90, tmp_path, head_dim):
+    path = tmp_path / "descriptor_attention.py"
+    path.write_text(_DESCRIPTOR_ATTENTION)
+    spec = importlib.util.spec_from_file_location("descriptor_attention", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    x = np.zeros((2 * 1024, head_dim), np.float16)
+    ptx = module.attention.compile(x, x, x, x, 0.125, 2 * 1024, 1024, HEAD_DIM=head_dim,
+                                   BLOCK_M=128, BLOCK_N=128, num_warps=8, num_stages=2,
+                                   stage="ptx")
+    assert re.search(r"setmaxnreg\.dec\.sync\.aligned\.u32\s+40;", ptx)
+    key_loops = [body for body in _loops_with(ptx, "ex2.approx")
+                 if "wgmma.mma_async" in body]
+    assert key_loops
+    for body in key_loops:
+        assert not re.search(r"bar\.sync\s+0", body)
+        assert "fence.proxy.async" not in body
+    if head_dim == 128:  # the warp groups take turns
+        assert any(re.search(r"bar\.arrive\s+[12], 256;", body) for body in key_loops)
+    assert_no_spills(ptx)
+
+
 @pytest.mark.gpu
 def test_check_on_the_gpu(tutorial, capsys):
     tutorial.check_gpu()
