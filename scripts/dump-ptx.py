@@ -121,7 +121,8 @@ def tutorial_cases(np):
                           (q, q, q, 0.125, q, q) + ((q,) if name == "_attn_bwd_dkdv" else ())
                           + (lse, lse, 1024),
                           dict(HEAD_DIM=64, CAUSAL=causal, BLOCK_M=64, BLOCK_N=64,
-                               num_warps=4, num_stages=3)))
+                               num_warps=4, num_stages=3,
+                               **(dict(STAGES=3) if name == "_attn_bwd_dq" else {}))))
     return cases
 
 
