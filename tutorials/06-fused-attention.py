@@ -752,8 +752,11 @@ def bench(sizes, modes, head_dims, dtype_name, save_path, only=None):
         except Exception as error:  # a compiler that rejects the form
             if provider == "terrazzo":
                 raise
-            print(f"{provider} failed at N_CTX={N_CTX}: {type(error).__name__}: "
-                  f"{str(error).splitlines()[0] if str(error) else ''}")
+            # The first line and the last (Triton's compile errors put the
+            # location first and the cause last, after the source).
+            lines = [line for line in str(error).splitlines() if line.strip()] or [""]
+            said = lines[0] if len(lines) == 1 else f"{lines[0]} ... {lines[-1].strip()}"
+            print(f"{provider} failed at N_CTX={N_CTX}: {type(error).__name__}: {said}")
             return float("nan")
         # 200 ms of warm-up: a case's first call follows its compiles, with
         # the GPU idle; after 25 ms the first entry of a table measured
