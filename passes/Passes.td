@@ -257,7 +257,13 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     its stack in the conversion's layout, unless the loop takes one of the
     forms below that keep their dots' operands alone in flight (a rotated
     chain, an accumulator in flight, a producer warp group): it then stays
-    a load.
+    a load. A TMA copy (terrazzo-lower-descriptors-to-tma's: a buffer and
+    mbarrier of its own per iteration, waited for at once) is pipelined
+    likewise when its coordinates are computed from the induction variable
+    and loop invariants; an integer the loop carries and advances by a
+    multiple of its step (Triton's attention tutorial advances its K and V
+    row offset so) counts as such, its uses reading
+    `init + (iv - lb) * (advance / step)` instead.
 
     The wgmma form (sm_90a): a load whose only use is a `tilegpu.local_alloc`
     in a `#tilegpu.nvmma_shared` layout that only `tilegpu.warp_group_dot`s

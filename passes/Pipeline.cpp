@@ -303,6 +303,15 @@ public:
   bool broken = false;
 
   LogicalResult run() {
+    // TMA coordinates that the loop advances itself become derived from the
+    // induction variable, so that a copy can be issued for a later
+    // iteration.
+    SmallVector<Value> coords;
+    for (Operation &op : *loop.getBody())
+      if (auto copy = dyn_cast<tilegpu::AsyncTMACopyGlobalToLocalOp>(&op))
+        llvm::append_range(coords, copy.getCoords());
+    if (!coords.empty())
+      (void)deriveAdvancedArgs(coords, loop);
     SmallVector<Candidate> values;
     for (Operation &op : *loop.getBody()) {
       if (auto load = dyn_cast<tile::LoadOp>(&op))

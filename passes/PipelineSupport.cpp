@@ -6,8 +6,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -67,6 +67,67 @@ mlir::terrazzo::cloneableSlice(ValueRange values, scf::ForOp loop) {
   llvm::sort(ordered,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   return ordered;
+}
+
+bool mlir::terrazzo::deriveAdvancedArgs(ValueRange values, scf::ForOp loop) {
+  Block *body = loop.getBody();
+  Value iv = loop.getInductionVar();
+  // The iter_args that the values depend on through the body's ops.
+  llvm::SetVector<BlockArgument> args;
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  SmallVector<Value> worklist(values.begin(), values.end());
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() == body && arg != iv)
+        args.insert(arg);
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (def && def->getBlock() == body && seen.insert(def).second)
+      llvm::append_range(worklist, def->getOperands());
+  }
+  auto constant = [](Value v) -> std::optional<int64_t> {
+    APInt value;
+    if (matchPattern(v, m_ConstantInt(&value)))
+      return value.getSExtValue();
+    return std::nullopt;
+  };
+  bool changed = false;
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  for (BlockArgument arg : args) {
+    if (arg.getType() != iv.getType())
+      continue;
+    unsigned index = arg.getArgNumber() - 1;
+    auto add = yield.getOperand(index).getDefiningOp<arith::AddIOp>();
+    if (!add)
+      continue;
+    Value s = add.getLhs() == arg   ? add.getRhs()
+              : add.getRhs() == arg ? add.getLhs()
+                                    : Value();
+    if (!s || !isLoopInvariant(s, loop))
+      continue;
+    // iv - lb is k steps into the loop; arg is init + k * s there.
+    int64_t factor = 1;
+    if (s != loop.getStep()) {
+      std::optional<int64_t> sc = constant(s), step = constant(loop.getStep());
+      if (!sc || !step || *step <= 0 || *sc % *step != 0)
+        continue;
+      factor = *sc / *step;
+    }
+    OpBuilder b = OpBuilder::atBlockBegin(body);
+    Location loc = add.getLoc();
+    Value k = arith::SubIOp::create(b, loc, iv, loop.getLowerBound());
+    if (factor != 1)
+      k = arith::MulIOp::create(
+          b, loc, k,
+          arith::ConstantOp::create(b, loc, iv.getType(),
+                                    b.getIntegerAttr(iv.getType(), factor)));
+    Value derived = arith::AddIOp::create(b, loc, loop.getInitArgs()[index], k);
+    arg.replaceAllUsesWith(derived);
+    changed = true;
+  }
+  return changed;
 }
 
 void mlir::terrazzo::cloneSliceFor(OpBuilder &b, ArrayRef<Operation *> slice,

@@ -985,6 +985,76 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
+// A coordinate the loop carries and advances by its step (Triton's
+// attention tutorial: `offsetkv_y += BLOCK_N`) is the induction variable's
+// `init + (i - lb)`: the copy is pipelined like one at coordinates computed
+// from i (the ring, the copies ahead before the loop), the carried value
+// only what the loop yields.
+// CHECK-LABEL: func.func @tma_carried_coordinate(
+// CHECK-SAME: %[[MAP:[a-z0-9]+]]: !tile.ptr<i8>, %[[ROW0:[a-z0-9]+]]: i32, %[[LB:[a-z0-9]+]]: i32
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16
+// CHECK: %[[D0:.*]] = arith.subi %{{.*}}, %[[LB]] : i32
+// CHECK-NEXT: %[[R0:.*]] = arith.addi %[[ROW0]], %[[D0]] : i32
+// CHECK: tilegpu.async_tma_copy_global_to_local %[[MAP]][%[[R0]], %c0_i32]
+// CHECK: scf.for %[[I:[a-z0-9_]+]] = %[[LB]] to
+// CHECK-NEXT: %[[K:.*]] = arith.subi %[[I]], %[[LB]] : i32
+// CHECK-NEXT: arith.addi %[[ROW0]], %[[K]] : i32
+// CHECK: tilegpu.async_tma_copy_global_to_local %[[MAP]]
+// CHECK-NOT: tilegpu.mbarrier_init
+// CHECK: scf.yield
+// Must not: advanced by a loop-variant amount, the copy stays as it is.
+// CHECK-LABEL: func.func @tma_carried_coordinate_variant_step
+// CHECK-NOT: tilegpu.memdesc_index
+// CHECK: scf.for
+// CHECK: tilegpu.mbarrier_init
+// CHECK: tilegpu.async_tma_copy_global_to_local
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_carried_coordinate(%ma: !tile.ptr<i8>, %row0: i32, %lb: i32, %k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %res:2 = scf.for %i = %lb to %k step %c64 iter_args(%acc = %acc0, %row = %row0) -> (tensor<64x64xf32, #mma>, i32) : i32 {
+      %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %abar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %abar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %abar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %ma[%row, %c0] %a, %abar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %abar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %abar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %d = tilegpu.warp_group_dot %a, %a, %acc : !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<64x64xf32, #mma>
+      %next = arith.addi %row, %c64 : i32
+      scf.yield %d, %next : tensor<64x64xf32, #mma>, i32
+    }
+    tile.store %out, %res#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+
+  func.func @tma_carried_coordinate_variant_step(%ma: !tile.ptr<i8>, %row0: i32, %k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %res:2 = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %acc0, %row = %row0) -> (tensor<64x64xf32, #mma>, i32) : i32 {
+      %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %abar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %abar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %abar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %ma[%row, %c0] %a, %abar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %abar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %abar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %d = tilegpu.warp_group_dot %a, %a, %acc : !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<64x64xf32, #mma>
+      %next = arith.addi %row, %i : i32
+      scf.yield %d, %next : tensor<64x64xf32, #mma>, i32
+    }
+    tile.store %out, %res#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
 // Pointers computed in the loop from the induction variable (Triton's
 // `a_ptr + k * BK + offs`, and descriptor loads lowered to pointers): no
 // carried pointers; each copy computes its iteration's pointers (before
