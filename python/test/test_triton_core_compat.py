@@ -87,6 +87,50 @@ def test_where_on_pointers_lowers(check_ir, scalar_pointer):
 
 
 @triton.jit
+def _pointer_through_integer(x_ptr, out_ptr, n, INT: tl.constexpr, BLOCK: tl.constexpr):
+    # The pointer as an integer of type INT and back (Triton's tutorial 08
+    # keeps its matrices' addresses in an integer tensor).
+    p = x_ptr.to(INT).to(tl.pointer_type(tl.float32))
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(p + offs, mask=offs < n), mask=offs < n)
+
+
+@pytest.mark.parametrize("int_type", ["int64", "uint64"])
+def test_a_pointer_converts_to_any_64_bit_integer_and_back(interpret, rng, int_type):
+    x = rng.standard_normal(100).astype(np.float32)
+    out = np.full(100, np.nan, np.float32)
+    _pointer_through_integer[(1,)](x, out, 100, INT=getattr(tl, int_type), BLOCK=128)
+    np.testing.assert_array_equal(out, x)
+
+
+@triton.jit
+def _integer_to_pointer(bits_ptr, out_ptr, INT: tl.constexpr):
+    p = tl.load(bits_ptr).to(INT).to(tl.pointer_type(tl.float32))
+    tl.store(out_ptr, p.to(tl.int64))
+
+
+@pytest.mark.parametrize("int_type,extended", [("uint64", False), ("int32", True),
+                                               ("uint32", True), ("int16", True)])
+def test_any_integer_converts_to_a_pointer(check_ir, int_type, extended):
+    text = _integer_to_pointer.ir(MockTensor("int64"), MockTensor("int64"),
+                                  INT=getattr(tl, int_type))
+    assert "tile.int_to_ptr" in text
+    # A narrower integer is zero-extended first, as LLVM's inttoptr does.
+    assert ("arith.extui" in text) == extended
+    check_ir(text)
+
+
+def test_a_pointer_converts_to_no_narrower_integer(interpret):
+    @triton.jit
+    def to_int32(x_ptr, out_ptr):
+        tl.store(out_ptr, x_ptr.to(tl.int32))
+
+    with pytest.raises(triton.CompilationError,
+                       match="pointers convert to 64-bit integers only, not int32"):
+        to_int32[(1,)](np.zeros(1, np.float32), np.zeros(1, np.int32))
+
+
+@triton.jit
 def _store_pointer_as_int32(a_ptr, out_ptr):
     tl.store(out_ptr, tl.load(a_ptr).to(tl.pi32_t))
 

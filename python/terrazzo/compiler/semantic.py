@@ -266,12 +266,14 @@ class Semantic(AtomicSemantic, DescriptorSemantic, DotSemantic, ExternSemantic,
             if dst_sca.is_bool():
                 as_int = emit("ptr_to_int", x, tl.int64)
                 return self.compare("ne", as_int, 0)
-            if not dst_sca.is_int64():
-                raise SemanticError(f"pointers convert to int64 only, not {dst_sca}")
+            if dst_sca.int_bitwidth != 64:
+                raise SemanticError(f"pointers convert to 64-bit integers only, not {dst_sca}")
             return emit("ptr_to_int", x, dst_sca)
         if src_sca.is_int() and dst_sca.is_ptr():
-            if not src_sca.is_int64():
-                raise SemanticError(f"only int64 values convert to pointers, not {src_sca}")
+            # Any integer, as in Triton (LLVM's inttoptr): a narrower one is
+            # zero-extended to 64 bits first.
+            if src_sca.int_bitwidth < 64:
+                x = emit("extui", x, tl.uint64)
             return emit("int_to_ptr", x, dst_sca)
         if src_sca.is_ptr() and dst_sca.is_ptr():
             return emit("bitcast", x, dst_sca)
