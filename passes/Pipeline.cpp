@@ -311,7 +311,7 @@ public:
       if (auto copy = dyn_cast<tilegpu::AsyncTMACopyGlobalToLocalOp>(&op))
         llvm::append_range(coords, copy.getCoords());
     if (!coords.empty())
-      (void)deriveAdvancedArgs(coords, loop);
+      deriveAdvancedArgs(coords, loop);
     SmallVector<Candidate> values;
     for (Operation &op : *loop.getBody()) {
       if (auto load = dyn_cast<tile::LoadOp>(&op))

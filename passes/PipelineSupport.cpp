@@ -5,9 +5,9 @@
 #include "dialects/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -35,17 +35,28 @@ FailureOr<AheadLoad> mlir::terrazzo::matchAheadLoad(tile::LoadOp load,
       return failure();
     return ahead;
   }
-  if (arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0)
-    return failure();
-  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  auto advance =
-      yield.getOperand(arg.getArgNumber() - 1).getDefiningOp<tile::AddPtrOp>();
-  if (!advance || advance.getPtr() != arg ||
-      !isLoopInvariant(advance.getOffset(), loop))
+  ahead.step = loopAdvance(arg, loop);
+  if (!ahead.step)
     return failure();
   ahead.arg = arg;
-  ahead.step = advance.getOffset();
   return ahead;
+}
+
+Value mlir::terrazzo::loopAdvance(BlockArgument arg, scf::ForOp loop) {
+  if (arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0)
+    return {};
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  Operation *next = yield.getOperand(arg.getArgNumber() - 1).getDefiningOp();
+  Value step;
+  if (auto advance = dyn_cast_or_null<tile::AddPtrOp>(next)) {
+    if (advance.getPtr() == arg)
+      step = advance.getOffset();
+  } else if (auto add = dyn_cast_or_null<arith::AddIOp>(next)) {
+    step = add.getLhs() == arg   ? add.getRhs()
+           : add.getRhs() == arg ? add.getLhs()
+                                 : Value();
+  }
+  return step && isLoopInvariant(step, loop) ? step : Value();
 }
 
 FailureOr<SmallVector<Operation *>>
@@ -69,7 +80,7 @@ mlir::terrazzo::cloneableSlice(ValueRange values, scf::ForOp loop) {
   return ordered;
 }
 
-bool mlir::terrazzo::deriveAdvancedArgs(ValueRange values, scf::ForOp loop) {
+void mlir::terrazzo::deriveAdvancedArgs(ValueRange values, scf::ForOp loop) {
   Block *body = loop.getBody();
   Value iv = loop.getInductionVar();
   // The iter_args that the values depend on through the body's ops.
@@ -87,47 +98,30 @@ bool mlir::terrazzo::deriveAdvancedArgs(ValueRange values, scf::ForOp loop) {
     if (def && def->getBlock() == body && seen.insert(def).second)
       llvm::append_range(worklist, def->getOperands());
   }
-  auto constant = [](Value v) -> std::optional<int64_t> {
-    APInt value;
-    if (matchPattern(v, m_ConstantInt(&value)))
-      return value.getSExtValue();
-    return std::nullopt;
-  };
-  bool changed = false;
-  auto yield = cast<scf::YieldOp>(body->getTerminator());
   for (BlockArgument arg : args) {
-    if (arg.getType() != iv.getType())
-      continue;
-    unsigned index = arg.getArgNumber() - 1;
-    auto add = yield.getOperand(index).getDefiningOp<arith::AddIOp>();
-    if (!add)
-      continue;
-    Value s = add.getLhs() == arg   ? add.getRhs()
-              : add.getRhs() == arg ? add.getLhs()
-                                    : Value();
-    if (!s || !isLoopInvariant(s, loop))
+    Value s = loopAdvance(arg, loop);
+    if (!s || arg.getType() != iv.getType())
       continue;
     // iv - lb is k steps into the loop; arg is init + k * s there.
     int64_t factor = 1;
     if (s != loop.getStep()) {
-      std::optional<int64_t> sc = constant(s), step = constant(loop.getStep());
+      std::optional<int64_t> sc = getConstantIntValue(s),
+                             step = getConstantIntValue(loop.getStep());
       if (!sc || !step || *step <= 0 || *sc % *step != 0)
         continue;
       factor = *sc / *step;
     }
     OpBuilder b = OpBuilder::atBlockBegin(body);
-    Location loc = add.getLoc();
+    Location loc = arg.getLoc();
     Value k = arith::SubIOp::create(b, loc, iv, loop.getLowerBound());
     if (factor != 1)
       k = arith::MulIOp::create(
           b, loc, k,
           arith::ConstantOp::create(b, loc, iv.getType(),
                                     b.getIntegerAttr(iv.getType(), factor)));
-    Value derived = arith::AddIOp::create(b, loc, loop.getInitArgs()[index], k);
-    arg.replaceAllUsesWith(derived);
-    changed = true;
+    arg.replaceAllUsesWith(arith::AddIOp::create(
+        b, loc, loop.getInitArgs()[arg.getArgNumber() - 1], k));
   }
-  return changed;
 }
 
 void mlir::terrazzo::cloneSliceFor(OpBuilder &b, ArrayRef<Operation *> slice,

@@ -44,14 +44,19 @@ FailureOr<AheadLoad> matchAheadLoad(tile::LoadOp load, scf::ForOp loop);
 FailureOr<SmallVector<Operation *>> cloneableSlice(ValueRange values,
                                                    scf::ForOp loop);
 
+/// What `loop` adds to its iter_arg `arg` every iteration: the
+/// loop-invariant `s` of a yielded `tile.addptr arg, s` (carried pointers)
+/// or `arith.addi` of arg and s (carried integers); null otherwise.
+Value loopAdvance(BlockArgument arg, scf::ForOp loop);
+
 /// Derives from the induction variable each integer iter_arg that `values`
 /// depend on in `loop`'s body and that the loop advances by a multiple of
-/// its step every iteration (it yields `arg + s`, s the step itself or a
-/// constant multiple of a constant step): its uses in the body read
+/// its step every iteration (loopAdvance: the step itself or a constant
+/// multiple of a constant step): its uses in the body read
 /// `init + (iv - lb) * (s / step)` instead, the same value (Triton's
 /// attention tutorial advances its K and V row offset so), which
-/// cloneableSlice then takes. Returns whether any use changed.
-bool deriveAdvancedArgs(ValueRange values, scf::ForOp loop);
+/// cloneableSlice then takes.
+void deriveAdvancedArgs(ValueRange values, scf::ForOp loop);
 
 /// Clones `slice` with the induction variable of `loop` replaced by `iv`;
 /// `mapping` then maps the slice's values to their clones.
