@@ -108,6 +108,20 @@ def assert_no_spills(ptx: str, arch: str = "sm_90a", allowed_bytes: int = 0):
     assert match and int(match.group(1)) <= allowed_bytes, report
 
 
+def ptx_loops(ptx: str):
+    """The bodies of the PTX's loops: from a label to a branch back to it
+    (an outer loop's body holds its inner loops')."""
+    lines = ptx.splitlines()
+    labels = {line.strip()[:-1]: i for i, line in enumerate(lines)
+              if line.startswith("$L__BB") and line.strip().endswith(":")}
+    loops = []
+    for i, line in enumerate(lines):
+        found = re.search(r"\bbra(?:\.uni)?\s+(\$L__BB\w+);", line)
+        if found and labels.get(found.group(1), i) < i:
+            loops.append("\n".join(lines[labels[found.group(1)]:i + 1]))
+    return loops
+
+
 def ptx_arch(target: str) -> str:
     """The ptxas -arch of a target string ("cuda:90" -> "sm_90a")."""
     capability = int(target.split(":")[1])

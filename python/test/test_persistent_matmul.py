@@ -16,7 +16,7 @@ import re
 
 import numpy as np
 import pytest
-from conftest import assert_no_spills
+from conftest import assert_no_spills, ptx_loops
 from test_tutorial_matmul import load
 
 import terrazzo as triton
@@ -358,20 +358,6 @@ def test_pointer_persistent_ptx(t09):
     assert re.search(r"cp\.async\.wait_group\s+2;", ptx)  # 3 stages, 2 operands
 
 
-def _ptx_loops(ptx):
-    """The bodies of the PTX's loops: from a label to a branch back to it
-    (an outer loop's body holds its inner loops')."""
-    lines = ptx.splitlines()
-    labels = {line.strip()[:-1]: i for i, line in enumerate(lines)
-              if line.startswith("$L__BB") and line.strip().endswith(":")}
-    loops = []
-    for i, line in enumerate(lines):
-        found = re.search(r"\bbra(?:\.uni)?\s+(\$L__BB\w+);", line)
-        if found and labels.get(found.group(1), i) < i:
-            loops.append("\n".join(lines[labels[found.group(1)]:i + 1]))
-    return loops
-
-
 def test_grouped_gemm_ptx(t08):
     # Aligned problems (16-byte rows): cp.async rings into wgmma. Must not:
     # without the alignment promise, the rows loaded from unknown addresses
@@ -384,7 +370,7 @@ def test_grouped_gemm_ptx(t08):
     # promoted to i64, but the K tail `K - k * BLOCK_SIZE_K` of the loop to
     # cdiv(K, BLOCK_SIZE_K) is known not to wrap: no i64 clamp per K step
     # (the epilogue's masks, outside the loop, keep theirs).
-    k_loop = min((body for body in _ptx_loops(ptx) if "wgmma.mma_async" in body), key=len)
+    k_loop = min((body for body in ptx_loops(ptx) if "wgmma.mma_async" in body), key=len)
     assert "cp.async.cg.shared.global" in k_loop
     assert "max.s64" not in k_loop and "min.s64" not in k_loop
     assert "max.s64" in ptx
@@ -629,7 +615,7 @@ def test_grouped_gemm_tma_ptx(t08):
     ptx = t08.compile_for_sm90(kernel=t08.grouped_matmul_tma_kernel)
     first_loop = ptx.index("$L__BB")
     assert ptx.count("tensormap.replace.tile.global_address", first_loop) == 3
-    loops = [body for body in _ptx_loops(ptx) if "wgmma.mma_async" in body]
+    loops = [body for body in ptx_loops(ptx) if "wgmma.mma_async" in body]
     assert any("cp.async.bulk.tensor.2d.shared::cluster.global" in body and
                "mbarrier.try_wait" in body for body in loops)
     assert "cp.async.bulk.tensor.2d.global.shared::cta" in ptx

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import assert_no_spills
+from conftest import assert_no_spills, ptx_loops
+from test_frontend import _kernel_from_source
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -280,36 +281,17 @@ def attention(Q, K, V, Out, qk_scale, Y, N_CTX, HEAD_DIM: tl.constexpr,
 """
 
 
-def _loops_with(ptx, marker):
-    """The bodies of the PTX loops (a label and a branch back to it) that
-    contain `marker`."""
-    lines = ptx.splitlines()
-    labels = {m.group(1): i for i, line in enumerate(lines)
-              if (m := re.match(r"^(\$L__\w+):", line))}
-    bodies = []
-    for i, line in enumerate(lines):
-        m = re.search(r"bra(?:\.uni)?\s+(\$L__\w+);", line)
-        if m and labels.get(m.group(1), i) < i:
-            body = "\n".join(lines[labels[m.group(1)]:i + 1])
-            if marker in body:
-                bodies.append(body)
-    return bodies
-
-
 def _compile_descriptor_attention(tmp_path, head_dim, carried):
-    path = tmp_path / "descriptor_attention.py"
-    path.write_text(_DESCRIPTOR_ATTENTION)
-    spec = importlib.util.spec_from_file_location("descriptor_attention", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    attention = _kernel_from_source(_DESCRIPTOR_ATTENTION, "attention", tmp_path)
     x = np.zeros((2 * 1024, head_dim), np.float16)
-    return module.attention.compile(x, x, x, x, 0.125, 2 * 1024, 1024, HEAD_DIM=head_dim,
+    return attention.compile(x, x, x, x, 0.125, 2 * 1024, 1024, HEAD_DIM=head_dim,
                                     BLOCK_M=128, BLOCK_N=128 if head_dim == 64 else 64,
                                     CARRIED=carried, num_warps=8, num_stages=2, stage="ptx")
 
 
 def _key_loops(ptx):
-    loops = [body for body in _loops_with(ptx, "ex2.approx") if "wgmma.mma_async" in body]
+    loops = [body for body in ptx_loops(ptx)
+             if "ex2.approx" in body and "wgmma.mma_async" in body]
     assert loops
     return loops
 
