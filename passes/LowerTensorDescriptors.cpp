@@ -140,12 +140,21 @@ struct LowerTensorDescriptorsPass
     DenseSet<Operation *> kept;
     if (keepTma) {
       mlir::terrazzo::ModuleAxisInfoAnalysis axisInfo(getOperation());
+      SmallVector<mlir::terrazzo::CheckedDescriptor> candidates;
       getOperation()->walk([&](tile::MakeTensorDescOp desc) {
-        if (mlir::terrazzo::canLowerToTma(desc, axisInfo) &&
-            (keepUnvalidated ||
-             mlir::terrazzo::isTmaValidated(desc, axisInfo)))
+        std::optional<SmallVector<mlir::terrazzo::TmaRuntimeCheck>> checks =
+            mlir::terrazzo::getTmaRuntimeChecks(desc, axisInfo);
+        if (!checks || (!keepUnvalidated &&
+                        !mlir::terrazzo::isTmaValidated(desc, axisInfo)))
+          return;
+        if (checks->empty())
           kept.insert(desc);
+        else
+          candidates.push_back({desc, std::move(*checks)});
       });
+      // Those whose alignment is known only at run time (a base or strides
+      // loaded from memory): TMA where it holds, pointers where not.
+      mlir::terrazzo::versionForTma(candidates, kept);
     }
     SmallVector<Operation *> accesses;
     getOperation()->walk([&](Operation *op) {

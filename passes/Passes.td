@@ -525,6 +525,25 @@ def TerrazzoLowerTensorDescriptors
     a multiple of 16 bytes (a TMA store writes past an extent that is not,
     up to the next 16 bytes), unless `keep-unvalidated`. The others are rewritten as above,
     so either way every descriptor works.
+
+    With `keep-tma`, a descriptor that fails only on what AxisInfo does not
+    know of its base and strides (a base and row strides loaded from
+    memory: a grouped GEMM's per-problem operands as Triton's tutorial 08
+    writes them) is versioned on a check of those facts at run time: the
+    ops of its block from the first such descriptor through the last op
+    holding a use of one go into the then branch of an `scf.if` on the
+    check (base a multiple of 16 bytes, strides whole 16 bytes, innermost
+    stride 1), where the descriptors stay for TMA, and a copy into its else
+    branch, where they become pointer accesses; values the range defines
+    and later ops use are the `scf.if`'s results. The descriptors of one
+    block share one check; side-effect-free ops computing a checked value
+    after the first descriptor (the frontend's extension of a stride to
+    i64) move in front of it. Not versioned (pointer accesses): a
+    descriptor checked on a kernel argument (the launcher specialises on
+    its alignment, so one not known aligned is not), on a value loaded in
+    the range, or whose range holds a warp-specialized loop (the producer
+    is built from the function's one copy of the loop), and descriptors
+    nested in another's range.
   }];
   let options = [
     Option<"keepTma", "keep-tma", "bool", /*default=*/"false",

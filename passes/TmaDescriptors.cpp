@@ -49,15 +49,16 @@ Operation *mlir::terrazzo::kernelOfStraightNest(Operation *op) {
   return nullptr;
 }
 
-bool mlir::terrazzo::canLowerToTma(tile::MakeTensorDescOp desc,
-                                   const ModuleAxisInfoAnalysis &axisInfo) {
+std::optional<SmallVector<TmaRuntimeCheck>>
+mlir::terrazzo::getTmaRuntimeChecks(tile::MakeTensorDescOp desc,
+                                    const ModuleAxisInfoAnalysis &axisInfo) {
   Operation *func = kernelOfStraightNest(desc);
   if (!func)
-    return false;
+    return std::nullopt;
   for (Operation *user : desc->getUsers())
     if (!isa<tile::DescLoadOp, tile::DescStoreOp>(user) ||
         user->getParentOfType<func::FuncOp>().getOperation() != func)
-      return false;
+      return std::nullopt;
   RankedTensorType block = desc.getType().getBlockType();
   int64_t elementBytes = block.getElementTypeBitWidth() / 8;
   // A box whose innermost coordinate is not a whole number of 16 bytes
@@ -68,23 +69,38 @@ bool mlir::terrazzo::canLowerToTma(tile::MakeTensorDescOp desc,
   // zeros outside the tensor.
   for (ValueRange indices : accessCoordinates(desc))
     if ((knownDivisibility(axisInfo, indices.back()) * elementBytes) % 16)
-      return false;
+      return std::nullopt;
   tilegpu::SharedLayoutAttr layout = tilegpu::getTmaSharedLayout(
       desc.getContext(), block.getShape(), block.getElementType());
   if (!layout)
-    return false;
+    return std::nullopt;
+  SmallVector<TmaRuntimeCheck> checks;
   if (knownDivisibility(axisInfo, desc.getBase()) % 16)
-    return false;
+    checks.push_back({desc.getBase(), 16});
   ValueRange strides = desc.getStrides();
   // The frontend's 1 is an extended i32 constant until canonicalization.
   const AxisInfo *inner = axisInfo.getAxisInfo(strides.back());
   if (!matchPattern(strides.back(), m_One()) &&
-      !(inner && inner->getConstantValue() == 1))
-    return false;
+      !(inner && inner->getConstantValue() == 1)) {
+    // A constant other than 1 never is.
+    if (matchPattern(strides.back(), m_Constant()) ||
+        (inner && inner->getConstantValue()))
+      return std::nullopt;
+    checks.push_back({strides.back(), 0});
+  }
+  // Elements of 1, 2, 4 or 8 bytes: a stride is a whole number of 16 bytes
+  // when it is a multiple of 16 / elementBytes elements.
   for (Value stride : strides.drop_back())
     if ((knownDivisibility(axisInfo, stride) * elementBytes) % 16)
-      return false;
-  return true;
+      checks.push_back({stride, 16 / elementBytes});
+  return checks;
+}
+
+bool mlir::terrazzo::canLowerToTma(tile::MakeTensorDescOp desc,
+                                   const ModuleAxisInfoAnalysis &axisInfo) {
+  std::optional<SmallVector<TmaRuntimeCheck>> checks =
+      getTmaRuntimeChecks(desc, axisInfo);
+  return checks && checks->empty();
 }
 
 bool mlir::terrazzo::isTmaValidated(tile::MakeTensorDescOp desc,

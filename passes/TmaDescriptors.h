@@ -8,6 +8,8 @@
 #include "dialects/Tile/IR/Tile.h"
 #include "passes/Analysis/NonNegative.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 namespace mlir::terrazzo {
 
 class ModuleAxisInfoAnalysis;
@@ -30,6 +32,47 @@ Operation *kernelOfStraightNest(Operation *op);
 /// and store a known multiple of 16 bytes (TMA faults on the others).
 bool canLowerToTma(tile::MakeTensorDescOp desc,
                    const ModuleAxisInfoAnalysis &axisInfo);
+
+/// A fact TMA needs of a descriptor that AxisInfo does not know, to be
+/// checked at run time: `value` (an integer, or a pointer's address in
+/// bytes) is a multiple of `multiple`, or, where `multiple` is 0, equals 1
+/// (an innermost stride).
+struct TmaRuntimeCheck {
+  Value value;
+  int64_t multiple;
+};
+
+/// The facts of canLowerToTma about `desc`'s base and strides that
+/// AxisInfo does not know (a base and strides loaded from memory, say),
+/// or nullopt where its other conditions fail, which are known at compile
+/// time. canLowerToTma holds where the list is empty;
+/// terrazzo-lower-tensor-descriptors versions the code using a descriptor
+/// on the others.
+std::optional<SmallVector<TmaRuntimeCheck>>
+getTmaRuntimeChecks(tile::MakeTensorDescOp desc,
+                    const ModuleAxisInfoAnalysis &axisInfo);
+
+/// A descriptor canLowerToTma would accept if `checks` (not empty) held.
+struct CheckedDescriptor {
+  tile::MakeTensorDescOp desc;
+  SmallVector<TmaRuntimeCheck> checks;
+};
+
+/// Versions the code that uses the `candidates` (in the order of a walk)
+/// on their checks, for terrazzo-lower-tensor-descriptors: the ops of a
+/// block from its candidates' first make_tensor_desc through the last op
+/// holding a use of one move into the then branch of an `scf.if` on all
+/// their checks, where their descriptors go into `kept` (for TMA), and a
+/// copy into its else branch, where they do not (pointer accesses); the
+/// range's values used after it are the scf.if's results. Left out, and
+/// left to the pointer lowering in both branches: a descriptor checked on
+/// a kernel argument (the launcher specialised the kernel on its
+/// alignment, so it is not aligned), or on a value the range defines, and
+/// the descriptors of a range with a warp-specialized loop (which is not
+/// duplicated) or nested in another's range. Descriptors of `kept` in a
+/// range are kept in both branches.
+void versionForTma(ArrayRef<CheckedDescriptor> candidates,
+                   DenseSet<Operation *> &kept);
 
 /// Whether `desc` (one canLowerToTma accepts) is of the kind that runs
 /// correctly under TMA on the H100: loads always; for descriptors that are

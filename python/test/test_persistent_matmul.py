@@ -43,6 +43,11 @@ def skinny():
     return load("bench/matmul_skinny.py", "bench_matmul_skinny")
 
 
+@pytest.fixture(scope="module")
+def loaded_strides():
+    return load("bench/grouped_gemm_loaded_strides.py", "bench_grouped_gemm_loaded_strides")
+
+
 def _needs_extension():
     from terrazzo.runtime import driver
     if not driver.extension_available():
@@ -620,6 +625,41 @@ def test_grouped_gemm_tma_ptx(t08):
                "mbarrier.try_wait" in body for body in loops)
     assert "cp.async.bulk.tensor.2d.global.shared::cta" in ptx
     assert "st.global" not in ptx and "cp.async.cg" not in ptx
+
+
+def test_grouped_loaded_strides_ptx(loaded_strides):
+    # Triton's tutorial-08 form: addresses and row strides loaded in the
+    # kernel, no hints. The code using the descriptors is versioned on their
+    # alignment: a K loop on pipelined TMA copies (sm_90) and, for rows that
+    # are not whole 16 bytes, one on pointer loads.
+    _needs_extension()
+    addresses, ints = np.zeros(12, np.int64), np.zeros(12, np.int32)
+    ptx = loaded_strides.grouped_gemm_loaded_kernel.compile(
+        addresses, ints, ints, 4, DTYPE=tl.float16, PROGRAMS=132, **loaded_strides.CONFIG,
+        stage="ptx", target="cuda:90")
+    loops = [body for body in ptx_loops(ptx) if "wgmma.mma_async" in body]
+    assert any("cp.async.bulk.tensor.2d.shared::cluster.global" in body and
+               "mbarrier.try_wait" in body and "ld.global" not in body for body in loops)
+    assert any("ld.global" in body and "cp.async.bulk" not in body for body in loops)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("aligned", [True, False])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_gpu_grouped_loaded_strides(torch_cuda, t08, loaded_strides, aligned, dtype):
+    # Both versions: rows of whole 16 bytes (TMA on the H100), and A's rows
+    # one element longer than K (pointer loads); tails in M, N and K (the
+    # tutorial's mixed list), every C element written (C starts as NaN).
+    torch = torch_cuda
+    triples = loaded_strides.problems(t08.MIXED_SIZES, getattr(torch, dtype), aligned)
+    for _, _, c in triples:
+        c.fill_(float("nan"))
+    grouped = loaded_strides.Grouped(triton, loaded_strides.grouped_gemm_loaded_kernel,
+                                     triples)
+    grouped()
+    torch.cuda.synchronize()
+    assert not any(c.isnan().any() for _, _, c in triples)
+    assert max(loaded_strides.relative_errors(triples)) < 1e-2
 
 
 @pytest.mark.gpu

@@ -341,3 +341,164 @@ func.func @made_in_loops(%addrs: !tile.ptr<i64> {tile.divisibility = 16 : i32}, 
   }
   return
 }
+
+// -----
+
+// A grouped GEMM's operand as Triton's tutorial writes it: address and row
+// stride loaded per problem, so their alignment is known only at run time.
+// The code from the descriptor through its last use (the K loop) is
+// versioned on it: the then branch keeps the descriptor for TMA, the else
+// branch reads through pointers; the loop's result leaves by the scf.if.
+// CHECK-LABEL: func.func @versioned_on_alignment
+// CHECK: %[[A:.+]] = tile.load %{{.+}} : !tile.ptr<i64>
+// CHECK: %[[LDA:.+]] = tile.load %{{.+}} : !tile.ptr<i64>
+// CHECK: %[[BASE:.+]] = tile.int_to_ptr %[[A]]
+// CHECK: %[[ADDR:.+]] = tile.ptr_to_int %[[BASE]] : !tile.ptr<f16> -> i64
+// CHECK: %[[C15:.+]] = arith.constant 15 : i64
+// CHECK: %[[LOW:.+]] = arith.andi %[[ADDR]], %[[C15]]
+// CHECK: %[[OK1:.+]] = arith.cmpi eq, %[[LOW]]
+// CHECK: %[[C7:.+]] = arith.constant 7 : i64
+// CHECK: %[[LOWS:.+]] = arith.andi %[[LDA]], %[[C7]]
+// CHECK: %[[OK2:.+]] = arith.cmpi eq, %[[LOWS]]
+// CHECK: %[[OK:.+]] = arith.andi %[[OK1]], %[[OK2]] : i1
+// CHECK: %[[R:.+]] = scf.if %[[OK]] -> (tensor<64x64xf32>) {
+// CHECK: tile.make_tensor_desc %[[BASE]]
+// CHECK: scf.for
+// CHECK: tile.desc_load
+// CHECK: scf.yield %{{.+}} : tensor<64x64xf32>
+// CHECK: } else {
+// CHECK-NOT: tile.make_tensor_desc
+// CHECK-NOT: tile.desc_load
+// CHECK: scf.for
+// CHECK: tile.load %{{.+}}, %{{.+}}, %{{.+}} : tensor<64x64x!tile.ptr<f16>>
+// CHECK: scf.yield %{{.+}} : tensor<64x64xf32>
+// CHECK: }
+// CHECK: tile.store %{{.+}}, %[[R]]
+func.func @versioned_on_alignment(%addrs: !tile.ptr<i64> {tile.divisibility = 16 : i32}, %lds: !tile.ptr<i64> {tile.divisibility = 16 : i32}, %m: i32, %k: i32, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+  %pid = tile.program_id x : i32
+  %c0i = arith.constant 0 : i32
+  %c1i = arith.constant 1 : i32
+  %c64i = arith.constant 64 : i32
+  %c1 = arith.constant 1 : i64
+  %ap = tile.addptr %addrs, %pid : !tile.ptr<i64>, i32
+  %a = tile.load %ap : !tile.ptr<i64>
+  %lp = tile.addptr %lds, %pid : !tile.ptr<i64>, i32
+  %lda = tile.load %lp : !tile.ptr<i64>
+  %base = tile.int_to_ptr %a : i64 -> !tile.ptr<f16>
+  %d = tile.make_tensor_desc %base, [%m, %k], [%lda, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %steps = arith.divsi %k, %c64i : i32
+  %r = scf.for %i = %c0i to %steps step %c1i iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    %kk = arith.muli %i, %c64i : i32
+    %v = tile.desc_load %d[%c0i, %kk] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+    %f = arith.extf %v : tensor<64x64xf16> to tensor<64x64xf32>
+    %s = arith.addf %acc, %f : tensor<64x64xf32>
+    scf.yield %s : tensor<64x64xf32>
+  }
+  %o = tile.splat %out : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>>
+  tile.store %o, %r : tensor<64x64x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// An innermost stride loaded from memory is checked to be 1.
+// CHECK-LABEL: func.func @versioned_on_unit_stride
+// CHECK: %[[ONE:.+]] = tile.load
+// CHECK: %[[C1:.+]] = arith.constant 1 : i64
+// CHECK: %[[OK:.+]] = arith.cmpi eq, %[[ONE]], %[[C1]] : i64
+// CHECK: scf.if %[[OK]] -> (tensor<64x64xf16>)
+// CHECK: tile.desc_load
+// CHECK: } else {
+// CHECK: tile.load
+func.func @versioned_on_unit_stride(%base: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %strides: !tile.ptr<i64> {tile.divisibility = 16 : i32}, %m: i32, %n: i32 {tile.divisibility = 16 : i32}) -> tensor<64x64xf16> {
+  %c0i = arith.constant 0 : i32
+  %s = arith.extsi %n : i32 to i64
+  %one = tile.load %strides : !tile.ptr<i64>
+  %d = tile.make_tensor_desc %base, [%m, %n], [%s, %one] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %v = tile.desc_load %d[%c0i, %c0i] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  return %v : tensor<64x64xf16>
+}
+
+// -----
+
+// Must not: a row stride that is a kernel argument the launcher did not
+// find aligned (no tile.divisibility), beside a loaded base, is not
+// checked at run time: pointer accesses, no scf.if.
+// CHECK-LABEL: func.func @not_versioned_on_arguments
+// CHECK-NOT: scf.if
+// CHECK-NOT: tile.make_tensor_desc
+// CHECK: tile.load %{{.+}}, %{{.+}}, %{{.+}} : tensor<64x64x!tile.ptr<f16>>
+func.func @not_versioned_on_arguments(%addrs: !tile.ptr<i64> {tile.divisibility = 16 : i32}, %m: i32, %n: i32) -> tensor<64x64xf16> {
+  %c0i = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %a = tile.load %addrs : !tile.ptr<i64>
+  %base = tile.int_to_ptr %a : i64 -> !tile.ptr<f16>
+  %s = arith.extsi %n : i32 to i64
+  %d = tile.make_tensor_desc %base, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %v = tile.desc_load %d[%c0i, %c0i] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  return %v : tensor<64x64xf16>
+}
+
+// -----
+
+// Must not: a range with a warp-specialized loop (the producer is built
+// from the function's one copy of it) is not duplicated: pointer accesses.
+// CHECK-LABEL: func.func @not_versioned_with_warp_specialize
+// CHECK-NOT: scf.if
+// CHECK-NOT: tile.make_tensor_desc
+// CHECK: scf.for
+// CHECK: tile.load %{{.+}}, %{{.+}}, %{{.+}} : tensor<64x64x!tile.ptr<f16>>
+func.func @not_versioned_with_warp_specialize(%addrs: !tile.ptr<i64> {tile.divisibility = 16 : i32}, %m: i32, %k: i32 {tile.divisibility = 16 : i32}) -> tensor<64x64xf16> {
+  %c0i = arith.constant 0 : i32
+  %c1i = arith.constant 1 : i32
+  %c64i = arith.constant 64 : i32
+  %c1 = arith.constant 1 : i64
+  %a = tile.load %addrs : !tile.ptr<i64>
+  %base = tile.int_to_ptr %a : i64 -> !tile.ptr<f16>
+  %s = arith.extsi %k : i32 to i64
+  %d = tile.make_tensor_desc %base, [%m, %k], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf16>
+  %r = scf.for %i = %c0i to %k step %c64i iter_args(%acc = %zero) -> (tensor<64x64xf16>) : i32 {
+    %v = tile.desc_load %d[%c0i, %i] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+    %s2 = arith.addf %acc, %v : tensor<64x64xf16>
+    scf.yield %s2 : tensor<64x64xf16>
+  } {tile.warp_specialize}
+  return %r : tensor<64x64xf16>
+}
+
+// -----
+
+// Two descriptors versioned together, on one scf.if: the second's row
+// stride is extended to i64 after the first descriptor is made (as the
+// frontend emits it), and that extension moves in front of the check.
+// CHECK-LABEL: func.func @versioned_together
+// CHECK: arith.extsi %{{.+}} : i32 to i64
+// CHECK-NEXT: %[[LDB:.+]] = arith.extsi %{{.+}} : i32 to i64
+// CHECK: scf.if
+// CHECK-NEXT: tile.make_tensor_desc
+// CHECK-NEXT: tile.make_tensor_desc %{{.+}}, [%{{.+}}, %{{.+}}], [%[[LDB]], %{{.+}}]
+// CHECK: tile.desc_load
+// CHECK: tile.desc_load
+// CHECK: } else {
+// CHECK-NOT: tile.desc_load
+// CHECK: return
+func.func @versioned_together(%addrs: !tile.ptr<i64> {tile.divisibility = 16 : i32}, %lds: !tile.ptr<i32> {tile.divisibility = 16 : i32}, %m: i32, %k: i32) -> tensor<64x64xf16> {
+  %c0i = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %a = tile.load %addrs : !tile.ptr<i64>
+  %ap = tile.int_to_ptr %a : i64 -> !tile.ptr<f16>
+  %bp = tile.addptr %addrs, %c0i : !tile.ptr<i64>, i32
+  %b = tile.load %bp : !tile.ptr<i64>
+  %bb = tile.int_to_ptr %b : i64 -> !tile.ptr<f16>
+  %lda32 = tile.load %lds : !tile.ptr<i32>
+  %ldb32 = tile.load %lds : !tile.ptr<i32>
+  %lda = arith.extsi %lda32 : i32 to i64
+  %da = tile.make_tensor_desc %ap, [%m, %k], [%lda, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %ldb = arith.extsi %ldb32 : i32 to i64
+  %db = tile.make_tensor_desc %bb, [%m, %k], [%ldb, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %va = tile.desc_load %da[%c0i, %c0i] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  %vb = tile.desc_load %db[%c0i, %c0i] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  %s = arith.addf %va, %vb : tensor<64x64xf16>
+  return %s : tensor<64x64xf16>
+}

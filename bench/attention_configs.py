@@ -1,0 +1,111 @@
+"""Tutorial 06's attention forward under launch configurations other than
+its defaults (block sizes, warps, stages, warp specialization, `maxnreg`,
+one program per tile or persistent), beside torch's SDPA, on the H100. Each
+configuration is checked against SDPA on the same inputs first, then timed
+(`do_bench` median after 200 ms of warm-up); the rounds interleave the
+configurations and the table gives the median of the rounds, in TFLOP/s
+(4 * B * H * N^2 * D, half for causal; B=4, H=32 at D=64, H=16 at D=128).
+
+    python3 bench/attention_configs.py --cases 64:0 64:1 --sizes 1024 4096 16384 \\
+        --configs default '{"BLOCK_M": 256, "BLOCK_N": 64, "num_warps": 16}' \\
+        --persistent 0 1 --rounds 3
+
+A configuration is "default" (fwd_config's choice) or a JSON object laid
+over fwd_config's choice for the case. A configuration the compiler
+rejects, or whose results are wrong, prints why and gets no figure.
+Figures are also printed as "name TFLOP/s" lines, which bench/ab_builds.py
+--summarise reads."""
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from loading import load_tutorial  # noqa: E402
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cases", nargs="+", default=["64:0", "64:1", "128:0", "128:1"],
+                        help="HEAD_DIM:CAUSAL")
+    parser.add_argument("--sizes", nargs="+", type=int, default=[1024, 4096, 16384])
+    parser.add_argument("--configs", nargs="+", default=["default"])
+    parser.add_argument("--persistent", nargs="+", type=int, default=[0],
+                        help="1: the persistent kernel, 0: one program per tile")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--dtype", default="float16", choices=["float16", "bfloat16"])
+    parser.add_argument("--tutorials", metavar="DIR",
+                        help="load tutorial 06 from DIR instead of tutorials/")
+    args = parser.parse_args()
+
+    import torch
+    import terrazzo as triton
+    t06 = load_tutorial("06-fused-attention.py", args.tutorials)
+    dtype = getattr(torch, args.dtype)
+    torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
+
+    results = {}  # (case, size, label) -> [TFLOP/s per round]
+    for head_dim, causal in (map(int, case.split(":")) for case in args.cases):
+        causal = bool(causal)
+        batch, heads = (4, 32) if head_dim == 64 else (4, 16)
+        for n_ctx in args.sizes:
+            flops = 4.0 * batch * heads * n_ctx * n_ctx * head_dim * (0.5 if causal else 1.0)
+            q, k, v = (torch.randn((batch, heads, n_ctx, head_dim), device="cuda", dtype=dtype)
+                       for _ in range(3))
+            scale = 1 / math.sqrt(head_dim)
+            want = torch.nn.functional.scaled_dot_product_attention(
+                q, k, v, is_causal=causal, scale=scale).float()
+            runs = {"sdpa": lambda: torch.nn.functional.scaled_dot_product_attention(
+                q, k, v, is_causal=causal, scale=scale)}
+            for text in args.configs:
+                base = t06.fwd_config(head_dim, causal, False)
+                if text != "default":
+                    base.update(json.loads(text))
+                for persistent in args.persistent:
+                    label = (text.replace(" ", "") if text != "default" else "default") + \
+                        (" persistent" if persistent else "")
+                    run = (lambda cfg=dict(base), p=bool(persistent):
+                           t06.attention_forward(q, k, v, causal, scale, config=cfg,
+                                                 persistent=p)[0])
+                    try:
+                        got = run().float()
+                        torch.cuda.synchronize()
+                    except Exception as error:  # a configuration the compiler rejects
+                        lines = str(error).strip().splitlines() or [""]
+                        print(f"D={head_dim} causal={causal} N={n_ctx} {label}: "
+                              f"{type(error).__name__}: {lines[-1][:300]}", flush=True)
+                        continue
+                    err = ((got - want).norm() / want.norm()).item()
+                    if not err < 1e-2:
+                        print(f"D={head_dim} causal={causal} N={n_ctx} {label}: "
+                              f"relative error {err:.2e} against SDPA", flush=True)
+                        continue
+                    runs[label] = run
+            for _ in range(args.rounds):
+                for label, run in runs.items():
+                    ms = triton.testing.do_bench(run, warmup=200, rep=100)
+                    tflops = flops / (ms * 1e-3) / 1e12
+                    results.setdefault((head_dim, causal, n_ctx, label), []).append(tflops)
+                    name = f"d{head_dim}{'c' if causal else 'n'}-{n_ctx}-" + \
+                        label.replace(" ", "-")
+                    print(name, round(tflops, 1), flush=True)
+            del q, k, v, want
+            torch.cuda.empty_cache()
+
+    print()
+    for head_dim, causal in (map(int, case.split(":")) for case in args.cases):
+        print(f"D={head_dim} {'causal' if causal else 'non-causal'} "
+              f"({args.dtype}, TFLOP/s, median of {args.rounds} rounds; ratio to SDPA):")
+        for n_ctx in args.sizes:
+            sdpa = statistics.median(results.get((head_dim, bool(causal), n_ctx, "sdpa"), [0]))
+            for (d, c, n, label), values in results.items():
+                if (d, c, n) != (head_dim, bool(causal), n_ctx):
+                    continue
+                m = statistics.median(values)
+                print(f"  N={n_ctx:6d} {label:70s} {m:7.1f}  {m / sdpa if sdpa else 0:.3f}")
+
+
+if __name__ == "__main__":
+    main()
