@@ -144,9 +144,21 @@ struct LowerTensorDescriptorsPass
       getOperation()->walk([&](tile::MakeTensorDescOp desc) {
         std::optional<SmallVector<mlir::terrazzo::TmaRuntimeCheck>> checks =
             mlir::terrazzo::getTmaRuntimeChecks(desc, axisInfo);
-        if (!checks || (!keepUnvalidated &&
-                        !mlir::terrazzo::isTmaValidated(desc, axisInfo)))
+        if (!checks)
           return;
+        if (!keepUnvalidated) {
+          if (std::optional<mlir::terrazzo::TmaRuntimeCheck> extent =
+                  mlir::terrazzo::getStoreExtentCheck(desc, axisInfo))
+            checks->push_back(*extent);
+          // A store at a coordinate that is an argument the launcher found
+          // negative: pointers, no check that would always fail.
+          for (tile::DescStoreOp store :
+               mlir::terrazzo::getUnguardedStores(desc))
+            for (Value index : store.getIndices())
+              if (!mlir::terrazzo::isKnownNonNegative(index) &&
+                  mlir::terrazzo::isSpecializedArgument(index))
+                return;
+        }
         if (checks->empty())
           kept.insert(desc);
         else
@@ -155,6 +167,17 @@ struct LowerTensorDescriptorsPass
       // Those whose alignment is known only at run time (a base or strides
       // loaded from memory): TMA where it holds, pointers where not.
       mlir::terrazzo::versionForTma(candidates, kept);
+      // Stores at coordinates that may be negative: TMA where they are
+      // not, pointers where they are.
+      if (!keepUnvalidated) {
+        SmallVector<tile::DescStoreOp> unguarded;
+        getOperation()->walk([&](tile::MakeTensorDescOp desc) {
+          if (kept.contains(desc))
+            llvm::append_range(unguarded,
+                               mlir::terrazzo::getUnguardedStores(desc));
+        });
+        mlir::terrazzo::guardStoreCoordinates(unguarded);
+      }
     }
     SmallVector<Operation *> accesses;
     getOperation()->walk([&](Operation *op) {

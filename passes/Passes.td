@@ -519,12 +519,15 @@ def TerrazzoLowerTensorDescriptors
     dimension) and, by AxisInfo, a base aligned to 16 bytes, an innermost
     stride of 1 and other strides multiples of 16 bytes, and the innermost
     block coordinate a known multiple of 16 bytes.
-    Of those, descriptors stored through stay only with store coordinates
-    known not to be negative (a TMA store at a negative coordinate faults
-    on the H100; loads there are right) and an innermost extent known to be
-    a multiple of 16 bytes (a TMA store writes past an extent that is not,
-    up to the next 16 bytes), unless `keep-unvalidated`. The others are rewritten as above,
-    so either way every descriptor works.
+    Of those, descriptors stored through stay only with an innermost extent
+    known to be a multiple of 16 bytes (a TMA store writes past an extent
+    that is not, up to the next 16 bytes), and a store at coordinates not
+    known to be non-negative (a TMA store at a negative coordinate faults on
+    the H100; loads there are right) goes into the then branch of an
+    `scf.if` on their being so, with, in its else branch, the same store
+    through a copy of the descriptor, which is rewritten as above; neither
+    unless `keep-unvalidated`. The others are rewritten as above, so either
+    way every descriptor works.
 
     With `keep-tma`, a descriptor that fails only on what AxisInfo does not
     know of its base and strides (a base and row strides loaded from
@@ -533,7 +536,8 @@ def TerrazzoLowerTensorDescriptors
     ops of its block from the first such descriptor through the last op
     holding a use of one go into the then branch of an `scf.if` on the
     check (base a multiple of 16 bytes, strides whole 16 bytes, innermost
-    stride 1), where the descriptors stay for TMA, and a copy into its else
+    stride 1; for a descriptor stored through, an innermost extent of whole
+    16 bytes), where the descriptors stay for TMA, and a copy into its else
     branch, where they become pointer accesses; values the range defines
     and later ops use are the `scf.if`'s results. The descriptors of one
     block share one check; side-effect-free ops computing a checked value

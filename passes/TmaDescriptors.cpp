@@ -49,6 +49,16 @@ Operation *mlir::terrazzo::kernelOfStraightNest(Operation *op) {
   return nullptr;
 }
 
+bool mlir::terrazzo::isSpecializedArgument(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(def))
+      return false;
+    value = def->getOperand(0);
+  }
+  auto arg = cast<BlockArgument>(value);
+  return isa<func::FuncOp>(arg.getOwner()->getParentOp());
+}
+
 std::optional<SmallVector<TmaRuntimeCheck>>
 mlir::terrazzo::getTmaRuntimeChecks(tile::MakeTensorDescOp desc,
                                     const ModuleAxisInfoAnalysis &axisInfo) {
@@ -103,33 +113,43 @@ bool mlir::terrazzo::canLowerToTma(tile::MakeTensorDescOp desc,
   return checks && checks->empty();
 }
 
-bool mlir::terrazzo::isTmaValidated(tile::MakeTensorDescOp desc,
-                                    const ModuleAxisInfoAnalysis &axisInfo) {
-  RankedTensorType block = desc.getType().getBlockType();
-  // A TMA store of a box reaching past the tensor's innermost extent
-  // writes up to the next 16 bytes on the H100 (45 float32 columns:
-  // columns 45..47 written, scripts/tma-probe.py); stores need that extent
-  // known to be a multiple of 16 bytes. (1-D, 3-D and unswizzled blocks,
-  // which faulted in session 4 before the innermost-coordinate rule, ran
-  // correctly in the probe, tails included.)
+SmallVector<tile::DescStoreOp>
+mlir::terrazzo::getUnguardedStores(tile::MakeTensorDescOp desc) {
   // Loads at negative coordinates (the innermost one a whole number of 16
   // bytes) read zeros outside the tensor correctly; stores there fault
   // with an illegal instruction (scripts/tma-probe.py, negative-* cases:
   // float32 and float16 loads at (-8, -16), (0, -32), (-20, -64), ... right,
-  // in Triton 3.6 too; float32 stores at (-8, -16) fault). Stores need
-  // coordinates known not to be negative.
+  // in Triton 3.6 too; float32 stores at (-8, -16) fault).
   SmallVector<tile::DescStoreOp> stores;
   for (Operation *user : desc->getUsers())
     if (auto store = dyn_cast<tile::DescStoreOp>(user))
-      stores.push_back(store);
-  if (stores.empty())
-    return true;
-  for (tile::DescStoreOp store : stores)
-    if (!llvm::all_of(store.getIndices(),
-                      [](Value index) { return isKnownNonNegative(index); }))
-      return false;
-  int64_t extentBytes = knownDivisibility(axisInfo, desc.getShape().back()) *
-                        block.getElementTypeBitWidth() / 8;
-  return extentBytes % 16 == 0;
+      if (!llvm::all_of(store.getIndices(),
+                        [](Value index) { return isKnownNonNegative(index); }))
+        stores.push_back(store);
+  return stores;
 }
 
+std::optional<TmaRuntimeCheck>
+mlir::terrazzo::getStoreExtentCheck(tile::MakeTensorDescOp desc,
+                                    const ModuleAxisInfoAnalysis &axisInfo) {
+  // A TMA store of a box reaching past the tensor's innermost extent
+  // writes up to the next 16 bytes on the H100 (45 float32 columns:
+  // columns 45..47 written, scripts/tma-probe.py); stores need that extent
+  // a multiple of 16 bytes. (1-D, 3-D and unswizzled blocks, which faulted
+  // in session 4 before the innermost-coordinate rule, ran correctly in
+  // the probe, tails included.)
+  if (llvm::none_of(desc->getUsers(), llvm::IsaPred<tile::DescStoreOp>))
+    return std::nullopt;
+  RankedTensorType block = desc.getType().getBlockType();
+  int64_t elementBytes = block.getElementTypeBitWidth() / 8;
+  Value extent = desc.getShape().back();
+  if ((knownDivisibility(axisInfo, extent) * elementBytes) % 16 == 0)
+    return std::nullopt;
+  return TmaRuntimeCheck{extent, 16 / elementBytes};
+}
+
+bool mlir::terrazzo::isTmaValidated(tile::MakeTensorDescOp desc,
+                                    const ModuleAxisInfoAnalysis &axisInfo) {
+  return getUnguardedStores(desc).empty() &&
+         !getStoreExtentCheck(desc, axisInfo);
+}

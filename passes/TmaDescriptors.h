@@ -33,6 +33,13 @@ Operation *kernelOfStraightNest(Operation *op);
 bool canLowerToTma(tile::MakeTensorDescOp desc,
                    const ModuleAxisInfoAnalysis &axisInfo);
 
+/// Whether `value` is, through integer casts, an argument of the kernel.
+/// The launcher specialises those on their alignment (tile.divisibility)
+/// and sign (tile.nonnegative), so one that AxisInfo does not know to be
+/// aligned, or not negative, is not, at this launch: a check at run time
+/// would always fail.
+bool isSpecializedArgument(Value value);
+
 /// A fact TMA needs of a descriptor that AxisInfo does not know, to be
 /// checked at run time: `value` (an integer, or a pointer's address in
 /// bytes) is a multiple of `multiple`, or, where `multiple` is 0, equals 1
@@ -74,15 +81,32 @@ struct CheckedDescriptor {
 void versionForTma(ArrayRef<CheckedDescriptor> candidates,
                    DenseSet<Operation *> &kept);
 
+/// The stores through `desc` at coordinates not known to be non-negative
+/// (a TMA store at a negative coordinate faults on the H100; loads there
+/// are right).
+SmallVector<tile::DescStoreOp> getUnguardedStores(tile::MakeTensorDescOp desc);
+
+/// Where `desc` is stored through and AxisInfo does not know its innermost
+/// extent a whole number of 16 bytes, the check that it is (a TMA store
+/// writes past an extent that is not, up to the next 16 bytes).
+std::optional<TmaRuntimeCheck>
+getStoreExtentCheck(tile::MakeTensorDescOp desc,
+                    const ModuleAxisInfoAnalysis &axisInfo);
+
 /// Whether `desc` (one canLowerToTma accepts) is of the kind that runs
-/// correctly under TMA on the H100: loads always; for descriptors that are
-/// stored through, store coordinates known not to be negative (a TMA store
-/// at a negative coordinate faulted) and an innermost extent known to be a
-/// multiple of 16 bytes (a TMA store wrote up to the next 16 bytes past
-/// it).
-/// terrazzo-lower-tensor-descriptors keeps only these.
+/// correctly under TMA on the H100 as it is: loads always; for descriptors
+/// that are stored through, no unguarded store and no extent check
+/// (getUnguardedStores, getStoreExtentCheck). LoadsToDescriptors makes
+/// only these; terrazzo-lower-tensor-descriptors checks and guards the
+/// others at run time.
 bool isTmaValidated(tile::MakeTensorDescOp desc,
                     const ModuleAxisInfoAnalysis &axisInfo);
+
+/// Each of `stores` (through descriptors left for TMA) guarded by a check
+/// that its coordinates are not negative: the store in the then branch of
+/// an scf.if on it, and in the else branch the same store through a copy of
+/// its make_tensor_desc, which the pointer lowering then rewrites.
+void guardStoreCoordinates(ArrayRef<tile::DescStoreOp> stores);
 
 } // namespace mlir::terrazzo
 

@@ -15,19 +15,6 @@ using namespace mlir::terrazzo;
 
 namespace {
 
-/// Whether `value` is, through integer casts, an argument of the kernel.
-/// The launcher specialises those on their alignment (tile.divisibility),
-/// so one that AxisInfo does not know aligned is not, at this launch.
-bool isKernelArgument(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (!isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(def))
-      return false;
-    value = def->getOperand(0);
-  }
-  auto arg = cast<BlockArgument>(value);
-  return isa<func::FuncOp>(arg.getOwner()->getParentOp());
-}
-
 /// Whether `value` is defined before `first`, once the side-effect-free
 /// ops of `first`'s block that compute it from such values (the frontend's
 /// extension of a stride to i64, made right before its descriptor) move
@@ -118,7 +105,7 @@ void mlir::terrazzo::versionForTma(ArrayRef<CheckedDescriptor> candidates,
       // loads cannot be checked before it. Such descriptors keep the
       // pointer lowering.
       if (llvm::any_of(member->checks, [&](const TmaRuntimeCheck &check) {
-            return isKernelArgument(check.value) ||
+            return isSpecializedArgument(check.value) ||
                    !defineBefore(check.value, first, dominance);
           }))
         continue;
@@ -186,5 +173,31 @@ void mlir::terrazzo::versionForTma(ArrayRef<CheckedDescriptor> candidates,
       value.replaceUsesWithIf(result, [&](OpOperand &use) {
         return !ifOp->isAncestor(use.getOwner());
       });
+  }
+}
+
+void mlir::terrazzo::guardStoreCoordinates(ArrayRef<tile::DescStoreOp> stores) {
+  for (tile::DescStoreOp store : stores) {
+    OpBuilder b(store);
+    Location loc = store.getLoc();
+    Value all;
+    for (Value index : store.getIndices()) {
+      if (isKnownNonNegative(index))
+        continue;
+      Value zero = arith::ConstantIntOp::create(b, loc, index.getType(), 0);
+      Value holds =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero);
+      all = all ? arith::AndIOp::create(b, loc, all, holds) : holds;
+    }
+    if (!all)
+      continue;
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, all,
+                                  /*withElseRegion=*/true);
+    store->moveBefore(ifOp.thenBlock()->getTerminator());
+    // Elsewhere a store through a descriptor of its own, not left for TMA.
+    b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+    IRMapping mapping;
+    b.clone(*store.getDesc().getDefiningOp(), mapping);
+    b.clone(*store, mapping);
   }
 }

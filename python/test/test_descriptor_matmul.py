@@ -363,3 +363,51 @@ def test_negative_arguments_keep_pointer_loads():
     ir = str(compile_for(-32, "tile"))
     assert ir.count("tile.nonnegative") == 2
     assert "cp.async.bulk.tensor" not in compile_for(-32, "ptx")
+
+
+@triton.jit
+def store_at_rows_kernel(out, rows, N, BLOCK: tl.constexpr):
+    # Program p stores its block (values 1000 p + i * BLOCK + j) at row
+    # rows[p] of `out` (N columns) through a descriptor: the row is loaded,
+    # so its sign is known only at run time.
+    pid = tl.program_id(0)
+    row = tl.load(rows + pid)
+    desc = tl.make_tensor_descriptor(out, shape=[N, N], strides=[N, 1],
+                                     block_shape=[BLOCK, BLOCK])
+    offs = tl.arange(0, BLOCK)
+    block = (pid * 1000 + offs[:, None] * BLOCK + offs[None, :]).to(tl.float32)
+    desc.store([row, 0], block)
+
+
+def test_store_at_unknown_sign_is_guarded():
+    # A TMA store at a negative coordinate faults on the H100: the store is
+    # a TMA store under a check that the row is not negative, and a pointer
+    # store (masked to the tensor) where it is.
+    from terrazzo.runtime import driver
+    if not driver.extension_available():
+        pytest.skip("terrazzo._C is not built")
+    out, rows = np.zeros((64, 64), np.float32), np.zeros(4, np.int32)
+    ptx = store_at_rows_kernel.compile(out, rows, 64, BLOCK=32, stage="ptx", target="cuda:90")
+    assert "cp.async.bulk.tensor.2d.global.shared::cta" in ptx
+    assert "st.global" in ptx
+
+
+@pytest.mark.gpu
+def test_gpu_store_at_unknown_sign(torch_cuda):
+    # Rows -40 (nothing inside), -8 (the block's last 24 rows land in rows
+    # 0..23), 24, and 80 (its first 16 rows, the rest past the end); the
+    # blocks do not overlap: every element inside the tensor written by the
+    # program that covers it, nothing else touched.
+    torch = torch_cuda
+    n, block = 96, 32
+    rows = [-40, -8, 24, 80]
+    out = torch.full((n, n), -1.0, device="cuda")
+    store_at_rows_kernel[(len(rows),)](out, torch.tensor(rows, device="cuda",
+                                                         dtype=torch.int32), n, BLOCK=block)
+    want = np.full((n, n), -1.0, np.float32)
+    values = np.arange(block * block, dtype=np.float32).reshape(block, block)
+    for p, row in enumerate(rows):
+        for i in range(block):
+            if 0 <= row + i < n:
+                want[row + i, :block] = p * 1000 + values[i]
+    np.testing.assert_array_equal(out.cpu().numpy(), want)

@@ -628,10 +628,11 @@ def test_grouped_gemm_tma_ptx(t08):
 
 
 def test_grouped_loaded_strides_ptx(loaded_strides):
-    # Triton's tutorial-08 form: addresses and row strides loaded in the
-    # kernel, no hints. The code using the descriptors is versioned on their
-    # alignment: a K loop on pipelined TMA copies (sm_90) and, for rows that
-    # are not whole 16 bytes, one on pointer loads.
+    # Triton's tutorial-08 form: addresses, sizes and row strides loaded in
+    # the kernel, no hints. The code using the descriptors is versioned on
+    # their alignment: a K loop on pipelined TMA copies (sm_90) and C stored
+    # by TMA (where its coordinates are not negative) and, for rows that
+    # are not whole 16 bytes, a K loop on pointer loads.
     _needs_extension()
     addresses, ints = np.zeros(12, np.int64), np.zeros(12, np.int32)
     ptx = loaded_strides.grouped_gemm_loaded_kernel.compile(
@@ -641,6 +642,7 @@ def test_grouped_loaded_strides_ptx(loaded_strides):
     assert any("cp.async.bulk.tensor.2d.shared::cluster.global" in body and
                "mbarrier.try_wait" in body and "ld.global" not in body for body in loops)
     assert any("ld.global" in body and "cp.async.bulk" not in body for body in loops)
+    assert "cp.async.bulk.tensor.2d.global.shared::cta" in ptx
 
 
 @pytest.mark.gpu

@@ -153,17 +153,21 @@ func.func private @helper(%base: !tile.ptr<f32> {tile.divisibility = 16 : i32}, 
 
 // Loads at block coordinates that may be negative (an integer argument)
 // stay for TMA: the H100 reads zeros outside the tensor there. Must not
-// (unless keep-unvalidated): a store at such coordinates lowers to
-// pointers (a TMA store at a negative coordinate faulted). The store
+// (unless keep-unvalidated): a store at such a coordinate (a TMA store at
+// a negative coordinate faulted) lowers to pointers, with no check: an
+// argument without tile.nonnegative is negative at this launch. The store
 // through a maximum with 0, or at a signed remainder of a program id (the
-// dividend's sign) by anything, is kept.
+// dividend's sign) by anything, is kept, with no check either.
 // VALID-LABEL: func.func @maybe_negative
 // VALID: tile.desc_load
+// VALID-NOT: scf.if
 // VALID-NOT: tile.desc_store
 // VALID: tile.store
 // VALID-LABEL: func.func @clamped
+// VALID-NOT: scf.if
 // VALID: tile.desc_store
 // VALID-LABEL: func.func @remainder
+// VALID-NOT: scf.if
 // VALID: tile.desc_store
 // CHECK-LABEL: func.func @maybe_negative
 // CHECK: tile.desc_load
@@ -200,14 +204,19 @@ func.func @remainder(%base: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i
 // -----
 
 // A persistent loop over tiles: the induction variable counts up from the
-// program id by the number of programs, so the store at tile * 128 is kept.
-// Must not: the same loop with a step of unknown sign (an argument) lowers
-// the store to pointers.
+// program id by the number of programs, so the store at tile * 128 needs
+// no guard. Must not: the same loop with a step of unknown sign (an
+// argument) stores by TMA only under a check of the coordinate.
 // VALID-LABEL: func.func @persistent_tiles
 // VALID: scf.for
+// VALID-NOT: scf.if
 // VALID: tile.desc_store
 // VALID-LABEL: func.func @step_of_unknown_sign
-// VALID-NOT: tile.desc_store
+// VALID: scf.for
+// VALID: arith.cmpi sge
+// VALID-NEXT: scf.if
+// VALID-NEXT: tile.desc_store
+// VALID-NEXT: } else {
 // VALID: tile.store
 // CHECK-LABEL: func.func @persistent_tiles
 // CHECK: tile.desc_store
@@ -501,4 +510,44 @@ func.func @versioned_together(%addrs: !tile.ptr<i64> {tile.divisibility = 16 : i
   %vb = tile.desc_load %db[%c0i, %c0i] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
   %s = arith.addf %va, %vb : tensor<64x64xf16>
   return %s : tensor<64x64xf16>
+}
+
+// -----
+
+// A descriptor stored through, made from a loaded base, row stride and
+// column count, at a loaded row (which may be negative): the column count
+// joins the alignment check (a TMA store writes past an extent that is not
+// a whole 16 bytes), and in the then branch the store is also guarded by a
+// check of its row.
+// VALID-LABEL: func.func @versioned_store
+// VALID: %[[N:.+]] = tile.load %{{.+}} : !tile.ptr<i32>
+// VALID: %[[ROW:.+]] = tile.load %{{.+}} : !tile.ptr<i32>
+// VALID: %[[C7:.+]] = arith.constant 7 : i32
+// VALID: arith.andi %[[N]], %[[C7]] : i32
+// VALID: scf.if
+// VALID-NEXT: tile.make_tensor_desc
+// VALID: arith.cmpi sge, %[[ROW]]
+// VALID-NEXT: scf.if
+// VALID-NEXT: tile.desc_store
+// VALID-NEXT: } else {
+// VALID: tile.store
+// VALID: } else {
+// VALID-NOT: tile.desc_store
+// VALID: tile.store
+// VALID: return
+func.func @versioned_store(%addrs: !tile.ptr<i64> {tile.divisibility = 16 : i32}, %row: i32, %m: i32, %v: tensor<64x64xf16>) {
+  %c0i = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %a = tile.load %addrs : !tile.ptr<i64>
+  %base = tile.int_to_ptr %a : i64 -> !tile.ptr<f16>
+  %np = tile.addptr %addrs, %row : !tile.ptr<i64>, i32
+  %n64 = tile.load %np : !tile.ptr<i64>
+  %ns = tile.bitcast %np : !tile.ptr<i64> -> !tile.ptr<i32>
+  %n2 = tile.load %ns : !tile.ptr<i32>
+  %ld = arith.extsi %n2 : i32 to i64
+  %rp = tile.addptr %ns, %m : !tile.ptr<i32>, i32
+  %r = tile.load %rp : !tile.ptr<i32>
+  %d = tile.make_tensor_desc %base, [%m, %n2], [%ld, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  tile.desc_store %d[%r, %c0i], %v : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
+  return
 }
