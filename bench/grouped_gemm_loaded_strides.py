@@ -9,7 +9,8 @@ not: terrazzo-lower-tensor-descriptors). This script checks both paths
 K, which are not) against float64 and times the kernel, beside the same
 source under Triton, tutorial 08's TMA form (whose alignment the launcher
 checks and the kernel states with tl.multiple_of), the same kernel with
-such hints (terrazzo-hinted: no check, no pointer version) and a loop of
+alignment hints (terrazzo-aligned: no alignment check, no pointer version)
+or also clamped coordinates (terrazzo-hinted: no check at all), and a loop of
 torch.matmul calls.
 
     PYTHONPATH=<built terrazzo> python3 bench/grouped_gemm_loaded_strides.py \\
@@ -37,16 +38,17 @@ from loading import load_tutorial  # noqa: E402
 def grouped_gemm_loaded_kernel(addresses, sizes, strides, count, DTYPE: tl.constexpr,
                                PROGRAMS: tl.constexpr, BLOCK_M: tl.constexpr,
                                BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                               HINTED: tl.constexpr = False):
+                               HINTED: tl.constexpr = 0):
     # Problem g: C_g (M x N) = A_g (M x K) @ B_g (K x N), all row-major with
     # row strides lda, ldb, ldc, at the addresses 3g, 3g + 1 and 3g + 2 of
     # `addresses`. The tiles of all problems are numbered one after the
-    # other; program p takes tiles p, p + PROGRAMS, ... With HINTED the
-    # kernel states what Triton's tutorial does not: that the addresses, row
-    # strides and N are whole 16 bytes (tl.multiple_of) and the tile
-    # coordinates not negative (tl.maximum with 0). The compiler then needs
-    # no check and stores C by TMA: a reference for the checked code, for
-    # aligned problems only.
+    # other; program p takes tiles p, p + PROGRAMS, ... HINTED states
+    # what Triton's tutorial does not: 1, that the addresses, row strides
+    # and N are whole 16 bytes (tl.multiple_of: no alignment check, no
+    # second version, the stores' check of their coordinates kept); 2,
+    # also that the tile coordinates are not negative (tl.maximum with 0:
+    # no check at all). References for the checked code, for aligned
+    # problems only.
     pid = tl.program_id(0)
     before = 0  # tiles of the problems before g
     for g in range(count):
@@ -81,7 +83,7 @@ def grouped_gemm_loaded_kernel(addresses, sizes, strides, count, DTYPE: tl.const
             for t in range(first, end, PROGRAMS):
                 row = (t - before) // tiles_n * BLOCK_M
                 column = (t - before) % tiles_n * BLOCK_N
-                if HINTED:  # not negative (TMA stores need that known)
+                if HINTED == 2:  # not negative (TMA stores need that known)
                     row = tl.maximum(row, 0)
                     column = tl.maximum(column, 0)
                 accumulator = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
@@ -111,7 +113,7 @@ class Grouped:
     """The kernel (compiled by `lib`: Terrazzo, or Triton for the same
     source) over a list of (A, B, C) problems, its tables made once."""
 
-    def __init__(self, lib, kernel, triples, hinted=False):
+    def __init__(self, lib, kernel, triples, hinted=0):
         self.lib, self.kernel, self.triples, self.hinted = lib, kernel, triples, hinted
         flat = [t for triple in triples for t in triple]
         self.addresses = torch.tensor([t.data_ptr() for t in flat], device="cuda",
@@ -168,8 +170,10 @@ def main():
         # The pointer path: A's rows not a whole 16 bytes.
         unaligned = problems(shapes, dtype, aligned=False)
         runs["terrazzo-unaligned"] = Grouped(triton, grouped_gemm_loaded_kernel, unaligned)
+        runs["terrazzo-aligned"] = Grouped(triton, grouped_gemm_loaded_kernel,
+                                           problems(shapes, dtype), hinted=1)
         runs["terrazzo-hinted"] = Grouped(triton, grouped_gemm_loaded_kernel,
-                                          problems(shapes, dtype), hinted=True)
+                                          problems(shapes, dtype), hinted=2)
         if triton_version is not None:
             runs["triton"] = Grouped(real, triton_version, problems(shapes, dtype))
         a_list = [a.contiguous() for a, _, _ in triples]

@@ -359,13 +359,15 @@ def make_matmuls(lib, pointer_kernel, tma_kernel, configs, subtile_configs):
     torch._scaled_mm takes it); scales are float32 tensors, one element
     each or M and N of them. In the interpreter (no GPU) the grid is 3
     programs, so that each loops over several tiles."""
-    pointer = lib.autotune(configs=configs, key=["M", "N", "K"])(pointer_kernel)
-    tma = lib.autotune(configs=configs, key=["M", "N", "K"])(tma_kernel)
-    flat = lib.autotune(configs=configs, key=["M", "N", "K"])(tma_kernel)
-    specialized = lib.autotune(configs=configs, key=["M", "N", "K"])(tma_kernel)
-    subtiled = lib.autotune(configs=subtile_configs, key=["M", "N", "K"])(tma_kernel)
-    specialized_subtiled = lib.autotune(configs=subtile_configs,
-                                        key=["M", "N", "K"])(tma_kernel)
+    # The scaling is part of the key: row scales take shared memory of
+    # their own, so the best configuration with tensor scales may not fit.
+    key = ["M", "N", "K", "SCALING"]
+    pointer = lib.autotune(configs=configs, key=key)(pointer_kernel)
+    tma = lib.autotune(configs=configs, key=key)(tma_kernel)
+    flat = lib.autotune(configs=configs, key=key)(tma_kernel)
+    specialized = lib.autotune(configs=configs, key=key)(tma_kernel)
+    subtiled = lib.autotune(configs=subtile_configs, key=key)(tma_kernel)
+    specialized_subtiled = lib.autotune(configs=subtile_configs, key=key)(tma_kernel)
 
     def prepare(a, b, out_dtype):
         assert a.shape[1] == b.shape[0], "incompatible dimensions"
