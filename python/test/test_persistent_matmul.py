@@ -700,3 +700,14 @@ def test_gpu_split_k_tma_every_config(torch_cuda, skinny, m, n, k, b_nk, rng):
         assert not torch.isnan(c).any(), config
         err = ((c.double() - want).norm() / want.norm()).item()
         assert err < 1e-2, f"{config}: {err}"
+
+
+def test_autotuners_keyed_on_the_scaling(t09):
+    # A configuration tuned with tensor scales may not fit with row scales
+    # (their loads take shared memory): each scaling is tuned on its own.
+    matmuls = t09.make_matmuls(triton, t09.matmul_persistent_kernel,
+                               t09.matmul_tma_persistent_kernel,
+                               t09.persistent_configs(fp8=True),
+                               t09.persistent_configs(fp8=True, subtile=True))
+    for name, run in matmuls.items():
+        assert run.autotuner.keys == ["M", "N", "K", "SCALING"], name
