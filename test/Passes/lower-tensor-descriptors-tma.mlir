@@ -551,3 +551,33 @@ func.func @versioned_store(%addrs: !tile.ptr<i64> {tile.divisibility = 16 : i32}
   tile.desc_store %d[%r, %c0i], %v : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
   return
 }
+
+// -----
+
+// Must not: a second descriptor whose row stride is loaded after the
+// first descriptor is made (a load does not move in front of the check)
+// is not versioned: the first is, and the second reads through pointers
+// in both branches.
+// VALID-LABEL: func.func @loaded_inside_the_range
+// VALID: scf.if
+// VALID-NEXT: tile.make_tensor_desc
+// VALID-NOT: tile.make_tensor_desc
+// VALID: tile.desc_load
+// VALID-NOT: tile.desc_load
+// VALID: } else {
+// VALID-NOT: tile.desc_load
+// VALID: return
+func.func @loaded_inside_the_range(%addrs: !tile.ptr<i64> {tile.divisibility = 16 : i32}, %lds: !tile.ptr<i64> {tile.divisibility = 16 : i32}, %m: i32, %k: i32) -> tensor<64x64xf16> {
+  %c0i = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %a = tile.load %addrs : !tile.ptr<i64>
+  %ap = tile.int_to_ptr %a : i64 -> !tile.ptr<f16>
+  %lda = tile.load %lds : !tile.ptr<i64>
+  %da = tile.make_tensor_desc %ap, [%m, %k], [%lda, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %ldb = tile.load %lds : !tile.ptr<i64>
+  %db = tile.make_tensor_desc %ap, [%m, %k], [%ldb, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %va = tile.desc_load %da[%c0i, %c0i] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  %vb = tile.desc_load %db[%c0i, %c0i] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  %s = arith.addf %va, %vb : tensor<64x64xf16>
+  return %s : tensor<64x64xf16>
+}
