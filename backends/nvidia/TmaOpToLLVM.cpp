@@ -26,6 +26,7 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <string>
@@ -312,10 +313,23 @@ struct MBarrierInitOpConversion
   matchAndRewrite(tilegpu::MBarrierInitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    // The init is a write of the generic proxy; the TMA copies that
+    // complete transactions on the barrier act through the async proxy,
+    // which sees it only after fence.mbarrier_init (CUTLASS's
+    // fence_barrier_init), once after a group of inits (side-effect-free
+    // ops between them aside). Without it, a barrier initialised again in
+    // a loop, in memory that other buffers used in between, may be seen by
+    // the copies in its old state.
+    Operation *next = op->getNextNode();
+    while (next && isPure(next))
+      next = next->getNextNode();
+    bool lastOfGroup = !isa_and_nonnull<tilegpu::MBarrierInitOp>(next);
     onThreadZero(rewriter, loc, target, [&] {
       NVVM::MBarrierInitOp::create(
           rewriter, loc, adaptor.getBarrier(),
           i32Constant(rewriter, loc, op.getCount()), Value());
+      if (lastOfGroup)
+        NVVM::FenceMbarrierInitOp::create(rewriter, loc);
     });
     rewriter.eraseOp(op);
     return success();

@@ -24,6 +24,8 @@
 // CHECK: mbarrier.init.shared.b64 [global_smem+[[BAR0:[0-9]+]]], %r{{[0-9]+}};
 // CHECK-NEXT: mbarrier.init.shared.b64 [global_smem+[[BAR1:[0-9]+]]], %r{{[0-9]+}};
 // CHECK-NEXT: mbarrier.init.shared.b64 [global_smem+{{[0-9]+}}], %r{{[0-9]+}};
+// One fence after the group makes the inits visible to the TMA copies.
+// CHECK-NEXT: fence.mbarrier_init.release.cluster;
 // CHECK: bar.sync 0;
 // CHECK-NOT: bar.sync
 // CHECK: mov.b32 %[[TX:r[0-9]+]], 16384;

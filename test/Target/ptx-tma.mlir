@@ -87,6 +87,7 @@
 // CHECK: fence.proxy.tensormap::generic.acquire.gpu
 // CHECK-NEXT: fence.proxy.tensormap::generic.acquire.gpu
 // CHECK: mbarrier.init.shared.b64 [global_smem+{{[0-9]+}}], %r{{[0-9]+}};
+// CHECK-NEXT: fence.mbarrier_init.release.cluster;
 // CHECK: bar.sync 0;
 // CHECK: mov.b32 %[[TX:r[0-9]+]], 8192;
 // CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [{{.*}}], %[[TX]];
