@@ -105,6 +105,14 @@ std::optional<SharedRange> bufferRange(Value buffer) {
 
 class BarrierInsertion {
 public:
+  /// The memory TMA copies write in `func` (a producer warp group's
+  /// included).
+  explicit BarrierInsertion(func::FuncOp func) {
+    func.walk([&](tilegpu::AsyncTMACopyGlobalToLocalOp copy) {
+      Pending::add(tmaWritten, *bufferRange(copy.getResult()));
+    });
+  }
+
   /// Walks `block` from `state`; inserts barriers when `insert` is set.
   Pending walk(Block &block, Pending state, bool insert) {
     for (Operation &op : block)
@@ -113,6 +121,8 @@ public:
   }
 
 private:
+  SmallVector<SharedRange> tmaWritten;
+
   void barrierBefore(Operation *op, Pending &state, bool insert) {
     state.clear();
     if (!insert)
@@ -130,6 +140,21 @@ private:
     if (state.writeConflicts(range))
       barrierBefore(op, state, insert);
     Pending::add(state.writes, range);
+    fenceForTma(op, range, insert);
+  }
+  /// A generic-proxy write to memory that a TMA copy writes too (an
+  /// mbarrier or scratch that the copy's buffer reuses, say) is followed by
+  /// a proxy fence of the writing threads: a barrier orders it between
+  /// threads but not before the async proxy's writes. The barrier (or the
+  /// mbarrier hand-over to a producer warp group) that the copy needs after
+  /// the write comes from the conflicts as before.
+  void fenceForTma(Operation *op, SharedRange range, bool insert) {
+    if (!insert || !Pending::anyOverlap(tmaWritten, range) ||
+        isa_and_nonnull<tilegpu::FenceAsyncSharedOp>(op->getNextNode()))
+      return;
+    OpBuilder builder(op->getContext());
+    builder.setInsertionPointAfter(op);
+    tilegpu::FenceAsyncSharedOp::create(builder, op->getLoc());
   }
 
   void visit(Operation *op, Pending &state, bool insert) {
@@ -157,6 +182,7 @@ private:
         if (state.readConflicts(range))
           barrierBefore(op, state, insert);
         Pending::add(state.writes, range);
+        fenceForTma(op, range, insert);
         return;
       }
       write(op, range, state, insert);
@@ -216,6 +242,7 @@ private:
       if (!state.empty())
         barrierBefore(op, state, insert);
       Pending::add(state.writes, kEverything);
+      fenceForTma(op, kEverything, insert);
       return;
     }
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
@@ -328,7 +355,7 @@ struct InsertBarriersPass
     getOperation().walk([&](func::FuncOp func) {
       if (func.isExternal())
         return;
-      BarrierInsertion insertion;
+      BarrierInsertion insertion(func);
       insertion.walk(func.getBody().front(), Pending(), /*insert=*/true);
     });
   }

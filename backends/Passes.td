@@ -95,7 +95,14 @@ def TerrazzoInsertBarriers
     barrier, or a TMA refill of a buffer its readers released on an
     mbarrier) only waits for pending writes. A `memdesc_index` with a
     constant index is its own buffer of the stack, otherwise the whole
-    stack.
+    stack. A write through the generic proxy (a store, scratch, an
+    mbarrier's init or inval, a call) to memory that a TMA copy of the
+    function also writes (the copy's buffer reusing that memory) is
+    followed by a `tilegpu.fence_async_shared` of the writing threads: a
+    barrier orders it between threads, not before the async proxy's
+    writes; the barrier the copy needs after it comes from the conflict.
+    Fencing right after the write keeps the fence where the write is (once
+    in front of a loop of refills, not in the loop).
     Run after terrazzo-allocate-shared-memory.
   }];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];

@@ -513,3 +513,86 @@ module attributes {"tilegpu.num-warps" = 8 : i32, "tilegpu.total-num-warps" = 12
     return %x : tensor<256xf32, #blocked>
   }
 }
+
+// -----
+
+// A generic-proxy write to memory that a TMA copy writes too (scratch or
+// an mbarrier whose memory the copy's buffer reuses): the writing threads
+// fence it for the async proxy (fence.proxy.async) right after writing;
+// the barrier the copy needs after the write comes from the conflict as
+// before. A write beside every TMA buffer gets no fence (the second
+// function). The fence follows the write, so that a write in front of a
+// loop of refills is fenced once, in front of the loop, and the loop gets
+// none (the third function).
+// CHECK-LABEL: func.func private @tma_over_generic_writes
+// CHECK: tilegpu.local_store
+// CHECK-NEXT: tilegpu.fence_async_shared
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_load
+// CHECK-NEXT: tilegpu.local_alloc
+// CHECK-NEXT: tilegpu.mbarrier_expect_tx
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.async_tma_copy_global_to_local
+// CHECK-LABEL: func.func private @tma_beside_generic_writes
+// CHECK-NOT: tilegpu.fence_async_shared
+// CHECK: tilegpu.async_tma_copy_global_to_local
+// CHECK-LABEL: func.func private @refills_after_a_generic_write
+// CHECK: tilegpu.mbarrier_inval
+// CHECK-NEXT: tilegpu.fence_async_shared
+// CHECK: scf.for
+// CHECK-NOT: tilegpu.fence_async_shared
+// CHECK-NOT: tilegpu.barrier
+// CHECK: tilegpu.mbarrier_wait
+// CHECK-NEXT: }
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#bar2 = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#blocked = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#flat = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @tma_over_generic_writes(%map: !tile.ptr<i8>, %x: tensor<256xf32, #blocked>) -> tensor<256xf32, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %bar = tilegpu.local_alloc {tilegpu.buffer_offset = 8192 : i64} : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.mbarrier_init %bar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    %tmp = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<256xf32, #flat, mutable>
+    tilegpu.local_store %x, %tmp : tensor<256xf32, #blocked> -> !tilegpu.memdesc<256xf32, #flat, mutable>
+    %y = tilegpu.local_load %tmp : !tilegpu.memdesc<256xf32, #flat, mutable> -> tensor<256xf32, #blocked>
+    %buf = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+    tilegpu.mbarrier_expect_tx %bar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.async_tma_copy_global_to_local %map[%c0, %c0] %buf, %bar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.mbarrier_wait %bar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    return %y : tensor<256xf32, #blocked>
+  }
+  func.func private @tma_beside_generic_writes(%map: !tile.ptr<i8>, %x: tensor<256xf32, #blocked>) -> tensor<256xf32, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %bar = tilegpu.local_alloc {tilegpu.buffer_offset = 8192 : i64} : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.mbarrier_init %bar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    %tmp = tilegpu.local_alloc {tilegpu.buffer_offset = 9216 : i64} : () -> !tilegpu.memdesc<256xf32, #flat, mutable>
+    tilegpu.local_store %x, %tmp : tensor<256xf32, #blocked> -> !tilegpu.memdesc<256xf32, #flat, mutable>
+    %y = tilegpu.local_load %tmp : !tilegpu.memdesc<256xf32, #flat, mutable> -> tensor<256xf32, #blocked>
+    %buf = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+    tilegpu.mbarrier_expect_tx %bar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.async_tma_copy_global_to_local %map[%c0, %c0] %buf, %bar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.mbarrier_wait %bar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    return %y : tensor<256xf32, #blocked>
+  }
+  func.func private @refills_after_a_generic_write(%map: !tile.ptr<i8>, %k: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %once = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.mbarrier_init %once, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.mbarrier_inval %once : !tilegpu.memdesc<1xi64, #bar, mutable>
+    %stack = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<2x64x64xf16, #nv, mutable>
+    %bars = tilegpu.local_alloc {tilegpu.buffer_offset = 16384 : i64} : () -> !tilegpu.memdesc<2x1xi64, #bar2, mutable>
+    tilegpu.barrier
+    scf.for %i = %c0 to %k step %c1 : i32 {
+      %b = tilegpu.memdesc_index %bars[%i] : !tilegpu.memdesc<2x1xi64, #bar2, mutable> -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      %s = tilegpu.memdesc_index %stack[%i] : !tilegpu.memdesc<2x64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      tilegpu.mbarrier_expect_tx %b, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %map[%c0, %i] %s, %b {tilegpu.reads_retired} : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %b, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      scf.yield
+    }
+    return
+  }
+}

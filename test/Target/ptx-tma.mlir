@@ -85,7 +85,7 @@
 // CHECK-NOT: fence.proxy.tensormap
 // CHECK: bar.sync 0;
 // CHECK: fence.proxy.tensormap::generic.acquire.gpu
-// CHECK-NEXT: fence.proxy.tensormap::generic.acquire.gpu
+// CHECK: fence.proxy.tensormap::generic.acquire.gpu
 // CHECK: mbarrier.init.shared.b64 [global_smem+{{[0-9]+}}], %r{{[0-9]+}};
 // CHECK-NEXT: fence.mbarrier_init.release.cluster;
 // CHECK: bar.sync 0;
