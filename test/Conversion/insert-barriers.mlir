@@ -596,3 +596,47 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
     return
   }
 }
+
+// -----
+
+// A warp_specialize whose consumers write, through the generic proxy,
+// memory that the producer's TMA copies write too (an epilogue's scratch
+// over the next tile's buffer, say): the consumers fence after the write,
+// before they hand the memory over (the mbarrier arrival that the
+// producer waits for); the producer gets neither fence nor barrier.
+// CHECK-LABEL: func.func @consumer_writes_under_producer_copies
+// CHECK: tilegpu.warp_specialize
+// CHECK: tilegpu.local_store
+// CHECK-NEXT: tilegpu.fence_async_shared
+// CHECK: tilegpu.mbarrier_arrive
+// CHECK: } producer {
+// CHECK-NOT: tilegpu.barrier
+// CHECK-NOT: tilegpu.fence_async_shared
+// CHECK: tilegpu.partition_end
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#blocked = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+#flat = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"tilegpu.num-warps" = 8 : i32, "tilegpu.total-num-warps" = 12 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @consumer_writes_under_producer_copies(%map: !tile.ptr<i8>, %x: tensor<256xf32, #blocked>) {
+    %c0 = arith.constant 0 : i32
+    %buf = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+    %full = tilegpu.local_alloc {tilegpu.buffer_offset = 8192 : i64} : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+    %empty = tilegpu.local_alloc {tilegpu.buffer_offset = 8200 : i64} : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+    %tmp = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<256xf32, #flat, mutable>
+    tilegpu.mbarrier_init %full, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.mbarrier_init %empty, 8 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.warp_specialize producer_warps = 4 registers = 40, 232 {
+      tilegpu.local_store %x, %tmp : tensor<256xf32, #blocked> -> !tilegpu.memdesc<256xf32, #flat, mutable>
+      tilegpu.mbarrier_arrive %empty : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %full, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.partition_end
+    } producer {
+      tilegpu.mbarrier_wait %empty, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %full, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %map[%c0, %c0] %buf, %full : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.partition_end
+    }
+    return
+  }
+}
