@@ -521,9 +521,10 @@ module attributes {"tilegpu.num-warps" = 8 : i32, "tilegpu.total-num-warps" = 12
 // fence it for the async proxy (fence.proxy.async) right after writing;
 // the barrier the copy needs after the write comes from the conflict as
 // before. A write beside every TMA buffer gets no fence (the second
-// function). The fence follows the write, so that a write in front of a
-// loop of refills is fenced once, in front of the loop, and the loop gets
-// none (the third function).
+// function), nor does one that the next op fences already (the third).
+// The fence follows the write, so that a write in front of a loop of
+// refills is fenced once, in front of the loop, and the loop gets none
+// (the fourth function).
 // CHECK-LABEL: func.func private @tma_over_generic_writes
 // CHECK: tilegpu.local_store
 // CHECK-NEXT: tilegpu.fence_async_shared
@@ -534,6 +535,11 @@ module attributes {"tilegpu.num-warps" = 8 : i32, "tilegpu.total-num-warps" = 12
 // CHECK-NEXT: tilegpu.barrier
 // CHECK-NEXT: tilegpu.async_tma_copy_global_to_local
 // CHECK-LABEL: func.func private @tma_beside_generic_writes
+// CHECK-NOT: tilegpu.fence_async_shared
+// CHECK: tilegpu.async_tma_copy_global_to_local
+// CHECK-LABEL: func.func private @already_fenced
+// CHECK: tilegpu.local_store
+// CHECK-NEXT: tilegpu.fence_async_shared %{{.*}} :
 // CHECK-NOT: tilegpu.fence_async_shared
 // CHECK: tilegpu.async_tma_copy_global_to_local
 // CHECK-LABEL: func.func private @refills_after_a_generic_write
@@ -575,6 +581,19 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
     tilegpu.async_tma_copy_global_to_local %map[%c0, %c0] %buf, %bar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
     tilegpu.mbarrier_wait %bar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
     return %y : tensor<256xf32, #blocked>
+  }
+  func.func private @already_fenced(%map: !tile.ptr<i8>, %x: tensor<256xf32, #blocked>) {
+    %c0 = arith.constant 0 : i32
+    %bar = tilegpu.local_alloc {tilegpu.buffer_offset = 8192 : i64} : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.mbarrier_init %bar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    %tmp = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<256xf32, #flat, mutable>
+    tilegpu.local_store %x, %tmp : tensor<256xf32, #blocked> -> !tilegpu.memdesc<256xf32, #flat, mutable>
+    tilegpu.fence_async_shared %tmp : !tilegpu.memdesc<256xf32, #flat, mutable>
+    %buf = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+    tilegpu.mbarrier_expect_tx %bar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.async_tma_copy_global_to_local %map[%c0, %c0] %buf, %bar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.mbarrier_wait %bar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    return
   }
   func.func private @refills_after_a_generic_write(%map: !tile.ptr<i8>, %k: i32) {
     %c0 = arith.constant 0 : i32
