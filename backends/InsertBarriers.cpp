@@ -149,8 +149,7 @@ private:
   /// mbarrier hand-over to a producer warp group) that the copy needs after
   /// the write comes from the conflicts as before.
   void fenceForTma(Operation *op, SharedRange range, bool insert) {
-    if (!insert || !Pending::anyOverlap(tmaWritten, range) ||
-        isa_and_nonnull<tilegpu::FenceAsyncSharedOp>(op->getNextNode()))
+    if (!insert || !Pending::anyOverlap(tmaWritten, range))
       return;
     OpBuilder builder(op->getContext());
     builder.setInsertionPointAfter(op);
@@ -348,6 +347,27 @@ private:
   }
 };
 
+/// Whether a later op of `fence`'s block fences the thread's generic
+/// writes again (another fence, or a wgmma whose lowering fences its
+/// operands) before anything that could let a TMA copy start after it: a
+/// barrier, a copy, an mbarrier arrival, a call, an op with regions or
+/// with scratch (whose lowering passes barriers). fence.proxy.async orders
+/// all of the thread's earlier generic writes, so `fence` is then
+/// redundant.
+bool fencedAgainLater(tilegpu::FenceAsyncSharedOp fence) {
+  for (Operation *op = fence->getNextNode(); op; op = op->getNextNode()) {
+    if (isa<tilegpu::FenceAsyncSharedOp>(op))
+      return true;
+    if (isa<tilegpu::WarpGroupDotOp>(op) && wgmmaNeedsProxyFence(op))
+      return true;
+    if (isa<tilegpu::BarrierOp, tilegpu::AsyncTMACopyGlobalToLocalOp,
+            tilegpu::MBarrierArriveOp, func::CallOp>(op) ||
+        op->getNumRegions() != 0 || getScratchRange(op))
+      return false;
+  }
+  return false;
+}
+
 struct InsertBarriersPass
     : public mlir::terrazzo::impl::TerrazzoInsertBarriersBase<
           InsertBarriersPass> {
@@ -357,6 +377,14 @@ struct InsertBarriersPass
         return;
       BarrierInsertion insertion(func);
       insertion.walk(func.getBody().front(), Pending(), /*insert=*/true);
+      // The fences fenceForTma added that a later op repeats.
+      SmallVector<tilegpu::FenceAsyncSharedOp> redundant;
+      func.walk([&](tilegpu::FenceAsyncSharedOp fence) {
+        if (fence.getBuffers().empty() && fencedAgainLater(fence))
+          redundant.push_back(fence);
+      });
+      for (tilegpu::FenceAsyncSharedOp fence : redundant)
+        fence.erase();
     });
   }
 };

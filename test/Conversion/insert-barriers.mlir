@@ -659,3 +659,57 @@ module attributes {"tilegpu.num-warps" = 8 : i32, "tilegpu.total-num-warps" = 12
     return
   }
 }
+
+// -----
+
+// The fence after a generic write is left out where a later op of the
+// block fences again before anything could let a copy start: a wgmma
+// whose operands generic stores wrote fences them in its lowering (the
+// first function; its B lies where a later TMA copy writes). A barrier in
+// between keeps it (the second function: another thread may issue the copy
+// once past the barrier, before this thread's later fence).
+// CHECK-LABEL: func.func private @dot_fences_its_operands
+// CHECK: tilegpu.local_alloc %
+// CHECK-NOT: tilegpu.fence_async_shared
+// CHECK: tilegpu.warp_group_dot
+// CHECK-LABEL: func.func private @barrier_before_the_later_fence
+// CHECK: tilegpu.local_store
+// CHECK-NEXT: tilegpu.fence_async_shared
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_alloc
+// CHECK-NEXT: tilegpu.fence_async_shared
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#s = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#flat = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @dot_fences_its_operands(%map: !tile.ptr<i8>, %q: tensor<64x64xf16, #blocked>, %k: tensor<64x64xf16, #blocked>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %qs = tilegpu.local_alloc %q {tilegpu.buffer_offset = 0 : i64} : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #s>
+    %ks = tilegpu.local_alloc %k {tilegpu.buffer_offset = 8192 : i64} : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #s>
+    %d = tilegpu.warp_group_dot %qs, %ks, %c : !tilegpu.memdesc<64x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf32, #mma>
+    %bar = tilegpu.local_alloc {tilegpu.buffer_offset = 16384 : i64} : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.mbarrier_init %bar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    %buf = tilegpu.local_alloc {tilegpu.buffer_offset = 8192 : i64} : () -> !tilegpu.memdesc<64x64xf16, #s, mutable>
+    tilegpu.mbarrier_expect_tx %bar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.async_tma_copy_global_to_local %map[%c0, %c0] %buf, %bar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #s, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.mbarrier_wait %bar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    return %d : tensor<64x64xf32, #mma>
+  }
+  func.func private @barrier_before_the_later_fence(%map: !tile.ptr<i8>, %x: tensor<256xf32, #b1>) {
+    %c0 = arith.constant 0 : i32
+    %bar = tilegpu.local_alloc {tilegpu.buffer_offset = 8192 : i64} : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.mbarrier_init %bar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    %tmp = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<256xf32, #flat, mutable>
+    tilegpu.local_store %x, %tmp : tensor<256xf32, #b1> -> !tilegpu.memdesc<256xf32, #flat, mutable>
+    tilegpu.barrier
+    %buf = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<64x64xf16, #s, mutable>
+    tilegpu.fence_async_shared
+    tilegpu.mbarrier_expect_tx %bar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.async_tma_copy_global_to_local %map[%c0, %c0] %buf, %bar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #s, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+    tilegpu.mbarrier_wait %bar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    return
+  }
+}
