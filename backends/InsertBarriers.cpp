@@ -8,6 +8,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <limits>
 
@@ -349,20 +350,23 @@ private:
 
 /// Whether a later op of `fence`'s block fences the thread's generic
 /// writes again (another fence, or a wgmma whose lowering fences its
-/// operands) before anything that could let a TMA copy start after it: a
-/// barrier, a copy, an mbarrier arrival, a call, an op with regions or
-/// with scratch (whose lowering passes barriers). fence.proxy.async orders
-/// all of the thread's earlier generic writes, so `fence` is then
-/// redundant.
+/// operands) before anything else could happen through the async proxy or
+/// hand memory to another thread: only generic shared-memory accesses,
+/// mbarrier inits and invals, views and ops without memory effects may
+/// come between. fence.proxy.async orders all of the thread's earlier
+/// generic writes, so `fence` is then redundant.
 bool fencedAgainLater(tilegpu::FenceAsyncSharedOp fence) {
   for (Operation *op = fence->getNextNode(); op; op = op->getNextNode()) {
     if (isa<tilegpu::FenceAsyncSharedOp>(op))
       return true;
     if (isa<tilegpu::WarpGroupDotOp>(op) && wgmmaNeedsProxyFence(op))
       return true;
-    if (isa<tilegpu::BarrierOp, tilegpu::AsyncTMACopyGlobalToLocalOp,
-            tilegpu::MBarrierArriveOp, func::CallOp>(op) ||
-        op->getNumRegions() != 0 || getScratchRange(op))
+    if (getScratchRange(op) || op->getNumRegions() != 0)
+      return false;
+    if (!isa<tilegpu::LocalAllocOp, tilegpu::LocalStoreOp, tilegpu::LocalLoadOp,
+             tilegpu::MemDescIndexOp, tilegpu::MemDescTransOp,
+             tilegpu::MBarrierInitOp, tilegpu::MBarrierInvalOp>(op) &&
+        !isMemoryEffectFree(op))
       return false;
   }
   return false;
@@ -377,7 +381,8 @@ struct InsertBarriersPass
         return;
       BarrierInsertion insertion(func);
       insertion.walk(func.getBody().front(), Pending(), /*insert=*/true);
-      // The fences fenceForTma added that a later op repeats.
+      // Fences without buffers (fenceForTma's among them) that a later op
+      // repeats.
       SmallVector<tilegpu::FenceAsyncSharedOp> redundant;
       func.walk([&](tilegpu::FenceAsyncSharedOp fence) {
         if (fence.getBuffers().empty() && fencedAgainLater(fence))

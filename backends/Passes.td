@@ -102,10 +102,11 @@ def TerrazzoInsertBarriers
     barrier orders it between threads, not before the async proxy's
     writes; the barrier the copy needs after it comes from the conflict.
     Fencing right after the write keeps the fence where the write is (once
-    in front of a loop of refills, not in the loop); such a fence is left
-    out where a later op of its block fences again (another fence, or a
-    wgmma whose lowering fences its operands) before a barrier, a copy, an
-    mbarrier arrival, a call or an op with regions or scratch.
+    in front of a loop of refills, not in the loop). A fence without
+    buffers is left out where a later op of its block fences again
+    (another fence, or a wgmma whose lowering fences its operands) with
+    only generic shared-memory accesses, mbarrier inits and invals, views
+    and ops without memory effects in between.
     Run after terrazzo-allocate-shared-memory.
   }];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];

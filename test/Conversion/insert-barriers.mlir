@@ -667,7 +667,9 @@ module attributes {"tilegpu.num-warps" = 8 : i32, "tilegpu.total-num-warps" = 12
 // whose operands generic stores wrote fences them in its lowering (the
 // first function; its B lies where a later TMA copy writes). A barrier in
 // between keeps it (the second function: another thread may issue the copy
-// once past the barrier, before this thread's later fence).
+// once past the barrier, before this thread's later fence), and so does a
+// TMA store in between, which reads through the async proxy what the
+// fence ordered (the third).
 // CHECK-LABEL: func.func private @dot_fences_its_operands
 // CHECK: tilegpu.local_alloc %
 // CHECK-NOT: tilegpu.fence_async_shared
@@ -677,6 +679,13 @@ module attributes {"tilegpu.num-warps" = 8 : i32, "tilegpu.total-num-warps" = 12
 // CHECK-NEXT: tilegpu.fence_async_shared
 // CHECK-NEXT: tilegpu.barrier
 // CHECK-NEXT: tilegpu.local_alloc
+// CHECK-NEXT: tilegpu.fence_async_shared
+// CHECK-LABEL: func.func private @tma_store_before_the_later_fence
+// CHECK: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_alloc
+// CHECK-NEXT: tilegpu.fence_async_shared
+// CHECK-NEXT: tilegpu.async_tma_copy_local_to_global
+// CHECK-NEXT: tilegpu.local_store
 // CHECK-NEXT: tilegpu.fence_async_shared
 #blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #b1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -710,6 +719,19 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
     tilegpu.mbarrier_expect_tx %bar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
     tilegpu.async_tma_copy_global_to_local %map[%c0, %c0] %buf, %bar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #s, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
     tilegpu.mbarrier_wait %bar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+    return
+  }
+  func.func private @tma_store_before_the_later_fence(%map: !tile.ptr<i8>, %x: tensor<256xf32, #b1>) {
+    %c0 = arith.constant 0 : i32
+    %out = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<256xf32, #flat, mutable>
+    tilegpu.local_store %x, %out : tensor<256xf32, #b1> -> !tilegpu.memdesc<256xf32, #flat, mutable>
+    tilegpu.barrier
+    %tmp = tilegpu.local_alloc {tilegpu.buffer_offset = 1024 : i64} : () -> !tilegpu.memdesc<256xf32, #flat, mutable>
+    tilegpu.fence_async_shared
+    tilegpu.async_tma_copy_local_to_global %map[%c0] %out : !tile.ptr<i8>, !tilegpu.memdesc<256xf32, #flat, mutable>
+    tilegpu.local_store %x, %tmp : tensor<256xf32, #b1> -> !tilegpu.memdesc<256xf32, #flat, mutable>
+    tilegpu.fence_async_shared
+    tilegpu.barrier
     return
   }
 }
