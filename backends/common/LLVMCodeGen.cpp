@@ -6,17 +6,18 @@
 #include "llvm/IR/DiagnosticHandler.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/OptBisect.h"
 #include "llvm/IR/PassInstrumentation.h"
-#include "llvm/MC/TargetRegistry.h"
-#include "llvm/Target/TargetMachine.h"
-#include "llvm/TargetParser/Triple.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <unordered_set>
 
@@ -130,6 +131,27 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine) {
   pipeline.run(module, modules);
 }
 
+/// Marks every inline assembly call convergent, as clang does for CUDA and
+/// HIP device code. The lowerings write warp- and block-collective
+/// instructions as inline assembly (bar.sync and bar.arrive with a thread
+/// count, wgmma, setmaxnreg, stmatrix: `.sync.aligned`, which every thread
+/// of the warp, or of the barrier, must execute at the same instruction);
+/// LLVM treats a call that is not convergent as free to be duplicated into
+/// the arms of a branch. Jump threading did that to the consumers'
+/// `bar.sync 0, 256` between two regions that only thread 0 runs (an
+/// mbarrier's init, then its expect_tx): one copy in thread 0's arm, one in
+/// the others', so warp 0 arrived twice at two instructions, the barrier
+/// completed a warp early, and the kernel hung (a Q copied by TMA in a
+/// warp-specialized kernel at head dimension 128).
+void markInlineAsmConvergent(llvm::Module &module) {
+  for (llvm::Function &function : module)
+    for (llvm::BasicBlock &block : function)
+      for (llvm::Instruction &instruction : block)
+        if (auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction);
+            call && call->isInlineAsm())
+          call->setConvergent();
+}
+
 } // namespace
 
 LogicalResult mlir::terrazzo::linkBitcodeLibrary(ModuleOp op,
@@ -192,6 +214,7 @@ FailureOr<std::string> mlir::terrazzo::emitCode(
     return op.emitError("translation to LLVM IR failed");
   module->setTargetTriple(machine->getTargetTriple());
   module->setDataLayout(machine->createDataLayout());
+  markInlineAsmConvergent(*module);
   if (failed(prepare(*module)))
     return failure();
   optimizeModule(*module, *machine);
