@@ -26,7 +26,17 @@ using namespace mlir;
 namespace mlir::terrazzo {
 
 bool isLayoutAgnosticElementwise(Operation *op) {
-  if (!isPure(op) || op->getNumRegions() != 0 || op->getNumResults() != 1)
+  if (op->getNumRegions() != 0 || op->getNumResults() != 1)
+    return false;
+  // Inline assembly and device-library calls declared pure compute each
+  // element a thread holds from the same elements of their operands,
+  // whatever the layout (the assembly's `pack` groups a thread's
+  // consecutive elements, as Triton's does); they are not speculatable, so
+  // isPure does not say it.
+  if (isa<tile::InlineAsmOp, tile::ExternElementwiseOp>(op))
+    return isMemoryEffectFree(op) &&
+           isa<RankedTensorType>(op->getResult(0).getType());
+  if (!isPure(op))
     return false;
   if (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
     return !isa<arith::ConstantOp>(op);

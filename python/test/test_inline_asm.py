@@ -104,6 +104,33 @@ def scalar_kernel(out_ptr, v):
     tl.store(out_ptr, r)
 
 
+@triton.jit
+def dot_chain_kernel(q_ptr, k_ptr, v_ptr, o_ptr, BLOCK: tl.constexpr):
+    # Assembly on a dot's accumulator and on the operand of the next dot:
+    # elementwise, so it runs in their layouts (P reaches the second dot in
+    # registers on sm_90). f32 doubled one element at a time, then f16
+    # doubled two at a time in the packed register.
+    r = tl.arange(0, BLOCK)
+    offs = r[:, None] * BLOCK + r[None, :]
+    s = tl.dot(tl.load(q_ptr + offs), tl.load(k_ptr + offs))
+    s = tl.inline_asm_elementwise("add.f32 $0, $1, $1;", "=f,f", [s], dtype=tl.float32,
+                                  is_pure=True, pack=1)
+    p = tl.inline_asm_elementwise("add.rn.f16x2 $0, $1, $1;", "=r,r", [s.to(tl.float16)],
+                                  dtype=tl.float16, is_pure=True, pack=2)
+    tl.store(o_ptr + offs, tl.dot(p, tl.load(v_ptr + offs)))
+
+
+def _dot_chain_args(rng, block=64):
+    q, k, v = (rng.standard_normal((block, block)).astype(np.float16) for _ in range(3))
+    return q, k, v, np.zeros((block, block), np.float32)
+
+
+def _dot_chain_expected(q, k, v):
+    s = 2 * (q.astype(np.float64) @ k.astype(np.float64))
+    p = 2 * s.astype(np.float16).astype(np.float64)
+    return p @ v.astype(np.float64)
+
+
 def _u32(rng, n):
     return rng.integers(0, 2 ** 32, n, dtype=np.uint64).astype(np.uint32)
 
@@ -277,6 +304,20 @@ def test_interpreter_refuses(rng):
         l for l, text in kernel.parsed.src_lines.items() if "inline_asm_elementwise(" in text)
 
 
+def test_dot_chain_through_assembly_stays_in_registers(rng):
+    # Pure assembly is elementwise in any layout: the chain of dots passes
+    # through it, and the second wgmma takes P from registers (before, the
+    # assembly ended the chain and P went through shared memory).
+    pytest.importorskip("terrazzo._C")
+    from conftest import assemble_ptx
+    ptx = dot_chain_kernel.compile(*_dot_chain_args(rng), BLOCK=64, stage="ptx",
+                                   target="cuda:90", num_warps=4)
+    assert "add.rn.f16x2" in ptx and "add.f32" in ptx
+    assert re.search(r"wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.f16\.f16 \{[^}]*\}, "
+                     r"\{%r\d+, %r\d+, %r\d+, %r\d+\}", ptx), ptx
+    assemble_ptx(ptx)
+
+
 # ---------------------------------------------------------------------------
 # GPU
 # ---------------------------------------------------------------------------
@@ -299,3 +340,18 @@ def test_gpu(torch_cuda, case, num_warps, rng):
             if a.dtype == np.uint32:
                 got = got.view(np.uint32)
             np.testing.assert_array_equal(got, w)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("num_warps", [4, 8])
+def test_gpu_dot_chain_through_assembly(torch_cuda, num_warps, rng):
+    torch = torch_cuda
+    q, k, v, o = _dot_chain_args(rng)
+    device = [torch.from_numpy(a).cuda() for a in (q, k, v)]
+    out = torch.full(o.shape, float("nan"), device="cuda")
+    triton.jit(dot_chain_kernel.fn)[(1,)](*device, out, BLOCK=64, num_warps=num_warps)
+    torch.cuda.synchronize()
+    want = _dot_chain_expected(q, k, v)
+    got = out.cpu().numpy().astype(np.float64)
+    assert not np.isnan(got).any()
+    assert np.abs(got - want).max() / np.abs(want).max() < 1e-2

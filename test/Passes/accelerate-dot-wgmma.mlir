@@ -210,6 +210,48 @@ func.func @chain(%q: tensor<64x64xf16>, %k: tensor<64x64xf16>, %v: tensor<64x64x
 
 // -----
 
+// Inline assembly and device-library calls declared pure are elementwise
+// whatever the layout (the assembly's `pack` takes a thread's consecutive
+// elements): the chain passes through them in the accumulator layout, P
+// reaches the second dot in registers (the layouts themselves follow in
+// terrazzo-remove-layout-conversions, see ptx-attention-forward.mlir's
+// assembly case). Must not: assembly that is not pure
+// (it may read or write memory) ends the chain, its operand converted to a
+// layout of its own and P stored for the second dot.
+// CHECK-LABEL: func.func @chain_through_assembly
+// CHECK: tilegpu.warp_group_dot {{.*}} -> tensor<64x64xf32, #[[MMA:tilegpu.nvidia_mma<.+>]]>
+// CHECK: tile.inline_asm
+// CHECK: tile.extern_elementwise "__nv_fast_exp2f"
+// CHECK: %[[P:.+]] = arith.truncf
+// CHECK: %[[PA:.+]] = tilegpu.convert_layout %[[P]] {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #[[MMA]], kWidth = 2}>>
+// CHECK-NOT: tilegpu.local_alloc %[[P]]
+// CHECK: tilegpu.local_alloc %arg2
+// CHECK: tilegpu.warp_group_dot %[[PA]]
+// CHECK-LABEL: func.func @assembly_with_effects_ends_the_chain
+// CHECK-NOT: dot_operand
+// CHECK: tile.inline_asm {{.*}}pure = false
+// CHECK: %[[P:.+]] = arith.truncf
+// CHECK: tilegpu.local_alloc %[[P]]
+func.func @chain_through_assembly(%q: tensor<64x64xf16>, %k: tensor<64x64xf16>, %v: tensor<64x64xf16>, %acc: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %s = tile.dot %q, %k, %zero : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+  %a = tile.inline_asm "mul.f32 $0, $1, 0f3FB8AA3B;" constraints "=f,f" (%s) {pack = 1 : i32, pure = true} : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  %e = tile.extern_elementwise "__nv_fast_exp2f"(%a) {libname = "", libpath = "", pure = true} : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  %p = arith.truncf %e : tensor<64x64xf32> to tensor<64x64xf16>
+  %o = tile.dot %p, %v, %acc : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+  return %o : tensor<64x64xf32>
+}
+func.func @assembly_with_effects_ends_the_chain(%q: tensor<64x64xf16>, %k: tensor<64x64xf16>, %v: tensor<64x64xf16>, %acc: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %s = tile.dot %q, %k, %zero : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+  %a = tile.inline_asm "mul.f32 $0, $1, 0f3FB8AA3B;" constraints "=f,f" (%s) {pack = 1 : i32, pure = false} : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  %p = arith.truncf %a : tensor<64x64xf32> to tensor<64x64xf16>
+  %o = tile.dot %p, %v, %acc : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+  return %o : tensor<64x64xf32>
+}
+
+// -----
+
 // Must not: an A that no dot computed (loaded, or computed from loads)
 // goes through shared memory; so does a float32 (tf32) A computed from a
 // dot, which wgmma takes from registers only in 16-bit types here.
