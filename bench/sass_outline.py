@@ -15,7 +15,9 @@ SASS instruction, classified by its opcode bits:
     |   BRA
     .   anything else
 
-followed by the count of each class. That is enough to see, for instance,
+followed by the count of each class (and with `--loops`, each loop apart:
+the instructions from a backward branch's target to the branch). That is
+enough to see, for instance,
 whether ptxas kept a wait for a dot after the softmax that should overlap
 it (session 27: `...HHD1mmmm...D0mmm...E...` against `...EEEED0ppp`).
 Nsight Compute and cuobjdump give the full listing on a machine with the
@@ -27,7 +29,7 @@ output for PTX whose instructions are known, and `--self-test` checks
 them again the same way against the installed ptxas (python/test/
 test_sass_outline.py runs it where ptxas is installed).
 
-    python3 bench/sass_outline.py KERNEL.ptx [--kernel NAME]
+    python3 bench/sass_outline.py KERNEL.ptx [--kernel NAME] [--loops]
     python3 bench/sass_outline.py KERNEL.cubin --kernel NAME
     python3 bench/sass_outline.py --self-test
 """
@@ -96,6 +98,29 @@ def outline(code: bytes) -> list[str]:
     return [classify(lo, hi) for lo, hi in instructions(code)]
 
 
+def branch_target(index: int, lo: int) -> int:
+    """The instruction a BRA at `index` jumps to: its offset from the next
+    instruction, in 4-byte units, is bits 16-23 of the first word with the
+    sign and high bits from bit 34 up (read off ptxas's loops of known
+    length, as the opcodes)."""
+    units = ((lo >> 34) << 8) | ((lo >> 16) & 0xFF)
+    if units >= 1 << 37:
+        units -= 1 << 38
+    return index + 1 + (4 * units) // 16
+
+
+def loops(code: bytes) -> list[tuple[int, int]]:
+    """(first, last) instruction of each backward branch's loop, innermost
+    first: the branch's target and the branch itself."""
+    found = []
+    for index, (lo, hi) in enumerate(instructions(code)):
+        if lo & 0xFFF == 0x947:
+            target = branch_target(index, lo)
+            if target < index:
+                found.append((target, index))
+    return sorted(found, key=lambda loop: loop[1] - loop[0])
+
+
 def kernel_names(ptx: str) -> list[str]:
     return re.findall(r"\.entry\s+([A-Za-z_$][\w$]*)", ptx)
 
@@ -118,7 +143,8 @@ def code_section(cubin: Path, kernel: str, objcopy: str) -> bytes:
 
 
 def kernel_outline(path: Path, kernel: str | None, arch: str, ptxas: str | None,
-                   objcopy: str) -> tuple[str, list[str]]:
+                   objcopy: str) -> tuple[str, list[str], list[tuple[int, int]]]:
+    """The kernel's name, its instructions' classes and its loops."""
     with tempfile.TemporaryDirectory() as tmp:
         cubin = path
         if path.suffix != ".cubin":
@@ -133,14 +159,18 @@ def kernel_outline(path: Path, kernel: str | None, arch: str, ptxas: str | None,
             assemble(path, cubin, arch, ptxas)
         elif kernel is None:
             raise SystemExit("a cubin needs --kernel")
-        return kernel, outline(code_section(cubin, kernel, objcopy))
+        code = code_section(cubin, kernel, objcopy)
+        return kernel, outline(code), loops(code)
 
 
-def report(kernel: str, classes: list[str], out=sys.stdout) -> None:
+def report(kernel: str, classes: list[str], kernel_loops=(), out=sys.stdout) -> None:
     counts = collections.Counter(c if not c.startswith("D") else "D" for c in classes)
     print(f"{kernel}: {len(classes)} instructions", file=out)
     print("".join(classes), file=out)
     print("  ".join(f"{c}:{counts[c]}" for c in CLASSES if counts[c]), file=out)
+    for first, last in kernel_loops:
+        print(f"loop, instructions {first}-{last} ({last - first + 1}):", file=out)
+        print("".join(classes[first:last + 1]), file=out)
 
 
 # --- self-test -------------------------------------------------------------
@@ -213,6 +243,8 @@ def main(argv=None) -> int:
     parser.add_argument("input", nargs="?", type=Path, help="a .ptx file, or a .cubin")
     parser.add_argument("--kernel", help="the kernel (default: the PTX's first .entry)")
     parser.add_argument("--arch", default="sm_90a")
+    parser.add_argument("--loops", action="store_true",
+                        help="also print each loop (a backward branch's range) apart")
     parser.add_argument("--self-test", action="store_true",
                         help="check the opcode classes against the installed ptxas")
     args = parser.parse_args(argv)
@@ -230,8 +262,9 @@ def main(argv=None) -> int:
         return 1 if failures else 0
     if args.input is None:
         parser.error("give a .ptx or .cubin, or --self-test")
-    kernel, classes = kernel_outline(args.input, args.kernel, args.arch, ptxas, objcopy)
-    report(kernel, classes)
+    kernel, classes, kernel_loops = kernel_outline(args.input, args.kernel, args.arch, ptxas,
+                                                   objcopy)
+    report(kernel, classes, kernel_loops if args.loops else ())
     return 0
 
 

@@ -32,8 +32,7 @@ def test_self_test(outline):
 
 
 def test_outline_of_a_loop(outline, tmp_path):
-    # A loop (not unrolled) of eight exponentials and one max: each shows
-    # up once, before the branch back.
+    # A loop (not unrolled) of eight exponentials and one max.
     module, ptxas, objcopy = outline
     ex2 = " ".join(f"ex2.approx.ftz.f32 %f{i}, %f{i};" for i in range(1, 9))
     ptx = tmp_path / "loop.ptx"
@@ -61,10 +60,14 @@ st.global.v4.f32 [%rd1+16], {{%f5, %f6, %f7, %f8}};
 ret;
 }}
 """)
-    kernel, classes = module.kernel_outline(ptx, None, "sm_90a", ptxas, objcopy)
+    kernel, classes, loops = module.kernel_outline(ptx, None, "sm_90a", ptxas, objcopy)
     assert kernel == "loop"
-    text = "".join(classes)
-    assert text.count("E") == 8 and text.count("m") == 1
-    # the loop's back edge comes after its exponentials and its max
-    body = text[text.index("E"):]
-    assert "|" in body and body.index("m") < body.index("|")
+    assert classes.count("E") == 8 and classes.count("m") == 1
+    # One loop: from its first instruction to the branch back, holding all
+    # of the exponentials and the max, and nothing of the code around it
+    # (the loads before, the stores after).
+    assert len(loops) == 1
+    first, last = loops[0]
+    body = classes[first:last + 1]
+    assert body[-1] == "|" and body.count("E") == 8 and body.count("m") == 1
+    assert last - first + 1 < len(classes) // 2
