@@ -75,8 +75,11 @@ def find_tool(names, env=None):
 
 
 def find_ptxas():
-    cuda = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH") or "/usr/local/cuda"
-    return find_tool(("ptxas", os.path.join(cuda, "bin", "ptxas")), env="PTXAS")
+    """As the tests find it (python/test/conftest.py): $PTXAS, PATH, then
+    the CUDA installations."""
+    roots = (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda")
+    return find_tool(("ptxas",) + tuple(os.path.join(root, "bin", "ptxas") for root in roots if root),
+                     env="PTXAS")
 
 
 def classify(lo: int, hi: int) -> str:
@@ -114,7 +117,7 @@ def loops(code: bytes) -> list[tuple[int, int]]:
     first: the branch's target and the branch itself."""
     found = []
     for index, (lo, hi) in enumerate(instructions(code)):
-        if lo & 0xFFF == 0x947:
+        if classify(lo, hi) == "|":
             target = branch_target(index, lo)
             if target < index:
                 found.append((target, index))
@@ -150,8 +153,8 @@ def kernel_outline(path: Path, kernel: str | None, arch: str, ptxas: str | None,
         if path.suffix != ".cubin":
             if not ptxas:
                 raise SystemExit("no ptxas: set PTXAS or CUDA_HOME, or pass a cubin")
-            names = kernel_names(path.read_text())
             if kernel is None:
+                names = kernel_names(path.read_text())
                 if not names:
                     raise SystemExit(f"no .entry in {path}")
                 kernel = names[0]

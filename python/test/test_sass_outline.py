@@ -20,7 +20,8 @@ def outline(monkeypatch):
     module = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, spec.name, module)
     spec.loader.exec_module(module)
-    ptxas, objcopy = module.find_ptxas(), module.find_tool(module.OBJCOPY_CANDIDATES, "OBJCOPY")
+    from conftest import PTXAS as ptxas
+    objcopy = module.find_tool(module.OBJCOPY_CANDIDATES, "OBJCOPY")
     if not ptxas or not objcopy:
         pytest.skip("needs ptxas (the CUDA toolkit) and llvm-objcopy")
     return module, ptxas, objcopy
