@@ -8,9 +8,11 @@ configurations and the table gives the median of the rounds, in TFLOP/s
 
     python3 bench/attention_configs.py --cases 64:0 64:1 --sizes 1024 4096 16384 \\
         --configs default '{"BLOCK_M": 256, "BLOCK_N": 64, "num_warps": 16}' \\
-        --persistent 0 1 --rounds 3
+        --persistent 0 1 --rounds 3 [--triton]
 
-A configuration is "default" (fwd_config's choice) or a JSON object laid
+With --triton each configuration also runs under Triton (the tutorial's
+kernels through triton.testing.under_triton, as its benchmark does), as
+"triton <configuration>". A configuration is "default" (fwd_config's choice) or a JSON object laid
 over fwd_config's choice for the case. A configuration the compiler
 rejects, or whose results are wrong, prints why and gets no figure.
 Figures are also printed as "name TFLOP/s" lines, which bench/ab_builds.py
@@ -36,6 +38,8 @@ def main():
                         help="1: the persistent kernel, 0: one program per tile")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--dtype", default="float16", choices=["float16", "bfloat16"])
+    parser.add_argument("--triton", action="store_true",
+                        help="also run each configuration under Triton, when installed")
     parser.add_argument("--tutorials", metavar="DIR",
                         help="load tutorial 06 from DIR instead of tutorials/")
     args = parser.parse_args()
@@ -43,6 +47,13 @@ def main():
     import torch
     import terrazzo as triton
     t06 = load_tutorial("06-fused-attention.py", args.tutorials)
+    compilers = {"": None}
+    if args.triton:
+        triton_kernels = t06.triton_kernels()
+        if triton_kernels is None:
+            print("Triton is not installed: its rows are left out", flush=True)
+        else:
+            compilers["triton "] = triton_kernels
     dtype = getattr(torch, args.dtype)
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
 
@@ -63,12 +74,13 @@ def main():
                 base = t06.fwd_config(head_dim, causal, False)
                 if text != "default":
                     base.update(json.loads(text))
-                for persistent in args.persistent:
-                    label = (text.replace(" ", "") if text != "default" else "default") + \
-                        (" persistent" if persistent else "")
-                    run = (lambda cfg=dict(base), p=bool(persistent):
-                           t06.attention_forward(q, k, v, causal, scale, config=cfg,
-                                                 persistent=p)[0])
+                for (compiler, kernels), persistent in (
+                        (c, p) for c in compilers.items() for p in args.persistent):
+                    label = compiler + (text.replace(" ", "") if text != "default"
+                                        else "default") + (" persistent" if persistent else "")
+                    run = (lambda cfg=dict(base), p=bool(persistent), kernels=kernels:
+                           t06.attention_forward(q, k, v, causal, scale, kernels=kernels,
+                                                 config=cfg, persistent=p)[0])
                     try:
                         got = run().float()
                         torch.cuda.synchronize()

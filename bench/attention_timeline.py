@@ -24,6 +24,7 @@ made by editing the tutorial's source (each edit must match once, which
 python/test/test_attention_timeline.py checks), so it is the tutorial's
 kernel but for the stamps; its results are checked against SDPA."""
 import argparse
+import json
 import math
 import os
 import re
@@ -200,11 +201,15 @@ def summarise(stamps, label, n_iters):
     print(f"  cycles per tile (median): prologue {med(prologue):.0f}, loops {med(loops):.0f} "
           f"({med(loops) / max(n_iters, 1):.0f} per key block), epilogue {med(epilogue):.0f}, "
           f"tile {med(tile):.0f}")
-    print(f"  gap between an SM's tiles (median / 90th percentile): {med(gaps):.0f} / "
-          f"{float(np.percentile(gaps, 90)) if gaps else float('nan'):.0f} cycles; "
-          f"last SM starts {max(firsts) / 1e3:.1f} us after the first")
-    print(f"  SM time inside tiles: {busy / (span * sms):.3f} of the span "
-          f"({span / 1e3:.1f} us)")
+    inside = busy / (span * sms)
+    if inside <= 1.05:
+        print(f"  gap between an SM's tiles (median / 90th percentile): {med(gaps):.0f} / "
+              f"{float(np.percentile(gaps, 90)) if gaps else float('nan'):.0f} cycles; "
+              f"last SM starts {max(firsts) / 1e3:.1f} us after the first")
+    else:  # more than one program at a time on an SM: tiles overlap
+        print(f"  programs at once per SM: {inside:.2f} on average (no gap between tiles); "
+              f"last SM starts {max(firsts) / 1e3:.1f} us after the first")
+    print(f"  SM time inside tiles: {inside:.3f} of the span ({span / 1e3:.1f} us)")
 
 
 def summarise_iterations(stamps, n_iters):
@@ -241,6 +246,8 @@ def main(argv=None):
     parser.add_argument("--forms", nargs="+", default=["per-tile", "persistent"])
     parser.add_argument("--tutorial", default=TUTORIAL,
                         help="a variant of tutorials/06-fused-attention.py to stamp and time")
+    parser.add_argument("--config", help="a JSON object laid over fwd_config's choice "
+                        "(as bench/attention_configs.py takes it)")
     parser.add_argument("--iterations", action="store_true",
                         help="also stamp each key block (up to %d per tile), for each "
                         "warp group" % MAX_BLOCKS)
@@ -270,19 +277,22 @@ def main(argv=None):
                 for form in args.forms:
                     persistent = form == "persistent"
                     cfg = plain.fwd_config(head_dim, causal, False)
+                    cfg.update(json.loads(args.config) if args.config else {})
+                    given = cfg if args.config else None
                     tiles = triton_cdiv(n_ctx, cfg["BLOCK_M"]) * z * h
                     size = record_size(args.iterations)
                     buffer = [torch.zeros(tiles * size, dtype=torch.int64, device="cuda")]
                     kernels = {name: _WithStamps(kern, buffer)
                                for name, kern in stamped.KERNELS.items()}
                     run = lambda: stamped.attention_forward(q, k, v, causal, sm_scale,
-                                                            kernels, persistent=persistent)
+                                                            kernels, config=given,
+                                                            persistent=persistent)
                     o, _ = run()
                     err = (o.float() - want.float()).abs().max().item()
                     assert err < 1e-2, (form, n_ctx, err)
                     ms_stamped = do_bench(run)
                     ms_plain = do_bench(lambda: plain.attention_forward(
-                        q, k, v, causal, sm_scale, persistent=persistent))
+                        q, k, v, causal, sm_scale, config=given, persistent=persistent))
                     buffer[0].zero_()
                     run()
                     torch.cuda.synchronize()

@@ -115,3 +115,13 @@ def test_summary_of_known_stamps(timeline, capsys):
     assert re.search(r"warp group 0: period 2000 cycles .* start to maximum 500, "
                      r"exponentials and sum 1000, sum to the next start 500", out)
     assert "warp group 1 behind 0: 1000 cycles, 0.50 of a period" in out
+
+
+def test_summary_of_overlapping_tiles(timeline, capsys):
+    # Two programs at a time on one SM (both tiles span the whole kernel):
+    # no gap between tiles, but how many programs ran at once.
+    stamps = np.zeros((2, timeline.SLOTS), np.int64)
+    stamps[:, :7] = [0, 0, 100, 900, 1000, 1000, 0]
+    timeline.summarise(stamps, "overlapping", 4)
+    out = capsys.readouterr().out
+    assert "programs at once per SM: 2.00" in out and "gap between an SM" not in out
