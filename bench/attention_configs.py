@@ -12,9 +12,14 @@ configurations and the table gives the median of the rounds, in TFLOP/s
 
 With --triton each configuration also runs under Triton (the tutorial's
 kernels through triton.testing.under_triton, as its benchmark does), as
-"triton <configuration>". A configuration is "default" (fwd_config's choice) or a JSON object laid
-over fwd_config's choice for the case. A configuration the compiler
-rejects, or whose results are wrong, prints why and gets no figure.
+"triton <configuration>". With --dump DIR the kernels compiled go to
+DIR/terrazzo (every stage, TERRAZZO_DUMP_IR) and DIR/triton (Triton's
+cache: PTX, cubin and metadata JSON), to compare the two compilers' code
+for one configuration on another machine (bench/sass_outline.py outlines
+either PTX). A configuration is "default" (fwd_config's choice) or a JSON
+object laid over fwd_config's choice for the case. A configuration the
+compiler rejects, or whose results are wrong, prints why and gets no
+figure.
 Figures are also printed as "name TFLOP/s" lines, which bench/ab_builds.py
 --summarise reads."""
 import argparse
@@ -40,9 +45,16 @@ def main():
     parser.add_argument("--dtype", default="float16", choices=["float16", "bfloat16"])
     parser.add_argument("--triton", action="store_true",
                         help="also run each configuration under Triton, when installed")
+    parser.add_argument("--dump", metavar="DIR",
+                        help="write the compiled kernels under DIR (see above)")
     parser.add_argument("--tutorials", metavar="DIR",
                         help="load tutorial 06 from DIR instead of tutorials/")
     args = parser.parse_args()
+    if args.dump:
+        # Before anything compiles: Terrazzo reads its variable at each
+        # compile, Triton its cache directory when it is first imported.
+        os.environ["TERRAZZO_DUMP_IR"] = os.path.join(args.dump, "terrazzo")
+        os.environ["TRITON_CACHE_DIR"] = os.path.join(args.dump, "triton")
 
     import torch
     import terrazzo as triton
