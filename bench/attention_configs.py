@@ -51,10 +51,11 @@ def main():
                         help="load tutorial 06 from DIR instead of tutorials/")
     args = parser.parse_args()
     if args.dump:
-        # Before anything compiles: Terrazzo reads its variable at each
-        # compile, Triton its cache directory when it is first imported.
-        os.environ["TERRAZZO_DUMP_IR"] = os.path.join(args.dump, "terrazzo")
-        os.environ["TRITON_CACHE_DIR"] = os.path.join(args.dump, "triton")
+        # Set for the compilers to read, before anything compiles: Terrazzo
+        # reads its variable at each compile, Triton its cache directory when
+        # it is first imported.
+        os.environ.update({"TERRAZZO_DUMP_IR": os.path.join(args.dump, "terrazzo"),
+                           "TRITON_CACHE_DIR": os.path.join(args.dump, "triton")})
 
     import torch
     import terrazzo as triton
