@@ -33,10 +33,10 @@ import tempfile
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 from loading import load_module  # noqa: E402
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 TUTORIAL = os.path.join(HERE, "..", "tutorials", "06-fused-attention.py")
 
 # Per tile: global timer and clock at entry, clock before and after the
@@ -171,7 +171,7 @@ class _WithStamps:
 
     def __getitem__(self, grid):
         launch = self.kernel[grid]
-        return lambda *args, **kw: launch(*args, self.buffer[0], **kw)
+        return lambda *args, **kw: launch(*args, self.buffer, **kw)
 
 
 def _median(values):
@@ -264,6 +264,7 @@ def main(argv=None):
             f.write(stamped_source(args.tutorial, args.iterations))
         stamped = load_module(path, "attention_stamped")
     plain = load_module(args.tutorial, "fused_attention")
+    from terrazzo import cdiv
     from terrazzo.testing import do_bench
 
     for head_dim in args.head_dims:
@@ -283,15 +284,15 @@ def main(argv=None):
                     cfg = plain.fwd_config(head_dim, causal, False)
                     cfg.update(json.loads(args.config) if args.config else {})
                     given = cfg if args.config else None
-                    tiles = triton_cdiv(n_ctx, cfg["BLOCK_M"]) * z * h
-                    n_iters = triton_cdiv(n_ctx, cfg["BLOCK_N"])
+                    tiles = cdiv(n_ctx, cfg["BLOCK_M"]) * z * h
+                    n_iters = cdiv(n_ctx, cfg["BLOCK_N"])
                     if args.iterations and n_iters > MAX_BLOCKS:
                         # The key-block stamps would run into the next tile's.
                         print(f"D={head_dim} N={n_ctx} {form}: {n_iters} key blocks, more "
                               f"than the {MAX_BLOCKS} the stamps have room for; left out")
                         continue
                     size = record_size(args.iterations)
-                    buffer = [torch.zeros(tiles * size, dtype=torch.int64, device="cuda")]
+                    buffer = torch.zeros(tiles * size, dtype=torch.int64, device="cuda")
                     kernels = {name: _WithStamps(kern, buffer)
                                for name, kern in stamped.KERNELS.items()}
                     run = lambda: stamped.attention_forward(q, k, v, causal, sm_scale,
@@ -303,10 +304,10 @@ def main(argv=None):
                     ms_stamped = do_bench(run)
                     ms_plain = do_bench(lambda: plain.attention_forward(
                         q, k, v, causal, sm_scale, config=given, persistent=persistent))
-                    buffer[0].zero_()
+                    buffer.zero_()
                     run()
                     torch.cuda.synchronize()
-                    stamps = buffer[0].view(tiles, size).cpu().numpy()
+                    stamps = buffer.view(tiles, size).cpu().numpy()
                     label = (f"D={head_dim} {'causal' if causal else 'non-causal'} "
                              f"N={n_ctx} {form}: {flops / ms_plain * 1e-9:.1f} TFLOP/s "
                              f"(stamped {flops / ms_stamped * 1e-9:.1f}), max |o - sdpa| "
@@ -314,10 +315,6 @@ def main(argv=None):
                     summarise(stamps, label, n_iters)
                     if args.iterations and not causal:
                         summarise_iterations(stamps, n_iters)
-
-
-def triton_cdiv(a, b):
-    return (a + b - 1) // b
 
 
 if __name__ == "__main__":
