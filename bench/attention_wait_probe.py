@@ -29,15 +29,24 @@ end: results are wrong (not checked), an upper bound of warp-group-local
 barriers outside the key loop (session 28). Non-causal only: the causal
 kernel's two key loops need the consumers' barrier between them (it
 hangs without). PERSISTENT=1 times the persistent kernel at every head
-dimension.)"""
+dimension.) PATCH=4 times a copy of the tutorial whose scores' exp2 is
+`ex2.approx.f16x2` (inline assembly on the scores converted to float16,
+two per MUFU instruction instead of one; the row sum from their float32
+conversions), its PTX patched so that ptxas does not serialise the wgmmas
+(C7513): the exponentials that become P V's A operand write registers of
+their own, copied into P's after the next `wgmma.wait_group 0` through an
+xor with a zero ptxas cannot know (a plain move it would coalesce back,
+session 29). Results are checked against SDPA; float16, the per-tile
+forward (D=64 non-causal is the case it is for). PATCH=5 to 8 time copies
+of the tutorial whose results are wrong (not checked), as bounds: 5
+without the row sum's additions, 6 without the row maximum, 7 without
+either, 8 with the maximum computed but the exponentials taken against
+the previous one (session 29: whether the maximum costs its instructions
+or the exponentials' wait for it)."""
 import math, os, re, subprocess, sys, tempfile
-import torch
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from loading import load_tutorial
-import terrazzo as triton
-from terrazzo.runtime import jit as J
 
-PATCH = os.environ.get("PATCH") in ("1", "2", "3")
+PATCH = os.environ.get("PATCH") in ("1", "2", "3", "4", "5", "6", "7", "8")
+HALF_EXP = os.environ.get("PATCH") == "4"
 EARLY = os.environ.get("PATCH") == "2"
 LOCAL_BARRIERS = os.environ.get("PATCH") == "3"
 PERSISTENT = os.environ.get("PERSISTENT") == "1"
@@ -97,42 +106,149 @@ def local_barriers(ptx):
     return ptx.replace(CONSUMERS_BARRIER, GROUP_BARRIER), ptx.count(CONSUMERS_BARRIER)
 
 
-orig = J.JITFunction._binary_for_key
-def patched(self, key, use_cache=True):
-    binary, meta, cached = orig(self, key, use_cache=False)
-    if PATCH and self.parsed.name in ("_attn_fwd", "_attn_fwd_persistent"):
-        ptx = self._stage_for_key(key, "ptx")
-        new, n = (release_early if EARLY else local_barriers if LOCAL_BARRIERS
-                  else transform)(ptx)
-        d = tempfile.mkdtemp()
-        open(f"{d}/k.ptx", "w").write(new)
-        r = subprocess.run(["ptxas", "-arch=sm_90a", "-o", f"{d}/k.cubin", f"{d}/k.ptx"], capture_output=True, text=True)
-        assert r.returncode == 0, r.stderr
-        binary = open(f"{d}/k.cubin", "rb").read()
-        if os.environ.get("SASS_OUT"):
-            s = subprocess.run(["cuobjdump", "-sass", f"{d}/k.cubin"], capture_output=True, text=True).stdout
-            open(os.environ["SASS_OUT"] + f"-{self.parsed.name}.sass", "w").write(s)
-            open(os.environ["SASS_OUT"] + f"-{self.parsed.name}.ptx", "w").write(new)
-        print(f"# patched {self.parsed.name}: {n} {'barriers' if LOCAL_BARRIERS else 'waits'}",
-              file=sys.stderr)
-    return binary, meta, False
-J.JITFunction._binary_for_key = patched
+EX2_F16X2 = re.compile(r"\tex2\.approx\.f16x2 (%r\d+), (%r\d+);\n")
+WAIT0 = "\twgmma.wait_group.sync.aligned 0;\n\t// end inline asm\n"
 
-t06 = load_tutorial("06-fused-attention.py")
-attention = t06.make_attention(t06.KERNELS, persistent=True if PERSISTENT else None)
-torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
-for head_dim, causal in [tuple(map(int, c.split(":"))) for c in sys.argv[2:]]:
-    if LOCAL_BARRIERS and causal:
-        print(f"# PATCH=3 leaves out D={head_dim} causal (it would hang)", file=sys.stderr)
-        continue
-    for n_ctx in map(int, sys.argv[1].split(",")):
-        batch, heads = (4, 32) if head_dim == 64 else (4, 16)
-        q, k, v = (torch.randn((batch, heads, n_ctx, head_dim), device="cuda", dtype=torch.float16) for _ in range(3))
-        scale = 1 / math.sqrt(head_dim)
-        want = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=bool(causal), scale=scale)
-        got = attention(q, k, v, bool(causal), scale)
-        err = (got.float() - want.float()).abs().max().item()
-        assert err < 2e-2 or EARLY or LOCAL_BARRIERS, err
-        ms = triton.testing.do_bench(lambda: attention(q, k, v, bool(causal), scale), warmup=25, rep=100, return_mode="median")
-        flops = 4.0 * batch * heads * n_ctx * n_ctx * head_dim * (0.5 if causal else 1)
-        print(f"attn-d{head_dim}-{'causal' if causal else 'full'}-{n_ctx}", round(flops / ms / 1e9, 1), flush=True)
+
+def half_exponentials(ptx):
+    """PATCH=4: each run of f16x2 exponentials followed by a wait for all
+    wgmmas before any label (the key loop's) writes fresh registers, which
+    the uses up to the wait read, copied into the original ones after it
+    (xor with %nctaid.z >> 31, zero)."""
+    out, pos, count = [], 0, 0
+    while True:
+        first = EX2_F16X2.search(ptx, pos)
+        if not first:
+            break
+        wait = ptx.find(WAIT0, first.start())
+        if wait < 0 or "$L__" in ptx[first.start():wait]:
+            out.append(ptx[pos:first.end()])
+            pos = first.end()
+            continue
+        section = ptx[first.start():wait]
+        fresh = {}
+        for m in EX2_F16X2.finditer(section):
+            fresh[m.group(1)] = f"%rhx{count + len(fresh)}"
+        for old, new in fresh.items():
+            section = re.sub(re.escape(old) + r"\b", new, section)
+        copies = "".join(f"\txor.b32 \t{old}, {new}, %rhz;\n" for old, new in fresh.items())
+        count += len(fresh)
+        out.append(ptx[pos:first.start()] + section + WAIT0 + copies)
+        pos = wait + len(WAIT0)
+    out.append(ptx[pos:])
+    new = "".join(out)
+    new = new.replace("\t.reg .pred \t%p<",
+                      f"\t.reg .b32 \t%rhx<{count + 1}>;\n\t.reg .b32 \t%rhz;\n\t.reg .pred \t%p<", 1)
+    body = new.index("{", new.index(".entry"))
+    decl_end = new.index("\n\n", body)
+    new = (new[:decl_end] + "\n\tmov.u32 \t%rhz, %nctaid.z;\n\tshr.u32 \t%rhz, %rhz, 31;"
+           + new[decl_end:])
+    return new, count
+
+
+SCORES_EXP = """        p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+"""
+SCORES_EXP_F16X2 = """        p = tl.inline_asm_elementwise(
+            "ex2.approx.f16x2 $0, $1;", "=r,r",
+            [(qk * qk_scale - m_ij[:, None]).to(tl.float16)],
+            dtype=tl.float16, is_pure=True, pack=2)
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p.to(tl.float32), 1)
+"""
+
+
+# PATCH=5, 6, 7 (and 8, below): timing bounds, results wrong (not checked): without
+# the row sum's additions (l_i grows by one per block), without the row
+# maximum (the scores' exp2 taken against the previous maximum, which
+# stays at its start), and without either.
+SCORES_NO_SUM = SCORES_EXP.replace("tl.sum(p, 1)", "1.0")
+SCORES_NO_MAX = """        m_ij = tl.maximum(m_i, 0.0)
+""" + SCORES_EXP
+SCORES_NO_MAX_SUM = """        m_ij = tl.maximum(m_i, 0.0)
+""" + SCORES_NO_SUM
+ROW_MAX = "        m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)\n"
+# PATCH=8: the row maximum computed (and carried, and scaling acc and l)
+# but the scores' exp2 taken against the previous one: whether PATCH=6's
+# gain is the maximum's instructions or the exponentials' wait for it.
+SCORES_STALE_MAX = SCORES_EXP.replace("m_ij[:, None])", "tl.maximum(m_i, 0.0)[:, None])")
+VARIANTS = {"4": {SCORES_EXP: SCORES_EXP_F16X2},
+            "5": {SCORES_EXP: SCORES_NO_SUM},
+            "6": {ROW_MAX: "", SCORES_EXP: SCORES_NO_MAX},
+            "7": {ROW_MAX: "", SCORES_EXP: SCORES_NO_MAX_SUM},
+            "8": {SCORES_EXP: SCORES_STALE_MAX}}
+BOUND = os.environ.get("PATCH") in ("5", "6", "7", "8")
+
+
+def tutorial_variant(edits):
+    """A copy of tutorial 06 with `edits` (old -> new, each must match once)
+    made, in a new folder."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tutorials",
+                        "06-fused-attention.py")
+    src = open(path).read()
+    for old, new in edits.items():
+        if src.count(old) != 1:
+            raise ValueError(f"tutorial 06 changed, update this probe: expected 1 of {old!r}, "
+                             f"found {src.count(old)}")
+        src = src.replace(old, new)
+    d = tempfile.mkdtemp()
+    open(os.path.join(d, "06-fused-attention.py"), "w").write(src)
+    return d
+
+
+def main():
+    import torch
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from loading import load_tutorial
+    import terrazzo as triton
+    from terrazzo.runtime import jit as J
+
+    orig = J.JITFunction._binary_for_key
+    def patched(self, key, use_cache=True):
+        binary, meta, cached = orig(self, key, use_cache=False)
+        if PATCH and not BOUND and self.parsed.name in ("_attn_fwd", "_attn_fwd_persistent"):
+            ptx = self._stage_for_key(key, "ptx")
+            new, n = (release_early if EARLY else local_barriers if LOCAL_BARRIERS
+                      else half_exponentials if HALF_EXP else transform)(ptx)
+            d = tempfile.mkdtemp()
+            open(f"{d}/k.ptx", "w").write(new)
+            r = subprocess.run(["ptxas", "-arch=sm_90a", "-o", f"{d}/k.cubin", f"{d}/k.ptx"], capture_output=True, text=True)
+            assert r.returncode == 0, r.stderr
+            if "C751" in r.stderr:
+                print(f"# ptxas: {r.stderr.strip()}", file=sys.stderr)
+            binary = open(f"{d}/k.cubin", "rb").read()
+            if os.environ.get("SASS_OUT"):
+                s = subprocess.run(["cuobjdump", "-sass", f"{d}/k.cubin"], capture_output=True, text=True).stdout
+                open(os.environ["SASS_OUT"] + f"-{self.parsed.name}.sass", "w").write(s)
+                open(os.environ["SASS_OUT"] + f"-{self.parsed.name}.ptx", "w").write(new)
+            print(f"# patched {self.parsed.name}: {n} {'barriers' if LOCAL_BARRIERS else 'waits'}",
+                  file=sys.stderr)
+        return binary, meta, False
+    J.JITFunction._binary_for_key = patched
+
+    variant = VARIANTS.get(os.environ.get("PATCH"))
+    t06 = load_tutorial("06-fused-attention.py", tutorial_variant(variant) if variant else None)
+    attention = t06.make_attention(t06.KERNELS, persistent=True if PERSISTENT else None)
+    torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
+    for head_dim, causal in [tuple(map(int, c.split(":"))) for c in sys.argv[2:]]:
+        if LOCAL_BARRIERS and causal:
+            print(f"# PATCH=3 leaves out D={head_dim} causal (it would hang)", file=sys.stderr)
+            continue
+        for n_ctx in map(int, sys.argv[1].split(",")):
+            batch, heads = (4, 32) if head_dim == 64 else (4, 16)
+            q, k, v = (torch.randn((batch, heads, n_ctx, head_dim), device="cuda", dtype=torch.float16) for _ in range(3))
+            scale = 1 / math.sqrt(head_dim)
+            want = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=bool(causal), scale=scale)
+            got = attention(q, k, v, bool(causal), scale)
+            err = (got.float() - want.float()).abs().max().item()
+            assert err < 2e-2 or EARLY or LOCAL_BARRIERS or BOUND, err
+            if HALF_EXP:
+                print(f"# D={head_dim} causal={causal} N={n_ctx}: max |o - sdpa| {err:.2e}", file=sys.stderr)
+            ms = triton.testing.do_bench(lambda: attention(q, k, v, bool(causal), scale), warmup=25, rep=100, return_mode="median")
+            flops = 4.0 * batch * heads * n_ctx * n_ctx * head_dim * (0.5 if causal else 1)
+            print(f"attn-d{head_dim}-{'causal' if causal else 'full'}-{n_ctx}", round(flops / ms / 1e9, 1), flush=True)
+
+
+if __name__ == "__main__":
+    main()
