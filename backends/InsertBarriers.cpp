@@ -124,8 +124,13 @@ public:
 private:
   SmallVector<SharedRange> tmaWritten;
 
+  /// Barriers a walk inserted, or would have (counted with `insert`
+  /// unset too).
+  unsigned barriers = 0;
+
   void barrierBefore(Operation *op, Pending &state, bool insert) {
     state.clear();
+    ++barriers;
     if (!insert)
       return;
     OpBuilder builder(op);
@@ -265,24 +270,21 @@ private:
       return;
     }
     if (isa<LoopLikeOpInterface>(op)) {
-      // The state at the top of an iteration: before the loop, or at the
-      // end of the previous iteration; grow to a fixed point first.
-      Pending entry = state;
-      for (int round = 0; round < 8; ++round) {
-        Pending end = entry;
-        for (Region &region : op->getRegions())
-          for (Block &block : region)
-            end = walk(block, end, /*insert=*/false);
-        Pending next = state;
-        next.join(end);
-        if (next == entry)
-          break;
-        entry = next;
+      Pending entry = loopEntry(op, state);
+      // A barrier the body needs only for accesses made before the loop
+      // (the first read of a buffer written in front of it, say) goes in
+      // front of the loop, where it runs once: when the body would need
+      // fewer barriers after one there.
+      if (!state.empty()) {
+        Pending cleared = state;
+        cleared.clear();
+        Pending clearedEntry = loopEntry(op, cleared);
+        if (bodyBarriers(op, clearedEntry) < bodyBarriers(op, entry)) {
+          barrierBefore(op, state, insert);
+          entry = clearedEntry;
+        }
       }
-      Pending end = entry;
-      for (Region &region : op->getRegions())
-        for (Block &block : region)
-          end = walk(block, end, insert);
+      Pending end = walkBody(op, entry, insert);
       // Zero iterations leave the state before the loop.
       state.join(end);
       state.join(entry);
@@ -292,6 +294,37 @@ private:
       return;
     // Regions of other ops (combine regions of reductions and scans) hold
     // scalar code only.
+  }
+
+  Pending walkBody(Operation *loop, Pending state, bool insert) {
+    for (Region &region : loop->getRegions())
+      for (Block &block : region)
+        state = walk(block, state, insert);
+    return state;
+  }
+
+  /// The state at the top of an iteration of `loop` entered with `before`:
+  /// before the loop, or at the end of the previous iteration, grown to a
+  /// fixed point.
+  Pending loopEntry(Operation *loop, const Pending &before) {
+    Pending entry = before;
+    for (int round = 0; round < 8; ++round) {
+      Pending next = before;
+      next.join(walkBody(loop, entry, /*insert=*/false));
+      if (next == entry)
+        break;
+      entry = next;
+    }
+    return entry;
+  }
+
+  /// The barriers one iteration of `loop` from `entry` needs.
+  unsigned bodyBarriers(Operation *loop, const Pending &entry) {
+    unsigned before = barriers;
+    walkBody(loop, entry, /*insert=*/false);
+    unsigned count = barriers - before;
+    barriers = before;
+    return count;
   }
 
   /// TMA and mbarrier ops. An mbarrier's init and inval are plain writes

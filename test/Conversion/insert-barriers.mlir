@@ -103,6 +103,57 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
+// A barrier that a loop's body needs only for a write from before the
+// loop (a buffer stored in front of it and read in it) goes in front of
+// the loop, where it runs once, not at the read in every iteration.
+// Must not: where the body writes the buffer too, its barriers stay (the
+// read conflicts with the previous iteration's write as well), and none
+// is added in front.
+
+// CHECK-LABEL: func.func private @hoisted
+// CHECK: tilegpu.local_alloc
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: scf.for
+// CHECK-NOT: tilegpu.barrier
+// CHECK: scf.yield
+// CHECK-LABEL: func.func private @written_in_loop
+// CHECK: tilegpu.local_alloc
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_load
+// CHECK: tilegpu.barrier
+// CHECK-NEXT: tilegpu.local_store
+// CHECK: scf.yield
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#s = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @hoisted(%x: tensor<512xf32, #a>, %n: i32) -> tensor<512xf32, #a> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %buf = tilegpu.local_alloc %x {tilegpu.buffer_offset = 0 : i64} : (tensor<512xf32, #a>) -> !tilegpu.memdesc<512xf32, #s>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<512xf32, #a>) : i32 {
+      %v = tilegpu.local_load %buf : !tilegpu.memdesc<512xf32, #s> -> tensor<512xf32, #a>
+      %s = arith.addf %acc, %v : tensor<512xf32, #a>
+      scf.yield %s : tensor<512xf32, #a>
+    }
+    return %r : tensor<512xf32, #a>
+  }
+  func.func private @written_in_loop(%x: tensor<512xf32, #a>, %n: i32) -> tensor<512xf32, #a> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %buf = tilegpu.local_alloc %x {tilegpu.buffer_offset = 0 : i64} : (tensor<512xf32, #a>) -> !tilegpu.memdesc<512xf32, #s, mutable>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<512xf32, #a>) : i32 {
+      %v = tilegpu.local_load %buf : !tilegpu.memdesc<512xf32, #s, mutable> -> tensor<512xf32, #a>
+      %s = arith.addf %acc, %v : tensor<512xf32, #a>
+      tilegpu.local_store %s, %buf : tensor<512xf32, #a> -> !tilegpu.memdesc<512xf32, #s, mutable>
+      scf.yield %s : tensor<512xf32, #a>
+    }
+    return %r : tensor<512xf32, #a>
+  }
+}
+
+// -----
+
 // Must not: a barrier already there is not doubled, and a read after a
 // read needs none. Explicit buffers: a store then a load of the same buffer
 // needs one (read after write); loads of two different buffers after it

@@ -4,19 +4,21 @@
 // (tilegpu.fence_async_shared naming its buffer) needs no proxy fence in the
 // loop: the fence follows the buffer's stores, and the barrier that
 // terrazzo-insert-barriers puts between those stores and the first read
-// (here before the loop's wgmma, which reads nothing else that needs one)
-// comes after it.
+// comes after it: in front of the loop, since the loop's wgmma needs it
+// only for those stores (it reads nothing else that needs one), so it
+// runs once.
 // CHECK-LABEL: llvm.func @fenced_before_loop
 // CHECK: llvm.store
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>
 // CHECK: llvm.store
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>
-// CHECK: llvm.br
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-NEXT: llvm.br
 // CHECK-NOT: nvvm.fence.proxy
-// CHECK: nvvm.barrier0
-// CHECK-NOT: nvvm.fence.proxy
+// CHECK-NOT: nvvm.barrier0
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-NOT: nvvm.fence.proxy
+// CHECK-NOT: nvvm.barrier0
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NOT: nvvm.fence.proxy
 #blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
