@@ -270,7 +270,7 @@ private:
       return;
     }
     if (isa<LoopLikeOpInterface>(op)) {
-      Pending entry = loopEntry(op, state);
+      auto [entry, needed] = loopEntry(op, state);
       // A barrier the body needs only for accesses made before the loop
       // (the first read of a buffer written in front of it, say) goes in
       // front of the loop, where it runs once: when the body would need
@@ -278,8 +278,8 @@ private:
       if (!state.empty()) {
         Pending cleared = state;
         cleared.clear();
-        Pending clearedEntry = loopEntry(op, cleared);
-        if (bodyBarriers(op, clearedEntry) < bodyBarriers(op, entry)) {
+        auto [clearedEntry, neededAfter] = loopEntry(op, cleared);
+        if (neededAfter < needed) {
           barrierBefore(op, state, insert);
           entry = clearedEntry;
         }
@@ -303,28 +303,30 @@ private:
     return state;
   }
 
-  /// The state at the top of an iteration of `loop` entered with `before`:
-  /// before the loop, or at the end of the previous iteration, grown to a
-  /// fixed point.
-  Pending loopEntry(Operation *loop, const Pending &before) {
-    Pending entry = before;
-    for (int round = 0; round < 8; ++round) {
-      Pending next = before;
-      next.join(walkBody(loop, entry, /*insert=*/false));
-      if (next == entry)
-        break;
-      entry = next;
-    }
-    return entry;
+  /// The barriers a walk of `loop`'s body from `entry` would insert, and
+  /// the state at its end.
+  std::pair<Pending, unsigned> countingWalk(Operation *loop,
+                                            const Pending &entry) {
+    unsigned start = barriers;
+    Pending end = walkBody(loop, entry, /*insert=*/false);
+    return {end, barriers - start};
   }
 
-  /// The barriers one iteration of `loop` from `entry` needs.
-  unsigned bodyBarriers(Operation *loop, const Pending &entry) {
-    unsigned before = barriers;
-    walkBody(loop, entry, /*insert=*/false);
-    unsigned count = barriers - before;
-    barriers = before;
-    return count;
+  /// The state at the top of an iteration of `loop` entered with `before`
+  /// (before the loop, or at the end of the previous iteration, grown to a
+  /// fixed point), and the barriers an iteration from there needs.
+  std::pair<Pending, unsigned> loopEntry(Operation *loop,
+                                         const Pending &before) {
+    Pending entry = before;
+    for (int round = 0; round < 8; ++round) {
+      auto [end, needed] = countingWalk(loop, entry);
+      Pending next = before;
+      next.join(end);
+      if (next == entry)
+        return {entry, needed};
+      entry = next;
+    }
+    return {entry, countingWalk(loop, entry).second};
   }
 
   /// TMA and mbarrier ops. An mbarrier's init and inval are plain writes

@@ -89,7 +89,8 @@ def TerrazzoInsertBarriers
     and the branches of an `scf.if` join. Where a loop's body would need
     fewer barriers with none pending at its entry (the first read of a
     buffer written in front of the loop, say), the barrier goes in front of
-    the loop instead, to run once rather than every iteration. A call may touch any shared memory.
+    the loop instead, to run once rather than every iteration. A call may
+    touch any shared memory.
     An asynchronous copy is a write that must not start while its buffer has
     pending accesses, and that lands at an `async_wait`: from there its
     buffer is pending as written (a barrier before reading it); a barrier
