@@ -49,11 +49,10 @@ mbarriers: a quarter of the kernel's stall samples at D=64, Nsight
 Compute, session 29); results are checked."""
 import math, os, re, subprocess, sys, tempfile
 
-PATCH = os.environ.get("PATCH") in ("1", "2", "3", "4", "5", "6", "7", "8", "9")
-ONE_PRODUCER_WARP = os.environ.get("PATCH") == "9"
-HALF_EXP = os.environ.get("PATCH") == "4"
-EARLY = os.environ.get("PATCH") == "2"
-LOCAL_BARRIERS = os.environ.get("PATCH") == "3"
+PATCH = os.environ.get("PATCH", "0")
+HALF_EXP = PATCH == "4"
+EARLY = PATCH == "2"
+LOCAL_BARRIERS = PATCH == "3"
 PERSISTENT = os.environ.get("PERSISTENT") == "1"
 WAIT = """	// begin inline asm
 	wgmma.wait_group.sync.aligned 0;
@@ -202,7 +201,10 @@ VARIANTS = {"4": {SCORES_EXP: SCORES_EXP_F16X2},
             "6": {ROW_MAX: "", SCORES_EXP: SCORES_NO_MAX},
             "7": {ROW_MAX: "", SCORES_EXP: SCORES_NO_MAX_SUM},
             "8": {SCORES_EXP: SCORES_STALE_MAX}}
-BOUND = os.environ.get("PATCH") in ("5", "6", "7", "8")
+BOUND = PATCH in ("5", "6", "7", "8")
+# Each PATCH's rewrite of the PTX of _attn_fwd and _attn_fwd_persistent.
+PTX_PATCHES = {"1": transform, "2": release_early, "3": local_barriers,
+               "4": half_exponentials, "9": one_producer_warp}
 
 
 def tutorial_variant(edits):
@@ -231,11 +233,9 @@ def main():
     orig = J.JITFunction._binary_for_key
     def patched(self, key, use_cache=True):
         binary, meta, cached = orig(self, key, use_cache=False)
-        if PATCH and not BOUND and self.parsed.name in ("_attn_fwd", "_attn_fwd_persistent"):
+        if PATCH in PTX_PATCHES and self.parsed.name in ("_attn_fwd", "_attn_fwd_persistent"):
             ptx = self._stage_for_key(key, "ptx")
-            new, n = (release_early if EARLY else local_barriers if LOCAL_BARRIERS
-                      else half_exponentials if HALF_EXP
-                      else one_producer_warp if ONE_PRODUCER_WARP else transform)(ptx)
+            new, n = PTX_PATCHES[PATCH](ptx)
             d = tempfile.mkdtemp()
             open(f"{d}/k.ptx", "w").write(new)
             r = subprocess.run(["ptxas", "-arch=sm_90a", "-o", f"{d}/k.cubin", f"{d}/k.ptx"], capture_output=True, text=True)
@@ -252,7 +252,7 @@ def main():
         return binary, meta, False
     J.JITFunction._binary_for_key = patched
 
-    variant = VARIANTS.get(os.environ.get("PATCH"))
+    variant = VARIANTS.get(PATCH)
     t06 = load_tutorial("06-fused-attention.py", tutorial_variant(variant) if variant else None)
     attention = t06.make_attention(t06.KERNELS, persistent=True if PERSISTENT else None)
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
