@@ -12,6 +12,7 @@ SASS instruction, classified by its opcode bits:
     m   FMNMX (max.f32, min.f32)
     p   F2FP (cvt.rn.f16x2.f32 and the other packing conversions)
     B   BAR.SYNC (bar.sync, barrier.sync)      b   BAR.ARRIVE
+        (with the thread count immediate or in a register)
     |   BRA
     .   anything else
 
@@ -59,6 +60,7 @@ OPCODES = {
     0x209: "m",  # FMNMX
     0x23E: "p",  # F2FP
     0xB1D: "B",  # BAR.SYNC, or BAR.ARRIVE (see classify)
+    0x91D: "B",  # the same with the thread count in a register
     0x947: "|",  # BRA
 }
 CLASSES = "HADEmpBb|"
@@ -209,6 +211,12 @@ SELF_TEST = {
                          "mov.f32 %f7, %f3; mov.f32 %f8, %f4;", {"p": 2}),
     "bar.sync": ("bar.sync 1, 128; " + _COPY, {"B": 1}),
     "bar.arrive": ("bar.arrive 1, 128; " + _COPY, {"b": 1}),
+    "bar.arrive, count in a register": (
+        "{ .reg .b32 n; or.b32 n, %r1, 128; and.b32 n, n, 224; bar.arrive 1, n; } " + _COPY,
+        {"b": 1}),
+    "bar.sync, count in a register": (
+        "{ .reg .b32 n; or.b32 n, %r1, 128; and.b32 n, n, 224; bar.sync 1, n; } " + _COPY,
+        {"B": 1}),
     "wgmma, A from shared memory": (
         _COPY + _WGMMA.format(a="%rd2", trans="0, 0",
                               waits="wgmma.wait_group.sync.aligned 0;"),

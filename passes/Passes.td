@@ -339,6 +339,22 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     weighs more against the dots; without a producer warp group it
     measured 1-3% slower. `always` and `never` force it on or off.
 
+    With `softmax`, a warp-specialized chain with the softmax's shape -- a
+    two-dimensional `math.exp2` of a value computed from row vectors of the
+    body (`tile.expand_dims` of a one-dimensional value: the row maximum),
+    whose result a `tile.reduce` reads (the row sum) -- takes turns around
+    its exponentials instead (cuDNN's schedule): the chain is not rotated
+    (each dot waited for at once, the stage released after the wait for
+    the second; the ring has num-stages buffers), each iteration waits for
+    its turn once the row vectors are computed, which pass through the wait
+    (`tilegpu.warp_group_turn_wait %max`: everything derived from them, the
+    exponentials among it, comes after it), and passes it once the row sums
+    are (`turn_pass %sum`), so that one warp group's exponentials run alone
+    on the special-function units while the other's dots and row maximum
+    run. On the H100 (tutorial 06's forward at head dimension 64,
+    bench/RESULTS.md, session 30) that runs at `auto`'s speed, so `auto`
+    does not choose it.
+
     Such a TMA chain in a loop marked `tile.warp_specialize`
     (tl.range(..., warp_specialize=True)), or a loop on TMA alone whose one
     dot keeps its accumulator in flight and never resets it in the loop (a
@@ -440,9 +456,11 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
            "The register-prefetch form, for targets without asynchronous "
            "copies (AMD)">,
     Option<"pingPong", "ping-pong", "std::string", /*default=*/"\"auto\"",
-           "When warp groups of a rotated TMA dot chain take turns issuing "
-           "their dots: auto (a warp-specialized chain whose first dot "
-           "reduces over 128 or more), always or never">
+           "When warp groups of a TMA dot chain take turns: auto (around "
+           "the dots of a warp-specialized chain whose first dot reduces "
+           "over 128 or more), always (around the dots), never, or softmax "
+           "(around the exponentials of an unrotated warp-specialized "
+           "chain)">
   ];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
                            "::mlir::arith::ArithDialect",

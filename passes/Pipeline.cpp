@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Builders.h"
@@ -272,18 +273,111 @@ struct SpecializedRing {
   unsigned tileReadArg = 0;
 };
 
-/// When rotated TMA dot chains take turns (the pass's ping-pong option).
-enum class PingPong { Auto, Always, Never };
+/// When TMA dot chains take turns (the pass's ping-pong option): `Always`
+/// and `Auto` around a rotated chain's dots, `Softmax` around an unrotated
+/// warp-specialized chain's exponentials (takeSoftmaxTurns). Measured on
+/// the H100 (tutorial 06's forward at head dimension 64, bench/RESULTS.md,
+/// session 30), `Softmax` runs at auto's speed (0.99-1.00), and 5-8% slower
+/// with the chain left rotated: auto does not take it.
+enum class PingPong { Auto, Always, Never, Softmax };
 
-/// With ping-pong=auto, a warp-specialized chain takes turns when its
-/// first dot reduces over at least this many elements (attention's head
-/// dimension): there the tensor cores' share of an iteration is large
-/// enough that one warp group's dots running while the other computes its
-/// softmax pays for the turns. Measured on the H100 (tutorial 06's forward,
-/// bench/RESULTS.md, session 22): at 128, 0 to +10% (non-causal) and +1 to
-/// +4% (causal) from 1k to 16k; at 64, 1 to 6% slower (and 1 to 5% again
-/// in session 24, with the softmax's scores scaled in the exponent).
+/// With ping-pong=auto, a warp-specialized chain takes turns around its
+/// dots when its first dot reduces over at least this many elements
+/// (attention's head dimension): there the tensor cores' share of an
+/// iteration is large enough that one warp group's dots running while the
+/// other computes its softmax pays for the turns. Measured on the H100
+/// (tutorial 06's forward, bench/RESULTS.md, session 22): at 128, 0 to
+/// +10% (non-causal) and +1 to +4% (causal) from 1k to 16k; at 64, 1 to
+/// 6% slower (and 1 to 5% again in session 24, with the softmax's scores
+/// scaled in the exponent).
 constexpr int64_t kPingPongMinReduction = 128;
+
+/// The ops that tie a warp-specialized chain's turns around its
+/// exponentials (cuDNN's schedule): the row vectors the first
+/// two-dimensional exp2 subtracts (its broadcast rows, attention's row
+/// maximum), which pass through the turn's wait, and the row reductions of
+/// that exp2's result (the row sum), which the pass waits for.
+struct SoftmaxTurns {
+  math::Exp2Op exp;
+  SmallVector<Value> rows;
+  SmallVector<Value> sums;
+};
+
+/// The chain's first dot's reduction size (its A operand is M x K).
+int64_t firstDotReduction(scf::ForOp loop) {
+  for (Operation &op : *loop.getBody())
+    if (auto dot = dyn_cast<tilegpu::WarpGroupDotOp>(&op)) {
+      auto shape = cast<ShapedType>(dot.getA().getType()).getShape();
+      return shape.size() == 2 ? shape[1] : 0;
+    }
+  return 0;
+}
+
+/// Whether the warp groups of `loop`'s dots hold rows of their own: every
+/// dot's warps along M, at least two warp groups.
+bool dotsSplitRows(scf::ForOp loop,
+                   SmallVectorImpl<tilegpu::WarpGroupDotOp> &dots) {
+  unsigned warps = tilegpu::getNumWarps(loop);
+  if (warps < 8 || warps % 4 != 0)
+    return false;
+  for (Operation &op : *loop.getBody())
+    if (auto dot = dyn_cast<tilegpu::WarpGroupDotOp>(&op))
+      dots.push_back(dot);
+  return dots.size() == 2 &&
+         llvm::all_of(dots, [&](tilegpu::WarpGroupDotOp dot) {
+           auto mma = dyn_cast<tilegpu::NvidiaMmaLayoutAttr>(
+               cast<RankedTensorType>(dot.getType()).getEncoding());
+           return mma && mma.getWarpsPerCTA().size() == 2 &&
+                  mma.getWarpsPerCTA()[0] == warps &&
+                  mma.getWarpsPerCTA()[1] == 1;
+         });
+}
+
+/// The exponentials' turns of `loop`, if it has the softmax's shape: a
+/// two-dimensional exp2 of a value computed in the body from row vectors
+/// of the body (tile.expand_dims of a one-dimensional value), whose result
+/// a tile.reduce reads.
+std::optional<SoftmaxTurns> findSoftmaxTurns(scf::ForOp loop) {
+  SmallVector<tilegpu::WarpGroupDotOp> dots;
+  if (!dotsSplitRows(loop, dots))
+    return std::nullopt;
+  Block *body = loop.getBody();
+  SoftmaxTurns turns;
+  for (Operation &op : *body)
+    if (auto exp = dyn_cast<math::Exp2Op>(&op))
+      if (auto type = dyn_cast<RankedTensorType>(exp.getType());
+          type && type.getRank() == 2) {
+        turns.exp = exp;
+        break;
+      }
+  if (!turns.exp)
+    return std::nullopt;
+  SmallVector<Operation *> worklist{turns.exp};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!seen.insert(op).second)
+      continue;
+    if (auto expand = dyn_cast<tile::ExpandDimsOp>(op)) {
+      Value row = expand.getSrc();
+      if (row.getDefiningOp() && row.getDefiningOp()->getBlock() == body &&
+          !llvm::is_contained(turns.rows, row))
+        turns.rows.push_back(row);
+      continue;
+    }
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp();
+          def && def->getBlock() == body && isPure(def))
+        worklist.push_back(def);
+  }
+  for (Operation *user : turns.exp->getUsers())
+    if (auto reduce = dyn_cast<tile::ReduceOp>(user);
+        reduce && reduce->getBlock() == body)
+      llvm::append_range(turns.sums, reduce->getResults());
+  if (turns.rows.empty() || turns.sums.empty())
+    return std::nullopt;
+  return turns;
+}
 
 class LoopPipeliner {
 public:
@@ -348,6 +442,15 @@ public:
           succeeded(slice))
         producerOps = std::move(*slice);
     specialize = !producerOps.empty();
+    // A specialized chain whose warp groups take turns around their
+    // exponentials stays unrotated (each dot waited for at once): its
+    // ring needs no buffer more than copies in flight.
+    softmaxTurns = specialize && rotate && pingPong == PingPong::Softmax &&
+                   findSoftmaxTurns(loop).has_value();
+    if (softmaxTurns) {
+      rotate = false;
+      buffers = stages;
+    }
     // Loads of values (not dot operands) join the copies unless the loop
     // takes one of the forms above, which keep their dots' operands alone
     // in flight (rotated, an accumulator in flight, a producer warp group):
@@ -899,9 +1002,9 @@ private:
     if (specialize) {
       auto guard =
           rotated ? dyn_cast<scf::IfOp>(rotated->getParentOp()) : scf::IfOp();
-      Operation *results = guard      ? guard.getOperation()
-                           : asyncDot ? loop.getOperation()
-                                      : nullptr;
+      Operation *results = guard                      ? guard.getOperation()
+                           : asyncDot || softmaxTurns ? loop.getOperation()
+                                                      : nullptr;
       if (results)
         specializedRings[ws->getParentOp()] = SpecializedRing{
             ringStorage,           producer, results,    firstExtra + readArg,
@@ -929,6 +1032,8 @@ private:
       if (pingPong != PingPong::Never && ring.hasReleases() && rotated &&
           candidates.empty())
         takeTurns(rotated);
+      if (softmaxTurns && ring.hasReleases())
+        takeSoftmaxTurns(loop);
     }
   }
 
@@ -966,13 +1071,14 @@ private:
   }
 
   /// With TMA releases (a dot chain), each iteration releases the stage
-  /// its second dot read once that dot is complete (the wait for it at the
-  /// end of the iteration): the first dot's reads of it completed before.
-  /// Rotated, that is the previous iteration's stage, and the last one's,
-  /// after the loop, needs no release (no refill follows).
+  /// its second dot read once that dot is complete (the last wait for a
+  /// dot reading the ring, at the end of the iteration): the first dot's
+  /// reads of it completed before. Rotated, that is the previous
+  /// iteration's stage, and the last one's, after the loop, needs no
+  /// release (no refill follows); unrotated, this iteration's.
   void releaseStages(TmaRing &ring, scf::ForOp rotated) {
     Block *body = rotated.getBody();
-    for (Operation &op : *body) {
+    for (Operation &op : llvm::reverse(*body)) {
       auto wait = dyn_cast<tilegpu::WarpGroupDotWaitOp>(&op);
       if (!wait || wait.getPendings() != 0)
         continue;
@@ -1003,47 +1109,78 @@ private:
   /// pass after it. With ping-pong=auto, only a warp-specialized chain
   /// whose first dot reduces over kPingPongMinReduction or more.
   void takeTurns(scf::ForOp rotated) {
-    unsigned warps = tilegpu::getNumWarps(rotated);
-    if (warps < 8 || warps % 4 != 0)
-      return;
     SmallVector<tilegpu::WarpGroupDotOp> dots;
-    for (Operation &op : *rotated.getBody())
-      if (auto dot = dyn_cast<tilegpu::WarpGroupDotOp>(&op))
-        dots.push_back(dot);
-    if (dots.size() != 2)
+    if (!dotsSplitRows(rotated, dots))
       return;
-    if (pingPong == PingPong::Auto) {
-      // A (registers or shared memory) is M x K.
-      ArrayRef<int64_t> shape =
-          cast<ShapedType>(dots[0].getA().getType()).getShape();
-      if (!specialize || shape.size() != 2 || shape[1] < kPingPongMinReduction)
-        return;
-    }
-    if (!llvm::all_of(dots, [&](tilegpu::WarpGroupDotOp dot) {
-          auto mma = dyn_cast<tilegpu::NvidiaMmaLayoutAttr>(
-              cast<RankedTensorType>(dot.getType()).getEncoding());
-          return mma && mma.getWarpsPerCTA().size() == 2 &&
-                 mma.getWarpsPerCTA()[0] == warps &&
-                 mma.getWarpsPerCTA()[1] == 1;
-        }))
+    if (pingPong == PingPong::Softmax ||
+        (pingPong == PingPong::Auto &&
+         (!specialize || firstDotReduction(rotated) < kPingPongMinReduction)))
       return;
     OpBuilder b(dots[0]);
     Location loc = rotated.getLoc();
-    tilegpu::WarpGroupTurnWaitOp::create(b, loc, IntegerAttr());
+    tilegpu::WarpGroupTurnWaitOp::create(b, loc, ValueRange(), IntegerAttr());
     b.setInsertionPointAfter(dots[1]);
-    tilegpu::WarpGroupTurnPassOp::create(b, loc, IntegerAttr());
-    b.setInsertionPoint(rotated);
-    tilegpu::WarpGroupTurnPassOp::create(
-        b, loc, b.getI32IntegerAttr(int32_t(warps / 4 - 1)));
-    b.setInsertionPointAfter(rotated);
-    tilegpu::WarpGroupTurnWaitOp::create(b, loc, b.getI32IntegerAttr(0));
+    tilegpu::WarpGroupTurnPassOp::create(b, loc, ValueRange(), IntegerAttr());
+    turnsAround(rotated);
   }
 
+  /// The turns' ends around `loop`: the last warp group passes the first
+  /// turn before it, warp group 0 takes the last pass after it.
+  void turnsAround(scf::ForOp loop) {
+    unsigned warps = tilegpu::getNumWarps(loop);
+    Location loc = loop.getLoc();
+    OpBuilder b(loop);
+    tilegpu::WarpGroupTurnPassOp::create(
+        b, loc, ValueRange(), b.getI32IntegerAttr(int32_t(warps / 4 - 1)));
+    b.setInsertionPointAfter(loop);
+    tilegpu::WarpGroupTurnWaitOp::create(b, loc, ValueRange(),
+                                         b.getI32IntegerAttr(0));
+  }
+
+  /// An unrotated warp-specialized chain's warp groups take turns around
+  /// their exponentials (cuDNN's schedule): each iteration waits for its
+  /// turn once its row vectors (the maximum) are computed and passes it
+  /// once the row sums of the exponentials are, so that one warp group's
+  /// exponentials run alone on the special-function units while the
+  /// other's dots and row maximum run. The row vectors pass through the
+  /// wait and the sums into the pass (see tilegpu.warp_group_turn_wait):
+  /// the assembler moves arithmetic across barriers otherwise.
+  void takeSoftmaxTurns(scf::ForOp loop) {
+    std::optional<SoftmaxTurns> turns = findSoftmaxTurns(loop);
+    if (!turns)
+      return;
+    Block *body = loop.getBody();
+    auto latest = [&](ArrayRef<Value> values) {
+      Operation *last = nullptr;
+      for (Value value : values) {
+        Operation *def = value.getDefiningOp();
+        if (!last || last->isBeforeInBlock(def))
+          last = def;
+      }
+      return last;
+    };
+    Location loc = turns->exp.getLoc();
+    OpBuilder b(loop.getContext());
+    b.setInsertionPointAfter(latest(turns->rows));
+    auto wait = tilegpu::WarpGroupTurnWaitOp::create(b, loc, turns->rows,
+                                                     IntegerAttr());
+    for (auto [row, tied] : llvm::zip_equal(turns->rows, wait.getResults()))
+      row.replaceUsesWithIf(tied, [&](OpOperand &use) {
+        Operation *user = body->findAncestorOpInBlock(*use.getOwner());
+        return user && user != wait && wait->isBeforeInBlock(user);
+      });
+    b.setInsertionPointAfter(latest(turns->sums));
+    tilegpu::WarpGroupTurnPassOp::create(b, loc, turns->sums, IntegerAttr());
+    turnsAround(loop);
+  }
 
   scf::ForOp loop;
   int64_t stages;
-  /// Whether rotated TMA chains take turns (the pass's ping-pong option).
+  /// Whether TMA chains take turns (the pass's ping-pong option).
   PingPong pingPong;
+  /// A specialized chain left unrotated, whose warp groups take turns
+  /// around their exponentials (takeSoftmaxTurns).
+  bool softmaxTurns = false;
   bool ringsFit;
   /// The loop's one dot when it can run asynchronously across iterations
   /// (asyncCandidate, found before the rewrite).
@@ -1226,10 +1363,12 @@ struct PipelinePass
             .Case("auto", PingPong::Auto)
             .Case("always", PingPong::Always)
             .Case("never", PingPong::Never)
+            .Case("softmax", PingPong::Softmax)
             .Default(std::nullopt);
     if (!turns) {
       module.emitError() << getArgument() << ": ping-pong must be auto, "
-                         << "always or never, not '" << pingPong << "'";
+                         << "always, never or softmax, not '" << pingPong
+                         << "'";
       return signalPassFailure();
     }
     int64_t stages = numStages;

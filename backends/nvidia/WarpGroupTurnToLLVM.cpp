@@ -1,7 +1,10 @@
 // tilegpu.warp_group_turn_wait / _pass on named barriers: warp group g
 // waits at barrier kFirstTurnBarrier + g, which the warp group before it
 // arrives at; each such barrier counts the 128 threads that wait and the
-// 128 that arrive.
+// 128 that arrive. Values tied to a turn depend on a volatile read of
+// shared memory after the barrier (a wait's outputs) or feed the arrival's
+// thread count (a pass's operands): ptxas orders memory accesses, not
+// arithmetic, around a barrier (bench/RESULTS.md, session 28).
 #include "backends/common/TypeConverter.h"
 #include "backends/common/Utility.h"
 #include "backends/nvidia/NVIDIAPatterns.h"
@@ -17,6 +20,36 @@ using namespace mlir;
 using namespace mlir::terrazzo;
 
 namespace {
+
+/// A register that is zero but that ptxas cannot know to be: the
+/// population count of a word of shared memory, read volatile (so after
+/// the barriers before it), shifted right by 6 (a count is at most 32).
+/// A shift or mask of the word itself, or mul.hi by 1, ptxas folds.
+/// `word` is the PTX register it goes in, `address` the operand holding
+/// the shared address.
+std::string unknownZero(StringRef word, StringRef address) {
+  return ("ld.volatile.shared.u32 " + word + ", [" + address + "]; popc.b32 " +
+          word + ", " + word + "; shr.u32 " + word + ", " + word + ", 6; ")
+      .str();
+}
+
+LLVM::InlineAsmOp inlineAsm(RewriterBase &rewriter, Location loc,
+                            TypeRange results, ValueRange operands,
+                            StringRef ptx, StringRef constraints) {
+  return LLVM::InlineAsmOp::create(
+      rewriter, loc, results, operands, ptx, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+      ArrayAttr());
+}
+
+/// A 32-bit element's bits (the verifier admits no other width).
+Value asI32(RewriterBase &rewriter, Location loc, Value element) {
+  Type i32 = rewriter.getI32Type();
+  return element.getType() == i32
+             ? element
+             : LLVM::BitcastOp::create(rewriter, loc, i32, element).getResult();
+}
 
 /// Named barrier 0 is the whole program's (tilegpu.barrier); the turns use
 /// the next ones, one per warp group.
@@ -44,6 +77,24 @@ struct WarpGroupTurnConversion : public ConvertOpToLLVMPattern<Op> {
     // group takes its own branch with the barrier's number a constant (a
     // number in a register makes ptxas reserve all 16 barriers).
     std::optional<uint32_t> only = op.getOnly();
+    // A pass's operands, or-ed into one word that the arrival's thread
+    // count depends on (through an unknown zero: the count stays 256).
+    Type i32 = rewriter.getI32Type();
+    Value smem;
+    if (!adaptor.getValues().empty()) {
+      smem = getScratchPointer(rewriter, loc, op);
+      if (!smem)
+        return failure();
+    }
+    Value tied;
+    if (!wait)
+      for (Value value : adaptor.getValues())
+        for (Value element : elementsOf(rewriter, loc, value)) {
+          Value bits = asI32(rewriter, loc, element);
+          tied = tied
+                     ? LLVM::OrOp::create(rewriter, loc, tied, bits).getResult()
+                     : bits;
+        }
     for (int64_t g = 0; g < groups; ++g) {
       if (only && *only != g)
         continue;
@@ -52,19 +103,57 @@ struct WarpGroupTurnConversion : public ConvertOpToLLVMPattern<Op> {
           LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, group,
                                i32Constant(rewriter, loc, g));
       emitGuarded(rewriter, loc, mine, Value(), [&] {
-        LLVM::InlineAsmOp::create(
-            rewriter, loc, TypeRange{},
-            ValueRange{i32Constant(rewriter, loc,
-                                   2 * kWarpsPerGroup * kThreadsPerWarp)},
-            (wait ? "bar.sync " : "bar.arrive ") + std::to_string(id) +
-                ", $0;",
-            "n", /*has_side_effects=*/true, /*is_align_stack=*/false,
-            LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
-            ArrayAttr());
+        Value threads =
+            i32Constant(rewriter, loc, 2 * kWarpsPerGroup * kThreadsPerWarp);
+        std::string barrier =
+            (wait ? "bar.sync " : "bar.arrive ") + std::to_string(id) + ", ";
+        if (tied)
+          // Arrives with threads | (tied & zero) threads.
+          inlineAsm(rewriter, loc, TypeRange{}, ValueRange{tied, smem, threads},
+                    "{ .reg .b32 z; " + unknownZero("z", "$1") +
+                        "and.b32 z, z, $0; or.b32 z, z, $2; " + barrier +
+                        "z; }",
+                    "r,l,n");
+        else
+          inlineAsm(rewriter, loc, TypeRange{}, ValueRange{threads},
+                    barrier + "$0;", "n");
         return Value();
       });
     }
+    if constexpr (wait)
+      if (!adaptor.getValues().empty())
+        return replaceWithTiedValues(op, adaptor, smem, rewriter);
     rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// A wait's outputs: each element or-ed with a zero read after the
+  /// barrier.
+  LogicalResult
+  replaceWithTiedValues(tilegpu::WarpGroupTurnWaitOp op,
+                        tilegpu::WarpGroupTurnWaitOp::Adaptor adaptor,
+                        Value smem, ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value zero = inlineAsm(rewriter, loc, TypeRange{i32}, ValueRange{smem},
+                           unknownZero("$0", "$1"), "=r,l")
+                     .getResult(0);
+    SmallVector<Value> outputs;
+    for (auto [value, type] :
+         llvm::zip_equal(adaptor.getValues(), op.getResultTypes())) {
+      Type converted = this->getTypeConverter()->convertType(type);
+      outputs.push_back(mapElements(
+          rewriter, loc, converted, ValueRange{value}, [&](ValueRange e) {
+            Value bits = LLVM::OrOp::create(rewriter, loc,
+                                            asI32(rewriter, loc, e[0]), zero);
+            return e[0].getType() == i32
+                       ? bits
+                       : LLVM::BitcastOp::create(rewriter, loc, e[0].getType(),
+                                                 bits)
+                             .getResult();
+          }));
+    }
+    rewriter.replaceOp(op, outputs);
     return success();
   }
 

@@ -25,3 +25,36 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "t
     return
   }
 }
+
+// -----
+
+// Values tied to the turns: a wait's values come out or-ed, element by
+// element, with a zero that ptxas cannot fold (the population count of a
+// word of shared memory read volatile after the barrier, shifted right by
+// 6), and a pass's values, or-ed together, feed its arrival's thread count
+// through the same zero (256 threads, in a register).
+// CHECK-LABEL: llvm.func @tied
+// CHECK: "bar.sync 1, $0;", "n"
+// CHECK: "bar.sync 2, $0;", "n"
+// CHECK: %[[Z:.*]] = llvm.inline_asm has_side_effects "ld.volatile.shared.u32 $0, [$1]; popc.b32 $0, $0; shr.u32 $0, $0, 6; ", "=r,l"
+// CHECK: %[[B0:.*]] = llvm.bitcast %{{.*}} : f32 to i32
+// CHECK-NEXT: %[[O0:.*]] = llvm.or %[[B0]], %[[Z]] : i32
+// CHECK-NEXT: llvm.bitcast %[[O0]] : i32 to f32
+// CHECK: %[[B1:.*]] = llvm.bitcast %{{.*}} : f32 to i32
+// CHECK-NEXT: %[[O1:.*]] = llvm.or %[[B1]], %[[Z]] : i32
+// CHECK: %[[S0:.*]] = llvm.bitcast %{{.*}} : f32 to i32
+// CHECK-NEXT: %[[S1:.*]] = llvm.bitcast %{{.*}} : f32 to i32
+// CHECK-NEXT: %[[T:.*]] = llvm.or %[[S0]], %[[S1]] : i32
+// CHECK: llvm.inline_asm has_side_effects "{ .reg .b32 z; ld.volatile.shared.u32 z, [$1]; popc.b32 z, z; shr.u32 z, z, 6; and.b32 z, z, $0; or.b32 z, z, $2; bar.arrive 2, z; }", "r,l,n" %[[T]]
+// CHECK: bar.arrive 1, z; }", "r,l,n" %[[T]]
+// CHECK: llvm.return
+#row = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+module attributes {"tilegpu.num-warps" = 8 : i32, "tilegpu.shared" = 16 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tied(%m: tensor<512xf32, #row>, %out: tensor<512x!tile.ptr<f32>, #row>) {
+    %t = tilegpu.warp_group_turn_wait %m : tensor<512xf32, #row>
+    tile.store %out, %t : tensor<512x!tile.ptr<f32>, #row>
+    %s = arith.addf %t, %t : tensor<512xf32, #row>
+    tilegpu.warp_group_turn_pass %s : tensor<512xf32, #row>
+    return
+  }
+}

@@ -2,8 +2,9 @@
 // RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline=num-stages=1 | FileCheck %s --check-prefix=OFF
 // RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline=ping-pong=always | FileCheck %s --check-prefix=TURNS
 // RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline=ping-pong=never | FileCheck %s --check-prefix=NEVER
+// RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline=ping-pong=softmax | FileCheck %s --check-prefix=SOFTMAX
 // RUN: not terrazzo-opt %s -split-input-file --terrazzo-pipeline=ping-pong=sometimes 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: terrazzo-pipeline: ping-pong must be auto, always or never, not 'sometimes'
+// BAD: terrazzo-pipeline: ping-pong must be auto, always, never or softmax, not 'sometimes'
 
 // terrazzo-pipeline: loads of dot operands in loops become num-stages deep
 // stacks of shared buffers filled by cp.async ahead of their iteration.
@@ -2267,6 +2268,119 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "t
       tilegpu.mbarrier_inval %vbar : !tilegpu.memdesc<1xi64, #bar, mutable>
       %o = tilegpu.warp_group_dot %pa, %v, %accs : tensor<128x64xf16, #dop>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<128x64xf32, #mma>
       scf.yield %o, %mn : tensor<128x64xf32, #mma>, tensor<128xf32, #row>
+    } {tile.warp_specialize}
+    tile.store %out, %res#0 : tensor<128x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// The same chain at head dimension 64 with the softmax's row sum, as
+// attention computes it. By default (ping-pong=auto: its first dot reduces
+// over less than 128) it is rotated (one buffer more) and takes no turns,
+// as with never (NEVER); with always (TURNS), turns around its dots. With
+// softmax (SOFTMAX) the consumer warp groups take turns around their
+// exponentials instead (cuDNN's schedule): the chain stays unrotated (each
+// dot waited for at once, P V's before the stage's release at the end of
+// the iteration) with a ring of num-stages buffers; the row maximum passes
+// through the turn's wait, which all its users then read, and the pass
+// takes the row sum; the last group passes the first turn before the
+// loop, group 0 takes the last pass after it.
+// CHECK-LABEL: func.func @tma_dot_chain_softmax_turns
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
+// CHECK-NOT: tilegpu.warp_group_turn
+// CHECK: } producer {
+// NEVER-LABEL: func.func @tma_dot_chain_softmax_turns
+// NEVER: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
+// NEVER-NOT: tilegpu.warp_group_turn
+// NEVER: } producer {
+// TURNS-LABEL: func.func @tma_dot_chain_softmax_turns
+// TURNS: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
+// TURNS: tilegpu.warp_group_turn_wait{{$}}
+// TURNS-NEXT: tilegpu.warp_group_dot async
+// TURNS-NOT: tilegpu.warp_group_turn_wait %
+// TURNS: } producer {
+// SOFTMAX-LABEL: func.func @tma_dot_chain_softmax_turns
+// SOFTMAX: tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16
+// SOFTMAX: tilegpu.warp_specialize
+// SOFTMAX: tilegpu.warp_group_turn_pass {only = 1 : i32}
+// SOFTMAX-NEXT: %[[R:.*]]:{{[0-9]+}} = scf.for
+// SOFTMAX: %[[S:.*]] = tilegpu.warp_group_dot async
+// SOFTMAX: %[[SW:.*]] = tilegpu.warp_group_dot_wait %[[S]] {pendings = 0 : i32}
+// SOFTMAX: %[[MN:.*]] = arith.maxnumf %{{.*}} : tensor<128xf32
+// SOFTMAX-NEXT: %[[M:.*]] = tilegpu.warp_group_turn_wait %[[MN]] : tensor<128xf32
+// SOFTMAX-NOT: %[[MN]]
+// SOFTMAX: arith.subf %{{.*}}, %[[M]]
+// SOFTMAX: tile.expand_dims %[[M]]
+// SOFTMAX: %[[P:.*]] = math.exp2 %{{.*}} : tensor<128x64xf32
+// SOFTMAX: %[[RS:.*]] = tile.reduce(%[[P]])
+// SOFTMAX: tilegpu.warp_group_turn_pass %[[RS]] : tensor<128xf32
+// SOFTMAX: %[[O:.*]] = tilegpu.warp_group_dot async
+// SOFTMAX: %[[OW:.*]] = tilegpu.warp_group_dot_wait %[[O]] {pendings = 0 : i32}
+// SOFTMAX-NEXT: tilegpu.memdesc_index
+// SOFTMAX-NEXT: tilegpu.mbarrier_arrive
+// SOFTMAX-NEXT: scf.yield %[[OW]], %[[M]],
+// SOFTMAX-NEXT: } {tile.warp_specialize}
+// SOFTMAX-NEXT: tilegpu.warp_group_turn_wait {only = 0 : i32}
+// SOFTMAX-NOT: scf.if
+// SOFTMAX: } producer {
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>
+#row = #tilegpu.slice<{dim = 1, parent = #mma}>
+#dop = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_dot_chain_softmax_turns(%qs: !tilegpu.memdesc<128x64xf16, #nv>, %mk: !tile.ptr<i8>, %mv: !tile.ptr<i8>, %n: i32, %out: tensor<128x64x!tile.ptr<f32>, #mma>) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %m0 = arith.constant dense<0xFF800000> : tensor<128xf32, #row>
+    %l0 = arith.constant dense<0.0> : tensor<128xf32, #row>
+    %res:3 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero, %m = %m0, %l = %l0) -> (tensor<128x64xf32, #mma>, tensor<128xf32, #row>, tensor<128xf32, #row>) : i32 {
+      %k = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %kbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %kbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %kbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mk[%i, %c0] %k, %kbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %kbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %kbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %kt = tilegpu.memdesc_trans %k : !tilegpu.memdesc<64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nvt, mutable>
+      %s = tilegpu.warp_group_dot %qs, %kt, %zero : !tilegpu.memdesc<128x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nvt, mutable> -> tensor<128x64xf32, #mma>
+      %rm = tile.reduce(%s) axis = 1 : (tensor<128x64xf32, #mma>) -> tensor<128xf32, #row> {
+      ^bb0(%x: f32, %y: f32):
+        %mx = arith.maxnumf %x, %y : f32
+        tile.reduce.return %mx : f32
+      }
+      %mn = arith.maxnumf %m, %rm : tensor<128xf32, #row>
+      %md = arith.subf %m, %mn : tensor<128xf32, #row>
+      %alpha = math.exp2 %md : tensor<128xf32, #row>
+      %me = tile.expand_dims %mn axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+      %mb = tile.broadcast %me : tensor<128x1xf32, #mma> -> tensor<128x64xf32, #mma>
+      %sd = arith.subf %s, %mb : tensor<128x64xf32, #mma>
+      %p = math.exp2 %sd : tensor<128x64xf32, #mma>
+      %rs = tile.reduce(%p) axis = 1 : (tensor<128x64xf32, #mma>) -> tensor<128xf32, #row> {
+      ^bb0(%x: f32, %y: f32):
+        %sum = arith.addf %x, %y : f32
+        tile.reduce.return %sum : f32
+      }
+      %ls = arith.mulf %l, %alpha : tensor<128xf32, #row>
+      %ln = arith.addf %ls, %rs : tensor<128xf32, #row>
+      %ph = arith.truncf %p : tensor<128x64xf32, #mma> to tensor<128x64xf16, #mma>
+      %pa = tilegpu.convert_layout %ph : tensor<128x64xf16, #mma> -> tensor<128x64xf16, #dop>
+      %ae = tile.expand_dims %alpha axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+      %ab = tile.broadcast %ae : tensor<128x1xf32, #mma> -> tensor<128x64xf32, #mma>
+      %accs = arith.mulf %acc, %ab : tensor<128x64xf32, #mma>
+      %v = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %vbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %vbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %vbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mv[%i, %c0] %v, %vbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %vbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %vbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %o = tilegpu.warp_group_dot %pa, %v, %accs : tensor<128x64xf16, #dop>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<128x64xf32, #mma>
+      scf.yield %o, %mn, %ln : tensor<128x64xf32, #mma>, tensor<128xf32, #row>, tensor<128xf32, #row>
     } {tile.warp_specialize}
     tile.store %out, %res#0 : tensor<128x64x!tile.ptr<f32>, #mma>
     return

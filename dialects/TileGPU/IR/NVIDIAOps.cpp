@@ -5,6 +5,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
@@ -354,18 +355,33 @@ LogicalResult WarpGroupDotOp::verify() {
   return success();
 }
 
-LogicalResult WarpGroupDotWaitOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location>, ValueRange operands,
-    DictionaryAttr, OpaqueProperties, RegionRange,
-    SmallVectorImpl<Type> &inferredReturnTypes) {
+/// The results of an op that hands its operands on once something has
+/// happened (a wgmma wait, a warp-group turn): their types.
+static LogicalResult operandTypes(ValueRange operands,
+                                  SmallVectorImpl<Type> &inferredReturnTypes) {
   llvm::append_range(inferredReturnTypes, operands.getTypes());
   return success();
 }
 
+LogicalResult WarpGroupDotWaitOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferredReturnTypes) {
+  return operandTypes(operands, inferredReturnTypes);
+}
+
 /// The warp groups of the module `op` is in take turns: there are at least
-/// two, and `only` names one of them.
+/// two, and `only` names one of them. The values tied to the turn have
+/// 32-bit elements (the lowering ties them through their bits).
 static LogicalResult verifyWarpGroupTurn(Operation *op,
-                                         std::optional<uint32_t> only) {
+                                         std::optional<uint32_t> only,
+                                         ValueRange values) {
+  for (Value value : values)
+    if (Type element = getElementTypeOrSelf(value.getType());
+        !element.isIntOrFloat() || element.getIntOrFloatBitWidth() != 32)
+      return op->emitOpError("ties only values of 32-bit elements to the "
+                             "turn, got ")
+             << value.getType();
   unsigned warps = getNumWarps(op);
   if (warps % 4 != 0 || warps < 8)
     return op->emitOpError("needs at least two warp groups (tilegpu.num-warps "
@@ -377,12 +393,18 @@ static LogicalResult verifyWarpGroupTurn(Operation *op,
   return success();
 }
 
+LogicalResult WarpGroupTurnWaitOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands, DictionaryAttr,
+    OpaqueProperties, RegionRange, SmallVectorImpl<Type> &inferredReturnTypes) {
+  return operandTypes(operands, inferredReturnTypes);
+}
+
 LogicalResult WarpGroupTurnWaitOp::verify() {
-  return verifyWarpGroupTurn(*this, getOnly());
+  return verifyWarpGroupTurn(*this, getOnly(), getValues());
 }
 
 LogicalResult WarpGroupTurnPassOp::verify() {
-  return verifyWarpGroupTurn(*this, getOnly());
+  return verifyWarpGroupTurn(*this, getOnly(), getValues());
 }
 
 LogicalResult WarpGroupDotWaitOp::verify() {

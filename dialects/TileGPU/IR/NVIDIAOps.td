@@ -75,13 +75,15 @@ def TileGPU_WarpGroupDotWaitOp : TileGPU_Op<"warp_group_dot_wait",
   let hasVerifier = 1;
 }
 
-class TileGPU_WarpGroupTurnOp<string mnemonic> : TileGPU_Op<mnemonic> {
-  let arguments = (ins OptionalAttr<ConfinedAttr<I32Attr, [IntNonNegative]>>:$only);
-  let assemblyFormat = "attr-dict";
+class TileGPU_WarpGroupTurnOp<string mnemonic, list<Trait> traits = []>
+    : TileGPU_Op<mnemonic, traits> {
+  let arguments = (ins Variadic<Tile_Tensor>:$values,
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntNonNegative]>>:$only);
   let hasVerifier = 1;
 }
 
-def TileGPU_WarpGroupTurnWaitOp : TileGPU_WarpGroupTurnOp<"warp_group_turn_wait"> {
+def TileGPU_WarpGroupTurnWaitOp : TileGPU_WarpGroupTurnOp<"warp_group_turn_wait",
+    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Wait until the previous warp group passes this one the turn";
   let description = [{
     The program's warp groups (four consecutive warps each; the module's
@@ -95,9 +97,20 @@ def TileGPU_WarpGroupTurnWaitOp : TileGPU_WarpGroupTurnOp<"warp_group_turn_wait"
     program's passes and waits must pair up (one initial pass, by the last
     group to group 0, and one final wait of group 0, balance a loop).
 
+    `values`, when given, come out as `outputs` unchanged, but computed
+    only after the turn arrives: what is derived from an output (the
+    exponentials of attention's softmax, from the row maximum) cannot be
+    moved in front of the wait by the assembler, which schedules
+    arithmetic across barriers by its data alone. The lowering reads a
+    word of shared memory after the barrier and folds it into the values
+    through an identity that is zero for every word.
+
         tilegpu.warp_group_turn_wait
         tilegpu.warp_group_turn_wait {only = 0 : i32}
+        %m = tilegpu.warp_group_turn_wait %max : tensor<128xf32, #slice>
   }];
+  let results = (outs Variadic<Tile_Tensor>:$outputs);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }
 
 def TileGPU_WarpGroupTurnPassOp : TileGPU_WarpGroupTurnOp<"warp_group_turn_pass"> {
@@ -107,9 +120,15 @@ def TileGPU_WarpGroupTurnPassOp : TileGPU_WarpGroupTurnOp<"warp_group_turn_pass"
     last), without waiting; see `tilegpu.warp_group_turn_wait`. With
     `only`, that warp group alone passes.
 
+    With `values`, the pass waits for them: it happens only after they
+    are computed (the row sum of attention's softmax, after its
+    exponentials), which the assembler would otherwise not keep.
+
         tilegpu.warp_group_turn_pass
         tilegpu.warp_group_turn_pass {only = 1 : i32}
+        tilegpu.warp_group_turn_pass %sum : tensor<128xf32, #slice>
   }];
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }
 
 //===----------------------------------------------------------------------===//

@@ -274,3 +274,14 @@ module attributes {tilegpu.host_tensormap_params = [#tilegpu.host_tensormap<{par
 
 // expected-error @+1 {{swizzleBytes must be 0, 32, 64 or 128, got 16}}
 module attributes {tilegpu.host_tensormap_params = [#tilegpu.host_tensormap<{parameter = 2, base = 0, elementType = f16, shapeArguments = [1], shapeValues = [-1], strideArguments = [-1], strideValues = [1], box = [64], swizzleBytes = 16, stored = false}>]} {}
+
+// -----
+
+#row = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+module attributes {"tilegpu.num-warps" = 8 : i32} {
+  func.func @turn_ties_halves(%h: tensor<256xf16, #row>) {
+    // expected-error @+1 {{ties only values of 32-bit elements to the turn, got 'tensor<256xf16, #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>>'}}
+    %t = tilegpu.warp_group_turn_wait %h : tensor<256xf16, #row>
+    return
+  }
+}
