@@ -16,7 +16,12 @@ as the mode says (each warp group's share: "mma", "ex2", "both" or "-"); or
          S = Q K^T (four wgmma m64n128k16 from shared memory), waited for;
          P = ex2(S) (64 per thread); P packed to f16 feeds O += P V (eight
          wgmma m64n64k16, A from registers), waited for: the same tensor-core
-         and MUFU work as 8 wgmmas and 64 ex2, each step waiting for the last.
+         and MUFU work as 8 wgmmas and 64 ex2, each step waiting for the last;
+  chainmax  the chain with the row maximum of S (in-thread tree, two
+         shuffles) and the exponentials of S * scale - max (one FMA each);
+  chainall  that with the running maximum, the row sum (l = l * alpha +
+         sum P) and O rescaled by alpha = ex2(old max - new max): the
+         tutorial's loop less its loads and masks.
 The kernels are loaded through the CUDA driver (ctypes, no toolkit needed)
 and timed with torch's CUDA events; it also records the SM clock's cycles
 of program 0's first thread. If the two units overlap, both warp groups
@@ -42,9 +47,62 @@ MODES = {  # (warp group 0, warp group 1)
     "group 0 ex2 only": ("ex2", "-"),
     "chain (both groups)": ("chain", "chain"),
     "group 0 chain only": ("chain", "-"),
+    "chain + max (both groups)": ("chainmax", "chainmax"),
+    "chain + max, sum, rescale (both)": ("chainall", "chainall"),
 }
 EX2_PER_ITERATION = 64
 WGMMA_PER_ITERATION = 8
+
+
+ROWS = ([i for i in range(64) if i % 4 < 2], [i for i in range(64) if i % 4 >= 2])
+
+
+def tree(op: str, out: str, values: list[str], tmp: str) -> list[str]:
+    """`out` = op over `values` as a tree (temporaries `tmp`0, 1, ...)."""
+    lines, level, n = [], list(values), 0
+    while len(level) > 1:
+        nxt = []
+        for i in range(0, len(level) - 1, 2):
+            name = f"{tmp}{n}"
+            n += 1
+            lines.append(f"{op}.f32 {name}, {level[i]}, {level[i + 1]};")
+            nxt.append(name)
+        if len(level) % 2:
+            nxt.append(level[-1])
+        level = nxt
+    lines.append(f"mov.f32 {out}, {level[0]};")
+    return lines
+
+
+def quad(op: str, value: str) -> list[str]:
+    """`value` = op over the four lanes of a quad (one row's threads)."""
+    return [line for lane in (1, 2) for line in (
+        f"shfl.sync.bfly.b32 %t, {value}, {lane}, 31, -1;",
+        f"{op}.f32 {value}, {value}, %t;")]
+
+
+def softmax_ptx(full: bool) -> list[str]:
+    """Between S's wait and P's packing: the row maximum of S, the
+    exponentials of S * scale - max * scale into %x; with `full`, also the
+    running maximum %mo, the row sums %l and O's rescaling."""
+    lines = []
+    for r, row in enumerate(ROWS):
+        lines += tree("max", f"%mx{r}", [f"%d{i}" for i in row], f"%tm{r}_")
+        lines += quad("max", f"%mx{r}")
+        lines.append(f"mul.f32 %mx{r}, %mx{r}, 0f3E000000;")  # * scale (0.125)
+        if full:
+            lines += [f"max.f32 %mx{r}, %mx{r}, %mo{r};",
+                      f"sub.f32 %al{r}, %mo{r}, %mx{r}; ex2.approx.ftz.f32 %al{r}, %al{r};",
+                      f"mov.f32 %mo{r}, %mx{r};"]
+        lines.append(f"neg.f32 %nm{r}, %mx{r};")
+        lines += [f"fma.rn.f32 %y, %d{i}, 0f3E000000, %nm{r}; ex2.approx.ftz.f32 %x{i}, %y;"
+                  for i in row]
+        if full:
+            lines += tree("add", f"%sm{r}", [f"%x{i}" for i in row], f"%ts{r}_")
+            lines += quad("add", f"%sm{r}")
+            lines.append(f"fma.rn.f32 %l{r}, %l{r}, %al{r}, %sm{r};")
+            lines += [f"mul.f32 %o{i}, %o{i}, %al{r};" for i in range(32) if (i % 4 < 2) == (r == 0)]
+    return lines
 
 
 def kernel_ptx(name: str, mode: tuple[str, str], wgmmas: int) -> str:
@@ -59,6 +117,9 @@ def kernel_ptx(name: str, mode: tuple[str, str], wgmmas: int) -> str:
         "{",
         ".reg .pred %p<8>; .reg .b32 %r<32>; .reg .b64 %rd<16>;",
         ".reg .f32 %d<64>; .reg .f32 %x<64>; .reg .f32 %s; .reg .f32 %o<32>; .reg .b32 %a<32>;",
+        ".reg .f32 %tm0_<40>; .reg .f32 %tm1_<40>; .reg .f32 %ts0_<40>; .reg .f32 %ts1_<40>;",
+        ".reg .f32 %mx<2>; .reg .f32 %mo<2>; .reg .f32 %nm<2>; .reg .f32 %al<2>; .reg .f32 %sm<2>;",
+        ".reg .f32 %l<2>; .reg .f32 %y; .reg .b32 %t;",
         "ld.param.u64 %rd1, [out]; ld.param.u32 %r1, [iterations];",
         "mov.u32 %r3, %tid.x; shr.u32 %r4, %r3, 7;",  # warp group
         # Descriptors of shared memory: start >> 4, leading byte offset 128,
@@ -69,6 +130,7 @@ def kernel_ptx(name: str, mode: tuple[str, str], wgmmas: int) -> str:
     ]
     lines += [f"mov.f32 %d{i}, 0f00000000;" for i in range(64)]
     lines += [f"mov.f32 %o{i}, 0f00000000;" for i in range(32)]
+    lines += [f"mov.f32 %mo{r}, 0fFF800000; mov.f32 %l{r}, 0f00000000;" for r in (0, 1)]
     out_acc = ", ".join(f"%o{i}" for i in range(32))
     lines += [f"cvt.rn.f32.u32 %x{i}, %r3; mul.f32 %x{i}, %x{i}, 0f3A800000;"
               for i in range(EX2_PER_ITERATION)]
@@ -86,12 +148,15 @@ def kernel_ptx(name: str, mode: tuple[str, str], wgmmas: int) -> str:
             lines += [f"ex2.approx.ftz.f32 %x{i}, %x{i};" for i in range(EX2_PER_ITERATION)]
         if share in ("mma", "both"):
             lines.append("wgmma.wait_group.sync.aligned 0;")
-        if share == "chain":
+        if share in ("chain", "chainmax", "chainall"):
             lines.append("wgmma.fence.sync.aligned;")
             lines += [f"wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{{acc}}}, "
                       f"%rd3, %rd4, {0 if k == 0 else 1}, 1, 1, 0, 0;" for k in range(4)]
             lines += ["wgmma.commit_group.sync.aligned;", "wgmma.wait_group.sync.aligned 0;"]
-            lines += [f"ex2.approx.ftz.f32 %x{i}, %d{i};" for i in range(EX2_PER_ITERATION)]
+            if share == "chain":
+                lines += [f"ex2.approx.ftz.f32 %x{i}, %d{i};" for i in range(EX2_PER_ITERATION)]
+            else:
+                lines += softmax_ptx(share == "chainall")
             lines += [f"cvt.rn.f16x2.f32 %a{j}, %x{2 * j + 1}, %x{2 * j};" for j in range(32)]
             lines.append("wgmma.fence.sync.aligned;")
             lines += [f"wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{out_acc}}}, "
@@ -107,6 +172,7 @@ def kernel_ptx(name: str, mode: tuple[str, str], wgmmas: int) -> str:
     lines += [f"add.f32 %s, %s, %d{i};" for i in range(64)]
     lines += [f"add.f32 %s, %s, %x{i};" for i in range(EX2_PER_ITERATION)]
     lines += [f"add.f32 %s, %s, %o{i};" for i in range(32)]
+    lines += [f"add.f32 %s, %s, %l{r};" for r in (0, 1)]
     lines += [
         # out[0]: program 0's thread 0 cycles; out[1 + tid]: a checksum, so
         # that nothing is dead.
