@@ -19,7 +19,9 @@ as the mode says (each warp group's share: "mma", "ex2", "both" or "-"); or
          and MUFU work as 8 wgmmas and 64 ex2, each step waiting for the last;
   chainmax  the chain with the row maximum of S (in-thread tree, two
          shuffles) and the exponentials of S * scale - max (one FMA each);
-  chainall  that with the running maximum, the row sum (l = l * alpha +
+  chainadd  chainmax with the maximum's tree and shuffles as additions
+         (wrong results; what FMNMX's rate costs against FADD's);
+  chainall  chainmax with the running maximum, the row sum (l = l * alpha +
          sum P) and O rescaled by alpha = ex2(old max - new max): the
          tutorial's loop less its loads and masks.
 The kernels are loaded through the CUDA driver (ctypes, no toolkit needed)
@@ -49,6 +51,7 @@ MODES = {  # (warp group 0, warp group 1)
     "group 0 chain only": ("chain", "-"),
     "chain + max (both groups)": ("chainmax", "chainmax"),
     "chain + max, sum, rescale (both)": ("chainall", "chainall"),
+    "chain + max as adds (both)": ("chainadd", "chainadd"),
 }
 EX2_PER_ITERATION = 64
 WGMMA_PER_ITERATION = 8
@@ -81,14 +84,14 @@ def quad(op: str, value: str) -> list[str]:
         f"{op}.f32 {value}, {value}, %t;")]
 
 
-def softmax_ptx(full: bool) -> list[str]:
+def softmax_ptx(full: bool, reduce: str = "max") -> list[str]:
     """Between S's wait and P's packing: the row maximum of S, the
     exponentials of S * scale - max * scale into %x; with `full`, also the
     running maximum %mo, the row sums %l and O's rescaling."""
     lines = []
     for r, row in enumerate(ROWS):
-        lines += tree("max", f"%mx{r}", [f"%d{i}" for i in row], f"%tm{r}_")
-        lines += quad("max", f"%mx{r}")
+        lines += tree(reduce, f"%mx{r}", [f"%d{i}" for i in row], f"%tm{r}_")
+        lines += quad(reduce, f"%mx{r}")
         lines.append(f"mul.f32 %mx{r}, %mx{r}, 0f3E000000;")  # * scale (0.125)
         if full:
             lines += [f"max.f32 %mx{r}, %mx{r}, %mo{r};",
@@ -148,7 +151,7 @@ def kernel_ptx(name: str, mode: tuple[str, str], wgmmas: int) -> str:
             lines += [f"ex2.approx.ftz.f32 %x{i}, %x{i};" for i in range(EX2_PER_ITERATION)]
         if share in ("mma", "both"):
             lines.append("wgmma.wait_group.sync.aligned 0;")
-        if share in ("chain", "chainmax", "chainall"):
+        if share.startswith("chain"):
             lines.append("wgmma.fence.sync.aligned;")
             lines += [f"wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{{acc}}}, "
                       f"%rd3, %rd4, {0 if k == 0 else 1}, 1, 1, 0, 0;" for k in range(4)]
@@ -156,7 +159,8 @@ def kernel_ptx(name: str, mode: tuple[str, str], wgmmas: int) -> str:
             if share == "chain":
                 lines += [f"ex2.approx.ftz.f32 %x{i}, %d{i};" for i in range(EX2_PER_ITERATION)]
             else:
-                lines += softmax_ptx(share == "chainall")
+                lines += softmax_ptx(share == "chainall",
+                                     "add" if share == "chainadd" else "max")
             lines += [f"cvt.rn.f16x2.f32 %a{j}, %x{2 * j + 1}, %x{2 * j};" for j in range(32)]
             lines.append("wgmma.fence.sync.aligned;")
             lines += [f"wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{out_acc}}}, "
