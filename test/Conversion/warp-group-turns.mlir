@@ -1,4 +1,4 @@
-// RUN: terrazzo-opt %s -split-input-file --convert-scf-to-cf --terrazzo-convert-tilegpu-to-llvm | FileCheck %s
+// RUN: terrazzo-opt %s -split-input-file -verify-diagnostics --convert-scf-to-cf --terrazzo-convert-tilegpu-to-llvm | FileCheck %s
 
 // Warp groups taking turns (8 warps: two groups) on named barriers 1 and 2,
 // each counting the 128 threads that wait and the 128 that arrive: group g
@@ -55,6 +55,20 @@ module attributes {"tilegpu.num-warps" = 8 : i32, "tilegpu.shared" = 16 : i32, t
     tile.store %out, %t : tensor<512x!tile.ptr<f32>, #row>
     %s = arith.addf %t, %t : tensor<512xf32, #row>
     tilegpu.warp_group_turn_pass %s : tensor<512xf32, #row>
+    return
+  }
+}
+
+// -----
+
+// Values are tied to a turn through a read of shared memory: a module
+// without any gets a located error, not a crash.
+#row = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tied_without_shared_memory(%m: tensor<512xf32, #row>) {
+    // expected-error @+2 {{needs shared memory but the module declares no 'global_smem'}}
+    // expected-error @+1 {{failed to legalize operation 'tilegpu.warp_group_turn_wait'}}
+    %t = tilegpu.warp_group_turn_wait %m : tensor<512xf32, #row>
     return
   }
 }
