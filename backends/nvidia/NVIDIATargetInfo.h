@@ -39,6 +39,11 @@ public:
   void barrier(RewriterBase &rewriter, Location loc) const override;
   /// `barrier`, for patterns that hold no TargetInfo.
   static void programBarrier(RewriterBase &rewriter, Location loc);
+  /// Inline PTX `text` with side effects (PTXInstructions.cpp), its result
+  /// of `resultType` (null: none, and a null value).
+  static Value inlinePTX(RewriterBase &rewriter, Location loc, Type resultType,
+                         ValueRange operands, StringRef text,
+                         StringRef constraints);
   Value shuffleIdx(RewriterBase &rewriter, Location loc, Value value,
                    Value lane, unsigned warpSize) const override;
   /// Lane 0's value broadcast by shfl.sync.idx, which ptxas knows to be

@@ -143,13 +143,7 @@ Value NVIDIATargetInfo::loadGlobal(
                 rewriter.getContext(),
                 SmallVector<Type>(words.count, registerType));
   Value loaded =
-      LLVM::InlineAsmOp::create(rewriter, loc, resultType, operands,
-                                text, constraints, /*has_side_effects=*/true,
-                                /*is_align_stack=*/false,
-                                LLVM::tailcallkind::TailCallKind::None,
-                                /*asm_dialect=*/LLVM::AsmDialectAttr(),
-                                /*operand_attrs=*/ArrayAttr())
-          .getResult(0);
+      inlinePTX(rewriter, loc, resultType, operands, text, constraints);
   if (words.count == 1) {
     Type wordType = rewriter.getIntegerType(words.bits);
     if (words.registerBits != words.bits)
@@ -196,11 +190,7 @@ bool NVIDIATargetInfo::storeGlobal(
     constraints += ",b";
     operands.push_back(mask);
   }
-  LLVM::InlineAsmOp::create(
-      rewriter, loc, TypeRange{}, operands, text, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      /*asm_dialect=*/LLVM::AsmDialectAttr(), /*operand_attrs=*/ArrayAttr());
+  inlinePTX(rewriter, loc, Type(), operands, text, constraints);
   return true;
 }
 
@@ -302,8 +292,11 @@ Value fromCarrier(RewriterBase &rewriter, Location loc, Value value,
   return LLVM::BitcastOp::create(rewriter, loc, type, value);
 }
 
-Value inlinePTX(RewriterBase &rewriter, Location loc, Type resultType,
-                ValueRange operands, StringRef text, StringRef constraints) {
+} // namespace
+
+Value NVIDIATargetInfo::inlinePTX(RewriterBase &rewriter, Location loc,
+                                  Type resultType, ValueRange operands,
+                                  StringRef text, StringRef constraints) {
   auto asmOp = LLVM::InlineAsmOp::create(
       rewriter, loc, resultType ? TypeRange{resultType} : TypeRange{},
       operands, text, constraints, /*has_side_effects=*/true,
@@ -311,8 +304,6 @@ Value inlinePTX(RewriterBase &rewriter, Location loc, Type resultType,
       /*asm_dialect=*/LLVM::AsmDialectAttr(), /*operand_attrs=*/ArrayAttr());
   return resultType ? asmOp.getResult(0) : Value();
 }
-
-} // namespace
 
 bool NVIDIATargetInfo::hasAtomicRMW(tile::RMWOp op, Type type) const {
   if (atomicOperation(op, type).empty())

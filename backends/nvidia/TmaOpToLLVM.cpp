@@ -19,6 +19,7 @@
 #include "backends/common/TypeConverter.h"
 #include "backends/common/Utility.h"
 #include "backends/nvidia/NVIDIAPatterns.h"
+#include "backends/nvidia/NVIDIATargetInfo.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 #include "dialects/TileGPU/IR/TmaLayout.h"
 #include "terrazzo/TensorMap.h"
@@ -35,15 +36,6 @@ using namespace mlir;
 using namespace mlir::terrazzo;
 
 namespace {
-
-/// `asm` with side effects and no result.
-void inlinePTX(RewriterBase &rewriter, Location loc, StringRef ptx,
-               StringRef constraints, ValueRange operands) {
-  LLVM::InlineAsmOp::create(
-      rewriter, loc, TypeRange{}, operands, ptx, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
-}
 
 Value isThread(RewriterBase &rewriter, Location loc, const TargetInfo &target,
                LLVM::ICmpPredicate predicate, int64_t bound) {
@@ -229,7 +221,8 @@ struct TensormapCreateOpConversion
                               .str();
         SmallVector<Value> all{map};
         llvm::append_range(all, operands);
-        inlinePTX(rewriter, loc, ptx, ("l" + constraints).str(), all);
+        NVIDIATargetInfo::inlinePTX(rewriter, loc, Type(), all, ptx,
+                                    ("l" + constraints).str());
       };
       replace("global_address", "b64", "$1", ",l",
               toGlobal(rewriter, loc, adaptor.getBase()));
@@ -263,10 +256,11 @@ struct TensormapCreateOpConversion
     NVVM::SyncWarpOp::create(rewriter, loc, i32Constant(rewriter, loc, -1));
 
     emitGuarded(rewriter, loc, inBuilderWarp(), Value(), [&] {
-      inlinePTX(rewriter, loc,
-                "tensormap.cp_fenceproxy.global.shared::cta.tensormap::"
-                "generic.release.gpu.sync.aligned [$0], [$1], 128;",
-                "l,l", ValueRange{slot, map});
+      NVIDIATargetInfo::inlinePTX(
+          rewriter, loc, Type(), ValueRange{slot, map},
+          "tensormap.cp_fenceproxy.global.shared::cta.tensormap::"
+          "generic.release.gpu.sync.aligned [$0], [$1], 128;",
+          "l,l");
       // The copy to global memory is a bulk asynchronous operation: commit
       // it and wait until it has read the shared map, so that it is
       // complete before any TMA reads the global one (without this the
@@ -349,11 +343,11 @@ struct MBarrierExpectTxOpConversion
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     onThreadZero(rewriter, loc, target, [&] {
-      inlinePTX(rewriter, loc,
-                "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;",
-                "l,r",
-                ValueRange{adaptor.getBarrier(),
-                           i32Constant(rewriter, loc, op.getBytes())});
+      NVIDIATargetInfo::inlinePTX(
+          rewriter, loc, Type(),
+          ValueRange{adaptor.getBarrier(),
+                     i32Constant(rewriter, loc, op.getBytes())},
+          "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;", "l,r");
     });
     rewriter.eraseOp(op);
     return success();
@@ -414,8 +408,9 @@ struct MBarrierArriveOpConversion
     Value first = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
                                        lane, i32Constant(rewriter, loc, 0));
     emitGuarded(rewriter, loc, first, Value(), [&] {
-      inlinePTX(rewriter, loc, "mbarrier.arrive.shared::cta.b64 _, [$0];",
-                "l", ValueRange{adaptor.getBarrier()});
+      NVIDIATargetInfo::inlinePTX(
+          rewriter, loc, Type(), ValueRange{adaptor.getBarrier()},
+          "mbarrier.arrive.shared::cta.b64 _, [$0];", "l");
       return Value();
     });
     rewriter.eraseOp(op);

@@ -33,16 +33,6 @@ std::string unknownZero(StringRef word, StringRef address) {
       .str();
 }
 
-LLVM::InlineAsmOp inlineAsm(RewriterBase &rewriter, Location loc,
-                            TypeRange results, ValueRange operands,
-                            StringRef ptx, StringRef constraints) {
-  return LLVM::InlineAsmOp::create(
-      rewriter, loc, results, operands, ptx, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
-      ArrayAttr());
-}
-
 /// A 32-bit element's bits (the verifier admits no other width).
 Value asI32(RewriterBase &rewriter, Location loc, Value element) {
   Type i32 = rewriter.getI32Type();
@@ -79,7 +69,6 @@ struct WarpGroupTurnConversion : public ConvertOpToLLVMPattern<Op> {
     std::optional<uint32_t> only = op.getOnly();
     // A pass's operands, or-ed into one word that the arrival's thread
     // count depends on (through an unknown zero: the count stays 256).
-    Type i32 = rewriter.getI32Type();
     Value smem;
     if (!adaptor.getValues().empty()) {
       smem = getScratchPointer(rewriter, loc, op);
@@ -109,14 +98,14 @@ struct WarpGroupTurnConversion : public ConvertOpToLLVMPattern<Op> {
             (wait ? "bar.sync " : "bar.arrive ") + std::to_string(id) + ", ";
         if (tied)
           // Arrives with threads | (tied & zero) threads.
-          inlineAsm(rewriter, loc, TypeRange{}, ValueRange{tied, smem, threads},
-                    "{ .reg .b32 z; " + unknownZero("z", "$1") +
-                        "and.b32 z, z, $0; or.b32 z, z, $2; " + barrier +
-                        "z; }",
-                    "r,l,n");
+          NVIDIATargetInfo::inlinePTX(
+              rewriter, loc, Type(), ValueRange{tied, smem, threads},
+              "{ .reg .b32 z; " + unknownZero("z", "$1") +
+                  "and.b32 z, z, $0; or.b32 z, z, $2; " + barrier + "z; }",
+              "r,l,n");
         else
-          inlineAsm(rewriter, loc, TypeRange{}, ValueRange{threads},
-                    barrier + "$0;", "n");
+          NVIDIATargetInfo::inlinePTX(
+              rewriter, loc, Type(), ValueRange{threads}, barrier + "$0;", "n");
         return Value();
       });
     }
@@ -135,9 +124,8 @@ struct WarpGroupTurnConversion : public ConvertOpToLLVMPattern<Op> {
                         Value smem, ConversionPatternRewriter &rewriter) const {
     Location loc = op.getLoc();
     Type i32 = rewriter.getI32Type();
-    Value zero = inlineAsm(rewriter, loc, TypeRange{i32}, ValueRange{smem},
-                           unknownZero("$0", "$1"), "=r,l")
-                     .getResult(0);
+    Value zero = NVIDIATargetInfo::inlinePTX(
+        rewriter, loc, i32, ValueRange{smem}, unknownZero("$0", "$1"), "=r,l");
     SmallVector<Value> outputs;
     for (auto [value, type] :
          llvm::zip_equal(adaptor.getValues(), op.getResultTypes())) {

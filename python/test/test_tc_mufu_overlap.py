@@ -15,18 +15,18 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 
 
-def load(name):
+def load(name, monkeypatch):
     spec = importlib.util.spec_from_file_location(name, REPO / "bench" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
+    monkeypatch.setitem(sys.modules, name, module)
     spec.loader.exec_module(module)
     return module
 
 
-def test_kernels_hold_their_mode(tmp_path):
+def test_kernels_hold_their_mode(tmp_path, monkeypatch):
     from conftest import PTXAS
-    overlap = load("tc_mufu_overlap")
-    outline = load("sass_outline")
+    overlap = load("tc_mufu_overlap", monkeypatch)
+    outline = load("sass_outline", monkeypatch)
     objcopy = outline.find_tool(outline.OBJCOPY_CANDIDATES, "OBJCOPY")
     if not PTXAS or not objcopy:
         pytest.skip("needs ptxas (the CUDA toolkit) and llvm-objcopy")
