@@ -114,6 +114,14 @@ def kernel_ptx(name: str, mode: tuple[str, str], wgmmas: int) -> str:
     inside a loop: ptxas serialises wgmmas that a branch separates from
     their wait)."""
     acc = ", ".join(f"%d{i}" for i in range(64))
+
+    def shared_wgmmas(count: int, overwrite: bool) -> list[str]:
+        """`count` wgmma m64n128k16 into %d from the two descriptors, the
+        first one overwriting %d with `overwrite` (scale-d 0)."""
+        return [f"wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{{acc}}}, "
+                f"%rd3, %rd4, {0 if overwrite and k == 0 else 1}, 1, 1, 0, 0;"
+                for k in range(count)]
+
     lines = [
         f".visible .entry {name}(.param .u64 out, .param .u32 iterations)",
         ".maxntid 256, 1, 1",
@@ -144,8 +152,7 @@ def kernel_ptx(name: str, mode: tuple[str, str], wgmmas: int) -> str:
         lines += ["mov.u32 %r11, 0;", f"{label}_LOOP:"]
         if share in ("mma", "both"):
             lines.append("wgmma.fence.sync.aligned;")
-            lines += [f"wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{{acc}}}, "
-                      f"%rd3, %rd4, 1, 1, 1, 0, 0;" for _ in range(wgmmas)]
+            lines += shared_wgmmas(wgmmas, overwrite=False)
             lines.append("wgmma.commit_group.sync.aligned;")
         if share in ("ex2", "both"):
             lines += [f"ex2.approx.ftz.f32 %x{i}, %x{i};" for i in range(EX2_PER_ITERATION)]
@@ -153,8 +160,7 @@ def kernel_ptx(name: str, mode: tuple[str, str], wgmmas: int) -> str:
             lines.append("wgmma.wait_group.sync.aligned 0;")
         if share.startswith("chain"):
             lines.append("wgmma.fence.sync.aligned;")
-            lines += [f"wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{{acc}}}, "
-                      f"%rd3, %rd4, {0 if k == 0 else 1}, 1, 1, 0, 0;" for k in range(4)]
+            lines += shared_wgmmas(4, overwrite=True)
             lines += ["wgmma.commit_group.sync.aligned;", "wgmma.wait_group.sync.aligned 0;"]
             if share == "chain":
                 lines += [f"ex2.approx.ftz.f32 %x{i}, %d{i};" for i in range(EX2_PER_ITERATION)]
@@ -178,8 +184,8 @@ def kernel_ptx(name: str, mode: tuple[str, str], wgmmas: int) -> str:
     lines += [f"add.f32 %s, %s, %o{i};" for i in range(32)]
     lines += [f"add.f32 %s, %s, %l{r};" for r in (0, 1)]
     lines += [
-        # out[0]: program 0's thread 0 cycles; out[1 + tid]: a checksum, so
-        # that nothing is dead.
+        # out's first 8 bytes: program 0's thread 0 cycles; then a float32
+        # checksum per thread of program 0, so that nothing is dead.
         "mov.u32 %r12, %ctaid.x; or.b32 %r13, %r12, %r3; setp.eq.u32 %p4, %r13, 0;",
         "@%p4 st.global.u64 [%rd1], %rd7;",
         "setp.eq.u32 %p5, %r12, 0; mul.wide.u32 %rd8, %r3, 4; add.s64 %rd9, %rd1, %rd8;",
