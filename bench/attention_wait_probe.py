@@ -46,7 +46,12 @@ or the exponentials' wait for it). PATCH=9 returns the producer warp
 group's warps but its first right after their setmaxnreg (its first
 thread issues every copy; the others only spin on the ring's
 mbarriers: a quarter of the kernel's stall samples at D=64, Nsight
-Compute, session 29); results are checked."""
+Compute, session 29); results are checked. PATCH=10 (with PERSISTENT=1)
+has the persistent kernel touch the next tile's rows of Q at each tile's
+start, one element of each 128-byte line, so that they are in L2 when
+that tile loads them; results are checked (session 31). PATCH=11
+prefetches the same lines into L2 instead (`prefetch.global.L2`, inline
+assembly, which leaves no register for any wait to be placed on)."""
 import math, os, re, subprocess, sys, tempfile
 
 PATCH = os.environ.get("PATCH", "0")
@@ -196,7 +201,34 @@ ROW_MAX = "        m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)\n"
 # but the scores' exp2 taken against the previous one: whether PATCH=6's
 # gain is the maximum's instructions or the exponentials' wait for it.
 SCORES_STALE_MAX = SCORES_EXP.replace("m_ij[:, None])", "tl.maximum(m_i, 0.0)[:, None])")
+# PATCH=10: the persistent kernel touches the next tile's rows of Q (one
+# element of each 128-byte line, loaded at the tile's start and kept alive
+# by a store that never happens) so that they are in L2 when that tile
+# loads Q: what prefetching the next tile's Q is worth (results correct,
+# checked; with PERSISTENT=1, or where the persistent form is the default).
+TILE_CALL = "        _attn_fwd_tile(Q, K, V, sm_scale, M, Out, stride_qz, stride_qh, stride_qm,\n"
+TILE_CALL_END = "                       CAUSAL, EVEN_N, WARP_SPECIALIZE, True)\n"
+TOUCH_NEXT_Q = """        nxt = tile + tl.num_programs(0)
+        n_hz = nxt // tiles_m
+        lines = tl.arange(0, BLOCK_M * HEAD_DIM // 64)
+        q_rows = (nxt % tiles_m) * BLOCK_M + lines // (HEAD_DIM // 64)
+        q_next = (Q + (n_hz // H) * stride_qz + (n_hz % H) * stride_qh + q_rows * stride_qm
+                  + (lines % (HEAD_DIM // 64)) * 64)
+        q_touch = tl.load(q_next, mask=(nxt < tiles_m * Z * H) & (q_rows < N_CTX), other=0.0)
+"""
+KEEP_TOUCH = "        tl.store(M + lines, q_touch.to(tl.float32), mask=lines < -N_CTX)\n"
+# PATCH=11: the same lines prefetched into L2 (`prefetch.global.L2`,
+# inline assembly: no register waits for them) instead of loaded.
+PREFETCH_NEXT_Q = TOUCH_NEXT_Q.replace(
+    "        q_touch = tl.load(q_next, mask=(nxt < tiles_m * Z * H) & (q_rows < N_CTX), other=0.0)\n",
+    """        q_ok = ((nxt < tiles_m * Z * H) & (q_rows < N_CTX)).to(tl.int32)
+        tl.inline_asm_elementwise(
+            "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p prefetch.global.L2 [$1]; mov.b32 $0, 0; }",
+            "=r,l,r", [q_next, q_ok], dtype=tl.int32, is_pure=False, pack=1)
+""")
 VARIANTS = {"4": {SCORES_EXP: SCORES_EXP_F16X2},
+            "11": {TILE_CALL: PREFETCH_NEXT_Q + TILE_CALL},
+            "10": {TILE_CALL: TOUCH_NEXT_Q + TILE_CALL, TILE_CALL_END: TILE_CALL_END + KEEP_TOUCH},
             "5": {SCORES_EXP: SCORES_NO_SUM},
             "6": {ROW_MAX: "", SCORES_EXP: SCORES_NO_MAX},
             "7": {ROW_MAX: "", SCORES_EXP: SCORES_NO_MAX_SUM},

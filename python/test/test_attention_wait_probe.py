@@ -2,7 +2,9 @@
 still apply (each edit must match the tutorial's source once), and the
 PTX patch of PATCH=4 gives the f16x2 exponentials registers of their own
 up to the wait for the wgmma that reads them, so that ptxas keeps the
-wgmmas asynchronous (without the patch it serialises them, C7513)."""
+wgmmas asynchronous (without the patch it serialises them, C7513); the
+persistent kernel of PATCH=11 prefetches the next tile's Q into L2 and
+keeps its warp specialization."""
 
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ def load_variant(probe, patch):
     return module
 
 
-@pytest.mark.parametrize("patch", ["4", "5", "6", "7", "8"])
+@pytest.mark.parametrize("patch", ["4", "5", "6", "7", "8", "10", "11"])
 def test_variants_apply(probe, patch):
     folder = probe.tutorial_variant(probe.VARIANTS[patch])
     source = open(os.path.join(folder, "06-fused-attention.py")).read()
@@ -71,3 +73,19 @@ def test_half_exponentials_keep_the_wgmmas_asynchronous(probe, monkeypatch):
     assert patched.count("xor.b32") - ptx.count("xor.b32") == 32
     report = assemble_ptx(patched)
     assert "C751" not in report, report
+
+
+def test_next_q_prefetch_in_the_persistent_kernel(probe, monkeypatch):
+    pytest.importorskip("terrazzo._C")
+    monkeypatch.setenv("TERRAZZO_TARGET", "cuda:90")
+    module = load_variant(probe, "11")
+    q = np.zeros((1, 2, 1024, 64), np.float16)
+    lse = np.zeros((1, 2, 1024), np.float32)
+    s = module._strides(q)
+    ptx = module._attn_fwd_persistent.compile(
+        q, q, q, 0.125, lse, q, *s, *s, *s, *s, 1, 2, 1024, HEAD_DIM=64, CAUSAL=False,
+        EVEN_N=True, **module.fwd_config(64, False, False), stage="ptx")
+    # One predicated prefetch a thread and tile, the producer warp group
+    # and its TMA copies as in the tutorial's own kernel.
+    assert ptx.count("prefetch.global.L2") == 1
+    assert "setmaxnreg" in ptx and "cp.async.bulk.tensor" in ptx

@@ -49,12 +49,23 @@ def test_kernels_hold_their_mode(tmp_path, monkeypatch):
             # Q K^T and its wait, (the row maximum,) the exponentials, then
             # P V and its wait.
             chain = next(b for b in bodies if "H" in b and "E" in b)
+            rotated = mode[0] == "chainrot"
+            if rotated:
+                # Q K^T and the previous P V issued together, Q K^T waited for.
+                first_wait = chain.index("D1")
+                assert chain[:first_wait].count("H") == 12 and "E" not in chain[:first_wait]
+                assert chain.rindex("E") > chain.index("D0") and chain.count("H") == 12
+                continue
             first_wait = chain.index("D0")
             assert chain[:first_wait].count("H") == 4 and "E" not in chain[:first_wait]
             # (With the running maximum, the row scales' two exponentials.)
             assert chain[first_wait:].count("E") == overlap.EX2_PER_ITERATION + 2 * (
-                mode[0] == "chainall")
-            assert ("m" in chain) == (mode[0] in ("chainmax", "chainall"))
+                mode[0] in overlap.FULL_SOFTMAX)
+            assert ("m" in chain) == (mode[0] not in ("chain", "chainadd"))
+            if mode[0] == "chainturn":
+                # Every exponential between the turn's barrier and its arrive.
+                assert chain.count("B") == chain.count("b") == 1, chain
+                assert chain.index("B") < chain.index("E") and chain.rindex("E") < chain.index("b")
             assert chain[chain.rindex("E"):].count("H") == 8
         if "both" in mode:
             both = next(b for b in bodies if "H" in b and "E" in b)
