@@ -29,7 +29,7 @@ end: results are wrong (not checked), an upper bound of warp-group-local
 barriers outside the key loop (session 28). Non-causal only: the causal
 kernel's two key loops need the consumers' barrier between them (it
 hangs without). PERSISTENT=1 times the persistent kernel at every head
-dimension.) PATCH=4 times a copy of the tutorial whose scores' exp2 is
+dimension, PERSISTENT=0 the kernel of one program per tile.) PATCH=4 times a copy of the tutorial whose scores' exp2 is
 `ex2.approx.f16x2` (inline assembly on the scores converted to float16,
 two per MUFU instruction instead of one; the row sum from their float32
 conversions), its PTX patched so that ptxas does not serialise the wgmmas
@@ -58,7 +58,9 @@ PATCH = os.environ.get("PATCH", "0")
 HALF_EXP = PATCH == "4"
 EARLY = PATCH == "2"
 LOCAL_BARRIERS = PATCH == "3"
-PERSISTENT = os.environ.get("PERSISTENT") == "1"
+# PERSISTENT=1: the persistent forward at every head dimension; 0: one
+# program per tile at every head dimension; unset: the tutorial's choice.
+PERSISTENT = {"1": True, "0": False}.get(os.environ.get("PERSISTENT", ""))
 WAIT = """	// begin inline asm
 	wgmma.wait_group.sync.aligned 0;
 	// end inline asm
@@ -286,7 +288,7 @@ def main():
 
     variant = VARIANTS.get(PATCH)
     t06 = load_tutorial("06-fused-attention.py", tutorial_variant(variant) if variant else None)
-    attention = t06.make_attention(t06.KERNELS, persistent=True if PERSISTENT else None)
+    attention = t06.make_attention(t06.KERNELS, persistent=PERSISTENT)
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     for head_dim, causal in [tuple(map(int, c.split(":"))) for c in sys.argv[2:]]:
         if LOCAL_BARRIERS and causal:

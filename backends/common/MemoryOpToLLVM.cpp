@@ -285,9 +285,40 @@ struct StoreOpConversion : public ConvertOpToLLVMPattern<tile::StoreOp> {
 
 } // namespace
 
+/// tilegpu.prefetch_global: one prefetch per vector a load of the same
+/// pointers would read (its first element's address), each under its mask.
+struct PrefetchGlobalOpConversion
+    : public ConvertOpToLLVMPattern<tilegpu::PrefetchGlobalOp> {
+  PrefetchGlobalOpConversion(TileGPUTypeConverter &converter,
+                             const ModuleAxisInfoAnalysis &axisInfo,
+                             const TargetInfo &target)
+      : ConvertOpToLLVMPattern(converter), axisInfo(axisInfo), target(target) {}
+
+  LogicalResult
+  matchAndRewrite(tilegpu::PrefetchGlobalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> ptrs = elementsOf(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> masks = elementsOf(rewriter, loc, adaptor.getMask());
+    Type element =
+        cast<tile::PointerType>(op.getPtr().getType().getElementType())
+            .getPointeeType();
+    unsigned width =
+        getVectorWidth(axisInfo, op.getPtr(), op.getMask(), element);
+    for (size_t i = 0; i < ptrs.size(); i += width)
+      target.prefetchGlobal(rewriter, loc, ptrs[i],
+                            masks.empty() ? Value() : masks[i]);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  const ModuleAxisInfoAnalysis &axisInfo;
+  const TargetInfo &target;
+};
+
 void mlir::terrazzo::populateMemoryOpToLLVMPatterns(
     TileGPUTypeConverter &converter, RewritePatternSet &patterns,
     const ModuleAxisInfoAnalysis &axisInfo, const TargetInfo &target) {
-  patterns.add<LoadOpConversion, StoreOpConversion>(converter, axisInfo,
-                                                    target);
+  patterns.add<LoadOpConversion, StoreOpConversion, PrefetchGlobalOpConversion>(
+      converter, axisInfo, target);
 }

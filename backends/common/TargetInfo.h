@@ -184,6 +184,13 @@ public:
   virtual void launchGridDependents(RewriterBase &rewriter,
                                     Location loc) const {}
 
+  /// Starts bringing the global memory at `ptr` (an access's address) into
+  /// the L2 cache where `mask` (i1, or null: always) holds, waiting for
+  /// nothing (tilegpu.prefetch_global); nothing where the target has no
+  /// such instruction.
+  virtual void prefetchGlobal(RewriterBase &rewriter, Location loc, Value ptr,
+                              Value mask) const {}
+
   /// Stops the kernel with `message` when `failed` (i1) is true.
   virtual LogicalResult assertFail(RewriterBase &rewriter, Location loc,
                                    Value failed, StringRef message,

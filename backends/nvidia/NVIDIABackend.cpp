@@ -75,6 +75,9 @@ public:
 
   void addAfterLayouts(mlir::OpPassManager &pm, const Target &target,
                        int numStages) const override {
+    // A loop over tiles prefetches the next tile's blocks into L2 while the
+    // inner loop of this one runs (prefetch.global.L2).
+    pm.addPass(mlir::terrazzo::createTerrazzoPrefetchNextTile());
     // Descriptor loads read shared memory into the layouts their users have
     // settled on.
     if (hasTma(target))

@@ -36,6 +36,9 @@ public:
   /// griddepcontrol.launch_dependents on sm_90 and newer, nothing before.
   void launchGridDependents(RewriterBase &rewriter,
                             Location loc) const override;
+  /// prefetch.global.L2, predicated on the mask (PTXInstructions.cpp).
+  void prefetchGlobal(RewriterBase &rewriter, Location loc, Value ptr,
+                      Value mask) const override;
   void barrier(RewriterBase &rewriter, Location loc) const override;
   /// `barrier`, for patterns that hold no TargetInfo.
   static void programBarrier(RewriterBase &rewriter, Location loc);

@@ -194,6 +194,19 @@ bool NVIDIATargetInfo::storeGlobal(
   return true;
 }
 
+void NVIDIATargetInfo::prefetchGlobal(RewriterBase &rewriter, Location loc,
+                                      Value ptr, Value mask) const {
+  SmallVector<Value> operands = {asPointerBits(rewriter, loc, ptr)};
+  std::string constraints = "l";
+  if (mask) {
+    operands.push_back(mask);
+    constraints += ",b";
+  }
+  inlinePTX(rewriter, loc, Type(), operands,
+            std::string(mask ? "@$1 " : "") + "prefetch.global.L2 [$0];",
+            constraints);
+}
+
 //===----------------------------------------------------------------------===//
 // Atomics
 //===----------------------------------------------------------------------===//

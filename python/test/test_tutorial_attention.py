@@ -227,6 +227,29 @@ def test_persistent_forward_warp_specialized(tutorial, sm90, causal):
     assert len(re.findall(r"bar\.sync\s+0;", ptx)) == 1
     assert ".local" not in ptx
     assert_no_spills(ptx)
+    # The next tile's Q goes into L2 while this tile runs: one prefetch per
+    # 16-byte vector of a consumer thread's Q (128 x 128 f16 over 256
+    # threads), in the consumers' loop over tiles, none in the producer's.
+    consumers = ptx[ptx.index("setmaxnreg.inc"):]
+    assert ptx.count("prefetch.global.L2") == consumers.count("prefetch.global.L2") == 8
+
+
+@pytest.mark.parametrize("head_dim,causal,n_ctx,want", [
+    (64, False, 1024, True), (64, False, 4096, True), (64, False, 8192, False),
+    (64, True, 1024, False), (128, False, 16384, True), (128, True, 4096, True),
+    (128, True, 8192, False)])
+def test_default_forward_form(tutorial, head_dim, causal, n_ctx, want):
+    # Persistent where it measured faster (bench/RESULTS.md): D=128 but its
+    # long causal cases, D=64 non-causal up to 4k keys (with the next
+    # tile's Q prefetched); never fp8.
+    assert tutorial.fwd_persistent(head_dim, causal, False, n_ctx) is want
+    assert tutorial.fwd_persistent(head_dim, causal, True, n_ctx) is False
+
+
+def test_per_tile_forward_prefetches_nothing(tutorial, sm90):
+    # One program per tile has no next tile to prefetch.
+    ptx = compile_forward(tutorial, CAUSAL=False, BLOCK_N=128, WARP_SPECIALIZE=True)
+    assert "prefetch.global.L2" not in ptx
 
 
 # Triton's tutorial loads Q, K and V through tensor descriptors. Q's copy

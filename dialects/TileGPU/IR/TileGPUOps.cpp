@@ -170,6 +170,16 @@ LogicalResult MemDescTransOp::verify() {
   return success();
 }
 
+LogicalResult PrefetchGlobalOp::verify() {
+  RankedTensorType ptr = getPtr().getType();
+  if (failed(verifyLayoutFits(*this, ptr)))
+    return failure();
+  if (getMask() && (getMask().getType().getShape() != ptr.getShape() ||
+                    getMask().getType().getEncoding() != ptr.getEncoding()))
+    return emitOpError("mask must have the shape and layout of the pointers");
+  return success();
+}
+
 LogicalResult AsyncCopyGlobalToLocalOp::verify() {
   RankedTensorType src = getSrc().getType();
   MemDescType buffer = getResult().getType();

@@ -165,6 +165,25 @@ def TileGPU_AsyncCopyGlobalToLocalOp
   let hasVerifier = 1;
 }
 
+def TileGPU_PrefetchGlobalOp : TileGPU_Op<"prefetch_global"> {
+  let summary = "Start bringing a block of global memory into the L2 cache";
+  let description = [{
+    A hint that the elements `ptr` points to (where `mask` holds) will be
+    loaded soon: the target starts moving their cache lines into its
+    second-level cache, and nothing waits for them. No value changes, and a
+    pointer the mask leaves out is not touched. A target without such an
+    instruction drops the op (AMD); NVIDIA issues one `prefetch.global.L2`
+    per vector of contiguous elements a thread holds (as `tile.load` would
+    read them). Not pure: it stays where it is put, and is not removed for
+    having no result. terrazzo-prefetch-next-tile creates it.
+  }];
+  let arguments = (ins Tile_PtrTensor:$ptr, Optional<RankedTensorOf<[I1]>>:$mask);
+  let assemblyFormat = [{
+    $ptr (`mask` $mask^)? attr-dict `:` type($ptr) (`,` type($mask)^)?
+  }];
+  let hasVerifier = 1;
+}
+
 def TileGPU_AsyncCommitGroupOp : TileGPU_Op<"async_commit_group"> {
   let summary = "Close the group of asynchronous copies issued since the last one";
   let description = [{

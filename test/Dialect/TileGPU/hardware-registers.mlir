@@ -40,3 +40,15 @@ func.func @processor_id_is_i32() -> i64 {
   %p = tilegpu.processor_id : i64
   return %p : i64
 }
+
+// -----
+
+// A prefetch has no result and stays: it is not pure.
+// CHECK-LABEL: func.func @prefetch_stays
+// CHECK-COUNT-2: tilegpu.prefetch_global
+#pf = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+func.func @prefetch_stays(%p: tensor<128x!tile.ptr<f32>, #pf>) {
+  tilegpu.prefetch_global %p : tensor<128x!tile.ptr<f32>, #pf>
+  tilegpu.prefetch_global %p : tensor<128x!tile.ptr<f32>, #pf>
+  return
+}

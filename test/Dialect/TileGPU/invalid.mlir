@@ -632,3 +632,23 @@ func.func private @too_many_elements(tensor<2x67108864xf32, #a>)
 #l = #tilegpu.linear<{register = [[1], [2], [4], [8], [16], [32], [64], [128], [256], [512], [1024], [2048], [4096], [8192], [16384], [32768]], lane = [[65536], [131072], [262144], [524288], [1048576]], warp = []}>
 // expected-error @+1 {{a tensor of shape [2097152] has more elements than the largest block (1048576)}}
 func.func private @too_many_elements_linear(tensor<2097152xf32, #l>)
+
+// -----
+
+// A prefetch's mask has its pointers' shape and layout.
+#pa = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#pb = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+func.func @prefetch_mask_layout(%p: tensor<128x!tile.ptr<f32>, #pa>, %m: tensor<128xi1, #pb>) {
+  // expected-error @+1 {{mask must have the shape and layout of the pointers}}
+  tilegpu.prefetch_global %p mask %m : tensor<128x!tile.ptr<f32>, #pa>, tensor<128xi1, #pb>
+  return
+}
+
+// -----
+
+#pa = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+func.func @prefetch_mask_shape(%p: tensor<128x!tile.ptr<f32>, #pa>, %m: tensor<64xi1, #pa>) {
+  // expected-error @+1 {{mask must have the shape and layout of the pointers}}
+  tilegpu.prefetch_global %p mask %m : tensor<128x!tile.ptr<f32>, #pa>, tensor<64xi1, #pa>
+  return
+}

@@ -167,3 +167,14 @@ func.func @registers_and_grid_dependencies() -> (i64, i32) {
   tilegpu.grid_dependency_launch
   return %t, %p : i64, i32
 }
+
+// A prefetch into L2, with and without a mask.
+// CHECK-LABEL: func.func @prefetch
+// CHECK: tilegpu.prefetch_global %{{.*}} mask %{{.*}} : tensor<128x!tile.ptr<f32>, #{{.*}}>, tensor<128xi1, #{{.*}}>
+// CHECK: tilegpu.prefetch_global %{{.*}} : tensor<128x!tile.ptr<f32>, #{{.*}}>
+#pf = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+func.func @prefetch(%p: tensor<128x!tile.ptr<f32>, #pf>, %m: tensor<128xi1, #pf>) {
+  tilegpu.prefetch_global %p mask %m : tensor<128x!tile.ptr<f32>, #pf>, tensor<128xi1, #pf>
+  tilegpu.prefetch_global %p : tensor<128x!tile.ptr<f32>, #pf>
+  return
+}
