@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -187,9 +188,29 @@ LogicalResult mlir::terrazzo::convertTileGPUToLLVM(
   // Producer warps of a warp_specialize included.
   unsigned threads =
       tilegpu::getTotalNumWarps(module) * tilegpu::getThreadsPerWarp(module);
-  module.walk([&](LLVM::LLVMFuncOp func) {
-    if (!func.isExternal() && func.isPublic())
-      targetInfo.markKernel(func, threads);
+  // A kernel's parameters within what a launch passes (a tensor argument
+  // goes by value, one thread's registers of it): a located error rather
+  // than a module the code generator chews on for minutes and gigabytes.
+  std::optional<uint64_t> maxParameterBytes =
+      targetInfo.maxKernelParameterBytes();
+  DataLayout dataLayout(module);
+  WalkResult walk = module.walk([&](LLVM::LLVMFuncOp func) {
+    if (func.isExternal() || !func.isPublic())
+      return WalkResult::advance();
+    uint64_t bytes = 0;
+    for (Type type : func.getArgumentTypes())
+      bytes += dataLayout.getTypeSize(type);
+    if (maxParameterBytes && bytes > *maxParameterBytes) {
+      func.emitError() << "the kernel's parameters take " << bytes
+                       << " bytes, more than the " << *maxParameterBytes
+                       << " a launch can pass (a tensor argument is passed "
+                          "by value: pass a pointer to it instead)";
+      return WalkResult::interrupt();
+    }
+    targetInfo.markKernel(func, threads);
+    return WalkResult::advance();
   });
+  if (walk.wasInterrupted())
+    return failure();
   return vendor.finishModule(module);
 }

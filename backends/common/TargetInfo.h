@@ -87,6 +87,11 @@ public:
   /// Turns `func` into a kernel entry point launched with `numThreads`
   /// threads per program instance.
   virtual void markKernel(LLVM::LLVMFuncOp func, unsigned numThreads) const = 0;
+  /// The most bytes of parameters a launch passes a kernel, if the target
+  /// has such a limit (a kernel taking a tensor by value can exceed it).
+  virtual std::optional<uint64_t> maxKernelParameterBytes() const {
+    return std::nullopt;
+  }
 
   /// Prints `prefix` followed by `values` (scalars of LLVM types; signedness
   /// per value) from the calling thread.

@@ -66,6 +66,11 @@ public:
   Value shuffleXor(RewriterBase &rewriter, Location loc, Value value,
                    unsigned mask, unsigned warpSize) const override;
   void markKernel(LLVM::LLVMFuncOp func, unsigned numThreads) const override;
+  /// 32764 bytes: CUDA 12.1 and later, on every architecture Terrazzo
+  /// targets (sm_70 and newer; 4096 before).
+  std::optional<uint64_t> maxKernelParameterBytes() const override {
+    return 32764;
+  }
   LogicalResult printf(RewriterBase &rewriter, Location loc, StringRef format,
                        ValueRange values) const override;
   Value loadWithHints(RewriterBase &rewriter, Location loc, Type type,

@@ -917,3 +917,17 @@ module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:70", "t
     return
   }
 }
+
+// -----
+
+// A kernel taking a tensor by value passes one thread's registers of it as
+// a parameter: 2^19 pointers over 128 threads are 32768 bytes, past the
+// 32764 a launch passes (the IR fuzzer's 2^20 such argument took 11 GB to
+// compile).
+#big = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  // expected-error @+1 {{the kernel's parameters take 32768 bytes, more than the 32764 a launch can pass (a tensor argument is passed by value: pass a pointer to it instead)}}
+  func.func @tensor_argument(%p: tensor<524288x!tile.ptr<f32>, #big>) {
+    return
+  }
+}
