@@ -97,10 +97,13 @@ struct PrefetchNextTilePass
     : public mlir::terrazzo::impl::TerrazzoPrefetchNextTileBase<
           PrefetchNextTilePass> {
   void runOnOperation() override {
+    // Each loop asked once whether it holds another; its body's own loads
+    // (not those of nested regions) collected before any is prefetched.
     SmallVector<std::pair<scf::ForOp, tile::LoadOp>> loads;
-    getOperation()->walk([&](tile::LoadOp load) {
-      auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
-      if (loop && hasInnerLoop(loop))
+    getOperation()->walk([&](scf::ForOp loop) {
+      if (!hasInnerLoop(loop))
+        return;
+      for (auto load : loop.getBody()->getOps<tile::LoadOp>())
         loads.emplace_back(loop, load);
     });
     for (auto [loop, load] : loads)
