@@ -21,6 +21,7 @@
 #include "passes/LayoutUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -156,6 +157,56 @@ std::optional<OperandPlan> planOperand(Value operand, unsigned opIdx,
   return std::nullopt;
 }
 
+/// Registers of a consumer thread that a warp-specialized loop's dots may
+/// hold with a loop-invariant A kept in registers: the accumulators, the
+/// A operands in registers and that A. The rest of the 232 a consumer
+/// thread gets (two consumer warp groups) holds the softmax's temporaries,
+/// addresses and loop state. Tutorial 06's D=64 chain holds 144 with Q
+/// (64 + 32 accumulators, 32 of P, 16 of Q): no spills, and the forward
+/// 1-3% faster from 4k keys on an H200 (bench/RESULTS.md, session 32); its
+/// D=128 chain would hold 192 and spills.
+constexpr int64_t kInvariantARegisterBudget = 160;
+
+/// 32-bit registers per thread that `type` takes spread over `threads`.
+int64_t registersPerThread(RankedTensorType type, unsigned threads) {
+  int64_t bits = type.getNumElements() * type.getElementTypeBitWidth();
+  return llvm::divideCeil(bits, 32 * int64_t(threads));
+}
+
+/// Whether `dot`'s A, a 16-bit value defined outside the warp-specialized
+/// loop the dot is in (attention's Q), is better kept in registers than
+/// read from shared memory by every iteration's wgmma: each of those reads
+/// costs shared-memory operand traffic (Q is a fifth of what attention's
+/// key loop reads at head dimension 64, a loop bound by power rather than
+/// by cycles), while registers cost one conversion outside the loop. Only in
+/// a warp-specialized loop, whose program runs alone on its multiprocessor
+/// whatever its register count: elsewhere the registers can halve the
+/// programs that fit (tutorial 06's D=64 causal kernel, 127 -> 152
+/// registers, two programs per SM -> one, 14-24% slower); and only within
+/// kInvariantARegisterBudget.
+bool keepInvariantAInRegisters(tile::DotOp dot, Value a, unsigned numWarps) {
+  auto loop = dot->getParentOfType<scf::ForOp>();
+  if (!loop || !loop->hasAttr(tile::TileDialect::kWarpSpecializeAttrName) ||
+      loop->isAncestor(a.getParentBlock()->getParentOp()))
+    return false;
+  unsigned threads = numWarps * 32;
+  int64_t registers =
+      registersPerThread(cast<RankedTensorType>(a.getType()), threads);
+  loop->walk([&](Operation *op) {
+    if (!isa<tile::DotOp, tilegpu::WarpGroupDotOp>(op))
+      return;
+    registers += registersPerThread(
+        cast<RankedTensorType>(op->getResult(0).getType()), threads);
+    // A operands already in registers (attention's P).
+    Value opA = op->getOperand(0);
+    auto type = dyn_cast<RankedTensorType>(opA.getType());
+    if (type && (isa<tilegpu::WarpGroupDotOp>(op) ||
+                 mlir::terrazzo::computedFromDot(opA)))
+      registers += registersPerThread(type, threads);
+  });
+  return registers <= kInvariantARegisterBudget;
+}
+
 /// What the rewrite of a dot into a warp_group_dot needs: how the operands
 /// reach shared memory (A maybe kept in registers) and the accumulator's
 /// layout.
@@ -209,12 +260,13 @@ std::optional<WgmmaPlan> planWgmma(tile::DotOp dot,
   };
   WgmmaPlan plan;
   plan.aSource = source(dot.getA());
-  // A in registers: 16-bit, from a dot, and each warp group computing
-  // whole rows (with warp groups along N each would need all of A, which
-  // the first dot spread over them).
-  plan.aInRegisters = aType.getElementTypeBitWidth() == 16 &&
-                      groupsN == 1 &&
-                      mlir::terrazzo::computedFromDot(plan.aSource);
+  // A in registers: 16-bit, from a dot or loop-invariant (see
+  // keepInvariantAInRegisters), and each warp group computing whole rows
+  // (with warp groups along N each would need all of A, which the first
+  // dot spread over them).
+  plan.aInRegisters = aType.getElementTypeBitWidth() == 16 && groupsN == 1 &&
+                      (mlir::terrazzo::computedFromDot(plan.aSource) ||
+                       keepInvariantAInRegisters(dot, plan.aSource, numWarps));
   if (!plan.aInRegisters) {
     std::optional<OperandPlan> a = planOperand(plan.aSource, 0, instrN);
     if (!a)
@@ -293,11 +345,24 @@ bool mlir::terrazzo::accelerateDotWithWgmma(tile::DotOp dot,
       return buffer;
     return tilegpu::MemDescTransOp::create(builder, loc, buffer);
   };
-  Value a = plan->aInRegisters
-                ? convertToLayout(builder, dot.getA().getLoc(), plan->aSource,
-                                  tilegpu::DotOperandLayoutAttr::get(
-                                      context, 0, plan->mma, /*kWidth=*/2))
-                : alloc(plan->a);
+  // A kept in registers is converted to the operand layout where it is
+  // defined when that is outside the dot's block (a loop-invariant A, once
+  // rather than on every iteration), else at the dot.
+  auto inRegisters = [&]() -> Value {
+    OpBuilder::InsertionGuard guard(builder);
+    Value source = plan->aSource;
+    if (source.getParentBlock() != dot->getBlock()) {
+      if (Operation *producer = source.getDefiningOp())
+        builder.setInsertionPointAfter(producer);
+      else
+        builder.setInsertionPointToStart(source.getParentBlock());
+    }
+    return convertToLayout(builder, dot.getA().getLoc(), source,
+                           tilegpu::DotOperandLayoutAttr::get(context, 0,
+                                                              plan->mma,
+                                                              /*kWidth=*/2));
+  };
+  Value a = plan->aInRegisters ? inRegisters() : alloc(plan->a);
   Value b = alloc(plan->b);
   // A zero accumulator is not read (use_c = false): no registers to clear
   // before the instructions, which would otherwise have to wait for them.

@@ -516,7 +516,18 @@ def TerrazzoAccelerateDot : Pass<"terrazzo-accelerate-dot", "::mlir::ModuleOp"> 
     probabilities), which stays in registers in the `#tilegpu.dot_operand`
     layout of the wgmma accumulator (a relabelling of the first dot's
     result when the warp groups tile M only); an accumulator that is zero
-    becomes `use_c = false`.
+    becomes `use_c = false`. A 16-bit A defined outside the
+    warp-specialized loop of its dot (attention's Q) also stays in
+    registers, converted once where it is defined, when the warp groups
+    tile M only and the loop's dots, that A included, hold at most 160
+    registers a thread (accumulators, and A operands in registers): every
+    iteration's wgmma then reads only B from shared memory, which made
+    attention's forward at head dimension 64 (a loop bound by power) 1-3%
+    faster from 4k keys on an H200, the same at 1k-2k (bench/RESULTS.md,
+    session 32). Not outside
+    warp specialization, where the registers can halve the programs that
+    fit on a multiprocessor (tutorial 06's D=64 causal kernel: 14-24%
+    slower).
 
     fp8 dots (f8E4M3FN, f8E5M2, mixed) that wgmma does not take get their
     operands converted to float16 (`tile.fp_to_fp`, exact) and are then

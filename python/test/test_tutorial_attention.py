@@ -246,6 +246,33 @@ def test_default_forward_form(tutorial, head_dim, causal, n_ctx, want):
     assert tutorial.fwd_persistent(head_dim, causal, True, n_ctx) is False
 
 
+@pytest.mark.parametrize("head_dim,causal,specialized,in_registers", [
+    (64, False, True, True), (64, True, True, True), (64, True, False, False),
+    (128, False, True, False)])
+def test_forward_q_operand(tutorial, sm90, head_dim, causal, specialized, in_registers):
+    # Q K^T's A, Q, is loop-invariant: in a warp-specialized loop at D=64 it
+    # stays in registers (ldmatrix once per tile, then every Q K^T wgmma
+    # names four registers for A), at D=128 the chain's registers leave no
+    # room and without warp specialization the registers would cost the
+    # second program per SM, so Q is read from shared memory by a matrix
+    # descriptor (a 64-bit register).
+    # The tutorial's blocks (D=128: 128 keys, two stages).
+    options = dict(CAUSAL=causal, WARP_SPECIALIZE=specialized, BLOCK_N=128)
+    if head_dim == 128:
+        options.update(num_stages=2)
+    ptx = compile_forward(tutorial, head_dim=head_dim, **options)
+    # Q K^T's wgmmas (N = 128 keys; at D=64 P V's have N = 64), or at D=128
+    # both dots': A from registers ({...}) or from a descriptor (%rd).
+    a = re.findall(r"wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.f16\.f16 "
+                   r"\{[^}]*\}, (\{[^}]*\}|%rd\d+), %rd\d+", ptx)
+    if in_registers:
+        assert a and all(x.startswith("{") for x in a), a
+    else:
+        assert any(x.startswith("%rd") for x in a), a
+    assert ("ldmatrix" in ptx) == in_registers
+    assert_no_spills(ptx)
+
+
 def test_per_tile_forward_prefetches_nothing(tutorial, sm90):
     # One program per tile has no next tile to prefetch.
     ptx = compile_forward(tutorial, CAUSAL=False, BLOCK_N=128, WARP_SPECIALIZE=True)

@@ -315,6 +315,84 @@ func.func @invariant_operand(%q: tensor<64x64xf16>, %kp: tensor<64x64x!tile.ptr<
 
 // -----
 
+// In a warp-specialized loop, a 16-bit A defined outside it (attention's
+// Q) stays in registers: converted to the dot-operand layout once, where
+// it is defined, instead of read from shared memory by every iteration's
+// wgmma; the loop's dots with it hold 32 + 16 registers a thread at 4
+// warps. Must not: the same loop without warp_specialize (its
+// registers could halve the programs that fit on a multiprocessor), an
+// A whose registers with the loop's accumulators exceed 160 a thread (two
+// 64 x 256 accumulators and A: 2 x 128 + 16 at 4 warps), and an A defined in the
+// loop. (At 8 warps the two warp groups split N here: A goes through
+// shared memory, as for a chain.)
+// CHECK-LABEL: func.func @invariant_a_in_registers
+// CHECK: %[[QA:.+]] = tilegpu.convert_layout %arg0 {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #[[MMA:tilegpu.nvidia_mma<.+>]], kWidth = 2}>>
+// CHECK: scf.for
+// CHECK-NOT: tilegpu.local_alloc %arg0
+// CHECK: tilegpu.warp_group_dot %[[QA]], %{{.+}} : tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #[[MMA]], kWidth = 2}>>, !tilegpu.memdesc<64x64xf16
+// CHECK: } {tile.warp_specialize}
+// CHECK-LABEL: func.func @invariant_a_not_specialized
+// CHECK: %[[Q:.+]] = tilegpu.local_alloc %arg0
+// CHECK: tilegpu.warp_group_dot %[[Q]]
+// CHECK-LABEL: func.func @invariant_a_over_budget
+// CHECK: %[[Q:.+]] = tilegpu.local_alloc %arg0
+// CHECK: tilegpu.warp_group_dot %[[Q]]
+// CHECK-LABEL: func.func @variant_a
+// CHECK-NOT: dot_operand
+// CHECK: tilegpu.local_alloc
+// CHECK: tilegpu.warp_group_dot
+// W8-LABEL: func.func @invariant_a_in_registers
+// W8-NOT: dot_operand
+// W8: tilegpu.local_alloc %arg0
+func.func @invariant_a_in_registers(%q: tensor<64x64xf16>, %kp: tensor<64x64x!tile.ptr<f16>>, %n: i32) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    %k = tile.load %kp : tensor<64x64x!tile.ptr<f16>>
+    %d = tile.dot %q, %k, %acc : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  } {tile.warp_specialize}
+  return %r : tensor<64x64xf32>
+}
+func.func @invariant_a_not_specialized(%q: tensor<64x64xf16>, %kp: tensor<64x64x!tile.ptr<f16>>, %n: i32) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    %k = tile.load %kp : tensor<64x64x!tile.ptr<f16>>
+    %d = tile.dot %q, %k, %acc : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  return %r : tensor<64x64xf32>
+}
+func.func @invariant_a_over_budget(%q: tensor<64x64xf16>, %kp: tensor<64x256x!tile.ptr<f16>>, %n: i32) -> tensor<64x256xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x256xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x256xf32>) : i32 {
+    %k = tile.load %kp : tensor<64x256x!tile.ptr<f16>>
+    %d = tile.dot %q, %k, %acc : tensor<64x64xf16> * tensor<64x256xf16> -> tensor<64x256xf32>
+    %e = tile.dot %q, %k, %d : tensor<64x64xf16> * tensor<64x256xf16> -> tensor<64x256xf32>
+    scf.yield %e : tensor<64x256xf32>
+  } {tile.warp_specialize}
+  return %r : tensor<64x256xf32>
+}
+func.func @variant_a(%qp: tensor<64x64x!tile.ptr<f16>>, %kp: tensor<64x64x!tile.ptr<f16>>, %n: i32) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    %q = tile.load %qp : tensor<64x64x!tile.ptr<f16>>
+    %k = tile.load %kp : tensor<64x64x!tile.ptr<f16>>
+    %d = tile.dot %q, %k, %acc : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  } {tile.warp_specialize}
+  return %r : tensor<64x64xf32>
+}
+
+// -----
+
 // A 16-bit block read by one dot as it is and by another as its transpose
 // (dO for dV, tl.trans(dO) for dP^T in attention's backward) is stored once:
 // the second dot reads the same buffer through memdesc_trans, with no
