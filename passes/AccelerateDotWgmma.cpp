@@ -164,7 +164,8 @@ std::optional<OperandPlan> planOperand(Value operand, unsigned opIdx,
 /// addresses and loop state. Tutorial 06's D=64 chain holds 144 with Q
 /// (64 + 32 accumulators, 32 of P, 16 of Q): no spills, and the forward
 /// 1-3% faster from 4k keys on an H200 (bench/RESULTS.md, session 32); its
-/// D=128 chain would hold 192 and spills.
+/// D=128 chain would hold 192, and was 1-4% slower so (ptxas spills 16
+/// bytes in the persistent kernel).
 constexpr int64_t kInvariantARegisterBudget = 160;
 
 /// 32-bit registers per thread that `type` takes spread over `threads`.

@@ -523,8 +523,8 @@ def TerrazzoAccelerateDot : Pass<"terrazzo-accelerate-dot", "::mlir::ModuleOp"> 
     registers a thread (accumulators, and A operands in registers): every
     iteration's wgmma then reads only B from shared memory, which made
     attention's forward at head dimension 64 (a loop bound by power) 1-3%
-    faster from 4k keys on an H200, the same at 1k-2k (bench/RESULTS.md,
-    session 32). Not outside
+    faster from 4k keys on an H200, the same at 1k-2k; at head dimension
+    128 (192 registers) it was 1-4% slower (bench/RESULTS.md, session 32). Not outside
     warp specialization, where the registers can halve the programs that
     fit on a multiprocessor (tutorial 06's D=64 causal kernel: 14-24%
     slower).
