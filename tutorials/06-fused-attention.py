@@ -425,19 +425,20 @@ def fwd_persistent(head_dim, causal, fp8, n_ctx, warp_specialize=None):
     warp group at D=128, where on the H100 the producer goes on into the
     next tile's keys while the consumers finish a tile (non-causal 3-11%
     faster from 1k to 16k; causal 4-20% up to 4k, and from 5% slower to 1%
-    faster at 8k-16k, depending on the call); at D=64 up to 4k keys, where
+    faster at 8k-16k, depending on the call); at D=64 up to 2k keys, where
     the compiler prefetches the next tile's Q into L2 while a tile runs
-    (terrazzo-prefetch-next-tile) and the persistent kernel measured 5.5%,
-    1.5% and 1.2% faster than one program per tile at 1k, 2k and 4k, and
-    as fast at 8k (bench/RESULTS.md, session 31; before the prefetch it was
-    as fast at 1k-2k and 2-3% slower from 4k, session 23)."""
+    (terrazzo-prefetch-next-tile) and the persistent kernel measured 5.5%
+    and 1.5% faster than one program per tile at 1k and 2k (H100, session
+    31). With Q K^T's Q in registers (session 32) one program per tile
+    gained more from 4k on: on an H200 the persistent kernel was as fast
+    at 2k and 1% slower at 4k, 2% at 8k-16k (bench/RESULTS.md)."""
     if warp_specialize is None:
         warp_specialize = fwd_config(head_dim, causal, fp8)["WARP_SPECIALIZE"]
     if fp8 or not warp_specialize:
         return False
     if head_dim > 64:
         return not causal or n_ctx <= 4096
-    return not causal and n_ctx <= 4096
+    return not causal and n_ctx <= 2048
 
 
 BWD_CONFIG = dict(BLOCK_M=64, BLOCK_N=64, num_warps=4, num_stages=3)
