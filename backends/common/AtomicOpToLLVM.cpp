@@ -52,12 +52,13 @@
 // loads each of a thread's elements until it holds the expected value or
 // the timeout (global-timer nanoseconds from the start of the op) has
 // passed, after at least one load.
+#include "backends/common/MemoryAccessPattern.h"
 #include "backends/common/Patterns.h"
 #include "backends/common/TargetInfo.h"
 #include "backends/common/TypeConverter.h"
-#include "dialects/TileGPU/IR/TileGPU.h"
 #include "backends/common/Utility.h"
 #include "dialects/Tile/IR/Tile.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
 #include "passes/Analysis/AxisInfo.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -683,11 +684,8 @@ LogicalResult finishAtomic(AtomicOp op, const AtomicPlan &plan,
   return success();
 }
 
-struct AtomicRMWOpConversion : public ConvertOpToLLVMPattern<tile::AtomicRMWOp> {
-  AtomicRMWOpConversion(TileGPUTypeConverter &converter,
-                        const ModuleAxisInfoAnalysis &axisInfo,
-                        const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), axisInfo(axisInfo), target(target) {}
+struct AtomicRMWOpConversion : public MemoryAccessPattern<tile::AtomicRMWOp> {
+  using MemoryAccessPattern::MemoryAccessPattern;
 
   LogicalResult
   matchAndRewrite(tile::AtomicRMWOp op, OpAdaptor adaptor,
@@ -740,9 +738,6 @@ struct AtomicRMWOpConversion : public ConvertOpToLLVMPattern<tile::AtomicRMWOp> 
     return finishAtomic(op, *plan, lowering, std::move(olds), threadPred,
                         rewriter);
   }
-
-  const ModuleAxisInfoAnalysis &axisInfo;
-  const TargetInfo &target;
 };
 
 struct AtomicCASOpConversion : public ConvertOpToLLVMPattern<tile::AtomicCASOp> {

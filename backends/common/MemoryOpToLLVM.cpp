@@ -8,6 +8,7 @@
 // that hold no copy of another's element (thread 0 for a scalar) store
 // (ElementCopies), so that a program that loads and stores the same
 // address does not race with its own copies.
+#include "backends/common/MemoryAccessPattern.h"
 #include "backends/common/Patterns.h"
 #include "backends/common/TargetInfo.h"
 #include "backends/common/TypeConverter.h"
@@ -143,11 +144,8 @@ bool usePredicatedForm(Operation *op, Type element, size_t accesses) {
          (accesses > kMaxGuardedAccessesInLoop || !inLoop(op->getBlock()));
 }
 
-struct LoadOpConversion : public ConvertOpToLLVMPattern<tile::LoadOp> {
-  LoadOpConversion(TileGPUTypeConverter &converter,
-                   const ModuleAxisInfoAnalysis &axisInfo,
-                   const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), axisInfo(axisInfo), target(target) {}
+struct LoadOpConversion : public MemoryAccessPattern<tile::LoadOp> {
+  using MemoryAccessPattern::MemoryAccessPattern;
 
   LogicalResult
   matchAndRewrite(tile::LoadOp op, OpAdaptor adaptor,
@@ -209,16 +207,10 @@ struct LoadOpConversion : public ConvertOpToLLVMPattern<tile::LoadOp> {
                                               tilegpu::getThreadsPerWarp(op)));
     return success();
   }
-
-  const ModuleAxisInfoAnalysis &axisInfo;
-  const TargetInfo &target;
 };
 
-struct StoreOpConversion : public ConvertOpToLLVMPattern<tile::StoreOp> {
-  StoreOpConversion(TileGPUTypeConverter &converter,
-                    const ModuleAxisInfoAnalysis &axisInfo,
-                    const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), axisInfo(axisInfo), target(target) {}
+struct StoreOpConversion : public MemoryAccessPattern<tile::StoreOp> {
+  using MemoryAccessPattern::MemoryAccessPattern;
 
   LogicalResult
   matchAndRewrite(tile::StoreOp op, OpAdaptor adaptor,
@@ -278,21 +270,13 @@ struct StoreOpConversion : public ConvertOpToLLVMPattern<tile::StoreOp> {
     rewriter.eraseOp(op);
     return success();
   }
-
-  const ModuleAxisInfoAnalysis &axisInfo;
-  const TargetInfo &target;
 };
-
-} // namespace
 
 /// tilegpu.prefetch_global: one prefetch per vector a load of the same
 /// pointers would read (its first element's address), each under its mask.
 struct PrefetchGlobalOpConversion
-    : public ConvertOpToLLVMPattern<tilegpu::PrefetchGlobalOp> {
-  PrefetchGlobalOpConversion(TileGPUTypeConverter &converter,
-                             const ModuleAxisInfoAnalysis &axisInfo,
-                             const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), axisInfo(axisInfo), target(target) {}
+    : public MemoryAccessPattern<tilegpu::PrefetchGlobalOp> {
+  using MemoryAccessPattern::MemoryAccessPattern;
 
   LogicalResult
   matchAndRewrite(tilegpu::PrefetchGlobalOp op, OpAdaptor adaptor,
@@ -311,10 +295,9 @@ struct PrefetchGlobalOpConversion
     rewriter.eraseOp(op);
     return success();
   }
-
-  const ModuleAxisInfoAnalysis &axisInfo;
-  const TargetInfo &target;
 };
+
+} // namespace
 
 void mlir::terrazzo::populateMemoryOpToLLVMPatterns(
     TileGPUTypeConverter &converter, RewritePatternSet &patterns,

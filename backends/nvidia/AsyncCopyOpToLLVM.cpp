@@ -5,6 +5,7 @@
 // .ca otherwise, the only form for smaller sizes). A masked-off vector
 // copies nothing and fills zeros (source size 0). Groups and waits are
 // cp.async.commit_group and cp.async.wait_group; tokens are constants.
+#include "backends/common/MemoryAccessPattern.h"
 #include "backends/common/Patterns.h"
 #include "backends/common/SharedMemoryAccess.h"
 #include "backends/common/TargetInfo.h"
@@ -68,11 +69,8 @@ Value token(RewriterBase &rewriter, Location loc) {
 }
 
 struct AsyncCopyOpConversion
-    : public ConvertOpToLLVMPattern<tilegpu::AsyncCopyGlobalToLocalOp> {
-  AsyncCopyOpConversion(TileGPUTypeConverter &converter,
-                        const ModuleAxisInfoAnalysis &axisInfo,
-                        const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), axisInfo(axisInfo), target(target) {}
+    : public MemoryAccessPattern<tilegpu::AsyncCopyGlobalToLocalOp> {
+  using MemoryAccessPattern::MemoryAccessPattern;
 
   LogicalResult
   matchAndRewrite(tilegpu::AsyncCopyGlobalToLocalOp op, OpAdaptor adaptor,
@@ -129,9 +127,6 @@ struct AsyncCopyOpConversion
     rewriter.replaceOp(op, token(rewriter, loc));
     return success();
   }
-
-  const ModuleAxisInfoAnalysis &axisInfo;
-  const TargetInfo &target;
 };
 
 struct AsyncCommitGroupOpConversion
