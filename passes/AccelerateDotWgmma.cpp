@@ -208,6 +208,16 @@ bool keepInvariantAInRegisters(tile::DotOp dot, Value a, unsigned numWarps) {
   return registers <= kInvariantARegisterBudget;
 }
 
+/// Sets `builder` right after `value`'s definition (the start of its block
+/// for a block argument): where an operand defined outside the dot's block
+/// is staged once.
+void setInsertionPointAtDefinition(OpBuilder &builder, Value value) {
+  if (Operation *producer = value.getDefiningOp())
+    builder.setInsertionPointAfter(producer);
+  else
+    builder.setInsertionPointToStart(value.getParentBlock());
+}
+
 /// What the rewrite of a dot into a warp_group_dot needs: how the operands
 /// reach shared memory (A maybe kept in registers) and the accumulator's
 /// layout.
@@ -328,10 +338,7 @@ bool mlir::terrazzo::accelerateDotWithWgmma(tile::DotOp dot,
         if (auto existing = dyn_cast<tilegpu::LocalAllocOp>(user))
           if (existing.getType() == memType && existing->getBlock() == home)
             return existing.getResult();
-      if (Operation *producer = operand.getDefiningOp())
-        builder.setInsertionPointAfter(producer);
-      else
-        builder.setInsertionPointToStart(home);
+      setInsertionPointAtDefinition(builder, operand);
       Value buffer =
           tilegpu::LocalAllocOp::create(builder, loc, memType, operand);
       tilegpu::FenceAsyncSharedOp::create(builder, loc, ValueRange{buffer});
@@ -352,12 +359,8 @@ bool mlir::terrazzo::accelerateDotWithWgmma(tile::DotOp dot,
   auto inRegisters = [&]() -> Value {
     OpBuilder::InsertionGuard guard(builder);
     Value source = plan->aSource;
-    if (source.getParentBlock() != dot->getBlock()) {
-      if (Operation *producer = source.getDefiningOp())
-        builder.setInsertionPointAfter(producer);
-      else
-        builder.setInsertionPointToStart(source.getParentBlock());
-    }
+    if (source.getParentBlock() != dot->getBlock())
+      setInsertionPointAtDefinition(builder, source);
     return convertToLayout(builder, dot.getA().getLoc(), source,
                            tilegpu::DotOperandLayoutAttr::get(context, 0,
                                                               plan->mma,
