@@ -47,8 +47,10 @@ def main():
                         help="also run each configuration under Triton, when installed")
     parser.add_argument("--dump", metavar="DIR",
                         help="write the compiled kernels under DIR (see above)")
-    parser.add_argument("--tutorials", metavar="DIR",
-                        help="load tutorial 06 from DIR instead of tutorials/")
+    parser.add_argument("--tutorials", metavar="DIR", nargs="+", default=[None],
+                        help="load tutorial 06 from DIR instead of tutorials/; with "
+                             "several, each configuration runs under each, its rows "
+                             "named by the folder")
     args = parser.parse_args()
     if args.dump:
         # Set for the compilers to read, before anything compiles: Terrazzo
@@ -59,14 +61,19 @@ def main():
 
     import torch
     import terrazzo as triton
-    t06 = load_tutorial("06-fused-attention.py", args.tutorials)
-    compilers = {"": None}
-    if args.triton:
-        triton_kernels = t06.triton_kernels()
-        if triton_kernels is None:
-            print("Triton is not installed: its rows are left out", flush=True)
-        else:
-            compilers["triton "] = triton_kernels
+    # (row prefix, tutorial module, kernels: None for Terrazzo's)
+    compilers = []
+    for directory in args.tutorials:
+        t06 = load_tutorial("06-fused-attention.py", directory)
+        prefix = os.path.basename(os.path.normpath(directory)) + " " \
+            if len(args.tutorials) > 1 else ""
+        compilers.append((prefix, t06, None))
+        if args.triton:
+            triton_kernels = t06.triton_kernels()
+            if triton_kernels is None:
+                print("Triton is not installed: its rows are left out", flush=True)
+            else:
+                compilers.append((prefix + "triton ", t06, triton_kernels))
     dtype = getattr(torch, args.dtype)
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
 
@@ -84,14 +91,14 @@ def main():
             runs = {"sdpa": lambda: torch.nn.functional.scaled_dot_product_attention(
                 q, k, v, is_causal=causal, scale=scale)}
             for text in args.configs:
-                base = t06.fwd_config(head_dim, causal, False)
-                if text != "default":
-                    base.update(json.loads(text))
-                for (compiler, kernels), persistent in (
-                        (c, p) for c in compilers.items() for p in args.persistent):
+                for (compiler, t06, kernels), persistent in (
+                        (c, p) for c in compilers for p in args.persistent):
+                    base = t06.fwd_config(head_dim, causal, False)
+                    if text != "default":
+                        base.update(json.loads(text))
                     label = compiler + (text.replace(" ", "") if text != "default"
                                         else "default") + (" persistent" if persistent else "")
-                    run = (lambda cfg=dict(base), p=bool(persistent), kernels=kernels:
+                    run = (lambda cfg=dict(base), p=bool(persistent), kernels=kernels, t06=t06:
                            t06.attention_forward(q, k, v, causal, scale, kernels=kernels,
                                                  config=cfg, persistent=p)[0])
                     try:

@@ -184,6 +184,26 @@ def _attn_fwd_tile(Q, K, V, sm_scale, M, Out,
 
 
 @triton.jit
+def _heaviest_first(heads_per_group):
+    # With the causal mask a row block's work grows with its index. The GPU
+    # starts programs in launch order (program_id(0) fastest), so the grid's
+    # (row block, head) pairs are renumbered: the heads in groups of
+    # heads_per_group (which divides Z * H), each group's row blocks from
+    # the last (the heaviest) to the first, one per head in turn. The
+    # programs launched last are then the shortest, and the multiprocessors
+    # run out of work together instead of waiting for a few long ones. (The
+    # maximum with 0 changes nothing but tells the compiler the index is not
+    # negative, as K's and V's TMA copies need.)
+    tiles_m = tl.num_programs(0)
+    pid = tl.program_id(1) * tiles_m + tl.program_id(0)
+    per_group = heads_per_group * tiles_m
+    within = pid % per_group
+    start_m = tl.maximum(tiles_m - 1 - within // heads_per_group, 0)
+    off_hz = (pid // per_group) * heads_per_group + within % heads_per_group
+    return start_m, off_hz
+
+
+@triton.jit
 def _attn_fwd(Q, K, V, sm_scale, M, Out,
               stride_qz, stride_qh, stride_qm,
               stride_kz, stride_kh, stride_kn,
@@ -192,16 +212,22 @@ def _attn_fwd(Q, K, V, sm_scale, M, Out,
               H, N_CTX,
               HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
               CAUSAL: tl.constexpr, EVEN_N: tl.constexpr,
-              WARP_SPECIALIZE: tl.constexpr, FLAT_KV: tl.constexpr = False):
+              WARP_SPECIALIZE: tl.constexpr, FLAT_KV: tl.constexpr = False,
+              HEADS_PER_GROUP=1):
     # FLAT_KV (K and V contiguous in their first three dims): K and V read
     # as rows of the whole tensors, from their own base, so that on Hopper
     # their tensor maps are the kernel's arguments alone, which the
     # launcher builds once per launch rather than each program in its
     # prologue.
+    if CAUSAL:
+        start_m, off_hz = _heaviest_first(HEADS_PER_GROUP)
+    else:
+        start_m = tl.program_id(0)
+        off_hz = tl.program_id(1)
     _attn_fwd_tile(Q, K, V, sm_scale, M, Out, stride_qz, stride_qh, stride_qm,
                    stride_kz, stride_kh, stride_kn, stride_vz, stride_vh, stride_vn,
                    stride_oz, stride_oh, stride_om, H, N_CTX,
-                   tl.program_id(0), tl.program_id(1), HEAD_DIM, BLOCK_M, BLOCK_N,
+                   start_m, off_hz, HEAD_DIM, BLOCK_M, BLOCK_N,
                    CAUSAL, EVEN_N, WARP_SPECIALIZE, FLAT_KV)
 
 
@@ -480,8 +506,9 @@ def attention_forward(q, k, v, causal, sm_scale, kernels=None, config=None,
         programs = min(_programs_per_device(q, cfg), tiles_m * z * h)
         kernels["_attn_fwd_persistent"][(programs,)](*args, z, h, n_ctx, **options)
     else:
+        heads = _heads_per_group(q, cfg, tiles_m, z * h) if causal else 1
         kernels["_attn_fwd"][(tiles_m, z * h)](*args, h, n_ctx, **options,
-                                               FLAT_KV=flat_kv)
+                                               FLAT_KV=flat_kv, HEADS_PER_GROUP=heads)
     return o, lse
 
 
@@ -504,6 +531,19 @@ def _programs_per_device(q, cfg):
     props = triton.runtime.driver.active.utils.get_device_properties(q.device.index)
     per_sm = 1 if cfg["WARP_SPECIALIZE"] or q.shape[-1] > 64 else 2
     return per_sm * props["multiprocessor_count"]
+
+
+def _heads_per_group(q, cfg, tiles_m, heads):
+    """The causal forward's group of heads whose row blocks go heaviest
+    first (_heaviest_first): the fewest heads, dividing `heads`, whose row
+    blocks fill two rounds of the programs the device runs at once. Enough
+    for the last group to even out the multiprocessors' ends; no more, so
+    that the programs running at once share few heads' K and V in L2."""
+    enough = 2 * _programs_per_device(q, cfg)
+    for d in range(1, heads + 1):
+        if heads % d == 0 and d * tiles_m >= enough:
+            return d
+    return heads
 
 
 def _strides(x):
@@ -685,7 +725,7 @@ def check_gpu():
 
 def triton_kernels():
     module = triton.testing.under_triton(
-        _attn_fwd_inner, _attn_fwd_tile, _attn_fwd, _attn_fwd_persistent,
+        _attn_fwd_inner, _attn_fwd_tile, _heaviest_first, _attn_fwd, _attn_fwd_persistent,
         _attn_bwd_preprocess, _attn_bwd_dkdv, _attn_bwd_dq_inner, _attn_bwd_dq,
         name="triton_fused_attention")
     if module is None:

@@ -150,27 +150,27 @@ def test_forward_causal_d128_shares_one_ring(tutorial, sm90):
     assert tile.count("tilegpu.mbarrier_init") == 8
 
 
-@pytest.mark.parametrize("first, tma", [("tl.num_programs(0) - 1 - tl.program_id(0)", True),
-                                         ("tl.num_programs(0) - 2 - tl.program_id(0)", False)])
-def test_forward_programs_from_the_last(sm90, tmp_path, first, tma):
-    # Heavy-first order (the last row block first): num_programs - 1 -
-    # program_id is never negative, so the diagonal loop's K and V loads
-    # (at start_m * BLOCK_M) keep their TMA copies, whose coordinates must
-    # not be negative; with - 2 the last program's would be -1 and they stay
-    # pointer loads (cp.async). The loop below the diagonal starts at 0
-    # either way.
+@pytest.mark.parametrize("maximum", [True, False])
+def test_forward_causal_heaviest_first(sm90, tmp_path, maximum):
+    # The causal forward takes its row blocks from the last
+    # (_heaviest_first). tiles_m - 1 - within // heads_per_group is never
+    # negative, which the compiler learns from the tutorial's maximum with
+    # 0: the diagonal loop's K and V loads (at start_m * BLOCK_M) keep their
+    # TMA copies, whose coordinates must not be negative. Without the
+    # maximum they stay pointer loads (cp.async). The loop below the
+    # diagonal starts at 0 either way.
     source = (REPO / "tutorials/06-fused-attention.py").read_text()
-    changed = source.replace("tl.program_id(0), tl.program_id(1), HEAD_DIM",
-                             f"{first}, tl.program_id(1), HEAD_DIM", 1)
-    assert changed != source
-    path = tmp_path / "attention_from_the_last.py"
+    index = "tiles_m - 1 - within // heads_per_group"
+    changed = source if maximum else source.replace(f"tl.maximum({index}, 0)", index, 1)
+    assert changed != source or maximum
+    path = tmp_path / "attention_heaviest_first.py"
     path.write_text(changed)
-    spec = importlib.util.spec_from_file_location("attention_from_the_last", path)
+    spec = importlib.util.spec_from_file_location("attention_heaviest_first", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    ptx = compile_forward(module)
+    ptx = compile_forward(module, HEADS_PER_GROUP=4)
     assert "cp.async.bulk.tensor" in ptx
-    assert ("cp.async.cg" not in ptx) == tma
+    assert ("cp.async.cg" not in ptx) == maximum
 
 
 def test_forward_warp_specialized_under_maxnreg(tutorial, sm90):
