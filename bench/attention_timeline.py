@@ -100,9 +100,9 @@ def stamped_source(tutorial=TUTORIAL, iterations=False):
     src = _edit(src, "                         Z, H, N_CTX,\n",
                 "                         Z, H, N_CTX, T,\n")
     src = _edit(src, "stride_oz, stride_oh, stride_om, H, N_CTX,\n"
-                     "                   tl.program_id(0), tl.program_id(1),",
+                     "                   start_m, off_hz,",
                 "stride_oz, stride_oh, stride_om, H, N_CTX,\n"
-                "                   tl.program_id(0), tl.program_id(1), T,")
+                "                   start_m, off_hz, T,")
     src = _edit(src, "H, N_CTX,\n                       start_m, off_hz,",
                 "H, N_CTX,\n                       start_m, off_hz, T,")
     entry = re.compile(r"(def _attn_fwd_tile\(.*?\n    off_h = off_hz % H\n)", re.S)
@@ -120,12 +120,12 @@ def stamped_source(tutorial=TUTORIAL, iterations=False):
                 "    tl.store(slot + 3, _clock(off_hz))\n"
                 "    # The log-sum-exp per row (base 2), for the backward pass.\n")
     src = _edit(src, "             acc.to(Out.dtype.element_ty), mask=row_ok[:, None])\n\n\n"
-                     "@triton.jit\ndef _attn_fwd(",
+                     "@triton.jit\ndef _heaviest_first(",
                 "             acc.to(Out.dtype.element_ty), mask=row_ok[:, None])\n"
                 "    tl.store(slot + 4, _clock(off_hz))\n"
                 "    tl.store(slot + 5, _gtimer(off_hz))\n"
                 "    tl.store(slot + 6, _smid(off_hz).to(tl.int64))\n\n\n"
-                "@triton.jit\ndef _attn_fwd(")
+                "@triton.jit\ndef _heaviest_first(")
     return _iteration_stamps(src) if iterations else src
 
 
