@@ -346,7 +346,17 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     under an `scf.if` that the loop runs; each iteration issues its first dot
     and the previous iteration's second dot (P, the row scale and the buffer
     index carried), waits for the first with the second in flight, and
-    computes the softmax while the tensor cores run the second. A chain
+    computes the softmax while the tensor cores run the second. Not in a
+    program of one warp group (4 warps) unless its loop is marked for warp
+    specialization (`rotate-one-warp-group` rotates it anyway): such
+    programs run several to an SM, whose warp groups overlap each other's
+    dots and softmax, and the rotation's extra buffers and registers cost
+    programs. On an H200 (tutorial 06's forward at head dimension 64, 4
+    warps, bench/RESULTS.md, session 33) the unrotated chain was 16-30%
+    faster where the rotation's buffers left two programs per SM instead of
+    three (64 x 128 blocks, 2 stages) or three instead of five (64 x 64, 2
+    stages), and as fast or up to 5% faster at the same three programs
+    (64 x 64, 3 stages). A chain
     whose loads are TMA copies gets, besides its full mbarriers, an empty
     mbarrier per stage expecting one arrival per warp
     (`tilegpu.mbarrier_arrive`): each iteration arrives on the one of the
@@ -484,6 +494,10 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     Option<"registers", "registers", "bool", /*default=*/"false",
            "The register-prefetch form, for targets without asynchronous "
            "copies (AMD)">,
+    Option<"rotateOneWarpGroup", "rotate-one-warp-group", "bool",
+           /*default=*/"false",
+           "Rotate a dot chain also in a program of one warp group whose "
+           "loop is not marked for warp specialization">,
     Option<"pingPong", "ping-pong", "std::string", /*default=*/"\"auto\"",
            "When warp groups of a TMA dot chain take turns: auto (around "
            "the dots of a warp-specialized chain whose first dot reduces "

@@ -385,11 +385,12 @@ public:
   /// shared memory together (a warp-specialized loop's ring is allocated
   /// for the whole kernel; see ringsFitTogether).
   LoopPipeliner(scf::ForOp loop, int64_t stages, PingPong pingPong,
-                const ModuleAxisInfoAnalysis &axisInfo,
+                bool rotateOneWarpGroup, const ModuleAxisInfoAnalysis &axisInfo,
                 IRMapping &producerValues,
                 DenseMap<Operation *, SpecializedRing> &specializedRings,
                 bool ringsFit, DenseSet<Operation *> &replacedLoops)
-      : loop(loop), stages(stages), pingPong(pingPong), ringsFit(ringsFit),
+      : loop(loop), stages(stages), pingPong(pingPong),
+        rotateOneWarpGroup(rotateOneWarpGroup), ringsFit(ringsFit),
         axisInfo(axisInfo), producerValues(producerValues),
         specializedRings(specializedRings), replacedLoops(replacedLoops) {}
 
@@ -418,14 +419,21 @@ public:
     if (candidates.empty() && tmaCandidates.empty() && values.empty())
       return failure();
     // A dot chain (attention) whose copies all go into buffers that only
-    // wgmma reads (cp.async or TMA) is rotated after the rewrite: its second dot reads the
-    // previous iteration's buffer while this iteration's copies are issued,
-    // so the ring gets one buffer more than copies in flight (the copy for
-    // iteration i + stages - 1 goes into the buffer of iteration i - 2).
+    // wgmma reads (cp.async or TMA) is rotated after the rewrite: its second
+    // dot reads the previous iteration's buffer while this iteration's copies
+    // are issued, so the ring gets one buffer more than copies in flight
+    // (the copy for iteration i + stages - 1 goes into the buffer of
+    // iteration i - 2). Not in a program of one warp group that is not to
+    // be specialized: there the other programs on the SM overlap its dots
+    // and softmax, and the rotation's buffers and registers only cost
+    // programs (bench/RESULTS.md, session 33).
+    bool oneWarpGroup =
+        tilegpu::getNumWarps(loop) <= 4 &&
+        !loop->hasAttr(tile::TileDialect::kWarpSpecializeAttrName);
     rotate = llvm::all_of(candidates, [](Candidate &c) { return c.alloc; }) &&
              llvm::all_of(tmaCandidates,
                           [](TmaCandidate &c) { return c.onlyWgmmaReaders; }) &&
-             isDotChain(loop);
+             isDotChain(loop) && (rotateOneWarpGroup || !oneWarpGroup);
     buffers = stages + (rotate ? 1 : 0);
     // tl.range(..., warp_specialize=True): a rotated chain, or one dot
     // whose accumulator stays in flight and is never reset in the loop (a
@@ -1178,6 +1186,8 @@ private:
   int64_t stages;
   /// Whether TMA chains take turns (the pass's ping-pong option).
   PingPong pingPong;
+  /// The pass's rotate-one-warp-group option.
+  bool rotateOneWarpGroup;
   /// A specialized chain left unrotated, whose warp groups take turns
   /// around their exponentials (takeSoftmaxTurns).
   bool softmaxTurns = false;
@@ -1412,7 +1422,8 @@ struct PipelinePass
         continue;
       }
       LoopPipeliner pipeliner(
-          loop, loopStages, *turns, axisInfo, producerValues, specializedRings,
+          loop, loopStages, *turns, rotateOneWarpGroup, axisInfo,
+          producerValues, specializedRings,
           ringsFit.lookup(loop->getParentOfType<func::FuncOp>()),
           replacedLoops);
       (void)pipeliner.run();

@@ -1,4 +1,5 @@
-// RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline | FileCheck %s
+// RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline=rotate-one-warp-group=true | FileCheck %s
+// RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline | FileCheck %s --check-prefix=DEFAULT
 // RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline=num-stages=1 | FileCheck %s --check-prefix=OFF
 // RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline=ping-pong=always | FileCheck %s --check-prefix=TURNS
 // RUN: terrazzo-opt %s -split-input-file --terrazzo-pipeline=ping-pong=never | FileCheck %s --check-prefix=NEVER
@@ -1496,7 +1497,20 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 // issued together,
 // the first is waited for with the second in flight, the second at the end
 // of the iteration, and only then is P converted to the operand (the
-// registers it writes are the ones the second dot read).
+// registers it writes are the ones the second dot read). (CHECK runs with
+// rotate-one-warp-group, as the other 4-warp chains below.)
+// By default the chain of this program of one warp group is not rotated:
+// stacks of three buffers at 3 stages, no guard, both dots asynchronous
+// within the iteration.
+// DEFAULT-LABEL: func.func @dot_chain
+// DEFAULT: tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16
+// DEFAULT: tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16
+// DEFAULT-NOT: scf.if
+// DEFAULT: scf.for
+// DEFAULT: tilegpu.warp_group_dot async
+// DEFAULT: tilegpu.warp_group_dot async
+// DEFAULT-NOT: scf.if
+// DEFAULT: return
 // CHECK-LABEL: func.func @dot_chain
 // CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
 // CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
@@ -1950,6 +1964,69 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
+// The same chain marked for warp specialization: a program of one warp
+// group, but rotated by default (the producer's form needs it) and
+// specialized: one producer warp group beside the four warps.
+// DEFAULT-LABEL: func.func @tma_dot_chain_one_warp_group_specialized
+// DEFAULT: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
+// DEFAULT: tilegpu.warp_specialize
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#row = #tilegpu.slice<{dim = 1, parent = #mma}>
+#dop = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_dot_chain_one_warp_group_specialized(%qs: !tilegpu.memdesc<64x64xf16, #nv>, %mk: !tile.ptr<i8>, %mv: !tile.ptr<i8>, %n: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %m0 = arith.constant dense<0xFF800000> : tensor<64xf32, #row>
+    %res:2 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero, %m = %m0) -> (tensor<64x64xf32, #mma>, tensor<64xf32, #row>) : i32 {
+      %k = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %kbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %kbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %kbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mk[%i, %c0] %k, %kbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %kbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %kbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %kt = tilegpu.memdesc_trans %k : !tilegpu.memdesc<64x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x64xf16, #nvt, mutable>
+      %s = tilegpu.warp_group_dot %qs, %kt, %zero : !tilegpu.memdesc<64x64xf16, #nv>, !tilegpu.memdesc<64x64xf16, #nvt, mutable> -> tensor<64x64xf32, #mma>
+      %rm = tile.reduce(%s) axis = 1 : (tensor<64x64xf32, #mma>) -> tensor<64xf32, #row> {
+      ^bb0(%x: f32, %y: f32):
+        %mx = arith.maxnumf %x, %y : f32
+        tile.reduce.return %mx : f32
+      }
+      %mn = arith.maxnumf %m, %rm : tensor<64xf32, #row>
+      %md = arith.subf %m, %mn : tensor<64xf32, #row>
+      %alpha = math.exp2 %md : tensor<64xf32, #row>
+      %me = tile.expand_dims %mn axis = 1 : tensor<64xf32, #row> -> tensor<64x1xf32, #mma>
+      %mb = tile.broadcast %me : tensor<64x1xf32, #mma> -> tensor<64x64xf32, #mma>
+      %sd = arith.subf %s, %mb : tensor<64x64xf32, #mma>
+      %p = math.exp2 %sd : tensor<64x64xf32, #mma>
+      %ph = arith.truncf %p : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+      %pa = tilegpu.convert_layout %ph : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #dop>
+      %ae = tile.expand_dims %alpha axis = 1 : tensor<64xf32, #row> -> tensor<64x1xf32, #mma>
+      %ab = tile.broadcast %ae : tensor<64x1xf32, #mma> -> tensor<64x64xf32, #mma>
+      %accs = arith.mulf %acc, %ab : tensor<64x64xf32, #mma>
+      %v = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+      %vbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %vbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %vbar, 8192 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mv[%i, %c0] %v, %vbar : !tile.ptr<i8>, !tilegpu.memdesc<64x64xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %vbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %vbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %o = tilegpu.warp_group_dot %pa, %v, %accs : tensor<64x64xf16, #dop>, !tilegpu.memdesc<64x64xf16, #nv, mutable> -> tensor<64x64xf32, #mma>
+      scf.yield %o, %mn : tensor<64x64xf32, #mma>, tensor<64xf32, #row>
+    } {tile.warp_specialize}
+    tile.store %out, %res#0 : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+
+// -----
+
 // An operand staged in shared memory outside loops (attention's Q) is
 // written there after the pipelined loop's setup (the ring's mbarriers, the
 // copies ahead), just before the guard of the rotated chain that reads it,
@@ -2104,7 +2181,13 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 // is awaited in front of the first dot and passed on after the second;
 // the last group passes the first turn before the loop, group 0 takes the
 // last pass after it. Without the option (the default), no turns; nothing
-// of the kind in the 4-warp case above (one group) either way.
+// of the kind in the 4-warp case above (one group) either way. Two warp
+// groups: rotated by default too (four buffers at 3 stages, the guard).
+// DEFAULT-LABEL: func.func @tma_dot_chain_ping_pong
+// DEFAULT: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
+// DEFAULT: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
+// DEFAULT: scf.if
+// DEFAULT: scf.for
 // CHECK-LABEL: func.func @tma_dot_chain_ping_pong
 // CHECK-NOT: tilegpu.warp_group_turn
 // CHECK: return

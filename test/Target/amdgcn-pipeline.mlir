@@ -11,12 +11,12 @@
 // HIP-NOT: terrazzo-lower-descriptors-to-tma
 // HIP: terrazzo-accelerate-dot
 // HIP: terrazzo-amd-dot-operands-to-lds
-// HIP-NEXT: terrazzo-pipeline{num-stages=3 ping-pong=auto registers=true}
+// HIP-NEXT: terrazzo-pipeline{num-stages=3 ping-pong=auto registers=true rotate-one-warp-group=false}
 // CUDA: terrazzo-loads-to-descriptors
 // CUDA: terrazzo-decompose-tf32x3
 // CUDA: terrazzo-accelerate-dot
 // CUDA-NOT: terrazzo-amd-dot-operands-to-lds
-// CUDA: terrazzo-pipeline{num-stages=3 ping-pong=auto registers=false}
+// CUDA: terrazzo-pipeline{num-stages=3 ping-pong=auto registers=false rotate-one-warp-group=false}
 func.func @empty() {
   return
 }

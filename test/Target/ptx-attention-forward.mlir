@@ -10,7 +10,9 @@
 // reaches shared memory (no local_alloc in the loops; Q is stored once,
 // before them, and fenced for the async proxy once there: no
 // fence.proxy.async in the loops).
-// Each loop is a dot chain that terrazzo-pipeline rotates (FlashAttention-3's
+// At 8 warps (two warp groups of 64 rows, as the tutorial's forward; a
+// program of one warp group keeps its chain unrotated, Passes/pipeline.mlir)
+// each loop is a dot chain that terrazzo-pipeline rotates (FlashAttention-3's
 // intra-warp-group overlap): under a check that the loop runs, the first
 // iteration's Q K^T and softmax are peeled in front of it and the last
 // iteration's P V behind it; each iteration issues this iteration's Q K^T,
@@ -29,13 +31,13 @@
 // P's float16 halves each took one and were packed again per iteration.
 // The PTX assembles.
 // REQUIRES: ptxas
-// RUN: terrazzo-compile %S/Inputs/attention_fwd_causal.mlir --target=cuda:90 --num-warps=4 --emit=tilegpu -o %t.tilegpu.mlir
+// RUN: terrazzo-compile %S/Inputs/attention_fwd_causal.mlir --target=cuda:90 --num-warps=8 --emit=tilegpu -o %t.tilegpu.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.tilegpu.mlir
-// RUN: terrazzo-compile %S/Inputs/attention_fwd_causal.mlir --target=cuda:90 --num-warps=4 --emit=ptx -o %t.ptx
+// RUN: terrazzo-compile %S/Inputs/attention_fwd_causal.mlir --target=cuda:90 --num-warps=8 --emit=ptx -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX --implicit-check-not=ex2.approx.f32 --implicit-check-not=%%rs < %t.ptx
 // RUN: %ptxas -arch=sm_90a %t.ptx -o %t.cubin
 
-// IR-DAG: #[[$SLICE:.+]] = #tilegpu.slice<{dim = 1, parent = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>}>
+// IR-DAG: #[[$SLICE:.+]] = #tilegpu.slice<{dim = 1, parent = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>}>
 // IR-LABEL: func.func @attn_fwd
 // IR-NOT: tilegpu.local_alloc {{.*}}xf16, #tilegpu.nvidia_mma
 // IR: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
@@ -49,8 +51,8 @@
 // IR-NEXT: scf.if
 // IR-NEXT: tilegpu.async_wait {num = 2 : i32}
 // IR-NEXT: tilegpu.warp_group_dot %[[Q]], {{.*}} use_c = %false
-// IR: tilegpu.convert_layout {{.*}} -> tensor<128x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>, kWidth = 2}>>
-// IR: %[[LOOP:.+]]:8 = scf.for {{.*}} -> (tensor<128x64xf32, #[[$MMA:tilegpu.nvidia_mma<\{versionMajor = 3, warpsPerCTA = \[4, 1\], instrShape = \[16, 64, 16\]\}>]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>, i32, i32, tensor<128xf32, #[[$SLICE]]>, i32, tensor<128x64xf16, #[[$A:tilegpu.dot_operand<\{opIdx = 0, parent = #tilegpu.nvidia_mma<\{versionMajor = 3, warpsPerCTA = \[4, 1\], instrShape = \[16, 64, 16\]\}>, kWidth = 2\}>]]>)
+// IR: tilegpu.convert_layout {{.*}} -> tensor<128x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>, kWidth = 2}>>
+// IR: %[[LOOP:.+]]:8 = scf.for {{.*}} -> (tensor<128x64xf32, #[[$MMA:tilegpu.nvidia_mma<\{versionMajor = 3, warpsPerCTA = \[8, 1\], instrShape = \[16, 64, 16\]\}>]]>, tensor<128xf32, #[[$SLICE]]>, tensor<128xf32, #[[$SLICE]]>, i32, i32, tensor<128xf32, #[[$SLICE]]>, i32, tensor<128x64xf16, #[[$A:tilegpu.dot_operand<\{opIdx = 0, parent = #tilegpu.nvidia_mma<\{versionMajor = 3, warpsPerCTA = \[8, 1\], instrShape = \[16, 64, 16\]\}>, kWidth = 2\}>]]>)
 // IR-NOT: tilegpu.convert_layout
 // IR-NOT: tilegpu.local_alloc
 // IR: %[[S0:.+]] = tilegpu.warp_group_dot async %[[Q]], {{.*}} -> tensor<128x64xf32, #[[$MMA]]>
@@ -102,37 +104,37 @@
 
 // Q K^T: A and B by descriptor, no accumulator read on the first K step
 // (use_c false); P V: A in four registers, B by descriptor (MN-major, V is
-// contiguous along N). 8 instructions each (two 64-row tiles, four K
-// steps): the peeled Q K^T, then in the loop Q K^T and P V issued together
+// contiguous along N). 4 instructions each (a 64-row tile per warp group,
+// four K steps): the peeled Q K^T, then in the loop Q K^T and P V issued together
 // after the iteration's one barrier, waited for with one group in flight
 // (Q K^T) and none (P V, after the softmax), then the last P V.
 // PTX-LABEL: .entry attn_fwd(
 // PTX: st.shared.v4.b32
 // PTX: fence.proxy.async.shared::cta;
 // PTX-NOT: fence.proxy.async
-// PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
 // PTX: wgmma.wait_group.sync.aligned 0;
 // PTX: ex2.approx.ftz.f32
 // PTX: bar.sync 0;
 // PTX-NOT: bar.sync
-// PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
 // PTX-NOT: bar.sync
-// PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 // PTX: wgmma.wait_group.sync.aligned 1;
 // PTX: ex2.approx.ftz.f32
 // PTX: wgmma.wait_group.sync.aligned 0;
 // PTX-NOT: ex2.approx
 // PTX: cvt.rn.f16x2.f32
-// PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 // PTX: wgmma.wait_group.sync.aligned 0;
 // The diagonal loop: the same.
-// PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
 // PTX: bar.sync 0;
 // PTX-NOT: bar.sync
-// PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
 // PTX-NOT: bar.sync
-// PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 // PTX: wgmma.wait_group.sync.aligned 1;
-// PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 // PTX-NOT: wgmma.mma_async
 // PTX-NOT: fence.proxy.async
