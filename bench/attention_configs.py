@@ -93,7 +93,7 @@ def main():
             for text in args.configs:
                 for (compiler, t06, kernels), persistent in (
                         (c, p) for c in compilers for p in args.persistent):
-                    base = t06.fwd_config(head_dim, causal, False)
+                    base = t06.fwd_config(head_dim, causal, False, n_ctx=n_ctx)
                     if text != "default":
                         base.update(json.loads(text))
                     label = compiler + (text.replace(" ", "") if text != "default"

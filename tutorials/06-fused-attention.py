@@ -425,7 +425,7 @@ def _attn_bwd_dq(Q, K, V, sm_scale, DO, DQ, M, D, N_CTX,
 # stages. The same choices serve the benchmark's Triton run, so that the
 # comparison is of compilers, not of kernels.
 
-def fwd_config(head_dim, causal, fp8, warp_specialize=None):
+def fwd_config(head_dim, causal, fp8, warp_specialize=None, n_ctx=None):
     # Warp-specialized (a producer warp group issuing the K and V copies)
     # but for D=64 with the causal mask: on the H100 that form runs one
     # program per SM where the unspecialized one fits two, and its short
@@ -434,6 +434,13 @@ def fwd_config(head_dim, causal, fp8, warp_specialize=None):
     # (bench/RESULTS.md).
     if warp_specialize is None:
         warp_specialize = not causal or head_dim > 64
+    if head_dim <= 64 and causal and not warp_specialize and n_ctx is not None \
+            and n_ctx <= 1024:
+        # Up to 1k keys, programs of one warp group on 64 x 64 blocks, four
+        # or five to an SM: 6% faster than 128 x 64 at 1k on an H200, 5-8%
+        # slower from 2k (bench/RESULTS.md, session 33).
+        return dict(BLOCK_M=64, BLOCK_N=64, num_warps=4, num_stages=2,
+                    WARP_SPECIALIZE=False)
     if head_dim <= 64:
         return dict(BLOCK_M=128, BLOCK_N=64 if causal else 128, num_warps=8, num_stages=3,
                     WARP_SPECIALIZE=warp_specialize)
@@ -489,7 +496,7 @@ def attention_forward(q, k, v, causal, sm_scale, kernels=None, config=None,
     kernels = kernels or KERNELS
     z, h, n_ctx, head_dim = q.shape
     fp8 = torch is not None and isinstance(q, torch.Tensor) and q.dtype == torch.float8_e4m3fn
-    cfg = dict(config or fwd_config(head_dim, causal, fp8, warp_specialize))
+    cfg = dict(config or fwd_config(head_dim, causal, fp8, warp_specialize, n_ctx))
     if persistent is None:
         persistent = config is None and fwd_persistent(head_dim, causal, fp8, n_ctx,
                                                        cfg["WARP_SPECIALIZE"])
@@ -538,7 +545,10 @@ def _heads_per_group(q, cfg, tiles_m, heads):
     first (_heaviest_first): the fewest heads, dividing `heads`, whose row
     blocks fill two rounds of the programs the device runs at once. Enough
     for the last group to even out the multiprocessors' ends; no more, so
-    that the programs running at once share few heads' K and V in L2."""
+    that the programs running at once share few heads' K and V in L2. (The
+    64 x 64 form at 4 warps runs four or five programs to an SM, but its
+    groups sized for two, as _programs_per_device counts it, measured 4%
+    faster at 1k than groups sized for four: all 128 heads at once.)"""
     enough = 2 * _programs_per_device(q, cfg)
     for d in range(1, heads + 1):
         if heads % d == 0 and d * tiles_m >= enough:
@@ -668,7 +678,8 @@ def gpu_cases():
         for head_dim in (64, 128):
             for causal in (False, True):
                 yield dtype, head_dim, causal, 1000  # not a multiple of the blocks
-    yield torch.float16, 64, True, 100                # N_CTX < BLOCK_M
+    yield torch.float16, 64, True, 100                # N_CTX < BLOCK_M (128, ws forms)
+    yield torch.float16, 64, True, 40                 # N_CTX < BLOCK_M (64)
     yield torch.float16, 128, False, 1024
 
 
