@@ -421,7 +421,8 @@ def _attn_bwd_dq(Q, K, V, sm_scale, DO, DQ, M, D, N_CTX,
 #
 # The block sizes and warps per program follow Triton's tutorial on Hopper:
 # 128 x 64 blocks (128 x 128 for head dim 64 forward, and for head dim 128
-# with a producer warp group), 8 warps for the forward, 2-3 pipeline
+# with a producer warp group), 8 warps for the forward (64 x 64 blocks at 4
+# warps for the causal head dim 64 forward up to 1k keys), 2-3 pipeline
 # stages. The same choices serve the benchmark's Triton run, so that the
 # comparison is of compilers, not of kernels.
 
