@@ -421,8 +421,9 @@ def _attn_bwd_dq(Q, K, V, sm_scale, DO, DQ, M, D, N_CTX,
 #
 # The block sizes and warps per program follow Triton's tutorial on Hopper:
 # 128 x 64 blocks (128 x 128 for head dim 64 forward, and for head dim 128
-# with a producer warp group), 8 warps for the forward (64 x 64 blocks at 4
-# warps for the causal head dim 64 forward up to 1k keys), 2-3 pipeline
+# with a producer warp group), 8 warps for the forward (at head dim 64, 4
+# warps on 64 x 128 blocks for the forward without the causal mask up to 4k
+# keys, and on 64 x 64 blocks with it up to 1k keys), 2-3 pipeline
 # stages. The same choices serve the benchmark's Triton run, so that the
 # comparison is of compilers, not of kernels.
 
@@ -433,6 +434,14 @@ def fwd_config(head_dim, causal, fp8, warp_specialize=None, n_ctx=None):
     # loops leave each program's prologue and epilogue exposed (10-15%
     # slower); at D=128 both run one per SM, and the producer gains 4-18%
     # (bench/RESULTS.md).
+    if warp_specialize is None and head_dim <= 64 and not causal and not fp8 \
+            and n_ctx is not None and n_ctx <= 4096:
+        # Up to 4k keys, programs of one warp group on 64 x 128 blocks, three
+        # to an SM, one per tile: 1.5-4% faster than the warp-specialized
+        # 128 x 128 form (persistent up to 2k) on an H200, as fast at 8k
+        # (bench/RESULTS.md, session 34).
+        return dict(BLOCK_M=64, BLOCK_N=128, num_warps=4, num_stages=2,
+                    WARP_SPECIALIZE=False)
     if warp_specialize is None:
         warp_specialize = not causal or head_dim > 64
     if head_dim <= 64 and causal and not warp_specialize and n_ctx is not None \
@@ -465,9 +474,12 @@ def fwd_persistent(head_dim, causal, fp8, n_ctx, warp_specialize=None):
     and 1.5% faster than one program per tile at 1k and 2k (H100, session
     31). With Q K^T's Q in registers (session 32) one program per tile
     gained more from 4k on: on an H200 the persistent kernel was as fast
-    at 2k and 1% slower at 4k, 2% at 8k-16k (bench/RESULTS.md)."""
+    at 2k and 1% slower at 4k, 2% at 8k-16k (bench/RESULTS.md). By
+    default D=64 non-causal runs unspecialized up to 4k (fwd_config), so
+    its persistent form is only that of an explicit warp_specialize=True."""
     if warp_specialize is None:
-        warp_specialize = fwd_config(head_dim, causal, fp8)["WARP_SPECIALIZE"]
+        warp_specialize = fwd_config(head_dim, causal, fp8,
+                                     n_ctx=n_ctx)["WARP_SPECIALIZE"]
     if fp8 or not warp_specialize:
         return False
     if head_dim > 64:

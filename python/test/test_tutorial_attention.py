@@ -235,15 +235,31 @@ def test_persistent_forward_warp_specialized(tutorial, sm90, causal):
 
 
 @pytest.mark.parametrize("head_dim,causal,n_ctx,want", [
-    (64, False, 1024, True), (64, False, 2048, True), (64, False, 4096, False),
+    (64, False, 1024, False), (64, False, 2048, False), (64, False, 4096, False),
     (64, True, 1024, False), (128, False, 16384, True), (128, True, 4096, True),
     (128, True, 8192, False)])
 def test_default_forward_form(tutorial, head_dim, causal, n_ctx, want):
     # Persistent where it measured faster (bench/RESULTS.md): D=128 but its
-    # long causal cases, D=64 non-causal up to 2k keys (with the next
-    # tile's Q prefetched); never fp8.
+    # long causal cases; D=64 non-causal only when warp-specialized (up to
+    # 2k keys, with the next tile's Q prefetched), which by default it is
+    # not up to 4k; never fp8.
     assert tutorial.fwd_persistent(head_dim, causal, False, n_ctx) is want
     assert tutorial.fwd_persistent(head_dim, causal, True, n_ctx) is False
+    assert tutorial.fwd_persistent(64, False, False, 2048, warp_specialize=True)
+
+
+@pytest.mark.parametrize("n_ctx,want", [
+    (1024, (64, 128, 4, False)), (4096, (64, 128, 4, False)),
+    (8192, (128, 128, 8, True)), (None, (128, 128, 8, True))])
+def test_default_forward_config_d64(tutorial, n_ctx, want):
+    # D=64 without the causal mask: programs of one warp group on 64 x 128
+    # blocks up to 4k keys, the warp-specialized 128 x 128 form above (and
+    # for fp8, or when warp specialization is asked for).
+    cfg = tutorial.fwd_config(64, False, False, n_ctx=n_ctx)
+    assert (cfg["BLOCK_M"], cfg["BLOCK_N"], cfg["num_warps"],
+            cfg["WARP_SPECIALIZE"]) == want
+    assert tutorial.fwd_config(64, False, False, True, 1024)["WARP_SPECIALIZE"]
+    assert tutorial.fwd_config(64, False, True, n_ctx=1024)["BLOCK_M"] == 128
 
 
 @pytest.mark.parametrize("head_dim,causal,specialized,in_registers", [
