@@ -234,7 +234,7 @@ std::optional<WgmmaPlan> planWgmma(tile::DotOp dot,
                                    tile::InputPrecision precision,
                                    unsigned capability, unsigned numWarps) {
   // wgmma exists on sm_90a only (sm_100 replaced it with tcgen05.mma).
-  if (capability != 90 || numWarps % 4 != 0)
+  if (capability != 90 || numWarps % tilegpu::kWarpsPerGroup != 0)
     return std::nullopt;
   auto aType = cast<RankedTensorType>(dot.getA().getType());
   RankedTensorType dType = dot.getType();
@@ -250,7 +250,7 @@ std::optional<WgmmaPlan> planWgmma(tile::DotOp dot,
     return std::nullopt;
   // Warp groups go along M first (each takes 64-row tiles), the rest
   // along N; one instruction covers the warp group's share of N.
-  unsigned groups = numWarps / 4;
+  unsigned groups = numWarps / tilegpu::kWarpsPerGroup;
   unsigned groupsM = std::min<int64_t>(groups, m / 64);
   unsigned groupsN = groups / groupsM;
   if (n % groupsN != 0 || n / groupsN < 8)

@@ -40,7 +40,7 @@ namespace {
 
 constexpr StringLiteral kNumStagesAttr = "tilegpu.num-stages";
 /// A warp-specialized loop's producer: one warp group.
-constexpr unsigned kProducerWarps = 4;
+constexpr unsigned kProducerWarps = tilegpu::kWarpsPerGroup;
 
 /// A load to pipeline: it reads through the loop-carried pointers
 /// `ptrArg`, advanced by the loop-invariant `step` each iteration, or
@@ -318,7 +318,8 @@ int64_t firstDotReduction(scf::ForOp loop) {
 bool dotsSplitRows(scf::ForOp loop,
                    SmallVectorImpl<tilegpu::WarpGroupDotOp> &dots) {
   unsigned warps = tilegpu::getNumWarps(loop);
-  if (warps < 8 || warps % 4 != 0)
+  if (warps < 2 * tilegpu::kWarpsPerGroup ||
+      warps % tilegpu::kWarpsPerGroup != 0)
     return false;
   for (Operation &op : *loop.getBody())
     if (auto dot = dyn_cast<tilegpu::WarpGroupDotOp>(&op))
@@ -428,7 +429,7 @@ public:
     // and softmax, and the rotation's buffers and registers only cost
     // programs (bench/RESULTS.md, session 33).
     bool oneWarpGroup =
-        tilegpu::getNumWarps(loop) <= 4 &&
+        tilegpu::getNumWarps(loop) <= tilegpu::kWarpsPerGroup &&
         !loop->hasAttr(tile::TileDialect::kWarpSpecializeAttrName);
     rotate = llvm::all_of(candidates, [](Candidate &c) { return c.alloc; }) &&
              llvm::all_of(tmaCandidates,
@@ -444,7 +445,7 @@ public:
     bool singleDot = inFlight && !inFlight->reset;
     if (loop->hasAttr(tile::TileDialect::kWarpSpecializeAttrName) &&
         (rotate || singleDot) && candidates.empty() &&
-        tilegpu::getNumWarps(loop) % 4 == 0 && ringsFit)
+        tilegpu::getNumWarps(loop) % tilegpu::kWarpsPerGroup == 0 && ringsFit)
       if (FailureOr<SmallVector<Operation *>> slice =
               producerSlice(loop, tmaCandidates);
           succeeded(slice))
@@ -1139,7 +1140,8 @@ private:
     Location loc = loop.getLoc();
     OpBuilder b(loop);
     tilegpu::WarpGroupTurnPassOp::create(
-        b, loc, ValueRange(), b.getI32IntegerAttr(int32_t(warps / 4 - 1)));
+        b, loc, ValueRange(),
+        b.getI32IntegerAttr(int32_t(warps / tilegpu::kWarpsPerGroup - 1)));
     b.setInsertionPointAfter(loop);
     tilegpu::WarpGroupTurnWaitOp::create(b, loc, ValueRange(),
                                          b.getI32IntegerAttr(0));

@@ -44,7 +44,6 @@ Value asI32(RewriterBase &rewriter, Location loc, Value element) {
 /// Named barrier 0 is the whole program's (tilegpu.barrier); the turns use
 /// the next ones, one per warp group.
 constexpr int64_t kFirstTurnBarrier = NVIDIATargetInfo::kConsumerBarrier + 1;
-constexpr int64_t kWarpsPerGroup = 4;
 constexpr int64_t kThreadsPerWarp = 32;
 
 template <typename Op>
@@ -58,11 +57,10 @@ struct WarpGroupTurnConversion : public ConvertOpToLLVMPattern<Op> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     constexpr bool wait = std::is_same_v<Op, tilegpu::WarpGroupTurnWaitOp>;
-    int64_t groups = tilegpu::getNumWarps(op) / kWarpsPerGroup;
+    int64_t groups = tilegpu::getNumWarps(op) / tilegpu::kWarpsPerGroup;
     Value group = LLVM::UDivOp::create(
-        rewriter, loc,
-        uniformWarpIndex(rewriter, loc, target, kThreadsPerWarp),
-        i32Constant(rewriter, loc, kWarpsPerGroup));
+        rewriter, loc, uniformWarpIndex(rewriter, loc, target, kThreadsPerWarp),
+        i32Constant(rewriter, loc, tilegpu::kWarpsPerGroup));
     // Waits at its own barrier, passes at the next group's; each warp
     // group takes its own branch with the barrier's number a constant (a
     // number in a register makes ptxas reserve all 16 barriers).
@@ -92,8 +90,8 @@ struct WarpGroupTurnConversion : public ConvertOpToLLVMPattern<Op> {
           LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, group,
                                i32Constant(rewriter, loc, g));
       emitGuarded(rewriter, loc, mine, Value(), [&] {
-        Value threads =
-            i32Constant(rewriter, loc, 2 * kWarpsPerGroup * kThreadsPerWarp);
+        Value threads = i32Constant(
+            rewriter, loc, 2 * tilegpu::kWarpsPerGroup * kThreadsPerWarp);
         std::string barrier =
             (wait ? "bar.sync " : "bar.arrive ") + std::to_string(id) + ", ";
         if (tied)

@@ -39,9 +39,9 @@ NvidiaMmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "wgmma accumulators need instrShape = [16, N, K] "
                             "with K 8, 16 or 32, got "
                          << instrShape[2];
-    if (warpsPerCTA[0] % 4 != 0)
+    if (warpsPerCTA[0] % kWarpsPerGroup != 0)
       return emitError() << "wgmma needs warpsPerCTA[0] to be a multiple of "
-                            "4 (a warp group)";
+                         << kWarpsPerGroup << " (a warp group)";
   }
   return success();
 }

@@ -383,13 +383,14 @@ static LogicalResult verifyWarpGroupTurn(Operation *op,
                              "turn, got ")
              << value.getType();
   unsigned warps = getNumWarps(op);
-  if (warps % 4 != 0 || warps < 8)
+  if (warps % kWarpsPerGroup != 0 || warps < 2 * kWarpsPerGroup)
     return op->emitOpError("needs at least two warp groups (tilegpu.num-warps "
-                           "a multiple of 4, at least 8), got ")
+                           "a multiple of ")
+           << kWarpsPerGroup << ", at least " << 2 * kWarpsPerGroup << "), got "
            << warps << " warps";
-  if (only && *only >= warps / 4)
+  if (only && *only >= warps / kWarpsPerGroup)
     return op->emitOpError("names warp group ")
-           << *only << " of a program of " << warps / 4;
+           << *only << " of a program of " << warps / kWarpsPerGroup;
   return success();
 }
 

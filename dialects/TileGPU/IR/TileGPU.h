@@ -29,6 +29,11 @@ namespace mlir::tilegpu {
 /// no barrier between pending reads and the copy.
 inline constexpr const char *kReadsRetiredAttrName = "tilegpu.reads_retired";
 
+/// Warps in a warp group: the unit of sm_90's wgmma (each warp group's own
+/// rows of a warp_group_dot), of warp specialization's partitions (a
+/// producer is one) and of the turns between them.
+inline constexpr unsigned kWarpsPerGroup = 4;
+
 /// The launch configuration of the module `op` is (or is in), from its
 /// attributes (TileGPUDialect::kTargetAttrName, ...), which the dialect
 /// verifies: the one place that reads them.
