@@ -55,6 +55,7 @@
 #include "backends/common/MemoryAccessPattern.h"
 #include "backends/common/Patterns.h"
 #include "backends/common/TargetInfo.h"
+#include "backends/common/TargetPattern.h"
 #include "backends/common/TypeConverter.h"
 #include "backends/common/Utility.h"
 #include "dialects/Tile/IR/Tile.h"
@@ -740,10 +741,8 @@ struct AtomicRMWOpConversion : public MemoryAccessPattern<tile::AtomicRMWOp> {
   }
 };
 
-struct AtomicCASOpConversion : public ConvertOpToLLVMPattern<tile::AtomicCASOp> {
-  AtomicCASOpConversion(TileGPUTypeConverter &converter,
-                        const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+struct AtomicCASOpConversion : public TargetPattern<tile::AtomicCASOp> {
+  using TargetPattern<tile::AtomicCASOp>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(tile::AtomicCASOp op, OpAdaptor adaptor,
@@ -766,8 +765,6 @@ struct AtomicCASOpConversion : public ConvertOpToLLVMPattern<tile::AtomicCASOp> 
     return finishAtomic(op, *plan, lowering, std::move(olds), threadPred,
                         rewriter);
   }
-
-  const TargetInfo &target;
 };
 
 /// Whether the program has more than one thread, so that an ordering of
@@ -821,11 +818,8 @@ LogicalResult replaceWithLoaded(Operation *op, Type resultType,
   return success();
 }
 
-struct AtomicLoadOpConversion
-    : public ConvertOpToLLVMPattern<tile::AtomicLoadOp> {
-  AtomicLoadOpConversion(TileGPUTypeConverter &converter,
-                         const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+struct AtomicLoadOpConversion : public TargetPattern<tile::AtomicLoadOp> {
+  using TargetPattern<tile::AtomicLoadOp>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(tile::AtomicLoadOp op, OpAdaptor adaptor,
@@ -858,15 +852,10 @@ struct AtomicLoadOpConversion
                              op.getSem() == tile::MemSemantic::Acquire, target,
                              rewriter);
   }
-
-  const TargetInfo &target;
 };
 
-struct AtomicStoreOpConversion
-    : public ConvertOpToLLVMPattern<tile::AtomicStoreOp> {
-  AtomicStoreOpConversion(TileGPUTypeConverter &converter,
-                          const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+struct AtomicStoreOpConversion : public TargetPattern<tile::AtomicStoreOp> {
+  using TargetPattern<tile::AtomicStoreOp>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(tile::AtomicStoreOp op, OpAdaptor adaptor,
@@ -894,15 +883,10 @@ struct AtomicStoreOpConversion
     rewriter.eraseOp(op);
     return success();
   }
-
-  const TargetInfo &target;
 };
 
-struct AtomicPollOpConversion
-    : public ConvertOpToLLVMPattern<tile::AtomicPollOp> {
-  AtomicPollOpConversion(TileGPUTypeConverter &converter,
-                         const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+struct AtomicPollOpConversion : public TargetPattern<tile::AtomicPollOp> {
+  using TargetPattern<tile::AtomicPollOp>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(tile::AtomicPollOp op, OpAdaptor adaptor,
@@ -936,8 +920,6 @@ struct AtomicPollOpConversion
                              op.getSem() == tile::MemSemantic::Acquire, target,
                              rewriter);
   }
-
-  const TargetInfo &target;
 };
 
 } // namespace

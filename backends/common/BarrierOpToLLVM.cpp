@@ -1,6 +1,7 @@
 // tilegpu.barrier: the target's barrier across the program instance.
 #include "backends/common/Patterns.h"
 #include "backends/common/TargetInfo.h"
+#include "backends/common/TargetPattern.h"
 #include "backends/common/TypeConverter.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 
@@ -11,9 +12,8 @@ using namespace mlir::terrazzo;
 
 namespace {
 
-struct BarrierOpConversion : public ConvertOpToLLVMPattern<tilegpu::BarrierOp> {
-  BarrierOpConversion(TileGPUTypeConverter &converter, const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+struct BarrierOpConversion : public TargetPattern<tilegpu::BarrierOp> {
+  using TargetPattern<tilegpu::BarrierOp>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(tilegpu::BarrierOp op, OpAdaptor adaptor,
@@ -22,8 +22,6 @@ struct BarrierOpConversion : public ConvertOpToLLVMPattern<tilegpu::BarrierOp> {
     rewriter.eraseOp(op);
     return success();
   }
-
-  const TargetInfo &target;
 };
 
 } // namespace

@@ -2,10 +2,11 @@
 // holds, with the program id and the element's coordinates.
 #include "backends/common/Patterns.h"
 #include "backends/common/TargetInfo.h"
+#include "backends/common/TargetPattern.h"
 #include "backends/common/TypeConverter.h"
-#include "dialects/TileGPU/IR/TileGPU.h"
 #include "backends/common/Utility.h"
 #include "dialects/Tile/IR/Tile.h"
+#include "dialects/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -43,9 +44,8 @@ std::pair<std::string, Value> formatValue(RewriterBase &rewriter, Location loc,
   return {hex ? "0x%x" : (isSigned && width > 1 ? "%d" : "%u"), value};
 }
 
-struct PrintOpConversion : public ConvertOpToLLVMPattern<tile::PrintOp> {
-  PrintOpConversion(TileGPUTypeConverter &converter, const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+struct PrintOpConversion : public TargetPattern<tile::PrintOp> {
+  using TargetPattern<tile::PrintOp>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(tile::PrintOp op, OpAdaptor adaptor,
@@ -104,13 +104,10 @@ struct PrintOpConversion : public ConvertOpToLLVMPattern<tile::PrintOp> {
     rewriter.eraseOp(op);
     return success();
   }
-
-  const TargetInfo &target;
 };
 
-struct AssertOpConversion : public ConvertOpToLLVMPattern<tile::AssertOp> {
-  AssertOpConversion(TileGPUTypeConverter &converter, const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+struct AssertOpConversion : public TargetPattern<tile::AssertOp> {
+  using TargetPattern<tile::AssertOp>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(tile::AssertOp op, OpAdaptor adaptor,
@@ -144,8 +141,6 @@ struct AssertOpConversion : public ConvertOpToLLVMPattern<tile::AssertOp> {
     rewriter.eraseOp(op);
     return success();
   }
-
-  const TargetInfo &target;
 };
 
 } // namespace

@@ -3,6 +3,7 @@
 // of a programmatic dependent launch.
 #include "backends/common/Patterns.h"
 #include "backends/common/TargetInfo.h"
+#include "backends/common/TargetPattern.h"
 #include "backends/common/TypeConverter.h"
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
@@ -16,39 +17,35 @@ using namespace mlir::terrazzo;
 namespace {
 
 template <typename SourceOp>
-struct GridOpConversion : public ConvertOpToLLVMPattern<SourceOp> {
-  GridOpConversion(TileGPUTypeConverter &converter, const TargetInfo &target)
-      : ConvertOpToLLVMPattern<SourceOp>(converter), target(target) {}
+struct GridOpConversion : public TargetPattern<SourceOp> {
+  using TargetPattern<SourceOp>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(SourceOp op, typename SourceOp::Adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     unsigned dim = static_cast<unsigned>(op.getDim());
     Value value = std::is_same_v<SourceOp, tile::ProgramIdOp>
-                      ? target.programId(rewriter, op.getLoc(), dim)
-                      : target.numPrograms(rewriter, op.getLoc(), dim);
+                      ? this->target.programId(rewriter, op.getLoc(), dim)
+                      : this->target.numPrograms(rewriter, op.getLoc(), dim);
     rewriter.replaceOp(op, value);
     return success();
   }
-
-  const TargetInfo &target;
 };
 
 /// An op without operands that becomes what `lower` emits: its result's
 /// value, or nothing for an op without results.
 template <typename SourceOp>
-struct TargetOpConversion : public ConvertOpToLLVMPattern<SourceOp> {
+struct TargetOpConversion : public TargetPattern<SourceOp> {
   using Lower = std::function<Value(const TargetInfo &, RewriterBase &,
                                     Location)>;
   TargetOpConversion(TileGPUTypeConverter &converter, const TargetInfo &target,
                      Lower lower)
-      : ConvertOpToLLVMPattern<SourceOp>(converter), target(target),
-        lower(std::move(lower)) {}
+      : TargetPattern<SourceOp>(converter, target), lower(std::move(lower)) {}
 
   LogicalResult
   matchAndRewrite(SourceOp op, typename SourceOp::Adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Value value = lower(target, rewriter, op.getLoc());
+    Value value = lower(this->target, rewriter, op.getLoc());
     if (op->getNumResults() == 0)
       rewriter.eraseOp(op);
     else
@@ -56,7 +53,6 @@ struct TargetOpConversion : public ConvertOpToLLVMPattern<SourceOp> {
     return success();
   }
 
-  const TargetInfo &target;
   Lower lower;
 };
 

@@ -4,30 +4,25 @@
 #ifndef TERRAZZO_BACKENDS_COMMON_MEMORYACCESSPATTERN_H
 #define TERRAZZO_BACKENDS_COMMON_MEMORYACCESSPATTERN_H
 
-#include "backends/common/TypeConverter.h"
-
-#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "backends/common/TargetPattern.h"
 
 namespace mlir::terrazzo {
 
 class ModuleAxisInfoAnalysis;
-class TargetInfo;
 
 /// A conversion of `SourceOp` to the LLVM dialect that reads `axisInfo`
 /// (the contiguity, divisibility and constancy of its pointers and masks)
 /// to size its accesses and emits them through `target`.
 template <typename SourceOp>
-class MemoryAccessPattern : public ConvertOpToLLVMPattern<SourceOp> {
+class MemoryAccessPattern : public TargetPattern<SourceOp> {
 public:
   MemoryAccessPattern(TileGPUTypeConverter &converter,
                       const ModuleAxisInfoAnalysis &axisInfo,
                       const TargetInfo &target)
-      : ConvertOpToLLVMPattern<SourceOp>(converter), axisInfo(axisInfo),
-        target(target) {}
+      : TargetPattern<SourceOp>(converter, target), axisInfo(axisInfo) {}
 
 protected:
   const ModuleAxisInfoAnalysis &axisInfo;
-  const TargetInfo &target;
 };
 
 } // namespace mlir::terrazzo

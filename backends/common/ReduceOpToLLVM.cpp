@@ -8,13 +8,14 @@
 // cloned scalar ops.
 #include "backends/common/Patterns.h"
 #include "backends/common/TargetInfo.h"
+#include "backends/common/TargetPattern.h"
 #include "backends/common/TypeConverter.h"
 #include "backends/common/Utility.h"
 #include "dialects/Tile/IR/Tile.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -127,9 +128,8 @@ bool isOrderFree(tile::ReduceOp op) {
              arith::MaximumFOp, arith::MinimumFOp>(combiner);
 }
 
-struct ReduceOpConversion : public ConvertOpToLLVMPattern<tile::ReduceOp> {
-  ReduceOpConversion(TileGPUTypeConverter &converter, const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+struct ReduceOpConversion : public TargetPattern<tile::ReduceOp> {
+  using TargetPattern<tile::ReduceOp>::TargetPattern;
 
   /// The region applied to `acc` and `values`, cloned at the insertion
   /// point.
@@ -340,8 +340,6 @@ struct ReduceOpConversion : public ConvertOpToLLVMPattern<tile::ReduceOp> {
   static unsigned shapeRank(tile::ReduceOp op) {
     return cast<RankedTensorType>(op.getSrcs().front().getType()).getRank();
   }
-
-  const TargetInfo &target;
 };
 
 } // namespace

@@ -32,6 +32,7 @@
 // the cloned scalar ops.
 #include "backends/common/Patterns.h"
 #include "backends/common/TargetInfo.h"
+#include "backends/common/TargetPattern.h"
 #include "backends/common/TypeConverter.h"
 #include "backends/common/Utility.h"
 #include "dialects/Tile/IR/Tile.h"
@@ -268,9 +269,8 @@ void scratchBarrier(const TargetInfo &target, RewriterBase &rewriter,
 
 using Tuple = SmallVector<Value>;
 
-struct ScanOpConversion : public ConvertOpToLLVMPattern<tile::ScanOp> {
-  ScanOpConversion(TileGPUTypeConverter &converter, const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+struct ScanOpConversion : public TargetPattern<tile::ScanOp> {
+  using TargetPattern<tile::ScanOp>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(tile::ScanOp op, OpAdaptor adaptor,
@@ -573,8 +573,6 @@ struct ScanOpConversion : public ConvertOpToLLVMPattern<tile::ScanOp> {
     rewriter.replaceOp(op, results);
     return success();
   }
-
-  const TargetInfo &target;
 };
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "backends/common/Patterns.h"
 #include "backends/common/SharedMemoryAccess.h"
 #include "backends/common/TargetInfo.h"
+#include "backends/common/TargetPattern.h"
 #include "backends/common/TypeConverter.h"
 #include "backends/common/Utility.h"
 #include "dialects/Tile/IR/Tile.h"
@@ -98,9 +99,8 @@ struct SplatOpConversion : public ConvertOpToLLVMPattern<tile::SplatOp> {
   }
 };
 
-struct MakeRangeOpConversion : public ConvertOpToLLVMPattern<tile::MakeRangeOp> {
-  MakeRangeOpConversion(TileGPUTypeConverter &converter, const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+struct MakeRangeOpConversion : public TargetPattern<tile::MakeRangeOp> {
+  using TargetPattern<tile::MakeRangeOp>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(tile::MakeRangeOp op, OpAdaptor adaptor,
@@ -120,8 +120,6 @@ struct MakeRangeOpConversion : public ConvertOpToLLVMPattern<tile::MakeRangeOp> 
                                       values));
     return success();
   }
-
-  const TargetInfo &target;
 };
 
 struct BroadcastOpConversion : public ConvertOpToLLVMPattern<tile::BroadcastOp> {
@@ -529,10 +527,8 @@ void convertWithShuffles(tilegpu::ConvertLayoutOp op, Value src,
 }
 
 struct ConvertLayoutOpConversion
-    : public ConvertOpToLLVMPattern<tilegpu::ConvertLayoutOp> {
-  ConvertLayoutOpConversion(TileGPUTypeConverter &converter,
-                            const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+    : public TargetPattern<tilegpu::ConvertLayoutOp> {
+  using TargetPattern<tilegpu::ConvertLayoutOp>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(tilegpu::ConvertLayoutOp op, OpAdaptor adaptor,
@@ -562,8 +558,6 @@ struct ConvertLayoutOpConversion
                                       *dstLayout, rounds, *getTypeConverter(),
                                       target, rewriter);
   }
-
-  const TargetInfo &target;
 };
 
 } // namespace

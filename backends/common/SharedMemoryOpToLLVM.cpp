@@ -6,10 +6,11 @@
 // most 16 bytes), local_dealloc (nothing: the allocation already reused
 // the memory).
 #include "backends/SharedMemory.h"
-#include "backends/common/Patterns.h"
 #include "backends/common/MmaOperandLoads.h"
+#include "backends/common/Patterns.h"
 #include "backends/common/SharedMemoryAccess.h"
 #include "backends/common/TargetInfo.h"
+#include "backends/common/TargetPattern.h"
 #include "backends/common/TypeConverter.h"
 #include "backends/common/Utility.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
@@ -222,11 +223,8 @@ Value allocationPointer(tilegpu::LocalAllocOp op, RewriterBase &rewriter) {
                              ArrayRef<LLVM::GEPArg>{int32_t(offset.getInt())});
 }
 
-struct LocalAllocOpConversion
-    : public ConvertOpToLLVMPattern<tilegpu::LocalAllocOp> {
-  LocalAllocOpConversion(TileGPUTypeConverter &converter,
-                         const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+struct LocalAllocOpConversion : public TargetPattern<tilegpu::LocalAllocOp> {
+  using TargetPattern<tilegpu::LocalAllocOp>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(tilegpu::LocalAllocOp op, OpAdaptor adaptor,
@@ -241,15 +239,10 @@ struct LocalAllocOpConversion
     rewriter.replaceOp(op, ptr);
     return success();
   }
-
-  const TargetInfo &target;
 };
 
-struct LocalStoreOpConversion
-    : public ConvertOpToLLVMPattern<tilegpu::LocalStoreOp> {
-  LocalStoreOpConversion(TileGPUTypeConverter &converter,
-                         const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+struct LocalStoreOpConversion : public TargetPattern<tilegpu::LocalStoreOp> {
+  using TargetPattern<tilegpu::LocalStoreOp>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(tilegpu::LocalStoreOp op, OpAdaptor adaptor,
@@ -261,15 +254,10 @@ struct LocalStoreOpConversion
     rewriter.eraseOp(op);
     return success();
   }
-
-  const TargetInfo &target;
 };
 
-struct LocalLoadOpConversion
-    : public ConvertOpToLLVMPattern<tilegpu::LocalLoadOp> {
-  LocalLoadOpConversion(TileGPUTypeConverter &converter,
-                        const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+struct LocalLoadOpConversion : public TargetPattern<tilegpu::LocalLoadOp> {
+  using TargetPattern<tilegpu::LocalLoadOp>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(tilegpu::LocalLoadOp op, OpAdaptor adaptor,
@@ -319,8 +307,6 @@ struct LocalLoadOpConversion
     rewriter.replaceOp(op, packStruct(rewriter, loc, structType, results));
     return success();
   }
-
-  const TargetInfo &target;
 };
 
 struct LocalDeallocOpConversion
@@ -336,10 +322,8 @@ struct LocalDeallocOpConversion
 };
 
 struct MemDescIndexOpConversion
-    : public ConvertOpToLLVMPattern<tilegpu::MemDescIndexOp> {
-  MemDescIndexOpConversion(TileGPUTypeConverter &converter,
-                           const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+    : public TargetPattern<tilegpu::MemDescIndexOp> {
+  using TargetPattern<tilegpu::MemDescIndexOp>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(tilegpu::MemDescIndexOp op, OpAdaptor adaptor,
@@ -370,8 +354,6 @@ struct MemDescIndexOpConversion
                                                 offset));
     return success();
   }
-
-  const TargetInfo &target;
 };
 
 /// The same memory: the view's layout tells its readers how to index it.

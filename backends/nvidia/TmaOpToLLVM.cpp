@@ -16,6 +16,7 @@
 // a transaction count and the try_wait loop have no intrinsic-backed op
 // here and are inline PTX.
 #include "backends/common/TargetInfo.h"
+#include "backends/common/TargetPattern.h"
 #include "backends/common/TypeConverter.h"
 #include "backends/common/Utility.h"
 #include "backends/nvidia/NVIDIAPatterns.h"
@@ -149,10 +150,8 @@ int64_t swizzleModeCode(int64_t bytes) {
 }
 
 struct TensormapCreateOpConversion
-    : public ConvertOpToLLVMPattern<tilegpu::TensormapCreateOp> {
-  TensormapCreateOpConversion(TileGPUTypeConverter &converter,
-                              const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+    : public TargetPattern<tilegpu::TensormapCreateOp> {
+  using TargetPattern<tilegpu::TensormapCreateOp>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(tilegpu::TensormapCreateOp op, OpAdaptor adaptor,
@@ -290,18 +289,14 @@ struct TensormapCreateOpConversion
     rewriter.replaceOp(op, adaptor.getSlot());
     return success();
   }
-
-  const TargetInfo &target;
   /// The slots of the maps of the group being lowered (the conversion
   /// visits a group's ops in order, one group at a time).
   mutable SmallVector<Value> pending;
 };
 
 struct MBarrierInitOpConversion
-    : public ConvertOpToLLVMPattern<tilegpu::MBarrierInitOp> {
-  MBarrierInitOpConversion(TileGPUTypeConverter &converter,
-                           const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+    : public TargetPattern<tilegpu::MBarrierInitOp> {
+  using TargetPattern<tilegpu::MBarrierInitOp>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(tilegpu::MBarrierInitOp op, OpAdaptor adaptor,
@@ -328,15 +323,11 @@ struct MBarrierInitOpConversion
     rewriter.eraseOp(op);
     return success();
   }
-
-  const TargetInfo &target;
 };
 
 struct MBarrierExpectTxOpConversion
-    : public ConvertOpToLLVMPattern<tilegpu::MBarrierExpectTxOp> {
-  MBarrierExpectTxOpConversion(TileGPUTypeConverter &converter,
-                               const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+    : public TargetPattern<tilegpu::MBarrierExpectTxOp> {
+  using TargetPattern<tilegpu::MBarrierExpectTxOp>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(tilegpu::MBarrierExpectTxOp op, OpAdaptor adaptor,
@@ -352,8 +343,6 @@ struct MBarrierExpectTxOpConversion
     rewriter.eraseOp(op);
     return success();
   }
-
-  const TargetInfo &target;
 };
 
 struct MBarrierWaitOpConversion
@@ -392,10 +381,8 @@ struct MBarrierWaitOpConversion
 };
 
 struct MBarrierArriveOpConversion
-    : public ConvertOpToLLVMPattern<tilegpu::MBarrierArriveOp> {
-  MBarrierArriveOpConversion(TileGPUTypeConverter &converter,
-                             const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+    : public TargetPattern<tilegpu::MBarrierArriveOp> {
+  using TargetPattern<tilegpu::MBarrierArriveOp>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(tilegpu::MBarrierArriveOp op, OpAdaptor adaptor,
@@ -416,15 +403,11 @@ struct MBarrierArriveOpConversion
     rewriter.eraseOp(op);
     return success();
   }
-
-  const TargetInfo &target;
 };
 
 struct MBarrierInvalOpConversion
-    : public ConvertOpToLLVMPattern<tilegpu::MBarrierInvalOp> {
-  MBarrierInvalOpConversion(TileGPUTypeConverter &converter,
-                            const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+    : public TargetPattern<tilegpu::MBarrierInvalOp> {
+  using TargetPattern<tilegpu::MBarrierInvalOp>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(tilegpu::MBarrierInvalOp op, OpAdaptor adaptor,
@@ -436,15 +419,11 @@ struct MBarrierInvalOpConversion
     rewriter.eraseOp(op);
     return success();
   }
-
-  const TargetInfo &target;
 };
 
 struct AsyncTMALoadOpConversion
-    : public ConvertOpToLLVMPattern<tilegpu::AsyncTMACopyGlobalToLocalOp> {
-  AsyncTMALoadOpConversion(TileGPUTypeConverter &converter,
-                           const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+    : public TargetPattern<tilegpu::AsyncTMACopyGlobalToLocalOp> {
+  using TargetPattern<tilegpu::AsyncTMACopyGlobalToLocalOp>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(tilegpu::AsyncTMACopyGlobalToLocalOp op, OpAdaptor adaptor,
@@ -469,15 +448,11 @@ struct AsyncTMALoadOpConversion
     rewriter.eraseOp(op);
     return success();
   }
-
-  const TargetInfo &target;
 };
 
 struct AsyncTMAStoreOpConversion
-    : public ConvertOpToLLVMPattern<tilegpu::AsyncTMACopyLocalToGlobalOp> {
-  AsyncTMAStoreOpConversion(TileGPUTypeConverter &converter,
-                            const TargetInfo &target)
-      : ConvertOpToLLVMPattern(converter), target(target) {}
+    : public TargetPattern<tilegpu::AsyncTMACopyLocalToGlobalOp> {
+  using TargetPattern<tilegpu::AsyncTMACopyLocalToGlobalOp>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(tilegpu::AsyncTMACopyLocalToGlobalOp op, OpAdaptor adaptor,
@@ -496,8 +471,6 @@ struct AsyncTMAStoreOpConversion
     rewriter.eraseOp(op);
     return success();
   }
-
-  const TargetInfo &target;
 };
 
 struct AsyncTMAStoreWaitOpConversion

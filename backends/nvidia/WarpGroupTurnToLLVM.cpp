@@ -5,6 +5,7 @@
 // shared memory after the barrier (a wait's outputs) or feed the arrival's
 // thread count (a pass's operands): ptxas orders memory accesses, not
 // arithmetic, around a barrier (bench/RESULTS.md, session 28).
+#include "backends/common/TargetPattern.h"
 #include "backends/common/TypeConverter.h"
 #include "backends/common/Utility.h"
 #include "backends/nvidia/NVIDIAPatterns.h"
@@ -47,10 +48,8 @@ constexpr int64_t kFirstTurnBarrier = NVIDIATargetInfo::kConsumerBarrier + 1;
 constexpr int64_t kThreadsPerWarp = 32;
 
 template <typename Op>
-struct WarpGroupTurnConversion : public ConvertOpToLLVMPattern<Op> {
-  WarpGroupTurnConversion(TileGPUTypeConverter &converter,
-                          const TargetInfo &target)
-      : ConvertOpToLLVMPattern<Op>(converter), target(target) {}
+struct WarpGroupTurnConversion : public TargetPattern<Op> {
+  using TargetPattern<Op>::TargetPattern;
 
   LogicalResult
   matchAndRewrite(Op op, typename Op::Adaptor adaptor,
@@ -59,7 +58,8 @@ struct WarpGroupTurnConversion : public ConvertOpToLLVMPattern<Op> {
     constexpr bool wait = std::is_same_v<Op, tilegpu::WarpGroupTurnWaitOp>;
     int64_t groups = tilegpu::getNumWarps(op) / tilegpu::kWarpsPerGroup;
     Value group = LLVM::UDivOp::create(
-        rewriter, loc, uniformWarpIndex(rewriter, loc, target, kThreadsPerWarp),
+        rewriter, loc,
+        uniformWarpIndex(rewriter, loc, this->target, kThreadsPerWarp),
         i32Constant(rewriter, loc, tilegpu::kWarpsPerGroup));
     // Waits at its own barrier, passes at the next group's; each warp
     // group takes its own branch with the barrier's number a constant (a
@@ -142,8 +142,6 @@ struct WarpGroupTurnConversion : public ConvertOpToLLVMPattern<Op> {
     rewriter.replaceOp(op, outputs);
     return success();
   }
-
-  const TargetInfo &target;
 };
 
 } // namespace
