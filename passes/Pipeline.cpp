@@ -38,7 +38,6 @@ using namespace mlir::terrazzo;
 
 namespace {
 
-constexpr StringLiteral kNumStagesAttr = "tilegpu.num-stages";
 /// A warp-specialized loop's producer: one warp group.
 constexpr unsigned kProducerWarps = tilegpu::kWarpsPerGroup;
 
@@ -1384,7 +1383,8 @@ struct PipelinePass
       return signalPassFailure();
     }
     int64_t stages = numStages;
-    if (auto attr = module->getAttrOfType<IntegerAttr>(kNumStagesAttr))
+    if (auto attr = module->getAttrOfType<IntegerAttr>(
+            tilegpu::TileGPUDialect::kNumStagesAttrName))
       stages = attr.getInt();
     // Each loop's depth: its own (tl.range(..., num_stages=N)), else the
     // kernel's; nothing to analyse when none reaches two.

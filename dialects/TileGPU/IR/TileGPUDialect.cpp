@@ -189,7 +189,7 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
       name == kNumWarpsAttrName || name == kThreadsPerWarpAttrName ||
       name == kTargetAttrName || name == kSharedMemoryAttrName ||
       name == kTotalNumWarpsAttrName || name == kMaxRegistersAttrName ||
-      name == "tilegpu.num-stages" || // terrazzo-pipeline's depth
+      name == kNumStagesAttrName || // terrazzo-pipeline's depth
       // Per-program global scratch of TMA descriptors' tensor maps.
       name == kGlobalScratchAttrName || name == kHostTensormapsAttrName ||
       name == kHostTensormapParamsAttrName;
@@ -238,7 +238,7 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
     return op->emitError("'") << name << "' must be an i32, got "
                               << attr.getValue();
   int64_t number = value.getInt();
-  if (name == kSharedMemoryAttrName || name == "tilegpu.num-stages" ||
+  if (name == kSharedMemoryAttrName || name == kNumStagesAttrName ||
       name == kGlobalScratchAttrName) {
     if (number < 0)
       return op->emitError("'") << name << "' must not be negative, got "

@@ -39,6 +39,10 @@ def TileGPU_Dialect : Dialect {
     /// generator's choice.
     static constexpr ::llvm::StringLiteral kMaxRegistersAttrName = "tilegpu.max-registers";
     static constexpr ::llvm::StringLiteral kTargetAttrName = "tilegpu.target";
+    /// Stages (i32) terrazzo-pipeline keeps in flight for the module's
+    /// loops, overriding its option (a loop's own tile.num_stages
+    /// overrides both).
+    static constexpr ::llvm::StringLiteral kNumStagesAttrName = "tilegpu.num-stages";
     /// Dynamic shared memory (bytes) the kernel needs; set by
     /// terrazzo-allocate-shared-memory.
     static constexpr ::llvm::StringLiteral kSharedMemoryAttrName = "tilegpu.shared";
