@@ -437,9 +437,9 @@ def fwd_config(head_dim, causal, fp8, warp_specialize=None, n_ctx=None):
     if warp_specialize is None and head_dim <= 64 and not causal and not fp8 \
             and n_ctx is not None and n_ctx <= 4096:
         # Up to 4k keys, programs of one warp group on 64 x 128 blocks, three
-        # to an SM, one per tile: 1.5-4% faster than the warp-specialized
-        # 128 x 128 form (persistent up to 2k) on an H200, as fast at 8k
-        # (bench/RESULTS.md, session 34).
+        # to an SM, one per tile: 1.5-4.6% faster than the warp-specialized
+        # 128 x 128 form (persistent up to 2k) on an H200 in float16 (even
+        # in bfloat16), as fast at 8k (bench/RESULTS.md, session 34).
         return dict(BLOCK_M=64, BLOCK_N=128, num_warps=4, num_stages=2,
                     WARP_SPECIALIZE=False)
     if warp_specialize is None:

@@ -245,7 +245,6 @@ def test_default_forward_form(tutorial, head_dim, causal, n_ctx, want):
     # not up to 4k; never fp8.
     assert tutorial.fwd_persistent(head_dim, causal, False, n_ctx) is want
     assert tutorial.fwd_persistent(head_dim, causal, True, n_ctx) is False
-    assert tutorial.fwd_persistent(64, False, False, 2048, warp_specialize=True)
 
 
 @pytest.mark.parametrize("n_ctx,want", [
@@ -258,7 +257,14 @@ def test_default_forward_config_d64(tutorial, n_ctx, want):
     cfg = tutorial.fwd_config(64, False, False, n_ctx=n_ctx)
     assert (cfg["BLOCK_M"], cfg["BLOCK_N"], cfg["num_warps"],
             cfg["WARP_SPECIALIZE"]) == want
+
+
+def test_forward_d64_asked_for_warp_specialization(tutorial):
+    # Asked for, D=64 without the causal mask keeps the warp-specialized
+    # 128 x 128 form at any length, persistent up to 2k keys; fp8 too keeps
+    # its 128-row blocks.
     assert tutorial.fwd_config(64, False, False, True, 1024)["WARP_SPECIALIZE"]
+    assert tutorial.fwd_persistent(64, False, False, 2048, warp_specialize=True)
     assert tutorial.fwd_config(64, False, True, n_ctx=1024)["BLOCK_M"] == 128
 
 
