@@ -24,12 +24,12 @@ Figures are also printed as "name TFLOP/s" lines, which bench/ab_builds.py
 --summarise reads."""
 import argparse
 import json
-import math
 import os
 import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from attention_case import AttentionCase  # noqa: E402
 from loading import load_tutorial  # noqa: E402
 
 
@@ -43,6 +43,9 @@ def main():
                         help="1: the persistent kernel, 0: one program per tile")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--dtype", default="float16", choices=["float16", "bfloat16"])
+    parser.add_argument("--shapes", nargs="+", default=[None], metavar="B,H",
+                        help="batch and heads (default 4,32 at D=64, 4,16 at D=128); with "
+                             "several, every case runs at each, its rows named by the shape")
     parser.add_argument("--triton", action="store_true",
                         help="also run each configuration under Triton, when installed")
     parser.add_argument("--dump", metavar="DIR",
@@ -80,16 +83,11 @@ def main():
     results = {}  # (case, size, label) -> [TFLOP/s per round]
     for head_dim, causal in (map(int, case.split(":")) for case in args.cases):
         causal = bool(causal)
-        batch, heads = (4, 32) if head_dim == 64 else (4, 16)
-        for n_ctx in args.sizes:
-            flops = 4.0 * batch * heads * n_ctx * n_ctx * head_dim * (0.5 if causal else 1.0)
-            q, k, v = (torch.randn((batch, heads, n_ctx, head_dim), device="cuda", dtype=dtype)
-                       for _ in range(3))
-            scale = 1 / math.sqrt(head_dim)
-            want = torch.nn.functional.scaled_dot_product_attention(
-                q, k, v, is_causal=causal, scale=scale).float()
-            runs = {"sdpa": lambda: torch.nn.functional.scaled_dot_product_attention(
-                q, k, v, is_causal=causal, scale=scale)}
+        for shape, n_ctx in ((sh, n) for sh in args.shapes for n in args.sizes):
+            case = AttentionCase(torch, head_dim, causal, n_ctx, dtype, shape)
+            # Rows of other shapes than the default are named by their shape.
+            size = n_ctx if shape is None else f"{n_ctx}@{case.batch}x{case.heads}"
+            runs = {"sdpa": case.sdpa}
             for text in args.configs:
                 for (compiler, t06, kernels), persistent in (
                         (c, p) for c in compilers for p in args.persistent):
@@ -98,18 +96,15 @@ def main():
                         base.update(json.loads(text))
                     label = compiler + (text.replace(" ", "") if text != "default"
                                         else "default") + (" persistent" if persistent else "")
-                    run = (lambda cfg=dict(base), p=bool(persistent), kernels=kernels, t06=t06:
-                           t06.attention_forward(q, k, v, causal, scale, kernels=kernels,
-                                                 config=cfg, persistent=p)[0])
+                    run = case.forward(t06, kernels, dict(base), bool(persistent))
                     try:
-                        got = run().float()
+                        err = case.error(run)
                         torch.cuda.synchronize()
                     except Exception as error:  # a configuration the compiler rejects
                         lines = str(error).strip().splitlines() or [""]
                         print(f"D={head_dim} causal={causal} N={n_ctx} {label}: "
                               f"{type(error).__name__}: {lines[-1][:300]}", flush=True)
                         continue
-                    err = ((got - want).norm() / want.norm()).item()
                     if not err < 1e-2:
                         print(f"D={head_dim} causal={causal} N={n_ctx} {label}: "
                               f"relative error {err:.2e} against SDPA", flush=True)
@@ -118,25 +113,26 @@ def main():
             for _ in range(args.rounds):
                 for label, run in runs.items():
                     ms = triton.testing.do_bench(run, warmup=200, rep=100)
-                    tflops = flops / (ms * 1e-3) / 1e12
-                    results.setdefault((head_dim, causal, n_ctx, label), []).append(tflops)
-                    name = f"d{head_dim}{'c' if causal else 'n'}-{n_ctx}-" + \
+                    tflops = case.flops / (ms * 1e-3) / 1e12
+                    results.setdefault((head_dim, causal, size, label), []).append(tflops)
+                    name = f"d{head_dim}{'c' if causal else 'n'}-{size}-" + \
                         label.replace(" ", "-")
                     print(name, round(tflops, 1), flush=True)
-            del q, k, v, want
-            torch.cuda.empty_cache()
+            case.free()
 
     print()
     for head_dim, causal in (map(int, case.split(":")) for case in args.cases):
         print(f"D={head_dim} {'causal' if causal else 'non-causal'} "
               f"({args.dtype}, TFLOP/s, median of {args.rounds} rounds; ratio to SDPA):")
-        for n_ctx in args.sizes:
-            sdpa = statistics.median(results.get((head_dim, bool(causal), n_ctx, "sdpa"), [0]))
+        sizes = list(dict.fromkeys(n for (d, c, n, _) in results
+                                   if (d, c) == (head_dim, bool(causal))))
+        for size in sizes:
+            sdpa = statistics.median(results.get((head_dim, bool(causal), size, "sdpa"), [0]))
             for (d, c, n, label), values in results.items():
-                if (d, c, n) != (head_dim, bool(causal), n_ctx):
+                if (d, c, n) != (head_dim, bool(causal), size):
                     continue
                 m = statistics.median(values)
-                print(f"  N={n_ctx:6d} {label:70s} {m:7.1f}  {m / sdpa if sdpa else 0:.3f}")
+                print(f"  N={size!s:>14} {label:64s} {m:7.1f}  {m / sdpa if sdpa else 0:.3f}")
 
 
 if __name__ == "__main__":

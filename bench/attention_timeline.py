@@ -35,6 +35,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+from attention_case import default_shape  # noqa: E402
 from loading import load_module  # noqa: E402
 
 TUTORIAL = os.path.join(HERE, "..", "tutorials", "06-fused-attention.py")
@@ -252,6 +253,8 @@ def main(argv=None):
                         help="a variant of tutorials/06-fused-attention.py to stamp and time")
     parser.add_argument("--config", help="a JSON object laid over fwd_config's choice "
                         "(as bench/attention_configs.py takes it)")
+    parser.add_argument("--shapes", nargs="+", default=[None], metavar="B,H",
+                        help="batch and heads (default 4,32 at D=64, 4,16 at D=128)")
     parser.add_argument("--iterations", action="store_true",
                         help="also stamp each key block (up to %d per tile), for each "
                         "warp group" % MAX_BLOCKS)
@@ -267,8 +270,8 @@ def main(argv=None):
     from terrazzo import cdiv
     from terrazzo.testing import do_bench
 
-    for head_dim in args.head_dims:
-        z, h = (4, 32) if head_dim == 64 else (4, 16)
+    for head_dim, shape in ((d, sh) for d in args.head_dims for sh in args.shapes):
+        z, h = tuple(map(int, shape.split(","))) if shape else default_shape(head_dim)
         for causal in map(bool, args.causal):
             for n_ctx in args.sizes:
                 q, k, v = (torch.randn((z, h, n_ctx, head_dim), device="cuda",
@@ -281,9 +284,11 @@ def main(argv=None):
                     q, k, v, is_causal=causal, scale=sm_scale))
                 for form in args.forms:
                     persistent = form == "persistent"
-                    cfg = plain.fwd_config(head_dim, causal, False)
+                    # The configuration is passed to every run, so that the
+                    # stamps' buffer has a record for each of its tiles.
+                    cfg = plain.fwd_config(head_dim, causal, False, n_ctx=n_ctx)
                     cfg.update(json.loads(args.config) if args.config else {})
-                    given = cfg if args.config else None
+                    given = cfg
                     tiles = cdiv(n_ctx, cfg["BLOCK_M"]) * z * h
                     n_iters = cdiv(n_ctx, cfg["BLOCK_N"])
                     if args.iterations and n_iters > MAX_BLOCKS:
@@ -308,7 +313,7 @@ def main(argv=None):
                     run()
                     torch.cuda.synchronize()
                     stamps = buffer.view(tiles, size).cpu().numpy()
-                    label = (f"D={head_dim} {'causal' if causal else 'non-causal'} "
+                    label = (f"D={head_dim} {'causal' if causal else 'non-causal'} {z}x{h} "
                              f"N={n_ctx} {form}: {flops / ms_plain * 1e-9:.1f} TFLOP/s "
                              f"(stamped {flops / ms_stamped * 1e-9:.1f}), max |o - sdpa| "
                              f"{err:.1e}; SDPA {flops / ms_sdpa * 1e-9:.1f}")
