@@ -47,6 +47,9 @@ struct CudaApi {
   PFN_cuFuncGetAttribute cuFuncGetAttribute = nullptr;
   PFN_cuFuncSetAttribute cuFuncSetAttribute = nullptr;
   PFN_cuLaunchKernel cuLaunchKernel = nullptr;
+  /// Null with a driver older than CUDA 11.8 (launches with attributes
+  /// then fail, naming it).
+  PFN_cuLaunchKernelEx cuLaunchKernelEx = nullptr;
 
   PFN_cuMemAlloc cuMemAlloc = nullptr;
   PFN_cuMemFree cuMemFree = nullptr;
@@ -424,13 +427,34 @@ public:
 
   Call launch(void *function, unsigned gridX, unsigned gridY, unsigned gridZ,
               unsigned blockX, unsigned blockY, unsigned blockZ,
-              unsigned sharedBytes, void *stream,
-              void **kernelParams) override {
-    return check("cuLaunchKernel",
-                 api_.cuLaunchKernel(static_cast<CUfunction>(function), gridX,
-                                     gridY, gridZ, blockX, blockY, blockZ,
-                                     sharedBytes, static_cast<CUstream>(stream),
-                                     kernelParams, nullptr));
+              unsigned sharedBytes, void *stream, void **kernelParams,
+              const LaunchAttributes &attributes) override {
+    if (!attributes.any())
+      return check("cuLaunchKernel",
+                   api_.cuLaunchKernel(
+                       static_cast<CUfunction>(function), gridX, gridY, gridZ,
+                       blockX, blockY, blockZ, sharedBytes,
+                       static_cast<CUstream>(stream), kernelParams, nullptr));
+    if (!api_.cuLaunchKernelEx)
+      return check("cuLaunchKernelEx", CUDA_ERROR_NOT_SUPPORTED);
+    CUlaunchAttribute attrs[2] = {};
+    unsigned count = 0;
+    if (attributes.cooperative) {
+      attrs[count].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+      attrs[count++].value.cooperative = 1;
+    }
+    if (attributes.programmaticDependentLaunch) {
+      attrs[count].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+      attrs[count++].value.programmaticStreamSerializationAllowed = 1;
+    }
+    CUlaunchConfig config{
+        gridX,  gridY,  gridZ,       blockX,
+        blockY, blockZ, sharedBytes, static_cast<CUstream>(stream),
+        attrs,  count};
+    return check("cuLaunchKernelEx",
+                 api_.cuLaunchKernelEx(&config,
+                                       static_cast<CUfunction>(function),
+                                       kernelParams, nullptr));
   }
 
   Call allocate(size_t bytes, std::uint64_t &pointer) override {
@@ -610,6 +634,8 @@ private:
     std::string optional;
     (void)resolve(lib, api.cuTensorMapEncodeTiled, {"cuTensorMapEncodeTiled"},
                   optional);
+    // Optional: only launches with attributes need it.
+    (void)resolve(lib, api.cuLaunchKernelEx, {"cuLaunchKernelEx"}, optional);
     if (ok)
       return Status::success();
     return missingSymbols("CUDA", libraryPath_, missing);

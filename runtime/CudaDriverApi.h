@@ -43,6 +43,9 @@ constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
 constexpr CUresult CUDA_ERROR_NOT_INITIALIZED = 3;
 constexpr CUresult CUDA_ERROR_STUB_LIBRARY = 34;
 constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
+/// What a launch with attributes reports when the driver has no
+/// cuLaunchKernelEx (older than CUDA 11.8).
+constexpr CUresult CUDA_ERROR_NOT_SUPPORTED = 801;
 
 // --- CUdevice_attribute ------------------------------------------------------
 
@@ -134,6 +137,35 @@ using PFN_cuLaunchKernel = CUresult (*)(
     CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,
     unsigned blockX, unsigned blockY, unsigned blockZ, unsigned sharedBytes,
     CUstream stream, void **kernelParams, void **extra);
+
+// cuLaunchKernelEx (CUDA 11.8+) with launch attributes. CUlaunchAttribute
+// is an id padded to 8 bytes and a 64-byte union of values, of which the
+// two attributes used here read the first int.
+using CUlaunchAttributeID = int;
+constexpr CUlaunchAttributeID CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2;
+constexpr CUlaunchAttributeID
+    CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6;
+struct CUlaunchAttribute {
+  CUlaunchAttributeID id;
+  char pad[8 - sizeof(CUlaunchAttributeID)];
+  union {
+    char bytes[64];
+    int cooperative;
+    int programmaticStreamSerializationAllowed;
+  } value;
+};
+struct CUlaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+static_assert(sizeof(CUlaunchAttribute) == 72, "CUlaunchAttribute's ABI");
+using PFN_cuLaunchKernelEx = CUresult (*)(const CUlaunchConfig *config,
+                                          CUfunction function,
+                                          void **kernelParams, void **extra);
 
 using PFN_cuMemAlloc = CUresult (*)(CUdeviceptr *pointer, size_t bytes);
 using PFN_cuMemFree = CUresult (*)(CUdeviceptr pointer);

@@ -104,7 +104,8 @@ public:
   virtual Call launch(void *function, unsigned gridX, unsigned gridY,
                       unsigned gridZ, unsigned blockX, unsigned blockY,
                       unsigned blockZ, unsigned sharedBytes, void *stream,
-                      void **kernelParams) = 0;
+                      void **kernelParams,
+                      const LaunchAttributes &attributes) = 0;
 
   /// Encodes a tensor map in host memory (TensorMapDescription).
   virtual Status encodeTensorMap(const TensorMapDescription &map,

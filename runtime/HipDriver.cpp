@@ -38,6 +38,10 @@ struct HipApi {
   PFN_hipFuncGetAttribute hipFuncGetAttribute = nullptr;
   PFN_hipFuncSetAttribute hipFuncSetAttribute = nullptr;
   PFN_hipModuleLaunchKernel hipModuleLaunchKernel = nullptr;
+  /// Null where the runtime lacks it (cooperative launches then fail,
+  /// naming it).
+  PFN_hipModuleLaunchCooperativeKernel hipModuleLaunchCooperativeKernel =
+      nullptr;
 
   PFN_hipMalloc hipMalloc = nullptr;
   PFN_hipFree hipFree = nullptr;
@@ -362,10 +366,21 @@ public:
   // 160 KiB) the kernel says how much it wants.
   int defaultDynamicSharedMemoryLimit() const override { return 64 * 1024; }
 
+  // AMD GPUs have no programmatic dependent launch: such a launch is an
+  // ordinary one (griddepcontrol's intrinsics compile to nothing there).
   Call launch(void *function, unsigned gridX, unsigned gridY, unsigned gridZ,
               unsigned blockX, unsigned blockY, unsigned blockZ,
-              unsigned sharedBytes, void *stream,
-              void **kernelParams) override {
+              unsigned sharedBytes, void *stream, void **kernelParams,
+              const LaunchAttributes &attributes) override {
+    if (attributes.cooperative) {
+      if (!api_.hipModuleLaunchCooperativeKernel)
+        return check("hipModuleLaunchCooperativeKernel", hipErrorNotSupported);
+      return check("hipModuleLaunchCooperativeKernel",
+                   api_.hipModuleLaunchCooperativeKernel(
+                       static_cast<hipFunction_t>(function), gridX, gridY,
+                       gridZ, blockX, blockY, blockZ, sharedBytes,
+                       static_cast<hipStream_t>(stream), kernelParams));
+    }
     return check("hipModuleLaunchKernel",
                  api_.hipModuleLaunchKernel(
                      static_cast<hipFunction_t>(function), gridX, gridY, gridZ,
@@ -498,6 +513,12 @@ private:
                   missing);
     ok &= resolve(lib, api.hipModuleLaunchKernel, {"hipModuleLaunchKernel"},
                   missing);
+    {
+      // Optional: only cooperative launches need it.
+      std::string optional;
+      (void)resolve(lib, api.hipModuleLaunchCooperativeKernel,
+                    {"hipModuleLaunchCooperativeKernel"}, optional);
+    }
     ok &= resolve(lib, api.hipMalloc, {"hipMalloc"}, missing);
     ok &= resolve(lib, api.hipFree, {"hipFree"}, missing);
     ok &= resolve(lib, api.hipMemcpyHtoD, {"hipMemcpyHtoD"}, missing);

@@ -43,6 +43,9 @@ constexpr hipError_t hipErrorInvalidDevice = 101;
 constexpr hipError_t hipErrorInvalidImage = 200;
 constexpr hipError_t hipErrorNotFound = 500;
 constexpr hipError_t hipErrorLaunchFailure = 719;
+/// What a cooperative launch reports when the runtime has no
+/// hipModuleLaunchCooperativeKernel.
+constexpr hipError_t hipErrorNotSupported = 801;
 
 // --- hipDeviceAttribute_t (the numbering of ROCm 5.0 and later) -------------
 
@@ -136,6 +139,10 @@ using PFN_hipModuleLaunchKernel = hipError_t (*)(
     hipFunction_t function, unsigned gridX, unsigned gridY, unsigned gridZ,
     unsigned blockX, unsigned blockY, unsigned blockZ, unsigned sharedBytes,
     hipStream_t stream, void **kernelParams, void **extra);
+using PFN_hipModuleLaunchCooperativeKernel = hipError_t (*)(
+    hipFunction_t function, unsigned gridX, unsigned gridY, unsigned gridZ,
+    unsigned blockX, unsigned blockY, unsigned blockZ, unsigned sharedBytes,
+    hipStream_t stream, void **kernelParams);
 
 using PFN_hipMalloc = hipError_t (*)(void **pointer, size_t bytes);
 using PFN_hipFree = hipError_t (*)(void *pointer);

@@ -137,26 +137,30 @@ Result<Function::Attributes> Function::attributes() const {
 
 Status Function::launch(unsigned gridX, unsigned gridY, unsigned gridZ,
                         unsigned blockX, unsigned blockY, unsigned blockZ,
-                        unsigned sharedBytes, void *stream,
-                        void **kernelParams) const {
+                        unsigned sharedBytes, void *stream, void **kernelParams,
+                        LaunchAttributes attributes) const {
   if (Status status = checkFunction(*this, "launch"); !status.ok())
     return status;
   detail::Driver &driver = driverFor(platform_);
   detail::Call failed =
       driver.launch(handle_, gridX, gridY, gridZ, blockX, blockY, blockZ,
-                    sharedBytes, stream, kernelParams);
+                    sharedBytes, stream, kernelParams, attributes);
   if (!failed)
     return Status::success();
   char streamText[32];
   std::snprintf(streamText, sizeof(streamText), "%p", stream);
-  std::string what = "for kernel '" + name_ + "' (grid " +
-                     std::to_string(gridX) + "x" + std::to_string(gridY) +
-                     "x" + std::to_string(gridZ) + ", block " +
-                     std::to_string(blockX) + "x" + std::to_string(blockY) +
-                     "x" + std::to_string(blockZ) + ", " +
-                     std::to_string(sharedBytes) +
-                     " bytes of dynamic shared memory, stream " +
-                     (stream ? std::string(streamText) : "default") + ")";
+  std::string what =
+      "for kernel '" + name_ + "' (grid " + std::to_string(gridX) + "x" +
+      std::to_string(gridY) + "x" + std::to_string(gridZ) + ", block " +
+      std::to_string(blockX) + "x" + std::to_string(blockY) + "x" +
+      std::to_string(blockZ) + ", " + std::to_string(sharedBytes) +
+      " bytes of dynamic shared memory, stream " +
+      (stream ? std::string(streamText) : "default") +
+      (attributes.cooperative ? ", cooperative" : "") +
+      (attributes.programmaticDependentLaunch
+           ? ", programmatic dependent launch"
+           : "") +
+      ")";
   return driver.error(failed, what);
 }
 

@@ -247,6 +247,22 @@ TERRAZZO_API Status synchronize(Platform platform = Platform::Cuda);
 // Modules and kernels
 //===----------------------------------------------------------------------===//
 
+/// How a launch asks the driver to run a grid beyond its dimensions.
+struct LaunchAttributes {
+  /// All programs resident at once, or the launch fails (CUDA's
+  /// cooperative launch, hipModuleLaunchCooperativeKernel), so that they may
+  /// wait for each other.
+  bool cooperative = false;
+  /// CUDA on sm_90 and later: the grid may start before the previous
+  /// kernel on the stream has finished, once every program of that kernel
+  /// has executed griddepcontrol.launch_dependents or exited; it waits for
+  /// that kernel's memory with griddepcontrol.wait (programmatic dependent
+  /// launch). HIP has no such launch: there it launches as usual.
+  bool programmaticDependentLaunch = false;
+
+  bool any() const { return cooperative || programmaticDependentLaunch; }
+};
+
 /// A kernel of a loaded module: a cheap, copyable handle. It is valid only
 /// while the Module it came from is alive.
 class TERRAZZO_API Function {
@@ -284,15 +300,16 @@ public:
   /// All of the attributes above (cuFuncGetAttribute).
   Result<Attributes> attributes() const;
 
-  /// Launches the kernel (cuLaunchKernel, hipModuleLaunchKernel) on `stream`
-  /// (a CUstream or hipStream_t; nullptr for the default stream). `kernelParams` points at one pointer per kernel
-  /// parameter, each pointing at that parameter's value. The launch is
-  /// asynchronous: faults inside the kernel surface at the next synchronizing
-  /// call.
-  Status launch(unsigned gridX, unsigned gridY, unsigned gridZ,
-                unsigned blockX, unsigned blockY, unsigned blockZ,
-                unsigned sharedBytes, void *stream,
-                void **kernelParams) const;
+  /// Launches the kernel (cuLaunchKernel, hipModuleLaunchKernel; with
+  /// `attributes`, cuLaunchKernelEx or hipModuleLaunchCooperativeKernel) on
+  /// `stream` (a CUstream or hipStream_t; nullptr for the default stream).
+  /// `kernelParams` points at one pointer per kernel parameter, each
+  /// pointing at that parameter's value. The launch is asynchronous: faults
+  /// inside the kernel surface at the next synchronizing call.
+  Status launch(unsigned gridX, unsigned gridY, unsigned gridZ, unsigned blockX,
+                unsigned blockY, unsigned blockZ, unsigned sharedBytes,
+                void *stream, void **kernelParams,
+                LaunchAttributes attributes = {}) const;
 
 private:
   friend class Module;

@@ -211,12 +211,14 @@ std::string passedKinds(const std::string &signature) {
 Kernel::Kernel(std::string binary, std::string name, int threadsPerBlock,
                int sharedMemoryBytes, std::string signature, bool dryRun,
                int globalScratchBytes, runtime::Platform platform,
-               std::vector<HostTensorMap> hostTensorMaps)
+               std::vector<HostTensorMap> hostTensorMaps,
+               runtime::LaunchAttributes launchAttributes)
     : dryRun(dryRun), binary_(std::move(binary)), name_(std::move(name)),
       threadsPerBlock_(threadsPerBlock), sharedMemoryBytes_(sharedMemoryBytes),
       globalScratchBytes_(globalScratchBytes), platform_(platform),
       signature_(std::move(signature)), paramKinds_(passedKinds(signature_)),
-      hostTensorMaps_(std::move(hostTensorMaps)) {}
+      hostTensorMaps_(std::move(hostTensorMaps)),
+      launchAttributes_(launchAttributes) {}
 
 namespace {
 
@@ -418,7 +420,7 @@ void Kernel::launch(int device, const unsigned grid[3], std::uintptr_t stream,
       status = loaded->function.launch(
           grid[0], grid[1], grid[2], threadsPerBlock_, 1, 1,
           unsigned(sharedMemoryBytes_), reinterpret_cast<void *>(stream),
-          params);
+          params, launchAttributes_);
   }
   if (!status.ok())
     throw std::runtime_error(status.message);
@@ -623,11 +625,16 @@ loaded on the first launch, so a Kernel can be created without a GPU.
 float32, d float64, b int1 (passed as a byte), '-' accepted but not passed
 (specialized away). `target` ("cuda:90", "hip:gfx942"; None: a cuda one) is
 what the binary was compiled for: it picks the driver that loads and
-launches it (CUDA or HIP).)doc")
+launches it (CUDA or HIP). `cooperative` and `programmatic_dependent_launch`
+(Triton's launch_cooperative_grid and launch_pdl) are how each launch asks
+the driver to run the grid: all programs resident at once, or allowed to
+start before the stream's previous kernel ends (CUDA on sm_90 and later; an
+ordinary launch on HIP).)doc")
       .def(py::init([](py::handle binary, std::string name, int threadsPerBlock,
                        int sharedMemoryBytes, std::string signature,
                        py::object dryRun, int globalScratchBytes,
-                       py::object target, py::object hostTensorMaps) {
+                       py::object target, py::object hostTensorMaps,
+                       bool cooperative, bool programmaticDependentLaunch) {
              checkSignature(signature);
              runtime::Platform platform = runtime::Platform::Cuda;
              if (!target.is_none()) {
@@ -651,16 +658,22 @@ launches it (CUDA or HIP).)doc")
                                          : py::cast<bool>(dryRun);
              std::vector<HostTensorMap> maps =
                  parseHostTensorMaps(hostTensorMaps, signature);
+             runtime::LaunchAttributes attributes;
+             attributes.cooperative = cooperative;
+             attributes.programmaticDependentLaunch =
+                 programmaticDependentLaunch;
              return new Kernel(bytesOf(binary, "binary"), std::move(name),
                                threadsPerBlock, sharedMemoryBytes,
                                std::move(signature), dry, globalScratchBytes,
-                               platform, std::move(maps));
+                               platform, std::move(maps), attributes);
            }),
            py::arg("binary"), py::arg("name"), py::arg("threads_per_block"),
            py::arg("shared_memory_bytes"), py::arg("signature"), py::kw_only(),
            py::arg("dry_run") = py::none(), py::arg("global_scratch_bytes") = 0,
            py::arg("target") = py::none(),
-           py::arg("host_tensormaps") = py::none())
+           py::arg("host_tensormaps") = py::none(),
+           py::arg("cooperative") = false,
+           py::arg("programmatic_dependent_launch") = false)
       .def("launch", &launchFromPython, py::arg("grid"), py::arg("stream"),
            py::arg("args"),
            "Launches on `stream` (a CUstream or hipStream_t as an int; 0 for "
@@ -676,6 +689,14 @@ launches it (CUDA or HIP).)doc")
           [](const Kernel &k) { return runtime::platformName(k.platform()); },
           "'cuda' or 'hip': whose driver loads and launches the binary.")
       .def_property_readonly("shared_memory_bytes", &Kernel::sharedMemoryBytes)
+      .def_property_readonly(
+          "cooperative",
+          [](const Kernel &k) { return k.launchAttributes().cooperative; })
+      .def_property_readonly(
+          "programmatic_dependent_launch",
+          [](const Kernel &k) {
+            return k.launchAttributes().programmaticDependentLaunch;
+          })
       .def_property_readonly("global_scratch_bytes",
                              &Kernel::globalScratchBytes)
       .def_property_readonly(

@@ -78,7 +78,8 @@ public:
          int sharedMemoryBytes, std::string signature, bool dryRun,
          int globalScratchBytes = 0,
          runtime::Platform platform = runtime::Platform::Cuda,
-         std::vector<HostTensorMap> hostTensorMaps = {});
+         std::vector<HostTensorMap> hostTensorMaps = {},
+         runtime::LaunchAttributes launchAttributes = {});
 
   const std::string &name() const { return name_; }
   const std::string &signature() const { return signature_; }
@@ -96,6 +97,11 @@ public:
   /// parameters by their index among those the signature does not skip.
   const std::vector<HostTensorMap> &hostTensorMaps() const {
     return hostTensorMaps_;
+  }
+  /// How every launch of the kernel asks the driver to run it (Triton's
+  /// launch_cooperative_grid and launch_pdl).
+  const runtime::LaunchAttributes &launchAttributes() const {
+    return launchAttributes_;
   }
   /// Number of parameters the kernel really has (signature without '-').
   std::size_t numKernelParams() const { return paramKinds_.size(); }
@@ -147,6 +153,7 @@ private:
   /// The signature's characters of the parameters ('-' left out).
   std::string paramKinds_;
   std::vector<HostTensorMap> hostTensorMaps_;
+  runtime::LaunchAttributes launchAttributes_;
 
   /// The tensor map of `recipe` for parameters `slots`, in the
   /// driver's terms. An empty tensor (an extent of 0, which a tensor map

@@ -84,7 +84,7 @@ class LaunchRecorder:
         from terrazzo.runtime import jit
         name = f"{fn.__module__}.{getattr(fn, '__qualname__', fn.__name__)}"
         try:
-            if kwargs and not jit._COMPILE_OPTION_SET.isdisjoint(kwargs):
+            if kwargs and not jit._VARIANT_OPTION_SET.isdisjoint(kwargs):
                 fn, kwargs = fn._variant(kwargs)
             kwargs = {k: v for k, v in kwargs.items()
                       if k not in jit.IGNORED_LAUNCH_OPTIONS or k in fn._option_params}

@@ -414,6 +414,32 @@ def test_fp_fusion_is_on_by_default_and_off_on_request(monkeypatch):
     assert _FMA.search(fresh(mul_add_kernel)[(1,)](d, enable_fp_fusion=True).asm["ptx"])
 
 
+@pytest.mark.parametrize("options, cooperative, pdl", [
+    ({"launch_pdl": True}, False, True),
+    ({"launch_cooperative_grid": True}, True, False),
+    ({"launch_pdl": True, "launch_cooperative_grid": True}, True, True),
+])
+def test_launch_attributes_make_a_variant(options, cooperative, pdl):
+    # Triton's launch_pdl and launch_cooperative_grid: a variant whose
+    # kernels launch with the attributes, compiled as the function's own
+    # (the same binary), kept for the next launch with them; False is an
+    # ordinary launch, the function itself.
+    (d,) = ptrs("float32")
+    k = fresh(mul_add_kernel)
+    plain = k[(1,)](d)
+    assert not plain.cooperative and not plain.programmatic_dependent_launch
+    launched = k[(1,)](d, **options)
+    assert launched is not plain and launched.binary == plain.binary
+    assert launched.cooperative == cooperative
+    assert launched.programmatic_dependent_launch == pdl
+    assert k[(1,)](d, **options) is launched
+    assert k[(1,)](d, launch_pdl=False, launch_cooperative_grid=False) is plain
+    assert k._variant({"launch_pdl": False})[0] is k
+    # warmup's kernel launches so too.
+    warm = k.warmup(d, grid=(1,), **options).kernel
+    assert (warm.cooperative, warm.programmatic_dependent_launch) == (cooperative, pdl)
+
+
 def test_a_variant_compiles_on_its_own():
     # A variant made while the parent compiles in an autotuner's threads
     # does not inherit that pool (it is closed once the tuning ends).

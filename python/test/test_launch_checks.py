@@ -74,6 +74,7 @@ BAD_LAUNCHES = [
     ((1,), {"enable_fp_fusion": "yes"}, TypeError, "enable_fp_fusion must be a bool, got str"),
     ((1,), {"launch_cooperative_grid": 1}, TypeError,
      "launch_cooperative_grid must be a bool, got int"),
+    ((1,), {"launch_pdl": "yes"}, TypeError, "launch_pdl must be a bool, got str"),
     ((1,), {"extern_libs": "libdevice"}, TypeError, "extern_libs must be a dict, got str"),
     ((1,), {"arch": "ampere"}, ValueError,
      "arch='ampere': expected an architecture such as 'sm80', 'sm_90a' or 'gfx942'"),

@@ -22,7 +22,7 @@
 //                              named calls return that code
 // Variants: FAKE_HIP_ROCM5 exports hipGetDeviceProperties with ROCm 5's layout
 // and no hipGetDevicePropertiesR0600; FAKE_HIP_WITHOUT_LAUNCH exports no
-// hipModuleLaunchKernel.
+// hipModuleLaunchKernel (nor hipModuleLaunchCooperativeKernel).
 //
 // The tests read the records through the terrazzo_fake_hip_* functions (see
 // FakeHip.h).
@@ -552,15 +552,15 @@ FAKE_EXPORT int hipFuncSetAttribute(const void *function, int attribute,
 }
 
 #ifndef FAKE_HIP_WITHOUT_LAUNCH
-FAKE_EXPORT int hipModuleLaunchKernel(void *function, unsigned gridX,
-                                      unsigned gridY, unsigned gridZ,
-                                      unsigned blockX, unsigned blockY,
-                                      unsigned blockZ, unsigned sharedBytes,
-                                      void *stream, void **kernelParams,
-                                      void **extra) {
+namespace {
+/// A launch through `call` (hipModuleLaunchKernel or its cooperative
+/// form), checked and recorded alike.
+int launchAs(const char *call, void *function, unsigned gridX, unsigned gridY,
+             unsigned gridZ, unsigned blockX, unsigned blockY, unsigned blockZ,
+             unsigned sharedBytes, void *stream, void **kernelParams,
+             void **extra) {
   auto *kernel = static_cast<Kernel *>(function);
-  if (int code = enter("hipModuleLaunchKernel",
-                       kernel ? kernel->name : std::string("null")))
+  if (int code = enter(call, kernel ? kernel->name : std::string("null")))
     return code;
   if (!kernel)
     return kInvalidDeviceFunction;
@@ -604,6 +604,27 @@ FAKE_EXPORT int hipModuleLaunchKernel(void *function, unsigned gridX,
   s.lastKernel = kernel->name;
   ++s.launches;
   return kSuccess;
+}
+} // namespace
+
+FAKE_EXPORT int hipModuleLaunchKernel(void *function, unsigned gridX,
+                                      unsigned gridY, unsigned gridZ,
+                                      unsigned blockX, unsigned blockY,
+                                      unsigned blockZ, unsigned sharedBytes,
+                                      void *stream, void **kernelParams,
+                                      void **extra) {
+  return launchAs("hipModuleLaunchKernel", function, gridX, gridY, gridZ,
+                  blockX, blockY, blockZ, sharedBytes, stream, kernelParams,
+                  extra);
+}
+
+FAKE_EXPORT int hipModuleLaunchCooperativeKernel(
+    void *function, unsigned gridX, unsigned gridY, unsigned gridZ,
+    unsigned blockX, unsigned blockY, unsigned blockZ, unsigned sharedBytes,
+    void *stream, void **kernelParams) {
+  return launchAs("hipModuleLaunchCooperativeKernel", function, gridX, gridY,
+                  gridZ, blockX, blockY, blockZ, sharedBytes, stream,
+                  kernelParams, nullptr);
 }
 #endif
 

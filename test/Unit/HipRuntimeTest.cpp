@@ -533,6 +533,49 @@ TEST_F(HipRuntimeTest, LaunchFailureNamesCallKernelAndConfiguration) {
       << odd.message;
 }
 
+TEST_F(HipRuntimeTest, LaunchAttributes) {
+  // A cooperative launch is hipModuleLaunchCooperativeKernel; programmatic
+  // dependent launch, which AMD GPUs do not have, an ordinary launch.
+  Module module = loadAffine();
+  Function affine = function(module, "affine");
+  std::uint64_t x = 0, y = 0;
+  std::uint32_t n = 0;
+  void *params[] = {&x, &y, &n};
+  LaunchAttributes cooperative;
+  cooperative.cooperative = true;
+  Status launched =
+      affine.launch(2, 1, 1, 64, 1, 1, 0, nullptr, params, cooperative);
+  ASSERT_TRUE(launched.ok()) << launched.message;
+  EXPECT_NE(calls().find("hipModuleLaunchCooperativeKernel(affine)"),
+            std::string::npos)
+      << calls();
+  std::string kernel;
+  FakeHipLaunch seen = lastLaunch(kernel);
+  EXPECT_EQ(kernel, "affine");
+  EXPECT_EQ(seen.grid[0], 2u);
+  ASSERT_EQ(seen.argumentCount, 3);
+
+  Fake::get().reset();
+  LaunchAttributes dependent;
+  dependent.programmaticDependentLaunch = true;
+  launched = affine.launch(1, 1, 1, 64, 1, 1, 0, nullptr, params, dependent);
+  ASSERT_TRUE(launched.ok()) << launched.message;
+  EXPECT_NE(calls().find("hipModuleLaunchKernel(affine)"), std::string::npos)
+      << calls();
+  EXPECT_EQ(calls().find("Cooperative"), std::string::npos) << calls();
+
+  // A failure names the call and the attribute.
+  ScopedEnvironment fail("TERRAZZO_FAKE_HIP_FAIL",
+                         "hipModuleLaunchCooperativeKernel=719");
+  Status failed =
+      affine.launch(3, 1, 1, 64, 1, 1, 0, nullptr, params, cooperative);
+  EXPECT_EQ(failed.message,
+            "hipModuleLaunchCooperativeKernel failed for kernel 'affine' "
+            "(grid 3x1x1, block 64x1x1, 0 bytes of dynamic shared memory, "
+            "stream default, cooperative): hipErrorLaunchFailure "
+            "(unspecified launch failure)");
+}
+
 TEST_F(HipRuntimeTest, ModulesBelongToTheirDevice) {
   ScopedEnvironment devices("TERRAZZO_FAKE_HIP_DEVICES", "2");
   ASSERT_EQ(deviceCount(Platform::Hip).value, 2);

@@ -47,7 +47,7 @@ from .tuple_args import TupleLaunches, has_structures
 #: Launch options that Triton accepts and Terrazzo ignores. `extern_libs`
 #: (Triton's tutorial 07 passes libdevice's path): Terrazzo links the
 #: libdevice of the CUDA installation, or TERRAZZO_LIBDEVICE.
-IGNORED_LAUNCH_OPTIONS = ("num_ctas", "launch_cooperative_grid",
+IGNORED_LAUNCH_OPTIONS = ("num_ctas",
                           "enable_warp_specialization", "num_buffers_warp_spec",
                           "num_consumer_groups", "reg_dec_producer", "reg_inc_consumer",
                           "extern_libs")
@@ -59,11 +59,23 @@ IGNORED_LAUNCH_OPTIONS = ("num_ctas", "launch_cooperative_grid",
 #: per thread the kernel may use (NVIDIA; fewer registers, more programs
 #: per multiprocessor).
 COMPILE_OPTIONS = ("enable_fp_fusion", "arch", "maxnreg")
-LAUNCH_OPTIONS = ("num_warps", "num_stages") + IGNORED_LAUNCH_OPTIONS + COMPILE_OPTIONS
+#: Launch options that change how the driver runs the grid, not the code:
+#: `launch_cooperative_grid` (every program resident at once, or the launch
+#: fails, so that programs may wait for each other) and `launch_pdl`
+#: (programmatic dependent launch, CUDA on sm_90 and later: the grid may
+#: start before the stream's previous kernel has finished, once each of its
+#: programs has called `tl.extra.cuda.gdc_launch_dependents()` or exited;
+#: the kernel waits for that kernel's memory with `gdc_wait()`; an ordinary
+#: launch on AMD GPUs). As with COMPILE_OPTIONS, a launch that gives one runs
+#: a variant of the function (its own dispatcher), whose kernels, compiled
+#: as the function's, launch so.
+LAUNCH_ATTRIBUTE_OPTIONS = ("launch_cooperative_grid", "launch_pdl")
+VARIANT_OPTIONS = COMPILE_OPTIONS + LAUNCH_ATTRIBUTE_OPTIONS
+LAUNCH_OPTIONS = ("num_warps", "num_stages") + IGNORED_LAUNCH_OPTIONS + VARIANT_OPTIONS
 _IGNORED = frozenset(IGNORED_LAUNCH_OPTIONS)
-_COMPILE_OPTION_SET = frozenset(COMPILE_OPTIONS)
+_VARIANT_OPTION_SET = frozenset(VARIANT_OPTIONS)
 #: Keywords that a launch must take through JITFunction.run.
-_RUN_KEYWORDS = _IGNORED | _COMPILE_OPTION_SET
+_RUN_KEYWORDS = _IGNORED | _VARIANT_OPTION_SET
 #: Launch options the C++ dispatcher reads from keywords, so that a kernel
 #: parameter of the same name is given to it under another name.
 _DISPATCHER_OPTIONS = ("num_warps", "num_stages")
@@ -156,7 +168,7 @@ class JITFunction(KernelInterface):
     interpreter)."""
 
     _terrazzo_jit_function = True
-    #: The COMPILE_OPTIONS this function (a variant) compiles with.
+    #: The VARIANT_OPTIONS this function (a variant) compiles and launches with.
     _compile_options: Dict[str, Any] = {}
     _variants: Optional[Dict[Any, "JITFunction"]] = None
 
@@ -300,7 +312,7 @@ class JITFunction(KernelInterface):
             interpret(self.parsed, grid, meta, kwargs.get("num_warps"),
                       kwargs.get("num_stages"), self.do_not_specialize)
             return None
-        if kwargs and not _COMPILE_OPTION_SET.isdisjoint(kwargs):
+        if kwargs and not _VARIANT_OPTION_SET.isdisjoint(kwargs):
             variant, kwargs = self._variant(kwargs)
             if variant is not self:
                 return variant.run(*args, grid=grid, warmup=warmup, **kwargs)
@@ -350,9 +362,10 @@ class JITFunction(KernelInterface):
         return self._tuple_launches
 
     def _variant(self, kwargs):
-        """(the function compiled with the COMPILE_OPTIONS of `kwargs`, the
-        other keywords); itself when they are its own."""
-        given = {k: kwargs[k] for k in COMPILE_OPTIONS
+        """(the function compiled with the COMPILE_OPTIONS of `kwargs` and
+        launched with its LAUNCH_ATTRIBUTE_OPTIONS, the other keywords);
+        itself when they are its own."""
+        given = {k: kwargs[k] for k in VARIANT_OPTIONS
                  if k in kwargs and k not in self._option_params}
         check_launch_options(given)
         kwargs = {k: v for k, v in kwargs.items() if k not in given}
@@ -364,6 +377,8 @@ class JITFunction(KernelInterface):
                 options[name] = driver.target_for_arch(value)
             elif name == "maxnreg":
                 options[name] = int(value)
+            elif name in LAUNCH_ATTRIBUTE_OPTIONS and not value:
+                options.pop(name, None)  # an ordinary launch
             else:
                 options[name] = bool(value)
         if options == self._compile_options:
@@ -501,7 +516,7 @@ class JITFunction(KernelInterface):
         bytes for the binaries. Compiling for a target needs no GPU of it.
         `num_warps`, `num_stages` and the COMPILE_OPTIONS (`maxnreg`, ...)
         are keywords, as at a launch."""
-        if kwargs and not _COMPILE_OPTION_SET.isdisjoint(kwargs):
+        if kwargs and not _VARIANT_OPTION_SET.isdisjoint(kwargs):
             variant, kwargs = self._variant(kwargs)
             if variant is not self:
                 return variant.compile(*args, stage=stage, target=target, **kwargs)
@@ -710,7 +725,7 @@ def check_launch_options(options: Dict[str, Any]) -> None:
         elif name in ("num_ctas", "num_buffers_warp_spec", "num_consumer_groups",
                       "reg_dec_producer", "reg_inc_consumer"):
             launch_option(value, name, 1 if name == "num_ctas" else 0, 0)
-        elif name in ("enable_fp_fusion", "launch_cooperative_grid",
+        elif name in ("enable_fp_fusion", "launch_cooperative_grid", "launch_pdl",
                       "enable_warp_specialization"):
             if not isinstance(value, bool):
                 raise TypeError(f"{name} must be a bool, got {type_name(value)}")
@@ -778,7 +793,7 @@ def _launched_kernel(C, fn: "JITFunction", key, binary: bytes, meta: Dict[str, A
             "__doc__": "A compiled kernel as launches return it (Triton's "
                        "CompiledKernel fields asm, metadata and name)."})
         _LAUNCHED_KERNEL_TYPES[C.Kernel] = cls
-    kernel = _make_kernel_from(C, binary, meta, cls)
+    kernel = _make_kernel_from(C, binary, meta, cls, fn._compile_options)
     _, num_warps, num_stages = split_key(key, len(fn.arg_names))
     from types import SimpleNamespace
     kernel.asm = KernelAsm(fn, key, binary, meta.get("target"))
@@ -789,28 +804,36 @@ def _launched_kernel(C, fn: "JITFunction", key, binary: bytes, meta: Dict[str, A
     return kernel
 
 
-def _make_kernel_from(C, binary, meta, cls=None):
+def _make_kernel_from(C, binary, meta, cls=None, options=None):
+    """`options`: a function's variant options, of which the
+    LAUNCH_ATTRIBUTE_OPTIONS say how the kernel launches."""
+    options = options or {}
     return _make_kernel(C, binary, meta["name"], meta["threads_per_block"],
                         meta["shared_memory_bytes"], meta["signature"],
                         meta.get("global_scratch_bytes", 0), cls, meta.get("target"),
-                        meta.get("host_tensormaps") or None)
+                        meta.get("host_tensormaps") or None,
+                        cooperative=bool(options.get("launch_cooperative_grid")),
+                        pdl=bool(options.get("launch_pdl")))
 
 
 def _make_kernel(C, binary, name, threads, smem, signature, scratch=0, cls=None,
-                 target=None, host_tensormaps=None):
+                 target=None, host_tensormaps=None, cooperative=False, pdl=False):
     # `scratch`: global scratch per program instance (TMA descriptors' tensor
     # maps), which the kernel takes as a hidden last argument. `target`: what
     # the binary was compiled for, which picks the driver that launches it
     # (CUDA for cuda:*, HIP for hip:*). `host_tensormaps`: the tensor maps
     # the launch builds from the arguments (the compiler's metadata).
+    # `cooperative`, `pdl`: how each launch asks the driver to run the grid
+    # (LAUNCH_ATTRIBUTE_OPTIONS).
     cls = cls or C.Kernel
+    launch = dict(cooperative=cooperative, programmatic_dependent_launch=pdl)
     if driver.env_flag("TERRAZZO_DRY_LAUNCH"):
         # Pack the arguments and stop before the driver (tests without a GPU).
         return cls(binary, name, threads, smem, signature, dry_run=True,
                    global_scratch_bytes=scratch, target=target,
-                   host_tensormaps=host_tensormaps)
+                   host_tensormaps=host_tensormaps, **launch)
     return cls(binary, name, threads, smem, signature, global_scratch_bytes=scratch,
-               target=target, host_tensormaps=host_tensormaps)
+               target=target, host_tensormaps=host_tensormaps, **launch)
 
 
 def _default_target(C) -> str:
