@@ -25,7 +25,6 @@ python/test/test_attention_timeline.py checks), so it is the tutorial's
 kernel but for the stamps; its results are checked against SDPA."""
 import argparse
 import json
-import math
 import os
 import re
 import sys
@@ -35,7 +34,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from attention_case import default_shape  # noqa: E402
+from attention_case import AttentionCase  # noqa: E402
 from loading import load_module  # noqa: E402
 
 TUTORIAL = os.path.join(HERE, "..", "tutorials", "06-fused-attention.py")
@@ -271,24 +270,18 @@ def main(argv=None):
     from terrazzo.testing import do_bench
 
     for head_dim, shape in ((d, sh) for d in args.head_dims for sh in args.shapes):
-        z, h = tuple(map(int, shape.split(","))) if shape else default_shape(head_dim)
         for causal in map(bool, args.causal):
             for n_ctx in args.sizes:
-                q, k, v = (torch.randn((z, h, n_ctx, head_dim), device="cuda",
-                                       dtype=torch.float16) for _ in range(3))
-                sm_scale = 1 / math.sqrt(head_dim)
-                want = torch.nn.functional.scaled_dot_product_attention(
-                    q, k, v, is_causal=causal, scale=sm_scale)
-                flops = 4 * z * h * n_ctx * n_ctx * head_dim * (0.5 if causal else 1)
-                ms_sdpa = do_bench(lambda: torch.nn.functional.scaled_dot_product_attention(
-                    q, k, v, is_causal=causal, scale=sm_scale))
+                case = AttentionCase(torch, head_dim, causal, n_ctx, torch.float16, shape)
+                q, k, v, sm_scale, flops = case.q, case.k, case.v, case.scale, case.flops
+                z, h = case.batch, case.heads
+                ms_sdpa = do_bench(case.sdpa)
                 for form in args.forms:
                     persistent = form == "persistent"
                     # The configuration is passed to every run, so that the
                     # stamps' buffer has a record for each of its tiles.
                     cfg = plain.fwd_config(head_dim, causal, False, n_ctx=n_ctx)
                     cfg.update(json.loads(args.config) if args.config else {})
-                    given = cfg
                     tiles = cdiv(n_ctx, cfg["BLOCK_M"]) * z * h
                     n_iters = cdiv(n_ctx, cfg["BLOCK_N"])
                     if args.iterations and n_iters > MAX_BLOCKS:
@@ -301,14 +294,14 @@ def main(argv=None):
                     kernels = {name: _WithStamps(kern, buffer)
                                for name, kern in stamped.KERNELS.items()}
                     run = lambda: stamped.attention_forward(q, k, v, causal, sm_scale,
-                                                            kernels, config=given,
+                                                            kernels, config=cfg,
                                                             persistent=persistent)
                     o, _ = run()
-                    err = (o.float() - want.float()).abs().max().item()
+                    err = (o.float() - case.want).abs().max().item()
                     assert err < 1e-2, (form, n_ctx, err)
                     ms_stamped = do_bench(run)
                     ms_plain = do_bench(lambda: plain.attention_forward(
-                        q, k, v, causal, sm_scale, config=given, persistent=persistent))
+                        q, k, v, causal, sm_scale, config=cfg, persistent=persistent))
                     buffer.zero_()
                     run()
                     torch.cuda.synchronize()

@@ -42,11 +42,12 @@ def parse_samples(path):
 
 def sustained(torch, run, seconds, chunk_ms=100.0):
     """[(host start, host end, [call ms])] per chunk over `seconds`."""
-    flush = torch.empty(256 * 1024 * 1024 // 4, dtype=torch.int32, device="cuda")
+    from terrazzo.runtime import driver  # do_bench's flush
+    cache = driver.active.get_empty_cache_for_benchmark()
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     start.record()
     for _ in range(3):
-        flush.zero_()
+        driver.active.clear_cache(cache)
         run()
     end.record()
     torch.cuda.synchronize()
@@ -58,7 +59,7 @@ def sustained(torch, run, seconds, chunk_ms=100.0):
         ends = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
         t0 = time.time()
         for i in range(n):
-            flush.zero_()
+            driver.active.clear_cache(cache)
             starts[i].record()
             run()
             ends[i].record()
