@@ -386,9 +386,9 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     (each dot waited for at once, the stage released after the wait for
     the second; the ring has num-stages buffers), each iteration waits for
     its turn once the row vectors are computed, which pass through the wait
-    (`tilegpu.warp_group_turn_wait %max`: everything derived from them, the
+    (`tilegpu.warp_group_turn_wait(%max ...)`: everything derived from them, the
     exponentials among it, comes after it), and passes it once the row sums
-    are (`turn_pass %sum`), so that one warp group's exponentials run alone
+    are (`turn_pass(%sum ...)`), so that one warp group's exponentials run alone
     on the special-function units while the other's dots and row maximum
     run. On the H100 (tutorial 06's forward at head dimension 64,
     bench/RESULTS.md, session 30) that runs at `auto`'s speed, so `auto`

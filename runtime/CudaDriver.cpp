@@ -437,7 +437,7 @@ public:
                        static_cast<CUstream>(stream), kernelParams, nullptr));
     if (!api_.cuLaunchKernelEx)
       return check("cuLaunchKernelEx", CUDA_ERROR_NOT_SUPPORTED);
-    CUlaunchAttribute attrs[2] = {};
+    CUlaunchAttribute attrs[3] = {};
     unsigned count = 0;
     if (attributes.cooperative) {
       attrs[count].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
@@ -446,6 +446,11 @@ public:
     if (attributes.programmaticDependentLaunch) {
       attrs[count].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
       attrs[count++].value.programmaticStreamSerializationAllowed = 1;
+    }
+    if (attributes.clustered()) {
+      attrs[count].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+      attrs[count++].value.clusterDim = {
+          attributes.clusterX, attributes.clusterY, attributes.clusterZ};
     }
     CUlaunchConfig config{
         gridX,  gridY,  gridZ,       blockX,

@@ -140,9 +140,10 @@ using PFN_cuLaunchKernel = CUresult (*)(
 
 // cuLaunchKernelEx (CUDA 11.8+) with launch attributes. CUlaunchAttribute
 // is an id padded to 8 bytes and a 64-byte union of values, of which the
-// two attributes used here read the first int.
+// attributes used here read the first int (the cluster dimension: three).
 using CUlaunchAttributeID = int;
 constexpr CUlaunchAttributeID CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2;
+constexpr CUlaunchAttributeID CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4;
 constexpr CUlaunchAttributeID
     CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6;
 struct CUlaunchAttribute {
@@ -152,6 +153,9 @@ struct CUlaunchAttribute {
     char bytes[64];
     int cooperative;
     int programmaticStreamSerializationAllowed;
+    struct {
+      unsigned x, y, z;
+    } clusterDim;
   } value;
 };
 struct CUlaunchConfig {

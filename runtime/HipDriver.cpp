@@ -372,6 +372,9 @@ public:
               unsigned blockX, unsigned blockY, unsigned blockZ,
               unsigned sharedBytes, void *stream, void **kernelParams,
               const LaunchAttributes &attributes) override {
+    // AMD GPUs have no thread-block clusters.
+    if (attributes.clustered())
+      return check("hipModuleLaunchKernel", hipErrorNotSupported);
     if (attributes.cooperative) {
       if (!api_.hipModuleLaunchCooperativeKernel)
         return check("hipModuleLaunchCooperativeKernel", hipErrorNotSupported);

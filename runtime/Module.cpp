@@ -160,6 +160,11 @@ Status Function::launch(unsigned gridX, unsigned gridY, unsigned gridZ,
       (attributes.programmaticDependentLaunch
            ? ", programmatic dependent launch"
            : "") +
+      (attributes.clustered()
+           ? ", clusters " + std::to_string(attributes.clusterX) + "x" +
+                 std::to_string(attributes.clusterY) + "x" +
+                 std::to_string(attributes.clusterZ)
+           : "") +
       ")";
   return driver.error(failed, what);
 }

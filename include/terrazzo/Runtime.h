@@ -259,8 +259,19 @@ struct LaunchAttributes {
   /// that kernel's memory with griddepcontrol.wait (programmatic dependent
   /// launch). HIP has no such launch: there it launches as usual.
   bool programmaticDependentLaunch = false;
+  /// CUDA on sm_90 and later: the grid (in CTAs, a multiple of these) runs
+  /// as thread-block clusters of clusterX x clusterY x clusterZ CTAs,
+  /// co-scheduled on one GPC, which may read and write each other's shared
+  /// memory and meet at cluster barriers. {1, 1, 1}: no clusters. HIP has
+  /// no clusters: a launch asking for them fails.
+  unsigned clusterX = 1, clusterY = 1, clusterZ = 1;
 
-  bool any() const { return cooperative || programmaticDependentLaunch; }
+  bool clustered() const {
+    return clusterX != 1 || clusterY != 1 || clusterZ != 1;
+  }
+  bool any() const {
+    return cooperative || programmaticDependentLaunch || clustered();
+  }
 };
 
 /// A kernel of a loaded module: a cheap, copyable handle. It is valid only

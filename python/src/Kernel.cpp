@@ -339,6 +339,16 @@ runtime::Status Kernel::ensureLoaded(void *context, const Loaded *&loaded) {
 
 void Kernel::launch(int device, const unsigned grid[3], std::uintptr_t stream,
                     const Slot *slots, void **params) {
+  const unsigned cluster[3] = {launchAttributes_.clusterX,
+                               launchAttributes_.clusterY,
+                               launchAttributes_.clusterZ};
+  for (int d = 0; d < 3; ++d)
+    if (grid[d] % cluster[d])
+      raise(PyExc_ValueError,
+            "kernel '" + name_ + "': grid dimension " + std::to_string(d) +
+                " (" + std::to_string(grid[d]) +
+                ") is not a multiple of its cluster dimension (" +
+                std::to_string(cluster[d]) + ")");
   if (dryRun) {
     ++launchCount;
     haveLast_ = true;
@@ -629,12 +639,15 @@ launches it (CUDA or HIP). `cooperative` and `programmatic_dependent_launch`
 (Triton's launch_cooperative_grid and launch_pdl) are how each launch asks
 the driver to run the grid: all programs resident at once, or allowed to
 start before the stream's previous kernel ends (CUDA on sm_90 and later; an
-ordinary launch on HIP).)doc")
+ordinary launch on HIP). `cluster_dims` (x, y, z) runs the grid, counted in
+programs and a multiple of it, as thread-block clusters of that shape (CUDA
+on sm_90 and later; (1, 1, 1): none).)doc")
       .def(py::init([](py::handle binary, std::string name, int threadsPerBlock,
                        int sharedMemoryBytes, std::string signature,
                        py::object dryRun, int globalScratchBytes,
                        py::object target, py::object hostTensorMaps,
-                       bool cooperative, bool programmaticDependentLaunch) {
+                       bool cooperative, bool programmaticDependentLaunch,
+                       py::object clusterDims) {
              checkSignature(signature);
              runtime::Platform platform = runtime::Platform::Cuda;
              if (!target.is_none()) {
@@ -662,6 +675,35 @@ ordinary launch on HIP).)doc")
              attributes.cooperative = cooperative;
              attributes.programmaticDependentLaunch =
                  programmaticDependentLaunch;
+             if (!clusterDims.is_none()) {
+               std::vector<long long> dims;
+               for (py::handle d : py::iter(clusterDims))
+                 dims.push_back(py::cast<long long>(d));
+               if (dims.size() != 3)
+                 raise(PyExc_ValueError,
+                       "cluster_dims must have 3 entries, got " +
+                           std::to_string(dims.size()));
+               long long size = 1;
+               for (long long d : dims) {
+                 if (d < 1 || d > 16)
+                   raise(PyExc_ValueError,
+                         "cluster_dims entries must be 1 to 16, got " +
+                             std::to_string(d));
+                 size *= d;
+               }
+               if (size > 16)
+                 raise(PyExc_ValueError,
+                       "a cluster holds at most 16 programs, cluster_dims "
+                       "asks for " +
+                           std::to_string(size));
+               if (size > 1 && platform != runtime::Platform::Cuda)
+                 raise(PyExc_ValueError,
+                       "cluster_dims: AMD GPUs have no thread-block "
+                       "clusters");
+               attributes.clusterX = unsigned(dims[0]);
+               attributes.clusterY = unsigned(dims[1]);
+               attributes.clusterZ = unsigned(dims[2]);
+             }
              return new Kernel(bytesOf(binary, "binary"), std::move(name),
                                threadsPerBlock, sharedMemoryBytes,
                                std::move(signature), dry, globalScratchBytes,
@@ -673,7 +715,8 @@ ordinary launch on HIP).)doc")
            py::arg("target") = py::none(),
            py::arg("host_tensormaps") = py::none(),
            py::arg("cooperative") = false,
-           py::arg("programmatic_dependent_launch") = false)
+           py::arg("programmatic_dependent_launch") = false,
+           py::arg("cluster_dims") = py::none())
       .def("launch", &launchFromPython, py::arg("grid"), py::arg("stream"),
            py::arg("args"),
            "Launches on `stream` (a CUstream or hipStream_t as an int; 0 for "
@@ -696,6 +739,12 @@ ordinary launch on HIP).)doc")
           "programmatic_dependent_launch",
           [](const Kernel &k) {
             return k.launchAttributes().programmaticDependentLaunch;
+          })
+      .def_property_readonly(
+          "cluster_dims",
+          [](const Kernel &k) {
+            const runtime::LaunchAttributes &a = k.launchAttributes();
+            return py::make_tuple(a.clusterX, a.clusterY, a.clusterZ);
           })
       .def_property_readonly("global_scratch_bytes",
                              &Kernel::globalScratchBytes)

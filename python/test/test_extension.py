@@ -354,6 +354,36 @@ def test_kernel_properties():
     assert "add_kernel" in repr(kernel)
 
 
+def test_kernel_cluster_dims():
+    kernel = _C.Kernel(b"\x7fELF...", "k", 128, 0, "p", dry_run=True)
+    assert kernel.cluster_dims == (1, 1, 1)
+    clustered = _C.Kernel(b"\x7fELF...", "k", 128, 0, "p", dry_run=True, cluster_dims=(2, 1, 1))
+    assert clustered.cluster_dims == (2, 1, 1)
+    clustered.launch((6, 1, 1), 0, [0])
+    assert clustered.last_launch()["grid"] == (6, 1, 1)
+    # The grid counts programs: a multiple of the cluster, else refused
+    # before the driver, naming the kernel and the dimension.
+    with pytest.raises(ValueError, match=r"kernel 'k': grid dimension 0 \(5\) is not a multiple "
+                                         r"of its cluster dimension \(2\)"):
+        clustered.launch((5, 1, 1), 0, [0])
+
+
+@pytest.mark.parametrize("dims, message", [
+    ((2, 1), "cluster_dims must have 3 entries, got 2"),
+    ((0, 1, 1), "cluster_dims entries must be 1 to 16, got 0"),
+    ((4, 4, 2), "a cluster holds at most 16 programs, cluster_dims asks for 32"),
+])
+def test_kernel_cluster_dims_checked(dims, message):
+    with pytest.raises(ValueError, match=message):
+        _C.Kernel(b"", "k", 128, 0, "p", dry_run=True, cluster_dims=dims)
+
+
+def test_kernel_cluster_dims_not_on_hip():
+    with pytest.raises(ValueError, match="AMD GPUs have no thread-block clusters"):
+        _C.Kernel(b"", "k", 128, 0, "p", dry_run=True, target="hip:gfx942",
+                  cluster_dims=(2, 1, 1))
+
+
 def test_kernel_accepts_ptx_text():
     assert _C.Kernel(".version 8.0", "k", 32, 0, "", dry_run=True).binary == b".version 8.0"
 

@@ -120,3 +120,36 @@ def test_cooperative_grid_too_large_is_refused(torch_cuda):
     nothing_kernel[(programs,)](out)
     torch.cuda.synchronize()
     assert bool((out == 1).all())
+
+
+@triton.jit
+def scaled_copy_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask) * 3.0, mask=mask)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dims", [(2, 1, 1), (4, 1, 1)])
+def test_cluster_launch(torch_cuda, dims):
+    """A kernel's _C.Kernel made with cluster_dims launches its grid as
+    clusters (cuLaunchKernelEx's cluster dimension): every program runs."""
+    torch = torch_cuda
+    sm90(torch)
+    from terrazzo.runtime import jit as J
+    n, block = 1000 * 128 + 17, 128
+    x = torch.randn(n, device="cuda")
+    y = torch.full_like(x, float("nan"))
+    scaled_copy_kernel.warmup(x, y, n, BLOCK=block, grid=(1,))
+    key = scaled_copy_kernel.key_for(x, y, n, BLOCK=block)
+    binary, meta, _ = scaled_copy_kernel._binary_for_key(key)
+    kernel = J._make_kernel_from(
+        triton.runtime.driver.get_C(), binary, meta,
+        cls=lambda *a, **kw: triton.runtime.driver.get_C().Kernel(*a, cluster_dims=dims, **kw))
+    assert kernel.cluster_dims == dims
+    programs = -(-n // block)
+    programs += -programs % dims[0]
+    kernel.launch((programs, 1, 1), torch.cuda.current_stream().cuda_stream,
+                  [x.data_ptr(), y.data_ptr(), n])
+    torch.cuda.synchronize()
+    assert torch.equal(y, x * 3.0)

@@ -51,10 +51,10 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "t
 #row = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
 module attributes {"tilegpu.num-warps" = 8 : i32, "tilegpu.shared" = 16 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
   func.func @tied(%m: tensor<512xf32, #row>, %out: tensor<512x!tile.ptr<f32>, #row>) {
-    %t = tilegpu.warp_group_turn_wait %m : tensor<512xf32, #row>
+    %t = tilegpu.warp_group_turn_wait(%m : tensor<512xf32, #row>)
     tile.store %out, %t : tensor<512x!tile.ptr<f32>, #row>
     %s = arith.addf %t, %t : tensor<512xf32, #row>
-    tilegpu.warp_group_turn_pass %s : tensor<512xf32, #row>
+    tilegpu.warp_group_turn_pass(%s : tensor<512xf32, #row>)
     return
   }
 }
@@ -68,7 +68,7 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "t
   func.func @tied_without_shared_memory(%m: tensor<512xf32, #row>) {
     // expected-error @+2 {{needs shared memory but the module declares no 'global_smem'}}
     // expected-error @+1 {{failed to legalize operation 'tilegpu.warp_group_turn_wait'}}
-    %t = tilegpu.warp_group_turn_wait %m : tensor<512xf32, #row>
+    %t = tilegpu.warp_group_turn_wait(%m : tensor<512xf32, #row>)
     return
   }
 }

@@ -2382,7 +2382,7 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "t
 // TURNS: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
 // TURNS: tilegpu.warp_group_turn_wait{{$}}
 // TURNS-NEXT: tilegpu.warp_group_dot async
-// TURNS-NOT: tilegpu.warp_group_turn_wait %
+// TURNS-NOT: tilegpu.warp_group_turn_wait(%
 // TURNS: } producer {
 // SOFTMAX-LABEL: func.func @tma_dot_chain_softmax_turns
 // SOFTMAX: tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16
@@ -2392,13 +2392,13 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "t
 // SOFTMAX: %[[S:.*]] = tilegpu.warp_group_dot async
 // SOFTMAX: %[[SW:.*]] = tilegpu.warp_group_dot_wait %[[S]] {pendings = 0 : i32}
 // SOFTMAX: %[[MN:.*]] = arith.maxnumf %{{.*}} : tensor<128xf32
-// SOFTMAX-NEXT: %[[M:.*]] = tilegpu.warp_group_turn_wait %[[MN]] : tensor<128xf32
+// SOFTMAX-NEXT: %[[M:.*]] = tilegpu.warp_group_turn_wait(%[[MN]] : tensor<128xf32
 // SOFTMAX-NOT: %[[MN]]
 // SOFTMAX: arith.subf %{{.*}}, %[[M]]
 // SOFTMAX: tile.expand_dims %[[M]]
 // SOFTMAX: %[[P:.*]] = math.exp2 %{{.*}} : tensor<128x64xf32
 // SOFTMAX: %[[RS:.*]] = tile.reduce(%[[P]])
-// SOFTMAX: tilegpu.warp_group_turn_pass %[[RS]] : tensor<128xf32
+// SOFTMAX: tilegpu.warp_group_turn_pass(%[[RS]] : tensor<128xf32
 // SOFTMAX: %[[O:.*]] = tilegpu.warp_group_dot async
 // SOFTMAX: %[[OW:.*]] = tilegpu.warp_group_dot_wait %[[O]] {pendings = 0 : i32}
 // SOFTMAX-NEXT: tilegpu.memdesc_index

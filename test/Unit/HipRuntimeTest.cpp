@@ -574,6 +574,22 @@ TEST_F(HipRuntimeTest, LaunchAttributes) {
             "(grid 3x1x1, block 64x1x1, 0 bytes of dynamic shared memory, "
             "stream default, cooperative): hipErrorLaunchFailure "
             "(unspecified launch failure)");
+
+  // AMD GPUs have no thread-block clusters: a launch asking for them is
+  // refused without a call to the driver (hipErrorNotSupported, whose
+  // name the fake runtime does not know), with the clusters named.
+  Fake::get().reset();
+  LaunchAttributes clustered;
+  clustered.clusterX = 2;
+  failed = affine.launch(4, 1, 1, 64, 1, 1, 0, nullptr, params, clustered);
+  EXPECT_EQ(calls().find("hipModuleLaunchKernel(affine)"), std::string::npos)
+      << calls();
+  EXPECT_NE(failed.message.find("hipModuleLaunchKernel failed for kernel "
+                                "'affine' (grid 4x1x1, block 64x1x1, 0 bytes "
+                                "of dynamic shared memory, stream default, "
+                                "clusters 2x1x1): "),
+            std::string::npos)
+      << failed.message;
 }
 
 TEST_F(HipRuntimeTest, ModulesBelongToTheirDevice) {

@@ -107,10 +107,10 @@ def TileGPU_WarpGroupTurnWaitOp : TileGPU_WarpGroupTurnOp<"warp_group_turn_wait"
 
         tilegpu.warp_group_turn_wait
         tilegpu.warp_group_turn_wait {only = 0 : i32}
-        %m = tilegpu.warp_group_turn_wait %max : tensor<128xf32, #slice>
+        %m = tilegpu.warp_group_turn_wait(%max : tensor<128xf32, #slice>)
   }];
   let results = (outs Variadic<Tile_Tensor>:$outputs);
-  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+  let assemblyFormat = "(`(` $values^ `:` type($values) `)`)? attr-dict";
 }
 
 def TileGPU_WarpGroupTurnPassOp : TileGPU_WarpGroupTurnOp<"warp_group_turn_pass"> {
@@ -126,9 +126,9 @@ def TileGPU_WarpGroupTurnPassOp : TileGPU_WarpGroupTurnOp<"warp_group_turn_pass"
 
         tilegpu.warp_group_turn_pass
         tilegpu.warp_group_turn_pass {only = 1 : i32}
-        tilegpu.warp_group_turn_pass %sum : tensor<128xf32, #slice>
+        tilegpu.warp_group_turn_pass(%sum : tensor<128xf32, #slice>)
   }];
-  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+  let assemblyFormat = "(`(` $values^ `:` type($values) `)`)? attr-dict";
 }
 
 //===----------------------------------------------------------------------===//

@@ -281,7 +281,7 @@ module attributes {tilegpu.host_tensormap_params = [#tilegpu.host_tensormap<{par
 module attributes {"tilegpu.num-warps" = 8 : i32} {
   func.func @turn_ties_halves(%h: tensor<256xf16, #row>) {
     // expected-error @+1 {{ties only values of 32-bit elements to the turn, got 'tensor<256xf16, #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>>'}}
-    %t = tilegpu.warp_group_turn_wait %h : tensor<256xf16, #row>
+    %t = tilegpu.warp_group_turn_wait(%h : tensor<256xf16, #row>)
     return
   }
 }

@@ -40,15 +40,22 @@ func.func @tma(%slot: !tile.ptr<i8>, %base: !tile.ptr<f16>, %m: i32, %n: i32, %s
 // CHECK-LABEL: func.func @turns
 // CHECK: tilegpu.warp_group_turn_wait
 // CHECK-NEXT: tilegpu.warp_group_turn_pass {only = 1 : i32}
-// CHECK-NEXT: %[[M:.*]] = tilegpu.warp_group_turn_wait %arg0 : tensor<256xf32, #{{.*}}>
-// CHECK-NEXT: tilegpu.warp_group_turn_pass %[[M]], %arg1 : tensor<256xf32, #{{.*}}>, tensor<256xi32, #{{.*}}>
+// CHECK-NEXT: %[[M:.*]] = tilegpu.warp_group_turn_wait(%arg0 : tensor<256xf32, #{{.*}}>)
+// CHECK-NEXT: tilegpu.warp_group_turn_pass(%[[M]], %arg1 : tensor<256xf32, #{{.*}}>, tensor<256xi32, #{{.*}}>)
+// A turn without values followed by an op with a result parses back as
+// two ops (the values are parenthesised: a bare `%x` after the mnemonic
+// was read as the turn's operand).
+// CHECK-NEXT: tilegpu.warp_group_turn_wait{{$}}
+// CHECK-NEXT: %{{.*}} = arith.addf %arg0, %arg0
 #row = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
 module attributes {"tilegpu.num-warps" = 8 : i32} {
   func.func @turns(%m: tensor<256xf32, #row>, %i: tensor<256xi32, #row>) {
     tilegpu.warp_group_turn_wait
     tilegpu.warp_group_turn_pass {only = 1 : i32}
-    %t = tilegpu.warp_group_turn_wait %m : tensor<256xf32, #row>
-    tilegpu.warp_group_turn_pass %t, %i : tensor<256xf32, #row>, tensor<256xi32, #row>
+    %t = tilegpu.warp_group_turn_wait(%m : tensor<256xf32, #row>)
+    tilegpu.warp_group_turn_pass(%t, %i : tensor<256xf32, #row>, tensor<256xi32, #row>)
+    tilegpu.warp_group_turn_wait
+    %s = arith.addf %m, %m : tensor<256xf32, #row>
     return
   }
 }
