@@ -24,7 +24,10 @@ column of a group of GROUP_SIZE_M rows: the same B tile. The patch:
   other may still write its shared memory or arrive on its mbarriers); the
   mbarriers' invalidation is left out.
 
-It requires an even number of programs that all run the same number of
+A form that is not clustered, `--forms producer-warp`, returns the
+producer warp group's warps but the first right after their setmaxnreg.
+
+The cluster forms require an even number of programs that all run the same number of
 tiles (4096^3 and 8192^3 with 132 SMs do), and is checked against
 torch.matmul before it is timed.
 
@@ -53,13 +56,27 @@ CLUSTER_BARRIER = "\tbarrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acq
 #: nothing shared; "coupled" adds the
 #: consumers' releases to both programs' mbarriers (1 and 3), each program
 #: still loading its own B; "multicast" adds B's multicast (4).
-FORMS = ("launch", "cluster", "coupled", "multicast")
+CLUSTER_FORMS = ("launch", "cluster", "coupled", "multicast")
+#: Not clustered: "producer-warp" returns the producer warp group's warps
+#: but the one whose first thread issues the copies right after their
+#: setmaxnreg (the others only spin on the ring's mbarriers; at the power
+#: limit, whether that costs energy).
+FORMS = CLUSTER_FORMS + ("producer-warp",)
 
 
 def patch_ptx(ptx: str, form: str = "multicast", consumer_warps: int = 8) -> str:
     """`form` (FORMS) of the tma-ws kernel's PTX (see the module's
     docstring); raises if the PTX does not have the expected shape."""
-    level = FORMS.index(form) - 1
+    if form == "producer-warp":
+        ptx, n = re.subn(r"(\tsetmaxnreg\.dec\.sync\.aligned\.u32 \t\d+;\n)(\t@%p\d+ bra \t(\$L__BB\d+_\d+);\n)",
+                         lambda m: (m.group(1) + "\t{\n\t.reg .b32 tzw;\n\t.reg .pred tzidle;\n"
+                                    "\tmov.u32 tzw, %tid.x;\n\tshr.u32 tzw, tzw, 5;\n\tand.b32 tzw, tzw, 3;\n"
+                                    "\tsetp.ne.u32 tzidle, tzw, 0;\n"
+                                    f"\t@tzidle bra \t{m.group(3)};\n\t}}\n" + m.group(2)),
+                         ptx, count=1)
+        assert n == 1, "no producer setmaxnreg followed by its exit branch"
+        return ptx
+    level = CLUSTER_FORMS.index(form) - 1
     if level < 0:
         return ptx
     # 5. No invalidation; a cluster barrier before the exit.
@@ -127,7 +144,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--grids", type=int, nargs="+", default=None,
                         help="programs to launch (even; default: the SM count)")
-    parser.add_argument("--forms", nargs="+", choices=FORMS, default=list(FORMS))
+    parser.add_argument("--forms", nargs="+", choices=FORMS, default=list(CLUSTER_FORMS))
     parser.add_argument("--dump", help="write each form's PTX to DUMP-<form>.ptx")
     args = parser.parse_args()
 
@@ -155,7 +172,8 @@ def main():
         if run.stderr.strip():
             print(f"# ptxas: {run.stderr.strip()}", file=sys.stderr)
         binary = open(f"{folder}/k.cubin", "rb").read()
-        patched_binaries[id(binary)] = binary  # by identity: "launch" is the same code
+        # By identity ("launch" is the same code), with the cluster shape.
+        patched_binaries[id(binary)] = (binary, (2, 1, 1) if form in CLUSTER_FORMS else (1, 1, 1))
         return binary, meta, False
 
     make_kernel = J._make_kernel
@@ -163,7 +181,8 @@ def main():
     def make(C, binary, name, threads, smem, signature, scratch=0, cls=None, *rest, **kwargs):
         if id(binary) in patched_binaries:
             base = cls or C.Kernel
-            cls = lambda *a, **kw: base(*a, cluster_dims=(2, 1, 1), **kw)  # noqa: E731
+            cls = lambda *a, **kw: base(*a, cluster_dims=patched_binaries[id(binary)][1],  # noqa: E731
+                                        **kw)
         return make_kernel(C, binary, name, threads, smem, signature, scratch, cls, *rest,
                            **kwargs)
 
