@@ -33,8 +33,8 @@ torch.matmul before it is timed.
 
     python3 bench/matmul_multicast_probe.py --sizes 4096 8192 --dtypes float16 bfloat16 --rounds 3
 
-Per case: cuBLAS, the kernel as compiled (clusters of one), and the patched
-kernel, interleaved rounds of do_bench medians (L2 flushed), TFLOP/s.
+Per case: cuBLAS, the kernel as compiled (clusters of one), with --plain
+the kernel as compiled in other configurations, and the patched forms, interleaved rounds of do_bench medians (L2 flushed), TFLOP/s.
 """
 import argparse
 import os
@@ -144,8 +144,11 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--grids", type=int, nargs="+", default=None,
                         help="programs to launch (even; default: the SM count)")
-    parser.add_argument("--forms", nargs="+", choices=FORMS, default=list(CLUSTER_FORMS))
+    parser.add_argument("--forms", nargs="*", choices=FORMS, default=list(CLUSTER_FORMS))
     parser.add_argument("--dump", help="write each form's PTX to DUMP-<form>.ptx")
+    parser.add_argument("--plain", nargs="*", default=[], metavar="M,N,K,STAGES,WARPS,SUBTILE,WS",
+                        help="also the kernel as compiled with these configurations (0 or 1 for "
+                             "EPILOGUE_SUBTILE and WARP_SPECIALIZE), to compare block shapes")
     args = parser.parse_args()
 
     import torch
@@ -203,8 +206,9 @@ def main():
     print(f"# {torch.cuda.get_device_name()}, {sms} SMs; median TFLOP/s of {args.rounds} "
           "rounds of do_bench medians (L2 flushed)")
     columns = [(form, g) for form in args.forms for g in grids]
-    print("| case | cuBLAS | tma-ws | " + " | ".join(f"{f}, {g} programs" for f, g in columns) + " |")
-    print("|---|---:|---:|" + "---:|" * len(columns))
+    names = list(args.plain) + [f"{f}, {g} programs" for f, g in columns]
+    print("| case | cuBLAS | tma-ws | " + "".join(f"{name} | " for name in names))
+    print("|---|---:|---:|" + "---:|" * (len(columns) + len(args.plain)))
     for size in args.sizes:
         for dtype_name in args.dtypes:
             dtype = getattr(torch, dtype_name)
@@ -212,7 +216,7 @@ def main():
             b = torch.randn((size, size), device="cuda", dtype=dtype)
             want = (a.double() @ b.double())
 
-            def launcher(kernel, grid):
+            def launcher(kernel, grid, config=config):
                 def run():
                     c = torch.empty((size, size), device="cuda", dtype=dtype)
                     kernel[(grid,)](a, b, c, None, None, size, size, size, **config)
@@ -220,6 +224,11 @@ def main():
                 return run
             providers = {"cuBLAS": lambda: torch.matmul(a, b),
                          "tma-ws": launcher(plain, sms)}
+            for text in args.plain:
+                m, n, k, stages, warps, subtile, ws = (int(x) for x in text.split(","))
+                providers[text] = launcher(plain, sms, dict(
+                    config, BLOCK_SIZE_M=m, BLOCK_SIZE_N=n, BLOCK_SIZE_K=k, num_stages=stages,
+                    num_warps=warps, EPILOGUE_SUBTILE=bool(subtile), WARP_SPECIALIZE=bool(ws)))
             for form, g in columns:
                 providers[f"{form} {g}"] = launcher(patched[form], g)
             for name, fn in providers.items():
