@@ -51,13 +51,20 @@ has the persistent kernel touch the next tile's rows of Q at each tile's
 start, one element of each 128-byte line, so that they are in L2 when
 that tile loads them; results are checked (session 31). PATCH=11
 prefetches the same lines into L2 instead (`prefetch.global.L2`, inline
-assembly, which leaves no register for any wait to be placed on)."""
+assembly, which leaves no register for any wait to be placed on). PATCH=12
+is 3 but for the first such barrier in the code, which stays one of all
+consumers (session 36: in the persistent D=128 kernel, the barrier before
+a tile's Q is written, which the epilogue's scratch shares: what is left
+of 3's bound when the warp groups still meet once per tile). PATCH=13
+makes only the third to fifth such barriers one per warp group (there,
+the epilogue's: the row vectors' and O's layout conversions), PATCH=14
+only the second (after Q is written, before the first Q K^T)."""
 import math, os, re, subprocess, sys, tempfile
 
 PATCH = os.environ.get("PATCH", "0")
 HALF_EXP = PATCH == "4"
 EARLY = PATCH == "2"
-LOCAL_BARRIERS = PATCH == "3"
+LOCAL_BARRIERS = PATCH in ("3", "12", "13", "14")
 # PERSISTENT=1: the persistent forward at every head dimension; 0: one
 # program per tile at every head dimension; unset: the tutorial's choice.
 PERSISTENT = {"1": True, "0": False}.get(os.environ.get("PERSISTENT", ""))
@@ -115,6 +122,24 @@ GROUP_BARRIER = ("{ .reg .u32 wgb; mov.u32 wgb, %tid.x; shr.u32 wgb, wgb, 7; "
 def local_barriers(ptx):
     """PATCH=3: every barrier of all consumers made one per warp group."""
     return ptx.replace(CONSUMERS_BARRIER, GROUP_BARRIER), ptx.count(CONSUMERS_BARRIER)
+
+
+def local_barriers_numbered(ptx, which):
+    """The barriers of all consumers numbered `which` (0: the first in the
+    code) made one per warp group."""
+    parts = ptx.split(CONSUMERS_BARRIER)
+    out = parts[0]
+    for i, part in enumerate(parts[1:]):
+        out += (GROUP_BARRIER if i in which else CONSUMERS_BARRIER) + part
+    return out, len([i for i in which if i < len(parts) - 1])
+
+
+def local_barriers_but_first(ptx):
+    """PATCH=12: as 3, but the first barrier of all consumers in the code
+    (in the persistent D=128 kernel the one before a tile's Q is written,
+    which the epilogue's scratch shares) stays one of all consumers."""
+    head, sep, tail = ptx.partition(CONSUMERS_BARRIER)
+    return head + sep + tail.replace(CONSUMERS_BARRIER, GROUP_BARRIER), tail.count(CONSUMERS_BARRIER)
 
 
 EX2_F16X2 = re.compile(r"\tex2\.approx\.f16x2 (%r\d+), (%r\d+);\n")
@@ -237,7 +262,9 @@ VARIANTS = {"4": {SCORES_EXP: SCORES_EXP_F16X2},
             "8": {SCORES_EXP: SCORES_STALE_MAX}}
 BOUND = PATCH in ("5", "6", "7", "8")
 # Each PATCH's rewrite of the PTX of _attn_fwd and _attn_fwd_persistent.
-PTX_PATCHES = {"1": transform, "2": release_early, "3": local_barriers,
+PTX_PATCHES = {"1": transform, "2": release_early, "3": local_barriers, "12": local_barriers_but_first,
+               "13": lambda ptx: local_barriers_numbered(ptx, (2, 3, 4)),
+               "14": lambda ptx: local_barriers_numbered(ptx, (1,)),
                "4": half_exponentials, "9": one_producer_warp}
 
 

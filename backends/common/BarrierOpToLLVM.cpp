@@ -1,4 +1,5 @@
-// tilegpu.barrier: the target's barrier across the program instance.
+// tilegpu.barrier: the target's barrier across the program instance, a warp
+// group or a warp.
 #include "backends/common/Patterns.h"
 #include "backends/common/TargetInfo.h"
 #include "backends/common/TargetPattern.h"
@@ -18,7 +19,7 @@ struct BarrierOpConversion : public TargetPattern<tilegpu::BarrierOp> {
   LogicalResult
   matchAndRewrite(tilegpu::BarrierOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    target.barrier(rewriter, op.getLoc());
+    target.barrier(rewriter, op.getLoc(), op.getEffectiveScope());
     rewriter.eraseOp(op);
     return success();
   }

@@ -16,6 +16,9 @@ namespace mlir {
 class ConversionPatternRewriter;
 class TypeConverter;
 } // namespace mlir
+namespace mlir::tilegpu {
+enum class BarrierScope : uint32_t;
+} // namespace mlir::tilegpu
 
 namespace mlir::terrazzo {
 
@@ -35,6 +38,14 @@ public:
   /// Waits until every thread of the program instance reaches this point,
   /// with their shared-memory accesses before it visible to all after it.
   virtual void barrier(RewriterBase &rewriter, Location loc) const = 0;
+  /// The same among the threads of `scope` (tilegpu.barrier's): those of
+  /// the calling thread's warp group or warp, each passing on its own. A
+  /// target without narrower barriers waits for the program instance,
+  /// which is stronger (the default).
+  virtual void barrier(RewriterBase &rewriter, Location loc,
+                       tilegpu::BarrierScope scope) const {
+    barrier(rewriter, loc);
+  }
 
   /// The i32 `value` of lane `lane` (i32) of the calling thread's warp, in
   /// which every lane takes part.

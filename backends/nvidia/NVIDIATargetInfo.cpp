@@ -76,6 +76,42 @@ void NVIDIATargetInfo::barrier(RewriterBase &rewriter, Location loc) const {
   programBarrier(rewriter, loc);
 }
 
+void NVIDIATargetInfo::barrier(RewriterBase &rewriter, Location loc,
+                               tilegpu::BarrierScope scope) const {
+  Operation *anchor = rewriter.getInsertionBlock()->getParentOp();
+  int64_t warps = tilegpu::getTotalNumWarps(anchor);
+  int64_t groups = warps / tilegpu::kWarpsPerGroup;
+  switch (scope) {
+  case tilegpu::BarrierScope::Program:
+    break;
+  case tilegpu::BarrierScope::Warp:
+    NVVM::SyncWarpOp::create(rewriter, loc, i32Constant(rewriter, loc, -1));
+    return;
+  case tilegpu::BarrierScope::WarpGroup: {
+    if (groups < 1 || groups > kMaxGroupBarriers ||
+        warps % tilegpu::kWarpsPerGroup)
+      break;
+    Value group = LLVM::UDivOp::create(
+        rewriter, loc, uniformWarpIndex(rewriter, loc, *this, 32),
+        i32Constant(rewriter, loc, tilegpu::kWarpsPerGroup));
+    for (int64_t g = 0; g < groups; ++g) {
+      Value mine =
+          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, group,
+                               i32Constant(rewriter, loc, g));
+      emitGuarded(rewriter, loc, mine, Value(), [&] {
+        inlinePTX(rewriter, loc, Type(), ValueRange{},
+                  "bar.sync " + std::to_string(kFirstGroupBarrier + g) + ", " +
+                      std::to_string(32 * tilegpu::kWarpsPerGroup) + ";",
+                  "");
+        return Value();
+      });
+    }
+    return;
+  }
+  }
+  programBarrier(rewriter, loc);
+}
+
 void NVIDIATargetInfo::programBarrier(RewriterBase &rewriter, Location loc) {
   // With a warp_specialize in the module, a barrier synchronises the
   // warps of its partition: the producer's, or the consumers' (in the

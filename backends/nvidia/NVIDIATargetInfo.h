@@ -11,9 +11,16 @@ class NVIDIATargetInfo : public TargetInfo {
 public:
   /// Named barriers: 0 is the program's (or, in a warp-specialized
   /// program, the consumers'); the warp groups' turns take the next ones
-  /// (WarpGroupTurnToLLVM.cpp); a warp_specialize's producer has the last.
+  /// (WarpGroupTurnToLLVM.cpp, at most seven); the warp groups' own
+  /// barriers 8 to 14; a warp_specialize's producer has the last.
   static constexpr int64_t kConsumerBarrier = 0;
   static constexpr int64_t kProducerBarrier = 15;
+  /// Warp group g's own barrier (tilegpu.barrier scope warp_group): after
+  /// the turns' (at most kMaxGroupBarriers groups; more wait for the
+  /// program's instead).
+  static constexpr int64_t kFirstGroupBarrier = 8;
+  static constexpr int64_t kMaxGroupBarriers =
+      kProducerBarrier - kFirstGroupBarrier;
 
   /// `capability`: the CUDA compute capability times ten (80, 90, ...);
   /// it decides which atomic instructions, matrix stores and grid
@@ -40,6 +47,11 @@ public:
   void prefetchGlobal(RewriterBase &rewriter, Location loc, Value ptr,
                       Value mask) const override;
   void barrier(RewriterBase &rewriter, Location loc) const override;
+  /// A warp's: bar.warp.sync; a warp group's: named barrier
+  /// kFirstGroupBarrier + g of 128 threads for warp group g (a branch per
+  /// group, the barrier's number a constant).
+  void barrier(RewriterBase &rewriter, Location loc,
+               tilegpu::BarrierScope scope) const override;
   /// `barrier`, for patterns that hold no TargetInfo.
   static void programBarrier(RewriterBase &rewriter, Location loc);
   /// Inline PTX `text` with side effects (PTXInstructions.cpp), its result

@@ -12,6 +12,7 @@
 #include "mlir/IR/TensorEncoding.h"
 
 #include "dialects/TileGPU/IR/TileGPUDialect.h.inc"
+#include "dialects/TileGPU/IR/TileGPUEnums.h.inc"
 #include "dialects/TileGPU/IR/TileGPUAttrInterfaces.h.inc"
 #define GET_ATTRDEF_CLASSES
 #include "dialects/TileGPU/IR/TileGPUAttrs.h.inc"

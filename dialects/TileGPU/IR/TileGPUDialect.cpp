@@ -10,6 +10,7 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 #include "dialects/TileGPU/IR/TileGPUDialect.cpp.inc"
+#include "dialects/TileGPU/IR/TileGPUEnums.cpp.inc"
 #define GET_TYPEDEF_CLASSES
 #include "dialects/TileGPU/IR/TileGPUTypes.cpp.inc"
 

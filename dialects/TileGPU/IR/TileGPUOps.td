@@ -2,6 +2,7 @@
 #define TERRAZZO_TILEGPU_OPS
 
 include "dialects/TileGPU/IR/TileGPUTypes.td"
+include "dialects/TileGPU/IR/TileGPUEnums.td"
 include "dialects/Tile/IR/TileTypes.td"
 include "dialects/Tile/IR/TileAttrs.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
@@ -59,7 +60,7 @@ def TileGPU_LocalStoreOp : TileGPU_Op<"local_store"> {
 }
 
 def TileGPU_BarrierOp : TileGPU_Op<"barrier"> {
-  let summary = "Wait for every thread of the program instance";
+  let summary = "Wait for every thread of the program instance, of a warp group or of a warp";
   let description = [{
     Every thread of the program instance reaches this point before any goes
     on, and shared-memory accesses before it are visible to all threads
@@ -67,8 +68,34 @@ def TileGPU_BarrierOp : TileGPU_Op<"barrier"> {
     accesses of different threads could otherwise conflict. In the consumers
     of a `tilegpu.warp_specialize`, and after it, the program's threads are
     the consumers' (the producer's warps are elsewhere).
+
+    With `scope warp_group` the same holds among the four warps of each
+    warp group (warps 4g to 4g + 3) only, each group passing on its own;
+    with `scope warp`, among the lanes of each warp. The insertion uses
+    them where every conflicting access is made by the threads of one
+    group or warp. A target without a narrower barrier (AMD's) waits for
+    the whole program instead, which is stronger.
+
+        tilegpu.barrier
+        tilegpu.barrier scope warp_group
+        tilegpu.barrier scope warp
   }];
-  let assemblyFormat = "attr-dict";
+  let arguments = (ins OptionalAttr<TileGPU_BarrierScope>:$scope);
+  let assemblyFormat = "(`scope` $scope^)? attr-dict";
+  let builders = [
+    OpBuilder<(ins), [{ build($_builder, $_state, ::mlir::tilegpu::BarrierScopeAttr()); }]>,
+    OpBuilder<(ins "::mlir::tilegpu::BarrierScope":$scope), [{
+      build($_builder, $_state,
+            scope == ::mlir::tilegpu::BarrierScope::Program
+                ? ::mlir::tilegpu::BarrierScopeAttr()
+                : ::mlir::tilegpu::BarrierScopeAttr::get($_builder.getContext(), scope));
+    }]>];
+  let extraClassDeclaration = [{
+    /// The scope, the program's when none is given.
+    ::mlir::tilegpu::BarrierScope getEffectiveScope() {
+      return getScope().value_or(::mlir::tilegpu::BarrierScope::Program);
+    }
+  }];
 }
 
 //===----------------------------------------------------------------------===//

@@ -139,10 +139,14 @@ module @slice_alias {
   }
 }
 
-// A barrier, and the offsets the shared-memory allocation records.
+// Barriers of each scope (the program's when none is given), and the
+// offsets the shared-memory allocation records.
 // CHECK-LABEL: func.func @barrier_and_offsets
 // CHECK: tilegpu.local_alloc {tilegpu.buffer_offset = 64 : i64}
-// CHECK: tilegpu.barrier
+// CHECK: tilegpu.barrier{{$}}
+// CHECK-NEXT: tilegpu.barrier scope warp_group{{$}}
+// CHECK-NEXT: tilegpu.barrier scope warp{{$}}
+// CHECK-NEXT: tilegpu.barrier scope program{{$}}
 // CHECK: tilegpu.convert_layout %{{.*}} {tilegpu.scratch_offset = 0 : i64}
 #bo_a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #bo_b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -150,6 +154,9 @@ module @slice_alias {
 func.func @barrier_and_offsets(%x: tensor<512xf32, #bo_a>) -> tensor<512xf32, #bo_b> {
   %m = tilegpu.local_alloc {tilegpu.buffer_offset = 64 : i64} : () -> !tilegpu.memdesc<16xf32, #bo_s, mutable>
   tilegpu.barrier
+  tilegpu.barrier scope warp_group
+  tilegpu.barrier scope warp
+  tilegpu.barrier scope program
   %y = tilegpu.convert_layout %x {tilegpu.scratch_offset = 0 : i64} : tensor<512xf32, #bo_a> -> tensor<512xf32, #bo_b>
   return %y : tensor<512xf32, #bo_b>
 }

@@ -1,0 +1,53 @@
+// RUN: terrazzo-opt %s -split-input-file --convert-scf-to-cf --terrazzo-convert-tilegpu-to-llvm | FileCheck %s
+
+// On NVIDIA (8 warps: two warp groups) a warp group's barrier is named
+// barrier 8 + g of 128 threads, in a branch per group with the number a
+// constant; a warp's is bar.warp.sync of every lane; the program's stays
+// barrier 0 of all threads.
+// CHECK-LABEL: llvm.func @scopes
+// CHECK: "bar.sync 8, 128;"
+// CHECK: "bar.sync 9, 128;"
+// CHECK-NOT: bar.sync 10
+// CHECK: nvvm.bar.warp.sync
+// CHECK: nvvm.barrier0
+// CHECK: llvm.return
+module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @scopes() {
+    tilegpu.barrier scope warp_group
+    tilegpu.barrier scope warp
+    tilegpu.barrier
+    return
+  }
+}
+
+// -----
+
+// In a warp-specialized program the groups count every warp: the
+// consumers' two and the producer's (group 2, barrier 10).
+// CHECK-LABEL: llvm.func @specialized
+// CHECK: "bar.sync 8, 128;"
+// CHECK: "bar.sync 9, 128;"
+// CHECK: "bar.sync 10, 128;"
+// CHECK-NOT: bar.sync 11
+module attributes {"tilegpu.num-warps" = 8 : i32, "tilegpu.total-num-warps" = 12 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @specialized() {
+    tilegpu.barrier scope warp_group
+    return
+  }
+}
+
+// -----
+
+// AMD GPUs have no narrower barrier: each scope waits for the whole
+// program (s_barrier), which is stronger.
+// CHECK-LABEL: llvm.func @amd
+// CHECK-COUNT-3: rocdl.s.barrier
+// CHECK-NOT: bar.sync
+module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "hip:gfx942", "tilegpu.threads-per-warp" = 64 : i32} {
+  func.func @amd() {
+    tilegpu.barrier scope warp_group
+    tilegpu.barrier scope warp
+    tilegpu.barrier
+    return
+  }
+}
