@@ -1,6 +1,8 @@
 // terrazzo-insert-barriers: see Passes.td.
 #include "backends/Passes.h"
 #include "backends/SharedMemory.h"
+#include "backends/common/Patterns.h"
+#include "dialects/TileGPU/IR/LinearLayoutConversion.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -11,6 +13,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <limits>
+#include <memory>
 
 namespace mlir::terrazzo {
 #define GEN_PASS_DEF_TERRAZZOINSERTBARRIERS
@@ -22,28 +25,191 @@ using namespace mlir::terrazzo;
 
 namespace {
 
+/// How far a barrier reaches: the threads of one warp, of one warp group,
+/// or of the program (tilegpu.barrier's scopes, in that order).
+enum class Reach { None = 0, Warp, WarpGroup, Program };
+
+Reach reachOf(tilegpu::BarrierScope scope) {
+  switch (scope) {
+  case tilegpu::BarrierScope::Warp:
+    return Reach::Warp;
+  case tilegpu::BarrierScope::WarpGroup:
+    return Reach::WarpGroup;
+  case tilegpu::BarrierScope::Program:
+    break;
+  }
+  return Reach::Program;
+}
+
+tilegpu::BarrierScope scopeOf(Reach reach) {
+  switch (reach) {
+  case Reach::Warp:
+    return tilegpu::BarrierScope::Warp;
+  case Reach::WarpGroup:
+    return tilegpu::BarrierScope::WarpGroup;
+  default:
+    return tilegpu::BarrierScope::Program;
+  }
+}
+
+/// Which threads make an access to a buffer, row by row (index 0 of the
+/// buffer's shape): for each row a warp (>= 0), a whole warp group g (-2 -
+/// g: a wgmma's operand, which the group's tensor-core work reads), or
+/// several or unknown (-1). Accesses to the same buffer value with owners
+/// touch each row's bytes only from those threads, whatever the buffer's
+/// layout in memory.
+struct Owners {
+  Value buffer;
+  SmallVector<int32_t> rows;
+
+  static int32_t group(int32_t owner) {
+    return owner >= 0 ? owner / int32_t(tilegpu::kWarpsPerGroup) : -2 - owner;
+  }
+  /// The barrier two accesses of row owners `a` and `b` need between them.
+  static Reach reach(int32_t a, int32_t b) {
+    if (a == -1 || b == -1)
+      return Reach::Program;
+    if (a >= 0 && a == b)
+      return Reach::Warp;
+    return group(a) == group(b) ? Reach::WarpGroup : Reach::Program;
+  }
+  /// The barrier accesses of owners `a` and `b` (either may be unknown)
+  /// need between them.
+  static Reach reach(const Owners *a, const Owners *b) {
+    if (!a || !b || a->buffer != b->buffer || a->rows.size() != b->rows.size())
+      return Reach::Program;
+    Reach widest = Reach::Warp;
+    for (auto [x, y] : llvm::zip_equal(a->rows, b->rows))
+      widest = std::max(widest, reach(x, y));
+    return widest;
+  }
+};
+using OwnersRef = std::shared_ptr<const Owners>;
+
+/// The warp that holds each index along dim 0 of a tensor of `type` (-1
+/// where several warps do), from its layout; null for unknown layouts.
+OwnersRef rowWarps(RankedTensorType type, Value buffer, bool wholeGroups) {
+  if (!type.getEncoding() || type.getRank() < 1)
+    return nullptr;
+  std::optional<::terrazzo::LinearLayout> layout =
+      tilegpu::toLinearLayout(type.getShape(), type.getEncoding());
+  if (!layout || !layout->hasOutDim("dim0"))
+    return nullptr;
+  int dim0 = layout->getOutDimIndex("dim0");
+  // The rows a warp holds: its warp bits' row, xor the span of the rows
+  // of the register and lane bits.
+  SmallVector<int32_t> span = {0};
+  for (const char *in : {"register", "lane", "block"})
+    if (layout->hasInDim(in))
+      for (int i = 0, e = layout->getInDimSizeLog2(in); i < e; ++i) {
+        int32_t row = layout->getBasis(in, i)[dim0];
+        if (row == 0 || llvm::is_contained(span, row))
+          continue;
+        for (size_t j = 0, n = span.size(); j < n; ++j)
+          span.push_back(span[j] ^ row);
+      }
+  int64_t rows = type.getDimSize(0);
+  auto owners = std::make_shared<Owners>();
+  owners->buffer = buffer;
+  constexpr int32_t kNone = std::numeric_limits<int32_t>::min();
+  owners->rows.assign(rows, kNone);
+  int warps = layout->hasInDim("warp") ? layout->getInDimSize("warp") : 1;
+  for (int w = 0; w < warps; ++w) {
+    int32_t base = 0;
+    for (int i = 0, e = layout->hasInDim("warp")
+                            ? layout->getInDimSizeLog2("warp")
+                            : 0;
+         i < e; ++i)
+      if (w & (1 << i))
+        base ^= layout->getBasis("warp", i)[dim0];
+    int32_t owner = wholeGroups ? -2 - w / int32_t(tilegpu::kWarpsPerGroup) : w;
+    for (int32_t row : span) {
+      int32_t r = base ^ row;
+      if (r < 0 || r >= rows)
+        return nullptr;
+      int32_t &slot = owners->rows[r];
+      slot = slot == kNone || slot == owner ? owner : -1;
+    }
+  }
+  if (llvm::is_contained(owners->rows, kNone))
+    return nullptr;
+  return owners;
+}
+
+/// One access to shared memory since the last barrier of the program: its
+/// bytes, its threads (null: any), and the widest barrier passed since
+/// (accesses of threads that a barrier of that reach orders need no
+/// other).
+struct Access {
+  SharedRange range;
+  OwnersRef owners;
+  Reach ordered = Reach::None;
+
+  bool operator==(const Access &other) const {
+    return range.begin == other.range.begin && range.end == other.range.end &&
+           owners == other.owners && ordered == other.ordered;
+  }
+};
+
 /// Shared-memory accesses since the last barrier, and asynchronous copies
 /// that may still be in flight (a barrier does not complete them; an
 /// async_wait does, for the waiting thread).
 struct Pending {
-  SmallVector<SharedRange> reads, writes, asyncWrites;
+  SmallVector<Access> reads, writes;
+  SmallVector<SharedRange> asyncWrites;
 
   bool empty() const { return reads.empty() && writes.empty(); }
   void clear() {
     reads.clear();
     writes.clear();
   }
+  /// After a barrier of `reach`: the accesses it orders are ordered.
+  void order(Reach reach) {
+    if (reach == Reach::Program) {
+      clear();
+      return;
+    }
+    for (SmallVector<Access> *list : {&reads, &writes})
+      for (Access &access : *list)
+        access.ordered = std::max(access.ordered, reach);
+  }
+  /// The barrier an access to `range` by `owners` needs against `accesses`
+  /// (Reach::None: none).
+  static Reach conflict(ArrayRef<Access> accesses, SharedRange range,
+                        const Owners *owners) {
+    Reach needed = Reach::None;
+    for (const Access &a : accesses) {
+      if (!a.range.overlaps(range))
+        continue;
+      Reach reach = Owners::reach(a.owners.get(), owners);
+      if (reach > a.ordered)
+        needed = std::max(needed, reach);
+    }
+    return needed;
+  }
   static bool anyOverlap(ArrayRef<SharedRange> ranges, SharedRange range) {
     return llvm::any_of(ranges,
                         [&](const SharedRange &r) { return r.overlaps(range); });
   }
-  /// Whether reading `range` now could see another thread's write in flight.
-  bool readConflicts(SharedRange range) const {
-    return anyOverlap(writes, range);
+  /// The barrier reading `range` now needs: other threads' writes in
+  /// flight.
+  Reach readConflicts(SharedRange range, const Owners *owners = nullptr) const {
+    return conflict(writes, range, owners);
   }
-  /// Whether writing `range` now could race with other threads' accesses.
-  bool writeConflicts(SharedRange range) const {
-    return anyOverlap(writes, range) || anyOverlap(reads, range);
+  /// The barrier writing `range` now needs: other threads' accesses.
+  Reach writeConflicts(SharedRange range,
+                       const Owners *owners = nullptr) const {
+    return std::max(conflict(writes, range, owners),
+                    conflict(reads, range, owners));
+  }
+  static void add(SmallVector<Access> &accesses, Access access) {
+    for (Access &a : accesses)
+      if (a.range.begin == access.range.begin &&
+          a.range.end == access.range.end && a.owners == access.owners) {
+        a.ordered = std::min(a.ordered, access.ordered);
+        return;
+      }
+    accesses.push_back(access);
   }
   static void add(SmallVector<SharedRange> &ranges, SharedRange range) {
     for (const SharedRange &r : ranges)
@@ -52,26 +218,29 @@ struct Pending {
     ranges.push_back(range);
   }
   void join(const Pending &other) {
-    for (const SharedRange &r : other.reads)
-      add(reads, r);
-    for (const SharedRange &r : other.writes)
-      add(writes, r);
+    for (const Access &a : other.reads)
+      add(reads, a);
+    for (const Access &a : other.writes)
+      add(writes, a);
     for (const SharedRange &r : other.asyncWrites)
       add(asyncWrites, r);
   }
   bool operator==(const Pending &other) const {
-    auto same = [](ArrayRef<SharedRange> a, ArrayRef<SharedRange> b) {
+    auto same = [](const auto &a, const auto &b, auto equal) {
       if (a.size() != b.size())
         return false;
-      for (const SharedRange &r : a)
-        if (!llvm::any_of(b, [&](const SharedRange &s) {
-              return s.begin == r.begin && s.end == r.end;
-            }))
+      for (const auto &x : a)
+        if (!llvm::any_of(b, [&](const auto &y) { return equal(x, y); }))
           return false;
       return true;
     };
-    return same(reads, other.reads) && same(writes, other.writes) &&
-           same(asyncWrites, other.asyncWrites);
+    auto sameRange = [](const SharedRange &a, const SharedRange &b) {
+      return a.begin == b.begin && a.end == b.end;
+    };
+    auto sameAccess = [](const Access &a, const Access &b) { return a == b; };
+    return same(reads, other.reads, sameAccess) &&
+           same(writes, other.writes, sameAccess) &&
+           same(asyncWrites, other.asyncWrites, sameRange);
   }
 };
 
@@ -108,7 +277,19 @@ class BarrierInsertion {
 public:
   /// The memory TMA copies write in `func` (a producer warp group's
   /// included).
-  explicit BarrierInsertion(func::FuncOp func) {
+  /// `narrow`: barriers of a warp or warp group where they suffice (not
+  /// in a function whose warp groups take turns, which meet at the
+  /// program's barriers).
+  BarrierInsertion(func::FuncOp func, bool narrow)
+      : oneGroup(tilegpu::getTotalNumWarps(func) <= tilegpu::kWarpsPerGroup) {
+    bool turns = func.walk([](Operation *op) {
+                       return isa<tilegpu::WarpGroupTurnWaitOp,
+                                  tilegpu::WarpGroupTurnPassOp>(op)
+                                  ? WalkResult::interrupt()
+                                  : WalkResult::advance();
+                     })
+                     .wasInterrupted();
+    this->narrow = narrow && !turns;
     func.walk([&](tilegpu::AsyncTMACopyGlobalToLocalOp copy) {
       Pending::add(tmaWritten, *bufferRange(copy.getResult()));
     });
@@ -123,29 +304,86 @@ public:
 
 private:
   SmallVector<SharedRange> tmaWritten;
+  /// A program of one warp group, whose group's barrier is the program's.
+  bool oneGroup;
+  bool narrow = false;
+
+  Reach widen(Reach reach) const {
+    if (reach == Reach::None)
+      return reach;
+    if (!narrow || (oneGroup && reach == Reach::WarpGroup))
+      return Reach::Program;
+    return reach;
+  }
+  /// The threads of `op`'s access (rowWarps), once per op, so that the
+  /// walks' states compare equal at a loop's fixed point; none without
+  /// `narrow`.
+  DenseMap<Operation *, OwnersRef> owners;
+  OwnersRef ownersOf(Operation *op, RankedTensorType type, Value buffer,
+                     bool wholeGroups) {
+    if (!narrow)
+      return nullptr;
+    auto [it, inserted] = owners.try_emplace(op);
+    if (inserted)
+      it->second = rowWarps(type, buffer, wholeGroups);
+    return it->second;
+  }
+
+  /// A barrier of `reach` passed (of a group, with one group: the
+  /// program's).
+  void passed(Reach reach, Pending &state) const {
+    state.order(oneGroup && reach == Reach::WarpGroup ? Reach::Program : reach);
+  }
 
   /// Barriers a walk inserted, or would have (counted with `insert`
   /// unset too).
   unsigned barriers = 0;
 
-  void barrierBefore(Operation *op, Pending &state, bool insert) {
-    state.clear();
+  /// A barrier of `reach` (the program's by default) in front of `op`.
+  void barrierBefore(Operation *op, Pending &state, bool insert,
+                     Reach reach = Reach::Program) {
+    reach = widen(reach);
+    state.order(reach);
     ++barriers;
     if (!insert)
       return;
     OpBuilder builder(op);
-    tilegpu::BarrierOp::create(builder, op->getLoc());
+    tilegpu::BarrierOp::create(builder, op->getLoc(), scopeOf(reach));
+  }
+  /// A barrier of `reach` in front of `op`, when one is needed; of the
+  /// program instead where the rest of the block would then need fewer
+  /// barriers (a later access of other threads to what is pending now,
+  /// which a narrower barrier leaves pending).
+  void barrierIf(Reach reach, Operation *op, Pending &state, bool insert) {
+    reach = widen(reach);
+    if (reach == Reach::None)
+      return;
+    if (insert && reach != Reach::Program) {
+      Pending narrow = state, wide = state;
+      narrow.order(reach);
+      wide.clear();
+      if (barriersFrom(op, wide) < barriersFrom(op, narrow))
+        reach = Reach::Program;
+    }
+    barrierBefore(op, state, insert, reach);
+  }
+  /// The barriers a walk from `op` to the end of its block would insert.
+  unsigned barriersFrom(Operation *op, Pending state) {
+    unsigned start = barriers;
+    for (Operation *next = op; next; next = next->getNextNode())
+      visit(next, state, /*insert=*/false);
+    return barriers - start;
   }
 
-  void read(Operation *op, SharedRange range, Pending &state, bool insert) {
-    if (state.readConflicts(range))
-      barrierBefore(op, state, insert);
-    Pending::add(state.reads, range);
+  void read(Operation *op, SharedRange range, Pending &state, bool insert,
+            OwnersRef owners = nullptr) {
+    barrierIf(state.readConflicts(range, owners.get()), op, state, insert);
+    Pending::add(state.reads, {range, owners});
   }
-  void write(Operation *op, SharedRange range, Pending &state, bool insert) {
-    if (state.writeConflicts(range))
-      barrierBefore(op, state, insert);
-    Pending::add(state.writes, range);
+  void write(Operation *op, SharedRange range, Pending &state, bool insert,
+             OwnersRef owners = nullptr) {
+    barrierIf(state.writeConflicts(range, owners.get()), op, state, insert);
+    Pending::add(state.writes, {range, owners});
     fenceForTma(op, range, insert);
   }
   /// A generic-proxy write to memory that a TMA copy writes too (an
@@ -163,38 +401,53 @@ private:
   }
 
   void visit(Operation *op, Pending &state, bool insert) {
-    if (isa<tilegpu::BarrierOp>(op)) {
-      state.clear();
+    if (auto barrier = dyn_cast<tilegpu::BarrierOp>(op)) {
+      passed(reachOf(barrier.getEffectiveScope()), state);
       return;
     }
     if (std::optional<SharedRange> scratch = getScratchRange(op)) {
       // The op writes its scratch, passes its own barrier, reads it back.
+      // A layout conversion whose elements stay in their warp (or warp
+      // group) passes a barrier of that warp only.
       write(op, *scratch, state, insert);
-      state.clear();
-      Pending::add(state.reads, *scratch);
+      Reach own = narrow ? widen(reachOf(getConvertLayoutBarrierScope(op)))
+                         : Reach::Program;
+      passed(own, state);
+      if (insert && own != Reach::Program)
+        op->setAttr(
+            tilegpu::kScratchBarrierScopeAttrName,
+            tilegpu::BarrierScopeAttr::get(op->getContext(), scopeOf(own)));
+      Pending::add(state.reads, {*scratch});
       return;
     }
     if (auto alloc = dyn_cast<tilegpu::LocalAllocOp>(op)) {
-      if (alloc.getSrc())
-        write(op, *bufferRange(alloc.getResult()), state, insert);
+      if (Value src = alloc.getSrc())
+        write(op, *bufferRange(alloc.getResult()), state, insert,
+              ownersOf(op, cast<RankedTensorType>(src.getType()),
+                       alloc.getResult(),
+                       /*wholeGroups=*/false));
       return;
     }
     if (auto store = dyn_cast<tilegpu::LocalStoreOp>(op)) {
       SharedRange range = *bufferRange(store.getBuffer());
       // A pipeliner's refill (kReadsRetiredAttrName) follows its buffer's
       // readers across a barrier: only pending writes conflict.
+      OwnersRef owners =
+          ownersOf(op, store.getSrc().getType(), store.getBuffer(),
+                   /*wholeGroups=*/false);
       if (store->hasAttr(tilegpu::kReadsRetiredAttrName)) {
-        if (state.readConflicts(range))
-          barrierBefore(op, state, insert);
-        Pending::add(state.writes, range);
+        barrierIf(state.readConflicts(range, owners.get()), op, state, insert);
+        Pending::add(state.writes, {range, owners});
         fenceForTma(op, range, insert);
         return;
       }
-      write(op, range, state, insert);
+      write(op, range, state, insert, owners);
       return;
     }
     if (auto load = dyn_cast<tilegpu::LocalLoadOp>(op)) {
-      read(op, *bufferRange(load.getBuffer()), state, insert);
+      read(op, *bufferRange(load.getBuffer()), state, insert,
+           ownersOf(op, load.getType(), load.getBuffer(),
+                    /*wholeGroups=*/false));
       return;
     }
     if (auto dot = dyn_cast<tilegpu::WarpGroupDotOp>(op)) {
@@ -208,11 +461,17 @@ private:
       // visitTma). The tensor cores' reads stay pending until the next
       // barrier (a later write to either operand needs one: other warp
       // groups may still be reading).
+      // A's rows are read by the warp group whose accumulator rows they
+      // are; B by every group.
       if (wgmmaNeedsProxyFence(dot))
         state.clear();
-      for (Value operand : {Value(dot.getA()), Value(dot.getB())})
-        if (isa<tilegpu::MemDescType>(operand.getType()))
-          read(op, *bufferRange(operand), state, insert);
+      if (isa<tilegpu::MemDescType>(dot.getA().getType()))
+        read(op, *bufferRange(dot.getA()), state, insert,
+             ownersOf(op, cast<RankedTensorType>(dot.getD().getType()),
+                      dot.getA(),
+                      /*wholeGroups=*/true));
+      if (isa<tilegpu::MemDescType>(dot.getB().getType()))
+        read(op, *bufferRange(dot.getB()), state, insert);
       return;
     }
     if (auto copy = dyn_cast<tilegpu::AsyncCopyGlobalToLocalOp>(op)) {
@@ -222,11 +481,10 @@ private:
       SharedRange range = *bufferRange(copy.getResult());
       // A pipeliner's refill (kReadsRetiredAttrName) is known to follow its
       // buffer's readers across a barrier: only pending writes conflict.
-      bool conflict = copy->hasAttr(tilegpu::kReadsRetiredAttrName)
-                          ? state.readConflicts(range)
-                          : state.writeConflicts(range);
-      if (conflict)
-        barrierBefore(op, state, insert);
+      barrierIf(copy->hasAttr(tilegpu::kReadsRetiredAttrName)
+                    ? state.readConflicts(range)
+                    : state.writeConflicts(range),
+                op, state, insert);
       Pending::add(state.asyncWrites, range);
       return;
     }
@@ -237,7 +495,7 @@ private:
       // unless the wait leaves no group pending (more barriers than
       // needed, never fewer).
       for (const SharedRange &range : state.asyncWrites)
-        Pending::add(state.writes, range);
+        Pending::add(state.writes, {range});
       if (wait.getNum() == 0)
         state.asyncWrites.clear();
       return;
@@ -246,7 +504,7 @@ private:
       // The callee may touch any shared memory, and leave it touched.
       if (!state.empty())
         barrierBefore(op, state, insert);
-      Pending::add(state.writes, kEverything);
+      Pending::add(state.writes, {kEverything});
       fenceForTma(op, kEverything, insert);
       return;
     }
@@ -351,11 +609,10 @@ private:
       // A refill marked kReadsRetiredAttrName follows its buffer's readers
       // through an mbarrier they released it on: only pending writes
       // conflict.
-      bool conflict = copy->hasAttr(tilegpu::kReadsRetiredAttrName)
-                          ? state.readConflicts(range)
-                          : state.writeConflicts(range);
-      if (conflict)
-        barrierBefore(op, state, insert);
+      barrierIf(copy->hasAttr(tilegpu::kReadsRetiredAttrName)
+                    ? state.readConflicts(range)
+                    : state.writeConflicts(range),
+                op, state, insert);
       Pending::add(state.asyncWrites, range);
       return true;
     }
@@ -410,11 +667,12 @@ bool fencedAgainLater(tilegpu::FenceAsyncSharedOp fence) {
 struct InsertBarriersPass
     : public mlir::terrazzo::impl::TerrazzoInsertBarriersBase<
           InsertBarriersPass> {
+  using TerrazzoInsertBarriersBase::TerrazzoInsertBarriersBase;
   void runOnOperation() override {
     getOperation().walk([&](func::FuncOp func) {
       if (func.isExternal())
         return;
-      BarrierInsertion insertion(func);
+      BarrierInsertion insertion(func, narrow);
       insertion.walk(func.getBody().front(), Pending(), /*insert=*/true);
       // Fences without buffers (fenceForTma's among them) that a later op
       // repeats.

@@ -78,6 +78,11 @@ def TerrazzoAllocateSharedMemory
 def TerrazzoInsertBarriers
     : Pass<"terrazzo-insert-barriers", "::mlir::ModuleOp"> {
   let summary = "Insert a barrier exactly where shared-memory accesses can conflict";
+  let options = [
+    Option<"narrow", "narrow", "bool", /*default=*/"false",
+           "Barriers of a warp or warp group where only its threads' "
+           "accesses conflict">,
+  ];
   let description = [{
     Walks each function in program order with the set of shared-memory
     accesses (byte ranges, read or write) made since the last barrier. An
@@ -111,6 +116,24 @@ def TerrazzoInsertBarriers
     (another fence, or a wgmma whose lowering fences its operands) with
     only generic shared-memory accesses, mbarrier inits and invals, views
     and ops without memory effects in between.
+    With `narrow` (off by default: a program of warp groups taking turns
+    hung with it at D=128, bench/RESULTS.md session 36, so such programs
+    keep the program's barriers), a barrier reaches only as far as the
+    conflicting accesses' threads. A
+    `local_alloc` with a value, a `local_store` or a `local_load` is made,
+    row by row of its buffer, by the warps its layout gives each row, and
+    a `warp_group_dot`'s A in shared memory by the warp group whose
+    accumulator rows they are; where two such accesses to the same buffer
+    value conflict only between threads of one warp (or warp group) in
+    every row, the barrier is `scope warp` (`scope warp_group`), which
+    orders those accesses only (any other access stays pending against
+    them); otherwise, and for accesses of unknown threads, the program's.
+    A narrower barrier becomes the program's where the rest of its block
+    would then need fewer barriers. A layout conversion whose elements stay
+    in their warp (or warp group) passes a barrier of that scope between
+    its stores and its loads (recorded on it as `tilegpu.barrier_scope`,
+    which its lowering follows), and orders only that. In a program of one
+    warp group a group's barrier is the program's.
     Run after terrazzo-allocate-shared-memory.
   }];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];

@@ -46,6 +46,16 @@ OffsetPromotion offsetPromotion() {
   return OffsetPromotion::Ranged;
 }
 
+/// TERRAZZO_NARROW_BARRIERS=1 (Python puts it in the kernel cache key):
+/// rows banded by warp in multi-group programs (terrazzo-coalesce's
+/// band-rows) and barriers of a warp or warp group where they suffice
+/// (terrazzo-insert-barriers' narrow). Off by default: not yet measured
+/// to pay, and a form with them hung (bench/RESULTS.md session 36).
+bool narrowBarriers() {
+  const char *requested = std::getenv("TERRAZZO_NARROW_BARRIERS");
+  return requested && std::string(requested) == "1";
+}
+
 } // namespace
 
 void terrazzo::buildTilePipeline(mlir::OpPassManager &pm,
@@ -98,7 +108,9 @@ void terrazzo::buildTileGPUPipeline(mlir::OpPassManager &pm,
   options.target = target;
   options.numWarps = numWarps;
   pm.addPass(mlir::terrazzo::createTerrazzoConvertTileToTileGPU(options));
-  pm.addPass(mlir::terrazzo::createTerrazzoCoalesce());
+  mlir::terrazzo::TerrazzoCoalesceOptions coalesceOptions;
+  coalesceOptions.bandRows = narrowBarriers();
+  pm.addPass(mlir::terrazzo::createTerrazzoCoalesce(coalesceOptions));
   // Tensor-core layouts go in once the memory accesses have theirs and
   // before conversions move, so that no value settles in the FMA
   // fallback's operand layouts first.
@@ -117,7 +129,9 @@ void terrazzo::buildTileGPUPipeline(mlir::OpPassManager &pm,
 
 void terrazzo::buildLLVMPipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::terrazzo::createTerrazzoAllocateSharedMemory());
-  pm.addPass(mlir::terrazzo::createTerrazzoInsertBarriers());
+  mlir::terrazzo::TerrazzoInsertBarriersOptions barrierOptions;
+  barrierOptions.narrow = narrowBarriers();
+  pm.addPass(mlir::terrazzo::createTerrazzoInsertBarriers(barrierOptions));
   pm.addPass(mlir::createSCFToControlFlowPass());
   pm.addPass(mlir::terrazzo::createTerrazzoConvertTileGPUToLLVM());
   pm.addPass(mlir::createCanonicalizerPass());

@@ -23,12 +23,42 @@ namespace {
 
 constexpr int64_t kMaxAccessBytes = 16;
 
+/// With more than one warp group, a layout whose warps tile the slowest
+/// dimension in turns (warp w holding rows w, w + W, ... of that dimension,
+/// in blocks) gives each thread those repetitions as consecutive elements
+/// instead, so that each warp holds one band of whole rows and each warp
+/// group the band the tensor cores give it (a wgmma's rows 64 g to 64 g +
+/// 63 over the groups): the shared memory such a tensor is stored to for a
+/// wgmma, or read back from, is then touched by one warp group per row, and
+/// terrazzo-insert-barriers orders it with a barrier of each group or warp
+/// instead of the program's. The accesses to global memory are the same
+/// (each instruction covers the same rows and columns of a warp).
+tilegpu::BlockedLayoutAttr bandByWarps(tilegpu::BlockedLayoutAttr layout,
+                                       ArrayRef<int64_t> shape,
+                                       unsigned numWarps) {
+  ArrayRef<unsigned> order = layout.getOrder();
+  if (numWarps <= tilegpu::kWarpsPerGroup || shape.size() < 2)
+    return layout;
+  unsigned slowest = order.back();
+  SmallVector<unsigned> sizePerThread(layout.getSizePerThread());
+  int64_t covered = int64_t(sizePerThread[slowest]) *
+                    layout.getThreadsPerWarp()[slowest] *
+                    layout.getWarpsPerCTA()[slowest];
+  if (layout.getWarpsPerCTA()[slowest] == 1 || covered >= shape[slowest] ||
+      shape[slowest] % covered)
+    return layout;
+  sizePerThread[slowest] *= shape[slowest] / covered;
+  return tilegpu::BlockedLayoutAttr::get(layout.getContext(), sizePerThread,
+                                         layout.getThreadsPerWarp(),
+                                         layout.getWarpsPerCTA(), order);
+}
+
 /// The layout that makes the accesses through `ptr` coalesced and as wide
 /// as the addresses allow, up to `maxAccessBytes` per thread.
-tilegpu::BlockedLayoutAttr chooseLayout(const ModuleAxisInfoAnalysis &axisInfo,
-                                        Value ptr, unsigned numWarps,
-                                        unsigned threadsPerWarp,
-                                        int64_t maxAccessBytes = kMaxAccessBytes) {
+tilegpu::BlockedLayoutAttr
+chooseLayout(const ModuleAxisInfoAnalysis &axisInfo, Value ptr,
+             unsigned numWarps, unsigned threadsPerWarp, bool bandRows,
+             int64_t maxAccessBytes = kMaxAccessBytes) {
   auto type = cast<RankedTensorType>(ptr.getType());
   const AxisInfo *info = axisInfo.getAxisInfo(ptr);
   unsigned rank = type.getRank();
@@ -61,8 +91,10 @@ tilegpu::BlockedLayoutAttr chooseLayout(const ModuleAxisInfoAnalysis &axisInfo,
 
   SmallVector<unsigned> sizePerThread(rank, 1);
   sizePerThread[fastest] = perThread;
-  return getBlockedLayout(type.getContext(), type.getShape(), sizePerThread,
-                          order, numWarps, threadsPerWarp);
+  tilegpu::BlockedLayoutAttr layout =
+      getBlockedLayout(type.getContext(), type.getShape(), sizePerThread, order,
+                       numWarps, threadsPerWarp);
+  return bandRows ? bandByWarps(layout, type.getShape(), numWarps) : layout;
 }
 
 /// Puts `op` in `layout`: its tensor operands are converted to it and its
@@ -85,6 +117,7 @@ void setLayout(Operation *op, Attribute layout) {
 
 struct CoalescePass
     : public mlir::terrazzo::impl::TerrazzoCoalesceBase<CoalescePass> {
+  using TerrazzoCoalesceBase::TerrazzoCoalesceBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (failed(verifyTensorsHaveLayouts(module, getArgument())))
@@ -118,7 +151,7 @@ struct CoalescePass
       if (!ptr || !isa<RankedTensorType>(ptr.getType()))
         return;
       Attribute layout = chooseLayout(axisInfo, ptr, numWarps, threadsPerWarp,
-                                      maxAccessBytes);
+                                      bandRows, maxAccessBytes);
       if (layout != cast<RankedTensorType>(ptr.getType()).getEncoding())
         decisions.emplace_back(op, layout);
     });

@@ -183,6 +183,11 @@ def TerrazzoConvertTileToTileGPU
 
 def TerrazzoCoalesce : Pass<"terrazzo-coalesce", "::mlir::ModuleOp"> {
   let summary = "Choose the layout of each global memory access for coalescing and vector width";
+  let options = [
+    Option<"bandRows", "band-rows", "bool", /*default=*/"false",
+           "With more than one warp group, give each warp a band of whole "
+           "rows of the slowest dimension">,
+  ];
   let description = [{
     For every `tile.load` and `tile.store` of a block of pointers, AxisInfo
     gives the contiguity and alignment of the addresses along each dimension.
@@ -192,7 +197,15 @@ def TerrazzoCoalesce : Pass<"terrazzo-coalesce", "::mlir::ModuleOp"> {
     idle), so that a warp reads whole cache lines with vector instructions.
     Atomics (`tile.atomic_rmw`, `tile.atomic_cas`) are laid out the same way
     with one element per thread, or two for f16/bf16 adds, which the
-    lowering pairs into `f16x2`/`bf16x2` atomics. Operands are converted
+    lowering pairs into `f16x2`/`bf16x2` atomics. With `band-rows` and
+    more than one warp group, a layout whose warps would take the rows of its slowest
+    dimension in turns gives each thread those rows as consecutive elements
+    instead (a band of whole rows per warp, as a wgmma's accumulator has
+    them), which leaves the accesses to global memory as they were and
+    lets the shared memory such a tensor goes through be ordered by a
+    barrier of a warp or warp group (terrazzo-insert-barriers' `narrow`;
+    both off by default until measured on a GPU: bench/RESULTS.md session
+    36). Operands are converted
     to that layout and the result back with
     `tilegpu.convert_layout`; terrazzo-remove-layout-conversions then moves
     the rest of the computation to where it needs no conversion.

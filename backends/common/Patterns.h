@@ -11,6 +11,10 @@
 #include <optional>
 #include <utility>
 
+namespace mlir::tilegpu {
+enum class BarrierScope : uint32_t;
+} // namespace mlir::tilegpu
+
 namespace mlir::terrazzo {
 
 class ModuleAxisInfoAnalysis;
@@ -29,6 +33,11 @@ unsigned scratchElementBytes(Type elementType);
 /// The shared-memory scratch `op` needs when lowered: a convert_layout that
 /// moves data between threads needs its whole tensor; 0 for everything else.
 int64_t getConvertLayoutScratchBytes(Operation *op);
+/// The threads a convert_layout through shared memory waits for between
+/// its stores and its loads: those of one warp when every element goes
+/// back to the warp that stored it, of one warp group when to its group,
+/// else the program's (and always in rounds).
+tilegpu::BarrierScope getConvertLayoutBarrierScope(Operation *op);
 
 /// The shared-memory scratch a tile.reduce needs when lowered: its partial
 /// results, one per output element and warp along the axis, when warps

@@ -303,6 +303,61 @@ int64_t slabOf(const LinearLayout &layout, int32_t reg, int32_t slabShift) {
   return layout.apply(inputs)[0].second >> slabShift;
 }
 
+/// The warp that holds each element of a tensor (row-major index) under
+/// `layout`, -1 where several do.
+SmallVector<int32_t> elementWarps(const LinearLayout &layout) {
+  int64_t elements = 1;
+  for (const std::string &out : layout.getOutDimNames())
+    elements *= layout.getOutDimSize(out);
+  SmallVector<int32_t> owner(elements, std::numeric_limits<int32_t>::min());
+  auto size = [&](const char *in) {
+    return layout.hasInDim(in) ? layout.getInDimSize(in) : 1;
+  };
+  std::vector<std::string> outs = layout.getOutDimNames();
+  for (int32_t warp = 0; warp < size(kWarp); ++warp)
+    for (int32_t lane = 0; lane < size(kLane); ++lane)
+      for (int32_t reg = 0; reg < size(kRegister); ++reg) {
+        std::vector<std::pair<std::string, int32_t>> inputs;
+        for (const std::string &in : layout.getInDimNames())
+          inputs.push_back({in, in == kWarp       ? warp
+                                : in == kLane     ? lane
+                                : in == kRegister ? reg
+                                                  : 0});
+        int64_t index = 0;
+        for (auto [i, coordinate] : llvm::enumerate(layout.apply(inputs)))
+          index = index * layout.getOutDimSize(outs[i]) + coordinate.second;
+        int32_t &slot = owner[index];
+        slot = slot == std::numeric_limits<int32_t>::min() || slot == warp
+                   ? warp
+                   : -1;
+      }
+  return owner;
+}
+
+/// getConvertLayoutBarrierScope for layouts `src` and `dst`.
+tilegpu::BarrierScope conversionBarrierScope(const LinearLayout &src,
+                                             const LinearLayout &dst) {
+  if (src.getOutDimNames() != dst.getOutDimNames())
+    return tilegpu::BarrierScope::Program;
+  SmallVector<int32_t> from = elementWarps(src), to = elementWarps(dst);
+  if (from.size() != to.size())
+    return tilegpu::BarrierScope::Program;
+  bool sameWarp = true;
+  for (auto [a, b] : llvm::zip_equal(from, to)) {
+    if (a < 0 || b < 0 ||
+        a / int32_t(tilegpu::kWarpsPerGroup) !=
+            b / int32_t(tilegpu::kWarpsPerGroup))
+      return tilegpu::BarrierScope::Program;
+    sameWarp &= a == b;
+  }
+  // With one warp group, its barrier is the program's.
+  bool oneGroup = !src.hasInDim(kWarp) ||
+                  src.getInDimSize(kWarp) <= int32_t(tilegpu::kWarpsPerGroup);
+  return sameWarp   ? tilegpu::BarrierScope::Warp
+         : oneGroup ? tilegpu::BarrierScope::Program
+                    : tilegpu::BarrierScope::WarpGroup;
+}
+
 /// Moves the elements of `src` (laid out by `srcLayout`) to the registers
 /// of `dstLayout` through the module's shared-memory scratch: each thread
 /// stores what it holds at the element's row-major offset, and after a
@@ -363,7 +418,12 @@ LogicalResult convertThroughSharedMemory(tilegpu::ConvertLayoutOp op, Value src,
                             ArrayRef<Value>(values).slice(reg, storeWidth),
                             elementBytes);
     }
-    target.barrier(rewriter, loc);
+    // Every thread's loads read what threads of the scope
+    // terrazzo-insert-barriers recorded stored (the program's by default).
+    auto scope = op->getAttrOfType<tilegpu::BarrierScopeAttr>(
+        tilegpu::kScratchBarrierScopeAttrName);
+    target.barrier(rewriter, loc,
+                   scope ? scope.getValue() : tilegpu::BarrierScope::Program);
 
     if (std::optional<SmallVector<Value>> loaded = loadMmaOperandWithMatrices(
             rewriter, loc, type, dstLayout, swizzle.chunk, thread, target,
@@ -575,6 +635,21 @@ unsigned mlir::terrazzo::scratchElementBytes(Type elementType) {
   if (elementType.isIntOrFloat())
     return std::max(1u, (elementType.getIntOrFloatBitWidth() + 7) / 8);
   return 8; // pointers
+}
+
+tilegpu::BarrierScope
+mlir::terrazzo::getConvertLayoutBarrierScope(Operation *op) {
+  auto convert = dyn_cast<tilegpu::ConvertLayoutOp>(op);
+  if (!convert || !getConvertLayoutScratchBytes(op))
+    return tilegpu::BarrierScope::Program;
+  std::optional<LinearLayout> srcLayout =
+      getLinearLayout(convert.getSrc().getType());
+  std::optional<LinearLayout> dstLayout = getLinearLayout(convert.getType());
+  if (!srcLayout || !dstLayout ||
+      conversionRounds(convert.getType(), *srcLayout, *dstLayout,
+                       sharedMemoryLimit(op)) != 1)
+    return tilegpu::BarrierScope::Program;
+  return conversionBarrierScope(*srcLayout, *dstLayout);
 }
 
 int64_t mlir::terrazzo::getConvertLayoutScratchBytes(Operation *op) {

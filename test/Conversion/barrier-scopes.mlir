@@ -1,4 +1,4 @@
-// RUN: terrazzo-opt %s -split-input-file --convert-scf-to-cf --terrazzo-convert-tilegpu-to-llvm | FileCheck %s
+// RUN: terrazzo-opt %s -split-input-file --terrazzo-allocate-shared-memory --convert-scf-to-cf --terrazzo-convert-tilegpu-to-llvm | FileCheck %s
 
 // On NVIDIA (8 warps: two warp groups) a warp group's barrier is named
 // barrier 8 + g of 128 threads, in a branch per group with the number a
@@ -49,5 +49,26 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "hip:gfx942",
     tilegpu.barrier scope warp
     tilegpu.barrier
     return
+  }
+}
+
+// -----
+
+// A layout conversion through shared memory waits between its stores and
+// its loads at the barrier terrazzo-insert-barriers recorded on it
+// (tilegpu.barrier_scope: 2 a warp's), the program's without one.
+// CHECK-LABEL: llvm.func @conversion_scopes
+// CHECK: llvm.store
+// CHECK: nvvm.bar.warp.sync
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.load
+// CHECK: nvvm.barrier0
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>
+#band = #tilegpu.blocked<{sizePerThread = [8, 4], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]}>
+module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func private @conversion_scopes(%x: tensor<128x64xf32, #mma>) -> (tensor<128x64xf32, #band>, tensor<128x64xf32, #band>) {
+    %b = tilegpu.convert_layout %x {tilegpu.barrier_scope = 2 : i32} : tensor<128x64xf32, #mma> -> tensor<128x64xf32, #band>
+    %t = tilegpu.convert_layout %x : tensor<128x64xf32, #mma> -> tensor<128x64xf32, #band>
+    return %b, %t : tensor<128x64xf32, #band>, tensor<128x64xf32, #band>
   }
 }

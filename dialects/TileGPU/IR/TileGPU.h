@@ -29,6 +29,11 @@ namespace mlir::tilegpu {
 /// mbarrier that the copy's thread waited for. Barrier insertion then needs
 /// no barrier between pending reads and the copy.
 inline constexpr const char *kReadsRetiredAttrName = "tilegpu.reads_retired";
+/// On a tilegpu.convert_layout through shared memory: the scope
+/// (BarrierScope) of the barrier between its stores and its loads, which
+/// terrazzo-insert-barriers chose; the program's when absent.
+inline constexpr const char *kScratchBarrierScopeAttrName =
+    "tilegpu.barrier_scope";
 
 /// Warps in a warp group: the unit of sm_90's wgmma (each warp group's own
 /// rows of a warp_group_dot), of warp specialization's partitions (a

@@ -186,6 +186,13 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
              << LocalStoreOp::getOperationName();
     return success();
   }
+  if (name == kScratchBarrierScopeAttrName) {
+    if (!isa<BarrierScopeAttr>(attr.getValue()) || !isa<ConvertLayoutOp>(op))
+      return op->emitError("'")
+             << name << "' must be a barrier scope (0, 1 or 2 : i32) of a "
+             << ConvertLayoutOp::getOperationName();
+    return success();
+  }
   bool known =
       name == kNumWarpsAttrName || name == kThreadsPerWarpAttrName ||
       name == kTargetAttrName || name == kSharedMemoryAttrName ||

@@ -120,6 +120,26 @@ func.func @reads_retired_elsewhere(%b: !tilegpu.memdesc<16xf16, #s, mutable>) {
 
 // -----
 
+// A conversion's barrier scope: a scope, on a conversion only.
+#r = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#r4 = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+func.func @barrier_scope_not_a_scope(%x: tensor<512xf32, #r>) -> tensor<512xf32, #r4> {
+  // expected-error @+1 {{'tilegpu.barrier_scope' must be a barrier scope (0, 1 or 2 : i32) of a tilegpu.convert_layout}}
+  %y = tilegpu.convert_layout %x {tilegpu.barrier_scope = 7 : i32} : tensor<512xf32, #r> -> tensor<512xf32, #r4>
+  return %y : tensor<512xf32, #r4>
+}
+
+// -----
+
+#s = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @barrier_scope_elsewhere(%b: !tilegpu.memdesc<16xf16, #s, mutable>) {
+  // expected-error @+1 {{'tilegpu.barrier_scope' must be a barrier scope (0, 1 or 2 : i32) of a tilegpu.convert_layout}}
+  tilegpu.local_dealloc %b {tilegpu.barrier_scope = 2 : i32} : !tilegpu.memdesc<16xf16, #s, mutable>
+  return
+}
+
+// -----
+
 // tilegpu.memdesc_trans: the source must be a 2-D nvmma_shared buffer, the
 // result its transpose.
 #s2 = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
