@@ -2,7 +2,7 @@
 #include "backends/Passes.h"
 #include "backends/SharedMemory.h"
 #include "backends/common/Patterns.h"
-#include "dialects/TileGPU/IR/LinearLayoutConversion.h"
+#include "backends/common/Utility.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -87,52 +87,27 @@ struct Owners {
 using OwnersRef = std::shared_ptr<const Owners>;
 
 /// The warp that holds each index along dim 0 of a tensor of `type` (-1
-/// where several warps do), from its layout; null for unknown layouts.
+/// where several warps do; with `wholeGroups`, the warp group, as -2 - g),
+/// from its layout; null for unknown layouts.
 OwnersRef rowWarps(RankedTensorType type, Value buffer, bool wholeGroups) {
-  if (!type.getEncoding() || type.getRank() < 1)
+  std::optional<LinearLayout> layout = getLinearLayout(type);
+  if (!layout || type.getRank() < 1 || type.getDimSize(0) < 1)
     return nullptr;
-  std::optional<::terrazzo::LinearLayout> layout =
-      tilegpu::toLinearLayout(type.getShape(), type.getEncoding());
-  if (!layout || !layout->hasOutDim("dim0"))
-    return nullptr;
-  int dim0 = layout->getOutDimIndex("dim0");
-  // The rows a warp holds: its warp bits' row, xor the span of the rows
-  // of the register and lane bits.
-  SmallVector<int32_t> span = {0};
-  for (const char *in : {"register", "lane", "block"})
-    if (layout->hasInDim(in))
-      for (int i = 0, e = layout->getInDimSizeLog2(in); i < e; ++i) {
-        int32_t row = layout->getBasis(in, i)[dim0];
-        if (row == 0 || llvm::is_contained(span, row))
-          continue;
-        for (size_t j = 0, n = span.size(); j < n; ++j)
-          span.push_back(span[j] ^ row);
-      }
+  SmallVector<int32_t> holders =
+      elementWarps(*layout, wholeGroups ? tilegpu::kWarpsPerGroup : 1);
   int64_t rows = type.getDimSize(0);
+  if (holders.size() % rows)
+    return nullptr;
+  int64_t perRow = holders.size() / rows;
   auto owners = std::make_shared<Owners>();
   owners->buffer = buffer;
-  constexpr int32_t kNone = std::numeric_limits<int32_t>::min();
-  owners->rows.assign(rows, kNone);
-  int warps = layout->hasInDim("warp") ? layout->getInDimSize("warp") : 1;
-  for (int w = 0; w < warps; ++w) {
-    int32_t base = 0;
-    for (int i = 0, e = layout->hasInDim("warp")
-                            ? layout->getInDimSizeLog2("warp")
-                            : 0;
-         i < e; ++i)
-      if (w & (1 << i))
-        base ^= layout->getBasis("warp", i)[dim0];
-    int32_t owner = wholeGroups ? -2 - w / int32_t(tilegpu::kWarpsPerGroup) : w;
-    for (int32_t row : span) {
-      int32_t r = base ^ row;
-      if (r < 0 || r >= rows)
-        return nullptr;
-      int32_t &slot = owners->rows[r];
-      slot = slot == kNone || slot == owner ? owner : -1;
-    }
+  for (int64_t r = 0; r < rows; ++r) {
+    ArrayRef<int32_t> row =
+        ArrayRef<int32_t>(holders).slice(r * perRow, perRow);
+    int32_t holder =
+        llvm::all_equal(row) && row.front() >= 0 ? row.front() : -1;
+    owners->rows.push_back(holder >= 0 && wholeGroups ? -2 - holder : holder);
   }
-  if (llvm::is_contained(owners->rows, kNone))
-    return nullptr;
   return owners;
 }
 

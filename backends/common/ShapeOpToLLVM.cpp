@@ -303,37 +303,6 @@ int64_t slabOf(const LinearLayout &layout, int32_t reg, int32_t slabShift) {
   return layout.apply(inputs)[0].second >> slabShift;
 }
 
-/// The warp that holds each element of a tensor (row-major index) under
-/// `layout`, -1 where several do.
-SmallVector<int32_t> elementWarps(const LinearLayout &layout) {
-  int64_t elements = 1;
-  for (const std::string &out : layout.getOutDimNames())
-    elements *= layout.getOutDimSize(out);
-  SmallVector<int32_t> owner(elements, std::numeric_limits<int32_t>::min());
-  auto size = [&](const char *in) {
-    return layout.hasInDim(in) ? layout.getInDimSize(in) : 1;
-  };
-  std::vector<std::string> outs = layout.getOutDimNames();
-  for (int32_t warp = 0; warp < size(kWarp); ++warp)
-    for (int32_t lane = 0; lane < size(kLane); ++lane)
-      for (int32_t reg = 0; reg < size(kRegister); ++reg) {
-        std::vector<std::pair<std::string, int32_t>> inputs;
-        for (const std::string &in : layout.getInDimNames())
-          inputs.push_back({in, in == kWarp       ? warp
-                                : in == kLane     ? lane
-                                : in == kRegister ? reg
-                                                  : 0});
-        int64_t index = 0;
-        for (auto [i, coordinate] : llvm::enumerate(layout.apply(inputs)))
-          index = index * layout.getOutDimSize(outs[i]) + coordinate.second;
-        int32_t &slot = owner[index];
-        slot = slot == std::numeric_limits<int32_t>::min() || slot == warp
-                   ? warp
-                   : -1;
-      }
-  return owner;
-}
-
 /// getConvertLayoutBarrierScope for layouts `src` and `dst`.
 tilegpu::BarrierScope conversionBarrierScope(const LinearLayout &src,
                                              const LinearLayout &dst) {

@@ -10,6 +10,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
 #include <set>
 
 using namespace mlir;
@@ -546,4 +547,35 @@ LLVM::AtomicOrdering mlir::terrazzo::getAtomicOrdering(tile::MemSemantic sem) {
     return LLVM::AtomicOrdering::acq_rel;
   }
   llvm_unreachable("unknown ordering");
+}
+
+SmallVector<int32_t> mlir::terrazzo::elementWarps(const LinearLayout &layout,
+                                                  unsigned warpsPerOwner) {
+  int64_t elements = 1;
+  for (const std::string &out : layout.getOutDimNames())
+    elements *= layout.getOutDimSize(out);
+  SmallVector<int32_t> owner(elements, std::numeric_limits<int32_t>::min());
+  auto size = [&](const char *in) {
+    return layout.hasInDim(in) ? layout.getInDimSize(in) : 1;
+  };
+  std::vector<std::string> outs = layout.getOutDimNames();
+  for (int32_t warp = 0; warp < size(kWarp); ++warp)
+    for (int32_t lane = 0; lane < size(kLane); ++lane)
+      for (int32_t reg = 0; reg < size(kRegister); ++reg) {
+        std::vector<std::pair<std::string, int32_t>> inputs;
+        for (const std::string &in : layout.getInDimNames())
+          inputs.push_back({in, in == kWarp       ? warp
+                                : in == kLane     ? lane
+                                : in == kRegister ? reg
+                                                  : 0});
+        int64_t index = 0;
+        for (auto [i, coordinate] : llvm::enumerate(layout.apply(inputs)))
+          index = index * layout.getOutDimSize(outs[i]) + coordinate.second;
+        int32_t holder = warp / int32_t(warpsPerOwner);
+        int32_t &slot = owner[index];
+        slot = slot == std::numeric_limits<int32_t>::min() || slot == holder
+                   ? holder
+                   : -1;
+      }
+  return owner;
 }

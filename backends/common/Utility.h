@@ -29,6 +29,12 @@ inline constexpr const char *kBlock = "block";
 /// distributed layout.
 std::optional<LinearLayout> getLinearLayout(RankedTensorType type);
 
+/// Which warp holds each element of a tensor laid out by `layout` (the
+/// row-major index over its out dims), or with `warpsPerOwner` > 1 which
+/// run of that many warps (a warp group); -1 where several do.
+SmallVector<int32_t> elementWarps(const LinearLayout &layout,
+                                  unsigned warpsPerOwner = 1);
+
 /// The linear layout that every tensor of `values` has, or nullopt with a
 /// reason ("sources have no layout", "sources have different layouts").
 std::optional<LinearLayout> getCommonLayout(ValueRange values,

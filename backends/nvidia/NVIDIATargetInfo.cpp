@@ -91,25 +91,38 @@ void NVIDIATargetInfo::barrier(RewriterBase &rewriter, Location loc,
     if (groups < 1 || groups > kMaxGroupBarriers ||
         warps % tilegpu::kWarpsPerGroup)
       break;
-    Value group = LLVM::UDivOp::create(
-        rewriter, loc, uniformWarpIndex(rewriter, loc, *this, 32),
-        i32Constant(rewriter, loc, tilegpu::kWarpsPerGroup));
-    for (int64_t g = 0; g < groups; ++g) {
-      Value mine =
-          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, group,
-                               i32Constant(rewriter, loc, g));
-      emitGuarded(rewriter, loc, mine, Value(), [&] {
-        inlinePTX(rewriter, loc, Type(), ValueRange{},
-                  "bar.sync " + std::to_string(kFirstGroupBarrier + g) + ", " +
-                      std::to_string(32 * tilegpu::kWarpsPerGroup) + ";",
-                  "");
-        return Value();
-      });
-    }
+    inEachWarpGroup(
+        rewriter, loc, *this, groups, [](int64_t) { return true; },
+        [&](int64_t g) {
+          inlinePTX(rewriter, loc, Type(), ValueRange{},
+                    "bar.sync " + std::to_string(kFirstGroupBarrier + g) +
+                        ", " + std::to_string(32 * tilegpu::kWarpsPerGroup) +
+                        ";",
+                    "");
+        });
     return;
   }
   }
   programBarrier(rewriter, loc);
+}
+
+void NVIDIATargetInfo::inEachWarpGroup(RewriterBase &rewriter, Location loc,
+                                       const TargetInfo &target, int64_t groups,
+                                       llvm::function_ref<bool(int64_t)> wanted,
+                                       llvm::function_ref<void(int64_t)> body) {
+  Value group = LLVM::UDivOp::create(
+      rewriter, loc, uniformWarpIndex(rewriter, loc, target, 32),
+      i32Constant(rewriter, loc, tilegpu::kWarpsPerGroup));
+  for (int64_t g = 0; g < groups; ++g) {
+    if (!wanted(g))
+      continue;
+    Value mine = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                      group, i32Constant(rewriter, loc, g));
+    emitGuarded(rewriter, loc, mine, Value(), [&] {
+      body(g);
+      return Value();
+    });
+  }
 }
 
 void NVIDIATargetInfo::programBarrier(RewriterBase &rewriter, Location loc) {

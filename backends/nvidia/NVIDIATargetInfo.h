@@ -52,6 +52,14 @@ public:
   /// group, the barrier's number a constant).
   void barrier(RewriterBase &rewriter, Location loc,
                tilegpu::BarrierScope scope) const override;
+  /// Runs `body(g)` in a branch of warp group g's own, for each group g
+  /// below `groups` that `wanted(g)`: the group's index computed once,
+  /// warp-uniform, and g a constant in each branch (a named barrier's
+  /// number in a register makes ptxas reserve all 16).
+  static void inEachWarpGroup(RewriterBase &rewriter, Location loc,
+                              const TargetInfo &target, int64_t groups,
+                              llvm::function_ref<bool(int64_t)> wanted,
+                              llvm::function_ref<void(int64_t)> body);
   /// `barrier`, for patterns that hold no TargetInfo.
   static void programBarrier(RewriterBase &rewriter, Location loc);
   /// Inline PTX `text` with side effects (PTXInstructions.cpp), its result

@@ -57,13 +57,8 @@ struct WarpGroupTurnConversion : public TargetPattern<Op> {
     Location loc = op.getLoc();
     constexpr bool wait = std::is_same_v<Op, tilegpu::WarpGroupTurnWaitOp>;
     int64_t groups = tilegpu::getNumWarps(op) / tilegpu::kWarpsPerGroup;
-    Value group = LLVM::UDivOp::create(
-        rewriter, loc,
-        uniformWarpIndex(rewriter, loc, this->target, kThreadsPerWarp),
-        i32Constant(rewriter, loc, tilegpu::kWarpsPerGroup));
     // Waits at its own barrier, passes at the next group's; each warp
-    // group takes its own branch with the barrier's number a constant (a
-    // number in a register makes ptxas reserve all 16 barriers).
+    // group takes its own branch with the barrier's number a constant.
     std::optional<uint32_t> only = op.getOnly();
     // A pass's operands, or-ed into one word that the arrival's thread
     // count depends on (through an unknown zero: the count stays 256).
@@ -82,31 +77,27 @@ struct WarpGroupTurnConversion : public TargetPattern<Op> {
                      ? LLVM::OrOp::create(rewriter, loc, tied, bits).getResult()
                      : bits;
         }
-    for (int64_t g = 0; g < groups; ++g) {
-      if (only && *only != g)
-        continue;
-      int64_t id = kFirstTurnBarrier + (wait ? g : (g + 1) % groups);
-      Value mine =
-          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, group,
-                               i32Constant(rewriter, loc, g));
-      emitGuarded(rewriter, loc, mine, Value(), [&] {
-        Value threads = i32Constant(
-            rewriter, loc, 2 * tilegpu::kWarpsPerGroup * kThreadsPerWarp);
-        std::string barrier =
-            (wait ? "bar.sync " : "bar.arrive ") + std::to_string(id) + ", ";
-        if (tied)
-          // Arrives with threads | (tied & zero) threads.
-          NVIDIATargetInfo::inlinePTX(
-              rewriter, loc, Type(), ValueRange{tied, smem, threads},
-              "{ .reg .b32 z; " + unknownZero("z", "$1") +
-                  "and.b32 z, z, $0; or.b32 z, z, $2; " + barrier + "z; }",
-              "r,l,n");
-        else
-          NVIDIATargetInfo::inlinePTX(
-              rewriter, loc, Type(), ValueRange{threads}, barrier + "$0;", "n");
-        return Value();
-      });
-    }
+    NVIDIATargetInfo::inEachWarpGroup(
+        rewriter, loc, this->target, groups,
+        [&](int64_t g) { return !only || *only == g; },
+        [&](int64_t g) {
+          int64_t id = kFirstTurnBarrier + (wait ? g : (g + 1) % groups);
+          Value threads = i32Constant(
+              rewriter, loc, 2 * tilegpu::kWarpsPerGroup * kThreadsPerWarp);
+          std::string barrier =
+              (wait ? "bar.sync " : "bar.arrive ") + std::to_string(id) + ", ";
+          if (tied)
+            // Arrives with threads | (tied & zero) threads.
+            NVIDIATargetInfo::inlinePTX(
+                rewriter, loc, Type(), ValueRange{tied, smem, threads},
+                "{ .reg .b32 z; " + unknownZero("z", "$1") +
+                    "and.b32 z, z, $0; or.b32 z, z, $2; " + barrier + "z; }",
+                "r,l,n");
+          else
+            NVIDIATargetInfo::inlinePTX(rewriter, loc, Type(),
+                                        ValueRange{threads}, barrier + "$0;",
+                                        "n");
+        });
     if constexpr (wait)
       if (!adaptor.getValues().empty())
         return replaceWithTiedValues(op, adaptor, smem, rewriter);
