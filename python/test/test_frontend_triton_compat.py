@@ -337,3 +337,31 @@ def test_dtype_name_lists_make_blocks(name):
     out = np.zeros(4, np.float32)
     k[(1,)](out, dt)
     np.testing.assert_array_equal(out, 1.0)
+
+
+@triton.jit
+def _count_after_barrier(counts_ptr):
+    # A helper holding an op of the GPU dialect (the barrier): inlined like
+    # any helper, not left a call with its tensors in memory.
+    tl.debug_barrier()
+    return tl.atomic_add(counts_ptr + tl.program_id(0), 1, sem="acq_rel")
+
+
+def test_helper_with_a_barrier_is_inlined():
+    from terrazzo.runtime import driver
+    if not driver.extension_available():
+        pytest.skip("terrazzo._C is not built")
+
+    @triton.jit
+    def k(x_ptr, counts_ptr, out_ptr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs) * 2.0)
+        if _count_after_barrier(counts_ptr) == 0:
+            tl.store(out_ptr + offs, tl.load(x_ptr + offs))
+
+    x = np.zeros(128, np.float32)
+    counts = np.zeros(4, np.int32)
+    ptx = k.compile(x, counts, x, BLOCK=128, stage="ptx", target="cuda:90")
+    assert ".func" not in ptx and "call" not in ptx
+    assert "bar.sync" in ptx or "barrier.sync" in ptx
+    assert "atom.acq_rel.gpu.global.add" in ptx

@@ -1,3 +1,4 @@
+#include "dialects/Tile/IR/Inlining.h"
 #include "dialects/Tile/IR/Tile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -8,7 +9,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
-#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -19,30 +19,13 @@ using namespace mlir::tile;
 #define GET_TYPEDEF_CLASSES
 #include "dialects/Tile/IR/TileTypes.cpp.inc"
 
-namespace {
-/// Every tile op may be inlined: kernels call `@jit` helpers that the
-/// pipeline inlines before layouts are assigned.
-struct TileInlinerInterface : public DialectInlinerInterface {
-  using DialectInlinerInterface::DialectInlinerInterface;
-  bool isLegalToInline(Operation *, Operation *, bool) const final {
-    return true;
-  }
-  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
-    return true;
-  }
-  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
-    return true;
-  }
-};
-} // namespace
-
 void TileDialect::initialize() {
   registerTypes();
   addOperations<
 #define GET_OP_LIST
 #include "dialects/Tile/IR/TileOps.cpp.inc"
       >();
-  addInterfaces<TileInlinerInterface>();
+  addInterfaces<InlineEveryOp>();
 }
 
 LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,

@@ -1,3 +1,4 @@
+#include "dialects/Tile/IR/Inlining.h"
 #include "dialects/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -43,7 +44,7 @@ void TileGPUDialect::initialize() {
 #define GET_OP_LIST
 #include "dialects/TileGPU/IR/TileGPUOps.cpp.inc"
       >();
-  addInterfaces<TileGPUOpAsmInterface>();
+  addInterfaces<TileGPUOpAsmInterface, tile::InlineEveryOp>();
 }
 
 void TileGPUDialect::registerTypes() {
