@@ -1,9 +1,10 @@
 // The inliner interface of Terrazzo's dialects. Every op of the tile and
 // tilegpu dialects may be inlined: kernels call `@jit` helpers that the
 // pipeline inlines before layouts are assigned, and a helper may hold ops
-// of either dialect (tl.debug_barrier's tilegpu.barrier). A dialect without this interface keeps any function
-// holding one of its ops a call, whose tensors then cross a function
-// boundary (a PTX .func, its arguments in memory).
+// of either dialect (tl.debug_barrier's tilegpu.barrier). A dialect without
+// this interface keeps any function holding one of its ops a call, whose
+// tensors then cross a function boundary (a PTX .func, its arguments in
+// memory).
 
 #ifndef TERRAZZO_DIALECTS_TILE_IR_INLINING_H
 #define TERRAZZO_DIALECTS_TILE_IR_INLINING_H
