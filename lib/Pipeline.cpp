@@ -49,8 +49,9 @@ OffsetPromotion offsetPromotion() {
 /// TERRAZZO_NARROW_BARRIERS=1 (Python puts it in the kernel cache key):
 /// rows banded by warp in multi-group programs (terrazzo-coalesce's
 /// band-rows) and barriers of a warp or warp group where they suffice
-/// (terrazzo-insert-barriers' narrow). Off by default: not yet measured
-/// to pay, and a form with them hung (bench/RESULTS.md session 36).
+/// (terrazzo-insert-barriers' narrow). Off by default: measured, it gains
+/// nothing on the tutorials' default forms and costs tutorial 09's pointer
+/// persistent GEMM 7% (bench/RESULTS.md session 37).
 bool narrowBarriers() {
   const char *requested = std::getenv("TERRAZZO_NARROW_BARRIERS");
   return requested && std::string(requested) == "1";
