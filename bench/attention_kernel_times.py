@@ -14,69 +14,14 @@ its first kernel, and TFLOP/s from the kernels' time alone and from
 
 Each provider is checked against SDPA first (relative error under 1e-2)."""
 import argparse
-import json
 import os
 import statistics
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from attention_case import AttentionCase  # noqa: E402
+from kernel_trace import kernel_times  # noqa: E402
 from loading import load_tutorial  # noqa: E402
-
-
-def calls_in_trace(events):
-    """[(kernel time, gap before the first kernel, first kernel's name)] in
-    us, one per call, from a chrome trace's events (torch.profiler's
-    export): the kernels between a flush (a fill or memset of over 20 us)
-    and the next, less the last of them, the marker's fill that closes
-    each call."""
-    kernels = sorted((e for e in events
-                      if e.get("ph") == "X" and e.get("cat") in ("kernel", "gpu_memset")),
-                     key=lambda e: e["ts"])
-
-    def is_fill(e):
-        return e.get("cat") == "gpu_memset" or "fill" in e["name"].lower()
-
-    calls, current, after_flush = [], None, None
-
-    def close():
-        if current and is_fill(current[-1]) and len(current) > 1:
-            body = current[:-1]
-            calls.append((sum(k["dur"] for k in body), body[0]["ts"] - after_flush,
-                          body[0]["name"]))
-
-    for e in kernels:
-        if is_fill(e) and e["dur"] > 20:
-            close()
-            after_flush, current = e["ts"] + e["dur"], []
-        elif current is not None:
-            current.append(e)
-    close()
-    return calls
-
-
-def kernel_times(torch, run, calls):
-    """calls_in_trace of a CUDA profile of `calls` calls of `run`, each
-    after an L2 flush (256 MB written) and followed by a one-byte write."""
-    from terrazzo.runtime import driver  # do_bench's flush
-    cache = driver.active.get_empty_cache_for_benchmark()
-    marker = torch.empty(1, dtype=torch.int8, device="cuda")
-    for _ in range(5):
-        run()
-    torch.cuda.synchronize()
-    activities = [torch.profiler.ProfilerActivity.CUDA]
-    with torch.profiler.profile(activities=activities) as prof:
-        for _ in range(calls):
-            driver.active.clear_cache(cache)
-            run()
-            marker.zero_()  # closes the call: its kernels lie between two writes
-        torch.cuda.synchronize()
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "trace.json")
-        prof.export_chrome_trace(path)
-        with open(path) as f:
-            return calls_in_trace(json.load(f)["traceEvents"])
 
 
 def main():
@@ -118,7 +63,7 @@ def main():
                 ms = triton.testing.do_bench(run, warmup=200, rep=100)
                 print(f"{label:30s} {name:9s} {us:9.1f} {gap:7.1f} "
                       f"{case.flops / (us * 1e-6) / 1e12:9.1f} "
-                      f"{case.flops / (ms * 1e-3) / 1e12:9.1f}  {seen[0][2][:60]}", flush=True)
+                      f"{case.flops / (ms * 1e-3) / 1e12:9.1f}  {seen[0].name[:60]}", flush=True)
             case.free()
 
 

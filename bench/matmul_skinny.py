@@ -5,7 +5,7 @@ kernels under Triton, in one run.
 
     PYTHONPATH=<built terrazzo> python3 bench/matmul_skinny.py \\
         [--ms 1 16 64 128] [--nks 4096 8192 16384] [--dtype bfloat16] [--rounds 3] \\
-        [--b-layouts kn nk]
+        [--b-layouts kn nk] [--kernels]
 
 With few rows, C has few tiles (M = 16, N = 8192, 128-column tiles: 64
 tiles for 132 SMs), and each tile walks all of K: most SMs idle and the
@@ -42,6 +42,7 @@ except ImportError:  # the kernels compile without it (the tests do)
     torch = None
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kernel_trace import describe, kernel_times  # noqa: E402
 from loading import load_tutorial  # noqa: E402
 
 # Tutorial 03's K loop, as tutorial 09 keeps it.
@@ -298,6 +299,10 @@ def main(argv=None):
     parser.add_argument("--b-layouts", nargs="*", default=["kn"], choices=["kn", "nk"],
                         help="B stored K x N row-major (kn), or as the transpose of an N x K "
                              "row-major matrix (nk: a torch.nn.Linear weight, C = A W^T)")
+    parser.add_argument("--kernels", action="store_true",
+                        help="also print each provider's kernels as the CUDA profiler sees "
+                             "them (time, grid, block, registers, shared memory, name): "
+                             "cuBLAS's choices beside the tuned configurations")
     args = parser.parse_args(argv)
     dtype = getattr(torch, args.dtype)
     providers = {"terrazzo": SkinnyMatmul(), "terrazzo tma": SkinnyMatmul(tma=True),
@@ -325,6 +330,11 @@ def main(argv=None):
                 a, b, _ = inputs[name]
                 times[name].append(triton.testing.do_bench(
                     lambda: fn(a, b), warmup=25, rep=100, return_mode="median"))
+        if args.kernels:
+            for name, fn in providers.items():
+                a, b, _ = inputs[name]
+                for line in describe(kernel_times(torch, lambda: fn(a, b), 20)):
+                    print(f"{layout} M={m} N=K={nk} {name}: {line}", flush=True)
         base = statistics.median(times["torch"])
         for name, fn in providers.items():
             ms = statistics.median(times[name])

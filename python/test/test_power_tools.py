@@ -1,4 +1,4 @@
-"""bench/power_trace.py and bench/attention_kernel_times.py without a GPU:
+"""bench/power_trace.py and bench/kernel_trace.py without a GPU:
 nvidia-smi's lines parsed (and the malformed ones left out), a run's
 chunks joined with the samples taken during them, and a profile's trace
 split into calls, on inputs whose answers are known."""
@@ -34,7 +34,7 @@ def power():
 
 @pytest.fixture(scope="module")
 def kernel_times():
-    return load("attention_kernel_times")
+    return load("kernel_trace")
 
 
 def test_samples_parsed(power, tmp_path):
@@ -88,14 +88,15 @@ def test_no_samples_at_all(power):
     assert fields[2] == "1.000" and math.isnan(float(fields[4]))
 
 
-def kernel(name, ts, dur, cat="kernel"):
-    return {"ph": "X", "cat": cat, "name": name, "ts": ts, "dur": dur}
+def kernel(name, ts, dur, cat="kernel", **args):
+    return {"ph": "X", "cat": cat, "name": name, "ts": ts, "dur": dur, "args": args}
 
 
 def test_trace_split_into_calls(kernel_times):
     events = [
         kernel("vectorized_elementwise_kernel<FillFunctor<int>>", 0.0, 80.0),  # flush
-        kernel("_attn_fwd", 82.0, 50.0),
+        kernel("_attn_fwd", 82.0, 50.0, grid=[16, 128, 1], block=[384, 1, 1],
+               **{"registers per thread": 168, "shared memory": 230400}),
         kernel("vectorized_elementwise_kernel<FillFunctor<signed char>>", 133.0, 1.0),
         {"ph": "X", "cat": "cpu_op", "name": "aten::zero_", "ts": 140.0, "dur": 5.0},
         kernel("vectorized_elementwise_kernel<FillFunctor<int>>", 200.0, 80.0),
@@ -104,7 +105,26 @@ def test_trace_split_into_calls(kernel_times):
         kernel("vectorized_elementwise_kernel<FillFunctor<signed char>>", 325.0, 1.0),
     ]
     calls = kernel_times.calls_in_trace(list(reversed(events)))  # any order
-    assert calls == [(50.0, 2.0, "_attn_fwd"), (41.5, 1.5, "Memset (Device)")]
+    assert [call[:3] for call in calls] == [(50.0, 2.0, "_attn_fwd"),
+                                            (41.5, 1.5, "Memset (Device)")]
+    # Each call's kernels, with the launch shapes the trace gives.
+    assert calls[0].kernels == [("_attn_fwd", 50.0, (16, 128, 1), (384, 1, 1), 168, 230400)]
+    assert [k.name for k in calls[1].kernels] == ["Memset (Device)", "cudnn_sdpa"]
+    assert calls[1].kernels[1].grid is None and calls[1].kernels[1].registers is None
+
+
+def test_kernels_described(kernel_times):
+    # One line per kernel of a call, its time the median over the calls.
+    calls = [kernel_times.Call(t + 1.0, 2.0, "gemm", [
+        kernel_times.Kernel("gemm", t, (132, 1, 1), (384, 1, 1), 168, 200000),
+        kernel_times.Kernel("reduce", 1.0, (8, 1, 1), (128, 1, 1), 32, 0)])
+        for t in (40.0, 44.0, 41.0)]
+    lines = kernel_times.describe(calls)
+    assert len(lines) == 2
+    assert lines[0].split()[0] == "41.0" and "grid (132, 1, 1)" in lines[0]
+    assert "168 registers" in lines[0] and lines[0].endswith("gemm")
+    assert lines[1].split()[0] == "1.0" and lines[1].endswith("reduce")
+    assert kernel_times.describe([]) == ["no kernels found in the profile"]
 
 
 def test_trace_without_a_closing_marker(kernel_times):
