@@ -116,10 +116,11 @@ def TerrazzoInsertBarriers
     (another fence, or a wgmma whose lowering fences its operands) with
     only generic shared-memory accesses, mbarrier inits and invals, views
     and ops without memory effects in between.
-    With `narrow` (off by default: a program of warp groups taking turns
-    hung with it at D=128, bench/RESULTS.md session 36, so such programs
-    keep the program's barriers), a barrier reaches only as far as the
-    conflicting accesses' threads. A
+    With `narrow` (off in the compiler's pipeline: it gained nothing on an
+    H200, bench/RESULTS.md session 37), a barrier reaches only as far as
+    the conflicting accesses' threads, except in a function whose warp
+    groups take turns, which keeps the program's barriers (a form that
+    narrowed those hung at D=128, session 36). A
     `local_alloc` with a value, a `local_store` or a `local_load` is made,
     row by row of its buffer, by the warps its layout gives each row, and
     a `warp_group_dot`'s A in shared memory by the warp group whose

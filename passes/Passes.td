@@ -204,8 +204,9 @@ def TerrazzoCoalesce : Pass<"terrazzo-coalesce", "::mlir::ModuleOp"> {
     them), which leaves the accesses to global memory as they were and
     lets the shared memory such a tensor goes through be ordered by a
     barrier of a warp or warp group (terrazzo-insert-barriers' `narrow`;
-    both off by default until measured on a GPU: bench/RESULTS.md session
-    36). Operands are converted
+    both off in the compiler's pipeline: they gained nothing on an H200,
+    and band-rows made tutorial 09's pointer persistent GEMM 7% slower,
+    bench/RESULTS.md session 37). Operands are converted
     to that layout and the result back with
     `tilegpu.convert_layout`; terrazzo-remove-layout-conversions then moves
     the rest of the computation to where it needs no conversion.

@@ -400,7 +400,8 @@ def test_check_on_the_gpu(tutorial, capsys):
     tutorial.check_gpu()
     assert "The results match." in capsys.readouterr().out
 
-# TERRAZZO_NARROW_BARRIERS=1 (off by default, bench/RESULTS.md session 36):
+# TERRAZZO_NARROW_BARRIERS=1 (off by default: no gain measured, bench/RESULTS.md
+# session 37):
 # rows banded by warp in programs of several warp groups and barriers of a
 # warp or warp group where only their threads' accesses conflict. Compiled
 # for sm_90 without a GPU: the warp-specialized D=64 forward takes Q to its
@@ -422,6 +423,10 @@ def narrow_forward_ptx(t, head_dim, persistent):
     return t._attn_fwd.compile(q, q, q, 0.125, lse, q, *s, *s, *s, *s, 2, n, HEAD_DIM=head_dim,
                                CAUSAL=False, EVEN_N=True, FLAT_KV=True, **cfg, stage="ptx",
                                target="cuda:90")
+
+
+def barrier_lines(ptx):
+    return [line.strip() for line in ptx.splitlines() if "bar.sync" in line or "bar.warp" in line]
 
 
 def consumer_part(ptx):
@@ -446,6 +451,4 @@ def test_turns_keep_the_programs_barriers(tutorial, monkeypatch):
     assert "bar.sync 1, 256;" in plain  # the warp groups take turns
     monkeypatch.setenv("TERRAZZO_NARROW_BARRIERS", "1")
     narrow = narrow_forward_ptx(tutorial, 128, persistent=True)
-    barriers = [line.strip() for line in narrow.splitlines() if "bar.sync" in line or "bar.warp" in line]
-    assert barriers == [line.strip() for line in plain.splitlines()
-                        if "bar.sync" in line or "bar.warp" in line]
+    assert barrier_lines(narrow) == barrier_lines(plain)
