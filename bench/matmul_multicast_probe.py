@@ -33,6 +33,12 @@ torch.matmul before it is timed.
 
     python3 bench/matmul_multicast_probe.py --sizes 4096 8192 --dtypes float16 bfloat16 --rounds 3
 
+With `--skinny M [--skinny-ring BLOCK_SIZE_K STAGES]` the probe patches
+bench/matmul_skinny.py's splitk_tma_kernel instead (128 x 64 blocks of C,
+a producer warp group): A is the same for every program, and the pair's
+A copies are multicast (see `skinny`). On the H200 it did not pay
+either (RESULTS.md session 38).
+
 Per case: cuBLAS, the kernel as compiled (clusters of one), with --plain
 the kernel as compiled in other configurations, and the patched forms, interleaved rounds of do_bench medians (L2 flushed), TFLOP/s.
 """
@@ -64,9 +70,15 @@ CLUSTER_FORMS = ("launch", "cluster", "coupled", "multicast")
 FORMS = CLUSTER_FORMS + ("producer-warp",)
 
 
-def patch_ptx(ptx: str, form: str = "multicast", consumer_warps: int = 8) -> str:
+def patch_ptx(ptx: str, form: str = "multicast", consumer_warps: int = 8, k_shift: int = 6,
+              halves: bool = False, tensor_map: str = None, k_index: int = 1) -> str:
     """`form` (FORMS) of the tma-ws kernel's PTX (see the module's
-    docstring); raises if the PTX does not have the expected shape."""
+    docstring): the multicast operand is the one whose copies of a K step
+    are a group of consecutive copies (or those through the `tensor_map`
+    register, or the first copy's: "first"), those of K step k issued by the program of rank k % 2
+    (`k_shift`: log2 of BLOCK_SIZE_K; `k_index`: K's place in the copy's
+    coordinates), or with `halves` the group's i-th copy by the program of
+    rank i % 2. Raises if the PTX does not have the expected shape."""
     if form == "producer-warp":
         ptx, n = re.subn(r"(\tsetmaxnreg\.dec\.sync\.aligned\.u32 \t\d+;\n)(\t@%p\d+ bra \t(\$L__BB\d+_\d+);\n)",
                          lambda m: (m.group(1) + "\t{\n\t.reg .b32 tzw;\n\t.reg .pred tzidle;\n"
@@ -84,7 +96,8 @@ def patch_ptx(ptx: str, form: str = "multicast", consumer_warps: int = 8) -> str
     ptx, n = re.subn(r"\n\tret;\n", "\n" + CLUSTER_BARRIER + "\tret;\n", ptx)
     assert n == 1, "expected one exit"
     # 2. The block barrier after the initialisation becomes a cluster barrier.
-    ptx, n = re.subn(r"(fence\.mbarrier_init\.release\.cluster;\n\$L__BB\d+_\d+:\n)\tbar\.sync \t0;\n",
+    ptx, n = re.subn(r"(fence\.mbarrier_init\.release\.cluster;\n\$L__BB\d+_\d+:\n"
+                     r"(?:\t(?!bar\.sync)[^\n]*\n)*?)\tbar\.sync \t0;\n",
                      lambda m: m.group(1) + CLUSTER_BARRIER, ptx, count=1)
     assert n == 1, "no barrier after the mbarriers' initialisation"
     if level < 1:
@@ -112,48 +125,51 @@ def patch_ptx(ptx: str, form: str = "multicast", consumer_warps: int = 8) -> str
         return ptx
     # 4. B's copies: the group of consecutive copies through one map.
     lines = ptx.split("\n")
+    if tensor_map == "first":
+        tensor_map = re.search(r"\[(%rd\d+), \{", next(x for x in lines if COPY in x)).group(1)
     groups, run = [], []
     for i, line in enumerate(lines):
-        if COPY in line:
+        if COPY in line and (tensor_map is None or f"[{tensor_map}, {{" in line):
             run.append(i)
         else:
-            if len(run) > 1:
+            if len(run) > (0 if tensor_map else 1):
                 groups.append(run)
             run = []
-    assert len(groups) == 1, groups
-    (group,) = groups
-    k_coord = re.search(r"\{(%r\d+), (%r\d+)\}", lines[group[0]]).group(2)
-    shift = 6  # BLOCK_SIZE_K = 64
-    head = ("\t{\n\t.reg .b32 tzk, tzrank;\n\t.reg .pred tzmine;\n\t.reg .b16 tzmask;\n"
-            f"\tshr.u32 tzk, {k_coord}, {shift};\n\tand.b32 tzk, tzk, 1;\n"
-            "\tmov.u32 tzrank, %cluster_ctarank;\n\tsetp.eq.u32 tzmine, tzk, tzrank;\n"
-            "\tmov.b16 tzmask, 3;")
-    for i in group:
-        line = lines[i].strip()
-        assert line.endswith(";")
-        lines[i] = "\t@tzmine " + line[:-1].replace(COPY, COPY + ".multicast::cluster") + ", tzmask;"
-    lines[group[0]] = head + "\n" + lines[group[0]]
-    lines[group[-1]] = lines[group[-1]] + "\n\t}"
+    assert len(groups) == 1 or tensor_map and not halves, groups
+    for group in groups:
+        multicast_group(lines, group, halves, k_index, k_shift)
     return "\n".join(lines)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[4096, 8192])
-    parser.add_argument("--dtypes", nargs="+", default=["float16", "bfloat16"])
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--grids", type=int, nargs="+", default=None,
-                        help="programs to launch (even; default: the SM count)")
-    parser.add_argument("--forms", nargs="*", choices=FORMS, default=list(CLUSTER_FORMS))
-    parser.add_argument("--dump", help="write each form's PTX to DUMP-<form>.ptx")
-    parser.add_argument("--plain", nargs="*", default=[], metavar="M,N,K,STAGES,WARPS,SUBTILE,WS",
-                        help="also the kernel as compiled with these configurations (0 or 1 for "
-                             "EPILOGUE_SUBTILE and WARP_SPECIALIZE), to compare block shapes")
-    args = parser.parse_args()
+def multicast_group(lines, group, halves, k_index, k_shift):
+    """The copies lines[group] (consecutive, of one K step) multicast, each
+    issued by one program of the cluster (see `patch_ptx`)."""
+    if halves:
+        assert len(group) % 2 == 0, group
+        head = ("\t{\n\t.reg .b32 tzrank;\n\t.reg .pred tzmine, tzother;\n\t.reg .b16 tzmask;\n"
+                "\tmov.u32 tzrank, %cluster_ctarank;\n\tsetp.eq.u32 tzmine, tzrank, 0;\n"
+                "\tnot.pred tzother, tzmine;\n\tmov.b16 tzmask, 3;")
+    else:
+        k_coord = re.search(r"\{(%r\d+), (%r\d+)\}", lines[group[0]]).group(1 + k_index)
+        head = ("\t{\n\t.reg .b32 tzk, tzrank;\n\t.reg .pred tzmine;\n\t.reg .b16 tzmask;\n"
+                f"\tshr.u32 tzk, {k_coord}, {k_shift};\n\tand.b32 tzk, tzk, 1;\n"
+                "\tmov.u32 tzrank, %cluster_ctarank;\n\tsetp.eq.u32 tzmine, tzk, tzrank;\n"
+                "\tmov.b16 tzmask, 3;")
+    for n, i in enumerate(group):
+        line = lines[i].strip()
+        assert line.endswith(";")
+        guard = "tzother" if halves and n % 2 else "tzmine"
+        lines[i] = (f"\t@{guard} " + line[:-1].replace(COPY, COPY + ".multicast::cluster")
+                    + ", tzmask;")
+    lines[group[0]] = head + "\n" + lines[group[0]]
+    lines[group[-1]] = lines[group[-1]] + "\n\t}"
 
-    import torch
-    import triton.testing
-    from loading import load_tutorial
+
+def install_hooks(dump=None):
+    """Makes every kernel function with a `_probe_form` attribute (FORMS)
+    compile to its patched PTX (`patch_ptx` with the function's
+    `_probe_patch` keywords, if any), assembled by ptxas and launched as
+    clusters of `_probe_cluster` (default (2, 1, 1)) programs."""
     from terrazzo.runtime import jit as J
 
     patched_binaries = {}
@@ -164,9 +180,9 @@ def main():
         form = getattr(self, "_probe_form", None)
         if form is None:
             return binary, meta, cached
-        ptx = patch_ptx(self._stage_for_key(key, "ptx"), form)
-        if args.dump:
-            open(f"{args.dump}-{form}.ptx", "w").write(ptx)
+        ptx = patch_ptx(self._stage_for_key(key, "ptx"), form, **getattr(self, "_probe_patch", {}))
+        if dump:
+            open(f"{dump}-{form}.ptx", "w").write(ptx)
         folder = tempfile.mkdtemp()
         open(f"{folder}/k.ptx", "w").write(ptx)
         run = subprocess.run(["ptxas", "-arch=sm_90a", "-o", f"{folder}/k.cubin", f"{folder}/k.ptx"],
@@ -176,7 +192,8 @@ def main():
             print(f"# ptxas: {run.stderr.strip()}", file=sys.stderr)
         binary = open(f"{folder}/k.cubin", "rb").read()
         # By identity ("launch" is the same code), with the cluster shape.
-        patched_binaries[id(binary)] = (binary, (2, 1, 1) if form in CLUSTER_FORMS else (1, 1, 1))
+        cluster = getattr(self, "_probe_cluster", (2, 1, 1))
+        patched_binaries[id(binary)] = (binary, cluster if form in CLUSTER_FORMS else (1, 1, 1))
         return binary, meta, False
 
     make_kernel = J._make_kernel
@@ -191,6 +208,101 @@ def main():
 
     J.JITFunction._binary_for_key = binary_for_key
     J._make_kernel = make
+
+
+def skinny(args):
+    """A x B with M = args.skinny rows (bench/matmul_skinny.py's
+    splitk_tma_kernel, one program per 128 x 64 tile of C, K steps and
+    stages `args.skinny_ring`, a producer warp group and two consumer
+    groups), programs (0, 2c) and (0, 2c + 1) as a cluster of two, whose A
+    blocks are the same: with 128-deep K steps A's two 64-column copies of
+    each step, one by each program, multicast to both; with 64-deep steps
+    step k's by the program of rank k % 2."""
+    import torch
+    import triton.testing
+    import matmul_skinny
+
+    bk, stages = args.skinny_ring
+    config = dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=64, BLOCK_SIZE_K=bk, SPLIT_K=1, B_NK=False,
+                  WARP_SPECIALIZE=True, num_stages=stages, num_warps=8)
+    kernels = {"tma-ws": matmul_skinny.splitk_tma_kernel}
+    for form in args.forms:
+        kernels[form] = load_tutorial_free_copy(matmul_skinny)
+        kernels[form]._probe_form = form
+        # 128-deep K steps: A's two copies, one by each program; 64-deep:
+        # A's copy of step k by the program of rank k % 2.
+        kernels[form]._probe_patch = dict(halves=True) if bk == 128 else dict(
+            tensor_map="first", k_index=0, k_shift=bk.bit_length() - 1)
+        kernels[form]._probe_cluster = (1, 2, 1)
+    print(f"# {torch.cuda.get_device_name()}; median us of {args.rounds} rounds of do_bench "
+          "medians (L2 flushed)")
+    print("| M | N = K | dtype | cuBLAS | " + " | ".join(kernels) + " |")
+    print("|---:|---:|---|" + "---:|" * (len(kernels) + 1))
+    for size in args.sizes:
+        for dtype_name in args.dtypes:
+            dtype = getattr(torch, dtype_name)
+            M, N, K = args.skinny, size, size
+            a = torch.randn((M, K), device="cuda", dtype=dtype)
+            b = torch.randn((K, N), device="cuda", dtype=dtype)
+            want = a.double() @ b.double()
+
+            def launcher(kernel):
+                def run():
+                    c = torch.empty((M, N), device="cuda", dtype=dtype)
+                    kernel[(1, N // 64, 1)](a, b, c, c, M, N, K, **config)
+                    return c
+                return run
+            providers = {"cuBLAS": lambda: torch.matmul(a, b)}
+            providers.update((name, launcher(k)) for name, k in kernels.items())
+            for name, fn in providers.items():
+                got = fn().double()
+                err = ((got - want).norm() / want.norm()).item()
+                assert err < 1e-2, f"{name}: relative error {err:.2e}"
+            times = {name: [] for name in providers}
+            for _ in range(args.rounds):
+                for name, fn in providers.items():
+                    times[name].append(triton.testing.do_bench(fn) * 1e3)
+            us = {name: statistics.median(t) for name, t in times.items()}
+            cells = " | ".join(f"{us[name]:.1f} ({us['cuBLAS'] / us[name]:.3f})"
+                               for name in providers if name != "cuBLAS")
+            print(f"| {M} | {size} | {dtype_name} | {us['cuBLAS']:.1f} | {cells} |", flush=True)
+
+
+def load_tutorial_free_copy(module):
+    """A fresh kernel function of `module`'s splitk_tma_kernel (its own
+    compiled binaries), from a new import of the module's file."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(f"probe_{id(object())}", module.__file__)
+    copy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(copy)
+    return copy.splitk_tma_kernel
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[4096, 8192])
+    parser.add_argument("--dtypes", nargs="+", default=["float16", "bfloat16"])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--grids", type=int, nargs="+", default=None,
+                        help="programs to launch (even; default: the SM count)")
+    parser.add_argument("--forms", nargs="*", choices=FORMS, default=list(CLUSTER_FORMS))
+    parser.add_argument("--dump", help="write each form's PTX to DUMP-<form>.ptx")
+    parser.add_argument("--plain", nargs="*", default=[], metavar="M,N,K,STAGES,WARPS,SUBTILE,WS",
+                        help="also the kernel as compiled with these configurations (0 or 1 for "
+                             "EPILOGUE_SUBTILE and WARP_SPECIALIZE), to compare block shapes")
+    parser.add_argument("--skinny", type=int, metavar="M",
+                        help="instead, a skinny product of M rows (at most 128) against N = K = "
+                             "--sizes, A multicast (see skinny())")
+    parser.add_argument("--skinny-ring", type=int, nargs=2, default=[128, 4],
+                        metavar=("BLOCK_SIZE_K", "STAGES"))
+    args = parser.parse_args()
+
+    install_hooks(args.dump)
+    if args.skinny:
+        return skinny(args)
+    import torch
+    import triton.testing
+    from loading import load_tutorial
 
     plain = load_tutorial("09-persistent-matmul.py").matmul_tma_persistent_kernel
     patched = {}

@@ -28,6 +28,7 @@ row-major N x K matrix, the layout of a torch.nn.Linear weight (C = A W^T).
 """
 
 import argparse
+import itertools
 import statistics
 import sys
 
@@ -149,8 +150,14 @@ def splitk_tma_kernel(a_ptr, b_ptr, c_ptr, partial_ptr, M, N, K,
 
 
 # Shared memory a configuration's ring may take (of the H100's 227 KiB per
-# program, leaving room for the compiler's own scratch).
+# program, leaving room for the compiler's own scratch): the pointer
+# kernel's and a warp-specialized one's, and the tensor-descriptor
+# kernel's without a producer warp group, whose epilogue reuses the ring
+# (a producer's ring lives as long as the kernel). Deeper rings won at
+# M = 128 on the H200 (bench/matmul_skinny_sweep.py --tma, RESULTS.md
+# session 38).
 RING_BYTES = 200 * 1024
+TMA_RING_BYTES = 220 * 1024
 
 
 def block_m(M):
@@ -158,10 +165,20 @@ def block_m(M):
     return 16 if M <= 16 else 32 if M <= 32 else 64 if M <= 64 else 128
 
 
-def deepest_ring(bm, bn, bk):
-    """The stages (up to 6) of bm x bk and bk x bn 16-bit blocks that fit in
-    RING_BYTES."""
-    return min(6, RING_BYTES // ((bm * bk + bk * bn) * 2))
+def block_ms(M):
+    """The M blocks tried for M rows: `block_m(M)`, and where that is 128,
+    also 64: two programs per column of C, whose B blocks are the same
+    (read from memory once, then from L2) and whose A blocks are half as
+    many bytes per program (on the H200, 64 x 128 blocks beat 128 x 64 at
+    M = 128: RESULTS.md session 38)."""
+    bm = block_m(M)
+    return (bm, 64) if bm == 128 else (bm,)
+
+
+def deepest_ring(bm, bn, bk, ring_bytes=RING_BYTES, most=6):
+    """The stages (up to `most`) of bm x bk and bk x bn 16-bit blocks that
+    fit in `ring_bytes`."""
+    return min(most, ring_bytes // ((bm * bk + bk * bn) * 2))
 
 
 def candidates(M):
@@ -169,7 +186,7 @@ def candidates(M):
     num_warps) tried for M rows: `block_m(M)` rows, N blocks of 64 or 128
     columns, SPLIT_K from 1 to 8 at a few stages; then, without split-K,
     rings as deep as RING_BYTES allows (`deepest_ring`) of 64- and 128-deep
-    K blocks. With so
+    K blocks (for 128 rows also in 64-row blocks, `block_ms`). With so
     few rows B's stream from memory bounds the product, and the deep rings
     keep more of it in flight (on the H100 they win at M = 64 and 128, N =
     K = 8192: bench/RESULTS.md)."""
@@ -178,30 +195,30 @@ def candidates(M):
     warps = 8 if bm == 128 else 4
     configs = [(bm, bn, bk, split, 4 if bm < 128 else 3, warps)
                for bn in (64, 128) for split in (1, 2, 4, 8)]
-    for bn in (64, 128):
-        for deep_bk in (64, 128):
-            stages = deepest_ring(bm, bn, deep_bk)
-            for deep_warps in ((4, 8) if bm == 128 else (4,)):
-                config = (bm, bn, deep_bk, 1, stages, deep_warps)
-                if config not in configs:
-                    configs.append(config)
+    for m, bn, deep_bk in itertools.product(block_ms(M), (64, 128), (64, 128)):
+        stages = deepest_ring(m, bn, deep_bk)
+        for deep_warps in ((4, 8) if m == 128 else (4,)):
+            config = (m, bn, deep_bk, 1, stages, deep_warps)
+            if config not in configs:
+                configs.append(config)
     return configs
 
 
 def tma_candidates(M):
     """Configurations of splitk_tma_kernel for M rows: (BLOCK_SIZE_M,
     BLOCK_SIZE_N, BLOCK_SIZE_K, SPLIT_K, num_stages, num_warps,
-    WARP_SPECIALIZE): `block_m(M)` rows, 64 or 128 columns and K steps,
-    SPLIT_K 1 or 2, rings as deep as RING_BYTES allows (`deepest_ring`), and
-    a producer warp group where the product is on wgmma (64 rows and more)."""
-    bm = block_m(M)
+    WARP_SPECIALIZE): `block_ms(M)` rows, 64 or 128 columns and K steps,
+    SPLIT_K 1 or 2, rings as deep as TMA_RING_BYTES allows (`deepest_ring`,
+    up to 12 stages), and a producer warp group where the product is on
+    wgmma (64 rows and more) with a ring of RING_BYTES."""
     configs = []
-    for bn in (64, 128):
-        for bk in (64, 128):
-            stages = deepest_ring(bm, bn, bk)
-            for split in (1, 2):
-                for ws in ((False, True) if bm >= 64 else (False,)):
-                    configs.append((bm, bn, bk, split, stages, 8 if bm == 128 else 4, ws))
+    for bm, bn, bk, split in itertools.product(block_ms(M), (64, 128), (64, 128), (1, 2)):
+        warps = 8 if bm == 128 else 4
+        configs.append((bm, bn, bk, split, deepest_ring(bm, bn, bk, TMA_RING_BYTES, 12), warps,
+                        False))
+        if bm >= 64:
+            configs.append((bm, bn, bk, split, deepest_ring(bm, bn, bk, RING_BYTES, 12), warps,
+                            True))
     return configs
 
 

@@ -2,13 +2,18 @@
 for M rows against an 8192 x 8192 bfloat16 B, timed on the GPU: the sweep
 behind `candidates` (bench/RESULTS.md, session 17).
 
-    PYTHONPATH=<built terrazzo> python3 bench/matmul_skinny_sweep.py [M ...]
+    PYTHONPATH=<built terrazzo> python3 bench/matmul_skinny_sweep.py [--tma] [M ...]
+
+With --tma, the tensor-descriptor kernel's instead (`tma_candidates`):
+64 to 256 columns, 64 or 128 deep K blocks, SPLIT_K 1 or 2, 2 to 12
+stages within 220 KiB of ring, a producer warp group or not; at M = 128
+also 64-row blocks, and 128-row blocks on one warp group.
 
 Configurations (BLOCK_SIZE_M fixed by M as in `candidates`): 32 to 256
 columns, 64 to 256 deep K blocks, SPLIT_K 1 to 4, 3 to 6 stages within
 220 KiB of ring, 4 or 8 warps. Each is checked against a float64 product
 (relative Frobenius error < 1e-2), then timed (do_bench median, L2 flushed);
-the best eight are printed beside torch.matmul.
+the best twelve are printed beside torch.matmul.
 """
 
 import itertools
@@ -24,21 +29,35 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import matmul_skinny  # noqa: E402
 
 
-def sweep(M, N=8192, K=8192):
-    runner = matmul_skinny.SkinnyMatmul()
+def configurations(M, tma):
+    """(BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, SPLIT_K, num_stages,
+    num_warps[, WARP_SPECIALIZE]) swept for M rows."""
+    bm = matmul_skinny.block_m(M)
+    if tma:
+        # At 128 rows also two programs of 64 (B read twice, from L2 the
+        # second time), and one warp group for 128 rows.
+        return [(m, bn, bk, split, stages, warps, ws)
+                for m, bn, bk, split, stages, warps, ws in itertools.product(
+                    (bm, 64) if bm == 128 else (bm,), (64, 128, 256), (64, 128), (1, 2),
+                    range(2, 13), (4, 8), (False, True))
+                if (m * bk + bk * bn) * 2 * stages <= 220 * 1024 and (m >= 64 or not ws)
+                and (warps == 4 or m == 128)]
+    return [(bm, bn, bk, split, stages, warps)
+            for bn, bk, split, stages, warps in itertools.product(
+                (32, 64, 128, 256), (64, 128, 256), (1, 2, 3, 4), (3, 4, 5, 6), (4, 8))
+            if (bm * bk + bk * bn) * 2 * stages <= 220 * 1024
+            and not (bm == 128 and warps == 4 and bn >= 256)]
+
+
+def sweep(M, N=8192, K=8192, tma=False):
+    runner = matmul_skinny.SkinnyMatmul(tma=tma)
     a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
     b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16)
     want = a.double() @ b.double()
-    bm = matmul_skinny.block_m(M)
     base = triton.testing.do_bench(lambda: torch.matmul(a, b), warmup=10, rep=50,
                                    return_mode="median")
     timed, start = [], time.time()
-    for bn, bk, split, stages, warps in itertools.product((32, 64, 128, 256), (64, 128, 256),
-                                                          (1, 2, 3, 4), (3, 4, 5, 6), (4, 8)):
-        if (bm * bk + bk * bn) * 2 * stages > 220 * 1024 or (bm == 128 and warps == 4 and
-                                                              bn >= 256):
-            continue
-        config = (bm, bn, bk, split, stages, warps)
+    for config in configurations(M, tma):
         try:
             err = ((runner.run(a, b, config).double() - want).norm() / want.norm()).item()
         except Exception as error:  # a configuration the compiler refuses
@@ -52,10 +71,11 @@ def sweep(M, N=8192, K=8192):
     timed.sort()
     print(f"M={M}: torch {base * 1e3:.1f} us; {len(timed)} configurations in "
           f"{time.time() - start:.0f} s; the best:")
-    for ms, config in timed[:8]:
+    for ms, config in timed[:12]:
         print(f"   {ms * 1e3:.1f} us ({base / ms:.3f} x torch) {config}")
 
 
 if __name__ == "__main__":
-    for m in [int(x) for x in sys.argv[1:]] or [16, 64, 128]:
-        sweep(m)
+    tma = "--tma" in sys.argv[1:]
+    for m in [int(x) for x in sys.argv[1:] if x != "--tma"] or [16, 64, 128]:
+        sweep(m, tma=tma)

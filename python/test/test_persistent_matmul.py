@@ -488,11 +488,12 @@ def test_split_k_tma_ptx(skinny, m, b_nk):
         assert ("mma.sync.aligned" if m == 16 else "wgmma.mma_async") in ptx
         assert ws or "setmaxnreg" not in ptx
         specialized += "setmaxnreg" in ptx
-        # One configuration spills one register: the launcher's tensor maps
-        # of A and B are two 64-bit addresses held across the K loop where
-        # maps built in global scratch were one (ptxas picks 96 registers
-        # and spills where it used 98 before).
-        one_register = m == 16 and (bn, bk, stages) == (64, 128, 6) and not b_nk
+        # One block shape spills one register (at 6 stages before session
+        # 38's deeper rings, at 11 now): the launcher's tensor maps of A and
+        # B are two 64-bit addresses held across the K loop where maps
+        # built in global scratch were one (ptxas picks 96 registers and
+        # spills where it used 98 before).
+        one_register = m == 16 and (bn, bk) == (64, 128) and not b_nk
         assert_no_spills(ptx, allowed_bytes=4 if one_register else 0)
     assert specialized >= (6 if m >= 64 else 0)
 
