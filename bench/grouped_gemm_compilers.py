@@ -6,7 +6,7 @@ comes from (bench/RESULTS.md, session 18).
 
     PYTHONPATH=<built terrazzo> python3 bench/grouped_gemm_compilers.py [--rounds 3] [--dtype float16]
         [--configs 0 1] [--lists mixed 4096^3] [--tutorial OTHER.py ...]
-        [--group-size-m 1 8] [--reference] [--tma]
+        [--group-size-m 1 8] [--reference] [--tma] [--kernels]
 
 `--tutorial` adds other versions of tutorial 08 (e.g. `git show
 REV:tutorials/08-grouped-gemm.py > old.py`), measured in the same rounds
@@ -17,7 +17,9 @@ terrazzo<config>-g<G>. `--reference` adds tutorial 09's
 persistent pointer kernel (its first configuration, GROUP_SIZE_M 8) on the
 lists of one problem: the same K loop without the grouped kernel's lookups.
 `--tma` adds the tutorial's TMA form (grouped_matmul_tma_kernel), named
-terrazzo-tma<config> and triton-tma<config>.
+terrazzo-tma<config> and triton-tma<config>. `--kernels` also prints each
+provider's kernels as the CUDA profiler sees them (time, grid, block,
+registers, shared memory, name; bench/kernel_trace.py).
 
 Each provider is checked against float64 products first (relative error
 below 1e-2); then the rounds interleave them (`do_bench` medians, L2
@@ -33,6 +35,7 @@ import torch
 import terrazzo as triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kernel_trace import describe, kernel_times  # noqa: E402
 from loading import load_module, load_tutorial  # noqa: E402
 
 t08 = load_tutorial("08-grouped-gemm.py")
@@ -53,6 +56,7 @@ def main():
     parser.add_argument("--group-size-m", type=int, nargs="+", default=[None])
     parser.add_argument("--reference", action="store_true")
     parser.add_argument("--tma", action="store_true")
+    parser.add_argument("--kernels", action="store_true")
     args = parser.parse_args()
     dtype = getattr(torch, args.dtype)
     versions = {"": t08}
@@ -99,6 +103,10 @@ def main():
                                                            return_mode="median"))
         print(label, "  ".join(f"{name} {flops / statistics.median(t) / 1e9:.1f}"
                                for name, t in times.items()), flush=True)
+        if args.kernels:
+            for name, fn in providers.items():
+                for line in describe(kernel_times(torch, fn, 20)):
+                    print(f"{label} {name}: {line}", flush=True)
     print("configurations:", [(c.kwargs, c.num_stages, c.num_warps)
                               for c in t08.grouped_configs()])
 

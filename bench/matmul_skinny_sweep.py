@@ -7,7 +7,8 @@ behind `candidates` (bench/RESULTS.md, session 17).
 With --tma, the tensor-descriptor kernel's instead (`tma_candidates`):
 64 to 256 columns, 64 or 128 deep K blocks, SPLIT_K 1 or 2, 2 to 12
 stages within 220 KiB of ring, a producer warp group or not; at M = 128
-also 64-row blocks, and 128-row blocks on one warp group.
+also 64-row blocks, and 128-row blocks on one warp group; below 64 rows
+also the transposed product (SWAP_AB).
 
 Configurations (BLOCK_SIZE_M fixed by M as in `candidates`): 32 to 256
 columns, 64 to 256 deep K blocks, SPLIT_K 1 to 4, 3 to 6 stages within
@@ -31,17 +32,17 @@ import matmul_skinny  # noqa: E402
 
 def configurations(M, tma):
     """(BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, SPLIT_K, num_stages,
-    num_warps[, WARP_SPECIALIZE]) swept for M rows."""
+    num_warps[, WARP_SPECIALIZE, SWAP_AB]) swept for M rows."""
     bm = matmul_skinny.block_m(M)
     if tma:
         # At 128 rows also two programs of 64 (B read twice, from L2 the
         # second time), and one warp group for 128 rows.
-        return [(m, bn, bk, split, stages, warps, ws)
-                for m, bn, bk, split, stages, warps, ws in itertools.product(
+        return [(m, bn, bk, split, stages, warps, ws, swap)
+                for m, bn, bk, split, stages, warps, ws, swap in itertools.product(
                     (bm, 64) if bm == 128 else (bm,), (64, 128, 256), (64, 128), (1, 2),
-                    range(2, 13), (4, 8), (False, True))
-                if (m * bk + bk * bn) * 2 * stages <= 220 * 1024 and (m >= 64 or not ws)
-                and (warps == 4 or m == 128)]
+                    range(2, 13), (4, 8), (False, True), (False, True))
+                if (m * bk + bk * bn) * 2 * stages <= 220 * 1024 and (m >= 64 or not ws or swap)
+                and (warps == 4 or m == 128) and (m < 64 or not swap)]
     return [(bm, bn, bk, split, stages, warps)
             for bn, bk, split, stages, warps in itertools.product(
                 (32, 64, 128, 256), (64, 128, 256), (1, 2, 3, 4), (3, 4, 5, 6), (4, 8))
@@ -59,7 +60,7 @@ def sweep(M, N=8192, K=8192, tma=False):
     timed, start = [], time.time()
     for config in configurations(M, tma):
         try:
-            err = ((runner.run(a, b, config).double() - want).norm() / want.norm()).item()
+            err = matmul_skinny.relative_error(runner.run(a, b, config), want)
         except Exception as error:  # a configuration the compiler refuses
             print("refused", config, str(error).splitlines()[0][:100])
             continue

@@ -502,6 +502,18 @@ def triton_grouped(a_list, b_list, configs=None, tma=False):
                          configs=every if configs is None else [every[i] for i in configs])
 
 
+def tuned_configuration(fn):
+    """The configuration the autotuner of a GroupedMatmul chose, as
+    "BLOCK_SIZE_M x BLOCK_SIZE_N x BLOCK_SIZE_K, stages, warps"; empty for
+    other providers."""
+    config = getattr(getattr(fn, "kernel", None), "best_config", None)
+    if config is None:
+        return ""
+    k = config.kwargs
+    return (f"{k['BLOCK_SIZE_M']} x {k['BLOCK_SIZE_N']} x {k['BLOCK_SIZE_K']}, "
+            f"{config.num_stages} stages, {config.num_warps} warps")
+
+
 def bench(dtypes, rounds):
     flops = sum(2 * m * n * k for m, n, k in MIXED_SIZES)
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
@@ -537,15 +549,17 @@ def bench(dtypes, rounds):
                 times[name].append(triton.testing.do_bench(fn, warmup=25, rep=200,
                                                            return_mode="median"))
         base = statistics.median(times["torch.matmul loop"])
-        for name in providers:
+        for name, (fn, _, _) in providers.items():
             ms = statistics.median(times[name])
-            rows.append((dtype, name, ms, flops / (ms * 1e-3) * 1e-12, base / ms))
+            rows.append((dtype, name, ms, flops / (ms * 1e-3) * 1e-12, base / ms,
+                         tuned_configuration(fn)))
         providers.clear()
         torch.cuda.empty_cache()
     print(f"\nmedian of {rounds} rounds of do_bench medians (L2 flushed before each call)\n")
-    print("| dtype | provider | ms | TFLOP/s | x torch loop |\n|---|---|---:|---:|---:|")
-    for dtype, name, ms, tflops, speedup in rows:
-        print(f"| {dtype} | {name} | {ms:.3f} | {tflops:.1f} | {speedup:.2f} |")
+    print("| dtype | provider | ms | TFLOP/s | x torch loop | configuration |\n"
+          "|---|---|---:|---:|---:|---|")
+    for dtype, name, ms, tflops, speedup, config in rows:
+        print(f"| {dtype} | {name} | {ms:.3f} | {tflops:.1f} | {speedup:.2f} | {config} |")
 
 
 def main(argv=None):

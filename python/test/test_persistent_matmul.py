@@ -132,13 +132,15 @@ def test_tutorial_09_check_in_the_interpreter(t09, monkeypatch, capsys):
     assert "The results match." in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("form", ["pointers", "descriptors", "descriptors, B as N x K"])
+@pytest.mark.parametrize("form", ["pointers", "descriptors", "descriptors, B as N x K",
+                                  "descriptors, swapped", "descriptors, swapped, B as N x K"])
 @pytest.mark.parametrize("split", [1, 3])
 def test_interpreter_split_k(skinny, form, split, rng):
     # 5 rows, K = 200 in 16-wide blocks (13 blocks: splits of 5, 5, 3; the
     # last block partial, masked or zero-filled by the descriptors), N = 40
     # with a tail; the reduction adds the partials in order. The descriptor
-    # form reads B as given (K x N) or as the transpose of an N x K matrix.
+    # form reads B as given (K x N) or as the transpose of an N x K matrix,
+    # and computes the tile or its transpose (SWAP_AB).
     m, n, k = 5, 40, 200
     a = rng.standard_normal((m, k)).astype(np.float16)
     b = rng.standard_normal((k, n)).astype(np.float16)
@@ -154,7 +156,7 @@ def test_interpreter_split_k(skinny, form, split, rng):
         b_nk = form.endswith("N x K")
         matmul = triton.jit(skinny.splitk_tma_kernel.fn, interpret=True)
         matmul[grid](a, np.ascontiguousarray(b.T) if b_nk else b, c, partial, m, n, k,
-                     B_NK=b_nk, WARP_SPECIALIZE=False, **blocks)
+                     B_NK=b_nk, WARP_SPECIALIZE=False, SWAP_AB="swapped" in form, **blocks)
     if split > 1:
         assert not np.isnan(partial).any()
         reduce[(m, triton.cdiv(n, 16))](partial, c, m, n, n, 1, SPLIT_K=split, BLOCK=16)
@@ -478,14 +480,16 @@ def test_split_k_tma_ptx(skinny, m, b_nk):
     b = np.zeros((4096, 4096), np.float16)
     partial = np.zeros((2, m, 4096), np.float32)
     specialized = 0
-    for bm, bn, bk, split, stages, warps, ws in skinny.tma_candidates(m):
+    for bm, bn, bk, split, stages, warps, ws, swap in skinny.tma_candidates(m):
         ptx = skinny.splitk_tma_kernel.compile(
             a, b, a, partial, m, 4096, 4096, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn,
-            BLOCK_SIZE_K=bk, SPLIT_K=split, B_NK=b_nk, WARP_SPECIALIZE=ws, stage="ptx",
-            target="cuda:90", num_stages=stages, num_warps=warps)
+            BLOCK_SIZE_K=bk, SPLIT_K=split, B_NK=b_nk, WARP_SPECIALIZE=ws, SWAP_AB=swap,
+            stage="ptx", target="cuda:90", num_stages=stages, num_warps=warps)
         assert TMA_LOAD in ptx
         assert "cp.async.cg.shared.global" not in ptx
-        assert ("mma.sync.aligned" if m == 16 else "wgmma.mma_async") in ptx
+        # 16 rows transposed: wgmma's N (m64n16).
+        assert ("mma.sync.aligned" if m == 16 and not swap else "wgmma.mma_async") in ptx
+        assert not swap or f"m64n{bm}k16" in ptx
         assert ws or "setmaxnreg" not in ptx
         specialized += "setmaxnreg" in ptx
         # One block shape spills one register (at 6 stages before session
@@ -495,7 +499,43 @@ def test_split_k_tma_ptx(skinny, m, b_nk):
         # spills where it used 98 before).
         one_register = m == 16 and (bn, bk) == (64, 128) and not b_nk
         assert_no_spills(ptx, allowed_bytes=4 if one_register else 0)
-    assert specialized >= (6 if m >= 64 else 0)
+    assert specialized >= 6
+
+
+@pytest.mark.parametrize("bk,stages", [(128, 4), (64, 8)])
+def test_multicast_probe_patches_the_skinny_kernel(skinny, bk, stages):
+    # bench/matmul_multicast_probe.py --skinny: the warp-specialized 128 x 64
+    # kernel's PTX patched for clusters of two. Each form assembles; the
+    # multicast form has every A copy multicast by one program of the pair
+    # (128-deep steps: the two halves, one each; 64-deep: by K step parity),
+    # B's copies its own, the "empty" count doubled with a remote arrival
+    # per release, and cluster barriers after the initialisation and at the
+    # exit.
+    _needs_extension()
+    probe = load("bench/matmul_multicast_probe.py", "bench_matmul_multicast_probe")
+    a = np.zeros((128, 8192), np.float16)
+    b = np.zeros((8192, 8192), np.float16)
+    ptx = skinny.splitk_tma_kernel.compile(
+        a, b, a, a, 128, 8192, 8192, BLOCK_SIZE_M=128, BLOCK_SIZE_N=64, BLOCK_SIZE_K=bk,
+        SPLIT_K=1, B_NK=False, WARP_SPECIALIZE=True, stage="ptx", target="cuda:90",
+        num_stages=stages, num_warps=8)
+    patch = dict(halves=True) if bk == 128 else dict(tensor_map="first", k_index=0, k_shift=6)
+    copies = [line for line in ptx.splitlines() if probe.COPY in line]
+    a_map = re.search(r"\[(%rd\d+), \{", copies[0]).group(1)
+    a_copies = sum(f"[{a_map}, {{" in line for line in copies)
+    for form in probe.CLUSTER_FORMS:
+        patched = probe.patch_ptx(ptx, form, **patch)
+        assert_no_spills(patched)
+        clustered = form != "launch"
+        assert patched.count("barrier.cluster.arrive.release;") == (2 if clustered else 0)
+        assert ("mbarrier.inval" in patched) == (not clustered)
+        remote = patched.count("mbarrier.arrive.shared::cluster.b64")
+        assert (remote >= 1) == (form in ("coupled", "multicast"))
+        multicast = [line for line in patched.splitlines() if "multicast::cluster" in line]
+        assert len(multicast) == (a_copies if form == "multicast" else 0)
+        assert all(f"[{a_map}, {{" in line and line.strip().startswith("@tz")
+                   for line in multicast)
+    assert "mov.b32 \t%r" in ptx and re.search(r"mov\.b32 \t%r\d+, 16;", patched)
 
 
 # ---------------------------------------------------------------------------
