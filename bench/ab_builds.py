@@ -34,26 +34,17 @@ def measure(only, sizes, tutorials=None):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from loading import load_tutorial
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
-    # Two seconds of cuBLAS products first: the GPU reaches its power
-    # limit's clock within about a second of dense work, and a process's
-    # first measurement on a cool GPU ran above it (tutorial 09's pointer
-    # form at 720-731 TFLOP/s where the tutorial's interleaved rounds gave
-    # 623-640; bench/RESULTS.md, session 37).
-    heat = torch.randn(8192, 8192, device="cuda", dtype=torch.float16)
-    start = torch.cuda.Event(enable_timing=True)
-    stop = torch.cuda.Event(enable_timing=True)
-    start.record()
-    while True:
-        for _ in range(10):
-            heat @ heat
-        stop.record()
-        stop.synchronize()
-        if start.elapsed_time(stop) > 2000:
-            break
-    del heat
 
     def bench(name, fn, flops):
-        ms = triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median")
+        # A second of the case itself before it is timed: the GPU reaches
+        # its power limit's clock within about a second of dense work, and
+        # a measurement right after a pause (the process's start, a
+        # compilation, the float64 reference) ran above it: tutorial 09's
+        # pointer form at 720-735 TFLOP/s first in a process where the
+        # tutorial's interleaved rounds gave 623-640, also after two
+        # seconds of cuBLAS products at the process's start (bench/
+        # RESULTS.md, sessions 37 and 38).
+        ms = triton.testing.do_bench(fn, warmup=1000, rep=100, return_mode="median")
         print(name, round(flops / ms / 1e9, 1), flush=True)
 
     def bench_squares(matmuls):
