@@ -253,18 +253,11 @@ public:
   /// The memory TMA copies write in `func` (a producer warp group's
   /// included).
   /// `narrow`: barriers of a warp or warp group where they suffice (not
-  /// in a function whose warp groups take turns, which meet at the
-  /// program's barriers).
+  /// in a function whose warp groups take turns that pair up only at the
+  /// program's barriers: tilegpu::turnsNeedProgramBarriers).
   BarrierInsertion(func::FuncOp func, bool narrow)
       : oneGroup(tilegpu::getTotalNumWarps(func) <= tilegpu::kWarpsPerGroup) {
-    bool turns = func.walk([](Operation *op) {
-                       return isa<tilegpu::WarpGroupTurnWaitOp,
-                                  tilegpu::WarpGroupTurnPassOp>(op)
-                                  ? WalkResult::interrupt()
-                                  : WalkResult::advance();
-                     })
-                     .wasInterrupted();
-    this->narrow = narrow && !turns;
+    this->narrow = narrow && !tilegpu::turnsNeedProgramBarriers(func);
     func.walk([&](tilegpu::AsyncTMACopyGlobalToLocalOp copy) {
       Pending::add(tmaWritten, *bufferRange(copy.getResult()));
     });

@@ -75,6 +75,39 @@ def TerrazzoAllocateSharedMemory
   }];
 }
 
+def TerrazzoContinuousTurns
+    : Pass<"terrazzo-continuous-turns", "::mlir::ModuleOp"> {
+  let summary = "One first pass and one last wait for all of a function's warp-group turns";
+  let description = [{
+    terrazzo-pipeline puts the ends of a loop's turns around it: the last
+    warp group passes the first turn in front of the loop
+    (`tilegpu.warp_group_turn_pass {only = G - 1}`), group 0 takes the
+    last one after it (`tilegpu.warp_group_turn_wait {only = 0}`). With
+    several such loops (one per tile of a persistent kernel, two per tile
+    of a causal one) the pairs rely on the program's barriers between the
+    loops: without one, the last group could pass the next loop's first
+    turn before group 0 waited for the last turn of the loop before, and
+    the two passes would complete one wait together (a hang; the narrow
+    barriers of terrazzo-insert-barriers, bench/RESULTS.md session 36).
+
+    This pass keeps one pair per function: the first pass in front of the
+    op of the function's body (or of a `tilegpu.warp_specialize`'s
+    consumers) that holds the first loop, the last wait after the op that
+    holds the last, and removes the others. The turns then run on from one
+    loop into the next: group 0's first wait in a loop takes the last
+    group's last pass of the loop before. Every warp group takes the same
+    path through the loops (their bounds and conditions are the program's
+    scalars), so the passes and waits still pair up, with no barrier
+    between them. A function whose turn ends are one pair outside loops
+    already, or whose ends lie in different blocks of that body, is left
+    as it is. lib's pipeline runs it with terrazzo-insert-barriers'
+    narrow barriers (TERRAZZO_NARROW_BARRIERS=1), which keep the program's
+    barriers in a function whose turns need them
+    (tilegpu::turnsNeedProgramBarriers).
+  }];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
+}
+
 def TerrazzoInsertBarriers
     : Pass<"terrazzo-insert-barriers", "::mlir::ModuleOp"> {
   let summary = "Insert a barrier exactly where shared-memory accesses can conflict";
@@ -119,8 +152,12 @@ def TerrazzoInsertBarriers
     With `narrow` (off in the compiler's pipeline: it gained nothing on an
     H200, bench/RESULTS.md session 37), a barrier reaches only as far as
     the conflicting accesses' threads, except in a function whose warp
-    groups take turns, which keeps the program's barriers (a form that
-    narrowed those hung at D=128, session 36). A
+    groups take turns that pair up only at the program's barriers
+    (tilegpu::turnsNeedProgramBarriers: a first pass and a last wait
+    around each of several loops; a form that narrowed those hung at
+    D=128, session 36), which keeps the program's barriers; the
+    compiler's pipeline runs terrazzo-continuous-turns first, which
+    leaves one such pair per function. A
     `local_alloc` with a value, a `local_store` or a `local_load` is made,
     row by row of its buffer, by the warps its layout gives each row, and
     a `warp_group_dot`'s A in shared memory by the warp group whose

@@ -49,9 +49,10 @@ OffsetPromotion offsetPromotion() {
 /// TERRAZZO_NARROW_BARRIERS=1 (Python puts it in the kernel cache key):
 /// rows banded by warp in multi-group programs (terrazzo-coalesce's
 /// band-rows) and barriers of a warp or warp group where they suffice
-/// (terrazzo-insert-barriers' narrow). Off by default: measured, it gains
-/// nothing on the tutorials' default forms and costs tutorial 09's pointer
-/// persistent GEMM 7% (bench/RESULTS.md session 37).
+/// (terrazzo-insert-barriers' narrow, after terrazzo-continuous-turns). Off by
+/// default: measured, it gains nothing on the tutorials' default forms and
+/// costs tutorial 09's pointer persistent GEMM 7% (bench/RESULTS.md session
+/// 37).
 bool narrowBarriers() {
   const char *requested = std::getenv("TERRAZZO_NARROW_BARRIERS");
   return requested && std::string(requested) == "1";
@@ -132,6 +133,10 @@ void terrazzo::buildLLVMPipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::terrazzo::createTerrazzoAllocateSharedMemory());
   mlir::terrazzo::TerrazzoInsertBarriersOptions barrierOptions;
   barrierOptions.narrow = narrowBarriers();
+  // Narrow barriers apply to functions whose warp groups take turns once
+  // the turns pair up without the program's barriers.
+  if (barrierOptions.narrow)
+    pm.addPass(mlir::terrazzo::createTerrazzoContinuousTurns());
   pm.addPass(mlir::terrazzo::createTerrazzoInsertBarriers(barrierOptions));
   pm.addPass(mlir::createSCFToControlFlowPass());
   pm.addPass(mlir::terrazzo::createTerrazzoConvertTileGPUToLLVM());

@@ -406,11 +406,12 @@ def test_check_on_the_gpu(tutorial, capsys):
 # warp or warp group where only their threads' accesses conflict. Compiled
 # for sm_90 without a GPU: the warp-specialized D=64 forward takes Q to its
 # first wgmma's register operand through shared memory with a barrier of
-# each warp instead of the consumers'; a kernel whose warp groups take
-# turns (the persistent D=128 forward) keeps the program's barriers; unset,
-# nothing changes.
+# each warp instead of the consumers'; in a kernel whose warp groups take
+# turns (the persistent D=128 forward) the turns run on from tile to tile
+# (terrazzo-continuous-turns) and its barriers narrow too; unset, nothing
+# changes.
 
-def narrow_forward_ptx(t, head_dim, persistent):
+def narrow_forward_ptx(t, head_dim, persistent, causal=False):
     n = 1024
     cfg = dict(BLOCK_M=128, BLOCK_N=128, num_warps=8, num_stages=2, WARP_SPECIALIZE=True)
     q = np.zeros((1, 2, n, head_dim), np.float16)
@@ -418,7 +419,7 @@ def narrow_forward_ptx(t, head_dim, persistent):
     s = t._strides(q)
     if persistent:
         return t._attn_fwd_persistent.compile(q, q, q, 0.125, lse, q, *s, *s, *s, *s, 1, 2, n,
-                                              HEAD_DIM=head_dim, CAUSAL=False, EVEN_N=True,
+                                              HEAD_DIM=head_dim, CAUSAL=causal, EVEN_N=True,
                                               **cfg, stage="ptx", target="cuda:90")
     return t._attn_fwd.compile(q, q, q, 0.125, lse, q, *s, *s, *s, *s, 2, n, HEAD_DIM=head_dim,
                                CAUSAL=False, EVEN_N=True, FLAT_KV=True, **cfg, stage="ptx",
@@ -445,10 +446,30 @@ def test_q_through_each_warp(tutorial, monkeypatch):
     assert "bar.sync 0, 256;" in plain[:plain.index("wgmma.mma_async")]
 
 
-def test_turns_keep_the_programs_barriers(tutorial, monkeypatch):
+def tile_loop(ptx):
+    # The loop over tiles: the longest loop with a wgmma in it.
+    return max((body for body in ptx_loops(ptx) if "wgmma" in body), key=len)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_turns_run_on_from_tile_to_tile(tutorial, monkeypatch, causal):
+    # Warp group 1 passes group 0 the turn at named barrier 1 (bar.arrive),
+    # group 0 waits there (bar.sync): in each key loop's iteration, and,
+    # unset, once more around each key loop in every tile (two loops a
+    # tile when causal); narrow, once before the loop over tiles and once
+    # after it, so that the program's barriers, which those pairs relied
+    # on, can narrow to a warp group's (named barriers 8 and up).
     monkeypatch.delenv("TERRAZZO_NARROW_BARRIERS", raising=False)
-    plain = narrow_forward_ptx(tutorial, 128, persistent=True)
-    assert "bar.sync 1, 256;" in plain  # the warp groups take turns
+    plain = narrow_forward_ptx(tutorial, 128, persistent=True, causal=causal)
     monkeypatch.setenv("TERRAZZO_NARROW_BARRIERS", "1")
-    narrow = narrow_forward_ptx(tutorial, 128, persistent=True)
-    assert barrier_lines(narrow) == barrier_lines(plain)
+    narrow = narrow_forward_ptx(tutorial, 128, persistent=True, causal=causal)
+    for turn in ("bar.arrive 1, 256;", "bar.sync 1, 256;"):
+        # Unset, every pass and wait is in the loop over tiles; narrow, one
+        # of each is outside it, and the loop holds fewer.
+        assert plain.count(turn) == tile_loop(plain).count(turn) >= 2
+        assert narrow.count(turn) == tile_loop(narrow).count(turn) + 1
+        assert tile_loop(narrow).count(turn) < tile_loop(plain).count(turn)
+    assert "bar.sync 8, 128;" in tile_loop(narrow)
+    assert "bar.sync 8, 128;" not in plain
+    assert len([b for b in barrier_lines(narrow) if b == "bar.sync 0, 256;"]) < \
+        len([b for b in barrier_lines(plain) if b == "bar.sync 0, 256;"])

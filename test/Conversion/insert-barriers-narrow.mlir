@@ -126,9 +126,10 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "t
 
 // -----
 
-// Must not: in a program whose warp groups take turns (which meet at the
-// program's barriers between their turns' phases), every barrier stays
-// the program's.
+// Must not: in a program whose warp groups take turns that pair up only
+// at the program's barriers (here turns without one first pass and one
+// last wait; tilegpu::turnsNeedProgramBarriers), every barrier stays the
+// program's.
 // CHECK-LABEL: func.func @with_turns
 // CHECK: tilegpu.local_store
 // CHECK-NEXT: tilegpu.barrier{{$}}
@@ -142,6 +143,63 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "t
     tilegpu.local_store %x, %b : tensor<64x16xf32, #rows> -> !tilegpu.memdesc<64x16xf32, #flat, mutable>
     %r = tilegpu.local_load %b : !tilegpu.memdesc<64x16xf32, #flat, mutable> -> tensor<64x16xf32, #rows>
     tilegpu.warp_group_turn_pass
+    return %r : tensor<64x16xf32, #rows>
+  }
+}
+
+// -----
+
+// Turns that pair up by themselves (one first pass and one last wait,
+// outside loops, as terrazzo-continuous-turns leaves them) keep the narrow
+// barriers: each warp reads back the rows it stored.
+// CHECK-LABEL: func.func @with_paired_turns
+// CHECK: tilegpu.local_store
+// CHECK-NEXT: tilegpu.barrier scope warp
+// CHECK-NEXT: tilegpu.local_load
+#rows = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]}>
+#flat = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @with_paired_turns(%x: tensor<64x16xf32, #rows>, %n: i32) -> tensor<64x16xf32, #rows> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    tilegpu.warp_group_turn_pass {only = 1 : i32}
+    scf.for %k = %c0 to %n step %c1 : i32 {
+      tilegpu.warp_group_turn_wait
+      tilegpu.warp_group_turn_pass
+    }
+    tilegpu.warp_group_turn_wait {only = 0 : i32}
+    %b = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<64x16xf32, #flat, mutable>
+    tilegpu.local_store %x, %b : tensor<64x16xf32, #rows> -> !tilegpu.memdesc<64x16xf32, #flat, mutable>
+    %r = tilegpu.local_load %b : !tilegpu.memdesc<64x16xf32, #flat, mutable> -> tensor<64x16xf32, #rows>
+    return %r : tensor<64x16xf32, #rows>
+  }
+}
+
+// -----
+
+// Must not: a first pass and a last wait around a loop inside a loop over
+// tiles (each tile's pair meets the next at the program's barriers).
+// CHECK-LABEL: func.func @with_turns_per_tile
+// CHECK: tilegpu.local_store
+// CHECK-NEXT: tilegpu.barrier{{$}}
+// CHECK-NEXT: tilegpu.local_load
+#rows = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]}>
+#flat = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @with_turns_per_tile(%x: tensor<64x16xf32, #rows>, %n: i32) -> tensor<64x16xf32, #rows> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %t = %c0 to %n step %c1 : i32 {
+      tilegpu.warp_group_turn_pass {only = 1 : i32}
+      scf.for %k = %c0 to %n step %c1 : i32 {
+        tilegpu.warp_group_turn_wait
+        tilegpu.warp_group_turn_pass
+      }
+      tilegpu.warp_group_turn_wait {only = 0 : i32}
+    }
+    %b = tilegpu.local_alloc {tilegpu.buffer_offset = 0 : i64} : () -> !tilegpu.memdesc<64x16xf32, #flat, mutable>
+    tilegpu.local_store %x, %b : tensor<64x16xf32, #rows> -> !tilegpu.memdesc<64x16xf32, #flat, mutable>
+    %r = tilegpu.local_load %b : !tilegpu.memdesc<64x16xf32, #flat, mutable> -> tensor<64x16xf32, #rows>
     return %r : tensor<64x16xf32, #rows>
   }
 }

@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
@@ -406,6 +407,36 @@ LogicalResult WarpGroupTurnWaitOp::verify() {
 
 LogicalResult WarpGroupTurnPassOp::verify() {
   return verifyWarpGroupTurn(*this, getOnly(), getValues());
+}
+
+void mlir::tilegpu::collectTurnEnds(
+    Operation *func, SmallVectorImpl<WarpGroupTurnPassOp> &starts,
+    SmallVectorImpl<WarpGroupTurnWaitOp> &ends) {
+  func->walk([&](Operation *op) {
+    if (auto pass = dyn_cast<WarpGroupTurnPassOp>(op); pass && pass.getOnly())
+      starts.push_back(pass);
+    if (auto wait = dyn_cast<WarpGroupTurnWaitOp>(op); wait && wait.getOnly())
+      ends.push_back(wait);
+  });
+}
+
+bool mlir::tilegpu::turnsNeedProgramBarriers(Operation *func) {
+  bool turns = func->walk([](Operation *op) {
+                     return isa<WarpGroupTurnWaitOp, WarpGroupTurnPassOp>(op)
+                                ? WalkResult::interrupt()
+                                : WalkResult::advance();
+                   })
+                   .wasInterrupted();
+  if (!turns)
+    return false;
+  SmallVector<WarpGroupTurnPassOp> starts;
+  SmallVector<WarpGroupTurnWaitOp> ends;
+  collectTurnEnds(func, starts, ends);
+  auto inLoop = [](Operation *op) {
+    return op->getParentOfType<LoopLikeOpInterface>() != nullptr;
+  };
+  return starts.size() != 1 || ends.size() != 1 || inLoop(starts.front()) ||
+         inLoop(ends.front());
 }
 
 LogicalResult WarpGroupDotWaitOp::verify() {
