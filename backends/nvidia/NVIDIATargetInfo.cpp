@@ -91,9 +91,18 @@ void NVIDIATargetInfo::barrier(RewriterBase &rewriter, Location loc,
     if (groups < 1 || groups > kMaxGroupBarriers ||
         warps % tilegpu::kWarpsPerGroup)
       break;
+    // In the consumers of a warp_specialize, a branch for each of their
+    // groups only (elsewhere, one for every group of the program).
+    std::optional<tilegpu::WarpSpecializeOp::Partition> partition =
+        tilegpu::WarpSpecializeOp::partitionOf(rewriter.getInsertionBlock());
+    auto ownGroup = [&](int64_t g) {
+      int64_t firstWarp = g * tilegpu::kWarpsPerGroup;
+      return !partition ||
+             (firstWarp >= int64_t(partition->firstWarp) &&
+              firstWarp < int64_t(partition->firstWarp + partition->numWarps));
+    };
     inEachWarpGroup(
-        rewriter, loc, *this, groups, [](int64_t) { return true; },
-        [&](int64_t g) {
+        rewriter, loc, *this, groups, ownGroup, [&](int64_t g) {
           inlinePTX(rewriter, loc, Type(), ValueRange{},
                     "bar.sync " + std::to_string(kFirstGroupBarrier + g) +
                         ", " + std::to_string(32 * tilegpu::kWarpsPerGroup) +

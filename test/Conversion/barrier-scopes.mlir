@@ -23,15 +23,27 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "t
 // -----
 
 // In a warp-specialized program the groups count every warp: the
-// consumers' two and the producer's (group 2, barrier 10).
+// consumers' two and the producer's (group 2, barrier 10); in the
+// consumers' partition, a branch for each of theirs only (the producer
+// has no barriers: the verifier refuses them).
 // CHECK-LABEL: llvm.func @specialized
 // CHECK: "bar.sync 8, 128;"
 // CHECK: "bar.sync 9, 128;"
 // CHECK: "bar.sync 10, 128;"
 // CHECK-NOT: bar.sync 11
+// CHECK: "bar.sync 8, 128;"
+// CHECK: "bar.sync 9, 128;"
+// CHECK-NOT: bar.sync 1{{[01]}}, 128
+// CHECK: llvm.return
 module attributes {"tilegpu.num-warps" = 8 : i32, "tilegpu.total-num-warps" = 12 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
   func.func @specialized() {
     tilegpu.barrier scope warp_group
+    tilegpu.warp_specialize producer_warps = 4 registers = 40, 232 {
+      tilegpu.barrier scope warp_group
+      tilegpu.partition_end
+    } producer {
+      tilegpu.partition_end
+    }
     return
   }
 }
