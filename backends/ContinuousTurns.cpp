@@ -29,12 +29,11 @@ Operation *topAncestor(Operation *op) {
 }
 
 void makeContinuous(func::FuncOp func) {
-  if (!tilegpu::turnsNeedProgramBarriers(func))
-    return;
   SmallVector<tilegpu::WarpGroupTurnPassOp> starts;
   SmallVector<tilegpu::WarpGroupTurnWaitOp> ends;
-  tilegpu::collectTurnEnds(func, starts, ends);
-  if (starts.empty() || ends.empty())
+  if (!tilegpu::collectTurnEnds(func, starts, ends) ||
+      !tilegpu::turnEndsNeedProgramBarriers(starts, ends) || starts.empty() ||
+      ends.empty())
     return;
   Operation *first = topAncestor(starts.front());
   Operation *last = topAncestor(ends.back());

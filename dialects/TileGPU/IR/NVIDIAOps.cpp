@@ -409,34 +409,38 @@ LogicalResult WarpGroupTurnPassOp::verify() {
   return verifyWarpGroupTurn(*this, getOnly(), getValues());
 }
 
-void mlir::tilegpu::collectTurnEnds(
+bool mlir::tilegpu::collectTurnEnds(
     Operation *func, SmallVectorImpl<WarpGroupTurnPassOp> &starts,
     SmallVectorImpl<WarpGroupTurnWaitOp> &ends) {
+  bool turns = false;
   func->walk([&](Operation *op) {
-    if (auto pass = dyn_cast<WarpGroupTurnPassOp>(op); pass && pass.getOnly())
-      starts.push_back(pass);
-    if (auto wait = dyn_cast<WarpGroupTurnWaitOp>(op); wait && wait.getOnly())
-      ends.push_back(wait);
+    if (auto pass = dyn_cast<WarpGroupTurnPassOp>(op)) {
+      turns = true;
+      if (pass.getOnly())
+        starts.push_back(pass);
+    } else if (auto wait = dyn_cast<WarpGroupTurnWaitOp>(op)) {
+      turns = true;
+      if (wait.getOnly())
+        ends.push_back(wait);
+    }
   });
+  return turns;
 }
 
-bool mlir::tilegpu::turnsNeedProgramBarriers(Operation *func) {
-  bool turns = func->walk([](Operation *op) {
-                     return isa<WarpGroupTurnWaitOp, WarpGroupTurnPassOp>(op)
-                                ? WalkResult::interrupt()
-                                : WalkResult::advance();
-                   })
-                   .wasInterrupted();
-  if (!turns)
-    return false;
-  SmallVector<WarpGroupTurnPassOp> starts;
-  SmallVector<WarpGroupTurnWaitOp> ends;
-  collectTurnEnds(func, starts, ends);
+bool mlir::tilegpu::turnEndsNeedProgramBarriers(
+    ArrayRef<WarpGroupTurnPassOp> starts, ArrayRef<WarpGroupTurnWaitOp> ends) {
   auto inLoop = [](Operation *op) {
     return op->getParentOfType<LoopLikeOpInterface>() != nullptr;
   };
   return starts.size() != 1 || ends.size() != 1 || inLoop(starts.front()) ||
          inLoop(ends.front());
+}
+
+bool mlir::tilegpu::turnsNeedProgramBarriers(Operation *func) {
+  SmallVector<WarpGroupTurnPassOp> starts;
+  SmallVector<WarpGroupTurnWaitOp> ends;
+  return collectTurnEnds(func, starts, ends) &&
+         turnEndsNeedProgramBarriers(starts, ends);
 }
 
 LogicalResult WarpGroupDotWaitOp::verify() {

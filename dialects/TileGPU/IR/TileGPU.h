@@ -70,18 +70,23 @@ namespace mlir::tilegpu {
 
 /// The turn ops of `func` that one warp group makes alone (`only`: the
 /// last group's first pass in front of a loop that takes turns, group 0's
-/// last wait after it), in program order.
-void collectTurnEnds(Operation *func,
+/// last wait after it), in program order; returns whether `func` takes
+/// turns at all (any tilegpu.warp_group_turn_wait or _pass).
+bool collectTurnEnds(Operation *func,
                      SmallVectorImpl<WarpGroupTurnPassOp> &starts,
                      SmallVectorImpl<WarpGroupTurnWaitOp> &ends);
-/// Whether the warp groups of `func` take turns whose passes and waits
-/// pair up only with barriers of the whole program between them: any
-/// turns but those of exactly one first pass and one last wait, neither in
-/// a loop. With a first pass and a last wait around each of several
-/// loops, the last group, let through the program's barriers no more,
-/// could pass the next loop's first turn before group 0 took the last
-/// turn of the loop before; the two passes would then complete one wait
-/// together (terrazzo-continuous-turns leaves one pair).
+/// Whether turns whose ends (collectTurnEnds) are `starts` and `ends` pair
+/// up only with barriers of the whole program between them: unless there
+/// is exactly one first pass and one last wait, neither in a loop. With a
+/// first pass and a last wait around each of several loops, the last
+/// group, let through the program's barriers no more, could pass the next
+/// loop's first turn before group 0 took the last turn of the loop before;
+/// the two passes would then complete one wait together
+/// (terrazzo-continuous-turns leaves one pair).
+bool turnEndsNeedProgramBarriers(ArrayRef<WarpGroupTurnPassOp> starts,
+                                 ArrayRef<WarpGroupTurnWaitOp> ends);
+/// Whether `func` takes turns whose ends need the program's barriers
+/// (turnEndsNeedProgramBarriers).
 bool turnsNeedProgramBarriers(Operation *func);
 
 } // namespace mlir::tilegpu
