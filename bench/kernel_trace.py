@@ -1,9 +1,9 @@
 """The kernels of a provider's calls, from a CUDA profile (torch.profiler,
 CUPTI): each call's kernels with their times and launch shapes, and the
 gap between the L2 flush before the call and its first kernel (the
-launch). Used by bench/attention_kernel_times.py and bench/matmul_skinny.py
---kernels (cuBLAS's kernels beside ours: names, grids, registers, shared
-memory)."""
+launch). Used by bench/attention_kernel_times.py, and by the --kernels of
+bench/matmul_skinny.py and bench/grouped_gemm_compilers.py (cuBLAS's or
+Triton's kernels beside ours: names, grids, registers, shared memory)."""
 import collections
 import json
 import os

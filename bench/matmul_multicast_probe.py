@@ -227,7 +227,7 @@ def skinny(args):
                   WARP_SPECIALIZE=True, num_stages=stages, num_warps=8)
     kernels = {"tma-ws": matmul_skinny.splitk_tma_kernel}
     for form in args.forms:
-        kernels[form] = load_tutorial_free_copy(matmul_skinny)
+        kernels[form] = fresh_splitk_tma_kernel(matmul_skinny)
         kernels[form]._probe_form = form
         # 128-deep K steps: A's two copies, one by each program; 64-deep:
         # A's copy of step k by the program of rank k % 2.
@@ -255,8 +255,7 @@ def skinny(args):
             providers = {"cuBLAS": lambda: torch.matmul(a, b)}
             providers.update((name, launcher(k)) for name, k in kernels.items())
             for name, fn in providers.items():
-                got = fn().double()
-                err = ((got - want).norm() / want.norm()).item()
+                err = matmul_skinny.relative_error(fn(), want)
                 assert err < 1e-2, f"{name}: relative error {err:.2e}"
             times = {name: [] for name in providers}
             for _ in range(args.rounds):
@@ -268,7 +267,7 @@ def skinny(args):
             print(f"| {M} | {size} | {dtype_name} | {us['cuBLAS']:.1f} | {cells} |", flush=True)
 
 
-def load_tutorial_free_copy(module):
+def fresh_splitk_tma_kernel(module):
     """A fresh kernel function of `module`'s splitk_tma_kernel (its own
     compiled binaries), from a new import of the module's file."""
     import importlib.util

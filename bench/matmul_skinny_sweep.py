@@ -35,13 +35,14 @@ def configurations(M, tma):
     num_warps[, WARP_SPECIALIZE, SWAP_AB]) swept for M rows."""
     bm = matmul_skinny.block_m(M)
     if tma:
-        # At 128 rows also two programs of 64 (B read twice, from L2 the
-        # second time), and one warp group for 128 rows.
+        # At 128 rows also two programs of 64 (block_ms), and one warp group
+        # for 128 rows.
         return [(m, bn, bk, split, stages, warps, ws, swap)
                 for m, bn, bk, split, stages, warps, ws, swap in itertools.product(
-                    (bm, 64) if bm == 128 else (bm,), (64, 128, 256), (64, 128), (1, 2),
+                    matmul_skinny.block_ms(M), (64, 128, 256), (64, 128), (1, 2),
                     range(2, 13), (4, 8), (False, True), (False, True))
-                if (m * bk + bk * bn) * 2 * stages <= 220 * 1024 and (m >= 64 or not ws or swap)
+                if (m * bk + bk * bn) * 2 * stages <= matmul_skinny.TMA_RING_BYTES
+                and (m >= 64 or not ws or swap)
                 and (warps == 4 or m == 128) and (m < 64 or not swap)]
     return [(bm, bn, bk, split, stages, warps)
             for bn, bk, split, stages, warps in itertools.product(
