@@ -100,9 +100,9 @@ def TerrazzoContinuousTurns
     scalars), so the passes and waits still pair up, with no barrier
     between them. A function whose turn ends are one pair outside loops
     already, or whose ends lie in different blocks of that body, is left
-    as it is. lib's pipeline runs it with terrazzo-insert-barriers'
-    narrow barriers (TERRAZZO_NARROW_BARRIERS=1), which keep the program's
-    barriers in a function whose turns need them
+    as it is. lib's pipeline runs it in front of terrazzo-insert-barriers'
+    narrow barriers (unless TERRAZZO_NARROW_BARRIERS=0), which keep the
+    program's barriers in a function whose turns need them
     (tilegpu::turnsNeedProgramBarriers).
   }];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
@@ -149,8 +149,8 @@ def TerrazzoInsertBarriers
     (another fence, or a wgmma whose lowering fences its operands) with
     only generic shared-memory accesses, mbarrier inits and invals, views
     and ops without memory effects in between.
-    With `narrow` (off in the compiler's pipeline: it gained nothing on an
-    H200, bench/RESULTS.md session 37), a barrier reaches only as far as
+    With `narrow` (the compiler's pipeline's, unless
+    TERRAZZO_NARROW_BARRIERS=0), a barrier reaches only as far as
     the conflicting accesses' threads, except in a function whose warp
     groups take turns that pair up only at the program's barriers
     (tilegpu::turnsNeedProgramBarriers: a first pass and a last wait

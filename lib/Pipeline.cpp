@@ -46,16 +46,18 @@ OffsetPromotion offsetPromotion() {
   return OffsetPromotion::Ranged;
 }
 
-/// TERRAZZO_NARROW_BARRIERS=1 (Python puts it in the kernel cache key):
-/// rows banded by warp in multi-group programs (terrazzo-coalesce's
-/// band-rows) and barriers of a warp or warp group where they suffice
-/// (terrazzo-insert-barriers' narrow, after terrazzo-continuous-turns). Off by
-/// default: measured, it gains nothing on the tutorials' default forms and
-/// costs tutorial 09's pointer persistent GEMM 7% (bench/RESULTS.md session
-/// 37).
+/// Narrow barriers unless TERRAZZO_NARROW_BARRIERS=0 (Python puts it in the
+/// kernel cache key): rows banded by warp in the multi-group programs of
+/// warp-specialized functions (terrazzo-coalesce's band-rows) and barriers
+/// of a warp or warp group where they suffice (terrazzo-insert-barriers'
+/// narrow, after terrazzo-continuous-turns). The bands are limited to
+/// warp-specialized functions because elsewhere they cost tutorial 09's
+/// pointer persistent GEMM 7% (bench/RESULTS.md session 37); in the
+/// turn-taking D=128 attention forward the narrow barriers gained up to 7%
+/// (session 39).
 bool narrowBarriers() {
   const char *requested = std::getenv("TERRAZZO_NARROW_BARRIERS");
-  return requested && std::string(requested) == "1";
+  return !requested || std::string(requested) != "0";
 }
 
 } // namespace
@@ -111,7 +113,9 @@ void terrazzo::buildTileGPUPipeline(mlir::OpPassManager &pm,
   options.numWarps = numWarps;
   pm.addPass(mlir::terrazzo::createTerrazzoConvertTileToTileGPU(options));
   mlir::terrazzo::TerrazzoCoalesceOptions coalesceOptions;
-  coalesceOptions.bandRows = narrowBarriers();
+  coalesceOptions.bandRows = narrowBarriers()
+                                 ? mlir::terrazzo::BandRows::WarpSpecialized
+                                 : mlir::terrazzo::BandRows::Never;
   pm.addPass(mlir::terrazzo::createTerrazzoCoalesce(coalesceOptions));
   // Tensor-core layouts go in once the memory accesses have theirs and
   // before conversions move, so that no value settles in the FMA

@@ -6,9 +6,11 @@
 #include "passes/Analysis/AxisInfo.h"
 #include "passes/LayoutUtils.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/bit.h"
 
 namespace mlir::terrazzo {
@@ -97,6 +99,18 @@ chooseLayout(const ModuleAxisInfoAnalysis &axisInfo, Value ptr,
   return bandRows ? bandByWarps(layout, type.getShape(), numWarps) : layout;
 }
 
+/// Whether `function`'s accesses get bands of rows under `where`.
+bool bandsRows(FunctionOpInterface function, BandRows where) {
+  if (where != BandRows::WarpSpecialized)
+    return where == BandRows::Always;
+  WalkResult found = function.walk([](scf::ForOp loop) {
+    return loop->hasAttr(tile::TileDialect::kWarpSpecializeAttrName)
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
 /// Puts `op` in `layout`: its tensor operands are converted to it and its
 /// tensor results converted back for their users.
 void setLayout(Operation *op, Attribute layout) {
@@ -128,32 +142,35 @@ struct CoalescePass
 
     // Decide every layout before changing the IR the analysis describes.
     SmallVector<std::pair<Operation *, Attribute>> decisions;
-    module.walk([&](Operation *op) {
-      Value ptr;
-      int64_t maxAccessBytes = kMaxAccessBytes;
-      if (auto load = dyn_cast<tile::LoadOp>(op)) {
-        ptr = load.getPtr();
-      } else if (auto store = dyn_cast<tile::StoreOp>(op)) {
-        ptr = store.getPtr();
-      } else if (auto rmw = dyn_cast<tile::AtomicRMWOp>(op)) {
-        // Atomics go one element at a time, except f16/bf16 adds, which
-        // go in pairs (f16x2/bf16x2) where two elements are adjacent.
-        ptr = rmw.getPtr();
-        Type element = getElementTypeOrSelf(rmw.getVal().getType());
-        maxAccessBytes = rmw.getRmwOp() == tile::RMWOp::FAdd &&
-                                 (element.isF16() || element.isBF16())
-                             ? 4
-                             : 1;
-      } else if (auto cas = dyn_cast<tile::AtomicCASOp>(op)) {
-        ptr = cas.getPtr();
-        maxAccessBytes = 1;
-      }
-      if (!ptr || !isa<RankedTensorType>(ptr.getType()))
-        return;
-      Attribute layout = chooseLayout(axisInfo, ptr, numWarps, threadsPerWarp,
-                                      bandRows, maxAccessBytes);
-      if (layout != cast<RankedTensorType>(ptr.getType()).getEncoding())
-        decisions.emplace_back(op, layout);
+    module.walk([&](FunctionOpInterface function) {
+      bool band = bandsRows(function, bandRows);
+      function.walk([&](Operation *op) {
+        Value ptr;
+        int64_t maxAccessBytes = kMaxAccessBytes;
+        if (auto load = dyn_cast<tile::LoadOp>(op)) {
+          ptr = load.getPtr();
+        } else if (auto store = dyn_cast<tile::StoreOp>(op)) {
+          ptr = store.getPtr();
+        } else if (auto rmw = dyn_cast<tile::AtomicRMWOp>(op)) {
+          // Atomics go one element at a time, except f16/bf16 adds, which
+          // go in pairs (f16x2/bf16x2) where two elements are adjacent.
+          ptr = rmw.getPtr();
+          Type element = getElementTypeOrSelf(rmw.getVal().getType());
+          maxAccessBytes = rmw.getRmwOp() == tile::RMWOp::FAdd &&
+                                   (element.isF16() || element.isBF16())
+                               ? 4
+                               : 1;
+        } else if (auto cas = dyn_cast<tile::AtomicCASOp>(op)) {
+          ptr = cas.getPtr();
+          maxAccessBytes = 1;
+        }
+        if (!ptr || !isa<RankedTensorType>(ptr.getType()))
+          return;
+        Attribute layout = chooseLayout(axisInfo, ptr, numWarps, threadsPerWarp,
+                                        band, maxAccessBytes);
+        if (layout != cast<RankedTensorType>(ptr.getType()).getEncoding())
+          decisions.emplace_back(op, layout);
+      });
     });
     for (auto [op, layout] : decisions)
       setLayout(op, layout);

@@ -8,6 +8,16 @@
 
 namespace mlir::terrazzo {
 
+/// Where terrazzo-coalesce bands rows by warp (its `band-rows` option).
+enum class BandRows {
+  /// Nowhere.
+  Never,
+  /// In functions with a warp-specialized loop (`tile.warp_specialize`).
+  WarpSpecialized,
+  /// In every function.
+  Always,
+};
+
 #define GEN_PASS_DECL
 #include "passes/Passes.h.inc"
 

@@ -184,9 +184,17 @@ def TerrazzoConvertTileToTileGPU
 def TerrazzoCoalesce : Pass<"terrazzo-coalesce", "::mlir::ModuleOp"> {
   let summary = "Choose the layout of each global memory access for coalescing and vector width";
   let options = [
-    Option<"bandRows", "band-rows", "bool", /*default=*/"false",
-           "With more than one warp group, give each warp a band of whole "
-           "rows of the slowest dimension">,
+    Option<"bandRows", "band-rows", "::mlir::terrazzo::BandRows",
+           /*default=*/"::mlir::terrazzo::BandRows::Never",
+           "Where, with more than one warp group, each warp gets a band of "
+           "whole rows of the slowest dimension",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::terrazzo::BandRows::Never, "never", "nowhere"),
+             clEnumValN(::mlir::terrazzo::BandRows::WarpSpecialized,
+                        "warp-specialized",
+                        "in functions with a warp-specialized loop"),
+             clEnumValN(::mlir::terrazzo::BandRows::Always, "always",
+                        "in every function"))}]>,
   ];
   let description = [{
     For every `tile.load` and `tile.store` of a block of pointers, AxisInfo
@@ -197,16 +205,20 @@ def TerrazzoCoalesce : Pass<"terrazzo-coalesce", "::mlir::ModuleOp"> {
     idle), so that a warp reads whole cache lines with vector instructions.
     Atomics (`tile.atomic_rmw`, `tile.atomic_cas`) are laid out the same way
     with one element per thread, or two for f16/bf16 adds, which the
-    lowering pairs into `f16x2`/`bf16x2` atomics. With `band-rows` and
-    more than one warp group, a layout whose warps would take the rows of its slowest
-    dimension in turns gives each thread those rows as consecutive elements
-    instead (a band of whole rows per warp, as a wgmma's accumulator has
-    them), which leaves the accesses to global memory as they were and
-    lets the shared memory such a tensor goes through be ordered by a
-    barrier of a warp or warp group (terrazzo-insert-barriers' `narrow`;
-    both off in the compiler's pipeline: they gained nothing on an H200,
-    and band-rows made tutorial 09's pointer persistent GEMM 7% slower,
-    bench/RESULTS.md session 37). Operands are converted
+    lowering pairs into `f16x2`/`bf16x2` atomics. With more than one
+    warp group, in the functions `band-rows` names (`always`; or
+    `warp-specialized`: those with a loop marked `tile.warp_specialize`,
+    what the compiler's pipeline asks for; by default `never`), a layout
+    whose warps would take the rows of its slowest dimension in turns gives
+    each thread those rows as consecutive elements instead (a band of whole
+    rows per warp, as a wgmma's accumulator has them), which leaves the
+    accesses to global memory as they were and lets the shared memory such
+    a tensor goes through be ordered by a barrier of a warp or warp group
+    (terrazzo-insert-barriers' `narrow`). Only warp-specialized functions,
+    whose consumer warp groups work apart: there the bands let the D=128
+    attention forward's barriers narrow (2-7% faster up to 4k keys on an
+    H200, bench/RESULTS.md session 39), elsewhere they made tutorial 09's
+    pointer persistent GEMM 7% slower (session 37). Operands are converted
     to that layout and the result back with
     `tilegpu.convert_layout`; terrazzo-remove-layout-conversions then moves
     the rest of the computation to where it needs no conversion.

@@ -352,17 +352,34 @@ def test_fp8_persistent_ptx(t09, fp8, scaling):
     assert f".f32.{kind}.{kind}" in ptx
 
 
-def test_pointer_persistent_ptx(t09):
-    # The tile loop around a cp.async ring feeding wgmma.
-    _needs_extension()
+def _pointer_persistent_ptx(t09):
     a = np.zeros((512, 512), np.float16)
     scale = np.zeros(512, np.float32)
-    ptx = t09.matmul_persistent_kernel.compile(
+    return t09.matmul_persistent_kernel.compile(
         a, a, a, scale, scale, 512, 512, 512, 512, 1, 512, 1, 512, 1, BLOCK_SIZE_M=128,
         BLOCK_SIZE_N=256, BLOCK_SIZE_K=64, GROUP_SIZE_M=8, SCALING="none", stage="ptx",
         target="cuda:90", num_warps=8, num_stages=3)
+
+
+def test_pointer_persistent_ptx(t09):
+    # The tile loop around a cp.async ring feeding wgmma.
+    _needs_extension()
+    ptx = _pointer_persistent_ptx(t09)
     assert "wgmma.mma_async" in ptx and "cp.async.cg.shared.global" in ptx
     assert re.search(r"cp\.async\.wait_group\s+2;", ptx)  # 3 stages, 2 operands
+
+
+def test_pointer_persistent_rows_not_banded(t09, monkeypatch):
+    # Narrow barriers are the default, but rows are banded by warp only in
+    # warp-specialized functions: this kernel's loop is not, so its loads
+    # keep their layouts (banded, it ran 7% slower on an H200,
+    # bench/RESULTS.md session 37) and its PTX is the one with narrow
+    # barriers off.
+    _needs_extension()
+    monkeypatch.delenv("TERRAZZO_NARROW_BARRIERS", raising=False)
+    default = _pointer_persistent_ptx(t09)
+    monkeypatch.setenv("TERRAZZO_NARROW_BARRIERS", "0")
+    assert _pointer_persistent_ptx(t09) == default
 
 
 def test_grouped_gemm_ptx(t08):

@@ -400,16 +400,15 @@ def test_check_on_the_gpu(tutorial, capsys):
     tutorial.check_gpu()
     assert "The results match." in capsys.readouterr().out
 
-# TERRAZZO_NARROW_BARRIERS=1 (off by default: no gain measured, bench/RESULTS.md
-# session 37):
-# rows banded by warp in programs of several warp groups and barriers of a
-# warp or warp group where only their threads' accesses conflict. Compiled
-# for sm_90 without a GPU: the warp-specialized D=64 forward takes Q to its
-# first wgmma's register operand through shared memory with a barrier of
-# each warp instead of the consumers'; in a kernel whose warp groups take
-# turns (the persistent D=128 forward) the turns run on from tile to tile
-# (terrazzo-continuous-turns) and its barriers narrow too; unset, nothing
-# changes.
+# Narrow barriers (the default; TERRAZZO_NARROW_BARRIERS=0 turns them off):
+# rows banded by warp in warp-specialized programs of several warp groups
+# and barriers of a warp or warp group where only their threads' accesses
+# conflict. Compiled for sm_90 without a GPU: the warp-specialized D=64
+# forward takes Q to its first wgmma's register operand through shared
+# memory with a barrier of each warp instead of the consumers'; in a kernel
+# whose warp groups take turns (the persistent D=128 forward) the turns run
+# on from tile to tile (terrazzo-continuous-turns) and its barriers narrow
+# too; with "0", neither.
 
 def narrow_forward_ptx(t, head_dim, persistent, causal=False):
     n = 1024
@@ -436,9 +435,9 @@ def consumer_part(ptx):
 
 
 def test_q_through_each_warp(tutorial, monkeypatch):
-    monkeypatch.delenv("TERRAZZO_NARROW_BARRIERS", raising=False)
+    monkeypatch.setenv("TERRAZZO_NARROW_BARRIERS", "0")
     plain = consumer_part(narrow_forward_ptx(tutorial, 64, persistent=False))
-    monkeypatch.setenv("TERRAZZO_NARROW_BARRIERS", "1")
+    monkeypatch.delenv("TERRAZZO_NARROW_BARRIERS", raising=False)
     narrow = consumer_part(narrow_forward_ptx(tutorial, 64, persistent=False))
     first_dot = narrow.index("wgmma.mma_async")
     assert "bar.warp.sync" in narrow[:first_dot]
@@ -455,16 +454,16 @@ def tile_loop(ptx):
 def test_turns_run_on_from_tile_to_tile(tutorial, monkeypatch, causal):
     # Warp group 1 passes group 0 the turn at named barrier 1 (bar.arrive),
     # group 0 waits there (bar.sync): in each key loop's iteration, and,
-    # unset, once more around each key loop in every tile (two loops a
-    # tile when causal); narrow, once before the loop over tiles and once
+    # with "0", once more around each key loop in every tile (two loops a
+    # tile when causal); narrow (the default), once before the loop over tiles and once
     # after it, so that the program's barriers, which those pairs relied
     # on, can narrow to a warp group's (named barriers 8 and up).
-    monkeypatch.delenv("TERRAZZO_NARROW_BARRIERS", raising=False)
+    monkeypatch.setenv("TERRAZZO_NARROW_BARRIERS", "0")
     plain = narrow_forward_ptx(tutorial, 128, persistent=True, causal=causal)
-    monkeypatch.setenv("TERRAZZO_NARROW_BARRIERS", "1")
+    monkeypatch.delenv("TERRAZZO_NARROW_BARRIERS", raising=False)
     narrow = narrow_forward_ptx(tutorial, 128, persistent=True, causal=causal)
     for turn in ("bar.arrive 1, 256;", "bar.sync 1, 256;"):
-        # Unset, every pass and wait is in the loop over tiles; narrow, one
+        # With "0", every pass and wait is in the loop over tiles; narrow, one
         # of each is outside it, and the loop holds fewer.
         assert plain.count(turn) == tile_loop(plain).count(turn) >= 2
         assert narrow.count(turn) == tile_loop(narrow).count(turn) + 1

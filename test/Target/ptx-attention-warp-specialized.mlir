@@ -39,8 +39,13 @@
 // CHECK: mbarrier.arrive.expect_tx
 // CHECK: cp.async.bulk.tensor.2d
 // CHECK: setmaxnreg.inc.sync.aligned.u32 232;
+// Q reaches its first wgmma's register operand through shared memory, its
+// rows banded by warp (the loop is warp-specialized), so a barrier of each
+// warp orders its store and loads, not the consumers' (barrier 0).
 // CHECK-NOT: cp.async.bulk.tensor
-// CHECK: bar.sync 0, 256;
+// CHECK-NOT: bar.sync 0, 256;
+// CHECK: bar.warp.sync
+// CHECK-NOT: bar.sync 0, 256;
 // CHECK: wgmma.mma_async
 // CHECK: bar.arrive {{[12]}}, 256;
 // CHECK: bar.sync {{[12]}}, 256;

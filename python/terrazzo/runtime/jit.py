@@ -568,9 +568,9 @@ class JITFunction(KernelInterface):
         descriptors on sm_90 off: another compilation) and
         TERRAZZO_PROMOTE_OFFSETS (=1 computes offsets that may pass 2^31 in
         i64 for every pointer, =0 for none; unset, for the pointers that the
-        key does not say fit in 2^31 bytes), TERRAZZO_NARROW_BARRIERS (=1
-        bands rows by warp and narrows barriers to a warp or warp group
-        where they suffice; experimental)."""
+        key does not say fit in 2^31 bytes), TERRAZZO_NARROW_BARRIERS (=0
+        turns off the barriers of a warp or warp group where they suffice,
+        and the rows banded by warp in warp-specialized functions)."""
         return {"debug": self._debug(), "tma": os.environ.get("TERRAZZO_TMA", ""),
                 "promote_offsets": os.environ.get("TERRAZZO_PROMOTE_OFFSETS", ""),
                 "narrow_barriers": os.environ.get("TERRAZZO_NARROW_BARRIERS", ""),
