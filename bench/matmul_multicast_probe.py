@@ -40,7 +40,8 @@ A copies are multicast (see `skinny`). On the H200 it did not pay
 either (RESULTS.md session 38).
 
 Per case: cuBLAS, the kernel as compiled (clusters of one), with --plain
-the kernel as compiled in other configurations, and the patched forms, interleaved rounds of do_bench medians (L2 flushed), TFLOP/s.
+the kernel as compiled in other configurations, and the patched forms,
+interleaved rounds of do_bench medians (L2 flushed), TFLOP/s.
 """
 import argparse
 import os
@@ -80,9 +81,12 @@ def patch_ptx(ptx: str, form: str = "multicast", consumer_warps: int = 8, k_shif
     coordinates), or with `halves` the group's i-th copy by the program of
     rank i % 2. Raises if the PTX does not have the expected shape."""
     if form == "producer-warp":
-        ptx, n = re.subn(r"(\tsetmaxnreg\.dec\.sync\.aligned\.u32 \t\d+;\n)(\t@%p\d+ bra \t(\$L__BB\d+_\d+);\n)",
+        exit_after_setmaxnreg = (r"(\tsetmaxnreg\.dec\.sync\.aligned\.u32 \t\d+;\n)"
+                                 r"(\t@%p\d+ bra \t(\$L__BB\d+_\d+);\n)")
+        ptx, n = re.subn(exit_after_setmaxnreg,
                          lambda m: (m.group(1) + "\t{\n\t.reg .b32 tzw;\n\t.reg .pred tzidle;\n"
-                                    "\tmov.u32 tzw, %tid.x;\n\tshr.u32 tzw, tzw, 5;\n\tand.b32 tzw, tzw, 3;\n"
+                                    "\tmov.u32 tzw, %tid.x;\n\tshr.u32 tzw, tzw, 5;\n"
+                                    "\tand.b32 tzw, tzw, 3;\n"
                                     "\tsetp.ne.u32 tzidle, tzw, 0;\n"
                                     f"\t@tzidle bra \t{m.group(3)};\n\t}}\n" + m.group(2)),
                          ptx, count=1)
@@ -185,8 +189,9 @@ def install_hooks(dump=None):
             open(f"{dump}-{form}.ptx", "w").write(ptx)
         folder = tempfile.mkdtemp()
         open(f"{folder}/k.ptx", "w").write(ptx)
-        run = subprocess.run(["ptxas", "-arch=sm_90a", "-o", f"{folder}/k.cubin", f"{folder}/k.ptx"],
-                             capture_output=True, text=True)
+        run = subprocess.run(
+            ["ptxas", "-arch=sm_90a", "-o", f"{folder}/k.cubin", f"{folder}/k.ptx"],
+            capture_output=True, text=True)
         assert run.returncode == 0, run.stderr
         if run.stderr.strip():
             print(f"# ptxas: {run.stderr.strip()}", file=sys.stderr)
@@ -201,8 +206,8 @@ def install_hooks(dump=None):
     def make(C, binary, name, threads, smem, signature, scratch=0, cls=None, *rest, **kwargs):
         if id(binary) in patched_binaries:
             base = cls or C.Kernel
-            cls = lambda *a, **kw: base(*a, cluster_dims=patched_binaries[id(binary)][1],  # noqa: E731
-                                        **kw)
+            cluster = patched_binaries[id(binary)][1]
+            cls = lambda *a, **kw: base(*a, cluster_dims=cluster, **kw)  # noqa: E731
         return make_kernel(C, binary, name, threads, smem, signature, scratch, cls, *rest,
                            **kwargs)
 
@@ -352,8 +357,8 @@ def main():
                 for name, fn in providers.items():
                     times[name].append(triton.testing.do_bench(fn))
             tf = {name: flops / statistics.median(t) * 1e-9 for name, t in times.items()}
-            cells = " | ".join(f"{tf[name]:.1f} ({tf[name] / tf['cuBLAS']:.3f})" for name in providers
-                               if name != "cuBLAS")
+            cells = " | ".join(f"{tf[name]:.1f} ({tf[name] / tf['cuBLAS']:.3f})"
+                               for name in providers if name != "cuBLAS")
             print(f"| {size}^3 {dtype_name} | {tf['cuBLAS']:.1f} | {cells} |", flush=True)
 
 
