@@ -216,8 +216,8 @@ def TerrazzoCoalesce : Pass<"terrazzo-coalesce", "::mlir::ModuleOp"> {
     a tensor goes through be ordered by a barrier of a warp or warp group
     (terrazzo-insert-barriers' `narrow`). Only warp-specialized functions,
     whose consumer warp groups work apart: there the bands let the D=128
-    attention forward's barriers narrow (2-7% faster up to 4k keys on an
-    H200, bench/RESULTS.md session 39), elsewhere they made tutorial 09's
+    attention forward's barriers narrow (with the causal mask 2-7% faster
+    up to 4k keys on an H200, bench/RESULTS.md session 39), elsewhere they made tutorial 09's
     pointer persistent GEMM 7% slower (session 37). Operands are converted
     to that layout and the result back with
     `tilegpu.convert_layout`; terrazzo-remove-layout-conversions then moves
