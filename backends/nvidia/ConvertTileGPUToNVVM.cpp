@@ -107,7 +107,8 @@ public:
   LogicalResult checkOp(Operation *op) const override {
     if (failed(checkFP8Lowering(op, capability)) ||
         failed(checkMmaLowering(op, capability)) ||
-        failed(checkWgmmaLowering(op, capability)))
+        failed(checkWgmmaLowering(op, capability)) ||
+        failed(checkWarpSpecializeLowering(op, capability)))
       return failure();
     return checkTmaLowering(op, capability);
   }

@@ -89,6 +89,8 @@ void populateWarpSpecializePatterns(TileGPUTypeConverter &converter,
                                     RewritePatternSet &patterns);
 void addWarpSpecializeLegality(ConversionTarget &target);
 LogicalResult lowerWarpSpecialize(ModuleOp module);
+/// tilegpu.warp_specialize on sm_90 or newer (setmaxnreg).
+LogicalResult checkWarpSpecializeLowering(Operation *op, unsigned capability);
 
 void populateTmaOpToLLVMPatterns(TileGPUTypeConverter &converter,
                                  RewritePatternSet &patterns,

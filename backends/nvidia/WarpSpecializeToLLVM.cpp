@@ -63,6 +63,14 @@ void mlir::terrazzo::addWarpSpecializeLegality(ConversionTarget &target) {
   target.addLegalOp<tilegpu::PartitionEndOp>();
 }
 
+LogicalResult mlir::terrazzo::checkWarpSpecializeLowering(Operation *op,
+                                                          unsigned capability) {
+  if (isa<tilegpu::WarpSpecializeOp>(op) && capability < 90)
+    return op->emitOpError("moves register budgets with setmaxnreg, which sm_")
+           << capability << " does not have (sm_90 or newer)";
+  return success();
+}
+
 LogicalResult mlir::terrazzo::lowerWarpSpecialize(ModuleOp module) {
   SmallVector<tilegpu::WarpSpecializeOp> ops;
   module.walk([&](tilegpu::WarpSpecializeOp op) { ops.push_back(op); });

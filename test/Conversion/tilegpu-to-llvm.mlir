@@ -648,6 +648,23 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "t
 
 // -----
 
+// A warp_specialize moves register budgets with setmaxnreg (sm_90 and
+// newer): below that, a located error rather than NVPTX's "Cannot select:
+// intrinsic llvm.nvvm.setmaxnreg...".
+module attributes {"tilegpu.num-warps" = 8 : i32, "tilegpu.total-num-warps" = 12 : i32, tilegpu.target = "cuda:80", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @warp_specialize_on_sm80() {
+    // expected-error @below {{'tilegpu.warp_specialize' op moves register budgets with setmaxnreg, which sm_80 does not have (sm_90 or newer)}}
+    tilegpu.warp_specialize producer_warps = 4 registers = 40, 232 {
+      tilegpu.partition_end
+    } producer {
+      tilegpu.partition_end
+    }
+    return
+  }
+}
+
+// -----
+
 #mma = #tilegpu.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 #a = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
 #b = #tilegpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>

@@ -523,6 +523,13 @@ LogicalResult WarpSpecializeOp::verify() {
 }
 
 LogicalResult WarpSpecializeOp::verifyRegions() {
+  // Each partition's warps run its region to a partition_end.
+  for (auto [region, name] :
+       {std::pair<Region *, StringRef>(&getConsumers(), "consumers"),
+        {&getProducer(), "producer"}})
+    if (region->empty())
+      return emitOpError("has an empty ")
+             << name << " region; each partition ends in tilegpu.partition_end";
   // The producer's warps are outside every layout, which describe the
   // consumers' warps only.
   WalkResult result = getProducer().walk([&](Operation *op) {

@@ -3,7 +3,7 @@
 // tilegpu.warp_specialize's verifier: setmaxnreg's register counts, budgets
 // that balance (what the consumers take, the producer gives up), the
 // module's total warps, whole warp groups, scalar code and no barrier of
-// the program in the producer, no nesting.
+// the program in the producer, no nesting, no empty partition.
 
 module attributes {"tilegpu.num-warps" = 8 : i32, "tilegpu.total-num-warps" = 12 : i32, tilegpu.target = "cuda:90"} {
   func.func @odd_registers() {
@@ -133,4 +133,17 @@ module attributes {"tilegpu.max-registers" = 16 : i32} {
 
 // expected-error @+1 {{'tilegpu.max-registers' must be an i32, got 128 : i64}}
 module attributes {"tilegpu.max-registers" = 128} {
+}
+
+// -----
+
+module attributes {"tilegpu.num-warps" = 8 : i32, "tilegpu.total-num-warps" = 12 : i32, tilegpu.target = "cuda:90"} {
+  func.func @empty_producer() {
+    // expected-error @+1 {{has an empty producer region; each partition ends in tilegpu.partition_end}}
+    tilegpu.warp_specialize producer_warps = 4 registers = 40, 232 {
+      tilegpu.partition_end
+    } producer {
+    }
+    return
+  }
 }
