@@ -132,10 +132,10 @@ public:
             tilegpu::TensormapCreateOp, tilegpu::MBarrierInitOp,
             tilegpu::MBarrierExpectTxOp, tilegpu::MBarrierWaitOp,
             tilegpu::MBarrierInvalOp, tilegpu::AsyncTMACopyGlobalToLocalOp,
-            tilegpu::AsyncTMACopyLocalToGlobalOp,
-            tilegpu::AsyncTMAStoreWaitOp, tilegpu::FenceAsyncSharedOp>(op))
-      return op->emitOpError("is NVIDIA-only (wgmma, TMA, mbarrier); it has "
-                             "no lowering for ")
+            tilegpu::AsyncTMACopyLocalToGlobalOp, tilegpu::AsyncTMAStoreWaitOp,
+            tilegpu::FenceAsyncSharedOp, tilegpu::WarpSpecializeOp>(op))
+      return op->emitOpError("is NVIDIA-only (wgmma, TMA, mbarrier, "
+                             "setmaxnreg); it has no lowering for ")
              << target.name;
     for (Type type : op->getResultTypes())
       if (hasNvidiaLayout(type))

@@ -217,13 +217,27 @@ module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 6
 
 // -----
 
-// NVIDIA-only ops (wgmma, TMA, mbarrier) are located errors.
+// NVIDIA-only ops (wgmma, TMA, mbarrier, setmaxnreg) are located errors.
 #s1 = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 64 : i32, tilegpu.target = "hip:gfx90a"} {
   func.func @mbarrier() {
     %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #s1, mutable>
-    // expected-error @below {{'tilegpu.mbarrier_init' op is NVIDIA-only (wgmma, TMA, mbarrier); it has no lowering for hip:gfx90a}}
+    // expected-error @below {{'tilegpu.mbarrier_init' op is NVIDIA-only (wgmma, TMA, mbarrier, setmaxnreg); it has no lowering for hip:gfx90a}}
     tilegpu.mbarrier_init %b, 1 : !tilegpu.memdesc<1xi64, #s1, mutable>
+    return
+  }
+}
+
+// -----
+
+module attributes {"tilegpu.num-warps" = 8 : i32, "tilegpu.total-num-warps" = 12 : i32, "tilegpu.threads-per-warp" = 64 : i32, tilegpu.target = "hip:gfx942"} {
+  func.func @warp_specialize() {
+    // expected-error @below {{'tilegpu.warp_specialize' op is NVIDIA-only (wgmma, TMA, mbarrier, setmaxnreg); it has no lowering for hip:gfx942}}
+    tilegpu.warp_specialize producer_warps = 4 registers = 40, 232 {
+      tilegpu.partition_end
+    } producer {
+      tilegpu.partition_end
+    }
     return
   }
 }
