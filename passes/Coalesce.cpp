@@ -6,7 +6,6 @@
 #include "passes/Analysis/AxisInfo.h"
 #include "passes/LayoutUtils.h"
 
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -103,12 +102,7 @@ chooseLayout(const ModuleAxisInfoAnalysis &axisInfo, Value ptr,
 bool bandsRows(FunctionOpInterface function, BandRows where) {
   if (where != BandRows::WarpSpecialized)
     return where == BandRows::Always;
-  WalkResult found = function.walk([](scf::ForOp loop) {
-    return loop->hasAttr(tile::TileDialect::kWarpSpecializeAttrName)
-               ? WalkResult::interrupt()
-               : WalkResult::advance();
-  });
-  return found.wasInterrupted();
+  return tile::holdsWarpSpecializedLoop(function);
 }
 
 /// Puts `op` in `layout`: its tensor operands are converted to it and its

@@ -115,13 +115,7 @@ void mlir::terrazzo::versionForTma(ArrayRef<CheckedDescriptor> candidates,
     // A warp-specialized loop (its producer made from the function's one
     // loop structure) is not duplicated.
     bool specialized = llvm::any_of(opsBetween(first, last), [](Operation &op) {
-      return op
-          .walk([](scf::ForOp loop) {
-            return loop->hasAttr(tile::TileDialect::kWarpSpecializeAttrName)
-                       ? WalkResult::interrupt()
-                       : WalkResult::advance();
-          })
-          .wasInterrupted();
+      return tile::holdsWarpSpecializedLoop(&op);
     });
     if (versioned.empty() || specialized)
       continue;

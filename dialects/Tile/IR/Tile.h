@@ -33,6 +33,10 @@ Type getI1SameShape(Type type);
 /// The bit width of a scalar element: pointers count as 64 bits.
 unsigned getElementBitWidth(Type scalar);
 
+/// Whether `op` is or holds an scf.for marked tile.warp_specialize
+/// (tl.range(..., warp_specialize=True)).
+bool holdsWarpSpecializedLoop(Operation *op);
+
 } // namespace mlir::tile
 
 #define GET_OP_CLASSES

@@ -174,6 +174,16 @@ Type mlir::tile::getI1SameShape(Type type) {
   return i1;
 }
 
+bool mlir::tile::holdsWarpSpecializedLoop(Operation *op) {
+  return op
+      ->walk([](scf::ForOp loop) {
+        return loop->hasAttr(TileDialect::kWarpSpecializeAttrName)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 unsigned mlir::tile::getElementBitWidth(Type scalar) {
   if (isa<PointerType>(scalar))
     return 64;
