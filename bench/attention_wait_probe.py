@@ -58,7 +58,10 @@ a tile's Q is written, which the epilogue's scratch shares: what is left
 of 3's bound when the warp groups still meet once per tile). PATCH=13
 makes only the third to fifth such barriers one per warp group (there,
 the epilogue's: the row vectors' and O's layout conversions), PATCH=14
-only the second (after Q is written, before the first Q K^T)."""
+only the second (after Q is written, before the first Q K^T). PATCH=15
+(results wrong, not checked) leaves out the output's store and its layout
+conversion (behind a branch never taken): what a tile's store of O costs
+(session 40)."""
 import math, os, re, subprocess, sys, tempfile
 
 PATCH = os.environ.get("PATCH", "0")
@@ -253,14 +256,22 @@ PREFETCH_NEXT_Q = TOUCH_NEXT_Q.replace(
             "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p prefetch.global.L2 [$1]; mov.b32 $0, 0; }",
             "=r,l,r", [q_next, q_ok], dtype=tl.int32, is_pure=False, pack=1)
 """)
+# PATCH=15: the output's store (and its layout conversion) behind a branch
+# never taken, the log-sum-exp's kept: what a tile's epilogue store costs.
+O_STORE = """    tl.store(o_base + offs_m[:, None] * stride_om + offs_d[None, :],
+             acc.to(Out.dtype.element_ty), mask=row_ok[:, None])
+"""
+NO_O_STORE = "    if sm_scale < 0.0:\n" + "".join("    " + line + "\n"
+                                                 for line in O_STORE.splitlines())
 VARIANTS = {"4": {SCORES_EXP: SCORES_EXP_F16X2},
+            "15": {O_STORE: NO_O_STORE},
             "11": {TILE_CALL: PREFETCH_NEXT_Q + TILE_CALL},
             "10": {TILE_CALL: TOUCH_NEXT_Q + TILE_CALL, TILE_CALL_END: TILE_CALL_END + KEEP_TOUCH},
             "5": {SCORES_EXP: SCORES_NO_SUM},
             "6": {ROW_MAX: "", SCORES_EXP: SCORES_NO_MAX},
             "7": {ROW_MAX: "", SCORES_EXP: SCORES_NO_MAX_SUM},
             "8": {SCORES_EXP: SCORES_STALE_MAX}}
-BOUND = PATCH in ("5", "6", "7", "8")
+BOUND = PATCH in ("5", "6", "7", "8", "15")
 # Each PATCH's rewrite of the PTX of _attn_fwd and _attn_fwd_persistent.
 PTX_PATCHES = {"1": transform, "2": release_early, "3": local_barriers, "12": local_barriers_but_first,
                "13": lambda ptx: local_barriers_numbered(ptx, (2, 3, 4)),

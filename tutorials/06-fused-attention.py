@@ -44,6 +44,7 @@ in Terrazzo's interpreter at small sizes, checked against float64 NumPy.
 import argparse
 import math
 import os
+import statistics
 
 import numpy as np
 
@@ -766,7 +767,7 @@ def triton_kernels():
 # from 1024 to 16384, against torch's scaled_dot_product_attention (cuDNN /
 # FlashAttention kernels) and, when installed, the same kernels under Triton.
 
-def bench(sizes, modes, head_dims, dtype_name, save_path, only=None):
+def bench(sizes, modes, head_dims, dtype_name, save_path, only=None, rounds=3):
     dtype = dict(float16=torch.float16, bfloat16=torch.bfloat16)[dtype_name]
     # "-ws" / "-no-ws": the forward's loops warp-specialized, or not,
     # whatever fwd_config would choose.
@@ -799,8 +800,10 @@ def bench(sizes, modes, head_dims, dtype_name, save_path, only=None):
         args={"head_dim": head_dim, "causal": causal, "mode": mode})
         for head_dim in head_dims for causal in (False, True) for mode in modes]
 
-    @triton.testing.perf_report(configs)
-    def benchmark(N_CTX, provider, head_dim, causal, mode):
+    def measure(N_CTX, head_dim, causal, mode):
+        """TFLOP/s of every provider on one case: the same inputs, the
+        providers timed in turn, `rounds` times, the median of each one's
+        do_bench medians."""
         batch, heads = (4, 32) if head_dim == 64 else (4, 16)
         flops = 4.0 * batch * heads * N_CTX * N_CTX * head_dim
         if causal:
@@ -810,29 +813,51 @@ def bench(sizes, modes, head_dims, dtype_name, save_path, only=None):
         q, k, v = (torch.randn((batch, heads, N_CTX, head_dim), device="cuda", dtype=dtype,
                                requires_grad=mode == "bwd") for _ in range(3))
         sm_scale = 1 / math.sqrt(head_dim)
-        fn = providers[provider]
-        try:
-            if mode == "fwd":
-                run = lambda: fn(q, k, v, causal, sm_scale)  # noqa: E731
-            else:
-                o = fn(q, k, v, causal, sm_scale)
-                do = torch.randn_like(o)
-                run = lambda: o.backward(do, retain_graph=True)  # noqa: E731
-            run()
-        except Exception as error:  # a compiler that rejects the form
-            if provider == "terrazzo":
-                raise
-            # The first line and the last (Triton's compile errors put the
-            # location first and the cause last, after the source).
-            lines = [line for line in str(error).splitlines() if line.strip()] or [""]
-            said = lines[0] if len(lines) == 1 else f"{lines[0]} ... {lines[-1].strip()}"
-            print(f"{provider} failed at N_CTX={N_CTX}: {type(error).__name__}: {said}")
-            return float("nan")
-        # 200 ms of warm-up: a case's first call follows its compiles, with
-        # the GPU idle; after 25 ms the first entry of a table measured
-        # 20-45% low in some runs (bench/RESULTS.md, session 21).
-        ms = triton.testing.do_bench(run, warmup=200, rep=100)
-        return flops / (ms * 1e-3) / 1e12
+        runs = {}
+        for name in names:
+            fn = providers[name]
+            try:
+                if mode == "fwd":
+                    run = lambda fn=fn: fn(q, k, v, causal, sm_scale)  # noqa: E731
+                else:
+                    o = fn(q, k, v, causal, sm_scale)
+                    do = torch.randn_like(o)
+                    run = lambda o=o, do=do: o.backward(do, retain_graph=True)  # noqa: E731
+                run()
+            except Exception as error:  # a compiler that rejects the form
+                if name == "terrazzo":
+                    raise
+                # The first line and the last (Triton's compile errors put the
+                # location first and the cause last, after the source).
+                lines = [line for line in str(error).splitlines() if line.strip()] or [""]
+                said = lines[0] if len(lines) == 1 else f"{lines[0]} ... {lines[-1].strip()}"
+                print(f"{name} failed at N_CTX={N_CTX}: {type(error).__name__}: {said}")
+                continue
+            runs[name] = run
+        times = {name: [] for name in runs}
+        for _ in range(rounds):
+            for name, run in runs.items():
+                # Half a second of the provider's own calls before it is
+                # timed, and the median of the timed calls: each provider is
+                # measured in its own steady state. A kernel timed within
+                # half a second of a heavier case (the previous table's 16k,
+                # a compile's idle GPU) ran 20-25% below its steady rate on
+                # an H200 (bench/RESULTS.md, sessions 21 and 40); the rounds
+                # take turns so that no provider is always the one timed
+                # right after another's.
+                times[name].append(triton.testing.do_bench(run, warmup=500, rep=100,
+                                                           return_mode="median"))
+        return {name: flops / (statistics.median(t) * 1e-3) / 1e12
+                for name, t in times.items()}
+
+    measured = {}
+
+    @triton.testing.perf_report(configs)
+    def benchmark(N_CTX, provider, head_dim, causal, mode):
+        case = (N_CTX, head_dim, causal, mode)
+        if case not in measured:
+            measured[case] = measure(*case)
+        return measured[case].get(provider, float("nan"))
 
     benchmark.run(print_data=True, save_path=save_path)
 
@@ -849,6 +874,9 @@ def main(argv=None):
     parser.add_argument("--modes", nargs="+", default=["fwd", "bwd"])
     parser.add_argument("--head-dims", type=int, nargs="+", default=[64, 128])
     parser.add_argument("--dtype", default="float16", choices=["float16", "bfloat16"])
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="--bench times each case's providers in turn this many times "
+                        "and prints the median")
     parser.add_argument("--no-check", action="store_true")
     parser.add_argument("--providers", nargs="+",
                         choices=["terrazzo", "terrazzo-ws", "terrazzo-no-ws",
@@ -869,7 +897,7 @@ def main(argv=None):
         check_gpu()
     if args.bench:
         bench(args.sizes, args.modes, args.head_dims, args.dtype, args.save_path,
-              args.providers)
+              args.providers, args.rounds)
 
 
 if __name__ == "__main__":
