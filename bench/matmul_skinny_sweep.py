@@ -3,12 +3,19 @@ for M rows against an 8192 x 8192 bfloat16 B, timed on the GPU: the sweep
 behind `candidates` (bench/RESULTS.md, session 17).
 
     PYTHONPATH=<built terrazzo> python3 bench/matmul_skinny_sweep.py [--tma] [M ...]
+        [--b-nk] [--config BM,BN,BK,SPLIT_K,STAGES,WARPS[,WS,SWAP] ...]
 
 With --tma, the tensor-descriptor kernel's instead (`tma_candidates`):
 64 to 256 columns, 64 or 128 deep K blocks, SPLIT_K 1 or 2, 2 to 12
 stages within 220 KiB of ring, a producer warp group or not; at M = 128
 also 64-row blocks, and 128-row blocks on one warp group; below 64 rows
 also the transposed product (SWAP_AB).
+
+`--b-nk` reads B as the transpose of a row-major N x K matrix (a
+torch.nn.Linear weight) instead of a row-major K x N one. `--config`
+(repeated) times those configurations only, of the TMA kernel when they
+have eight fields (WS and SWAP 0 or 1), e.g. K blocks deeper than the
+sweep's.
 
 Configurations (BLOCK_SIZE_M fixed by M as in `candidates`): 32 to 256
 columns, 64 to 256 deep K blocks, SPLIT_K 1 to 4, 3 to 6 stages within
@@ -17,6 +24,7 @@ columns, 64 to 256 deep K blocks, SPLIT_K 1 to 4, 3 to 6 stages within
 the best twelve are printed beside torch.matmul.
 """
 
+import argparse
 import itertools
 import os
 import sys
@@ -51,15 +59,16 @@ def configurations(M, tma):
             and not (bm == 128 and warps == 4 and bn >= 256)]
 
 
-def sweep(M, N=8192, K=8192, tma=False):
+def sweep(M, N=8192, K=8192, tma=False, b_nk=False, configs=None):
     runner = matmul_skinny.SkinnyMatmul(tma=tma)
     a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
-    b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(N, K, device="cuda", dtype=torch.bfloat16).t() if b_nk else \
+        torch.randn(K, N, device="cuda", dtype=torch.bfloat16)
     want = a.double() @ b.double()
     base = triton.testing.do_bench(lambda: torch.matmul(a, b), warmup=10, rep=50,
                                    return_mode="median")
     timed, start = [], time.time()
-    for config in configurations(M, tma):
+    for config in configs or configurations(M, tma):
         try:
             err = matmul_skinny.relative_error(runner.run(a, b, config), want)
         except Exception as error:  # a configuration the compiler refuses
@@ -77,7 +86,23 @@ def sweep(M, N=8192, K=8192, tma=False):
         print(f"   {ms * 1e3:.1f} us ({base / ms:.3f} x torch) {config}")
 
 
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("ms", type=int, nargs="*", default=[16, 64, 128])
+    parser.add_argument("--tma", action="store_true")
+    parser.add_argument("--b-nk", action="store_true")
+    parser.add_argument("--config", action="append", default=[])
+    args = parser.parse_args(argv)
+    configs = []
+    for text in args.config:
+        fields = [int(x) for x in text.split(",")]
+        if len(fields) not in (6, 8):
+            parser.error(f"--config {text}: six or eight fields")
+        configs.append(tuple(fields[:6]) + tuple(bool(x) for x in fields[6:]))
+    tma = args.tma or any(len(c) == 8 for c in configs)
+    for m in args.ms:
+        sweep(m, tma=tma, b_nk=args.b_nk, configs=configs)
+
+
 if __name__ == "__main__":
-    tma = "--tma" in sys.argv[1:]
-    for m in [int(x) for x in sys.argv[1:] if x != "--tma"] or [16, 64, 128]:
-        sweep(m, tma=tma)
+    main()
