@@ -842,9 +842,9 @@ def bench(sizes, modes, head_dims, dtype_name, save_path, only=None, rounds=3):
                 # measured in its own steady state. A kernel timed within
                 # half a second of a heavier case (the previous table's 16k,
                 # a compile's idle GPU) ran 20-25% below its steady rate on
-                # an H200 (bench/RESULTS.md, sessions 21 and 40); the rounds
-                # take turns so that no provider is always the one timed
-                # right after another's.
+                # an H200 (bench/RESULTS.md, sessions 21 and 40). Over the
+                # rounds a disturbance falls on one of a provider's
+                # measurements, not on its only one.
                 times[name].append(triton.testing.do_bench(run, warmup=500, rep=100,
                                                            return_mode="median"))
         return {name: flops / (statistics.median(t) * 1e-3) / 1e12
