@@ -236,6 +236,65 @@ int64_t firstFit(const Buffer &buffer, ArrayRef<Buffer> placed, int64_t from) {
   return offset;
 }
 
+/// The buffers live together at the program point where the most bytes
+/// are, largest first: what a function that needs more shared memory than
+/// its target has holds at its peak.
+SmallVector<const Buffer *> peakBuffers(ArrayRef<Buffer> placed) {
+  int64_t peakBytes = -1, peak = 0;
+  auto liveAt = [](const Buffer &buffer, int64_t point) {
+    return buffer.first <= point && point <= buffer.last;
+  };
+  for (const Buffer &candidate : placed) {
+    int64_t bytes = 0;
+    for (const Buffer &buffer : placed)
+      if (liveAt(buffer, candidate.first))
+        bytes += buffer.bytes;
+    if (bytes > peakBytes) {
+      peakBytes = bytes;
+      peak = candidate.first;
+    }
+  }
+  SmallVector<const Buffer *> live;
+  for (const Buffer &buffer : placed)
+    if (liveAt(buffer, peak))
+      live.push_back(&buffer);
+  llvm::stable_sort(live, [](const Buffer *a, const Buffer *b) {
+    return a->bytes > b->bytes;
+  });
+  return live;
+}
+
+/// Notes on `diag`, at each op whose buffer or scratch is live at the peak
+/// of `placed` (the largest few), saying what it holds: the error then
+/// names the kernel's lines that take the shared memory.
+void notePeakBuffers(InFlightDiagnostic &diag, ArrayRef<Buffer> placed) {
+  constexpr size_t kMostNotes = 6;
+  SmallVector<const Buffer *> live = peakBuffers(placed);
+  for (const Buffer *buffer : ArrayRef(live).take_front(kMostNotes)) {
+    Diagnostic &note = diag.attachNote(buffer->owner->getLoc());
+    note << buffer->bytes << " bytes live here: ";
+    if (buffer->isScratch) {
+      note << "scratch of '" << buffer->owner->getName() << "'";
+      continue;
+    }
+    auto type =
+        cast<tilegpu::MemDescType>(buffer->owner->getResult(0).getType());
+    std::string shape;
+    llvm::raw_string_ostream os(shape);
+    for (int64_t size : type.getShape())
+      os << size << "x";
+    os << type.getElementType();
+    note << "a buffer of " << shape;
+  }
+  if (live.size() > kMostNotes) {
+    int64_t rest = 0;
+    for (const Buffer *buffer : ArrayRef(live).drop_front(kMostNotes))
+      rest += buffer->bytes;
+    diag.attachNote() << "and " << live.size() - kMostNotes
+                      << " more buffers of " << rest << " bytes in all";
+  }
+}
+
 struct AllocateSharedMemoryPass
     : public mlir::terrazzo::impl::TerrazzoAllocateSharedMemoryBase<
           AllocateSharedMemoryPass> {
@@ -267,14 +326,17 @@ struct AllocateSharedMemoryPass
     if (tooLarge)
       return signalPassFailure();
     module.walk([&](func::FuncOp func) {
-      int64_t need = allocate(func, limit);
+      SmallVector<Buffer> placed;
+      int64_t need = allocate(func, limit, placed);
       if (need > limit) {
-        func.emitError("needs ")
+        InFlightDiagnostic diag =
+            func.emitError("needs ")
             << need
             << " bytes of shared memory for buffers live at the same time, "
                "more than target '"
             << targetName << "' allows in one program instance (" << limit
             << " bytes); use smaller blocks";
+        notePeakBuffers(diag, placed);
         tooLarge = true;
       }
       total = std::max(total, need);
@@ -289,9 +351,10 @@ struct AllocateSharedMemoryPass
       module->removeAttr(tilegpu::TileGPUDialect::kSharedMemoryAttrName);
   }
 
-  /// Places the buffers of `func` within `limit` bytes; returns the bytes
-  /// it needs.
-  int64_t allocate(func::FuncOp func, int64_t limit) {
+  /// Places the buffers of `func` within `limit` bytes (in `placed`);
+  /// returns the bytes it needs.
+  int64_t allocate(func::FuncOp func, int64_t limit,
+                   SmallVectorImpl<Buffer> &placed) {
     Liveness liveness(func);
     SmallVector<Buffer> buffers;
     func.walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -340,7 +403,7 @@ struct AllocateSharedMemoryPass
                      [](const Buffer &a, const Buffer &b) {
                        return !a.isScratch && b.isScratch;
                      });
-    SmallVector<Buffer> placed;
+    placed.clear();
     int64_t packed = 0; // what first-fit alone needs
     for (Buffer &buffer : buffers) {
       buffer.offset = firstFit(buffer, placed, 0);

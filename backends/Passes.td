@@ -71,7 +71,10 @@ def TerrazzoAllocateSharedMemory
     `tilegpu.buffer_offset` on allocations (a `tilegpu.memdesc_index`
     view of one buffer of a stack keeps the whole stack live); the module attribute
     `tilegpu.shared` (i32) is the total, the dynamic shared memory a kernel
-    is launched with, checked against the target's limit.
+    is launched with, checked against the target's limit. A function over
+    the limit gets a located error with a note at each of the (largest six)
+    buffers and scratch areas live at its peak, saying their bytes and
+    shapes, so that the error names the lines whose blocks to shrink.
   }];
 }
 

@@ -508,6 +508,34 @@ def test_compiler_diagnostics_point_at_the_users_line(check_ir):
     assert e.required == 262144 and e.limit == 232448 and e.name == "shared memory"
 
 
+@triton.jit
+def k_rings_together(a_ptr, b_ptr, c_ptr, K):
+    rows = tl.arange(0, 256)
+    ks = tl.arange(0, 128)
+    acc = tl.zeros((256, 256), dtype=tl.float32)
+    for k in range(0, K, 128):  # <-
+        a = tl.load(a_ptr + rows[:, None] * K + (k + ks)[None, :])
+        b = tl.load(b_ptr + (k + ks)[:, None] * 256 + rows[None, :])
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rows[:, None] * 256 + rows[None, :], acc)
+
+
+def test_shared_memory_overflow_names_the_buffers():
+    # Two rings of 3 x 256 x 128 float16 (192 KiB each) fit one by one, not
+    # together: the error is on the kernel, and a note at the loop's line
+    # for each ring says what it holds.
+    a = np.zeros((256, 1024), np.float16)
+    with pytest.raises(triton.OutOfResources) as info:
+        k_rings_together.compile(a, a, np.zeros((256, 256), np.float32), 1024,
+                                 stage="ptx", target="cuda:90", num_warps=8, num_stages=3)
+    text = str(info.value)
+    assert "for buffers live at the same time" in text, text
+    line = marked_line(k_rings_together)
+    notes = re.findall(rf":{line}:\d+: note: 196608 bytes live here: a buffer of "
+                       rf"3x(?:256x128|128x256)xf16", text)
+    assert len(notes) == 2, text
+
+
 def test_shared_memory_diagnostics_are_out_of_resources():
     import pickle
     kir = KernelIR("func.func @k() {\n  return\n}\n", "k", "")

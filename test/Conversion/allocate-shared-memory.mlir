@@ -186,18 +186,60 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "t
 // -----
 
 // Buffers that fit one by one but not together: a located error on the
-// function.
+// function, with a note at each buffer live at the peak.
 #a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #s = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "tilegpu.threads-per-warp" = 32 : i32} {
   // expected-error @below {{needs 196608 bytes of shared memory for buffers live at the same time, more than target 'cuda:80' allows in one program instance (166912 bytes)}}
   func.func private @together(%x: tensor<16384xf32, #a>) {
+    // expected-note @below {{65536 bytes live here: a buffer of 16384xf32}}
     %p = tilegpu.local_alloc %x : (tensor<16384xf32, #a>) -> !tilegpu.memdesc<16384xf32, #s>
+    // expected-note @below {{65536 bytes live here: a buffer of 16384xf32}}
     %q = tilegpu.local_alloc %x : (tensor<16384xf32, #a>) -> !tilegpu.memdesc<16384xf32, #s>
+    // expected-note @below {{65536 bytes live here: a buffer of 16384xf32}}
     %r = tilegpu.local_alloc %x : (tensor<16384xf32, #a>) -> !tilegpu.memdesc<16384xf32, #s>
     %u = tilegpu.local_load %p : !tilegpu.memdesc<16384xf32, #s> -> tensor<16384xf32, #a>
     %v = tilegpu.local_load %q : !tilegpu.memdesc<16384xf32, #s> -> tensor<16384xf32, #a>
     %w = tilegpu.local_load %r : !tilegpu.memdesc<16384xf32, #s> -> tensor<16384xf32, #a>
+    return
+  }
+}
+
+// -----
+
+// At the peak the notes name the six largest buffers (a scratch among
+// them, as its op), then count the rest; buffers dead by then (%early)
+// get none.
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#s = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80", "tilegpu.threads-per-warp" = 32 : i32} {
+  // expected-error @below {{needs 204800 bytes of shared memory for buffers live at the same time}}
+  // expected-note @below {{and 2 more buffers of 8192 bytes in all}}
+  func.func private @many(%x: tensor<8192xf32, #a>, %y: tensor<1024xf32, #a>) {
+    %early = tilegpu.local_alloc %x : (tensor<8192xf32, #a>) -> !tilegpu.memdesc<8192xf32, #s>
+    %e = tilegpu.local_load %early : !tilegpu.memdesc<8192xf32, #s> -> tensor<8192xf32, #a>
+    // expected-note @below {{32768 bytes live here: a buffer of 8192xf32}}
+    %b0 = tilegpu.local_alloc %x : (tensor<8192xf32, #a>) -> !tilegpu.memdesc<8192xf32, #s>
+    // expected-note @below {{32768 bytes live here: a buffer of 8192xf32}}
+    %b1 = tilegpu.local_alloc %x : (tensor<8192xf32, #a>) -> !tilegpu.memdesc<8192xf32, #s>
+    // expected-note @below {{32768 bytes live here: a buffer of 8192xf32}}
+    %b2 = tilegpu.local_alloc %x : (tensor<8192xf32, #a>) -> !tilegpu.memdesc<8192xf32, #s>
+    // expected-note @below {{32768 bytes live here: a buffer of 8192xf32}}
+    %b3 = tilegpu.local_alloc %x : (tensor<8192xf32, #a>) -> !tilegpu.memdesc<8192xf32, #s>
+    // expected-note @below {{32768 bytes live here: a buffer of 8192xf32}}
+    %b4 = tilegpu.local_alloc %x : (tensor<8192xf32, #a>) -> !tilegpu.memdesc<8192xf32, #s>
+    %s0 = tilegpu.local_alloc %y : (tensor<1024xf32, #a>) -> !tilegpu.memdesc<1024xf32, #s>
+    %s1 = tilegpu.local_alloc %y : (tensor<1024xf32, #a>) -> !tilegpu.memdesc<1024xf32, #s>
+    // expected-note @below {{32768 bytes live here: scratch of 'tilegpu.convert_layout'}}
+    %c = tilegpu.convert_layout %x : tensor<8192xf32, #a> -> tensor<8192xf32, #b>
+    %u0 = tilegpu.local_load %b0 : !tilegpu.memdesc<8192xf32, #s> -> tensor<8192xf32, #a>
+    %u1 = tilegpu.local_load %b1 : !tilegpu.memdesc<8192xf32, #s> -> tensor<8192xf32, #a>
+    %u2 = tilegpu.local_load %b2 : !tilegpu.memdesc<8192xf32, #s> -> tensor<8192xf32, #a>
+    %u3 = tilegpu.local_load %b3 : !tilegpu.memdesc<8192xf32, #s> -> tensor<8192xf32, #a>
+    %u4 = tilegpu.local_load %b4 : !tilegpu.memdesc<8192xf32, #s> -> tensor<8192xf32, #a>
+    %v0 = tilegpu.local_load %s0 : !tilegpu.memdesc<1024xf32, #s> -> tensor<1024xf32, #a>
+    %v1 = tilegpu.local_load %s1 : !tilegpu.memdesc<1024xf32, #s> -> tensor<1024xf32, #a>
     return
   }
 }
