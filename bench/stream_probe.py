@@ -19,7 +19,9 @@ every call), the median of the rounds, in GB/s of B's bytes; each form's
 sums are checked against torch's first."""
 
 import argparse
+import os
 import statistics
+import sys
 
 import terrazzo as triton
 import terrazzo.language as tl
@@ -29,45 +31,40 @@ try:
 except ImportError:  # the kernels compile without it (see compile_for_sm90)
     torch = None
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The skinny kernels' split of K: program_id(2) takes the s-th of SPLIT ranges.
+from matmul_skinny import split_k_range  # noqa: E402
+
 DEFAULT_CONFIGS = ["tma,64,128,1,4", "tma,64,128,4,4", "tma,64,128,8,4", "tma,64,128,16,4",
                    "tma,256,64,8,4", "pointer,64,128,1,4", "pointer,64,128,8,4",
                    "pointer,256,32,16,4"]
 
 
 @triton.jit
-def k_range(K, BLOCK_K: tl.constexpr, SPLIT: tl.constexpr):
-    # The K blocks [first, end) of this program's split.
-    blocks = tl.cdiv(K, BLOCK_K)
-    per_split = tl.cdiv(blocks, SPLIT)
-    first = tl.program_id(1) * per_split
-    return first, tl.minimum(first + per_split, blocks)
-
-
-@triton.jit
 def stream_tma_kernel(b_ptr, out_ptr, K, N, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                       SPLIT: tl.constexpr):
-    # Program (n, s) sums columns n * BLOCK_N .. + BLOCK_N of B over the s-th
-    # of SPLIT ranges of its rows, one BLOCK_K x BLOCK_N box at a time.
+    # Program (n, 0, s) sums columns n * BLOCK_N .. + BLOCK_N of B over the
+    # s-th of SPLIT ranges of its rows, one BLOCK_K x BLOCK_N box at a time.
     desc = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[N, 1],
                                      block_shape=[BLOCK_K, BLOCK_N])
-    first, end = k_range(K, BLOCK_K, SPLIT)
+    first, end = split_k_range(K, BLOCK_K, SPLIT)
     acc = tl.zeros((BLOCK_K, BLOCK_N), dtype=tl.float32)
     for k in range(first, end):
         acc += desc.load([k * BLOCK_K, tl.program_id(0) * BLOCK_N]).to(tl.float32)
-    tl.store(out_ptr + tl.program_id(1) * tl.num_programs(0) + tl.program_id(0), tl.sum(acc))
+    tl.store(out_ptr + tl.program_id(2) * tl.num_programs(0) + tl.program_id(0), tl.sum(acc))
 
 
 @triton.jit
 def stream_pointer_kernel(b_ptr, out_ptr, K, N, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                           SPLIT: tl.constexpr):
     # The same with pointer loads; N and K are multiples of the blocks.
-    first, end = k_range(K, BLOCK_K, SPLIT)
+    first, end = split_k_range(K, BLOCK_K, SPLIT)
     rows = tl.arange(0, BLOCK_K)
     cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
     acc = tl.zeros((BLOCK_K, BLOCK_N), dtype=tl.float32)
     for k in range(first, end):
         acc += tl.load(b_ptr + (k * BLOCK_K + rows)[:, None] * N + cols[None, :]).to(tl.float32)
-    tl.store(out_ptr + tl.program_id(1) * tl.num_programs(0) + tl.program_id(0), tl.sum(acc))
+    tl.store(out_ptr + tl.program_id(2) * tl.num_programs(0) + tl.program_id(0), tl.sum(acc))
 
 
 def parse(text):
@@ -84,7 +81,7 @@ def kernel_of(form):
 def launch(b, out, config):
     form, bn, bk, split, warps = config
     K, N = b.shape
-    kernel_of(form)[(N // bn, split)](b, out, K, N, BLOCK_N=bn, BLOCK_K=bk, SPLIT=split,
+    kernel_of(form)[(N // bn, 1, split)](b, out, K, N, BLOCK_N=bn, BLOCK_K=bk, SPLIT=split,
                                       num_warps=warps)
     return out
 
