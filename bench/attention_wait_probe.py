@@ -61,7 +61,9 @@ the epilogue's: the row vectors' and O's layout conversions), PATCH=14
 only the second (after Q is written, before the first Q K^T). PATCH=15
 (results wrong, not checked) leaves out the output's store and its layout
 conversion (behind a branch never taken): what a tile's store of O costs
-(session 40)."""
+(session 40). PATCH=16 divides O by the row sums as a product with their
+reciprocals (results checked); PATCH=17 (a bound) leaves out the
+log-sum-exp's store and keeps O's (session 41)."""
 import math, os, re, subprocess, sys, tempfile
 
 PATCH = os.environ.get("PATCH", "0")
@@ -263,15 +265,25 @@ O_STORE = """    tl.store(o_base + offs_m[:, None] * stride_om + offs_d[None, :]
 """
 NO_O_STORE = "    if sm_scale < 0.0:\n" + "".join("    " + line + "\n"
                                                  for line in O_STORE.splitlines())
+# PATCH=16: the output divided by the row sums as a product with their
+# reciprocals (one division per row instead of one per element; results
+# checked). PATCH=17: the log-sum-exp's store behind a branch never taken
+# (a bound, O's store kept).
+O_DIVIDE = "    acc = acc / l_i[:, None]\n"
+O_TIMES_RECIPROCAL = "    acc = acc * (1.0 / l_i)[:, None]\n"
+LSE_STORE = "    tl.store(M + off_hz * N_CTX + offs_m, m_i + tl.math.log2(l_i), mask=row_ok)\n"
+NO_LSE_STORE = "    if sm_scale < 0.0:\n    " + LSE_STORE
 VARIANTS = {"4": {SCORES_EXP: SCORES_EXP_F16X2},
             "15": {O_STORE: NO_O_STORE},
+            "16": {O_DIVIDE: O_TIMES_RECIPROCAL},
+            "17": {LSE_STORE: NO_LSE_STORE},
             "11": {TILE_CALL: PREFETCH_NEXT_Q + TILE_CALL},
             "10": {TILE_CALL: TOUCH_NEXT_Q + TILE_CALL, TILE_CALL_END: TILE_CALL_END + KEEP_TOUCH},
             "5": {SCORES_EXP: SCORES_NO_SUM},
             "6": {ROW_MAX: "", SCORES_EXP: SCORES_NO_MAX},
             "7": {ROW_MAX: "", SCORES_EXP: SCORES_NO_MAX_SUM},
             "8": {SCORES_EXP: SCORES_STALE_MAX}}
-BOUND = PATCH in ("5", "6", "7", "8", "15")
+BOUND = PATCH in ("5", "6", "7", "8", "15", "17")
 # Each PATCH's rewrite of the PTX of _attn_fwd and _attn_fwd_persistent.
 PTX_PATCHES = {"1": transform, "2": release_early, "3": local_barriers, "12": local_barriers_but_first,
                "13": lambda ptx: local_barriers_numbered(ptx, (2, 3, 4)),

@@ -2,9 +2,9 @@
 the skinny products' B (8192 x 8192 bfloat16 by default) read as column
 strips (as `bench/matmul_skinny.py`'s kernels read it) through tensor
 descriptors (TMA on the H100) or pointer loads, each block summed into a
-float32 accumulator whose total one store keeps alive; beside a copy of B
-and torch.matmul's skinny product on it. Whether the skinny products' ~3.1
-TB/s against a 4.1 TB/s copy (bench/RESULTS.md, session 40) is the rate
+float32 accumulator whose total one store keeps alive; beside a copy of B,
+torch's sum of it and torch.matmul's skinny product on it. Whether the
+skinny products' ~3.1 TB/s against a 4.1 TB/s copy (bench/RESULTS.md, session 40) is the rate
 of such a stream, and how it moves with the bytes in flight. The loops
 are not pipelined (terrazzo-pipeline rings the loads that feed a dot):
 each program has one block in flight, and SPLIT (programs per column
@@ -109,6 +109,7 @@ def main(argv=None):
     copy = torch.empty_like(b)
     a = torch.randn(16, args.size, device="cuda", dtype=torch.bfloat16)
     providers = {"copy (B read and written)": lambda: copy.copy_(b),
+                 "torch.sum (B read)": lambda: b.sum(),
                  "torch.matmul, 16 rows": lambda: a @ b}
     for config in configs:
         form, bn, bk, split = config[:4]

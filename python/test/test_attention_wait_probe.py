@@ -37,7 +37,7 @@ def load_variant(probe, patch):
     return module
 
 
-@pytest.mark.parametrize("patch", ["4", "5", "6", "7", "8", "10", "11", "15"])
+@pytest.mark.parametrize("patch", ["4", "5", "6", "7", "8", "10", "11", "15", "16", "17"])
 def test_variants_apply(probe, patch):
     folder = probe.tutorial_variant(probe.VARIANTS[patch])
     source = open(os.path.join(folder, "06-fused-attention.py")).read()
