@@ -435,8 +435,9 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     it), and the rings and stacks of all the function's pipelined
     loops fit in shared memory together with the buffers staged outside
     them (in no loop whose own body holds a dot; or the largest conversion
-    there) and 1 KiB (a specialized loop's ring lives as long as
-    the kernel). The function's body then becomes the consumers of a
+    or block staged for a TMA store there, an epilogue's, written when the
+    staged operands are dead) and 1 KiB (a specialized loop's ring lives
+    as long as the kernel). The function's body then becomes the consumers of a
     `tilegpu.warp_specialize` with one producer warp group (the module's
     `tilegpu.total-num-warps` counts it); the ring is allocated and
     initialised in front of it (no barrier of its own: the op opens with

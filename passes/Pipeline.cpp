@@ -1229,6 +1229,15 @@ bool hasDotInBody(scf::ForOp loop) {
   });
 }
 
+/// Whether `alloc` stages a block for TMA stores only: written from a
+/// value, read by async_tma_copy_local_to_global ops alone.
+bool isTmaStoreStaging(tilegpu::LocalAllocOp alloc) {
+  return alloc.getSrc() && !alloc->use_empty() &&
+         llvm::all_of(alloc->getUsers(), [](Operation *user) {
+           return isa<tilegpu::AsyncTMACopyLocalToGlobalOp>(user);
+         });
+}
+
 /// Whether the TMA rings and cp.async stacks that `loops` (a function's,
 /// with their depths) would get fit in the target's shared memory together
 /// with the rest of the kernel: the ring of a warp-specialized loop lives
@@ -1291,9 +1300,15 @@ bool ringsFitTogether(ArrayRef<std::pair<scf::ForOp, int64_t>> loops) {
       if (loop ? hasDotInBody(loop) : isa<LoopLikeOpInterface>(parent))
         return;
     }
-    if (auto alloc = dyn_cast<tilegpu::LocalAllocOp>(op))
-      staged += bufferBytes(alloc.getType());
-    else if (auto convert = dyn_cast<tilegpu::ConvertLayoutOp>(op))
+    if (auto alloc = dyn_cast<tilegpu::LocalAllocOp>(op)) {
+      // A block staged for a TMA store (an epilogue's, written once and
+      // read by the store alone) comes after the loops, like the
+      // epilogue's conversions.
+      if (isTmaStoreStaging(alloc))
+        conversion = std::max(conversion, bufferBytes(alloc.getType()));
+      else
+        staged += bufferBytes(alloc.getType());
+    } else if (auto convert = dyn_cast<tilegpu::ConvertLayoutOp>(op))
       conversion = std::max(conversion, bufferBytes(convert.getType()));
   });
   return bytes + std::max(staged, conversion) + kScratchRoom <=

@@ -2549,6 +2549,148 @@ module attributes {"tilegpu.num-stages" = 2 : i32, "tilegpu.num-warps" = 8 : i32
 
 // -----
 
+// The same chain with Q staged in shared memory before the loop and its
+// result staged again after it for a TMA store (an epilogue's): the ring
+// (3 x 64 KiB) fits beside the larger of the two, since the store's block
+// is written when Q is dead; warp-specialized.
+// CHECK-LABEL: func.func @tma_dot_chain_store_staged_after
+// CHECK: tilegpu.warp_specialize
+// CHECK: tilegpu.async_tma_copy_local_to_global
+// CHECK: } producer {
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>
+#row = #tilegpu.slice<{dim = 1, parent = #mma}>
+#dop = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#blk = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+module attributes {"tilegpu.num-stages" = 2 : i32, "tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_dot_chain_store_staged_after(%qp: tensor<128x128x!tile.ptr<f16>, #blk>, %mo: !tile.ptr<i8>, %mk: !tile.ptr<i8>, %mv: !tile.ptr<i8>, %n: i32, %out: tensor<128x128x!tile.ptr<f16>, #blk>) {
+    %qt = tile.load %qp : tensor<128x128x!tile.ptr<f16>, #blk>
+    %qs = tilegpu.local_alloc %qt : (tensor<128x128xf16, #blk>) -> !tilegpu.memdesc<128x128xf16, #nv>
+    tilegpu.fence_async_shared %qs : !tilegpu.memdesc<128x128xf16, #nv>
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 128 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x128xf32, #mma>
+    %m0 = arith.constant dense<0xFF800000> : tensor<128xf32, #row>
+    %res:2 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero, %m = %m0) -> (tensor<128x128xf32, #mma>, tensor<128xf32, #row>) : i32 {
+      %k = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x128xf16, #nv, mutable>
+      %kbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %kbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %kbar, 32768 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mk[%i, %c0] %k, %kbar : !tile.ptr<i8>, !tilegpu.memdesc<128x128xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %kbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %kbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %kt = tilegpu.memdesc_trans %k : !tilegpu.memdesc<128x128xf16, #nv, mutable> -> !tilegpu.memdesc<128x128xf16, #nvt, mutable>
+      %s = tilegpu.warp_group_dot %qs, %kt, %zero : !tilegpu.memdesc<128x128xf16, #nv>, !tilegpu.memdesc<128x128xf16, #nvt, mutable> -> tensor<128x128xf32, #mma>
+      %rm = tile.reduce(%s) axis = 1 : (tensor<128x128xf32, #mma>) -> tensor<128xf32, #row> {
+      ^bb0(%x: f32, %y: f32):
+        %mx = arith.maxnumf %x, %y : f32
+        tile.reduce.return %mx : f32
+      }
+      %mn = arith.maxnumf %m, %rm : tensor<128xf32, #row>
+      %md = arith.subf %m, %mn : tensor<128xf32, #row>
+      %alpha = math.exp2 %md : tensor<128xf32, #row>
+      %me = tile.expand_dims %mn axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+      %mb = tile.broadcast %me : tensor<128x1xf32, #mma> -> tensor<128x128xf32, #mma>
+      %sd = arith.subf %s, %mb : tensor<128x128xf32, #mma>
+      %p = math.exp2 %sd : tensor<128x128xf32, #mma>
+      %ph = arith.truncf %p : tensor<128x128xf32, #mma> to tensor<128x128xf16, #mma>
+      %pa = tilegpu.convert_layout %ph : tensor<128x128xf16, #mma> -> tensor<128x128xf16, #dop>
+      %ae = tile.expand_dims %alpha axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+      %ab = tile.broadcast %ae : tensor<128x1xf32, #mma> -> tensor<128x128xf32, #mma>
+      %accs = arith.mulf %acc, %ab : tensor<128x128xf32, #mma>
+      %v = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x128xf16, #nv, mutable>
+      %vbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %vbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %vbar, 32768 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mv[%i, %c0] %v, %vbar : !tile.ptr<i8>, !tilegpu.memdesc<128x128xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %vbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %vbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %o = tilegpu.warp_group_dot %pa, %v, %accs : tensor<128x128xf16, #dop>, !tilegpu.memdesc<128x128xf16, #nv, mutable> -> tensor<128x128xf32, #mma>
+      scf.yield %o, %mn : tensor<128x128xf32, #mma>, tensor<128xf32, #row>
+    } {tile.warp_specialize}
+    %oh = arith.truncf %res#0 : tensor<128x128xf32, #mma> to tensor<128x128xf16, #mma>
+    %os = tilegpu.local_alloc %oh : (tensor<128x128xf16, #mma>) -> !tilegpu.memdesc<128x128xf16, #nv>
+    tilegpu.fence_async_shared
+    tilegpu.async_tma_copy_local_to_global %mo[%c0, %c0] %os : !tile.ptr<i8>, !tilegpu.memdesc<128x128xf16, #nv>
+    tilegpu.async_tma_store_wait {pendings = 0 : i32}
+    return
+  }
+}
+
+// -----
+
+// Must not: the same, but the block staged after the loop is read back
+// by the threads (not a TMA store's), counted beside Q: the ring no longer
+// fits with both, and the loop is not specialized.
+// CHECK-LABEL: func.func @tma_dot_chain_staged_twice
+// CHECK-NOT: tilegpu.warp_specialize
+// CHECK: tilegpu.local_load
+// CHECK: return
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>
+#row = #tilegpu.slice<{dim = 1, parent = #mma}>
+#dop = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#blk = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+module attributes {"tilegpu.num-stages" = 2 : i32, "tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_dot_chain_staged_twice(%qp: tensor<128x128x!tile.ptr<f16>, #blk>, %mo: !tile.ptr<i8>, %mk: !tile.ptr<i8>, %mv: !tile.ptr<i8>, %n: i32, %out: tensor<128x128x!tile.ptr<f16>, #blk>) {
+    %qt = tile.load %qp : tensor<128x128x!tile.ptr<f16>, #blk>
+    %qs = tilegpu.local_alloc %qt : (tensor<128x128xf16, #blk>) -> !tilegpu.memdesc<128x128xf16, #nv>
+    tilegpu.fence_async_shared %qs : !tilegpu.memdesc<128x128xf16, #nv>
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 128 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x128xf32, #mma>
+    %m0 = arith.constant dense<0xFF800000> : tensor<128xf32, #row>
+    %res:2 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero, %m = %m0) -> (tensor<128x128xf32, #mma>, tensor<128xf32, #row>) : i32 {
+      %k = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x128xf16, #nv, mutable>
+      %kbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %kbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %kbar, 32768 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mk[%i, %c0] %k, %kbar : !tile.ptr<i8>, !tilegpu.memdesc<128x128xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %kbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %kbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %kt = tilegpu.memdesc_trans %k : !tilegpu.memdesc<128x128xf16, #nv, mutable> -> !tilegpu.memdesc<128x128xf16, #nvt, mutable>
+      %s = tilegpu.warp_group_dot %qs, %kt, %zero : !tilegpu.memdesc<128x128xf16, #nv>, !tilegpu.memdesc<128x128xf16, #nvt, mutable> -> tensor<128x128xf32, #mma>
+      %rm = tile.reduce(%s) axis = 1 : (tensor<128x128xf32, #mma>) -> tensor<128xf32, #row> {
+      ^bb0(%x: f32, %y: f32):
+        %mx = arith.maxnumf %x, %y : f32
+        tile.reduce.return %mx : f32
+      }
+      %mn = arith.maxnumf %m, %rm : tensor<128xf32, #row>
+      %md = arith.subf %m, %mn : tensor<128xf32, #row>
+      %alpha = math.exp2 %md : tensor<128xf32, #row>
+      %me = tile.expand_dims %mn axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+      %mb = tile.broadcast %me : tensor<128x1xf32, #mma> -> tensor<128x128xf32, #mma>
+      %sd = arith.subf %s, %mb : tensor<128x128xf32, #mma>
+      %p = math.exp2 %sd : tensor<128x128xf32, #mma>
+      %ph = arith.truncf %p : tensor<128x128xf32, #mma> to tensor<128x128xf16, #mma>
+      %pa = tilegpu.convert_layout %ph : tensor<128x128xf16, #mma> -> tensor<128x128xf16, #dop>
+      %ae = tile.expand_dims %alpha axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+      %ab = tile.broadcast %ae : tensor<128x1xf32, #mma> -> tensor<128x128xf32, #mma>
+      %accs = arith.mulf %acc, %ab : tensor<128x128xf32, #mma>
+      %v = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x128xf16, #nv, mutable>
+      %vbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %vbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %vbar, 32768 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mv[%i, %c0] %v, %vbar : !tile.ptr<i8>, !tilegpu.memdesc<128x128xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %vbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %vbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %o = tilegpu.warp_group_dot %pa, %v, %accs : tensor<128x128xf16, #dop>, !tilegpu.memdesc<128x128xf16, #nv, mutable> -> tensor<128x128xf32, #mma>
+      scf.yield %o, %mn : tensor<128x128xf32, #mma>, tensor<128xf32, #row>
+    } {tile.warp_specialize}
+    %oh = arith.truncf %res#0 : tensor<128x128xf32, #mma> to tensor<128x128xf16, #mma>
+    %os = tilegpu.local_alloc %oh : (tensor<128x128xf16, #mma>) -> !tilegpu.memdesc<128x128xf16, #nv>
+    %ob = tilegpu.local_load %os : !tilegpu.memdesc<128x128xf16, #nv> -> tensor<128x128xf16, #blk>
+    tile.store %out, %ob : tensor<128x128x!tile.ptr<f16>, #blk>
+    return
+  }
+}
+
+// -----
+
 // The same chain without a producer warp group: no turns by default (they
 // were measured slower there), only with ping-pong=always (TURNS).
 // CHECK-LABEL: func.func @tma_dot_chain_wide
