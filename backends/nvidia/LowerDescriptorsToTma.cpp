@@ -115,13 +115,21 @@ public:
   /// in flight: the next iteration waits for it (and passes a barrier, the
   /// wait being the issuing thread's) only before rewriting the buffer, so
   /// that the store overlaps the next tile's main loop; the last one is
-  /// waited for after the loop.
+  /// waited for after the loop. Not when the loops stage an operand in
+  /// shared memory for an inner loop before the store, at least as large
+  /// as its block (attention's Q, per tile): there the store is lowered as
+  /// outside loops, its block allocated at the store, so that it can take
+  /// that operand's place once the inner loop is done instead of adding
+  /// its bytes for the whole loop.
   void lowerStore(tile::DescStoreOp store) {
     OpBuilder b(store);
     Location loc = store.getLoc();
     tilegpu::ConvertLayoutOp convert;
     Value value = storedValue(store, convert);
-    if (Operation *loop = outermostLoopOfStraightNest(store)) {
+    Operation *loop = outermostLoopOfStraightNest(store);
+    if (loop && stagesOperandBefore(store, loop))
+      loop = nullptr;
+    if (loop) {
       // The descriptor's stores in the same loop nest (an epilogue stored
       // in parts) share the buffer: each waits for the reads of the store
       // before it, whichever that was, before rewriting it.
@@ -193,6 +201,34 @@ private:
         return nullptr;
     }
     return outermost;
+  }
+
+  /// Whether the loop nest up to `loop` stages an operand in shared memory
+  /// for an inner loop that ends before `store` (in a block around the
+  /// store, before it, with an scf.for between them): a `local_alloc` (a
+  /// buffer per iteration: of a value, or filled by TMA) or a `desc_load`
+  /// (whose lowering allocates one) of at least the store's bytes.
+  bool stagesOperandBefore(tile::DescStoreOp store, Operation *loop) const {
+    const int64_t storeBytes = bytesOf(bufferType);
+    bool pastLoop = false;
+    for (Operation *at = store; at != loop; at = at->getParentOp())
+      for (Operation *op = at->getPrevNode(); op; op = op->getPrevNode()) {
+        pastLoop |= isa<scf::ForOp>(op);
+        if (!pastLoop)
+          continue;
+        int64_t bytes = 0;
+        if (auto alloc = dyn_cast<tilegpu::LocalAllocOp>(op))
+          bytes = bytesOf(alloc.getType());
+        else if (auto load = dyn_cast<tile::DescLoadOp>(op))
+          bytes = bytesOf(load.getType());
+        if (bytes >= storeBytes)
+          return true;
+      }
+    return false;
+  }
+
+  static int64_t bytesOf(ShapedType type) {
+    return type.getNumElements() * type.getElementTypeBitWidth() / 8;
   }
 
   /// A block only stored back into shared memory as it lies in `buffer`

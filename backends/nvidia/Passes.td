@@ -119,7 +119,14 @@ def TerrazzoLowerDescriptorsToTma
     one `async_tma_store_wait` (0) follows the outermost loop. The
     descriptor's stores in the same loop nest (an epilogue stored in
     halves) share that buffer, each waiting in the same way for the store
-    before it.
+    before it. Not when the loops stage an operand in shared memory for an
+    inner loop that ends before the store (a `local_alloc` or a
+    `desc_load` of at least the store's bytes, in a block around the
+    store, with an `scf.for` between them: attention's Q, per tile): that
+    store is lowered as one outside loops, so that its block, live only
+    from the store to its wait, can take the operand's place instead of
+    adding its bytes for the whole loop (a persistent attention kernel's
+    ring, Q and O fit where the ring, Q and a hoisted O would not).
 
     A descriptor made in `scf.for` loops (and `scf.if`s) has its map
     rebuilt in the same slot each time it is made (a map per tile, or per

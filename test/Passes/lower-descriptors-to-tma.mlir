@@ -191,6 +191,47 @@ func.func @persistent_store(%y: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %
 
 // -----
 
+// A store in a loop over tiles after an inner loop that reads an operand
+// staged before it, of at least the store's bytes (attention's Q, per
+// tile): the store is lowered as outside loops, its block allocated at the
+// store and its wait right after, so that the block can take the
+// operand's place once the inner loop is done. Must not: no buffer before
+// the loop, no wait after it.
+// CHECK-LABEL: func.func @persistent_store_after_staged_operand
+// CHECK-NOT: tilegpu.local_alloc : ()
+// CHECK: scf.for
+// CHECK: tilegpu.async_tma_copy_global_to_local
+// CHECK: scf.for
+// CHECK: %[[OUT:.*]] = tilegpu.local_alloc %{{.*}} : (tensor<64x64xf16, {{.*}}>) -> !tilegpu.memdesc<64x64xf16, #{{.*}}>
+// CHECK-NEXT: tilegpu.fence_async_shared
+// CHECK-NEXT: tilegpu.async_tma_copy_local_to_global %{{.*}}[%{{.*}}, %{{.*}}] %[[OUT]]
+// CHECK-NEXT: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+func.func @persistent_store_after_staged_operand(%x: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %n: i32 {tile.divisibility = 16 : i32}, %tiles: i32, %k: i32) {
+  %pid = tile.program_id x : i32
+  %programs = tile.num_programs x : i32
+  %c0i = arith.constant 0 : i32
+  %c1i = arith.constant 1 : i32
+  %c64i = arith.constant 64 : i32
+  %c1 = arith.constant 1 : i64
+  %s = arith.extsi %n : i32 to i64
+  %xd = tile.make_tensor_desc %x, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  %yd = tile.make_tensor_desc %y, [%m, %n], [%s, %c1] : !tile.ptr<f16> -> !tile.tensordesc<tensor<64x64xf16>>
+  scf.for %t = %pid to %tiles step %programs : i32 {
+    %i = arith.muli %t, %c64i : i32
+    %q = tile.desc_load %xd[%i, %i] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+    %acc = scf.for %j = %c0i to %k step %c1i iter_args(%a = %q) -> (tensor<64x64xf16>) : i32 {
+      %b = arith.addf %a, %q : tensor<64x64xf16>
+      scf.yield %b : tensor<64x64xf16>
+    }
+    tile.desc_store %yd[%i, %i], %acc : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
+  }
+  return
+}
+
+// -----
+
 // Two stores of one descriptor in the loop (an epilogue stored in halves)
 // share one buffer: each waits for the reads of the store before it, then
 // rewrites it; one wait follows the loop.
