@@ -437,8 +437,8 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     them (in no loop whose own body holds a dot; or the largest conversion
     or block staged for a TMA store there, an epilogue's, written when the
     staged operands are dead) and 1 KiB (a specialized loop's ring lives
-    as long as the kernel). The function's body then becomes the consumers of a
-    `tilegpu.warp_specialize` with one producer warp group (the module's
+    as long as the kernel). The function's body then becomes the consumers
+    of a `tilegpu.warp_specialize` with one producer warp group (the module's
     `tilegpu.total-num-warps` counts it); the ring is allocated and
     initialised in front of it (no barrier of its own: the op opens with
     one) and invalidated after it; the producer clones that scalar code

@@ -2,6 +2,7 @@
 #include "backends/nvidia/Passes.h"
 
 #include "passes/LayoutUtils.h"
+#include "passes/PipelineSupport.h"
 #include "passes/TmaDescriptors.h"
 
 #include "dialects/TileGPU/IR/TmaLayout.h"
@@ -79,9 +80,8 @@ public:
     Value barrier = tilegpu::LocalAllocOp::create(
         b, loc, tilegpu::getMBarrierType(context), Value());
     tilegpu::MBarrierInitOp::create(b, loc, barrier, 1);
-    int64_t bytes = bufferType.getNumElements() *
-                    bufferType.getElementTypeBitWidth() / 8;
-    tilegpu::MBarrierExpectTxOp::create(b, loc, barrier, int32_t(bytes));
+    tilegpu::MBarrierExpectTxOp::create(b, loc, barrier,
+                                        int32_t(bufferBytes(bufferType)));
     tilegpu::AsyncTMACopyGlobalToLocalOp::create(b, loc, map,
                                                  load.getIndices(), buffer,
                                                  barrier);
@@ -209,7 +209,7 @@ private:
   /// buffer per iteration: of a value, or filled by TMA) or a `desc_load`
   /// (whose lowering allocates one) of at least the store's bytes.
   bool stagesOperandBefore(tile::DescStoreOp store, Operation *loop) const {
-    const int64_t storeBytes = bytesOf(bufferType);
+    const int64_t storeBytes = bufferBytes(bufferType);
     bool pastLoop = false;
     for (Operation *at = store; at != loop; at = at->getParentOp())
       for (Operation *op = at->getPrevNode(); op; op = op->getPrevNode()) {
@@ -218,17 +218,13 @@ private:
           continue;
         int64_t bytes = 0;
         if (auto alloc = dyn_cast<tilegpu::LocalAllocOp>(op))
-          bytes = bytesOf(alloc.getType());
+          bytes = bufferBytes(alloc.getType());
         else if (auto load = dyn_cast<tile::DescLoadOp>(op))
-          bytes = bytesOf(load.getType());
+          bytes = bufferBytes(load.getType());
         if (bytes >= storeBytes)
           return true;
       }
     return false;
-  }
-
-  static int64_t bytesOf(ShapedType type) {
-    return type.getNumElements() * type.getElementTypeBitWidth() / 8;
   }
 
   /// A block only stored back into shared memory as it lies in `buffer`
