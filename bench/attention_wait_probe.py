@@ -258,13 +258,21 @@ PREFETCH_NEXT_Q = TOUCH_NEXT_Q.replace(
             "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p prefetch.global.L2 [$1]; mov.b32 $0, 0; }",
             "=r,l,r", [q_next, q_ok], dtype=tl.int32, is_pure=False, pack=1)
 """)
+
+
+def never_taken(code):
+    """`code` (lines of the tile function's body) behind a branch that no
+    launch takes (sm_scale is positive): kept in the kernel, never run."""
+    return "    if sm_scale < 0.0:\n" + "".join("    " + line + "\n"
+                                              for line in code.splitlines())
+
+
 # PATCH=15: the output's store (and its layout conversion) behind a branch
 # never taken, the log-sum-exp's kept: what a tile's epilogue store costs.
 O_STORE = """    tl.store(o_base + offs_m[:, None] * stride_om + offs_d[None, :],
              acc.to(Out.dtype.element_ty), mask=row_ok[:, None])
 """
-NO_O_STORE = "    if sm_scale < 0.0:\n" + "".join("    " + line + "\n"
-                                                 for line in O_STORE.splitlines())
+NO_O_STORE = never_taken(O_STORE)
 # PATCH=16: the output divided by the row sums as a product with their
 # reciprocals (one division per row instead of one per element; results
 # checked). PATCH=17: the log-sum-exp's store behind a branch never taken
@@ -272,7 +280,7 @@ NO_O_STORE = "    if sm_scale < 0.0:\n" + "".join("    " + line + "\n"
 O_DIVIDE = "    acc = acc / l_i[:, None]\n"
 O_TIMES_RECIPROCAL = "    acc = acc * (1.0 / l_i)[:, None]\n"
 LSE_STORE = "    tl.store(M + off_hz * N_CTX + offs_m, m_i + tl.math.log2(l_i), mask=row_ok)\n"
-NO_LSE_STORE = "    if sm_scale < 0.0:\n    " + LSE_STORE
+NO_LSE_STORE = never_taken(LSE_STORE)
 VARIANTS = {"4": {SCORES_EXP: SCORES_EXP_F16X2},
             "15": {O_STORE: NO_O_STORE},
             "16": {O_DIVIDE: O_TIMES_RECIPROCAL},
