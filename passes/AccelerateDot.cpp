@@ -1,10 +1,11 @@
 // terrazzo-accelerate-dot: see Passes.td.
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/UB/IR/UBOps.h"
-#include "passes/Passes.h"
 #include "passes/AccelerateDot.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "passes/AccelerateDotMfma.h"
 #include "passes/AccelerateDotWgmma.h"
+#include "passes/Passes.h"
 
 #include "target/Target.h"
 #include "dialects/Tile/IR/Tile.h"
@@ -294,12 +295,22 @@ bool mlir::terrazzo::computedFromDot(Value value) {
   seen.insert(value);
   Block *block = value.getParentBlock();
   // Bounded: the chains this is for are a few ops long.
-  for (unsigned i = 0; i < seen.size() && i < 64; ++i) {
+  for (unsigned i = 0; i < seen.size() && i < 128; ++i) {
     Operation *op = seen[i].getDefiningOp();
-    if (!op || op->getBlock() != block)
+    if (!op || !block->findAncestorOpInBlock(*op))
       continue;
     if (isa<tile::DotOp, tilegpu::WarpGroupDotOp>(op))
       return true;
+    // A value chosen by an scf.if of the block (attention's probabilities
+    // recomputed only when a row's maximum moves): what either branch
+    // yields for it.
+    if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      unsigned index = cast<OpResult>(seen[i]).getResultNumber();
+      for (Region &region : branch->getRegions())
+        if (!region.empty())
+          seen.insert(region.front().getTerminator()->getOperand(index));
+      continue;
+    }
     if (!passesChain(op))
       continue;
     for (Value operand : op->getOperands())
@@ -312,14 +323,17 @@ bool mlir::terrazzo::computedFromDot(Value value) {
 bool mlir::terrazzo::feedsDotOperandA(tile::DotOp dot) {
   llvm::SetVector<Operation *> seen;
   seen.insert(dot);
-  for (unsigned i = 0; i < seen.size() && i < 64; ++i) {
+  for (unsigned i = 0; i < seen.size() && i < 128; ++i) {
     for (OpOperand &use : seen[i]->getUses()) {
       Operation *user = use.getOwner();
-      if (user->getBlock() != dot->getBlock())
+      if (!dot->getBlock()->findAncestorOpInBlock(*user))
         continue;
       if (isa<tile::DotOp>(user) && use.getOperandNumber() == 0)
         return true;
-      if (passesChain(user))
+      // Yielded by a branch of an scf.if: on through the scf.if's results.
+      if (isa<scf::YieldOp>(user) && isa<scf::IfOp>(user->getParentOp()))
+        seen.insert(user->getParentOp());
+      else if (passesChain(user))
         seen.insert(user);
     }
   }

@@ -32,9 +32,10 @@ bool isTensorCoreDot(tile::DotOp dot, tile::InputPrecision precision,
                      unsigned capability, unsigned numWarps);
 
 /// Whether `value` is computed from the result of a dot (a tensor-core
-/// accumulator) through elementwise ops, broadcasts, reductions and layout
-/// conversions within its block: the A operand of the tail of a chain of
-/// dots (attention's P V, P = softmax(Q K^T)), in registers already.
+/// accumulator) through elementwise ops, broadcasts, reductions, layout
+/// conversions and the branches of scf.ifs within its block: the A operand
+/// of the tail of a chain of dots (attention's P V, P = softmax(Q K^T)), in
+/// registers already.
 bool computedFromDot(Value value);
 
 /// Whether `dot`'s result reaches the A operand of another dot through such

@@ -318,7 +318,21 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     and loop invariants; an integer the loop carries and advances by a
     multiple of its step (Triton's attention tutorial advances its K and V
     row offset so) counts as such, its uses reading
-    `init + (iv - lb) * (advance / step)` instead.
+    `init + (iv - lb) * (advance / step)` instead. In a ring of two stages
+    whose copies are all TMA copies and whose every read of a stage is
+    complete when its iteration ends (no dot left in flight, not rotated,
+    no producer warp group: the forms below), the copies ahead are issued
+    right after the wait for this iteration's stage rather than after its
+    last read: the stage they refill was last read in the previous
+    iteration, and each copy gets a whole iteration to land instead of
+    what follows the last read (in attention's forward, the second dot
+    alone); terrazzo-insert-barriers puts a barrier of the program in
+    front of them. Tutorial 06's two-stage D=64 forward runs 2-5% faster
+    from 1k to 4k keys so; with three stages (its backward's dQ loop),
+    where the copies have a whole iteration either way, the early copies
+    and their barrier ahead of the dots made it 1-5% slower
+    (bench/RESULTS.md, session 42). cp.async copies stay after the reads:
+    the wait for their groups counts those issued after it.
 
     The wgmma form (sm_90a): a load whose only use is a `tilegpu.local_alloc`
     in a `#tilegpu.nvmma_shared` layout that only `tilegpu.warp_group_dot`s
@@ -554,7 +568,10 @@ def TerrazzoAccelerateDot : Pass<"terrazzo-accelerate-dot", "::mlir::ModuleOp"> 
     included: its operands are stored into `#tilegpu.nvmma_shared` buffers
     (once, where they are defined, when that is outside the dot's block),
     except a 16-bit A computed from another dot's result (attention's
-    probabilities), which stays in registers in the `#tilegpu.dot_operand`
+    probabilities: through elementwise ops, broadcasts, reductions and the
+    branches of an `scf.if` choosing among such values, as a softmax that
+    recomputes P only when a row's maximum moves), which stays in registers
+    in the `#tilegpu.dot_operand`
     layout of the wgmma accumulator (a relabelling of the first dot's
     result when the warp groups tile M only); an accumulator that is zero
     becomes `use_c = false`. A 16-bit A defined outside the

@@ -794,8 +794,11 @@ private:
           ib, loc, tilegpu::AsyncTokenType::get(ib.getContext()),
           ValueRange(), int32_t((stages - 2) * int64_t(candidates.size())));
     }
-    if (tma)
-      readLast(ring.readStage(loop, readIndex, extraArg(phaseArg)));
+    TmaRing::StageRead stageRead;
+    if (tma) {
+      stageRead = ring.readStage(loop, readIndex, extraArg(phaseArg));
+      readLast(stageRead.lastRead);
+    }
     for (Candidate &c : candidates) {
       if (c.alloc) {
         OpBuilder rb(c.alloc);
@@ -852,7 +855,18 @@ private:
         releasePrevious(rb, loc, ring, readIndex, later);
       }
     }
-    OpBuilder cb(body, std::next(Block::iterator(lastRead)));
+    // The copies ahead go after the iteration's last read of the stages,
+    // except in a two-stage ring of TMA copies alone whose every read of a
+    // stage is complete when its iteration ends (no dot left in flight, not
+    // rotated, no producer): the stage they refill was last read in the
+    // previous iteration, so they go right after the wait for this
+    // iteration's stage and have a whole iteration to land instead of the
+    // part after the last read (Passes.td).
+    Operation *refillAfter = lastRead;
+    if (tma && stages == 2 && candidates.empty() && !asyncDot && !specialize &&
+        !rotate)
+      refillAfter = stageRead.wait;
+    OpBuilder cb(body, std::next(Block::iterator(refillAfter)));
     SmallVector<Value> nextPtrs;
     // The copies for iteration i + stages - 1 (a producer issues them
     // all when warp-specialized).

@@ -241,7 +241,8 @@ bool TmaRing::isStageOf(Value buffer, Value &index) const {
   return true;
 }
 
-Operation *TmaRing::readStage(scf::ForOp newLoop, Value index, Value phase) {
+TmaRing::StageRead TmaRing::readStage(scf::ForOp newLoop, Value index,
+                                      Value phase) {
   loop = newLoop;
   Operation *firstWait = candidates.front().wait;
   for (TmaCandidate &c : candidates)
@@ -249,9 +250,10 @@ Operation *TmaRing::readStage(scf::ForOp newLoop, Value index, Value phase) {
       firstWait = c.wait;
   OpBuilder b(firstWait);
   Location loc = firstWait->getLoc();
-  tilegpu::MBarrierWaitOp::create(b, loc, barrierAt(b, loc, barriers, index),
-                                  phase);
-  Operation *lastRead = nullptr;
+  StageRead read;
+  read.wait = tilegpu::MBarrierWaitOp::create(
+      b, loc, barrierAt(b, loc, barriers, index), phase);
+  Operation *&lastRead = read.lastRead;
   for (TmaCandidate &c : candidates) {
     Value buffer = tilegpu::MemDescIndexOp::create(b, c.copy.getLoc(),
                                                    c.buffer.getType(), c.stack,
@@ -264,15 +266,15 @@ Operation *TmaRing::readStage(scf::ForOp newLoop, Value index, Value phase) {
         reads = {lastReadOfBuffer(user)};
       else if (isa<tilegpu::MemDescTransOp>(user))
         reads = llvm::to_vector(user->getUsers());
-      for (Operation *read : reads)
-        if (!lastRead || lastRead->isBeforeInBlock(read))
-          lastRead = read;
+      for (Operation *reader : reads)
+        if (!lastRead || lastRead->isBeforeInBlock(reader))
+          lastRead = reader;
     }
     c.buffer.getResult().replaceUsesWithIf(buffer, [&](OpOperand &use) {
       return use.getOwner() != c.copy.getOperation();
     });
   }
-  return lastRead;
+  return read;
 }
 
 void TmaRing::eraseOriginals() {

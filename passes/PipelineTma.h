@@ -103,11 +103,16 @@ public:
   /// Whether `buffer` is a view of one of the ring's stacks (the index
   /// giving the stage in `index`).
   bool isStageOf(Value buffer, Value &index) const;
+  /// What readStage built and found: the wait for the stage's copies and
+  /// the last op of the body that reads the stage's buffers.
+  struct StageRead {
+    Operation *wait = nullptr;
+    Operation *lastRead = nullptr;
+  };
   /// In the loop (`loop` given again: the pipeliner rebuilt it), waits for
   /// stage `index`'s mbarrier phase of parity `phase`, before the first
-  /// original wait, and gives the readers that stage's buffers; returns
-  /// the last op that reads them.
-  Operation *readStage(scf::ForOp newLoop, Value index, Value phase);
+  /// original wait, and gives the readers that stage's buffers.
+  StageRead readStage(scf::ForOp newLoop, Value index, Value phase);
   /// Removes the original per-iteration copies, buffers and mbarriers.
   void eraseOriginals();
   /// After the loop: invalidates the mbarriers, frees the memory.

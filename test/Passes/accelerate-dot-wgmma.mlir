@@ -252,6 +252,52 @@ func.func @assembly_with_effects_ends_the_chain(%q: tensor<64x64xf16>, %k: tenso
 
 // -----
 
+// The chain passes through an scf.if that chooses P (the probabilities
+// recomputed against a new maximum only when a row's maximum moves, else
+// kept): what either branch yields is computed from the first dot, so P
+// reaches the second dot in registers and the first dot's warps take whole
+// rows. Must not: an scf.if choosing between values no dot computed keeps
+// its A in shared memory.
+// CHECK-LABEL: func.func @chain_through_if
+// CHECK: tilegpu.warp_group_dot {{.*}} -> tensor<64x64xf32, #[[MMA:tilegpu.nvidia_mma<\{versionMajor = 3, warpsPerCTA = \[4, 1\], instrShape = \[16, 64, 16\]\}>]]>
+// CHECK: scf.if
+// CHECK: %[[P:.+]] = arith.truncf
+// CHECK: %[[PA:.+]] = tilegpu.convert_layout %[[P]] {{.*}} -> tensor<64x64xf16, #tilegpu.dot_operand<{opIdx = 0, parent = #[[MMA]], kWidth = 2}>>
+// CHECK-NOT: tilegpu.local_alloc %[[P]]
+// CHECK: tilegpu.local_alloc %arg2
+// CHECK: tilegpu.warp_group_dot %[[PA]]
+// CHECK-LABEL: func.func @if_of_loaded_values_not_a_chain
+// CHECK-NOT: dot_operand
+// CHECK: %[[A:.+]] = scf.if
+// CHECK: tilegpu.local_alloc %[[A]]
+// CHECK: tilegpu.warp_group_dot
+func.func @chain_through_if(%q: tensor<64x64xf16>, %k: tensor<64x64xf16>, %v: tensor<64x64xf16>, %acc: tensor<64x64xf32>, %m: tensor<64x64xf32>, %moved: i1) -> tensor<64x64xf32> {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %s = tile.dot %q, %k, %zero : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+  %e = math.exp2 %s : tensor<64x64xf32>
+  %chosen = scf.if %moved -> tensor<64x64xf32> {
+    %shifted = arith.subf %s, %m : tensor<64x64xf32>
+    %again = math.exp2 %shifted : tensor<64x64xf32>
+    scf.yield %again : tensor<64x64xf32>
+  } else {
+    scf.yield %e : tensor<64x64xf32>
+  }
+  %p = arith.truncf %chosen : tensor<64x64xf32> to tensor<64x64xf16>
+  %o = tile.dot %p, %v, %acc : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+  return %o : tensor<64x64xf32>
+}
+func.func @if_of_loaded_values_not_a_chain(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %v: tensor<64x64xf16>, %acc: tensor<64x64xf32>, %which: i1) -> tensor<64x64xf32> {
+  %chosen = scf.if %which -> tensor<64x64xf16> {
+    scf.yield %a : tensor<64x64xf16>
+  } else {
+    scf.yield %b : tensor<64x64xf16>
+  }
+  %o = tile.dot %chosen, %v, %acc : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+  return %o : tensor<64x64xf32>
+}
+
+// -----
+
 // Must not: an A that no dot computed (loaded, or computed from loads)
 // goes through shared memory; so does a float32 (tf32) A computed from a
 // dot, which wgmma takes from registers only in 16-bit types here.

@@ -549,7 +549,8 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 // only) for both copies' bytes (8192 + 8192) and copies with the
 // coordinates recomputed for the iteration; the loop waits for its stage's
 // mbarrier in the carried parity, the dot becomes async, and after its wait
-// the copies of iteration i + 2 go into the stage read in iteration i - 1;
+// the copies of iteration i + 2 go into the stage read in iteration i - 1
+// (must not go earlier: that iteration's dot is in flight until the wait);
 // the parity flips when the read stage wraps to 0; after the loop the
 // mbarriers are invalidated and the stacks freed. The per-iteration
 // buffers, mbarriers and waits are gone.
@@ -879,10 +880,15 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 // -----
 
 // TMA blocks read into dot operand layouts (local_load): this iteration's
-// stage is read after the mbarrier wait, and the copies for iteration
-// i + 2 come after the last read (the dot is synchronous: no wgmma wait).
-// A TMA block that is not only read into dot operands (also stored) keeps
-// its per-iteration buffer and mbarrier: it is not pipelined.
+// stage is read after the mbarrier wait. With three stages the copies for
+// iteration i + 2 come after the last read (the dot is synchronous: no
+// wgmma wait), a whole iteration ahead of their use anyway. With two
+// (the loop's own tile.num_stages), the stage the copies for iteration
+// i + 1 refill was last read in iteration i - 1: they come right after the
+// wait, ahead of this iteration's reads, so that they have a whole
+// iteration to land. A TMA block that is not only read into dot operands
+// (also stored) keeps its per-iteration buffer and mbarrier: it is not
+// pipelined.
 // CHECK-LABEL: func.func @tma_dot_operands
 // CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x32xf16
 // CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<3x32x64xf16
@@ -900,6 +906,22 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
 // CHECK: tilegpu.mbarrier_init
 // CHECK: tilegpu.async_tma_copy_global_to_local %{{.*}} %[[Z]]
 // CHECK: tilegpu.mbarrier_wait %{{.*}}, %c0_i32
+// CHECK: tile.dot %[[X]], %[[Y]]
+// CHECK-LABEL: func.func @tma_dot_operands_two_stages
+// OFF-LABEL: func.func @tma_dot_operands_two_stages
+// OFF: tilegpu.local_alloc : () -> !tilegpu.memdesc<2x64x32xf16
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<2x64x32xf16
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<2x32x64xf16
+// CHECK: scf.for
+// CHECK: tilegpu.mbarrier_wait %{{.*}}, %{{.*}}
+// CHECK-NOT: tilegpu.local_load
+// CHECK: scf.if
+// CHECK: tilegpu.async_tma_copy_global_to_local
+// CHECK: tilegpu.async_tma_copy_global_to_local
+// CHECK-NEXT: }
+// CHECK: %[[X:.*]] = tilegpu.local_load %{{.*}} -> tensor<64x32xf16, #{{.*}}>
+// CHECK: %[[Y:.*]] = tilegpu.local_load %{{.*}} -> tensor<32x64xf16, #{{.*}}>
+// CHECK-NOT: tilegpu.async_tma_copy_global_to_local
 // CHECK: tile.dot %[[X]], %[[Y]]
 #nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
 #nv2 = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
@@ -944,6 +966,35 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "t
       %d = tile.dot %x, %y, %acc : tensor<64x32xf16, #dotA> * tensor<32x64xf16, #dotB> -> tensor<64x64xf32, #mma>
       scf.yield %d : tensor<64x64xf32, #mma>
     }
+    tile.store %out, %res : tensor<64x64x!tile.ptr<f32>, #mma>
+    return
+  }
+  func.func @tma_dot_operands_two_stages(%ma: !tile.ptr<i8>, %mb: !tile.ptr<i8>, %row: i32, %col: i32, %k: i32, %out: tensor<64x64x!tile.ptr<f32>, #mma>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %res = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+      %kk = arith.muli %i, %c32 : i32
+      %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x32xf16, #nv, mutable>
+      %abar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %abar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %abar, 4096 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %ma[%row, %kk] %a, %abar : !tile.ptr<i8>, !tilegpu.memdesc<64x32xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %abar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %abar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %x = tilegpu.local_load %a : !tilegpu.memdesc<64x32xf16, #nv, mutable> -> tensor<64x32xf16, #dotA>
+      %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x64xf16, #nv2, mutable>
+      %bbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %bbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %bbar, 4096 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mb[%kk, %col] %b, %bbar : !tile.ptr<i8>, !tilegpu.memdesc<32x64xf16, #nv2, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %bbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %bbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %y = tilegpu.local_load %b : !tilegpu.memdesc<32x64xf16, #nv2, mutable> -> tensor<32x64xf16, #dotB>
+      %d = tile.dot %x, %y, %acc : tensor<64x32xf16, #dotA> * tensor<32x64xf16, #dotB> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    } {tile.num_stages = 2 : i32}
     tile.store %out, %res : tensor<64x64x!tile.ptr<f32>, #mma>
     return
   }
