@@ -424,7 +424,7 @@ def _attn_bwd_dq(Q, K, V, sm_scale, DO, DQ, M, D, N_CTX,
 # 128 x 64 blocks (128 x 128 for head dim 64 forward, and for head dim 128
 # with a producer warp group), 8 warps for the forward (at head dim 64, 4
 # warps on 64 x 128 blocks for the forward without the causal mask up to 4k
-# keys, and on 64 x 64 blocks with it up to 1k keys), 2-3 pipeline
+# keys, and on 64 x 64 blocks with it up to 2k keys), 2-3 pipeline
 # stages. The same choices serve the benchmark's Triton run, so that the
 # comparison is of compilers, not of kernels.
 
@@ -446,10 +446,12 @@ def fwd_config(head_dim, causal, fp8, warp_specialize=None, n_ctx=None):
     if warp_specialize is None:
         warp_specialize = not causal or head_dim > 64
     if head_dim <= 64 and causal and not warp_specialize and n_ctx is not None \
-            and n_ctx <= 1024:
-        # Up to 1k keys, programs of one warp group on 64 x 64 blocks, four
-        # or five to an SM: 6% faster than 128 x 64 at 1k on an H200, 5-8%
-        # slower from 2k (bench/RESULTS.md, session 33).
+            and n_ctx <= 2048:
+        # Up to 2k keys, programs of one warp group on 64 x 64 blocks, four
+        # or five to an SM: 6% faster than 128 x 64 at 1k on an H200
+        # (session 33), 3.7% at 2k since their two-stage ring is refilled at
+        # the top of each iteration, 7% slower at 4k (bench/RESULTS.md,
+        # session 42).
         return dict(BLOCK_M=64, BLOCK_N=64, num_warps=4, num_stages=2,
                     WARP_SPECIALIZE=False)
     if head_dim <= 64:

@@ -259,6 +259,17 @@ def test_default_forward_config_d64(tutorial, n_ctx, want):
             cfg["WARP_SPECIALIZE"]) == want
 
 
+@pytest.mark.parametrize("n_ctx,want", [
+    (1024, (64, 64, 4)), (2048, (64, 64, 4)), (4096, (128, 64, 8)), (None, (128, 64, 8))])
+def test_default_forward_config_d64_causal(tutorial, n_ctx, want):
+    # D=64 with the causal mask: programs of one warp group on 64 x 64
+    # blocks up to 2k keys (bench/RESULTS.md, session 42), 128 x 64 at 8
+    # warps above; neither warp-specialized.
+    cfg = tutorial.fwd_config(64, True, False, n_ctx=n_ctx)
+    assert (cfg["BLOCK_M"], cfg["BLOCK_N"], cfg["num_warps"]) == want
+    assert not cfg["WARP_SPECIALIZE"]
+
+
 def test_forward_d64_asked_for_warp_specialization(tutorial):
     # Asked for, D=64 without the causal mask keeps the warp-specialized
     # 128 x 128 form at any length, persistent up to 2k keys; fp8 too keeps
