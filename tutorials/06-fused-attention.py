@@ -147,9 +147,10 @@ def _attn_fwd_tile(Q, K, V, sm_scale, M, Out,
     qk_scale = sm_scale * 1.4426950408889634
 
     if CAUSAL:
-        # Keys wholly below the diagonal, then the diagonal blocks (the
-        # block size of keys divides the one of queries).
-        hi_full = start_m * BLOCK_M
+        # Key blocks wholly below the diagonal, then those that meet it,
+        # masked (one block of keys divides the other: with key blocks
+        # wider than the query block, the first masked one starts below it).
+        hi_full = (start_m * BLOCK_M) // BLOCK_N * BLOCK_N
         acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, kv_row0, stride_kn,
                                         stride_vn, offs_m, offs_d, 0, hi_full, qk_scale,
                                         N_CTX, BLOCK_N, False, False,
@@ -516,8 +517,6 @@ def attention_forward(q, k, v, causal, sm_scale, kernels=None, config=None,
     if persistent is None:
         persistent = config is None and fwd_persistent(head_dim, causal, fp8, n_ctx,
                                                        cfg["WARP_SPECIALIZE"])
-    if causal:
-        cfg["BLOCK_N"] = min(cfg["BLOCK_N"], cfg["BLOCK_M"])
     is_torch = torch is not None and isinstance(q, torch.Tensor)
     o = _new(q.shape, torch.float16 if fp8 else q.dtype, q)
     lse = _new((z, h, n_ctx), torch.float32 if is_torch else np.float32, q)

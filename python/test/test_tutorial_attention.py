@@ -72,6 +72,26 @@ def test_interpreter_against_reference(tutorial, monkeypatch, causal):
     np.testing.assert_array_equal(lse_p, lse)
 
 
+@pytest.mark.parametrize("n_ctx", [24, 40, 64, 72])
+@pytest.mark.parametrize("block_m,block_n", [(16, 32), (16, 64), (32, 16)])
+def test_interpreter_causal_key_blocks_wider_or_narrower(tutorial, monkeypatch, n_ctx,
+                                                          block_m, block_n):
+    # With the causal mask, key blocks wider than the query blocks: the
+    # first masked key block starts below the query block (half of it, or
+    # more, already visible); sequence lengths below, at and past the
+    # blocks. Both forms, against float64.
+    monkeypatch.setenv("TERRAZZO_INTERPRET", "1")
+    q, k, v, _ = random_qkv_do((1, 2, n_ctx, 16))
+    scale = 1 / math.sqrt(16)
+    cfg = dict(BLOCK_M=block_m, BLOCK_N=block_n, num_warps=4, num_stages=1,
+               WARP_SPECIALIZE=False)
+    want = tutorial.reference(q, k, v, True, scale)
+    for persistent in (False, True):
+        o, _ = tutorial.attention_forward(q, k, v, True, scale, config=cfg,
+                                          persistent=persistent)
+        assert_close(tutorial, (o,), (want,), 2e-3)  # tl.dot on float32: tf32
+
+
 @pytest.mark.parametrize("causal", [False, True])
 def test_interpreter_scores_far_below_zero(tutorial, monkeypatch, causal):
     # Every score near -200 in base 2 (q and k opposite along one axis), so
