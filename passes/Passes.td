@@ -332,7 +332,13 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     where the copies have a whole iteration either way, the early copies
     and their barrier ahead of the dots made it 1-5% slower
     (bench/RESULTS.md, session 42). cp.async copies stay after the reads:
-    the wait for their groups counts those issued after it.
+    the wait for their groups counts those issued after it. With several
+    warp groups such a ring's stages are released as a rotated chain's
+    are (below: an empty mbarrier per stage, one arrival per warp after
+    its last read of the stage, the refill waiting for it) instead of the
+    barrier of the program in front of the copies; in a program of one
+    warp group the barrier stays (tutorial 06's 64 x 128 D=64 forward
+    measured 0-4% slower with the releases, session 43).
 
     The wgmma form (sm_90a): a load whose only use is a `tilegpu.local_alloc`
     in a `#tilegpu.nvmma_shared` layout that only `tilegpu.warp_group_dot`s
@@ -396,7 +402,15 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     faster where the rotation's buffers left two programs per SM instead of
     three (64 x 128 blocks, 2 stages) or three instead of five (64 x 64, 2
     stages), and as fast or up to 5% faster at the same three programs
-    (64 x 64, 3 stages). A chain
+    (64 x 64, 3 stages). Nor a chain of several warp groups not marked for
+    warp specialization whose loads are all copies of a two-stage TMA ring
+    (unless `ping-pong=always` asks for turns, which need the rotation):
+    its ring is refilled at the top of each iteration instead (above), and
+    the rotation's second block of scores in registers costs programs. On
+    an H200 (tutorial 06's D=64 forward on 128 x 128 blocks at 8 warps,
+    bench/RESULTS.md, session 43) the rotated loop took 186 registers, one
+    program per SM, 0.55-0.64 of SDPA from 1k to 4k; unrotated, 127, two
+    programs, 0.97-1.03 at 1k and 2k. A chain
     whose loads are TMA copies gets, besides its full mbarriers, an empty
     mbarrier per stage expecting one arrival per warp
     (`tilegpu.mbarrier_arrive`): each iteration arrives on the one of the

@@ -427,13 +427,23 @@ public:
     // be specialized: there the other programs on the SM overlap its dots
     // and softmax, and the rotation's buffers and registers only cost
     // programs (bench/RESULTS.md, session 33).
+    // Nor, unless turns are asked for (they need the rotation), a chain of
+    // several warp groups not to be specialized whose loads are all copies
+    // of a two-stage TMA ring: the ring is refilled at the top of each
+    // iteration instead (below), and the rotation's second block of scores
+    // in registers costs programs per SM (Passes.td).
+    const bool specializable =
+        loop->hasAttr(tile::TileDialect::kWarpSpecializeAttrName);
     bool oneWarpGroup =
-        tilegpu::getNumWarps(loop) <= tilegpu::kWarpsPerGroup &&
-        !loop->hasAttr(tile::TileDialect::kWarpSpecializeAttrName);
+        tilegpu::getNumWarps(loop) <= tilegpu::kWarpsPerGroup && !specializable;
+    const bool twoStageRing = stages == 2 && candidates.empty() &&
+                              !tmaCandidates.empty() && !specializable &&
+                              pingPong != PingPong::Always;
     rotate = llvm::all_of(candidates, [](Candidate &c) { return c.alloc; }) &&
              llvm::all_of(tmaCandidates,
                           [](TmaCandidate &c) { return c.onlyWgmmaReaders; }) &&
-             isDotChain(loop) && (rotateOneWarpGroup || !oneWarpGroup);
+             isDotChain(loop) &&
+             (rotateOneWarpGroup || (!oneWarpGroup && !twoStageRing));
     buffers = stages + (rotate ? 1 : 0);
     // tl.range(..., warp_specialize=True): a rotated chain, or one dot
     // whose accumulator stays in flight and is never reset in the loop (a
@@ -612,7 +622,18 @@ private:
     // refill waits for that, instead of a barrier of the whole program
     // (every warp would wait for the slowest warp group each iteration).
     // So do the consumers of a producer warp group.
-    if (tma && (rotate || specialize))
+    // A two-stage ring of TMA copies alone whose every read of a stage is
+    // complete when its iteration ends (no dot left in flight, not
+    // rotated, no producer) is refilled right after the wait for this
+    // iteration's stage, not after its last read (below). With several warp
+    // groups its stages are released as a rotated chain's are (one program
+    // of one warp group keeps the barrier: releases measured slower there;
+    // Passes.td).
+    const bool earlyRefill = tma && stages == 2 && candidates.empty() &&
+                             !asyncDot && !specialize && !rotate;
+    if (tma &&
+        (rotate || specialize ||
+         (earlyRefill && tilegpu::getNumWarps(loop) > tilegpu::kWarpsPerGroup)))
       ring.enableReleases(tilegpu::getNumWarps(loop));
     // A later specialized loop of the function (in the same loop over
     // tiles, if any) shares the first one's ring.
@@ -856,16 +877,11 @@ private:
       }
     }
     // The copies ahead go after the iteration's last read of the stages,
-    // except in a two-stage ring of TMA copies alone whose every read of a
-    // stage is complete when its iteration ends (no dot left in flight, not
-    // rotated, no producer): the stage they refill was last read in the
-    // previous iteration, so they go right after the wait for this
-    // iteration's stage and have a whole iteration to land instead of the
-    // part after the last read (Passes.td).
-    Operation *refillAfter = lastRead;
-    if (tma && stages == 2 && candidates.empty() && !asyncDot && !specialize &&
-        !rotate)
-      refillAfter = stageRead.wait;
+    // except in the early-refilled ring (above): the stage they refill was
+    // last read in the previous iteration, so they go right after the wait
+    // for this iteration's stage and have a whole iteration to land instead
+    // of the part after the last read (Passes.td).
+    Operation *refillAfter = earlyRefill ? stageRead.wait : lastRead;
     OpBuilder cb(body, std::next(Block::iterator(refillAfter)));
     SmallVector<Value> nextPtrs;
     // The copies for iteration i + stages - 1 (a producer issues them

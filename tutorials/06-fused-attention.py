@@ -437,6 +437,17 @@ def fwd_config(head_dim, causal, fp8, warp_specialize=None, n_ctx=None):
     # slower); at D=128 both run one per SM, and the producer gains 4-18%
     # (bench/RESULTS.md).
     if warp_specialize is None and head_dim <= 64 and not causal and not fp8 \
+            and n_ctx is not None and n_ctx <= 2048 and n_ctx % 128 == 0:
+        # Up to 2k keys (without a masked last block, whose second loop
+        # spills at 128 registers), 128 x 128 blocks at 8 warps, two
+        # programs to an SM (maxnreg): the two warp groups share each K and
+        # V block, half the bytes from L2 of 64-row blocks, and their loop,
+        # not rotated, releases its stages per warp. 2-5% faster than the
+        # 64 x 128 form below at 1k and 2k on an H200, at or above SDPA at
+        # 2k (bench/RESULTS.md, session 43).
+        return dict(BLOCK_M=128, BLOCK_N=128, num_warps=8, num_stages=2,
+                    WARP_SPECIALIZE=False, maxnreg=128)
+    if warp_specialize is None and head_dim <= 64 and not causal and not fp8 \
             and n_ctx is not None and n_ctx <= 4096:
         # Up to 4k keys, programs of one warp group on 64 x 128 blocks, three
         # to an SM, one per tile: 1.5-4.6% faster than the warp-specialized

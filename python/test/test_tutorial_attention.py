@@ -268,15 +268,18 @@ def test_default_forward_form(tutorial, head_dim, causal, n_ctx, want):
 
 
 @pytest.mark.parametrize("n_ctx,want", [
-    (1024, (64, 128, 4, False)), (4096, (64, 128, 4, False)),
-    (8192, (128, 128, 8, True)), (None, (128, 128, 8, True))])
+    (1024, (128, 128, 8, False, 128)), (2048, (128, 128, 8, False, 128)),
+    (1000, (64, 128, 4, False, None)), (4096, (64, 128, 4, False, None)),
+    (8192, (128, 128, 8, True, None)), (None, (128, 128, 8, True, None))])
 def test_default_forward_config_d64(tutorial, n_ctx, want):
-    # D=64 without the causal mask: programs of one warp group on 64 x 128
-    # blocks up to 4k keys, the warp-specialized 128 x 128 form above (and
+    # D=64 without the causal mask: 128 x 128 blocks at 8 warps, unspecialized,
+    # two programs to an SM (maxnreg 128) up to 2k keys when no key block is
+    # masked; programs of one warp group on 64 x 128 blocks up to 4k keys
+    # (and for masked tails), the warp-specialized 128 x 128 form above (and
     # for fp8, or when warp specialization is asked for).
     cfg = tutorial.fwd_config(64, False, False, n_ctx=n_ctx)
     assert (cfg["BLOCK_M"], cfg["BLOCK_N"], cfg["num_warps"],
-            cfg["WARP_SPECIALIZE"]) == want
+            cfg["WARP_SPECIALIZE"], cfg.get("maxnreg")) == want
 
 
 @pytest.mark.parametrize("n_ctx,want", [

@@ -2743,7 +2743,11 @@ module attributes {"tilegpu.num-stages" = 2 : i32, "tilegpu.num-warps" = 8 : i32
 // -----
 
 // The same chain without a producer warp group: no turns by default (they
-// were measured slower there), only with ping-pong=always (TURNS).
+// were measured slower there), only with ping-pong=always (TURNS), which
+// rotates it. By default (DEFAULT) its two-stage ring is not rotated: two
+// stacks of num-stages buffers, the refill right after the wait for this
+// iteration's stage, behind the wait for its empty phase (eight arrivals,
+// one per warp), each warp releasing the stage after the wait for P V.
 // CHECK-LABEL: func.func @tma_dot_chain_wide
 // CHECK-NOT: tilegpu.warp_group_turn
 // CHECK: return
@@ -2751,6 +2755,29 @@ module attributes {"tilegpu.num-stages" = 2 : i32, "tilegpu.num-warps" = 8 : i32
 // TURNS: tilegpu.warp_group_turn_pass {only = 1 : i32}
 // TURNS-NEXT: scf.for
 // TURNS: tilegpu.warp_group_turn_wait{{$}}
+// DEFAULT-LABEL: func.func @tma_dot_chain_wide
+// DEFAULT-COUNT-2: tilegpu.local_alloc : () -> !tilegpu.memdesc<2x128x128xf16
+// DEFAULT: tilegpu.mbarrier_init %{{.*}}, 8 :
+// DEFAULT: scf.for
+// DEFAULT-NEXT: tilegpu.memdesc_index
+// DEFAULT-NEXT: tilegpu.mbarrier_wait
+// DEFAULT: scf.if
+// DEFAULT-NEXT: tilegpu.memdesc_index
+// DEFAULT-NEXT: tilegpu.mbarrier_wait
+// DEFAULT: tilegpu.async_tma_copy_global_to_local {{.*}} {tilegpu.reads_retired}
+// DEFAULT: tilegpu.async_tma_copy_global_to_local {{.*}} {tilegpu.reads_retired}
+// DEFAULT-NEXT: }
+// DEFAULT-NEXT: tilegpu.memdesc_index
+// DEFAULT-NEXT: tilegpu.memdesc_trans
+// DEFAULT-NEXT: tilegpu.warp_group_dot async
+// DEFAULT-NOT: tilegpu.warp_group_turn
+// DEFAULT: tilegpu.warp_group_dot async
+// DEFAULT-NEXT: tilegpu.warp_group_dot_wait {{.*}} {pendings = 0 : i32}
+// DEFAULT-NEXT: tilegpu.memdesc_index
+// DEFAULT-NEXT: tilegpu.mbarrier_arrive
+// DEFAULT-NEXT: scf.yield
+// DEFAULT-NOT: scf.if
+// DEFAULT: return
 #nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
 #bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
@@ -2759,6 +2786,74 @@ module attributes {"tilegpu.num-stages" = 2 : i32, "tilegpu.num-warps" = 8 : i32
 #dop = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
 module attributes {"tilegpu.num-stages" = 2 : i32, "tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
   func.func @tma_dot_chain_wide(%qs: !tilegpu.memdesc<128x128xf16, #nv>, %mk: !tile.ptr<i8>, %mv: !tile.ptr<i8>, %n: i32, %out: tensor<128x128x!tile.ptr<f32>, #mma>) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 128 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x128xf32, #mma>
+    %m0 = arith.constant dense<0xFF800000> : tensor<128xf32, #row>
+    %res:2 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero, %m = %m0) -> (tensor<128x128xf32, #mma>, tensor<128xf32, #row>) : i32 {
+      %k = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x128xf16, #nv, mutable>
+      %kbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %kbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %kbar, 32768 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mk[%i, %c0] %k, %kbar : !tile.ptr<i8>, !tilegpu.memdesc<128x128xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %kbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %kbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %kt = tilegpu.memdesc_trans %k : !tilegpu.memdesc<128x128xf16, #nv, mutable> -> !tilegpu.memdesc<128x128xf16, #nvt, mutable>
+      %s = tilegpu.warp_group_dot %qs, %kt, %zero : !tilegpu.memdesc<128x128xf16, #nv>, !tilegpu.memdesc<128x128xf16, #nvt, mutable> -> tensor<128x128xf32, #mma>
+      %rm = tile.reduce(%s) axis = 1 : (tensor<128x128xf32, #mma>) -> tensor<128xf32, #row> {
+      ^bb0(%x: f32, %y: f32):
+        %mx = arith.maxnumf %x, %y : f32
+        tile.reduce.return %mx : f32
+      }
+      %mn = arith.maxnumf %m, %rm : tensor<128xf32, #row>
+      %md = arith.subf %m, %mn : tensor<128xf32, #row>
+      %alpha = math.exp2 %md : tensor<128xf32, #row>
+      %me = tile.expand_dims %mn axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+      %mb = tile.broadcast %me : tensor<128x1xf32, #mma> -> tensor<128x128xf32, #mma>
+      %sd = arith.subf %s, %mb : tensor<128x128xf32, #mma>
+      %p = math.exp2 %sd : tensor<128x128xf32, #mma>
+      %ph = arith.truncf %p : tensor<128x128xf32, #mma> to tensor<128x128xf16, #mma>
+      %pa = tilegpu.convert_layout %ph : tensor<128x128xf16, #mma> -> tensor<128x128xf16, #dop>
+      %ae = tile.expand_dims %alpha axis = 1 : tensor<128xf32, #row> -> tensor<128x1xf32, #mma>
+      %ab = tile.broadcast %ae : tensor<128x1xf32, #mma> -> tensor<128x128xf32, #mma>
+      %accs = arith.mulf %acc, %ab : tensor<128x128xf32, #mma>
+      %v = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x128xf16, #nv, mutable>
+      %vbar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_init %vbar, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_expect_tx %vbar, 32768 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %mv[%i, %c0] %v, %vbar : !tile.ptr<i8>, !tilegpu.memdesc<128x128xf16, #nv, mutable>, !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_wait %vbar, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.mbarrier_inval %vbar : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %o = tilegpu.warp_group_dot %pa, %v, %accs : tensor<128x128xf16, #dop>, !tilegpu.memdesc<128x128xf16, #nv, mutable> -> tensor<128x128xf32, #mma>
+      scf.yield %o, %mn : tensor<128x128xf32, #mma>, tensor<128xf32, #row>
+    }
+    tile.store %out, %res#0 : tensor<128x128x!tile.ptr<f32>, #mma>
+    return
+  }
+}
+
+// -----
+
+// Must not: the same chain with three stages stays rotated by default (a
+// ring of one buffer more, the last iteration's P V behind the loop under
+// the scf.if that it ran), its copies after the iteration's last read.
+// DEFAULT-LABEL: func.func @tma_dot_chain_wide_three_stages
+// DEFAULT-COUNT-2: tilegpu.local_alloc : () -> !tilegpu.memdesc<4x128x128xf16
+// DEFAULT: scf.for
+// DEFAULT: tilegpu.warp_group_dot async
+// DEFAULT: tilegpu.warp_group_dot async
+// DEFAULT: tilegpu.async_tma_copy_global_to_local
+// DEFAULT: scf.yield
+// DEFAULT: tilegpu.warp_group_dot
+// DEFAULT: return
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #tilegpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma = #tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>
+#row = #tilegpu.slice<{dim = 1, parent = #mma}>
+#dop = #tilegpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.num-stages" = 3 : i32, "tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @tma_dot_chain_wide_three_stages(%qs: !tilegpu.memdesc<128x128xf16, #nv>, %mk: !tile.ptr<i8>, %mv: !tile.ptr<i8>, %n: i32, %out: tensor<128x128x!tile.ptr<f32>, #mma>) {
     %c0 = arith.constant 0 : i32
     %c64 = arith.constant 128 : i32
     %zero = arith.constant dense<0.0> : tensor<128x128xf32, #mma>
