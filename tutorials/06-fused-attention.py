@@ -436,23 +436,26 @@ def fwd_config(head_dim, causal, fp8, warp_specialize=None, n_ctx=None):
     # loops leave each program's prologue and epilogue exposed (10-15%
     # slower); at D=128 both run one per SM, and the producer gains 4-18%
     # (bench/RESULTS.md).
-    if warp_specialize is None and head_dim <= 64 and not causal and not fp8 \
-            and n_ctx is not None and n_ctx <= 2048 and n_ctx % 128 == 0:
-        # Up to 2k keys (without a masked last block, whose second loop
-        # spills at 128 registers), 128 x 128 blocks at 8 warps, two
-        # programs to an SM (maxnreg): the two warp groups share each K and
-        # V block, half the bytes from L2 of 64-row blocks, and their loop,
-        # not rotated, releases its stages per warp. 2-5% faster than the
-        # 64 x 128 form below at 1k and 2k on an H200, at or above SDPA at
-        # 2k (bench/RESULTS.md, session 43).
+    shortest = 2048 if causal else 128
+    if warp_specialize is None and head_dim <= 64 and not fp8 and n_ctx is not None \
+            and n_ctx % 128 == 0 and shortest <= n_ctx <= 4096:
+        # Up to 4k keys (from 2k with the causal mask; without a masked last
+        # block, whose loop spills at 128 registers), 128 x 128 blocks at 8
+        # warps, two programs to an SM (maxnreg): the two warp groups share
+        # each K and V block, half the bytes from L2 of 64-row blocks, so
+        # the power limit leaves a higher clock, and their loop, not
+        # rotated, releases its stages per warp. On an H200, 2-8% faster
+        # than the forms below and at or above SDPA (bench/RESULTS.md,
+        # session 43).
         return dict(BLOCK_M=128, BLOCK_N=128, num_warps=8, num_stages=2,
                     WARP_SPECIALIZE=False, maxnreg=128)
     if warp_specialize is None and head_dim <= 64 and not causal and not fp8 \
             and n_ctx is not None and n_ctx <= 4096:
-        # Up to 4k keys, programs of one warp group on 64 x 128 blocks, three
-        # to an SM, one per tile: 1.5-4.6% faster than the warp-specialized
-        # 128 x 128 form (persistent up to 2k) on an H200 in float16 (even
-        # in bfloat16), as fast at 8k (bench/RESULTS.md, session 34).
+        # Up to 4k keys with a masked last block, programs of one warp group
+        # on 64 x 128 blocks, three to an SM, one per tile: 1.5-4.6% faster
+        # than the warp-specialized 128 x 128 form (persistent up to 2k) on
+        # an H200 in float16 (even in bfloat16), as fast at 8k
+        # (bench/RESULTS.md, session 34).
         return dict(BLOCK_M=64, BLOCK_N=128, num_warps=4, num_stages=2,
                     WARP_SPECIALIZE=False)
     if warp_specialize is None:
@@ -707,17 +710,22 @@ def gpu_cases():
     yield torch.float16, 64, True, 100                # N_CTX < BLOCK_M (128, ws forms)
     yield torch.float16, 64, True, 40                 # N_CTX < BLOCK_M (64)
     yield torch.float16, 128, False, 1024
+    yield torch.float16, 64, False, 1024              # the defaults' 128 x 128 blocks
+    yield torch.bfloat16, 64, True, 2048              # at 8 warps (fwd_config)
 
 
 def check_gpu():
-    # Every form of the forward (its loops warp-specialized or not, one
-    # program per tile or persistent) on the same inputs, against one
-    # float64 reference per case.
-    forms = [(warp_specialize, persistent) for warp_specialize in (False, True)
-             for persistent in (False, True)]
+    # Every form of the forward (fwd_config's choice, its loops
+    # warp-specialized or not, one program per tile or persistent) on the
+    # same inputs, against one float64 reference per case.
+    forms = [(None, None)] + [(warp_specialize, persistent)
+                              for warp_specialize in (False, True)
+                              for persistent in (False, True)]
     attentions = [make_attention(KERNELS, *form) for form in forms]
 
     def label(form):
+        if form == (None, None):
+            return " default"
         return (" ws" if form[0] else "") + (" persistent" if form[1] else "")
 
     for dtype, head_dim, causal, n_ctx in gpu_cases():
