@@ -425,8 +425,8 @@ def _attn_bwd_dq(Q, K, V, sm_scale, DO, DQ, M, D, N_CTX,
 # 128 x 64 blocks (128 x 128 for head dim 64 forward, and for head dim 128
 # with a producer warp group), 8 warps for the forward (at head dim 64, 4
 # warps on 64 x 128 blocks for the forward without the causal mask up to 4k
-# keys, and on 64 x 64 blocks with it up to 2k keys), 2-3 pipeline
-# stages. The same choices serve the benchmark's Triton run, so that the
+# keys when its last key block is masked, and on 64 x 64 blocks with it
+# below 2k keys, up to 2k when masked), 2-3 pipeline stages. The same choices serve the benchmark's Triton run, so that the
 # comparison is of compilers, not of kernels.
 
 def fwd_config(head_dim, causal, fp8, warp_specialize=None, n_ctx=None):
@@ -438,15 +438,15 @@ def fwd_config(head_dim, causal, fp8, warp_specialize=None, n_ctx=None):
     # (bench/RESULTS.md).
     shortest = 2048 if causal else 128
     if warp_specialize is None and head_dim <= 64 and not fp8 and n_ctx is not None \
-            and n_ctx % 128 == 0 and shortest <= n_ctx <= 4096:
-        # Up to 4k keys (from 2k with the causal mask; without a masked last
-        # block, whose loop spills at 128 registers), 128 x 128 blocks at 8
-        # warps, two programs to an SM (maxnreg): the two warp groups share
-        # each K and V block, half the bytes from L2 of 64-row blocks, so
-        # the power limit leaves a higher clock, and their loop, not
-        # rotated, releases its stages per warp. On an H200, 2-8% faster
-        # than the forms below and at or above SDPA (bench/RESULTS.md,
-        # session 43).
+            and n_ctx % 128 == 0 and n_ctx >= shortest:
+        # From 2k keys with the causal mask, at any length without it (but
+        # a masked last block, whose loop spills at 128 registers), 128 x
+        # 128 blocks at 8 warps, two programs to an SM (maxnreg): the two
+        # warp groups share each K and V block, half the bytes from L2 of
+        # 64-row blocks, so the power limit leaves a higher clock, and their
+        # loop, not rotated, releases its stages per warp. On an H200, 2-12%
+        # faster than the forms below from 1k to 16k and above SDPA
+        # (bench/RESULTS.md, session 43).
         return dict(BLOCK_M=128, BLOCK_N=128, num_warps=8, num_stages=2,
                     WARP_SPECIALIZE=False, maxnreg=128)
     if warp_specialize is None and head_dim <= 64 and not causal and not fp8 \
@@ -493,8 +493,9 @@ def fwd_persistent(head_dim, causal, fp8, n_ctx, warp_specialize=None):
     31). With Q K^T's Q in registers (session 32) one program per tile
     gained more from 4k on: on an H200 the persistent kernel was as fast
     at 2k and 1% slower at 4k, 2% at 8k-16k (bench/RESULTS.md). By
-    default D=64 non-causal runs unspecialized up to 4k (fwd_config), so
-    its persistent form is only that of an explicit warp_specialize=True."""
+    default D=64 non-causal runs unspecialized at any known length but for
+    masked tails past 4k keys (fwd_config), so its persistent form is
+    practically only that of an explicit warp_specialize=True."""
     if warp_specialize is None:
         warp_specialize = fwd_config(head_dim, causal, fp8,
                                      n_ctx=n_ctx)["WARP_SPECIALIZE"]
