@@ -338,7 +338,7 @@ def TerrazzoPipeline : Pass<"terrazzo-pipeline", "::mlir::ModuleOp"> {
     its last read of the stage, the refill waiting for it) instead of the
     barrier of the program in front of the copies; in a program of one
     warp group the barrier stays (tutorial 06's 64 x 128 D=64 forward
-    measured 0-4% slower with the releases, session 43).
+    measured 0-5% slower with the releases, session 43).
 
     The wgmma form (sm_90a): a load whose only use is a `tilegpu.local_alloc`
     in a `#tilegpu.nvmma_shared` layout that only `tilegpu.warp_group_dot`s
