@@ -426,8 +426,9 @@ def _attn_bwd_dq(Q, K, V, sm_scale, DO, DQ, M, D, N_CTX,
 # with a producer warp group), 8 warps for the forward (at head dim 64, 4
 # warps on 64 x 128 blocks for the forward without the causal mask up to 4k
 # keys when its last key block is masked, and on 64 x 64 blocks with it
-# below 2k keys, up to 2k when masked), 2-3 pipeline stages. The same choices serve the benchmark's Triton run, so that the
-# comparison is of compilers, not of kernels.
+# below 2k keys, up to 2k when masked), 2-3 pipeline stages. The same
+# choices serve the benchmark's Triton run, so that the comparison is of
+# compilers, not of kernels.
 
 def fwd_config(head_dim, causal, fp8, warp_specialize=None, n_ctx=None):
     # Warp-specialized (a producer warp group issuing the K and V copies)
