@@ -137,6 +137,10 @@ tile::DotOp widenFp8Operands(tile::DotOp dot) {
   return wide;
 }
 
+/// How many values (ops) the walks along a chain of dots visit at most:
+/// the chains they are for are a few ops long, a softmax's branch included.
+constexpr unsigned kChainWalkBound = 128;
+
 /// Whether `op` computes tensors from tensors without choosing a layout of
 /// its own: the ops a chain of dots passes through.
 bool passesChain(Operation *op) {
@@ -294,8 +298,7 @@ bool mlir::terrazzo::computedFromDot(Value value) {
   llvm::SetVector<Value> seen;
   seen.insert(value);
   Block *block = value.getParentBlock();
-  // Bounded: the chains this is for are a few ops long.
-  for (unsigned i = 0; i < seen.size() && i < 128; ++i) {
+  for (unsigned i = 0; i < seen.size() && i < kChainWalkBound; ++i) {
     Operation *op = seen[i].getDefiningOp();
     if (!op || !block->findAncestorOpInBlock(*op))
       continue;
@@ -323,7 +326,7 @@ bool mlir::terrazzo::computedFromDot(Value value) {
 bool mlir::terrazzo::feedsDotOperandA(tile::DotOp dot) {
   llvm::SetVector<Operation *> seen;
   seen.insert(dot);
-  for (unsigned i = 0; i < seen.size() && i < 128; ++i) {
+  for (unsigned i = 0; i < seen.size() && i < kChainWalkBound; ++i) {
     for (OpOperand &use : seen[i]->getUses()) {
       Operation *user = use.getOwner();
       if (!dot->getBlock()->findAncestorOpInBlock(*user))
