@@ -119,13 +119,11 @@ def stamped_source(tutorial=TUTORIAL, iterations=False):
     src = _edit(src, "    # The log-sum-exp per row (base 2), for the backward pass.\n",
                 "    tl.store(slot + 3, _clock(off_hz))\n"
                 "    # The log-sum-exp per row (base 2), for the backward pass.\n")
-    src = _edit(src, "             acc.to(Out.dtype.element_ty), mask=row_ok[:, None])\n\n\n"
-                     "@triton.jit\ndef _heaviest_first(",
+    src = _edit(src, "             acc.to(Out.dtype.element_ty), mask=row_ok[:, None])\n",
                 "             acc.to(Out.dtype.element_ty), mask=row_ok[:, None])\n"
                 "    tl.store(slot + 4, _clock(off_hz))\n"
                 "    tl.store(slot + 5, _gtimer(off_hz))\n"
-                "    tl.store(slot + 6, _smid(off_hz).to(tl.int64))\n\n\n"
-                "@triton.jit\ndef _heaviest_first(")
+                "    tl.store(slot + 6, _smid(off_hz).to(tl.int64))\n")
     return _iteration_stamps(src) if iterations else src
 
 

@@ -222,6 +222,14 @@ Type expectedOperandType(OpOperand &use,
     if (isa<scf::ForOp, scf::IfOp>(parent))
       return parent->getResult(use.getOperandNumber()).getType();
   }
+  // A value written to shared memory is written from whatever registers
+  // hold it (the lowering plans its stores from the layout): a loop that
+  // carries a tile loaded for its next iteration (a persistent kernel's
+  // next Q) keeps it in the loads' layout instead of converting it, twice
+  // per iteration, to the layout the allocation was built for.
+  if (isa<tilegpu::LocalAllocOp, tilegpu::LocalStoreOp>(user) &&
+      isa<tilegpu::DistributedLayoutAttr>(operandType.getEncoding()))
+    return Type();
   // Everything else keeps what it was built for.
   auto old = oldTypes.find(operand);
   return old == oldTypes.end() ? Type() : old->second;

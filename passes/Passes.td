@@ -236,7 +236,11 @@ def TerrazzoRemoveLayoutConversions
     broadcast, reduced (results in the slice layout), carried by loops or
     yielded by ifs takes the anchor's layout, so that a softmax of a dot's
     result and the accumulators a loop carries stay in the accumulator
-    layout.
+    layout. A value stored into shared memory (`local_alloc`,
+    `local_store`) is stored from whatever layout it reaches, so a loop
+    that carries a block loaded for its next iteration carries it in the
+    load's layout (no conversion through shared memory, and its barriers,
+    at either end of the iteration).
 
     Then a conversion of a value that is cheap to compute in any layout
     (splats, ranges, constants, elementwise arithmetic, pointer arithmetic,

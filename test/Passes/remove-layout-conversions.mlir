@@ -934,3 +934,41 @@ module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "t
     return %m, %mb : tensor<128xf32, #a>, tensor<128xf32, #b>
   }
 }
+
+// -----
+
+// A tile loaded before a loop and again for the next iteration (a
+// persistent kernel's next tile), stored into shared memory by each
+// iteration: the loop carries it in the loads' layout, and the store into
+// shared memory takes it from those registers, with no conversion left
+// around the loop.
+
+// CHECK-DAG: #[[$L:.+]] = #tilegpu.blocked<{sizePerThread = [8, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: func.func @carried_into_shared
+// CHECK: %[[FIRST:.*]] = tile.load %{{.*}} : tensor<64x128x!tile.ptr<f16>, #[[$L]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: scf.for {{.*}} iter_args(%[[Q:.*]] = %[[FIRST]]) -> (tensor<64x128xf16, #[[$L]]>)
+// CHECK-NEXT: tilegpu.local_alloc %[[Q]] : (tensor<64x128xf16, #[[$L]]>)
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[NEXT:.*]] = tile.load %{{.*}} : tensor<64x128x!tile.ptr<f16>, #[[$L]]>
+// CHECK-NEXT: scf.yield %[[NEXT]] : tensor<64x128xf16, #[[$L]]>
+#d = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#l = #tilegpu.blocked<{sizePerThread = [8, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nv = #tilegpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @carried_into_shared(%p: tensor<64x128x!tile.ptr<f16>, #l>, %out: tensor<64x128x!tile.ptr<f16>, #d>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %first = tile.load %p : tensor<64x128x!tile.ptr<f16>, #l>
+    %firstd = tilegpu.convert_layout %first : tensor<64x128xf16, #l> -> tensor<64x128xf16, #d>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%q = %firstd) -> (tensor<64x128xf16, #d>) : i32 {
+      %buf = tilegpu.local_alloc %q : (tensor<64x128xf16, #d>) -> !tilegpu.memdesc<64x128xf16, #nv>
+      %back = tilegpu.local_load %buf : !tilegpu.memdesc<64x128xf16, #nv> -> tensor<64x128xf16, #d>
+      tile.store %out, %back : tensor<64x128x!tile.ptr<f16>, #d>
+      %next = tile.load %p : tensor<64x128x!tile.ptr<f16>, #l>
+      %nextd = tilegpu.convert_layout %next : tensor<64x128xf16, #l> -> tensor<64x128xf16, #d>
+      scf.yield %nextd : tensor<64x128xf16, #d>
+    }
+    return
+  }
+}
