@@ -5,10 +5,15 @@
 # LLVM/MLIR, such as the GPU machine, builds them.
 #
 #   scripts/build-gpu-clients.sh [output folder = /tmp/terrazzo-gpu]
+#
+# CORE_ARCHIVE names another core archive (default
+# dist/terrazzo-core.tar.zst): two builds of the compiler side by side on
+# one machine, for A/B measurements (bench/ab_builds.py).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out=${1:-/tmp/terrazzo-gpu}
-archive=dist/terrazzo-core.tar.zst
+archive=${CORE_ARCHIVE:-dist/terrazzo-core.tar.zst}
+[ -f "$archive" ] || { echo "error: no core archive $archive (scripts/package-core.sh)" >&2; exit 1; }
 mkdir -p "$out"
 if command -v zstd >/dev/null; then
   zstd -dc "$archive" | tar -C "$out" -x

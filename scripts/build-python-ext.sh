@@ -14,7 +14,9 @@
 #
 # Environment: PYTHON, the interpreter to build for (default python3; it needs
 # pybind11, e.g. `pip install pybind11` or python3-pybind11, and its headers);
-# CXX (default g++); JOBS (parallel compiles, default nproc).
+# CXX (default g++); JOBS (parallel compiles, default nproc); CORE_ARCHIVE
+# (another core archive than dist/terrazzo-core.tar.zst, as for
+# scripts/build-gpu-clients.sh).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out=${1:-/tmp/terrazzo-python}
