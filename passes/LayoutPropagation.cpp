@@ -225,8 +225,9 @@ Type expectedOperandType(OpOperand &use,
   // A value written to shared memory is written from whatever registers
   // hold it (the lowering plans its stores from the layout): a loop that
   // carries a tile loaded for its next iteration (a persistent kernel's
-  // next Q) keeps it in the loads' layout instead of converting it, twice
-  // per iteration, to the layout the allocation was built for.
+  // next Q) keeps it in the loads' layout instead of converting it, in
+  // every iteration and before the loop, to the layout the allocation was
+  // built for.
   if (isa<tilegpu::LocalAllocOp, tilegpu::LocalStoreOp>(user) &&
       isa<tilegpu::DistributedLayoutAttr>(operandType.getEncoding()))
     return Type();

@@ -239,8 +239,8 @@ def TerrazzoRemoveLayoutConversions
     layout. A value stored into shared memory (`local_alloc`,
     `local_store`) is stored from whatever layout it reaches, so a loop
     that carries a block loaded for its next iteration carries it in the
-    load's layout (no conversion through shared memory, and its barriers,
-    at either end of the iteration).
+    load's layout (no conversion through shared memory, with its barriers,
+    in every iteration).
 
     Then a conversion of a value that is cheap to compute in any layout
     (splats, ranges, constants, elementwise arithmetic, pointer arithmetic,
