@@ -6,7 +6,8 @@ tutorial 09's persistent forms at one configuration (4096 and
 8192, float16) and tutorial 06's attention forward (its default forms,
 D = 64 and 128, causal and not, 1k-16k), each checked first (against
 float64, or torch's SDPA), printed as "name TFLOP/s" lines. A/B: run it in
-turns under each build and summarise the medians:
+turns under each build and summarise the medians (scripts/ab-cores.sh does
+this for two packaged cores):
 
     for r in 1 2 3; do for v in A B; do
       PYTHONPATH=/tmp/tzpy$v TERRAZZO_CACHE_DIR=/tmp/cache$v \\
