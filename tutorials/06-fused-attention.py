@@ -437,28 +437,28 @@ def fwd_config(head_dim, causal, fp8, warp_specialize=None, n_ctx=None):
     # loops leave each program's prologue and epilogue exposed (10-15%
     # slower); at D=128 both run one per SM, and the producer gains 4-18%
     # (bench/RESULTS.md).
-    shortest = 2048 if causal else 128
-    if warp_specialize is None and head_dim <= 64 and not fp8 and n_ctx is not None \
-            and n_ctx % 128 == 0 and n_ctx >= shortest:
-        # From 2k keys with the causal mask, at any length without it (but
-        # a masked last block, whose loop spills at 128 registers), 128 x
-        # 128 blocks at 8 warps, two programs to an SM (maxnreg): the two
-        # warp groups share each K and V block, half the bytes from L2 of
-        # 64-row blocks, so the power limit leaves a higher clock, and their
-        # loop, not rotated, releases its stages per warp. On an H200, 2-12%
-        # faster than the forms below from 1k to 16k and above SDPA
-        # (bench/RESULTS.md, session 43).
-        return dict(BLOCK_M=128, BLOCK_N=128, num_warps=8, num_stages=2,
-                    WARP_SPECIALIZE=False, maxnreg=128)
-    if warp_specialize is None and head_dim <= 64 and not causal and not fp8 \
-            and n_ctx is not None and n_ctx <= 4096:
-        # Up to 4k keys with a masked last block, programs of one warp group
-        # on 64 x 128 blocks, three to an SM, one per tile: 1.5-4.6% faster
-        # than the warp-specialized 128 x 128 form (persistent up to 2k) on
-        # an H200 in float16 (even in bfloat16), as fast at 8k
-        # (bench/RESULTS.md, session 34).
-        return dict(BLOCK_M=64, BLOCK_N=128, num_warps=4, num_stages=2,
-                    WARP_SPECIALIZE=False)
+    if warp_specialize is None and head_dim <= 64 and not fp8 and n_ctx is not None:
+        # Unspecialized D=64 forms for a known sequence length.
+        shortest = 2048 if causal else 128
+        if n_ctx % 128 == 0 and n_ctx >= shortest:
+            # From 2k keys with the causal mask, at any length without it
+            # (but a masked last block, whose loop spills at 128 registers),
+            # 128 x 128 blocks at 8 warps, two programs to an SM (maxnreg):
+            # the two warp groups share each K and V block, half the bytes
+            # from L2 of 64-row blocks, so the power limit leaves a higher
+            # clock, and their loop, not rotated, releases its stages per
+            # warp. On an H200, 2-12% faster than the forms below from 1k to
+            # 16k and above SDPA (bench/RESULTS.md, session 43).
+            return dict(BLOCK_M=128, BLOCK_N=128, num_warps=8, num_stages=2,
+                        WARP_SPECIALIZE=False, maxnreg=128)
+        if not causal and n_ctx <= 4096:
+            # Up to 4k keys with a masked last block, programs of one warp
+            # group on 64 x 128 blocks, three to an SM, one per tile: 1.5-4.6%
+            # faster than the warp-specialized 128 x 128 form (persistent up
+            # to 2k) on an H200 in float16 (even in bfloat16), as fast at 8k
+            # (bench/RESULTS.md, session 34).
+            return dict(BLOCK_M=64, BLOCK_N=128, num_warps=4, num_stages=2,
+                        WARP_SPECIALIZE=False)
     if warp_specialize is None:
         warp_specialize = not causal or head_dim > 64
     if head_dim <= 64 and causal and not warp_specialize and n_ctx is not None \
