@@ -341,6 +341,18 @@ void compile(std::string_view source, std::string_view sourceName,
   Stage stage = options.stage;
   KernelMetadata &metadata = result.metadata;
   metadata.binaryKind = stageName(stage);
+  // tilegpu IR (a module the tilegpu pipeline made, which names its warps:
+  // an --emit=tilegpu dump, edited or not) compiles from there on, under
+  // the target (if it names one), warps and stages it was made for.
+  bool fromTileGPU =
+      (*module)->hasAttr(tilegpu::TileGPUDialect::kNumWarpsAttrName);
+  if (fromTileGPU && stage == Stage::Tile) {
+    emitError(module->getLoc())
+        << "the module is already tilegpu IR (it has "
+        << tilegpu::TileGPUDialect::kNumWarpsAttrName
+        << "): it compiles to the tilegpu stage or later ones";
+    return;
+  }
   std::optional<Target> target;
   if (stage != Stage::Tile) {
     std::string error;
@@ -348,6 +360,20 @@ void compile(std::string_view source, std::string_view sourceName,
     if (!target) {
       emitError(module->getLoc()) << error;
       return;
+    }
+    if (fromTileGPU) {
+      // Written by hand without a target: the one asked for.
+      if (!(*module)->hasAttr(tilegpu::TileGPUDialect::kTargetAttrName))
+        (*module)->setAttr(tilegpu::TileGPUDialect::kTargetAttrName,
+                           StringAttr::get(&context, target->name));
+      std::optional<Target> made = tilegpu::getTarget(*module);
+      if (!made || made->name != target->name) {
+        emitError(module->getLoc())
+            << "the module is tilegpu IR for "
+            << (made ? made->name : std::string("an unknown target"))
+            << ", not for " << target->name;
+        return;
+      }
     }
     if (!stageFitsTarget(stage, *target)) {
       auto [assembly, binary] = vendorStages(*target);
@@ -365,7 +391,8 @@ void compile(std::string_view source, std::string_view sourceName,
     }
     describeKernel(kernel, metadata);
     metadata.target = target->name;
-    metadata.numWarps = options.numWarps;
+    metadata.numWarps =
+        fromTileGPU ? int(tilegpu::getNumWarps(*module)) : options.numWarps;
     metadata.warpSize = int(target->warpSize);
     if (options.maxnreg != 0) {
       if (options.maxnreg < minMaxnreg() || options.maxnreg > maxMaxnreg()) {
@@ -386,9 +413,9 @@ void compile(std::string_view source, std::string_view sourceName,
                        UnitAttr::get(&context));
 
   PassManager pm(&context, ModuleOp::getOperationName());
-  if (options.optimize || stage != Stage::Tile)
+  if (!fromTileGPU && (options.optimize || stage != Stage::Tile))
     buildTilePipeline(pm, target ? target->name : "");
-  if (stage >= Stage::TileGPU)
+  if (!fromTileGPU && stage >= Stage::TileGPU)
     buildTileGPUPipeline(pm, target->name, options.numWarps,
                          options.numStages);
   if (stage >= Stage::LLVM)

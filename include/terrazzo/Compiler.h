@@ -201,6 +201,11 @@ struct CompileResult {
 /// Parses tile IR from `source` (named `sourceName` in diagnostics), verifies
 /// it and runs the stages selected by `options`. Never throws or aborts on bad
 /// input: failures come back as `success == false` with diagnostics.
+/// `source` may also be tilegpu IR (what stage TileGPU printed, edited or
+/// not): it then compiles from the tilegpu stage on, with the warps and
+/// stages it was made with (options.numWarps and numStages do not apply),
+/// and only for the target it names (one that names none: for
+/// options.target).
 TERRAZZO_API CompileResult compileTileIR(std::string_view source,
                                          std::string_view sourceName,
                                          const CompileOptions &options = {});

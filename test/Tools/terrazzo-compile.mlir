@@ -74,6 +74,19 @@
 // SM80-PTX: .target sm_80
 // SM80-PTX: .maxntid 256, 1, 1
 
+// tilegpu IR (--emit=tilegpu, as dumped or edited) compiles from there on
+// with the warps it was made with (not --num-warps'), to the same PTX as
+// the kernel compiled from tile IR; an edit there reaches the PTX.
+// RUN: terrazzo-compile %t/add.mlir --target=cuda:80 --num-warps=8 --emit=tilegpu -o %t/add-sm80.tilegpu
+// RUN: terrazzo-compile %t/add-sm80.tilegpu --target=cuda:80 --emit=ptx -o %t/add-sm80-again.ptx
+// RUN: FileCheck %s --check-prefix=PTX-JSON < %t/add-sm80-again.ptx.json
+// RUN: diff %t/add-sm80.ptx %t/add-sm80-again.ptx
+// RUN: sed -e 's/arith.mulf/arith.addf/' %t/add-sm80.tilegpu > %t/add-edited.tilegpu
+// RUN: terrazzo-compile %t/add-edited.tilegpu --target=cuda:80 --emit=ptx -o - | FileCheck %s --check-prefix=EDITED
+// EDITED-NOT: mul.f32
+// EDITED: add.f32
+// EDITED-NOT: mul.f32
+
 // Errors. An unknown target lists the accepted ones, and nothing is written.
 // RUN: not terrazzo-compile %t/add.mlir --target=cuda:91 -o %t/bad.cubin 2>&1 | FileCheck %s --check-prefix=BAD-TARGET
 // RUN: not ls %t/bad.cubin
