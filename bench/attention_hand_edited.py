@@ -26,6 +26,15 @@ moved fails here instead of measuring something else):
                     (rows a warp wrote, it reads) and Q's stores waited for
                     per warp group
   unrotated-oq-lse  both: no barrier of both consumer warp groups per tile
+  producer-q        Q loaded by the producer warp group, by TMA, into one
+                    buffer that the consumers release after each tile's
+                    last Q K^T, so that the next tile's Q lands while they
+                    finish the current one; O converted through the last V
+                    stage (Q's buffer is no longer free for it). From a copy
+                    of the tutorial whose persistent kernel loads Q through
+                    a descriptor (OUT/t06pq, written here; the compiler has
+                    the consumers issue that copy and wait for it): time it
+                    with `--tutorials OUT/t06pq` in both runs above
 In every form the full barriers that the wgmma lowering puts in front of
 a dot reading a buffer written by plain stores, in the loops where nothing
 writes it, are dropped from the PTX (the edits make Q's buffer mutable);
@@ -40,7 +49,7 @@ from pathlib import Path
 
 import numpy as np
 
-FORMS = ("rotated", "rotated-lse", "lse", "oq", "unrotated-oq-lse")
+FORMS = ("rotated", "rotated-lse", "lse", "oq", "unrotated-oq-lse", "producer-q")
 MMA = "#tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>"
 ACC = f"tensor<128x128xf32, {MMA}>"
 QB = "!tilegpu.memdesc<128x128xf16, #shared, mutable>"
@@ -54,12 +63,13 @@ GROUP_BARRIER = ("{ .reg .b32 tzb; mov.u32 tzb, %tid.x; shr.u32 tzb, tzb, 7; "
                  "add.u32 tzb, tzb, 8; bar.sync tzb, 128; }")
 
 
-def tilegpu_ir():
-    """The kernel's tilegpu IR from this compiler (4 x 16 heads of 1k)."""
+def tilegpu_ir(directory=None):
+    """The kernel's tilegpu IR from this compiler (4 x 16 heads of 1k), of
+    tutorials/ or of the copy in `directory`."""
     os.environ.setdefault("TERRAZZO_TARGET", "cuda:90")
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from loading import load_tutorial
-    t06 = load_tutorial("06-fused-attention.py")
+    t06 = load_tutorial("06-fused-attention.py", directory and str(directory))
     z, h, n, d = 4, 16, 1024, 128
     q = np.zeros((z, h, n, d), np.float16)
     lse = np.zeros((z, h, n), np.float32)
@@ -74,8 +84,10 @@ def tilegpu_ir():
 class Source:
     """The dump's lines, 1-based, each edit asserting what it replaces."""
 
-    def __init__(self, text):
+    def __init__(self, text, check=True):
         self.lines = text.split("\n")
+        if not check:  # the caller checks its own lines
+            return
         self.expect(60, "scf.for %arg23 = %13 to %15")
         self.expect(89, "%58 = tile.load")
         self.expect(115, "tilegpu.local_alloc %58")
@@ -211,11 +223,129 @@ def rotated(src, lse):
     return out + src(235, len(src.lines))
 
 
-def patch_ptx(ptx, narrow):
+# The tutorial copy whose persistent kernel loads Q through a descriptor of
+# (Z * H * N_CTX, HEAD_DIM) rows (D=128 without the mask, N_CTX a multiple
+# of the blocks): (anchor, replacement) in tutorials/06-fused-attention.py.
+Q_DESCRIPTOR = (
+    ("""                   WARP_SPECIALIZE: tl.constexpr, FLAT_KV: tl.constexpr):
+    off_z = off_hz // H""",
+     """                   WARP_SPECIALIZE: tl.constexpr, FLAT_KV: tl.constexpr,
+                   q_desc=None, Q_DESC: tl.constexpr = False):
+    off_z = off_hz // H"""),
+    ("""    q = tl.load(q_base + offs_m[:, None] * stride_qm + offs_d[None, :],
+                mask=row_ok[:, None], other=0.0)
+""",
+     """    if Q_DESC:
+        q = q_desc.load([tl.maximum(off_hz * N_CTX + start_m * BLOCK_M, 0), 0])
+    else:
+        q = tl.load(q_base + offs_m[:, None] * stride_qm + offs_d[None, :],
+                    mask=row_ok[:, None], other=0.0)
+"""),
+    ("""    tiles_m = tl.cdiv(N_CTX, BLOCK_M)
+    for tile in tl.range(""",
+     """    tiles_m = tl.cdiv(N_CTX, BLOCK_M)
+    Q_DESC: tl.constexpr = EVEN_N and not CAUSAL and HEAD_DIM == 128
+    q_desc = tl.make_tensor_descriptor(Q, [Z * H * N_CTX, HEAD_DIM], [HEAD_DIM, 1],
+                                       [BLOCK_M, HEAD_DIM])
+    for tile in tl.range("""),
+    ("""                       CAUSAL, EVEN_N, WARP_SPECIALIZE, True)""",
+     """                       CAUSAL, EVEN_N, WARP_SPECIALIZE, True, q_desc, Q_DESC)"""))
+
+
+def q_descriptor_tutorial(directory):
+    """Writes the tutorial copy that loads Q through a descriptor."""
+    here = Path(__file__).resolve().parent.parent / "tutorials" / "06-fused-attention.py"
+    text = here.read_text()
+    for anchor, replacement in Q_DESCRIPTOR:
+        if text.count(anchor) != 1:
+            sys.exit(f"error: tutorial 06 changed: no single '{anchor.strip()[:60]}'")
+        text = text.replace(anchor, replacement)
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "06-fused-attention.py").write_text(text)
+
+
+def producer_q(src):
+    """The copy's Q by the producer warp group (see the module's description)."""
+    for n, text in ((42, "tilegpu.warp_specialize producer_warps = 4"),
+                    (65, "%33 = tilegpu.tensormap_create %26, %arg0"),
+                    (77, "%45:2 = scf.for %arg24 = %15 to %32 step %19"),
+                    (93, "%61 = tilegpu.local_alloc"),
+                    (100, "tilegpu.fence_async_shared %61"),
+                    (186, "tilegpu.warp_group_turn_wait {only = 0 : i32}"),
+                    (192, "%119 = tilegpu.memdesc_index %4[%113#5]"),
+                    (193, "tilegpu.mbarrier_arrive %119"),
+                    (195, "} else {"),
+                    (221, "%87 = tilegpu.convert_layout %75"),
+                    (226, "} producer {"),
+                    (233, "%17:2 = scf.for %arg24 = %13 to %15 step %16"),
+                    (236, "%20:2 = scf.for %arg27 = %c0_i32 to %arg20")):
+        src.expect(n, text)
+    pair = "!tilegpu.memdesc<2x1xi64, #shared1, mutable>"
+    out = src(1, 41)
+    out += [f"    %qb = tilegpu.local_alloc : () -> {QB}",
+            f"    %qbars = tilegpu.local_alloc : () -> {pair}",
+            f"    %qfull = tilegpu.memdesc_index %qbars[%c0_i32] : {pair} -> {BAR}",
+            f"    tilegpu.mbarrier_init %qfull, 1 : {BAR}",
+            f"    %qempty = tilegpu.memdesc_index %qbars[%c1_i32] : {pair} -> {BAR}",
+            f"    tilegpu.mbarrier_init %qempty, 8 : {BAR}"]
+    # Consumers: Q's buffer released once the map is made, then after each
+    # tile's last Q K^T; each tile waits for its Q (parity: the tile's
+    # place in the program's sequence).
+    out += src(42, 76) + [f"      tilegpu.mbarrier_arrive %qempty : {BAR}"]
+    out += src(77, 92)
+    out += ["        %qk0 = arith.subi %arg24, %15 : i32",
+            "        %qk1 = arith.divsi %qk0, %19 : i32",
+            "        %qph = arith.andi %qk1, %c1_i32 : i32",
+            f"        tilegpu.mbarrier_wait %qfull, %qph : {BAR}"]
+    out += [line.replace("%61,", "%qb,") for line in src(101, 185)]
+    out.append(f"          tilegpu.mbarrier_arrive %qempty : {BAR}")
+    out += src(186, 191) + src(194, 195)
+    out.append(f"          tilegpu.mbarrier_arrive %qempty : {BAR}")
+    out += src(196, 220)
+    # O through the last V stage, released once read back.
+    out += ["        %vs0 = arith.addi %64#3, %c2_i32 : i32",
+            "        %vs = arith.remsi %vs0, %c3_i32 : i32",
+            f"        %vb = tilegpu.memdesc_index %2[%vs] : {RING} -> {QB}",
+            f"        tilegpu.local_store %75, %vb : tensor<128x128xf16, {MMA}> -> {QB}",
+            f"        %87 = tilegpu.local_load %vb : {QB} -> tensor<128x128xf16, #blocked1>",
+            f"        tilegpu.fence_async_shared %vb : {QB}",
+            f"        %vbar = tilegpu.memdesc_index %4[%vs] : {STACK} -> {BAR}",
+            f"        tilegpu.mbarrier_arrive %vbar : {BAR}"]
+    out += src(222, 226)
+    # Producer: the map's address (the consumers' slot of global scratch,
+    # its computation cloned), and each tile's Q before its keys.
+    out += [re.sub(r"%(1[1-9]|2[0-6])\b", r"%m\1", line) for line in src(43, 58)]
+    out += src(227, 234)
+    out += ["        %pk0 = arith.subi %arg24, %13 : i32",
+            "        %pk1 = arith.divsi %pk0, %16 : i32",
+            "        %pph = arith.andi %pk1, %c1_i32 : i32",
+            f"        tilegpu.mbarrier_wait %qempty, %pph : {BAR}",
+            f"        tilegpu.mbarrier_expect_tx %qfull, 32768 : {BAR}",
+            "        %prow0 = arith.muli %arg24, %c128_i32 : i32",
+            "        %prow = arith.maxsi %prow0, %c0_i32 : i32",
+            f"        tilegpu.async_tma_copy_global_to_local %m26[%prow, %c0_i32] %qb, %qfull : "
+            f"!tile.ptr<i8>, {QB}, {BAR}"]
+    return out + src(235, len(src.lines))
+
+
+def acquire_map_in_producer(ptx):
+    """The producer's first copy (Q's) goes through the map the consumers
+    made: the issuing thread acquires it first (tensormap proxy)."""
+    lines = ptx.split("\n")
+    first = next(i for i, l in enumerate(lines) if "cp.async.bulk.tensor" in l)
+    reg = re.search(r"\[(%rd\d+), \{", lines[first]).group(1)
+    # After the branch that leaves the issuing thread alone.
+    branch = max(i for i in range(first) if re.match(r"\s*@%p\d+ bra", lines[i]))
+    lines.insert(branch + 1, f"\tfence.proxy.tensormap::generic.acquire.gpu [{reg}], 128;")
+    return "\n".join(lines)
+
+
+def patch_ptx(ptx, narrow, keep=True):
     """Drops the fence and program barrier in front of a wgmma where no
     plain store to shared memory came since the last one kept (in program
     text order: the loops' dots, whose Q and V nothing rewrites there);
-    keeps the others, narrowed to the warp group with `narrow`."""
+    keeps the others, narrowed to the warp group with `narrow`; without
+    `keep`, drops them all (Q by TMA: no dot reads plain stores)."""
     lines = ptx.split("\n")
     stored = False
     kept = dropped = 0
@@ -230,7 +360,7 @@ def patch_ptx(ptx, narrow):
         if not (after and after[0] == "wgmma.fence.sync.aligned;" and before and
                 before[-1].startswith("fence.proxy.async")):
             continue
-        if stored:
+        if stored and keep:
             kept += 1
             if narrow:
                 lines[n] = "\t" + GROUP_BARRIER
@@ -257,6 +387,8 @@ def main():
     forms = {"rotated": rotated(src, lse=False), "rotated-lse": rotated(src, lse=True),
              "lse": unrotated(src, oq=False, lse=True), "oq": unrotated(src, oq=True, lse=False),
              "unrotated-oq-lse": unrotated(src, oq=True, lse=True)}
+    q_descriptor_tutorial(out / "t06pq")
+    forms["producer-q"] = producer_q(Source(tilegpu_ir(out / "t06pq"), check=False))
     for name in FORMS:
         ir = out / f"{name}.tilegpu.mlir"
         ir.write_text("\n".join(forms[name]))
@@ -264,8 +396,11 @@ def main():
         subprocess.run([str(compile_tool), str(ir), "--target=cuda:90", "--emit=ptx",
                         "-o", str(ptx)], check=True)
         # Narrowed where O does not go through a buffer both groups read.
-        patched, kept, dropped = patch_ptx(ptx.read_text(), narrow=name in ("oq",
-                                                                             "unrotated-oq-lse"))
+        patched, kept, dropped = patch_ptx(ptx.read_text(),
+                                           narrow=name in ("oq", "unrotated-oq-lse"),
+                                           keep=name != "producer-q")
+        if name == "producer-q":
+            patched = acquire_map_in_producer(patched)
         ptx.write_text(patched)
         cubin = out / f"{name}.cubin"
         info = subprocess.run([ptxas, "-arch=sm_90a", "-v", str(ptx), "-o", str(cubin)],
