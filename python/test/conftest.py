@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 import os
 import re
 import subprocess
@@ -61,6 +63,20 @@ def tool(name: str) -> Path:
         pytest.fail(f"{path} is missing: build the compiler (ninja -C {build_dir()}) or set "
                     "TERRAZZO_BUILD_DIR", pytrace=False)
     return path
+
+
+@contextlib.contextmanager
+def bench_module(name: str):
+    """bench/`name`.py as a module, with bench/ on sys.path meanwhile (for
+    its imports of its neighbours)."""
+    sys.path.insert(0, str(REPO / "bench"))
+    try:
+        spec = importlib.util.spec_from_file_location(name, REPO / "bench" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        yield module
+    finally:
+        sys.path.remove(str(REPO / "bench"))
 
 
 def find_ptxas():

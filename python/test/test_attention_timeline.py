@@ -6,29 +6,20 @@ arithmetic on stamps whose answer is known."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import ptx_loops
+from conftest import bench_module, ptx_loops
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def timeline():
-    sys.path.insert(0, str(REPO / "bench"))
-    try:
-        spec = importlib.util.spec_from_file_location(
-            "attention_timeline", REPO / "bench" / "attention_timeline.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+    with bench_module("attention_timeline") as module:
         yield module
-    finally:
-        sys.path.remove(str(REPO / "bench"))
 
 
 def stamped_module(timeline, tmp_path, iterations):

@@ -9,7 +9,6 @@ interpreter) and its PTX edits."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import subprocess
@@ -18,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import bench_module
 
 REPO = Path(__file__).resolve().parents[2]
 SWAP = REPO / "bench" / "swap_cached_binary.py"
@@ -25,15 +25,8 @@ SWAP = REPO / "bench" / "swap_cached_binary.py"
 
 @pytest.fixture(scope="module")
 def hand_edited():
-    sys.path.insert(0, str(REPO / "bench"))
-    try:
-        spec = importlib.util.spec_from_file_location(
-            "attention_hand_edited", REPO / "bench" / "attention_hand_edited.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+    with bench_module("attention_hand_edited") as module:
         yield module
-    finally:
-        sys.path.remove(str(REPO / "bench"))
 
 
 MAPS = [{"parameter": 21, "base": 1}]

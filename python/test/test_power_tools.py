@@ -5,26 +5,16 @@ split into calls, on inputs whose answers are known."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 import time
-from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[2]
+from conftest import bench_module
 
 
 def load(name):
-    sys.path.insert(0, str(REPO / "bench"))
-    try:
-        spec = importlib.util.spec_from_file_location(name, REPO / "bench" / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+    with bench_module(name) as module:
         return module
-    finally:
-        sys.path.remove(str(REPO / "bench"))
 
 
 @pytest.fixture(scope="module")
