@@ -486,7 +486,8 @@ def fwd_persistent(head_dim, causal, fp8, n_ctx, warp_specialize=None):
     """Whether the forward runs persistent by default: with the producer
     warp group at D=128, where on the H100 the producer goes on into the
     next tile's keys while the consumers finish a tile (non-causal 3-11%
-    faster from 1k to 16k; causal 4-20% up to 4k, and from 5% slower to 1%
+    faster from 1k to 16k, unless the last block of keys is masked;
+    causal 4-20% up to 4k, and from 5% slower to 1%
     faster at 8k-16k, depending on the call); at D=64 up to 2k keys, where
     the compiler prefetches the next tile's Q into L2 while a tile runs
     (terrazzo-prefetch-next-tile) and the persistent kernel measured 5.5%
@@ -502,8 +503,15 @@ def fwd_persistent(head_dim, causal, fp8, n_ctx, warp_specialize=None):
                                      n_ctx=n_ctx)["WARP_SPECIALIZE"]
     if fp8 or not warp_specialize:
         return False
+    if head_dim > 64 and causal:
+        return n_ctx <= 4096
     if head_dim > 64:
-        return not causal or n_ctx <= 4096
+        # But with a masked last block of keys (N_CTX not a multiple of
+        # BLOCK_N), where the persistent kernel spills and one program per
+        # tile measured 8-9% faster on an H200 at 1000, 3000 and 5000 keys
+        # (bench/RESULTS.md, session 45).
+        block_n = fwd_config(head_dim, causal, fp8, warp_specialize, n_ctx)["BLOCK_N"]
+        return n_ctx % block_n == 0
     return not causal and n_ctx <= 2048
 
 

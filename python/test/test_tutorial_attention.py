@@ -257,10 +257,12 @@ def test_persistent_forward_warp_specialized(tutorial, sm90, causal):
 @pytest.mark.parametrize("head_dim,causal,n_ctx,want", [
     (64, False, 1024, False), (64, False, 2048, False), (64, False, 4096, False),
     (64, True, 1024, False), (128, False, 16384, True), (128, True, 4096, True),
-    (128, True, 8192, False)])
+    (128, True, 8192, False), (128, False, 1000, False), (128, False, 5000, False),
+    (128, True, 1000, True)])
 def test_default_forward_form(tutorial, head_dim, causal, n_ctx, want):
     # Persistent where it measured faster (bench/RESULTS.md): D=128 but its
-    # long causal cases; D=64 non-causal only when warp-specialized (up to
+    # long causal cases and, without the mask, a masked last block of keys
+    # (session 45); D=64 non-causal only when warp-specialized (up to
     # 2k keys, with the next tile's Q prefetched), which by default it is
     # not up to 4k; never fp8.
     assert tutorial.fwd_persistent(head_dim, causal, False, n_ctx) is want
