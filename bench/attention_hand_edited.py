@@ -49,6 +49,9 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from loading import load_tutorial  # noqa: E402
+
 FORMS = ("rotated", "rotated-lse", "lse", "oq", "unrotated-oq-lse", "producer-q")
 MMA = "#tilegpu.nvidia_mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>"
 ACC = f"tensor<128x128xf32, {MMA}>"
@@ -67,8 +70,6 @@ def tilegpu_ir(directory=None):
     """The kernel's tilegpu IR from this compiler (4 x 16 heads of 1k), of
     tutorials/ or of the copy in `directory`."""
     os.environ.setdefault("TERRAZZO_TARGET", "cuda:90")
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from loading import load_tutorial
     t06 = load_tutorial("06-fused-attention.py", directory and str(directory))
     z, h, n, d = 4, 16, 1024, 128
     q = np.zeros((z, h, n, d), np.float16)
@@ -114,6 +115,22 @@ def with_mutable_q(line):
         ": !tilegpu.memdesc<128x128xf16, #shared>, " + KT, f": {QB}, {KT}")
 
 
+def store_fenced(indent, value, layout):
+    """`value` (128 x 128 f16 in `layout`) stored into Q's buffer %qb and
+    fenced for the async proxy (the dots read it next)."""
+    return [f"{indent}tilegpu.local_store {value}, %qb : tensor<128x128xf16, {layout}> -> {QB}",
+            f"{indent}tilegpu.fence_async_shared %qb : {QB}"]
+
+
+def converted_through(indent, value, buffer, result, layout):
+    """O's 16-bit `value` (the accumulator's layout) converted to `layout`
+    as `result` through `buffer` (stored, read back)."""
+    return [f"{indent}tilegpu.local_store {value}, {buffer} : "
+            f"tensor<128x128xf16, {MMA}> -> {QB}",
+            f"{indent}{result} = tilegpu.local_load {buffer} : {QB} -> "
+            f"tensor<128x128xf16, {layout}>"]
+
+
 def lse_from_rows(indent, sums, maxima):
     """The log-sum-exp stored from the row layout of the sums and maxima."""
     i = indent
@@ -136,18 +153,14 @@ def unrotated(src, oq, lse):
     for n in range(60, 235):
         line = src(n)[0]
         if oq and n == 115:
-            out.append(f"        tilegpu.local_store %58, %qb : "
-                       f"tensor<128x128xf16, #blocked> -> {QB}")
+            out += store_fenced("        ", "%58", "#blocked")
         elif oq and n == 116:
-            out.append(f"        tilegpu.fence_async_shared %qb : {QB}")
+            continue  # (store_fenced's fence)
         elif lse and 215 <= n <= 221:
             if n == 215:
                 out += lse_from_rows("        ", "%85#1", "%85#2")
         elif oq and n == 231:
-            out.append(f"        tilegpu.local_store %96, %qb : "
-                       f"tensor<128x128xf16, {MMA}> -> {QB}")
-            out.append(f"        %102 = tilegpu.local_load %qb : {QB} -> "
-                       "tensor<128x128xf16, #blocked>")
+            out += converted_through("        ", "%96", "%qb", "%102", "#blocked")
         else:
             out.append(with_mutable_q(line) if oq else line)
     return out + src(235, len(src.lines))
@@ -163,9 +176,8 @@ def rotated(src, lse):
     for line in src(61, 89):
         line = re.sub(r"%(3\d|4\d|5\d)\b", r"%p\1", line.replace("%arg23", "%13"))
         out.append(line[2:])
-    out += [f"{i}tilegpu.local_store %p58, %qb : tensor<128x128xf16, #blocked> -> {QB}",
-            f"{i}tilegpu.fence_async_shared %qb : {QB}",
-            f"{i}%phas = arith.cmpi slt, %13, %15 : i32",
+    out += store_fenced(i, "%p58", "#blocked")
+    out += [f"{i}%phas = arith.cmpi slt, %13, %15 : i32",
             f"{i}%pgo = arith.andi %phas, %npos : i1",
             f"{i}scf.if %pgo {{",
             f"{i}  %pb = tilegpu.memdesc_index %3[%c0_i32] : {STACK} -> {BAR}",
@@ -186,10 +198,9 @@ def rotated(src, lse):
     out.append(src(207)[0].replace("tilegpu.warp_group_dot %128#7",
                                    "tilegpu.warp_group_dot async %128#7"))
     i = "          "
-    out += [f"{i}%q1 = tile.load %76, %82, %cst_0 : tensor<128x128x!tile.ptr<f16>, #blocked>",
-            f"{i}tilegpu.local_store %q1, %qb : tensor<128x128xf16, #blocked> -> {QB}",
-            f"{i}tilegpu.fence_async_shared %qb : {QB}",
-            f"{i}%acc = tilegpu.warp_group_dot_wait %133 {{pendings = 0 : i32}} : {ACC}",
+    out.append(f"{i}%q1 = tile.load %76, %82, %cst_0 : tensor<128x128x!tile.ptr<f16>, #blocked>")
+    out += store_fenced(i, "%q1", "#blocked")
+    out += [f"{i}%acc = tilegpu.warp_group_dot_wait %133 {{pendings = 0 : i32}} : {ACC}",
             f"{i}%hasn = arith.cmpi slt, %59, %15 : i32",
             f"{i}scf.if %hasn {{",
             f"{i}  %nb = tilegpu.memdesc_index %3[%128#3] : {STACK} -> {BAR}",
@@ -207,9 +218,8 @@ def rotated(src, lse):
         line = src(n)[0].replace("%85#0", "%acc").replace("%85#1", "%128#1")
         out.append("  " + line.replace("%85#2", "%128#2"))
     # O through the last V stage (%129), released once read back.
-    out += [f"{i}tilegpu.local_store %96, %129 : tensor<128x128xf16, {MMA}> -> {QB}",
-            f"{i}%102 = tilegpu.local_load %129 : {QB} -> tensor<128x128xf16, #blocked>",
-            f"{i}tilegpu.fence_async_shared %129 : {QB}"]
+    out += converted_through(i, "%96", "%129", "%102", "#blocked")
+    out.append(f"{i}tilegpu.fence_async_shared %129 : {QB}")
     out += src(208, 209)
     out += [f"{i}tile.store %101, %102, %57 : tensor<128x128x!tile.ptr<f16>, #blocked>",
             f"{i}scf.yield %acc, %128#1, %128#2, %128#3, %128#4, %nS : {ACC}, {rows}, {rows}, "
@@ -305,10 +315,9 @@ def producer_q(src):
     # O through the last V stage, released once read back.
     out += ["        %vs0 = arith.addi %64#3, %c2_i32 : i32",
             "        %vs = arith.remsi %vs0, %c3_i32 : i32",
-            f"        %vb = tilegpu.memdesc_index %2[%vs] : {RING} -> {QB}",
-            f"        tilegpu.local_store %75, %vb : tensor<128x128xf16, {MMA}> -> {QB}",
-            f"        %87 = tilegpu.local_load %vb : {QB} -> tensor<128x128xf16, #blocked1>",
-            f"        tilegpu.fence_async_shared %vb : {QB}",
+            f"        %vb = tilegpu.memdesc_index %2[%vs] : {RING} -> {QB}"]
+    out += converted_through("        ", "%75", "%vb", "%87", "#blocked1")
+    out += [f"        tilegpu.fence_async_shared %vb : {QB}",
             f"        %vbar = tilegpu.memdesc_index %4[%vs] : {STACK} -> {BAR}",
             f"        tilegpu.mbarrier_arrive %vbar : {BAR}"]
     out += src(222, 226)

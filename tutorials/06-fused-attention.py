@@ -503,15 +503,14 @@ def fwd_persistent(head_dim, causal, fp8, n_ctx, warp_specialize=None):
                                      n_ctx=n_ctx)["WARP_SPECIALIZE"]
     if fp8 or not warp_specialize:
         return False
-    if head_dim > 64 and causal:
-        return n_ctx <= 4096
     if head_dim > 64:
-        # But with a masked last block of keys (N_CTX not a multiple of
-        # BLOCK_N), where the persistent kernel spills and one program per
-        # tile measured 8-9% faster on an H200 at 1000, 3000 and 5000 keys
-        # (bench/RESULTS.md, session 45).
-        block_n = fwd_config(head_dim, causal, fp8, warp_specialize, n_ctx)["BLOCK_N"]
-        return n_ctx % block_n == 0
+        if causal:
+            return n_ctx <= 4096
+        # Without the mask, but for a masked last block of keys (N_CTX not a
+        # multiple of BLOCK_N), where the persistent kernel spills and one
+        # program per tile measured 8-9% faster on an H200 at 1000, 3000
+        # and 5000 keys (bench/RESULTS.md, session 45).
+        return n_ctx % fwd_config(head_dim, causal, fp8, warp_specialize, n_ctx)["BLOCK_N"] == 0
     return not causal and n_ctx <= 2048
 
 
